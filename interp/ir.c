@@ -1,0 +1,139 @@
+/* ir.c: dtypes, types, the op table expanded, program lookups. */
+#include "ir.h"
+
+const char *const dtype_names[DT_COUNT] = {
+	[DT_F32] = "f32", [DT_F64] = "f64", [DT_I1] = "i1",
+	[DT_I32] = "i32", [DT_I64] = "i64", [DT_INDEX] = "index",
+};
+
+const OpInfo op_info[OP_COUNT] = {
+#define OP(e, name, form, ew, write, rd) [OP_##e] = {name, form, ew, write, rd},
+#include "ops.h"
+#undef OP
+};
+
+const Limits default_limits = {
+	.max_elems = (int64_t)1 << 26,
+	.max_bytes = (int64_t)1 << 30,
+	.max_trips = 10000000,
+	.max_depth = 64,
+};
+
+size_t
+dtype_size(DType dt)
+{
+	switch (dt) {
+	case DT_I1:
+		return 1;
+	case DT_F32:
+	case DT_I32:
+		return 4;
+	default:
+		return 8;
+	}
+}
+
+bool
+dtype_is_float(DType dt)
+{
+	return dt == DT_F32 || dt == DT_F64;
+}
+
+bool
+type_equal(const Type *a, const Type *b)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case TY_SCALAR:
+		return a->dt == b->dt;
+	case TY_TENSOR:
+		if (a->dt != b->dt || a->rank != b->rank)
+			return false;
+		for (int i = 0; i < a->rank; i++)
+			if (a->dims[i] != b->dims[i])
+				return false;
+		return true;
+	case TY_FUTURE:
+		if (a->nelems != b->nelems)
+			return false;
+		for (int i = 0; i < a->nelems; i++)
+			if (!type_equal(a->elems[i], b->elems[i]))
+				return false;
+		return true;
+	}
+	return false;
+}
+
+bool
+type_is_static(const Type *t)
+{
+	if (t->kind == TY_TENSOR) {
+		for (int i = 0; i < t->rank; i++)
+			if (t->dims[i] == DIM_DYN)
+				return false;
+	} else if (t->kind == TY_FUTURE) {
+		for (int i = 0; i < t->nelems; i++)
+			if (!type_is_static(t->elems[i]))
+				return false;
+	}
+	return true;
+}
+
+int64_t
+type_numel(const Type *t)
+{
+	int64_t n = 1;
+
+	if (t->kind == TY_SCALAR)
+		return 1;
+	if (t->kind != TY_TENSOR)
+		return -1;
+	for (int i = 0; i < t->rank; i++) {
+		if (t->dims[i] < 0)
+			return -1;
+		if (t->dims[i] && n > INT64_MAX / t->dims[i])
+			return -1;
+		n *= t->dims[i];
+	}
+	return n;
+}
+
+int
+op_lookup(const char *name, size_t len)
+{
+	for (int k = 0; k < OP_COUNT; k++)
+		if (strlen(op_info[k].name) == len &&
+		    !memcmp(op_info[k].name, name, len))
+			return k;
+	return -1;
+}
+
+Func *
+prog_func(const Program *p, const char *name)
+{
+	for (int i = 0; i < p->nfuncs; i++)
+		if (!strcmp(p->funcs[i]->name, name))
+			return p->funcs[i];
+	return NULL;
+}
+
+Value *
+prog_value(const Program *p, const Func *f, const char *name)
+{
+	for (int i = 0; i < p->nvalues; i++) {
+		Value *v = p->values[i];
+		if ((!f || v->func == f) && !strcmp(v->name, name))
+			return v;
+	}
+	return NULL;
+}
+
+void
+prog_free(Program *p)
+{
+	if (p)
+		arena_free(p->arena);
+}

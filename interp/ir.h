@@ -1,0 +1,408 @@
+/*
+ * ir.h: the interp/ component, table of contents in data-flow order.
+ *
+ *   mem.c      allocation hook (tests can fail the Nth allocation), arenas
+ *   diag.c     diagnostics: an error is a value (Diag), never an exit
+ *   ir.c       types, values, ops, functions; op table lookups
+ *   lex.c      TIR tokens with locations in the .yaml file
+ *   parse.c    TIR text -> Program
+ *   print.c    Program -> canonical TIR text (parses back to the same text)
+ *   verify.c   single definition, dominance, types and shapes, slices, ...
+ *   tensor.c   runtime tensors (payload + per-element definedness)
+ *   kernels.c  one kernel per op form over strided views; OpenBLAS matmul
+ *   eval.c     the reference interpreter (value semantics, poison, limits)
+ *
+ * Layout convention, everywhere: row-major, the last dimension is fastest.
+ * A view is (root payload, element offset, sizes, strides in elements).
+ */
+#ifndef BUFDIFF_IR_H
+#define BUFDIFF_IR_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAXRANK 8
+
+/* ---------------------------------------------------------------- mem.c */
+
+/*
+ * Every allocation of bufdiff goes through mem_alloc/mem_realloc/mem_free,
+ * so a test can make the Nth one fail (Lua's ltests.c idea).  They return
+ * NULL on failure; they never abort.
+ */
+void *mem_alloc(size_t n);
+void *mem_calloc(size_t n, size_t size);
+void *mem_realloc(void *p, size_t n);
+void mem_free(void *p);
+char *mem_strdup(const char *s);
+/* Test knob: fail every allocation after `n` more succeed (n < 0: never). */
+void mem_fail_after(long n);
+long mem_live_blocks(void); /* allocations not yet freed, for leak tests */
+
+/*
+ * An arena owns a whole program (IR, names, types) and is freed in one call.
+ * When an allocation fails the arena longjmps to `oom` if set (the parser and
+ * loader set it at their protected entry), else returns NULL.
+ */
+typedef struct ArenaChunk ArenaChunk;
+typedef struct Arena {
+	ArenaChunk *head;
+	jmp_buf *oom;
+} Arena;
+
+Arena *arena_new(void);                  /* NULL when out of memory */
+void *arena_alloc(Arena *a, size_t n);   /* zeroed, 16-byte aligned */
+char *arena_strdup(Arena *a, const char *s);
+char *arena_strndup(Arena *a, const char *s, size_t n);
+void arena_free(Arena *a);               /* frees everything, NULL ok */
+
+/* Growable array of pointers kept in an arena (old storage is abandoned). */
+#define VEC_PUSH(arena, arr, n, cap, x)                                     \
+	do {                                                                \
+		if ((n) == (cap)) {                                         \
+			int nc_ = (cap) ? 2 * (cap) : 4;                    \
+			void *na_ = arena_alloc((arena), nc_ * sizeof *(arr)); \
+			if ((n))                                            \
+				memcpy(na_, (arr), (n) * sizeof *(arr));    \
+			(arr) = na_;                                        \
+			(cap) = nc_;                                        \
+		}                                                           \
+		(arr)[(n)++] = (x);                                         \
+	} while (0)
+
+/* --------------------------------------------------------------- diag.c */
+
+/*
+ * A location in the .yaml file: 1-based line and column.  Every op, value,
+ * type and operand carries one.  line 0 means "no location".
+ */
+typedef struct Loc {
+	int line, col;
+} Loc;
+
+/* An error as a value.  The caller that owns the file text prints it as
+ *   FILE:LINE:COL: error: MESSAGE
+ *   <source line>
+ *   <caret>
+ */
+typedef struct Diag {
+	Loc loc;
+	char msg[512];
+} Diag;
+
+/* Fill d (printf-style) and return -1, so `return diag_set(d, loc, ...)`. */
+int diag_set(Diag *d, Loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Print d as above to `out`; `text` is the whole file (may be NULL). */
+void diag_print(void *out /* FILE* */, const char *file, const char *text,
+		const Diag *d);
+
+/* ----------------------------------------------------------------- ir.c */
+
+typedef enum DType {
+	DT_F32,
+	DT_F64,
+	DT_I1,
+	DT_I32,
+	DT_I64,
+	DT_INDEX, /* behaves as i64 */
+	DT_COUNT
+} DType;
+
+extern const char *const dtype_names[DT_COUNT];
+size_t dtype_size(DType dt);           /* f32 4, f64 8, i1 1, i32 4, i64/index 8 */
+bool dtype_is_float(DType dt);
+
+typedef enum TypeKind { TY_SCALAR, TY_TENSOR, TY_FUTURE } TypeKind;
+
+#define DIM_DYN (-1) /* a `?` dimension */
+
+typedef struct Type Type;
+struct Type {
+	TypeKind kind;
+	DType dt;                 /* scalar and tensor */
+	int rank;                 /* tensor: 0..MAXRANK */
+	int64_t dims[MAXRANK];    /* tensor: sizes, DIM_DYN for `?` */
+	int nelems;               /* future: number of element types */
+	Type **elems;             /* future: element types */
+	Loc loc;
+};
+
+bool type_equal(const Type *a, const Type *b);
+bool type_is_static(const Type *t);    /* no `?` anywhere */
+int64_t type_numel(const Type *t);     /* static tensor; -1 if dynamic or overflow */
+
+/* The op table (ops.h) expanded. */
+typedef enum OpKind {
+#define OP(e, name, form, ew, write, rd) OP_##e,
+#include "ops.h"
+#undef OP
+	OP_COUNT
+} OpKind;
+
+typedef enum Form {
+	F_CONST, F_EMPTY, F_BINARY, F_UNARY, F_CMP, F_FILL, F_MATMUL,
+	F_TRANSPOSE, F_REDUCE, F_EXTRACT_SLICE, F_INSERT_SLICE, F_EXTRACT,
+	F_INSERT, F_COPY, F_CLONE, F_CALL, F_IF, F_FOR, F_ASYNC, F_AWAIT,
+	F_YIELD, F_RETURN
+} Form;
+
+typedef enum Ew {
+	EW_NONE,
+	EW_ADD, EW_SUB, EW_MUL, EW_DIV, EW_MAX, EW_MIN,   /* binary */
+	EW_NEG, EW_ABS, EW_EXP, EW_RELU,                  /* unary */
+	EW_LT, EW_LE, EW_EQ, EW_NE, EW_GT, EW_GE          /* compare */
+} Ew;
+
+typedef enum Write { W_NONE, W_DEST, W_ANY, W_INIT } Write;
+
+typedef struct OpInfo {
+	const char *name;
+	Form form;
+	Ew ew;
+	Write write;
+	bool readsdest;
+} OpInfo;
+
+extern const OpInfo op_info[OP_COUNT];
+int op_lookup(const char *name, size_t len); /* OpKind or -1 */
+
+typedef struct Op Op;
+typedef struct Block Block;
+typedef struct Func Func;
+
+/* An SSA value: op result, block argument (loop iv, iter arg) or param. */
+typedef struct Value {
+	const char *name; /* without '%' */
+	Type *type;
+	int id;           /* dense, unique in the program: 0..Program.nvalues-1 */
+	Op *def;          /* defining op, NULL for params and block args */
+	int resno;        /* result index in def */
+	Block *owner;     /* block whose args hold it (block args only) */
+	Func *func;       /* function it belongs to */
+	bool readonly;    /* param marked {readonly} */
+	bool isparam;
+	Loc loc;          /* where it is defined */
+} Value;
+
+/* An operand: a value or a literal (`add %x, 10`, slice offsets, bounds). */
+typedef struct Operand {
+	Value *v;       /* NULL for a literal */
+	bool isfloat;   /* literal written with '.', 'e', nan or inf */
+	int64_t i;      /* literal, integer reading */
+	double f;       /* literal, float reading */
+	Loc loc;
+} Operand;
+
+/* Constant payload: `dense<...>` or a scalar literal, row-major, dtype of
+ * the result type.  `splat` when one element was written for many. */
+typedef struct ConstData {
+	int64_t n;      /* elements written */
+	bool splat;
+	double *f;      /* float dtypes */
+	int64_t *i;     /* integer dtypes (i1 as 0/1) */
+} ConstData;
+
+struct Block {
+	Value **args;   /* for: [iv, iter args...]; others: none */
+	int nargs;
+	Op **ops;       /* last one is the terminator (yield or return) */
+	int nops;
+	Op *parent;     /* enclosing op, NULL for a function body */
+	Func *func;
+};
+
+struct Op {
+	OpKind kind;
+	Loc loc;          /* the op's first token (result name or op name) */
+	Value **res;
+	int nres;
+	Operand *args;    /* value operands in source order, see below */
+	int nargs;
+	Operand dest;     /* `into %d` (dest.v NULL when absent) */
+	bool hasdest;
+	Type *type;       /* type after ':' (F_CMP: the operand type), or NULL */
+	/* slices and element access: offsets/indices are operands */
+	Operand *offs;    /* extract_slice/insert_slice offsets; extract/insert indices */
+	int noffs;
+	int64_t sizes[MAXRANK], strides[MAXRANK];
+	/* transpose permutation / reduce dims */
+	int perm[MAXRANK];
+	int nperm;
+	ConstData cdata;  /* const */
+	/* regions */
+	Block *body;      /* for / async body, if's then */
+	Block *orelse;    /* if's else, NULL when absent */
+	Type **rtypes;    /* if/for/async result types `-> (...)` */
+	int nrtypes;
+	int stream;       /* async */
+	const char *callee; /* call: name without '@' */
+	Func *fn;         /* call: resolved callee */
+	Block *parent;    /* block containing this op */
+	int index;        /* position in parent->ops */
+};
+/*
+ * Operand layout per form (args[]):
+ *   F_CONST        none                F_EMPTY      dynamic dims, one per `?`
+ *   F_BINARY       a, b                F_UNARY      a
+ *   F_CMP          a, b (scalars)      F_FILL       value (dest = d)
+ *   F_MATMUL       a, b (dest = c)     F_TRANSPOSE  a (dest = d, perm)
+ *   F_REDUCE       a (dest, perm = dims)
+ *   F_EXTRACT_SLICE a (offs/sizes/strides)
+ *   F_INSERT_SLICE  s (dest = d, offs/sizes/strides)
+ *   F_EXTRACT      a (offs = indices)  F_INSERT     v (dest = a, offs = indices)
+ *   F_COPY         a (dest = d)        F_CLONE      a
+ *   F_CALL         call arguments      F_IF         cond
+ *   F_FOR          lb, ub, step, inits...   (body->args = iv, iter args)
+ *   F_ASYNC        none (captures by scope; result: one future)
+ *   F_AWAIT        the future          F_YIELD/F_RETURN  returned values
+ */
+
+struct Func {
+	const char *name;  /* without '@' */
+	Loc loc;
+	Value **params;
+	int nparams;
+	Type **rtypes;
+	int nrtypes;
+	Block *body;
+};
+
+typedef struct Program {
+	Arena *arena;      /* owns everything below */
+	Func **funcs;
+	int nfuncs;
+	int nvalues;       /* Value.id is < nvalues */
+	Value **values;    /* values[id] */
+} Program;
+
+Func *prog_func(const Program *p, const char *name); /* NULL if none */
+/* Look a value up by name (params, results, block args, any nesting depth)
+ * in function f, or in any function when f is NULL.  NULL if none. */
+Value *prog_value(const Program *p, const Func *f, const char *name);
+void prog_free(Program *p); /* frees the arena; NULL ok */
+
+/* ---------------------------------------------------------- lex/parse.c */
+
+/*
+ * Where the program text sits in the .yaml file: text line k (0-based)
+ * is file line line0 + k, and text column c (1-based) is file column
+ * col0 + c.  For a literal block scalar (`program: |`), line0 is the line
+ * after the `|` and col0 the block's indentation.
+ */
+typedef struct SrcMap {
+	int line0, col0;
+} SrcMap;
+
+/* Parse TIR into a new Program (it owns a new arena).  Returns NULL and
+ * fills d on a syntax error or out of memory.  Calls are resolved here;
+ * everything else is checked by tir_verify. */
+Program *tir_parse(const char *text, size_t len, SrcMap map, Diag *d);
+
+/* ------------------------------------------------------------- print.c */
+
+/* Canonical TIR text, mem_alloc'ed (caller frees).  NULL when out of memory.
+ * print(parse(print(p))) == print(p). */
+char *tir_print(const Program *p);
+/* One type as text into buf, e.g. "tensor<?x8xf32>".  Returns buf. */
+char *type_str(const Type *t, char *buf, size_t n);
+
+/* ------------------------------------------------------------ verify.c */
+
+/* Limits checked statically (shapes) and at run time (eval.c). */
+typedef struct Limits {
+	int64_t max_elems;       /* per tensor */
+	int64_t max_bytes;       /* all live tensor payload together */
+	int64_t max_trips;       /* loop iterations in one run, all loops */
+	int max_depth;           /* call depth */
+} Limits;
+
+extern const Limits default_limits; /* 2^26 elems, 1 GiB, 10^7 trips, 64 */
+
+/* Single definition, dominance and scoping, types and shapes, static slice
+ * bounds, yields match region results, futures only through await, call
+ * signatures, return arity, static shapes within `lim`.  0 or -1 + d. */
+int tir_verify(const Program *p, const Limits *lim, Diag *d);
+
+/* ------------------------------------------------------------ tensor.c */
+
+/*
+ * A runtime tensor: a contiguous row-major payload.  Scalars are rank-0
+ * tensors (the IR type says whether it is `f32` or `tensor<f32>`).
+ * `def` is NULL when every element is defined, else one byte per element
+ * (1 defined, 0 poison from `empty`).
+ */
+typedef struct Tensor {
+	DType dt;
+	int rank;
+	int64_t dims[MAXRANK];
+	int64_t n;          /* number of elements */
+	void *data;
+	uint8_t *def;
+} Tensor;
+
+Tensor *tensor_new(DType dt, int rank, const int64_t *dims); /* zeroed, all defined; NULL on OOM */
+void tensor_free(Tensor *t);                                /* NULL ok */
+Tensor *tensor_clone(const Tensor *t);
+/* Element i as double / int64 (converting). */
+double tensor_getf(const Tensor *t, int64_t i);
+int64_t tensor_geti(const Tensor *t, int64_t i);
+void tensor_setf(Tensor *t, int64_t i, double v);
+void tensor_seti(Tensor *t, int64_t i, int64_t v);
+bool tensor_defined(const Tensor *t, int64_t i);
+/* Bit-exact equality of element i of a and b (NaN == NaN of same bits). */
+bool tensor_elem_equal(const Tensor *a, const Tensor *b, int64_t i);
+/* Append element i as text ("12", "0.5", "undef") to buf. */
+int tensor_elem_str(const Tensor *t, int64_t i, char *buf, size_t n);
+
+/* ----------------------------------------------------------- kernels.c */
+
+/* A strided view into a payload: element (i0..ik) is at
+ * base + (off + sum i_j*strides[j]) * dtype_size(dt).  A scalar operand
+ * broadcast over a tensor is a view with all strides 0. */
+typedef struct View {
+	void *base;
+	DType dt;
+	int rank;
+	int64_t off;
+	int64_t sizes[MAXRANK];
+	int64_t strides[MAXRANK];
+} View;
+
+View view_of(const Tensor *t);  /* the whole tensor, contiguous */
+
+/* Kernels: same bits whatever the strides and alignment.  Integer
+ * arithmetic wraps (two's complement); integer division by zero gives 0
+ * and INT_MIN / -1 gives INT_MIN; i1 results are 0/1.  Floats follow IEEE
+ * in the dtype's precision.  out may alias an input only when identical
+ * (same off and strides) — the in-place elementwise case. */
+void k_binary(Ew ew, const View *out, const View *a, const View *b);
+void k_unary(Ew ew, const View *out, const View *a);
+void k_cmp(Ew ew, const View *out /* i1 */, const View *a, const View *b);
+void k_fill(const View *out, const View *scalar);
+void k_copy(const View *out, const View *in); /* same sizes; dtypes equal */
+/* out (MxN) = out + a (MxK) · b (KxN).  f32/f64 through cblas_[sd]gemm
+ * (strided operands are packed first), integers with plain loops. */
+int k_matmul(const View *out, const View *a, const View *b);
+/* out[i_perm[0]...] = a[i...]: out.sizes[j] == a.sizes[perm[j]] */
+void k_transpose(const View *out, const View *a, const int *perm);
+/* out = fold(out, a over dims[0..ndims)) with EW_ADD or EW_MAX; out has
+ * a's rank minus ndims (remaining dims in order). */
+void k_reduce(Ew ew, const View *out, const View *a, const int *dims,
+	      int ndims);
+
+/* --------------------------------------------------------------- eval.c */
+
+/* The reference interpreter: immutable value semantics, a fresh tensor per
+ * value, per-element poison, async regions run as plain code at launch.
+ * inputs[i] is borrowed (params of `entry`); on success *outs receives a
+ * mem_alloc'ed array of nouts new tensors (caller frees each and the array).
+ * Returns 0, or -1 with d set (limits exceeded, run-time shape mismatch,
+ * dynamic slice out of bounds, out of memory), with the op's location. */
+int ref_run(const Program *p, const Func *entry, Tensor *const *inputs,
+	    const Limits *lim, Tensor ***outs, int *nouts, Diag *d);
+
+#endif

@@ -1,0 +1,177 @@
+/* tensor.c: runtime tensors, contiguous row-major, with poison bytes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ir.h"
+
+Tensor *
+tensor_new(DType dt, int rank, const int64_t *dims)
+{
+	Tensor *t = mem_calloc(1, sizeof *t);
+	int64_t n = 1;
+
+	if (!t)
+		return NULL;
+	t->dt = dt;
+	t->rank = rank;
+	for (int i = 0; i < rank; i++) {
+		t->dims[i] = dims[i];
+		n *= dims[i];
+	}
+	t->n = n;
+	t->data = mem_calloc((size_t)(n ? n : 1), dtype_size(dt));
+	if (!t->data) {
+		mem_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void
+tensor_free(Tensor *t)
+{
+	if (!t)
+		return;
+	mem_free(t->data);
+	mem_free(t->def);
+	mem_free(t);
+}
+
+Tensor *
+tensor_clone(const Tensor *t)
+{
+	Tensor *c = tensor_new(t->dt, t->rank, t->dims);
+
+	if (!c)
+		return NULL;
+	memcpy(c->data, t->data, (size_t)t->n * dtype_size(t->dt));
+	if (t->def) {
+		c->def = mem_alloc((size_t)(t->n ? t->n : 1));
+		if (!c->def) {
+			tensor_free(c);
+			return NULL;
+		}
+		memcpy(c->def, t->def, (size_t)t->n);
+	}
+	return c;
+}
+
+double
+tensor_getf(const Tensor *t, int64_t i)
+{
+	switch (t->dt) {
+	case DT_F32:
+		return ((float *)t->data)[i];
+	case DT_F64:
+		return ((double *)t->data)[i];
+	default:
+		return (double)tensor_geti(t, i);
+	}
+}
+
+int64_t
+tensor_geti(const Tensor *t, int64_t i)
+{
+	switch (t->dt) {
+	case DT_I1:
+		return ((uint8_t *)t->data)[i] & 1;
+	case DT_I32:
+		return ((int32_t *)t->data)[i];
+	case DT_I64:
+	case DT_INDEX:
+		return ((int64_t *)t->data)[i];
+	default:
+		return (int64_t)tensor_getf(t, i);
+	}
+}
+
+void
+tensor_setf(Tensor *t, int64_t i, double v)
+{
+	switch (t->dt) {
+	case DT_F32:
+		((float *)t->data)[i] = (float)v;
+		break;
+	case DT_F64:
+		((double *)t->data)[i] = v;
+		break;
+	default:
+		/* guard the float->int conversion against UB */
+		if (isnan(v))
+			v = 0;
+		if (v > 9.2e18)
+			v = 9.2e18;
+		if (v < -9.2e18)
+			v = -9.2e18;
+		tensor_seti(t, i, (int64_t)v);
+	}
+}
+
+void
+tensor_seti(Tensor *t, int64_t i, int64_t v)
+{
+	switch (t->dt) {
+	case DT_I1:
+		((uint8_t *)t->data)[i] = (uint8_t)(v & 1);
+		break;
+	case DT_I32:
+		((int32_t *)t->data)[i] = (int32_t)(uint32_t)(uint64_t)v;
+		break;
+	case DT_I64:
+	case DT_INDEX:
+		((int64_t *)t->data)[i] = v;
+		break;
+	default:
+		tensor_setf(t, i, (double)v);
+	}
+}
+
+bool
+tensor_defined(const Tensor *t, int64_t i)
+{
+	return !t->def || t->def[i];
+}
+
+bool
+tensor_elem_equal(const Tensor *a, const Tensor *b, int64_t i)
+{
+	size_t sz = dtype_size(a->dt);
+
+	if (a->dt != b->dt)
+		return false;
+	return !memcmp((char *)a->data + i * sz, (char *)b->data + i * sz, sz);
+}
+
+/* The shortest %g text that reads back to the same value in dtype dt. */
+static int
+shortest_float(DType dt, double v, char *buf, size_t n)
+{
+	int lo = dt == DT_F32 ? 6 : 15, hi = dt == DT_F32 ? 9 : 17, len = 0;
+
+	if (isnan(v))
+		return snprintf(buf, n, "nan");
+	if (isinf(v))
+		return snprintf(buf, n, v < 0 ? "-inf" : "inf");
+	for (int prec = lo; prec <= hi; prec++) {
+		len = snprintf(buf, n, "%.*g", prec, v);
+		if (dt == DT_F32 ? strtof(buf, NULL) == (float)v
+				 : strtod(buf, NULL) == v)
+			break;
+	}
+	return len;
+}
+
+int
+tensor_elem_str(const Tensor *t, int64_t i, char *buf, size_t n)
+{
+	if (!tensor_defined(t, i))
+		return snprintf(buf, n, "undef");
+	switch (t->dt) {
+	case DT_F32:
+	case DT_F64:
+		return shortest_float(t->dt, tensor_getf(t, i), buf, n);
+	default:
+		return snprintf(buf, n, "%lld", (long long)tensor_geti(t, i));
+	}
+}
