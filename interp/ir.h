@@ -297,6 +297,34 @@ typedef struct SrcMap {
 	int line0, col0;
 } SrcMap;
 
+/* The lexer (lex.c), driven by parse.c one token at a time.  Newlines are
+ * plain whitespace; `//` comments run to the end of the line. */
+typedef enum TokKind {
+	TK_EOF, TK_IDENT, TK_VALUE /* %name */, TK_FUNC /* @name */,
+	TK_INT, TK_FLOAT, TK_PUNCT /* ( ) { } [ ] < > , : = and -> as 'A' */
+} TokKind;
+
+typedef struct Token {
+	TokKind kind;
+	const char *s;  /* source text; names without the sigil */
+	size_t len;
+	int64_t i;      /* TK_INT (true/false are 1/0) */
+	double f;       /* TK_FLOAT */
+	char punct;     /* TK_PUNCT */
+	Loc loc;
+} Token;
+
+typedef struct Lexer {
+	const char *p, *end, *linestart;
+	int line;       /* 0-based text line */
+	SrcMap map;
+} Lexer;
+
+void lex_init(Lexer *lx, const char *text, size_t len, SrcMap map);
+int lex_next(Lexer *lx, Token *t, Diag *d);    /* 0, or -1 + d */
+/* After `tensor<`: the dims and dtype into t, stopping before `>`. */
+int lex_shape(Lexer *lx, Type *t, Diag *d);
+
 /* Parse TIR into a new Program (it owns a new arena).  Returns NULL and
  * fills d on a syntax error or out of memory.  Calls are resolved here;
  * everything else is checked by tir_verify. */
@@ -404,5 +432,145 @@ void k_reduce(Ew ew, const View *out, const View *a, const int *dims,
  * dynamic slice out of bounds, out of memory), with the op's location. */
 int ref_run(const Program *p, const Func *entry, Tensor *const *inputs,
 	    const Limits *lim, Tensor ***outs, int *nouts, Diag *d);
+
+/* ------------------------------------------------------------- bir.c */
+
+/*
+ * The buffer program (BIR).  It mirrors the tensor program's structure
+ * (functions, blocks, regions) and says where every tensor value lives:
+ * registers are indexed by Value.id, plus synthetic values the lowering
+ * makes (copies on escape, loop buffers).  A register holds a buffer
+ * handle, a view normalized to the root allocation, and the version its
+ * elements must hold; scalar registers hold the scalar itself.
+ *
+ *   alloc  %v : T            reg[v] = a fresh allocation
+ *   alias  %v = %o           reg[v] = reg[o]              (in place)
+ *   view   %v = %s[o][s][t]  reg[v] = subview of reg[s]   (extract_slice)
+ *   copy   %v <- %s          elements (and versions) of s into reg[v]
+ *   compute OP               the tensor op's kernel, output in reg[result]
+ *   free   %v                release the root allocation under reg[v]
+ *   if / for / call / launch / await / yield / return   over registers
+ *   const  %v                a read-only buffer holding the constant
+ */
+
+/* A bufferization decision for one op result, printed `RESULT:OPERAND`,
+ * `RESULT:new` or `RESULT:view`. */
+typedef enum DecKind {
+	DEC_NONE,    /* no buffer of its own: scalar, if/call/await result */
+	DEC_NEW,     /* a fresh allocation */
+	DEC_INPLACE, /* in the buffer of operand `into` */
+	DEC_VIEW     /* a view of its source (extract_slice) */
+} DecKind;
+
+typedef struct Decision {
+	DecKind kind;
+	Value *into;          /* DEC_INPLACE */
+	const char *reason;   /* why not in place, or NULL */
+	bool forced;          /* set by a plan */
+} Decision;
+
+typedef enum BKind {
+	BI_ALLOC, BI_ALIAS, BI_VIEW, BI_COPY, BI_COMPUTE, BI_CONST, BI_FREE,
+	BI_IF, BI_FOR, BI_CALL, BI_LAUNCH, BI_AWAIT, BI_YIELD, BI_RETURN
+} BKind;
+
+typedef struct BInst BInst;
+typedef struct BBlock {
+	BInst **insts;
+	int n, cap;
+} BBlock;
+
+struct BInst {
+	BKind kind;
+	int id;              /* dense over the BProg */
+	const Op *op;        /* provenance: the tensor op it implements */
+	Value *v;            /* the register it defines or acts on */
+	Value *src;          /* alias/view/copy source */
+	Value **vals;        /* yield/return: the registers passed out */
+	int nvals;
+	Decision dec;        /* the decision that placed v (copy of it) */
+	const char *why;     /* alloc/copy: why it is there */
+	BBlock *body;        /* if then / for body / launch body */
+	BBlock *orelse;      /* if else */
+};
+
+typedef struct BFunc {
+	const Func *f;
+	BBlock *body;
+} BFunc;
+
+typedef struct BProg {
+	Arena *arena;
+	const Program *p;
+	BFunc *funcs;        /* parallel to p->funcs */
+	int nfuncs;
+	int nregs;           /* >= p->nvalues: synthetic values follow */
+	Value **regs;        /* regs[id] */
+	int ninsts;
+	BInst **insts;       /* insts[id] */
+	Decision *dec;       /* by value id (nregs entries) */
+} BProg;
+
+/* Text of the buffer program, one instruction a line with its decision
+ * and source line; mem_alloc'ed. */
+char *bir_print(const BProg *bp);
+/* "y:x", "y:new" into buf. */
+const char *dec_str(const Value *v, const Decision *d, char *buf, size_t n);
+
+
+/* ----------------------------------------------------- shadow.c, exec.c */
+
+/*
+ * The instrumented executor runs a BProg on real shared storage.  Buffers
+ * are handles into a table; a wrong plan is recorded as a violation, never
+ * a crash.  Every allocation has a version shadow: which dynamic version
+ * (one per write of a tensor value) each element holds, kept as one tag
+ * while whole-buffer writes keep it uniform, per element otherwise.
+ */
+typedef enum VKind {
+	VK_STALE_READ, VK_USE_AFTER_FREE, VK_DOUBLE_FREE, VK_LEAK,
+	VK_READONLY_WRITE, VK_ASYNC_RACE, VK_EARLY_AWAIT_READ,
+	VK_OUT_OF_BOUNDS, VK_INVALID_FREE, VK_COUNT
+} VKind;
+
+extern const char *const vkind_names[VK_COUNT];
+
+typedef struct Violation {
+	VKind kind;
+	const BInst *at;      /* the access: reader, writer or free */
+	const Value *victim;  /* the value it expected, or the buffer's value */
+	const BInst *writer;  /* who overwrote (or freed) it; NULL if an input */
+	int buffer;           /* handle */
+	int rank;
+	int64_t elem[MAXRANK]; /* first bad element, in the victim's view */
+	int count;            /* repeats folded into this record */
+	char detail[96];      /* e.g. "slice [3:5] of dim 0 (size 4)" */
+} Violation;
+
+typedef struct MemStats {
+	int64_t peak_bytes, allocations, alloc_bytes, copies, copy_bytes, views;
+} MemStats;
+
+typedef struct ExecOpts {
+	const Limits *lim;
+	int64_t alloc_overhead;   /* bytes added to each allocation */
+	void *trace;              /* FILE*: M(t) per step as CSV, or NULL */
+} ExecOpts;
+
+typedef struct ExecResult {
+	Tensor **outs;            /* the entry's results, contiguous copies */
+	int nouts;
+	Violation *viols;
+	int nviols;
+	MemStats mem;
+	char aborted[256];        /* non-empty: the run stopped early (why) */
+} ExecResult;
+
+/* Run bp's function `entry` on copies of inputs.  Returns 0 (violations
+ * and an early stop are results, not errors), or -1 + d when out of memory.
+ * exec_result_free releases what it filled. */
+int exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
+	     const ExecOpts *o, ExecResult *res, Diag *d);
+void exec_result_free(ExecResult *res);
 
 #endif

@@ -1,11 +1,408 @@
-/* main.c: placeholder until the CLI lands. */
-#include <stdio.h>
+/*
+ * main.c: the bufdiff command line (FORMAT.md §4, docs/cli.md).
+ * Exit codes: 0 ok, 1 an expectation failed, 2 bad input or usage.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 
 #include "oracle.h"
 
-int
-main(void)
+static const char usage[] =
+	"usage:\n"
+	"  bufdiff run CASE [--strategy S] [--schedule X] [--json]\n"
+	"  bufdiff check PATH... [--strategy S] [--json] [--junit FILE]\n"
+	"  bufdiff print CASE\n"
+	"  bufdiff strategies\n"
+	"  bufdiff --help | --version\n"
+	"\n"
+	"  run         the reference outputs of CASE, checked against its expect\n"
+	"  check       every *.yaml case under the PATHs: [ok] / [FAIL] per case\n"
+	"  print       the case's program as canonical TIR\n"
+	"  strategies  the bufferization strategies, one per line\n"
+	"\n"
+	"  --strategy S   copy-all, inplace-all, last-use, one-shot or plan\n"
+	"  --schedule X   sync, late, all or random:SEED\n"
+	"  --json         one JSON object per case on stdout\n"
+	"  --junit FILE   also write a JUnit XML report to FILE\n"
+	"\n"
+	"exit: 0 ok, 1 an expectation failed, 2 bad input or usage\n";
+
+typedef struct Opts {
+	const char *cmd;
+	const char **paths;
+	int npaths;
+	int strategy;           /* -1: the case's runs */
+	Schedule schedule;
+	bool json;
+	const char *junit;
+} Opts;
+
+static int
+usage_error(const char *fmt, const char *arg)
 {
-	printf("bufdiff %s\n", bufdiff_version);
+	fprintf(stderr, "bufdiff: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n(see bufdiff --help)\n");
+	return STATUS_BAD;
+}
+
+/* The value of option argv[*i]; NULL (after a message) if missing. */
+static const char *
+opt_value(int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc) {
+		usage_error("option %s needs a value", argv[*i]);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static int
+parse_opt(Opts *o, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *v;
+
+	if (!strcmp(a, "--json")) {
+		o->json = true;
+	} else if (!strcmp(a, "--strategy")) {
+		if (!(v = opt_value(argc, argv, i)))
+			return STATUS_BAD;
+		if ((o->strategy = strategy_lookup(v)) < 0)
+			return usage_error("unknown strategy '%s' (see bufdiff "
+					   "strategies)", v);
+	} else if (!strcmp(a, "--schedule")) {
+		if (!(v = opt_value(argc, argv, i)))
+			return STATUS_BAD;
+		if (schedule_parse(v, &o->schedule))
+			return usage_error("unknown schedule '%s' (sync, late, "
+					   "all or random:SEED)", v);
+	} else if (!strcmp(a, "--junit")) {
+		if (!(o->junit = opt_value(argc, argv, i)))
+			return STATUS_BAD;
+	} else {
+		return usage_error("unknown option '%s'", a);
+	}
 	return 0;
+}
+
+/* Options valid per command. */
+static bool
+opt_allowed(const char *cmd, const char *opt)
+{
+	if (!strcmp(cmd, "run"))
+		return strcmp(opt, "--junit");
+	if (!strcmp(cmd, "check"))
+		return strcmp(opt, "--schedule");
+	return false;
+}
+
+static int
+parse_args(Opts *o, int argc, char **argv)
+{
+	int rc;
+
+	o->cmd = argv[1];
+	o->strategy = -1;
+	o->paths = mem_alloc(sizeof *o->paths * (size_t)argc);
+	if (!o->paths)
+		return usage_error("%s", "out of memory");
+	for (int i = 2; i < argc; i++) {
+		if (argv[i][0] != '-' || !argv[i][1]) {
+			o->paths[o->npaths++] = argv[i];
+			continue;
+		}
+		if (!opt_allowed(o->cmd, argv[i]))
+			return usage_error("option '%s' is not valid here", argv[i]);
+		if ((rc = parse_opt(o, argc, argv, &i)))
+			return rc;
+	}
+	return 0;
+}
+
+/* ----------------------------------------------------------- run */
+
+static int
+cmd_run(Opts *o)
+{
+	Case *c = NULL;
+	Outcome out;
+	int rc;
+
+	if (o->npaths != 1)
+		return usage_error("%s", "run takes exactly one CASE");
+	check_file(o->paths[0], &c, &out);
+	if (out.errored && out.status != STATUS_OK)
+		diag_print(stderr, o->paths[0], c ? c->text : NULL, &out.err);
+	if (o->json) {
+		if (report_json(stdout, c, &out))
+			fprintf(stderr, "bufdiff: out of memory\n");
+	} else if (out.status != STATUS_BAD) {
+		report_text(stdout, c, &out);
+	}
+	rc = out.status;
+	outcome_clear(&out);
+	case_free(c);
+	return rc;
+}
+
+/* --------------------------------------------------------- check */
+
+typedef struct Files {
+	char **v;
+	int n, cap;
+} Files;
+
+static int
+files_add(Files *f, const char *path)
+{
+	char *s;
+
+	if (f->n == f->cap) {
+		int nc = f->cap ? 2 * f->cap : 16;
+		char **nv = mem_realloc(f->v, sizeof *nv * (size_t)nc);
+
+		if (!nv)
+			return -1;
+		f->v = nv;
+		f->cap = nc;
+	}
+	if (!(s = mem_strdup(path)))
+		return -1;
+	f->v[f->n++] = s;
+	return 0;
+}
+
+static void
+files_free(Files *f)
+{
+	for (int i = 0; i < f->n; i++)
+		mem_free(f->v[i]);
+	mem_free(f->v);
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool
+is_yaml(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 5 && !strcmp(name + n - 5, ".yaml");
+}
+
+/* Every *.yaml under dir, recursively, in sorted order. */
+static int
+walk(Files *out, const char *dir)
+{
+	Files names = {0};
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct stat st;
+	char path[4096];
+	int rc = 0;
+
+	if (!d) {
+		fprintf(stderr, "bufdiff: cannot open %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && files_add(&names, e->d_name))
+			rc = -1;
+	closedir(d);
+	qsort(names.v, (size_t)names.n, sizeof *names.v, cmp_str);
+	for (int i = 0; !rc && i < names.n; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, names.v[i]);
+		if (stat(path, &st))
+			continue;
+		if (S_ISDIR(st.st_mode))
+			rc = walk(out, path);
+		else if (is_yaml(names.v[i]))
+			rc = files_add(out, path);
+	}
+	files_free(&names);
+	return rc;
+}
+
+static int
+collect(Opts *o, Files *f)
+{
+	struct stat st;
+	int rc = 0;
+
+	for (int i = 0; i < o->npaths; i++) {
+		if (stat(o->paths[i], &st)) {
+			fprintf(stderr, "bufdiff: cannot open %s: %s\n", o->paths[i],
+				strerror(errno));
+			rc = -1;
+		} else if (S_ISDIR(st.st_mode)) {
+			if (walk(f, o->paths[i]))
+				rc = -1;
+		} else if (files_add(f, o->paths[i])) {
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+/* The earlier file holding the same case name, or NULL. */
+static const char *
+duplicate(JEntry *e, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (e[i].name && e[n].name && !strcmp(e[i].name, e[n].name))
+			return e[i].file;
+	return NULL;
+}
+
+static void
+check_one_file(Opts *o, const char *path, JEntry *je, int idx)
+{
+	Case *c = NULL;
+	Outcome out;
+	const char *dup;
+
+	check_file(path, &c, &out);
+	je[idx].file = mem_strdup(path);
+	je[idx].name = c && c->name ? mem_strdup(c->name) : NULL;
+	if (out.status == STATUS_OK && (dup = duplicate(je, idx))) {
+		out.status = STATUS_BAD;
+		snprintf(out.why, sizeof out.why, "duplicate case name '%s' "
+			 "(also in %s)", c->name, dup);
+	}
+	je[idx].status = out.status;
+	je[idx].msg = mem_strdup(out.why);
+	if (out.errored && out.status == STATUS_BAD)
+		diag_print(stderr, path, c ? c->text : NULL, &out.err);
+	if (o->json)
+		report_json(stdout, c, &out);
+	else if (out.status == STATUS_OK)
+		printf("[ok] %s\n", path);
+	else
+		printf("[FAIL] %s: %s\n", path, out.why);
+	outcome_clear(&out);
+	case_free(c);
+}
+
+static int
+cmd_check(Opts *o)
+{
+	Files f = {0};
+	JEntry *je;
+	int worst = 0, passed = 0;
+
+	if (!o->npaths)
+		return usage_error("%s", "check needs at least one PATH");
+	if (collect(o, &f))
+		worst = STATUS_BAD;
+	je = mem_calloc((size_t)f.n + 1, sizeof *je);
+	if (!je) {
+		files_free(&f);
+		return usage_error("%s", "out of memory");
+	}
+	for (int i = 0; i < f.n; i++) {
+		check_one_file(o, f.v[i], je, i);
+		passed += je[i].status == STATUS_OK;
+		if ((int)je[i].status > worst)
+			worst = je[i].status;
+	}
+	fprintf(o->json ? stderr : stdout, "%d passed, %d failed\n", passed,
+		f.n - passed);
+	if (o->junit && report_junit(o->junit, je, f.n)) {
+		fprintf(stderr, "bufdiff: cannot write %s: %s\n", o->junit,
+			strerror(errno));
+		worst = STATUS_BAD;
+	}
+	for (int i = 0; i < f.n; i++) {
+		mem_free(je[i].name);
+		mem_free(je[i].file);
+		mem_free(je[i].msg);
+	}
+	mem_free(je);
+	files_free(&f);
+	return worst;
+}
+
+/* --------------------------------------------------------- print */
+
+static int
+cmd_print(Opts *o)
+{
+	Case *c = NULL;
+	Diag d;
+	char *s;
+	int rc = STATUS_OK;
+
+	if (o->npaths != 1)
+		return usage_error("%s", "print takes exactly one CASE");
+	if (case_load(o->paths[0], CASE_PROGRAM_ONLY, &c, &d)) {
+		diag_print(stderr, o->paths[0], c ? c->text : NULL, &d);
+		case_free(c);
+		return STATUS_BAD;
+	}
+	if ((s = tir_print(c->prog))) {
+		fputs(s, stdout);
+		mem_free(s);
+	} else {
+		fprintf(stderr, "bufdiff: out of memory\n");
+		rc = STATUS_BAD;
+	}
+	case_free(c);
+	return rc;
+}
+
+static int
+cmd_strategies(Opts *o)
+{
+	if (o->npaths)
+		return usage_error("%s", "strategies takes no arguments");
+	for (int i = 0; i < STRAT_COUNT; i++)
+		printf("%-12s %s\n", strategy_info[i].name, strategy_info[i].about);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(Opts *);
+} commands[] = {
+	{"run", cmd_run},
+	{"check", cmd_check},
+	{"print", cmd_print},
+	{"strategies", cmd_strategies},
+};
+
+int
+main(int argc, char **argv)
+{
+	Opts o = {0};
+	int rc;
+
+	if (argc < 2) {
+		fputs(usage, stderr);
+		return STATUS_BAD;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("bufdiff %s\n", bufdiff_version);
+		return 0;
+	}
+	report_json_init();
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		rc = parse_args(&o, argc, argv);
+		if (!rc)
+			rc = commands[i].fn(&o);
+		mem_free(o.paths);
+		return rc;
+	}
+	return usage_error("unknown command '%s'", argv[1]);
 }

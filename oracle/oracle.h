@@ -1,12 +1,268 @@
 /*
  * oracle.h: the oracle/ component, table of contents in data-flow order.
- *   (filled in by the case loader, harness, reports and CLI)
+ *
+ *   version.c  the version string
+ *   yaml.c     libyaml document helpers for the case loader: node kinds,
+ *              locations, key tables; a bad node longjmps to the loader's
+ *              one protected entry (case_parse) with a Diag
+ *   data.c     tensor data in case files (numbers, nested or flat lists,
+ *              splat, seeded random, shapes) -> Tensor
+ *   runs.c     the `runs:` entries (strategies, plans, frees, schedules,
+ *              verdicts, blame, memory, culprits) -> Run
+ *   case.c     a case file -> Case: program parsed and verified, inputs,
+ *              expectations, runs; `# expect-error:` comments
+ *   check.c    a Case against the reference interpreter -> Outcome
+ *   report.c   text, JSON (--json) and JUnit (--junit) reports
+ *   main.c     the CLI: run, check, print, --help, --version
+ *
+ * Every line and column here is a 1-based position in the .yaml file.
  */
 #ifndef BUFDIFF_ORACLE_H
 #define BUFDIFF_ORACLE_H
 
+#include <stdio.h>
+#include <yaml.h>
+
 #include "ir.h"
 
+/* ----------------------------------------------------------- version.c */
+
 extern const char bufdiff_version[];
+
+/* -------------------------------------------------------------- yaml.c */
+
+/* The loader's state.  Errors and out-of-memory longjmp to `jb` (set by
+ * case_parse, the only protected entry); everything allocated lives in
+ * `arena`, and the libyaml document is deleted at the entry. */
+typedef struct Loader {
+	Arena *arena;
+	const char *text;       /* the whole file, NUL-terminated */
+	yaml_document_t doc;
+	Diag *d;
+	jmp_buf jb;
+} Loader;
+
+enum { YL_OOM = 1, YL_FAIL = 2 }; /* longjmp values: arena OOM, yl_fail */
+
+Loc yl_loc(const yaml_node_t *n);
+_Noreturn void yl_fail(Loader *L, Loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+yaml_node_t *yl_node(Loader *L, int id);
+const char *yl_kind(const yaml_node_t *n);     /* "mapping", "list", "scalar" */
+/* Fail with "'WHAT' must be a KIND" unless n has the node type. */
+void yl_want(Loader *L, const yaml_node_t *n, yaml_node_type_t type,
+	     const char *what);
+const char *yl_str(Loader *L, const yaml_node_t *n, const char *what);
+bool yl_is_null(const yaml_node_t *n);         /* ~, null, empty plain */
+/* A scalar's text (borrowed from the document). */
+const char *yl_text(const yaml_node_t *n);
+/* Check a mapping against a NULL-terminated key table: keys are scalars,
+ * known and unique.  vals[i] gets the value of keys[i] (NULL if absent),
+ * knodes[i] (if not NULL) the key node.  `where` names the mapping in
+ * messages ("" for the top level). */
+void yl_keys(Loader *L, const yaml_node_t *map, const char *const *keys,
+	     const char *where, yaml_node_t **vals, yaml_node_t **knodes);
+/* A mapping with free keys (inputs, plan, free): scalars, unique. */
+void yl_free_keys(Loader *L, const yaml_node_t *map, const char *where);
+int yl_npairs(const yaml_node_t *map);
+yaml_node_t *yl_pair_key(Loader *L, const yaml_node_t *map, int i);
+yaml_node_t *yl_pair_val(Loader *L, const yaml_node_t *map, int i);
+int yl_nitems(const yaml_node_t *seq);
+yaml_node_t *yl_item(Loader *L, const yaml_node_t *seq, int i);
+
+/* -------------------------------------------------------------- data.c */
+
+/* The deterministic generator behind `{random: SEED}`: splitmix64. */
+uint64_t rng_next(uint64_t *state);
+
+/*
+ * A data node (list, nested list, scalar, {splat}, {random}, {data}) as a
+ * tensor of type t (scalar types give rank 0; `?` dims are taken from the
+ * data or a `shape:` key).  The tensor lives in L's arena (never
+ * tensor_free it).  With allow_undef, `undef`/null elements are allowed and
+ * recorded as def[i] = 0 ("must be undefined").  `label` names the data in
+ * messages: "input x", "output 0".
+ */
+Tensor *data_tensor(Loader *L, const yaml_node_t *n, const Type *t,
+		    const Limits *lim, bool allow_undef, const char *label);
+/* A list of expected outputs, one per type in rtypes. */
+Tensor **data_outputs(Loader *L, const yaml_node_t *n, Type *const *rtypes,
+		      int nrtypes, const Limits *lim, const char *label);
+
+/* -------------------------------------------------------------- runs.c */
+
+/* The strategies, one table (also printed by `bufdiff strategies`). */
+typedef enum Strategy {
+	STRAT_COPY_ALL, STRAT_INPLACE_ALL, STRAT_LAST_USE, STRAT_ONE_SHOT,
+	STRAT_PLAN, STRAT_COUNT
+} Strategy;
+
+typedef struct StrategyInfo {
+	const char *name, *about;
+} StrategyInfo;
+
+extern const StrategyInfo strategy_info[STRAT_COUNT];
+int strategy_lookup(const char *name);          /* Strategy or -1 */
+
+typedef enum SchedKind { SCHED_ALL, SCHED_SYNC, SCHED_LATE, SCHED_RANDOM } SchedKind;
+
+typedef struct Schedule {
+	SchedKind kind;
+	uint64_t seed;          /* random:SEED */
+} Schedule;
+
+/* "sync", "late", "all", "random:N" -> 0, else -1. */
+int schedule_parse(const char *s, Schedule *out);
+
+typedef enum Verdict { VERDICT_NONE, VERDICT_AGREE, VERDICT_DIVERGE, VERDICT_FAULT, VERDICT_COUNT } Verdict;
+extern const char *const verdict_names[VERDICT_COUNT];
+
+typedef enum MemStat {
+	MS_PEAK_BYTES, MS_ALLOCATIONS, MS_ALLOC_BYTES, MS_COPIES,
+	MS_COPY_BYTES, MS_VIEWS, MS_COUNT
+} MemStat;
+extern const char *const memstat_names[MS_COUNT + 1]; /* NULL-terminated */
+/* Violation kind names as a case writes them, by VKind (ir.h). */
+extern const char *const blame_kinds[VK_COUNT];
+
+/* A decision as a case names it, `RESULT:OPERAND` (operand NULL:
+ * `RESULT:new`): in a plan, in culprits, in decisions. */
+typedef struct Forced {
+	Value *result;
+	Value *operand;
+	Loc loc;
+} Forced;
+
+/* `free: {VALUE: after RESULT}` */
+typedef struct FreeAt {
+	Value *value;
+	Value *after;
+	Loc loc;
+} FreeAt;
+
+/* A blame record: NULL names / kind -1 are "any". */
+typedef struct Blame {
+	Value *writer, *victim, *reader;
+	int kind;               /* VKind (ir.h) or -1 */
+	Loc loc;
+} Blame;
+
+/* One `runs:` entry, validated against the program; executed by the
+ * bufferized executor.  Absent keys: strategy -1, has_schedule false
+ * (schedule all), verdict VERDICT_NONE, outputs NULL, has_* false,
+ * memory[k] -1. */
+typedef struct Run {
+	Loc loc;
+	int strategy;
+	Forced *plan;
+	int nplan;
+	FreeAt *frees;
+	int nfrees;
+	bool has_schedule;
+	Schedule schedule;
+	Verdict verdict;
+	Tensor **outputs;       /* def[i] == 0: must be undefined */
+	int noutputs;
+	bool has_blame;
+	Blame *blame;
+	int nblame;
+	int64_t memory[MS_COUNT];
+	bool has_culprits, has_decisions;
+	Forced *culprits, *decisions;
+	int nculprits, ndecisions;
+} Run;
+
+struct Case;
+/* Parse and validate the `runs:` list into c->runs. */
+void runs_load(Loader *L, struct Case *c, const yaml_node_t *n);
+
+/* -------------------------------------------------------------- case.c */
+
+/* `expect: {error: {line, col, message}}` or `# expect-error: ...`. */
+typedef struct ExpectError {
+	int line, col;          /* col 0: any column */
+	const char *msg;        /* substring of the error message */
+	bool from_comment;
+} ExpectError;
+
+typedef struct Case {
+	Arena *arena;           /* owns all below except prog */
+	const char *file;
+	const char *text;       /* whole file, NULL when unreadable */
+	size_t len;
+	const char *name;       /* `case:`, NULL until read */
+	const char *about;
+	Program *prog;          /* owned (prog_free in case_free) */
+	Func *entry;
+	Tensor **inputs;        /* one per entry param, in the arena */
+	int ninputs;
+	bool has_outputs;       /* expect.outputs */
+	Tensor **want;          /* def[i] == 0: must be undefined */
+	int nwant;
+	bool has_error;
+	ExpectError error;
+	Run *runs;
+	int nruns;
+	Limits lim;
+} Case;
+
+enum {
+	CASE_PROGRAM_ONLY = 1   /* stop after parsing the program */
+};
+
+/*
+ * Load a case file.  Returns 0, or -1 with d set.  *out is set in both
+ * cases (whatever was read before the error, e.g. the expected error) so
+ * a checker can match expected failures; it is NULL only when out of
+ * memory before anything was read.  case_free(*out) always.
+ */
+int case_load(const char *path, unsigned flags, Case **out, Diag *d);
+int case_parse(const char *file, const char *text, size_t len,
+	       unsigned flags, Case **out, Diag *d);
+void case_free(Case *c);        /* NULL ok */
+
+/* ------------------------------------------------------------- check.c */
+
+typedef enum Status { STATUS_OK, STATUS_FAIL, STATUS_BAD } Status; /* = exit codes */
+
+/* What happened to one case. */
+typedef struct Outcome {
+	Status status;
+	bool errored;           /* loading, verifying or running failed: err */
+	Diag err;
+	char why[640];          /* the first difference / failure, "" if ok */
+	Tensor **outs;          /* reference outputs (outcome_clear frees) */
+	int nouts;
+} Outcome;
+
+/* Run the reference on a loaded case and compare with its expectations. */
+void check_case(Case *c, Outcome *o);
+/* Load + check, matching an expected error against a failure.  *c is
+ * set like case_load's (case_free it). */
+void check_file(const char *path, Case **c, Outcome *o);
+/* Compare reference outputs with expected ones: 0, or -1 with why. */
+int check_outputs(Tensor *const *want, int nwant, Tensor *const *got,
+		  int ngot, char *why, size_t n);
+void outcome_clear(Outcome *o);
+
+/* ------------------------------------------------------------ report.c */
+
+/* `run`'s text report: reference outputs nested like the data. */
+void report_text(FILE *out, const Case *c, const Outcome *o);
+/* One tensor as nested text, e.g. [[1, 2], [3, undef]]. */
+void report_tensor(FILE *out, const Tensor *t);
+/* Route Jansson's allocations through mem_alloc (call once). */
+void report_json_init(void);
+/* The JSON object of FORMAT.md §3 for one case, printed on one line.
+ * Floats print shortest round-trip for their dtype.  -1 out of memory. */
+int report_json(FILE *out, const Case *c, const Outcome *o);
+
+typedef struct JEntry {
+	char *name, *file, *msg;    /* mem_alloc'ed */
+	Status status;
+} JEntry;
+
+/* JUnit XML, one testcase per entry.  0 or -1 (cannot write). */
+int report_junit(const char *path, const JEntry *e, int n);
 
 #endif

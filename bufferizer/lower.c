@@ -1,0 +1,579 @@
+/*
+ * lower.c: tensor program + decisions -> buffer program.
+ *
+ * Ownership, the rule every strategy gets for free:
+ * - an allocation (a `new` result, a loop buffer, a call/if/await result)
+ *   is owned by the block of the op that makes it; params and constants
+ *   are owned by nobody here;
+ * - it is freed in that block right after the last use of any value whose
+ *   buffer lies in it (a use inside a nested region counts at the op that
+ *   holds the region; a use inside an async region lasts until the last
+ *   await of its future, or the end of the block);
+ * - a region or function passes out only whole buffers it owns: anything
+ *   else it yields or returns is copied into a fresh buffer first, and the
+ *   receiver (the if/await/call result) owns what it gets;
+ * - a loop keeps each iter arg in one loop buffer: the init's (in place) or
+ *   a copy of it (`new`); a yield of another buffer copies into it.
+ * A plan's `free` replaces the rule for the buffer it names.
+ */
+#include <setjmp.h>
+#include <stdio.h>
+
+#include "bufferize.h"
+
+typedef struct Lower {
+	Arena *a;
+	const Program *p;
+	const Decisions *ds;
+	BProg *bp;
+	int capregs, capinsts;
+	/* by register id */
+	Value **root;      /* the value that made the allocation v lies in */
+	bool *whole;       /* v's view is the whole of that allocation */
+	Block **owner;     /* for roots: the block that frees it, or NULL */
+	bool *moved;       /* for roots: passed out of its block */
+	Diag *d;
+	jmp_buf fail;
+} Lower;
+
+static BInst *
+inst_new(Lower *L, BKind kind, const Op *op, Value *v)
+{
+	BInst *in = arena_alloc(L->a, sizeof *in);
+	BProg *bp = L->bp;
+
+	in->kind = kind;
+	in->op = op;
+	in->v = v;
+	if (v && v->id < L->p->nvalues)
+		in->dec = L->ds->d[v->id];
+	in->id = bp->ninsts;
+	VEC_PUSH(L->a, bp->insts, bp->ninsts, L->capinsts, in);
+	return in;
+}
+
+static void
+emit(Lower *L, BBlock *b, BInst *in)
+{
+	VEC_PUSH(L->a, b->insts, b->n, b->cap, in);
+}
+
+static void
+set_root(Lower *L, Value *v, Value *root, bool whole, Block *owner)
+{
+	L->root[v->id] = root;
+	L->whole[v->id] = whole;
+	if (root == v)
+		L->owner[v->id] = owner;
+}
+
+/* A synthetic register (escape copies, loop temporaries). */
+static Value *
+synth(Lower *L, const Value *like, const char *suffix)
+{
+	Value *v = arena_alloc(L->a, sizeof *v);
+	char name[128];
+	BProg *bp = L->bp;
+
+	snprintf(name, sizeof name, "%s.%s", like->name, suffix);
+	v->name = arena_strdup(L->a, name);
+	v->type = like->type;
+	v->func = like->func;
+	v->loc = like->loc;
+	if (bp->nregs == L->capregs)
+		longjmp(L->fail, 2); /* sized in bufferize_lower: a bug */
+	v->id = bp->nregs;
+	bp->regs[bp->nregs++] = v;
+	return v;
+}
+
+/* An allocation for v; `shape` is a value of the same shape, read at run
+ * time when v's type has `?` dims. */
+static BInst *
+emit_alloc(Lower *L, BBlock *b, const Op *op, Value *v, Value *shape,
+	   Block *owner, const char *why)
+{
+	BInst *in = inst_new(L, BI_ALLOC, op, v);
+
+	in->why = why;
+	in->src = shape;
+	emit(L, b, in);
+	set_root(L, v, v, true, owner);
+	return in;
+}
+
+static void
+emit_copy(Lower *L, BBlock *b, const Op *op, Value *dst, Value *src,
+	  const char *why)
+{
+	BInst *in = inst_new(L, BI_COPY, op, dst);
+
+	in->src = src;
+	in->why = why;
+	emit(L, b, in);
+}
+
+static bool
+is_tensor(const Value *v)
+{
+	return v && v->type->kind == TY_TENSOR;
+}
+
+static BBlock *lower_block(Lower *L, const Block *blk);
+
+static const char *
+why_str(Lower *L, const char *fmt, const char *a, const char *b)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof buf, fmt, a, b);
+	return arena_strdup(L->a, buf);
+}
+
+/* A value with the shape of result v, for allocations of dynamic shape. */
+static Value *
+shape_source(const Op *op, const Value *v)
+{
+	if (op->hasdest)
+		return op->dest.v;
+	for (int i = 0; i < op->nargs; i++)
+		if (op->args[i].v && type_equal(op->args[i].v->type, v->type))
+			return op->args[i].v;
+	return NULL;
+}
+
+/* Results of ops that compute into a buffer: alloc or alias, then compute. */
+static void
+lower_compute(Lower *L, const Op *op, BBlock *out)
+{
+	const OpInfo *oi = &op_info[op->kind];
+
+	for (int k = 0; k < op->nres; k++) {
+		Value *v = op->res[k];
+		const Decision *dec = &L->ds->d[v->id];
+		if (!is_tensor(v))
+			continue;
+		if (dec->kind == DEC_INPLACE) {
+			BInst *in = inst_new(L, BI_ALIAS, op, v);
+			in->src = dec->into;
+			emit(L, out, in);
+			set_root(L, v, L->root[dec->into->id],
+				 L->whole[dec->into->id], NULL);
+			continue;
+		}
+		emit_alloc(L, out, op, v, shape_source(op, v), op->parent, NULL);
+		if (oi->readsdest && op->hasdest && op->dest.v)
+			emit_copy(L, out, op, v, op->dest.v,
+				  why_str(L, "%s reads the old contents of %%%s",
+					  oi->name, op->dest.v->name));
+	}
+	emit(L, out, inst_new(L, BI_COMPUTE, op, op->nres ? op->res[0] : NULL));
+}
+
+static void
+lower_for(Lower *L, const Op *op, BBlock *out)
+{
+	BInst *in;
+
+	for (int k = 0; k < op->nres; k++) {
+		Value *r = op->res[k], *init = op->args[3 + k].v;
+		Value *arg = op->body->args[1 + k];
+		if (!is_tensor(r))
+			continue;
+		if (L->ds->d[r->id].kind == DEC_INPLACE && init) {
+			in = inst_new(L, BI_ALIAS, op, r);
+			in->src = init;
+			emit(L, out, in);
+			set_root(L, r, L->root[init->id], L->whole[init->id],
+				 NULL);
+		} else {
+			emit_alloc(L, out, op, r, init, op->parent, NULL);
+			if (init)
+				emit_copy(L, out, op, r, init,
+					  "the loop buffer starts as a copy of "
+					  "its init");
+		}
+		set_root(L, arg, L->root[r->id], L->whole[r->id], NULL);
+	}
+	in = inst_new(L, BI_FOR, op, NULL);
+	in->body = lower_block(L, op->body);
+	emit(L, out, in);
+}
+
+static void
+lower_op(Lower *L, const Op *op, BBlock *out)
+{
+	BInst *in;
+
+	switch (op_info[op->kind].form) {
+	case F_IF:
+		in = inst_new(L, BI_IF, op, NULL);
+		in->body = lower_block(L, op->body);
+		in->orelse = op->orelse ? lower_block(L, op->orelse)
+					: arena_alloc(L->a, sizeof(BBlock));
+		emit(L, out, in);
+		break;
+	case F_FOR:
+		lower_for(L, op, out);
+		return;
+	case F_ASYNC:
+		in = inst_new(L, BI_LAUNCH, op, op->res[0]);
+		in->body = lower_block(L, op->body);
+		emit(L, out, in);
+		return;
+	case F_AWAIT:
+		emit(L, out, inst_new(L, BI_AWAIT, op, NULL));
+		break;
+	case F_CALL:
+		emit(L, out, inst_new(L, BI_CALL, op, NULL));
+		break;
+	case F_CONST:
+		emit(L, out, inst_new(L, BI_CONST, op, op->res[0]));
+		if (is_tensor(op->res[0]))
+			set_root(L, op->res[0], op->res[0], true, NULL);
+		return;
+	case F_EXTRACT_SLICE:
+		if (L->ds->d[op->res[0]->id].kind == DEC_VIEW) {
+			Value *src = op->args[0].v;
+			in = inst_new(L, BI_VIEW, op, op->res[0]);
+			in->src = src;
+			emit(L, out, in);
+			set_root(L, op->res[0], L->root[src->id], false, NULL);
+			return;
+		}
+		lower_compute(L, op, out);
+		return;
+	default:
+		lower_compute(L, op, out);
+		return;
+	}
+	/* if, await, call: each tensor result owns the buffer it receives */
+	for (int k = 0; k < op->nres; k++)
+		if (is_tensor(op->res[k]))
+			set_root(L, op->res[k], op->res[k], true, op->parent);
+}
+
+/* ---- the terminator: what leaves the block, copied where it must be */
+
+static bool
+plan_frees_root(Lower *L, const Value *root)
+{
+	for (int i = 0; i < L->ds->nfrees; i++) {
+		Value *v = L->ds->frees[i].v;
+		if (L->root[v->id] == root)
+			return true;
+	}
+	return false;
+}
+
+/* Yield/return out of an if, async region or function: only whole buffers
+ * this block owns pass out; the rest is copied first. */
+static void
+lower_escape(Lower *L, const Block *blk, const Op *term, BInst *t,
+	     BBlock *out)
+{
+	for (int k = 0; k < term->nargs; k++) {
+		Value *y = term->args[k].v, *r, *s;
+		t->vals[k] = y;
+		if (!is_tensor(y))
+			continue;
+		r = L->root[y->id];
+		if (r && L->whole[y->id] && L->owner[r->id] == blk &&
+		    !L->moved[r->id] && !plan_frees_root(L, r)) {
+			L->moved[r->id] = true;
+			continue;
+		}
+		s = synth(L, y, "out");
+		emit_alloc(L, out, term, s, y, NULL,
+			   why_str(L, "%%%s leaves its region but is not a "
+				   "buffer the region owns%s", y->name, ""));
+		emit_copy(L, out, term, s, y, "pass out a buffer of its own");
+		t->vals[k] = s;
+	}
+}
+
+/* Yield of a loop body: each value lands in its loop buffer. */
+static void
+lower_loop_yield(Lower *L, const Op *loop, const Op *term, BInst *t,
+		 BBlock *out)
+{
+	Value *src[64];
+	int n = term->nargs < 64 ? term->nargs : 64;
+
+	/* values that live in another loop buffer are saved first, so the
+	 * copies below cannot clobber each other (a swap of iter args) */
+	for (int k = 0; k < n; k++) {
+		Value *y = term->args[k].v;
+		src[k] = y;
+		if (!is_tensor(y))
+			continue;
+		for (int j = 0; j < loop->nres; j++) {
+			if (j == k || !is_tensor(loop->res[j]) ||
+			    L->root[loop->res[j]->id] != L->root[y->id])
+				continue;
+			src[k] = synth(L, y, "tmp");
+			emit_alloc(L, out, term, src[k], y, term->parent,
+				   "iter args swap buffers");
+			emit_copy(L, out, term, src[k], y,
+				  "save a value another iter arg overwrites");
+			break;
+		}
+	}
+	for (int k = 0; k < n; k++) {
+		Value *y = src[k], *r = loop->res[k];
+		t->vals[k] = y;
+		if (!is_tensor(y))
+			continue;
+		if (L->root[y->id] == L->root[r->id] && L->whole[y->id] &&
+		    L->whole[r->id])
+			continue;
+		emit_copy(L, out, term, r, y, "the yield lands in the loop buffer");
+		t->vals[k] = r;
+	}
+}
+
+static BInst *
+lower_terminator(Lower *L, const Block *blk, const Op *term, BBlock *out)
+{
+	BInst *t = inst_new(L, term->kind == OP_RETURN ? BI_RETURN : BI_YIELD,
+			    term, NULL);
+
+	t->nvals = term->nargs;
+	t->vals = arena_alloc(L->a, (size_t)(t->nvals + 1) * sizeof *t->vals);
+	if (blk->parent && blk->parent->kind == OP_FOR)
+		lower_loop_yield(L, blk->parent, term, t, out);
+	else
+		lower_escape(L, blk, term, t, out);
+	return t;
+}
+
+/* ---- frees: after the last use of any alias of each owned allocation */
+
+/* The op of `blk` that holds `op` (op itself when it is in blk). */
+static int
+index_in(const Block *blk, const Op *op)
+{
+	while (op && op->parent != blk)
+		op = op->parent ? op->parent->parent : NULL;
+	return op ? op->index : -1;
+}
+
+/* Index in blk of the last op that awaits the future `f`; -1 if none. */
+static int
+last_await(const Program *p, const Block *blk, const Value *f)
+{
+	int last = -1;
+
+	for (int i = 0; i < p->nvalues; i++) {
+		const Op *op = p->values[i]->def;
+		int at;
+		if (!op || op->kind != OP_AWAIT || p->values[i]->resno != 0 ||
+		    op->args[0].v != f)
+			continue;
+		at = index_in(blk, op);
+		if (at > last)
+			last = at;
+	}
+	/* a bare `await %f` has no result value: scan the block itself */
+	for (int i = 0; i < blk->nops; i++)
+		if (blk->ops[i]->kind == OP_AWAIT && blk->ops[i]->nres == 0 &&
+		    blk->ops[i]->args[0].v == f && i > last)
+			last = i;
+	return last;
+}
+
+static void
+use_at(Lower *L, const Value *v, int at, int *last)
+{
+	const Value *r;
+
+	if (!is_tensor(v) || !(r = L->root[v->id]))
+		return;
+	if (at > last[r->id])
+		last[r->id] = at;
+}
+
+static void uses_in_block(Lower *L, const Block *b, int at, int *last);
+
+static void
+uses_of_op(Lower *L, const Op *op, int at, int *last)
+{
+	for (int i = 0; i < op->nargs; i++)
+		use_at(L, op->args[i].v, at, last);
+	if (op->hasdest)
+		use_at(L, op->dest.v, at, last);
+	if (op->body)
+		uses_in_block(L, op->body, at, last);
+	if (op->orelse)
+		uses_in_block(L, op->orelse, at, last);
+}
+
+static void
+uses_in_block(Lower *L, const Block *b, int at, int *last)
+{
+	for (int i = 0; i < b->nops; i++)
+		uses_of_op(L, b->ops[i], at, last);
+}
+
+/* last[root id] = index in blk of the last use of any alias (nops - 1 for
+ * the terminator), -1 when unused. */
+static void
+last_uses(Lower *L, const Block *blk, int *last)
+{
+	for (int i = 0; i < blk->nops; i++) {
+		const Op *op = blk->ops[i];
+		int at = i;
+		if (op->kind == OP_ASYNC) {
+			int w = last_await(L->p, blk, op->res[0]);
+			at = w > i ? w : blk->nops - 1;
+		}
+		uses_of_op(L, op, at, last);
+	}
+}
+
+static void
+emit_free(Lower *L, BBlock *b, const Op *op, Value *v, const char *why)
+{
+	BInst *in = inst_new(L, BI_FREE, op, v);
+
+	in->why = why;
+	emit(L, b, in);
+}
+
+/* Assemble the ops' chunks with the frees that follow each op; frees of
+ * buffers last used by the terminator's copies go between those copies
+ * and the terminator itself. */
+static void
+place_frees(Lower *L, const Block *blk, BBlock *chunks, BInst *t, BBlock *out)
+{
+	int n = blk->nops, *last = mem_alloc((size_t)L->capregs * sizeof *last);
+
+	if (!last)
+		longjmp(L->fail, 1);
+	for (int i = 0; i < L->capregs; i++)
+		last[i] = -1;
+	last_uses(L, blk, last);
+	for (int i = 0; i < n; i++) {
+		const Op *op = blk->ops[i];
+		for (int j = 0; j < chunks[i].n; j++)
+			emit(L, out, chunks[i].insts[j]);
+		for (int r = 0; r < L->bp->nregs; r++) {
+			Value *v = L->bp->regs[r];
+			int at;
+			if (L->root[r] != v || L->owner[r] != blk || L->moved[r] ||
+			    plan_frees_root(L, v))
+				continue;
+			/* unused: free where it was made (synthetic ones are
+			 * made and used by the terminator's copies) */
+			at = last[r] >= 0 ? last[r]
+			     : v->def ? index_in(blk, v->def) : n - 1;
+			if (at == i)
+				emit_free(L, out, op, v, last[r] >= 0 || !v->def
+					  ? "after its last use" : "never used");
+		}
+		for (int f = 0; f < L->ds->nfrees; f++)
+			if (L->ds->frees[f].after->parent == blk &&
+			    L->ds->frees[f].after->index == i)
+				emit_free(L, out, op, L->ds->frees[f].v,
+					  "forced by the plan");
+	}
+	emit(L, out, t);
+	mem_free(last);
+}
+
+static BBlock *
+lower_block(Lower *L, const Block *blk)
+{
+	BBlock *out = arena_alloc(L->a, sizeof *out);
+	BBlock *chunks = arena_alloc(L->a, (size_t)blk->nops * sizeof *chunks);
+	int n = blk->nops;
+	BInst *t;
+
+	for (int i = 0; i < n - 1; i++)
+		lower_op(L, blk->ops[i], &chunks[i]);
+	t = lower_terminator(L, blk, blk->ops[n - 1], &chunks[n - 1]);
+	place_frees(L, blk, chunks, t, out);
+	return out;
+}
+
+static int
+count_terminator_args(const Block *b)
+{
+	int n = 0;
+
+	for (int i = 0; i < b->nops; i++) {
+		const Op *op = b->ops[i];
+		if (op->kind == OP_YIELD || op->kind == OP_RETURN)
+			n += op->nargs;
+		if (op->body)
+			n += count_terminator_args(op->body);
+		if (op->orelse)
+			n += count_terminator_args(op->orelse);
+	}
+	return n;
+}
+
+static void
+lower_failed(Diag *d, int rc)
+{
+	Loc none = {0, 0};
+
+	diag_set(d, none, "%s", rc == 1 ? "out of memory"
+			     : "internal error: register table full");
+}
+
+BProg *
+bufferize_lower(const Program *p, const Decisions *ds, Diag *d)
+{
+	Lower L = {0};
+	int extra = 0, rc;
+	BProg *bp;
+
+	L.a = arena_new();
+	if (!L.a) {
+		diag_set(d, (Loc){0, 0}, "out of memory");
+		return NULL;
+	}
+	if ((rc = setjmp(L.fail)) != 0) {
+		arena_free(L.a);
+		lower_failed(d, rc);
+		return NULL;
+	}
+	L.a->oom = &L.fail;
+	L.p = p;
+	L.ds = ds;
+	L.d = d;
+	for (int i = 0; i < p->nfuncs; i++)
+		extra += count_terminator_args(p->funcs[i]->body);
+	L.capregs = p->nvalues + 2 * extra + 1;
+	bp = L.bp = arena_alloc(L.a, sizeof *bp);
+	bp->arena = L.a;
+	bp->p = p;
+	bp->regs = arena_alloc(L.a, (size_t)L.capregs * sizeof *bp->regs);
+	bp->dec = ds->d;
+	for (int i = 0; i < p->nvalues; i++)
+		bp->regs[i] = p->values[i];
+	bp->nregs = p->nvalues;
+	L.root = arena_alloc(L.a, (size_t)L.capregs * sizeof *L.root);
+	L.whole = arena_alloc(L.a, (size_t)L.capregs * sizeof *L.whole);
+	L.owner = arena_alloc(L.a, (size_t)L.capregs * sizeof *L.owner);
+	L.moved = arena_alloc(L.a, (size_t)L.capregs * sizeof *L.moved);
+	bp->nfuncs = p->nfuncs;
+	bp->funcs = arena_alloc(L.a, (size_t)(p->nfuncs + 1) * sizeof *bp->funcs);
+	for (int i = 0; i < p->nfuncs; i++) {
+		const Func *f = p->funcs[i];
+		for (int j = 0; j < f->nparams; j++)
+			set_root(&L, f->params[j], f->params[j], true, NULL);
+		bp->funcs[i].f = f;
+		bp->funcs[i].body = lower_block(&L, f->body);
+	}
+	L.a->oom = NULL;
+	return bp;
+}
+
+void
+bprog_free(BProg *bp)
+{
+	if (bp)
+		arena_free(bp->arena);
+}

@@ -1,0 +1,145 @@
+/* strategy.c: the strategies, each a rule that decides every op result. */
+#include "bufferize.h"
+
+int
+inplace_candidates(const Op *op, int resno, Value **out, int max)
+{
+	const Type *rt = op->res[resno]->type;
+	int n = 0;
+
+	if (rt->kind != TY_TENSOR)
+		return 0;
+	switch (op_info[op->kind].write) {
+	case W_NONE:
+		return 0;
+	case W_INIT:
+		if (3 + resno < op->nargs && op->args[3 + resno].v && max > 0)
+			out[n++] = op->args[3 + resno].v;
+		return n;
+	case W_DEST:
+	case W_ANY:
+		if (op->hasdest) {
+			if (op->dest.v && max > 0)
+				out[n++] = op->dest.v;
+			return n;
+		}
+		if (op_info[op->kind].write == W_DEST)
+			return 0;
+		for (int i = 0; i < op->nargs && n < max; i++) {
+			Value *a = op->args[i].v;
+			bool dup = false;
+			if (!a || !type_equal(a->type, rt))
+				continue;
+			for (int j = 0; j < n; j++)
+				dup |= out[j] == a;
+			if (!dup)
+				out[n++] = a;
+		}
+		return n;
+	}
+	return 0;
+}
+
+/* The decision every strategy starts from: views for extract_slice, no
+ * buffer for scalars and for results that get theirs from a region or a
+ * callee, a fresh buffer for everything else that is written. */
+static Decision
+base_decision(const Value *v)
+{
+	Decision d = {DEC_NONE, NULL, NULL, false};
+	const Op *op = v->def;
+
+	if (!op || v->type->kind != TY_TENSOR)
+		return d;
+	switch (op_info[op->kind].form) {
+	case F_EXTRACT_SLICE:
+		d.kind = DEC_VIEW;
+		break;
+	case F_CONST: case F_CALL: case F_IF: case F_ASYNC: case F_AWAIT:
+		break;
+	default:
+		d.kind = DEC_NEW;
+	}
+	return d;
+}
+
+static void
+decide_copy_all(const Program *p, Decision *d)
+{
+	for (int i = 0; i < p->nvalues; i++)
+		d[i] = base_decision(p->values[i]);
+}
+
+static void
+decide_inplace_all(const Program *p, Decision *d)
+{
+	for (int i = 0; i < p->nvalues; i++) {
+		Value *v = p->values[i], *cand[8];
+		d[i] = base_decision(v);
+		if (d[i].kind == DEC_NEW &&
+		    inplace_candidates(v->def, v->resno, cand, 8) > 0) {
+			d[i].kind = DEC_INPLACE;
+			d[i].into = cand[0];
+		}
+	}
+}
+
+static const Strategy strategies[] = {
+	{"copy-all", "a fresh buffer for every written result (copy before "
+		     "write); always correct, the most memory",
+	 decide_copy_all},
+	{"inplace-all", "every result that can reuse an operand's buffer "
+			"does, live or not; wrong on purpose",
+	 decide_inplace_all},
+};
+
+const Strategy *
+strategy_at(int i)
+{
+	if (i < 0 || i >= (int)(sizeof strategies / sizeof strategies[0]))
+		return NULL;
+	return &strategies[i];
+}
+
+const Strategy *
+strategy_find(const char *name)
+{
+	for (int i = 0; strategy_at(i); i++)
+		if (!strcmp(strategy_at(i)->name, name))
+			return strategy_at(i);
+	return NULL;
+}
+
+int
+decisions_make(const Program *p, const Strategy *s, Decisions *out)
+{
+	memset(out, 0, sizeof *out);
+	out->p = p;
+	out->d = mem_calloc((size_t)p->nvalues + 1, sizeof *out->d);
+	if (!out->d)
+		return -1;
+	s->decide(p, out->d);
+	return 0;
+}
+
+void
+decisions_free(Decisions *ds)
+{
+	mem_free(ds->d);
+	mem_free(ds->frees);
+	memset(ds, 0, sizeof *ds);
+}
+
+int
+decisions_inplace(const Decisions *ds, Value **out, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < ds->p->nvalues; i++)
+		if (ds->d[i].kind == DEC_INPLACE) {
+			if (n < max)
+				out[n] = ds->p->values[i];
+			n++;
+		}
+	return n;
+}

@@ -1,0 +1,932 @@
+/*
+ * exec.c: the instrumented executor.  It runs the buffer program on real
+ * shared storage: an in-place write really overwrites the bytes an older
+ * version lived in.  Every read checks the version shadow; every free,
+ * write and view checks the buffer table.  Wrong plans become violations.
+ */
+#include <stdio.h>
+
+#include "exec.h"
+
+typedef struct Frame {
+	Reg *regs;            /* by register id */
+	const Func *fn;
+} Frame;
+
+static void run_block(Exec *X, Frame *F, const BBlock *b, Reg *out);
+
+static void
+abort_run(Exec *X, const Op *op, const char *fmt, const char *a, long long n)
+{
+	if (X->stop)
+		return;
+	X->stop = true;
+	snprintf(X->res->aborted, sizeof X->res->aborted, "line %d: ",
+		 op ? op->loc.line : 0);
+	size_t k = strlen(X->res->aborted);
+	snprintf(X->res->aborted + k, sizeof X->res->aborted - k, fmt, a, n);
+}
+
+/* ---- registers */
+
+static Reg *
+reg(Frame *F, const Value *v)
+{
+	return &F->regs[v->id];
+}
+
+static void
+reg_assign(Reg *dst, const Reg *src)
+{
+	*dst = *src;
+	if (dst->buf < 0)
+		dst->view.base = &dst->s;
+}
+
+static View
+scalar_view(Reg *r, DType dt)
+{
+	View v = {0};
+
+	v.base = &r->s;
+	v.dt = dt;
+	return v;
+}
+
+/* The register's view with a live base pointer. */
+static View
+tview(Exec *X, const Reg *r)
+{
+	View v = r->view;
+
+	v.base = buf_data(X, r->buf);
+	return v;
+}
+
+static void
+lit_store(const Operand *o, DType dt, Reg *r)
+{
+	memset(&r->s, 0, sizeof r->s);
+	r->buf = -1;
+	switch (dt) {
+	case DT_F32:
+		r->s.f32 = (float)(o->isfloat ? o->f : (double)o->i);
+		break;
+	case DT_F64:
+		r->s.f = o->isfloat ? o->f : (double)o->i;
+		break;
+	case DT_I1:
+		r->s.b = (uint8_t)(o->i & 1);
+		break;
+	case DT_I32:
+		r->s.i32 = (int32_t)(uint32_t)(uint64_t)o->i;
+		break;
+	default:
+		r->s.i = o->i;
+	}
+}
+
+static int64_t
+scalar_int(const Reg *r, DType dt)
+{
+	switch (dt) {
+	case DT_I1:
+		return r->s.b & 1;
+	case DT_I32:
+		return r->s.i32;
+	case DT_I64:
+	case DT_INDEX:
+		return r->s.i;
+	default:
+		return 0;
+	}
+}
+
+/* An integer operand (bound, offset, index): a literal or an index value. */
+static int64_t
+int_operand(Frame *F, const Operand *o)
+{
+	if (!o->v)
+		return o->i;
+	return scalar_int(reg(F, o->v), o->v->type->dt);
+}
+
+/* ---- checked access */
+
+/* May the op read r (expected to hold victim's version)?  Records
+ * use-after-free and stale-read; false when r cannot be used at all. */
+static bool
+check_read(Exec *X, const BInst *at, const Value *victim, const Reg *r)
+{
+	uint32_t found = 0;
+	int64_t li;
+	View v;
+
+	if (r->bad || r->buf < 0)
+		return !r->bad;
+	if (X->bufs[r->buf].freed)
+		violate(X, VK_USE_AFTER_FREE, at, victim,
+			X->bufs[r->buf].freed_by, r->buf, NULL, 0, "read");
+	v = r->view;
+	li = shadow_mismatch(X, r->buf, &v, r->ver, &found);
+	if (li >= 0)
+		violate(X, VK_STALE_READ, at, victim, X->vers[found].in, r->buf,
+			&v, li, NULL);
+	return true;
+}
+
+/* Before writing through r: read-only and freed buffers. */
+static bool
+check_write(Exec *X, const BInst *at, const Value *val, const Reg *r)
+{
+	const Buf *b;
+
+	if (r->bad || r->buf < 0)
+		return !r->bad;
+	b = &X->bufs[r->buf];
+	if (r->ro || b->kind == BUF_CONST)
+		violate(X, VK_READONLY_WRITE, at, b->owner, at, r->buf, NULL, 0,
+			NULL);
+	if (b->freed)
+		violate(X, VK_USE_AFTER_FREE, at, b->owner, b->freed_by, r->buf,
+			NULL, 0, "write");
+	return true;
+}
+
+/* After a write of value val through r: a new version over r's view. */
+static void
+tag_write(Exec *X, const BInst *at, const Value *val, Reg *r)
+{
+	uint32_t ver = version_new(X, val, at);
+
+	if (r->buf >= 0 && !r->bad) {
+		View v = r->view;
+		shadow_write(X, r->buf, &v, ver);
+	}
+	r->ver = ver;
+}
+
+static int64_t
+view_numel(const View *v)
+{
+	int64_t n = 1;
+
+	for (int d = 0; d < v->rank; d++)
+		n *= v->sizes[d];
+	return n;
+}
+
+static bool
+same_sizes(const View *a, const View *b)
+{
+	if (a->rank != b->rank)
+		return false;
+	for (int d = 0; d < a->rank; d++)
+		if (a->sizes[d] != b->sizes[d])
+			return false;
+	return true;
+}
+
+/* k_copy that tolerates overlapping views of one buffer (via a temp). */
+static void
+copy_views(Exec *X, const View *dst, const View *src)
+{
+	View t;
+	char *tmp;
+
+	if (dst->base != src->base || (dst->off == src->off &&
+	    !memcmp(dst->strides, src->strides, sizeof dst->strides))) {
+		if (dst->base != src->base || dst->off != src->off)
+			k_copy(dst, src);
+		return;
+	}
+	t = *src;
+	tmp = xalloc(X, (size_t)(view_numel(src) + 1) * dtype_size(src->dt));
+	t.base = tmp;
+	t.off = 0;
+	for (int64_t d = src->rank - 1, s = 1; d >= 0; d--) {
+		t.strides[d] = s;
+		s *= src->sizes[d];
+	}
+	k_copy(&t, src);
+	k_copy(dst, &t);
+	mem_free(tmp);
+}
+
+/* A subview of r: offsets from operands, sizes/strides from the op.
+ * Out of bounds is a violation; the result is then unusable. */
+static bool
+sub_view(Exec *X, Frame *F, const BInst *at, const Op *op, const Reg *r,
+	 const Value *of, View *out, bool element)
+{
+	View v = r->view;
+	char detail[96];
+
+	for (int d = 0; d < v.rank; d++) {
+		int64_t off = int_operand(F, &op->offs[d]);
+		int64_t size = element ? 1 : op->sizes[d];
+		int64_t step = element ? 1 : op->strides[d];
+		if (off < 0 || (size > 0 && off + (size - 1) * step >= v.sizes[d])) {
+			snprintf(detail, sizeof detail, "offset %lld size %lld "
+				 "stride %lld in dim %d of size %lld",
+				 (long long)off, (long long)size, (long long)step,
+				 d, (long long)v.sizes[d]);
+			violate(X, VK_OUT_OF_BOUNDS, at, of, NULL, r->buf, NULL,
+				0, detail);
+			return false;
+		}
+		v.off += off * v.strides[d];
+		v.sizes[d] = size;
+		v.strides[d] *= step;
+	}
+	if (element)
+		v.rank = 0;
+	*out = v;
+	return true;
+}
+
+/* ---- allocation, views, copies, frees, constants */
+
+/* r views a whole contiguous buffer of the given shape. */
+static void
+contiguous(Reg *r, DType dt, int rank, const int64_t *dims)
+{
+	int64_t s = 1;
+
+	r->view.dt = dt;
+	r->view.rank = rank;
+	r->view.off = 0;
+	for (int d = rank - 1; d >= 0; d--) {
+		r->view.sizes[d] = dims[d];
+		r->view.strides[d] = s;
+		s *= dims[d];
+	}
+}
+
+static void
+shape_of(Exec *X, Frame *F, const BInst *in, int64_t *dims)
+{
+	const Type *t = in->v->type;
+	const Op *op = in->op;
+	int k = 0;
+
+	for (int d = 0; d < t->rank; d++) {
+		dims[d] = t->dims[d];
+		if (dims[d] != DIM_DYN)
+			continue;
+		if (op && op_info[op->kind].form == F_EMPTY) {
+			dims[d] = int_operand(F, &op->args[k++]);
+		} else if (in->src) {
+			dims[d] = reg(F, in->src)->view.sizes[d];
+		} else {
+			dims[d] = 0;
+		}
+	}
+}
+
+static void
+run_alloc(Exec *X, Frame *F, const BInst *in)
+{
+	Reg *r = reg(F, in->v);
+	int64_t dims[MAXRANK], n = 1;
+	const Type *t = in->v->type;
+
+	shape_of(X, F, in, dims);
+	for (int d = 0; d < t->rank; d++) {
+		if (dims[d] < 0 || (dims[d] && n > X->o->lim->max_elems / dims[d])) {
+			abort_run(X, in->op, "%s allocation is over the element "
+				  "limit (%lld)", "", (long long)X->o->lim->max_elems);
+			return;
+		}
+		n *= dims[d];
+	}
+	if (n > X->o->lim->max_elems || X->live + n * 8 > X->o->lim->max_bytes) {
+		abort_run(X, in->op, "%sallocation over the limits (%lld "
+			  "elements)", "", (long long)n);
+		return;
+	}
+	memset(r, 0, sizeof *r);
+	r->buf = buf_new(X, t->dt, n, BUF_ALLOC, in, in->v);
+	r->set = true;
+	contiguous(r, t->dt, t->rank, dims);
+}
+
+static void
+run_view(Exec *X, Frame *F, const BInst *in)
+{
+	Reg *src = reg(F, in->src), *r = reg(F, in->v);
+	View v;
+
+	reg_assign(r, src);
+	X->res->mem.views++;
+	if (src->bad || !sub_view(X, F, in, in->op, src, in->src, &v, false)) {
+		r->bad = true;
+		return;
+	}
+	r->view = v;
+}
+
+static void
+run_copy(Exec *X, Frame *F, const BInst *in)
+{
+	Reg *src = reg(F, in->src), *dst = reg(F, in->v);
+	View vd, vs;
+
+	if (!check_read(X, in, in->src, src) || !check_write(X, in, in->v, dst))
+		return;
+	if (src->buf >= 0) {
+		vd = tview(X, dst);
+		vs = tview(X, src);
+		if (!same_sizes(&vd, &vs)) {
+			violate(X, VK_OUT_OF_BOUNDS, in, in->v, NULL, dst->buf,
+				NULL, 0, "copy between different shapes");
+			return;
+		}
+		copy_views(X, &vd, &vs);
+		X->res->mem.copies++;
+		X->res->mem.copy_bytes += view_numel(&vs) * (int64_t)dtype_size(vs.dt);
+	}
+	tag_write(X, in, in->src, dst);
+}
+
+static void
+run_free(Exec *X, Frame *F, const BInst *in)
+{
+	Reg *r = reg(F, in->v);
+	Buf *b;
+
+	if (!r->set || r->bad || r->buf < 0)
+		return;
+	b = &X->bufs[r->buf];
+	if (b->freed) {
+		violate(X, VK_DOUBLE_FREE, in, in->v, b->freed_by, r->buf, NULL,
+			0, NULL);
+		return;
+	}
+	if (b->kind != BUF_ALLOC) {
+		violate(X, VK_INVALID_FREE, in, in->v, NULL, r->buf, NULL, 0,
+			b->kind == BUF_INPUT ? "free of an input" : "free of a constant");
+		return;
+	}
+	if (view_numel(&r->view) != b->n || r->view.off != 0) {
+		violate(X, VK_INVALID_FREE, in, in->v, NULL, r->buf, NULL, 0,
+			"free of a view");
+		return;
+	}
+	buf_release(X, r->buf, in);
+}
+
+static void
+const_fill(Exec *X, const Op *op, View *v, DType dt)
+{
+	const ConstData *c = &op->cdata;
+	int64_t n = view_numel(v);
+	Tensor t = {0};
+
+	/* write through a Tensor header so tensor_set* converts per dtype */
+	t.dt = dt;
+	t.n = n;
+	t.data = (char *)v->base + v->off * (int64_t)dtype_size(dt);
+	for (int64_t i = 0; i < n; i++) {
+		int64_t k = c->splat || c->n <= 1 ? 0 : i;
+		if (dtype_is_float(dt))
+			tensor_setf(&t, i, c->f ? c->f[k] : (double)(c->i ? c->i[k] : 0));
+		else
+			tensor_seti(&t, i, c->i ? c->i[k] : (int64_t)(c->f ? c->f[k] : 0));
+	}
+}
+
+static void
+run_const(Exec *X, Frame *F, const BInst *in)
+{
+	const Type *t = in->v->type;
+	Reg *r = reg(F, in->v);
+	View v;
+
+	memset(r, 0, sizeof *r);
+	r->set = true;
+	if (t->kind == TY_SCALAR) {
+		r->buf = -1;
+		v = scalar_view(r, t->dt);
+		const_fill(X, in->op, &v, t->dt);
+		r->view = v;
+		return;
+	}
+	/* one read-only buffer per const instruction, made on first run */
+	contiguous(r, t->dt, t->rank, t->dims);
+	if (X->constbuf[in->id] < 0) {
+		X->constbuf[in->id] = buf_new(X, t->dt, type_numel(t), BUF_CONST,
+					      in, in->v);
+		X->constver[in->id] = version_new(X, in->v, in);
+		X->bufs[X->constbuf[in->id]].ver = X->constver[in->id];
+		r->buf = X->constbuf[in->id];
+		v = tview(X, r);
+		const_fill(X, in->op, &v, t->dt);
+	}
+	r->buf = X->constbuf[in->id];
+	r->ver = X->constver[in->id];
+	r->ro = true;
+}
+
+/* ---- compute: the tensor op's kernel over registers */
+
+/* A read of part of r (a slice, an element): only that part is checked. */
+static void
+check_read_view(Exec *X, const BInst *at, const Value *victim, const Reg *r,
+		const View *part)
+{
+	uint32_t found = 0;
+	int64_t li;
+
+	if (r->buf < 0)
+		return;
+	if (X->bufs[r->buf].freed)
+		violate(X, VK_USE_AFTER_FREE, at, victim,
+			X->bufs[r->buf].freed_by, r->buf, NULL, 0, "read");
+	li = shadow_mismatch(X, r->buf, part, r->ver, &found);
+	if (li >= 0)
+		violate(X, VK_STALE_READ, at, victim, X->vers[found].in, r->buf,
+			part, li, NULL);
+}
+
+/* Operand o as a view shaped like out: a tensor register (read-checked),
+ * or a scalar register or literal broadcast over out. */
+static bool
+operand_view(Exec *X, Frame *F, const BInst *in, const Operand *o, DType dt,
+	     const View *out, Reg *tmp, View *v)
+{
+	if (o->v && o->v->type->kind == TY_TENSOR) {
+		Reg *r = reg(F, o->v);
+		if (!r->set || !check_read(X, in, o->v, r))
+			return false;
+		*v = tview(X, r);
+		return true;
+	}
+	if (o->v) {
+		*v = scalar_view(reg(F, o->v), dt);
+	} else {
+		lit_store(o, dt, tmp);
+		*v = scalar_view(tmp, dt);
+	}
+	if (out) {
+		v->rank = out->rank;
+		for (int d = 0; d < out->rank; d++) {
+			v->sizes[d] = out->sizes[d];
+			v->strides[d] = 0;
+		}
+	}
+	return true;
+}
+
+static bool
+shape_ok(Exec *X, const BInst *in, const Value *victim, const View *a,
+	 const View *b)
+{
+	if (same_sizes(a, b))
+		return true;
+	violate(X, VK_OUT_OF_BOUNDS, in, victim, NULL, -1, NULL, 0,
+		"operand shapes differ at run time");
+	return false;
+}
+
+/* Run the kernel of in->op with output view vo; false when it could not
+ * run (an unusable operand). */
+static bool
+compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
+{
+	const Op *op = in->op;
+	const OpInfo *oi = &op_info[op->kind];
+	DType dt = vo->dt;
+	Reg ta, tb;
+	View va, vb, part;
+
+	switch (oi->form) {
+	case F_EMPTY:
+		return true;
+	case F_BINARY:
+	case F_CMP:
+		if (oi->form == F_CMP)
+			dt = op->type->dt;
+		if (!operand_view(X, F, in, &op->args[0], dt, vo, &ta, &va) ||
+		    !operand_view(X, F, in, &op->args[1], dt, vo, &tb, &vb) ||
+		    !shape_ok(X, in, op->args[0].v, &va, vo) ||
+		    !shape_ok(X, in, op->args[1].v, &vb, vo))
+			return false;
+		if (oi->form == F_CMP)
+			k_cmp(oi->ew, vo, &va, &vb);
+		else
+			k_binary(oi->ew, vo, &va, &vb);
+		return true;
+	case F_UNARY:
+		if (!operand_view(X, F, in, &op->args[0], dt, vo, &ta, &va) ||
+		    !shape_ok(X, in, op->args[0].v, &va, vo))
+			return false;
+		k_unary(oi->ew, vo, &va);
+		return true;
+	case F_FILL:
+		operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va);
+		k_fill(vo, &va);
+		return true;
+	case F_MATMUL:
+		if (!operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va) ||
+		    !operand_view(X, F, in, &op->args[1], dt, NULL, &tb, &vb))
+			return false;
+		if (va.sizes[0] != vo->sizes[0] || vb.sizes[1] != vo->sizes[1] ||
+		    va.sizes[1] != vb.sizes[0]) {
+			violate(X, VK_OUT_OF_BOUNDS, in, op->args[0].v, NULL, -1,
+				NULL, 0, "matmul shapes differ at run time");
+			return false;
+		}
+		if (k_matmul(vo, &va, &vb) < 0)
+			longjmp(X->oom, 1);
+		return true;
+	case F_TRANSPOSE:
+		if (!operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va))
+			return false;
+		for (int d = 0; d < vo->rank; d++)
+			if (vo->sizes[d] != va.sizes[op->perm[d]])
+				return shape_ok(X, in, op->args[0].v, &va, vo);
+		k_transpose(vo, &va, op->perm);
+		return true;
+	case F_REDUCE:
+		if (!operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va))
+			return false;
+		k_reduce(oi->ew, vo, &va, op->perm, op->nperm);
+		return true;
+	case F_EXTRACT_SLICE:
+	case F_EXTRACT: {
+		Reg *a = reg(F, op->args[0].v);
+		bool elem = oi->form == F_EXTRACT;
+		if (a->bad || !sub_view(X, F, in, op, a, op->args[0].v, &part, elem))
+			return false;
+		check_read_view(X, in, op->args[0].v, a, &part);
+		part.base = buf_data(X, a->buf);
+		if (!shape_ok(X, in, op->args[0].v, &part, vo))
+			return false;
+		copy_views(X, vo, &part);
+		return true;
+	}
+	case F_INSERT_SLICE:
+	case F_INSERT: {
+		bool elem = oi->form == F_INSERT;
+		if (!operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va) ||
+		    !sub_view(X, F, in, op, out, op->dest.v, &part, elem))
+			return false;
+		part.base = vo->base;
+		if (!shape_ok(X, in, op->args[0].v, &va, &part))
+			return false;
+		copy_views(X, &part, &va);
+		return true;
+	}
+	case F_COPY:
+	case F_CLONE:
+		if (!operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va) ||
+		    !shape_ok(X, in, op->args[0].v, &va, vo))
+			return false;
+		copy_views(X, vo, &va);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void
+run_compute(Exec *X, Frame *F, const BInst *in)
+{
+	const Op *op = in->op;
+	Value *res = op->res[0];
+	Reg *out = reg(F, res);
+	View vo;
+
+	if (res->type->kind == TY_SCALAR) {
+		memset(out, 0, sizeof *out);
+		out->buf = -1;
+		out->set = true;
+		vo = scalar_view(out, res->type->dt);
+		out->view = vo;
+		compute_kernel(X, F, in, out, &vo);
+		return;
+	}
+	if (!out->set || out->bad || !check_write(X, in, res, out))
+		return;
+	if (op_info[op->kind].readsdest && op->hasdest)
+		check_read(X, in, op->dest.v, out);
+	vo = tview(X, out);
+	compute_kernel(X, F, in, out, &vo);
+	tag_write(X, in, res, out);
+}
+
+/* ---- control flow */
+
+/* Per-instruction room for the registers a region yields: safe to reuse,
+ * since a yield writes it just before its block returns. */
+static Reg *
+scratch(Exec *X, const BInst *in, int n)
+{
+	if (!X->scratch[in->id])
+		X->scratch[in->id] = arena_alloc(X->arena, (size_t)(n + 1) * sizeof(Reg));
+	return X->scratch[in->id];
+}
+
+static void
+run_if(Exec *X, Frame *F, const BInst *in)
+{
+	const Op *op = in->op;
+	Reg *y = scratch(X, in, op->nres);
+
+	run_block(X, F, int_operand(F, &op->args[0]) ? in->body : in->orelse, y);
+	for (int k = 0; k < op->nres && !X->stop; k++)
+		reg_assign(reg(F, op->res[k]), &y[k]);
+}
+
+static void
+set_scalar(Reg *r, const Operand *o, Frame *F, DType dt)
+{
+	if (o->v) {
+		reg_assign(r, reg(F, o->v));
+		return;
+	}
+	memset(r, 0, sizeof *r);
+	lit_store(o, dt, r);
+	r->set = true;
+	r->view = scalar_view(r, dt);
+}
+
+static void
+run_for(Exec *X, Frame *F, const BInst *in)
+{
+	const Op *op = in->op;
+	int64_t lb = int_operand(F, &op->args[0]), ub = int_operand(F, &op->args[1]);
+	int64_t step = int_operand(F, &op->args[2]);
+	Reg *y = scratch(X, in, op->nres);
+
+	if (step <= 0) {
+		abort_run(X, op, "%sloop step %lld is not positive", "",
+			  (long long)step);
+		return;
+	}
+	for (int k = 0; k < op->nres; k++)
+		if (op->res[k]->type->kind != TY_TENSOR)
+			set_scalar(reg(F, op->res[k]), &op->args[3 + k], F,
+				   op->res[k]->type->dt);
+	for (int64_t i = lb; i < ub; i = i > INT64_MAX - step ? ub : i + step) {
+		Reg *iv = reg(F, op->body->args[0]);
+		if (++X->trips > X->o->lim->max_trips) {
+			abort_run(X, op, "%sloop trip limit of %lld reached", "",
+				  (long long)X->o->lim->max_trips);
+			return;
+		}
+		memset(iv, 0, sizeof *iv);
+		iv->buf = -1;
+		iv->set = true;
+		iv->s.i = i;
+		iv->view = scalar_view(iv, DT_INDEX);
+		for (int k = 0; k < op->nres; k++)
+			reg_assign(reg(F, op->body->args[1 + k]), reg(F, op->res[k]));
+		run_block(X, F, in->body, y);
+		if (X->stop)
+			return;
+		for (int k = 0; k < op->nres; k++)
+			reg_assign(reg(F, op->res[k]), &y[k]);
+	}
+}
+
+static Reg *
+frame_regs(Exec *X, int depth)
+{
+	if (!X->frames[depth])
+		X->frames[depth] = arena_alloc(X->arena,
+					       (size_t)X->bp->nregs * sizeof(Reg));
+	memset(X->frames[depth], 0, (size_t)X->bp->nregs * sizeof(Reg));
+	return X->frames[depth];
+}
+
+static void
+run_call(Exec *X, Frame *F, const BInst *in)
+{
+	const Op *op = in->op;
+	const Func *fn = op->fn;
+	Reg *y = scratch(X, in, op->nres);
+	Frame G = {NULL, fn};
+	int fi = 0;
+
+	if (X->depth + 1 >= X->o->lim->max_depth) {
+		abort_run(X, op, "%scall depth limit of %lld reached", "",
+			  (long long)X->o->lim->max_depth);
+		return;
+	}
+	while (X->bp->funcs[fi].f != fn)
+		fi++;
+	G.regs = frame_regs(X, X->depth + 1);
+	for (int i = 0; i < fn->nparams; i++) {
+		Reg *p = &G.regs[fn->params[i]->id];
+		set_scalar(p, &op->args[i], F, fn->params[i]->type->dt);
+		if (fn->params[i]->readonly)
+			p->ro = true;
+	}
+	X->depth++;
+	run_block(X, &G, X->bp->funcs[fi].body, y);
+	X->depth--;
+	for (int k = 0; k < op->nres && !X->stop; k++)
+		reg_assign(reg(F, op->res[k]), &y[k]);
+}
+
+static void
+run_launch(Exec *X, Frame *F, const BInst *in)
+{
+	Fut *f = arena_alloc(X->arena, sizeof *f);
+	Reg *r = reg(F, in->v);
+
+	f->n = in->op->nrtypes;
+	f->regs = arena_alloc(X->arena, (size_t)(f->n + 1) * sizeof(Reg));
+	run_block(X, F, in->body, f->regs);
+	memset(r, 0, sizeof *r);
+	r->buf = -1;
+	r->set = true;
+	r->fut = f;
+}
+
+static void
+run_await(Exec *X, Frame *F, const BInst *in)
+{
+	const Op *op = in->op;
+	Fut *f = reg(F, op->args[0].v)->fut;
+
+	for (int k = 0; f && k < op->nres; k++)
+		reg_assign(reg(F, op->res[k]), &f->regs[k]);
+}
+
+static void
+trace_step(Exec *X, const BInst *in)
+{
+	X->step++;
+	if (X->o->trace)
+		fprintf(X->o->trace, "%lld,%lld,%d\n", (long long)X->step,
+			(long long)X->live, in->op ? in->op->loc.line : 0);
+}
+
+static void
+run_block(Exec *X, Frame *F, const BBlock *b, Reg *out)
+{
+	for (int i = 0; i < b->n && !X->stop; i++) {
+		const BInst *in = b->insts[i];
+		switch (in->kind) {
+		case BI_ALLOC: run_alloc(X, F, in); break;
+		case BI_ALIAS: reg_assign(reg(F, in->v), reg(F, in->src)); break;
+		case BI_VIEW: run_view(X, F, in); break;
+		case BI_COPY: run_copy(X, F, in); break;
+		case BI_COMPUTE: run_compute(X, F, in); break;
+		case BI_CONST: run_const(X, F, in); break;
+		case BI_FREE: run_free(X, F, in); break;
+		case BI_IF: run_if(X, F, in); break;
+		case BI_FOR: run_for(X, F, in); break;
+		case BI_CALL: run_call(X, F, in); break;
+		case BI_LAUNCH: run_launch(X, F, in); break;
+		case BI_AWAIT: run_await(X, F, in); break;
+		case BI_YIELD:
+		case BI_RETURN:
+			for (int k = 0; k < in->nvals; k++)
+				if (in->vals[k])
+					reg_assign(&out[k], reg(F, in->vals[k]));
+			break;
+		}
+		trace_step(X, in);
+	}
+}
+
+/* ---- the entry: inputs in, outputs out, leaks */
+
+static void
+bind_inputs(Exec *X, Frame *F, const Func *fn, Tensor *const *inputs)
+{
+	for (int i = 0; i < fn->nparams; i++) {
+		const Value *p = fn->params[i];
+		const Tensor *t = inputs[i];
+		Reg *r = &F->regs[p->id];
+		View vr, vt;
+		memset(r, 0, sizeof *r);
+		r->set = true;
+		if (p->type->kind != TY_TENSOR) {
+			r->buf = -1;
+			memcpy(&r->s, t->data, dtype_size(t->dt));
+			r->view = scalar_view(r, t->dt);
+			continue;
+		}
+		r->buf = buf_new(X, t->dt, t->n, BUF_INPUT, NULL, p);
+		contiguous(r, t->dt, t->rank, t->dims);
+		vr = tview(X, r);
+		vt = view_of(t);
+		k_copy(&vr, &vt);
+		r->ver = version_new(X, p, NULL);
+		X->bufs[r->buf].ver = r->ver;
+		r->ro = p->readonly;
+	}
+}
+
+static Tensor *
+output_tensor(Exec *X, const Value *v, Reg *r)
+{
+	Tensor *t;
+	View vt, vr;
+
+	if (v->type->kind != TY_TENSOR) {
+		t = tensor_new(v->type->dt, 0, NULL);
+		if (!t)
+			longjmp(X->oom, 1);
+		memcpy(t->data, &r->s, dtype_size(t->dt));
+		return t;
+	}
+	t = tensor_new(r->view.dt, r->view.rank, r->view.sizes);
+	if (!t)
+		longjmp(X->oom, 1);
+	if (r->bad || r->buf < 0)
+		return t;
+	vt = view_of(t);
+	vr = tview(X, r);
+	k_copy(&vt, &vr);
+	return t;
+}
+
+static void
+collect_outputs(Exec *X, const BFunc *bf, Reg *outs)
+{
+	const BBlock *b = bf->body;
+	const BInst *ret = b->insts[b->n - 1];
+	ExecResult *res = X->res;
+
+	res->outs = xalloc(X, (size_t)(ret->nvals + 1) * sizeof *res->outs);
+	for (int k = 0; k < ret->nvals; k++) {
+		const Value *v = ret->op->args[k].v;
+		if (v->type->kind == TY_TENSOR)
+			check_read(X, ret, v, &outs[k]);
+		res->outs[k] = output_tensor(X, v, &outs[k]);
+		res->nouts = k + 1;
+	}
+	for (int h = 0; h < X->nbufs; h++) {
+		bool returned = false;
+		if (X->bufs[h].kind != BUF_ALLOC || X->bufs[h].freed)
+			continue;
+		for (int k = 0; k < ret->nvals; k++)
+			returned |= outs[k].buf == h;
+		if (!returned)
+			violate(X, VK_LEAK, X->bufs[h].made, X->bufs[h].owner,
+				NULL, h, NULL, 0, NULL);
+	}
+}
+
+int
+exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
+	 const ExecOpts *o, ExecResult *res, Diag *d)
+{
+	Exec X;
+	Frame F;
+	const BFunc *bf = NULL;
+	Reg *outs;
+
+	memset(&X, 0, sizeof X);
+	memset(res, 0, sizeof *res);
+	X.bp = bp;
+	X.o = o;
+	X.res = res;
+	if (!(X.arena = arena_new()))
+		return diag_set(d, entry->loc, "out of memory");
+	if (setjmp(X.oom)) {
+		bufs_free(&X);
+		mem_free(X.vers);
+		arena_free(X.arena);
+		exec_result_free(res);
+		return diag_set(d, entry->loc, "out of memory");
+	}
+	X.arena->oom = &X.oom;
+	X.constbuf = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.constbuf);
+	X.constver = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.constver);
+	X.scratch = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.scratch);
+	X.frames = arena_alloc(X.arena, (size_t)(o->lim->max_depth + 1) * sizeof *X.frames);
+	for (int i = 0; i < bp->ninsts; i++)
+		X.constbuf[i] = -1;
+	for (int i = 0; i < bp->nfuncs; i++)
+		if (bp->funcs[i].f == entry)
+			bf = &bp->funcs[i];
+	F.fn = entry;
+	F.regs = frame_regs(&X, 0);
+	version_new(&X, NULL, NULL); /* version 0: never written */
+	bind_inputs(&X, &F, entry, inputs);
+	outs = arena_alloc(X.arena, (size_t)(entry->nrtypes + 1) * sizeof *outs);
+	run_block(&X, &F, bf->body, outs);
+	if (!X.stop)
+		collect_outputs(&X, bf, outs);
+	bufs_free(&X);
+	mem_free(X.vers);
+	arena_free(X.arena);
+	return 0;
+}
+
+void
+exec_result_free(ExecResult *res)
+{
+	for (int i = 0; i < res->nouts; i++)
+		tensor_free(res->outs[i]);
+	mem_free(res->outs);
+	mem_free(res->viols);
+	memset(res, 0, sizeof *res);
+}

@@ -1,0 +1,88 @@
+/* exec.h: private to the instrumented executor (exec.c, shadow.c). */
+#ifndef BUFDIFF_EXEC_H
+#define BUFDIFF_EXEC_H
+
+#include "ir.h"
+
+enum { BUF_INPUT, BUF_CONST, BUF_ALLOC };
+
+typedef struct Buf {
+	char *data;           /* NULL once released from quarantine */
+	DType dt;
+	int64_t n, bytes;
+	int kind;             /* BUF_* */
+	bool freed;
+	const BInst *made, *freed_by;
+	const Value *owner;   /* the value it was made for */
+	/* version shadow: one tag while uniform, else one per element */
+	bool uniform;
+	uint32_t ver;
+	uint32_t *vers;
+} Buf;
+
+/* Which value a dynamic version holds, and the instruction that wrote it
+ * (NULL for inputs). */
+typedef struct VerInfo {
+	const Value *v;
+	const BInst *in;
+} VerInfo;
+
+typedef struct Reg Reg;
+typedef struct Fut {
+	Reg *regs;
+	int n;
+} Fut;
+
+/* A register: where a value lives now.  Tensors: a buffer handle and a view
+ * into it (its base is refreshed from the table at each use); scalars: the
+ * scalar itself. */
+struct Reg {
+	int buf;              /* -1: none */
+	View view;
+	uint32_t ver;         /* the version its elements must hold */
+	bool set, ro, bad;    /* bad: an out-of-bounds view, unusable */
+	union {
+		double f;
+		float f32;
+		int64_t i;
+		int32_t i32;
+		uint8_t b;
+	} s;
+	Fut *fut;
+};
+
+typedef struct Exec {
+	const BProg *bp;
+	const ExecOpts *o;
+	ExecResult *res;
+	Buf *bufs;
+	int nbufs, capbufs, qnext;
+	VerInfo *vers;
+	uint32_t nvers, capvers;
+	int64_t live, quarantined, trips, step;
+	int depth, capviols;
+	int *constbuf;        /* by instruction id: cached constant buffer */
+	uint32_t *constver;
+	Reg **scratch;        /* by instruction id: yielded registers */
+	Reg **frames;         /* register files by call depth */
+	Arena *arena;         /* frames, scratch, futures */
+	bool stop;            /* the run was aborted (res->aborted says why) */
+	jmp_buf oom;
+} Exec;
+
+/* shadow.c */
+void *xalloc(Exec *X, size_t n);
+uint32_t version_new(Exec *X, const Value *v, const BInst *in);
+int buf_new(Exec *X, DType dt, int64_t n, int kind, const BInst *made,
+	    const Value *owner);
+void buf_release(Exec *X, int h, const BInst *by);
+char *buf_data(Exec *X, int h);
+void bufs_free(Exec *X);
+void violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
+	     const BInst *writer, int buffer, const View *v, int64_t li,
+	     const char *detail);
+int64_t shadow_mismatch(Exec *X, int h, const View *v, uint32_t want,
+			uint32_t *found);
+void shadow_write(Exec *X, int h, const View *v, uint32_t ver);
+
+#endif

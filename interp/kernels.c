@@ -1,0 +1,740 @@
+/*
+ * kernels.c: one kernel per op form over strided views; OpenBLAS matmul.
+ *
+ * Elementwise kernels (binary, unary, compare, copy, fill, transpose,
+ * reduce) share one driver: the operands' dims are collapsed (size-1 dims
+ * dropped, dims merged where every operand is contiguous across them) and
+ * the last remaining dim is handed to a row function chosen once per call
+ * from a table indexed by (ew, dtype).  A row function has a flat path per
+ * contiguity pattern (all stride 1, or one operand a broadcast scalar) that
+ * the compiler vectorizes, and a plain strided loop otherwise.  Every path
+ * applies the same scalar function to every element, so the bits never
+ * depend on strides, offsets or alignment.  See docs/kernels.md.
+ */
+#include <cblas.h>
+#include <math.h>
+#include <stdint.h>
+
+#include "ir.h"
+
+View
+view_of(const Tensor *t)
+{
+	View v;
+	int64_t s = 1;
+
+	memset(&v, 0, sizeof v);
+	v.base = t->data;
+	v.dt = t->dt;
+	v.rank = t->rank;
+	for (int i = t->rank - 1; i >= 0; i--) {
+		v.sizes[i] = t->dims[i];
+		v.strides[i] = s;
+		s *= t->dims[i];
+	}
+	return v;
+}
+
+/* ------------------------------------------------ scalar functions */
+
+/* Float -> integer without UB: NaN is 0, out of range saturates. */
+static int64_t
+sat_i64(double v)
+{
+	if (isnan(v))
+		return 0;
+	if (v >= 9223372036854775808.0)
+		return INT64_MAX;
+	if (v < -9223372036854775808.0)
+		return INT64_MIN;
+	return (int64_t)v;
+}
+
+static int32_t
+sat_i32(double v)
+{
+	if (isnan(v))
+		return 0;
+	if (v >= 2147483647.0)
+		return INT32_MAX;
+	if (v <= -2147483648.0)
+		return INT32_MIN;
+	return (int32_t)v;
+}
+
+/*
+ * max/min: NaN when either operand is NaN (the first NaN operand is
+ * returned, so the result does not depend on the evaluation path).
+ */
+#define FLOAT_FNS(P, T, EXP, FABS)                                           \
+	static inline T P##_add(T x, T y) { return x + y; }                  \
+	static inline T P##_sub(T x, T y) { return x - y; }                  \
+	static inline T P##_mul(T x, T y) { return x * y; }                  \
+	static inline T P##_div(T x, T y) { return x / y; }                  \
+	static inline T P##_max(T x, T y)                                    \
+	{                                                                    \
+		return x != x ? x : y != y ? y : x > y ? x : y;              \
+	}                                                                    \
+	static inline T P##_min(T x, T y)                                    \
+	{                                                                    \
+		return x != x ? x : y != y ? y : x < y ? x : y;              \
+	}                                                                    \
+	static inline T P##_neg(T x) { return -x; }                          \
+	static inline T P##_abs(T x) { return FABS(x); }                     \
+	static inline T P##_exp(T x) { return EXP(x); }                      \
+	static inline T P##_relu(T x) { return P##_max(x, (T)0); }
+
+FLOAT_FNS(f32, float, expf, fabsf)
+FLOAT_FNS(f64, double, exp, fabs)
+
+/*
+ * Integers: two's complement wrap, computed in the unsigned type U of the
+ * same width (no signed overflow); x / 0 = 0, INT_MIN / -1 = INT_MIN.
+ * exp (rejected by the verifier for integers) is exp((double)x), saturated.
+ */
+#define INT_FNS(P, T, U, SAT)                                                \
+	static inline T P##_add(T x, T y) { return (T)((U)x + (U)y); }       \
+	static inline T P##_sub(T x, T y) { return (T)((U)x - (U)y); }       \
+	static inline T P##_mul(T x, T y) { return (T)((U)x * (U)y); }       \
+	static inline T P##_div(T x, T y)                                    \
+	{                                                                    \
+		return y == 0 ? 0 : y == -1 ? (T)(0 - (U)x) : x / y;         \
+	}                                                                    \
+	static inline T P##_max(T x, T y) { return x > y ? x : y; }          \
+	static inline T P##_min(T x, T y) { return x < y ? x : y; }          \
+	static inline T P##_neg(T x) { return (T)(0 - (U)x); }               \
+	static inline T P##_abs(T x) { return x < 0 ? (T)(0 - (U)x) : x; }   \
+	static inline T P##_exp(T x) { return (T)SAT(exp((double)x)); }      \
+	static inline T P##_relu(T x) { return x > 0 ? x : 0; }
+
+INT_FNS(i32, int32_t, uint32_t, sat_i32)
+INT_FNS(i64, int64_t, uint64_t, sat_i64)
+
+/* i1: the value is bit 0 (0 or 1, unsigned); results keep bit 0. */
+static inline uint8_t i1_add(uint8_t x, uint8_t y) { return (x ^ y) & 1; }
+static inline uint8_t i1_sub(uint8_t x, uint8_t y) { return (x ^ y) & 1; }
+static inline uint8_t i1_mul(uint8_t x, uint8_t y) { return x & y & 1; }
+static inline uint8_t i1_div(uint8_t x, uint8_t y) { return y & 1 ? x & 1 : 0; }
+static inline uint8_t i1_max(uint8_t x, uint8_t y) { return (x | y) & 1; }
+static inline uint8_t i1_min(uint8_t x, uint8_t y) { return x & y & 1; }
+static inline uint8_t i1_neg(uint8_t x) { return x & 1; }
+static inline uint8_t i1_abs(uint8_t x) { return x & 1; }
+static inline uint8_t i1_exp(uint8_t x) { return (x & 1) ^ 1; } /* 1, 2.7->0 */
+static inline uint8_t i1_relu(uint8_t x) { return x & 1; }
+
+/* Comparisons give i1 0/1; NaN compares false except ne. */
+#define CMP_FNS(P, T, V)                                                     \
+	static inline uint8_t P##_lt(T x, T y) { return V(x) < V(y); }       \
+	static inline uint8_t P##_le(T x, T y) { return V(x) <= V(y); }      \
+	static inline uint8_t P##_eq(T x, T y) { return V(x) == V(y); }      \
+	static inline uint8_t P##_ne(T x, T y) { return V(x) != V(y); }      \
+	static inline uint8_t P##_gt(T x, T y) { return V(x) > V(y); }       \
+	static inline uint8_t P##_ge(T x, T y) { return V(x) >= V(y); }
+
+#define AS_IS(x) (x)
+#define BIT0(x) ((x) & 1)
+CMP_FNS(f32, float, AS_IS)
+CMP_FNS(f64, double, AS_IS)
+CMP_FNS(i1, uint8_t, BIT0)
+CMP_FNS(i32, int32_t, AS_IS)
+CMP_FNS(i64, int64_t, AS_IS)
+
+/* Bit copies (copy, fill, transpose): through unsigned integers, so a
+ * signalling NaN's bits are kept. */
+static inline uint8_t u8_id(uint8_t x) { return x; }
+static inline uint32_t u32_id(uint32_t x) { return x; }
+static inline uint64_t u64_id(uint64_t x) { return x; }
+
+/* ------------------------------------------------------ row functions */
+
+/* One row: n elements, strides in elements (may be 0 or negative). */
+typedef struct Row {
+	int64_t n;
+	char *o;
+	const char *a, *b;
+	int64_t so, sa, sb;
+} Row;
+
+typedef void RowFn(const Row *r);
+
+/*
+ * Flat loops work in blocks: the block's inputs are loaded into locals
+ * before any output is stored, which keeps in-place operation (out == a)
+ * exact and lets gcc -O2 vectorize without alias checks.
+ */
+#define BLK 16
+
+#define FLAT_BIN(TI, FN, XA, YB)                                             \
+	do {                                                                 \
+		int64_t i_ = 0;                                              \
+		for (; i_ + BLK <= n; i_ += BLK) {                           \
+			TI x_[BLK], y_[BLK];                                 \
+			for (int j_ = 0; j_ < BLK; j_++)                     \
+				x_[j_] = XA(i_ + j_);                        \
+			for (int j_ = 0; j_ < BLK; j_++)                     \
+				y_[j_] = YB(i_ + j_);                        \
+			for (int j_ = 0; j_ < BLK; j_++)                     \
+				po[i_ + j_] = FN(x_[j_], y_[j_]);            \
+		}                                                            \
+		for (; i_ < n; i_++)                                         \
+			po[i_] = FN(XA(i_), YB(i_));                         \
+	} while (0)
+
+#define VEC_A(i) pa[i]
+#define VEC_B(i) pb[i]
+#define SCL_A(i) xa
+#define SCL_B(i) yb
+
+#define ROW_BIN(NAME, TO, TI, FN)                                            \
+	static void NAME(const Row *r)                                       \
+	{                                                                    \
+		TO *po = (TO *)(void *)r->o;                                 \
+		const TI *pa = (const TI *)(const void *)r->a;               \
+		const TI *pb = (const TI *)(const void *)r->b;               \
+		int64_t n = r->n, so = r->so, sa = r->sa, sb = r->sb;        \
+                                                                             \
+		if (so == 1 && sa == 1 && sb == 1) {                         \
+			FLAT_BIN(TI, FN, VEC_A, VEC_B);                      \
+		} else if (so == 1 && sa == 1 && sb == 0) {                  \
+			TI yb = pb[0];                                       \
+			FLAT_BIN(TI, FN, VEC_A, SCL_B);                      \
+		} else if (so == 1 && sa == 0 && sb == 1) {                  \
+			TI xa = pa[0];                                       \
+			FLAT_BIN(TI, FN, SCL_A, VEC_B);                      \
+		} else {                                                     \
+			for (int64_t i = 0; i < n; i++)                      \
+				po[i * so] = FN(pa[i * sa], pb[i * sb]);     \
+		}                                                            \
+	}
+
+#define ROW_UN(NAME, T, FN)                                                  \
+	static void NAME(const Row *r)                                       \
+	{                                                                    \
+		T *po = (T *)(void *)r->o;                                   \
+		const T *pa = (const T *)(const void *)r->a;                 \
+		int64_t n = r->n, so = r->so, sa = r->sa;                    \
+                                                                             \
+		if (so == 1 && sa == 1) {                                    \
+			int64_t i = 0;                                       \
+			for (; i + BLK <= n; i += BLK) {                     \
+				T x_[BLK];                                   \
+				for (int j = 0; j < BLK; j++)                \
+					x_[j] = pa[i + j];                   \
+				for (int j = 0; j < BLK; j++)                \
+					po[i + j] = FN(x_[j]);               \
+			}                                                    \
+			for (; i < n; i++)                                   \
+				po[i] = FN(pa[i]);                           \
+		} else if (so == 1 && sa == 0) {                             \
+			T y = FN(pa[0]);                                     \
+			for (int64_t i = 0; i < n; i++)                      \
+				po[i] = y;                                   \
+		} else {                                                     \
+			for (int64_t i = 0; i < n; i++)                      \
+				po[i * so] = FN(pa[i * sa]);                 \
+		}                                                            \
+	}
+
+#define BIN_ROWS(P, T)                                                       \
+	ROW_BIN(row_##P##_add, T, T, P##_add)                                \
+	ROW_BIN(row_##P##_sub, T, T, P##_sub)                                \
+	ROW_BIN(row_##P##_mul, T, T, P##_mul)                                \
+	ROW_BIN(row_##P##_div, T, T, P##_div)                                \
+	ROW_BIN(row_##P##_max, T, T, P##_max)                                \
+	ROW_BIN(row_##P##_min, T, T, P##_min)                                \
+	ROW_UN(row_##P##_neg, T, P##_neg)                                    \
+	ROW_UN(row_##P##_abs, T, P##_abs)                                    \
+	ROW_UN(row_##P##_exp, T, P##_exp)                                    \
+	ROW_UN(row_##P##_relu, T, P##_relu)                                  \
+	ROW_BIN(row_##P##_lt, uint8_t, T, P##_lt)                            \
+	ROW_BIN(row_##P##_le, uint8_t, T, P##_le)                            \
+	ROW_BIN(row_##P##_eq, uint8_t, T, P##_eq)                            \
+	ROW_BIN(row_##P##_ne, uint8_t, T, P##_ne)                            \
+	ROW_BIN(row_##P##_gt, uint8_t, T, P##_gt)                            \
+	ROW_BIN(row_##P##_ge, uint8_t, T, P##_ge)
+
+BIN_ROWS(f32, float)
+BIN_ROWS(f64, double)
+BIN_ROWS(i1, uint8_t)
+BIN_ROWS(i32, int32_t)
+BIN_ROWS(i64, int64_t)
+
+ROW_UN(row_copy8, uint8_t, u8_id)
+ROW_UN(row_copy32, uint32_t, u32_id)
+ROW_UN(row_copy64, uint64_t, u64_id)
+
+/* Dtype classes: index behaves as i64. */
+enum { C_F32, C_F64, C_I1, C_I32, C_I64, NCLASS };
+
+static int
+dt_class(DType dt)
+{
+	switch (dt) {
+	case DT_F32:
+		return C_F32;
+	case DT_F64:
+		return C_F64;
+	case DT_I1:
+		return C_I1;
+	case DT_I32:
+		return C_I32;
+	default:
+		return C_I64;
+	}
+}
+
+#define ROWS_OF(op)                                                          \
+	{row_f32_##op, row_f64_##op, row_i1_##op, row_i32_##op, row_i64_##op}
+
+/* Indexed by [ew - EW_ADD][class]. */
+static RowFn *const ew_rows[EW_GE - EW_ADD + 1][NCLASS] = {
+	ROWS_OF(add), ROWS_OF(sub), ROWS_OF(mul), ROWS_OF(div),
+	ROWS_OF(max), ROWS_OF(min), ROWS_OF(neg), ROWS_OF(abs),
+	ROWS_OF(exp), ROWS_OF(relu), ROWS_OF(lt), ROWS_OF(le),
+	ROWS_OF(eq), ROWS_OF(ne), ROWS_OF(gt), ROWS_OF(ge),
+};
+
+static RowFn *
+row_for(Ew ew, DType dt)
+{
+	if (ew < EW_ADD || ew > EW_GE)
+		return NULL;
+	return ew_rows[ew - EW_ADD][dt_class(dt)];
+}
+
+/* ----------------------------------------------------------- driver */
+
+/* Up to three operands (out, a, b) walked over out's shape. */
+typedef struct Iter {
+	int nv;
+	int rank;                    /* collapsed, >= 1; last dim is the row */
+	int64_t sizes[MAXRANK];
+	int64_t strides[3][MAXRANK]; /* elements */
+	char *base[3];               /* element (0, ..., 0) */
+	int64_t esz[3];
+} Iter;
+
+/*
+ * Drop size-1 dims and merge dim d into the kept dim before it when every
+ * operand steps across both as one: stride[p] == stride[d] * size[d].
+ * An operand of rank 0 is broadcast (strides 0).  False when empty.
+ */
+static bool
+iter_init(Iter *it, int nv, const View *const *v)
+{
+	const View *shape = v[0];
+
+	it->nv = nv;
+	it->rank = 0;
+	for (int k = 0; k < nv; k++) {
+		it->esz[k] = (int64_t)dtype_size(v[k]->dt);
+		it->base[k] = (char *)v[k]->base + v[k]->off * it->esz[k];
+	}
+	for (int d = 0; d < shape->rank; d++) {
+		int64_t n = shape->sizes[d], st[3];
+		bool merge = it->rank > 0;
+
+		if (n == 0)
+			return false;
+		if (n == 1)
+			continue;
+		for (int k = 0; k < nv; k++) {
+			st[k] = v[k]->rank ? v[k]->strides[d] : 0;
+			if (merge && it->strides[k][it->rank - 1] != st[k] * n)
+				merge = false;
+		}
+		if (merge) {
+			it->sizes[it->rank - 1] *= n;
+		} else {
+			it->sizes[it->rank] = n;
+			it->rank++;
+		}
+		for (int k = 0; k < nv; k++)
+			it->strides[k][it->rank - 1] = st[k];
+	}
+	if (it->rank == 0) {
+		it->rank = 1;
+		it->sizes[0] = 1;
+		for (int k = 0; k < nv; k++)
+			it->strides[k][0] = 0;
+	}
+	return true;
+}
+
+/* Call fn once per row, outer dims in row-major order. */
+static void
+iter_run(const Iter *it, RowFn *fn)
+{
+	int64_t idx[MAXRANK] = {0};
+	int outer = it->rank - 1;
+	char *p[3] = {0};
+	Row r;
+
+	r.n = it->sizes[outer];
+	r.so = it->strides[0][outer];
+	r.sa = it->nv > 1 ? it->strides[1][outer] : 0;
+	r.sb = it->nv > 2 ? it->strides[2][outer] : 0;
+	for (;;) {
+		for (int k = 0; k < it->nv; k++) {
+			int64_t e = 0;
+
+			for (int d = 0; d < outer; d++)
+				e += idx[d] * it->strides[k][d];
+			p[k] = it->base[k] + e * it->esz[k];
+		}
+		r.o = p[0];
+		r.a = p[1];
+		r.b = p[2];
+		fn(&r);
+		int d = outer - 1;
+		while (d >= 0 && ++idx[d] == it->sizes[d])
+			idx[d--] = 0;
+		if (d < 0)
+			break;
+	}
+}
+
+static void
+ew_run(RowFn *fn, const View *out, const View *a, const View *b)
+{
+	const View *v[3] = {out, a, b};
+	Iter it;
+
+	if (fn && iter_init(&it, b ? 3 : 2, v))
+		iter_run(&it, fn);
+}
+
+void
+k_binary(Ew ew, const View *out, const View *a, const View *b)
+{
+	if (ew >= EW_ADD && ew <= EW_MIN)
+		ew_run(row_for(ew, out->dt), out, a, b);
+}
+
+void
+k_unary(Ew ew, const View *out, const View *a)
+{
+	if (ew >= EW_NEG && ew <= EW_RELU)
+		ew_run(row_for(ew, out->dt), out, a, NULL);
+}
+
+void
+k_cmp(Ew ew, const View *out, const View *a, const View *b)
+{
+	if (ew >= EW_LT && ew <= EW_GE)
+		ew_run(row_for(ew, a->dt), out, a, b);
+}
+
+/* ----------------------------------------------- copy, fill, transpose */
+
+/* Element loads and stores for copies between dtypes (slow path). */
+static double
+load_f(DType dt, const char *p)
+{
+	if (dt == DT_F32)
+		return *(const float *)(const void *)p;
+	return *(const double *)(const void *)p;
+}
+
+static int64_t
+load_i(DType dt, const char *p)
+{
+	switch (dt) {
+	case DT_I1:
+		return *(const uint8_t *)p & 1;
+	case DT_I32:
+		return *(const int32_t *)(const void *)p;
+	default:
+		return *(const int64_t *)(const void *)p;
+	}
+}
+
+/* Float -> int saturates (NaN 0); int -> narrower int wraps; -> i1 keeps
+ * bit 0. */
+static void
+convert(DType to, char *o, DType from, const char *a)
+{
+	int64_t i;
+
+	if (dtype_is_float(to)) {
+		double f = dtype_is_float(from) ? load_f(from, a)
+						: (double)load_i(from, a);
+		if (to == DT_F32)
+			*(float *)(void *)o = (float)f;
+		else
+			*(double *)(void *)o = f;
+		return;
+	}
+	if (!dtype_is_float(from))
+		i = load_i(from, a);
+	else if (to == DT_I32)
+		i = sat_i32(load_f(from, a));
+	else
+		i = sat_i64(load_f(from, a));
+	if (to == DT_I1)
+		*(uint8_t *)o = (uint8_t)(i & 1);
+	else if (to == DT_I32)
+		*(int32_t *)(void *)o = (int32_t)(uint32_t)(uint64_t)i;
+	else
+		*(int64_t *)(void *)o = i;
+}
+
+static void
+copy_convert(const View *out, const View *in)
+{
+	const View *v[2] = {out, in};
+	int64_t idx[MAXRANK] = {0};
+	Iter it;
+
+	if (!iter_init(&it, 2, v))
+		return;
+	for (;;) {
+		int64_t eo = 0, ea = 0;
+
+		for (int d = 0; d < it.rank; d++) {
+			eo += idx[d] * it.strides[0][d];
+			ea += idx[d] * it.strides[1][d];
+		}
+		convert(out->dt, it.base[0] + eo * it.esz[0], in->dt,
+			it.base[1] + ea * it.esz[1]);
+		int d = it.rank - 1;
+		while (d >= 0 && ++idx[d] == it.sizes[d])
+			idx[d--] = 0;
+		if (d < 0)
+			break;
+	}
+}
+
+void
+k_copy(const View *out, const View *in)
+{
+	RowFn *fn;
+
+	if (out->dt != in->dt) {
+		copy_convert(out, in);
+		return;
+	}
+	switch (dtype_size(out->dt)) {
+	case 1:
+		fn = row_copy8;
+		break;
+	case 4:
+		fn = row_copy32;
+		break;
+	default:
+		fn = row_copy64;
+	}
+	ew_run(fn, out, in, NULL);
+}
+
+void
+k_fill(const View *out, const View *scalar)
+{
+	View s = *scalar; /* its first element, broadcast */
+
+	s.rank = 0;
+	k_copy(out, &s);
+}
+
+void
+k_transpose(const View *out, const View *a, const int *perm)
+{
+	View p = *a;
+
+	for (int j = 0; j < a->rank; j++) {
+		p.sizes[j] = a->sizes[perm[j]];
+		p.strides[j] = a->strides[perm[j]];
+	}
+	k_copy(out, &p);
+}
+
+/* ------------------------------------------------------------- reduce */
+
+/*
+ * out is seen at a's rank with stride 0 on the folded dims; the fold is
+ * then the in-place binary op out' = out' (op) a, walked in a's row-major
+ * order, so the order of the additions is fixed.
+ */
+void
+k_reduce(Ew ew, const View *out, const View *a, const int *dims, int ndims)
+{
+	View o = *out;
+	int j = 0, k = 0;
+
+	o.rank = a->rank;
+	for (int d = 0; d < a->rank; d++) {
+		o.sizes[d] = a->sizes[d];
+		if (k < ndims && dims[k] == d) {
+			o.strides[d] = 0;
+			k++;
+		} else {
+			o.strides[d] = out->strides[j++];
+		}
+	}
+	if (ew == EW_ADD || ew == EW_MAX)
+		ew_run(row_for(ew, out->dt), &o, &o, a);
+}
+
+/* ------------------------------------------------------------- matmul */
+
+static bool
+is_dense(const View *v)
+{
+	return (v->sizes[1] <= 1 || v->strides[1] == 1) &&
+	       (v->sizes[0] <= 1 || v->strides[0] == v->sizes[1]);
+}
+
+static char *
+first_elem(const View *v)
+{
+	return (char *)v->base + v->off * (int64_t)dtype_size(v->dt);
+}
+
+/* The byte range [lo, hi) a view touches (it is not empty). */
+static void
+byte_range(const View *v, uintptr_t *lo, uintptr_t *hi)
+{
+	int64_t min = 0, max = 0, esz = (int64_t)dtype_size(v->dt);
+
+	for (int d = 0; d < v->rank; d++) {
+		int64_t e = (v->sizes[d] - 1) * v->strides[d];
+
+		if (e < 0)
+			min += e;
+		else
+			max += e;
+	}
+	*lo = (uintptr_t)first_elem(v) + (uintptr_t)(min * esz);
+	*hi = (uintptr_t)first_elem(v) + (uintptr_t)((max + 1) * esz);
+}
+
+static bool
+overlaps(const View *x, const View *y)
+{
+	uintptr_t xl, xh, yl, yh;
+
+	byte_range(x, &xl, &xh);
+	byte_range(y, &yl, &yh);
+	return xl < yh && yl < xh;
+}
+
+/*
+ * A dense row-major operand for gemm: the view itself when it already is
+ * one (and may be used in place), else a copy packed into a 64-byte-aligned
+ * temporary t (raw allocation in *raw, to free).  -1 when out of memory.
+ */
+static int
+operand(const View *v, bool mustpack, View *t, void **raw)
+{
+	size_t esz = dtype_size(v->dt);
+	size_t n = (size_t)(v->sizes[0] * v->sizes[1]);
+	uintptr_t p;
+
+	*t = *v;
+	*raw = NULL;
+	if (!mustpack && is_dense(v))
+		return 0;
+	*raw = mem_alloc(n * esz + 63);
+	if (!*raw)
+		return -1;
+	p = ((uintptr_t)*raw + 63) & ~(uintptr_t)63;
+	t->base = (void *)p;
+	t->off = 0;
+	t->strides[0] = v->sizes[1];
+	t->strides[1] = 1;
+	k_copy(t, v);
+	return 0;
+}
+
+/* Integer matmul: wrapping sums in uint64, truncated to the dtype. */
+static void
+int_matmul(const View *out, const View *a, const View *b)
+{
+	int64_t M = a->sizes[0], K = a->sizes[1], N = b->sizes[1];
+	int64_t eo = (int64_t)dtype_size(out->dt);
+	char *po = first_elem(out);
+	const char *pa = first_elem(a), *pb = first_elem(b);
+
+	for (int64_t i = 0; i < M; i++) {
+		for (int64_t j = 0; j < N; j++) {
+			char *o = po + (i * out->strides[0] +
+					j * out->strides[1]) * eo;
+			uint64_t acc = (uint64_t)load_i(out->dt, o);
+
+			for (int64_t k = 0; k < K; k++) {
+				const char *x = pa + (i * a->strides[0] +
+						      k * a->strides[1]) * eo;
+				const char *y = pb + (k * b->strides[0] +
+						      j * b->strides[1]) * eo;
+				acc += (uint64_t)load_i(a->dt, x) *
+				       (uint64_t)load_i(b->dt, y);
+			}
+			if (out->dt == DT_I1)
+				*(uint8_t *)o = (uint8_t)(acc & 1);
+			else if (out->dt == DT_I32)
+				*(int32_t *)(void *)o = (int32_t)(uint32_t)acc;
+			else
+				*(int64_t *)(void *)o = (int64_t)acc;
+		}
+	}
+}
+
+static void
+gemm(const View *c, const View *a, const View *b)
+{
+	int M = (int)a->sizes[0], K = (int)a->sizes[1], N = (int)b->sizes[1];
+
+	if (c->dt == DT_F32)
+		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K,
+			    1.0f, (const float *)(const void *)first_elem(a), K,
+			    (const float *)(const void *)first_elem(b), N, 1.0f,
+			    (float *)(void *)first_elem(c), N);
+	else
+		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K,
+			    1.0, (const double *)(const void *)first_elem(a), K,
+			    (const double *)(const void *)first_elem(b), N, 1.0,
+			    (double *)(void *)first_elem(c), N);
+}
+
+/*
+ * Floats: every operand reaches gemm dense row-major (packed when it is
+ * not), so gemm always gets the same M, N, K, lda = K, ldb = ldc = N,
+ * whatever the views.  Only the pointers' alignment differs between a
+ * packed and a direct operand; OpenBLAS packs A and B itself and its
+ * results do not depend on it (tests/test_kernels.c checks this over
+ * every 4-byte offset modulo 64).  An input overlapping out is packed,
+ * since out is written in place.
+ */
+int
+k_matmul(const View *out, const View *a, const View *b)
+{
+	View ta, tb, tc;
+	void *ra = NULL, *rb = NULL, *rc = NULL;
+	int rv = -1;
+
+	if (a->sizes[0] == 0 || b->sizes[1] == 0 || a->sizes[1] == 0)
+		return 0;
+	if (!dtype_is_float(out->dt)) {
+		bool pa = overlaps(out, a), pb = overlaps(out, b);
+
+		if ((!pa || operand(a, true, &ta, &ra) == 0) &&
+		    (!pb || operand(b, true, &tb, &rb) == 0)) {
+			int_matmul(out, pa ? &ta : a, pb ? &tb : b);
+			rv = 0;
+		}
+		goto done;
+	}
+	if (operand(a, overlaps(out, a), &ta, &ra) < 0 ||
+	    operand(b, overlaps(out, b), &tb, &rb) < 0 ||
+	    operand(out, false, &tc, &rc) < 0)
+		goto done;
+	gemm(&tc, &ta, &tb);
+	if (rc)
+		k_copy(out, &tc);
+	rv = 0;
+done:
+	mem_free(ra);
+	mem_free(rb);
+	mem_free(rc);
+	return rv;
+}

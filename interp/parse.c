@@ -1,0 +1,1204 @@
+/*
+ * parse.c: TIR text -> Program.
+ *
+ * Recursive descent over the tokens of lex.c.  Errors and out-of-memory
+ * longjmp to the one protected entry, tir_parse (Lua style), which frees
+ * the program's arena and returns NULL with the Diag filled.
+ *
+ * Uses of values are parsed as placeholders (id -1) and replaced by the
+ * function's value of that name once the whole text is read, so a use may
+ * precede its definition here; dominance is the verifier's business.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ir.h"
+
+typedef struct CallRef {
+	Op *op;
+	Loc loc; /* the `@callee` token */
+} CallRef;
+
+typedef struct Parser {
+	Lexer lx;
+	Token tok;          /* the current token; the lexer is just past it */
+	Arena *a;
+	Program *prog;
+	Func *fn;           /* function being parsed */
+	int vcap, fcap;
+	CallRef *calls;
+	int ncalls, ccap;
+	Op **awaits;
+	int nawaits, acap;
+	Diag *d;
+	Diag dummy;         /* when the caller passes no Diag */
+	bool failed;        /* d is filled (else a longjmp means OOM) */
+	jmp_buf jb;
+} Parser;
+
+/* Dense literals are parsed before their type is known. */
+typedef struct DNode DNode;
+struct DNode {
+	Loc loc;
+	bool islist;
+	int n;
+	DNode **kids;
+	Token lit;
+};
+
+/* ------------------------------------------------------------ errors */
+
+static _Noreturn void perr(Parser *P, Loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static _Noreturn void
+perr(Parser *P, Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	P->d->loc = loc;
+	va_start(ap, fmt);
+	vsnprintf(P->d->msg, sizeof P->d->msg, fmt, ap);
+	va_end(ap);
+	P->failed = true;
+	longjmp(P->jb, 1);
+}
+
+/* A token as it reads in "found ..." messages. */
+static const char *
+desc(const Token *t, char *buf, size_t n)
+{
+	const char *s = t->s;
+	size_t len = t->len;
+
+	if (t->kind == TK_EOF)
+		return "end of input";
+	if (t->kind == TK_VALUE || t->kind == TK_FUNC) {
+		s--;
+		len++;
+	}
+	if (len > 40)
+		len = 40;
+	snprintf(buf, n, "'%.*s'", (int)len, s);
+	return buf;
+}
+
+static _Noreturn void
+expected(Parser *P, const char *what)
+{
+	char buf[64];
+
+	perr(P, P->tok.loc, "expected %s, found %s", what,
+	     desc(&P->tok, buf, sizeof buf));
+}
+
+/* ------------------------------------------------------------ tokens */
+
+static void
+next(Parser *P)
+{
+	if (lex_next(&P->lx, &P->tok, P->d)) {
+		P->failed = true;
+		longjmp(P->jb, 1);
+	}
+}
+
+static bool
+is_punct(Parser *P, char c)
+{
+	return P->tok.kind == TK_PUNCT && P->tok.punct == c;
+}
+
+static bool
+is_kw(Parser *P, const char *kw)
+{
+	return P->tok.kind == TK_IDENT && strlen(kw) == P->tok.len &&
+	       !memcmp(P->tok.s, kw, P->tok.len);
+}
+
+static void
+expect_punct(Parser *P, char c)
+{
+	char what[8];
+
+	if (!is_punct(P, c)) {
+		if (c == 'A')
+			expected(P, "'->'");
+		snprintf(what, sizeof what, "'%c'", c);
+		expected(P, what);
+	}
+	next(P);
+}
+
+static void
+expect_kw(Parser *P, const char *kw)
+{
+	char what[32];
+
+	if (!is_kw(P, kw)) {
+		snprintf(what, sizeof what, "'%s'", kw);
+		expected(P, what);
+	}
+	next(P);
+}
+
+static bool
+accept_punct(Parser *P, char c)
+{
+	if (!is_punct(P, c))
+		return false;
+	next(P);
+	return true;
+}
+
+static char *
+tok_str(Parser *P, const Token *t)
+{
+	return arena_strndup(P->a, t->s, t->len);
+}
+
+/* ------------------------------------------------------------- types */
+
+static Type *
+new_scalar(Parser *P, DType dt, Loc loc)
+{
+	Type *t = arena_alloc(P->a, sizeof *t);
+
+	t->kind = TY_SCALAR;
+	t->dt = dt;
+	t->loc = loc;
+	return t;
+}
+
+static Type *parse_type(Parser *P);
+
+static void
+parse_future(Parser *P, Type *t)
+{
+	int cap = 0;
+
+	t->kind = TY_FUTURE;
+	expect_punct(P, '<');
+	if (accept_punct(P, '>'))
+		return;
+	for (;;) {
+		Type *e = parse_type(P);
+		VEC_PUSH(P->a, t->elems, t->nelems, cap, e);
+		if (!accept_punct(P, ','))
+			break;
+	}
+	expect_punct(P, '>');
+}
+
+static Type *
+parse_type(Parser *P)
+{
+	Type *t;
+	char buf[64];
+
+	if (P->tok.kind != TK_IDENT)
+		expected(P, "type");
+	t = arena_alloc(P->a, sizeof *t);
+	t->loc = P->tok.loc;
+	if (is_kw(P, "tensor")) {
+		next(P);
+		if (!is_punct(P, '<'))
+			expected(P, "'<'");
+		if (lex_shape(&P->lx, t, P->d)) {
+			P->failed = true;
+			longjmp(P->jb, 1);
+		}
+		next(P);
+		expect_punct(P, '>');
+		return t;
+	}
+	if (is_kw(P, "future")) {
+		next(P);
+		parse_future(P, t);
+		return t;
+	}
+	for (int k = 0; k < DT_COUNT; k++) {
+		if (is_kw(P, dtype_names[k])) {
+			t->kind = TY_SCALAR;
+			t->dt = (DType)k;
+			next(P);
+			return t;
+		}
+	}
+	perr(P, P->tok.loc, "unknown type %s", desc(&P->tok, buf, sizeof buf));
+}
+
+/* `-> T`, `-> (T, ...)` or nothing. */
+static void
+parse_rtypes(Parser *P, Type ***types, int *n)
+{
+	int cap = 0;
+
+	*types = NULL;
+	*n = 0;
+	if (!accept_punct(P, 'A'))
+		return;
+	if (!accept_punct(P, '(')) {
+		Type *t = parse_type(P);
+		VEC_PUSH(P->a, *types, *n, cap, t);
+		return;
+	}
+	if (accept_punct(P, ')'))
+		return;
+	for (;;) {
+		Type *t = parse_type(P);
+		VEC_PUSH(P->a, *types, *n, cap, t);
+		if (!accept_punct(P, ','))
+			break;
+	}
+	expect_punct(P, ')');
+}
+
+/* ---------------------------------------------------- values, operands */
+
+static Value *
+new_value(Parser *P, const Token *t)
+{
+	Value *v = arena_alloc(P->a, sizeof *v);
+	Program *p = P->prog;
+
+	v->name = tok_str(P, t);
+	v->loc = t->loc;
+	v->func = P->fn;
+	v->id = p->nvalues;
+	VEC_PUSH(P->a, p->values, p->nvalues, P->vcap, v);
+	return v;
+}
+
+/* A use, resolved by name after the whole text is read. */
+static Value *
+use_value(Parser *P)
+{
+	Value *v = arena_alloc(P->a, sizeof *v);
+
+	v->name = tok_str(P, &P->tok);
+	v->loc = P->tok.loc;
+	v->id = -1;
+	next(P);
+	return v;
+}
+
+static Operand
+parse_operand(Parser *P, bool literal)
+{
+	Operand o;
+
+	memset(&o, 0, sizeof o);
+	o.loc = P->tok.loc;
+	if (P->tok.kind == TK_VALUE) {
+		o.v = use_value(P);
+	} else if (literal && P->tok.kind == TK_INT) {
+		o.i = P->tok.i;
+		o.f = (double)P->tok.i;
+		next(P);
+	} else if (literal && P->tok.kind == TK_FLOAT) {
+		o.isfloat = true;
+		o.f = P->tok.f;
+		if (isfinite(o.f) && fabs(o.f) < 9.2e18)
+			o.i = (int64_t)o.f;
+		next(P);
+	} else {
+		expected(P, literal ? "value or literal" : "value");
+	}
+	return o;
+}
+
+/* `a, b, ...` until no comma; values only unless `literal`. */
+static int
+parse_operands(Parser *P, Operand **out, bool literal)
+{
+	int n = 0, cap = 0;
+
+	*out = NULL;
+	do {
+		Operand o = parse_operand(P, literal);
+		VEC_PUSH(P->a, *out, n, cap, o);
+	} while (accept_punct(P, ','));
+	return n;
+}
+
+/* `[a, b]` operand list (offsets, indices); may be empty. */
+static int
+parse_index_list(Parser *P, Operand **out)
+{
+	int n = 0;
+
+	*out = NULL;
+	expect_punct(P, '[');
+	if (accept_punct(P, ']'))
+		return 0;
+	n = parse_operands(P, out, true);
+	if (n > MAXRANK)
+		perr(P, (*out)[MAXRANK].loc, "more than %d indices", MAXRANK);
+	expect_punct(P, ']');
+	return n;
+}
+
+static int64_t
+parse_int(Parser *P)
+{
+	int64_t v;
+
+	if (P->tok.kind != TK_INT)
+		expected(P, "integer");
+	v = P->tok.i;
+	next(P);
+	return v;
+}
+
+/* `[1, 0]`: static integers (sizes, strides, perm, dims); may be empty. */
+static int
+parse_int_list(Parser *P, int64_t *out, const char *what)
+{
+	int n = 0;
+
+	expect_punct(P, '[');
+	if (accept_punct(P, ']'))
+		return 0;
+	do {
+		Loc loc = P->tok.loc;
+		int64_t v = parse_int(P);
+		if (n == MAXRANK)
+			perr(P, loc, "more than %d %s", MAXRANK, what);
+		out[n++] = v;
+	} while (accept_punct(P, ','));
+	expect_punct(P, ']');
+	return n;
+}
+
+static void
+parse_dims(Parser *P, Op *op)
+{
+	int64_t tmp[MAXRANK];
+	Loc loc = P->tok.loc;
+
+	op->nperm = parse_int_list(P, tmp, "dimensions");
+	for (int i = 0; i < op->nperm; i++) {
+		if (tmp[i] < -1000 || tmp[i] > 1000)
+			perr(P, loc, "dimension %lld out of range",
+			     (long long)tmp[i]);
+		op->perm[i] = (int)tmp[i];
+	}
+}
+
+static void
+parse_into(Parser *P, Op *op)
+{
+	expect_kw(P, "into");
+	op->dest = parse_operand(P, false);
+	op->hasdest = true;
+}
+
+static void
+opt_into(Parser *P, Op *op)
+{
+	if (is_kw(P, "into"))
+		parse_into(P, op);
+}
+
+static void
+one_arg(Parser *P, Op *op, bool literal)
+{
+	op->args = arena_alloc(P->a, sizeof *op->args);
+	op->args[0] = parse_operand(P, literal);
+	op->nargs = 1;
+}
+
+static void
+two_args(Parser *P, Op *op, bool literal)
+{
+	op->args = arena_alloc(P->a, 2 * sizeof *op->args);
+	op->args[0] = parse_operand(P, literal);
+	expect_punct(P, ',');
+	op->args[1] = parse_operand(P, literal);
+	op->nargs = 2;
+}
+
+/* `[offs] [sizes] [strides]` of the slice ops. */
+static void
+parse_slice(Parser *P, Op *op)
+{
+	Loc loc;
+	int n;
+
+	op->noffs = parse_index_list(P, &op->offs);
+	loc = P->tok.loc;
+	n = parse_int_list(P, op->sizes, "sizes");
+	if (n != op->noffs)
+		perr(P, loc, "slice has %d offset%s but %d sizes", op->noffs,
+		     op->noffs == 1 ? "" : "s", n);
+	loc = P->tok.loc;
+	n = parse_int_list(P, op->strides, "strides");
+	if (n != op->noffs)
+		perr(P, loc, "slice has %d offset%s but %d strides", op->noffs,
+		     op->noffs == 1 ? "" : "s", n);
+}
+
+/* ----------------------------------------------------------- constants */
+
+static DNode *
+parse_dense(Parser *P)
+{
+	DNode *n = arena_alloc(P->a, sizeof *n);
+	int cap = 0;
+
+	n->loc = P->tok.loc;
+	if (P->tok.kind == TK_INT || P->tok.kind == TK_FLOAT) {
+		n->lit = P->tok;
+		next(P);
+		return n;
+	}
+	if (!is_punct(P, '['))
+		expected(P, "literal or '['");
+	next(P);
+	n->islist = true;
+	if (accept_punct(P, ']'))
+		return n;
+	do {
+		DNode *k = parse_dense(P);
+		VEC_PUSH(P->a, n->kids, n->n, cap, k);
+	} while (accept_punct(P, ','));
+	expect_punct(P, ']');
+	return n;
+}
+
+static void
+const_elem(Parser *P, Op *op, const DNode *n, int *cap)
+{
+	ConstData *c = &op->cdata;
+	DType dt = op->type->dt;
+	char buf[64];
+
+	if (dtype_is_float(dt)) {
+		double f = n->lit.kind == TK_FLOAT ? n->lit.f
+						   : (double)n->lit.i;
+		int64_t m = c->n;
+		VEC_PUSH(P->a, c->f, m, *cap, f);
+		c->n = m;
+		return;
+	}
+	if (n->lit.kind == TK_FLOAT)
+		perr(P, n->loc, "expected integer literal for %s, found %s",
+		     dtype_names[dt], desc(&n->lit, buf, sizeof buf));
+	if ((dt == DT_I1 && (n->lit.i < 0 || n->lit.i > 1)) ||
+	    (dt == DT_I32 && (n->lit.i < INT32_MIN || n->lit.i > INT32_MAX)))
+		perr(P, n->loc, "integer literal %lld out of range for %s",
+		     (long long)n->lit.i, dtype_names[dt]);
+	{
+		int64_t m = c->n;
+		VEC_PUSH(P->a, c->i, m, *cap, n->lit.i);
+		c->n = m;
+	}
+}
+
+/* Check a dense list against the shape (`seen` fixes `?` dims) and
+ * flatten it row-major into cdata. */
+static void
+const_walk(Parser *P, Op *op, const DNode *n, int level, int64_t *seen,
+	   int *cap)
+{
+	const Type *t = op->type;
+	int rank = t->kind == TY_TENSOR ? t->rank : 0;
+	char buf[64];
+
+	if (level == rank) {
+		if (n->islist)
+			perr(P, n->loc, "dense literal nested deeper than "
+			     "the rank of %s", type_str(t, buf, sizeof buf));
+		const_elem(P, op, n, cap);
+		return;
+	}
+	if (!n->islist)
+		perr(P, n->loc, "expected '[', found %s",
+		     desc(&n->lit, buf, sizeof buf));
+	if (seen[level] < 0)
+		seen[level] = t->dims[level] == DIM_DYN ? n->n : t->dims[level];
+	if (n->n != seen[level])
+		perr(P, n->loc, "dense literal has %d element%s in dimension "
+		     "%d, expected %lld", n->n, n->n == 1 ? "" : "s", level,
+		     (long long)seen[level]);
+	for (int i = 0; i < n->n; i++)
+		const_walk(P, op, n->kids[i], level + 1, seen, cap);
+}
+
+static void
+fill_const(Parser *P, Op *op, const DNode *n)
+{
+	int64_t seen[MAXRANK];
+	char buf[128];
+	int cap = 0;
+
+	if (op->type->kind == TY_FUTURE)
+		perr(P, op->type->loc, "const needs a scalar or tensor type, "
+		     "got %s", type_str(op->type, buf, sizeof buf));
+	if (!n->islist) {
+		const_elem(P, op, n, &cap);
+		op->cdata.splat = op->type->kind == TY_TENSOR &&
+				  op->type->rank > 0;
+		return;
+	}
+	for (int i = 0; i < MAXRANK; i++)
+		seen[i] = -1;
+	const_walk(P, op, n, 0, seen, &cap);
+}
+
+/* ------------------------------------------------------------ ops */
+
+static Block *parse_region(Parser *P, Op *parent, Block *b);
+
+static Block *
+new_block(Parser *P, Op *parent)
+{
+	Block *b = arena_alloc(P->a, sizeof *b);
+
+	b->parent = parent;
+	b->func = P->fn;
+	return b;
+}
+
+static void
+parse_const(Parser *P, Op *op)
+{
+	DNode *n;
+
+	if (is_kw(P, "dense")) {
+		next(P);
+		expect_punct(P, '<');
+		n = parse_dense(P);
+		expect_punct(P, '>');
+	} else if (P->tok.kind == TK_INT || P->tok.kind == TK_FLOAT) {
+		n = arena_alloc(P->a, sizeof *n);
+		n->loc = P->tok.loc;
+		n->lit = P->tok;
+		next(P);
+	} else {
+		expected(P, "literal or 'dense'");
+	}
+	expect_punct(P, ':');
+	op->type = parse_type(P);
+	fill_const(P, op, n);
+}
+
+static void
+parse_for(Parser *P, Op *op)
+{
+	Block *body = new_block(P, op);
+	int n = 3, cap = 0, bcap = 0;
+	Value *iv;
+	Operand o;
+
+	op->body = body;
+	if (P->tok.kind != TK_VALUE)
+		expected(P, "loop variable");
+	iv = new_value(P, &P->tok);
+	iv->owner = body;
+	iv->type = new_scalar(P, DT_INDEX, P->tok.loc);
+	VEC_PUSH(P->a, body->args, body->nargs, bcap, iv);
+	next(P);
+	expect_punct(P, '=');
+	op->args = arena_alloc(P->a, 4 * sizeof *op->args);
+	cap = 4;
+	op->args[0] = parse_operand(P, true);
+	expect_kw(P, "to");
+	op->args[1] = parse_operand(P, true);
+	if (is_kw(P, "step")) {
+		next(P);
+		op->args[2] = parse_operand(P, true);
+	} else {
+		memset(&op->args[2], 0, sizeof op->args[2]);
+		op->args[2].i = 1;
+		op->args[2].f = 1;
+		op->args[2].loc = op->loc;
+	}
+	if (is_kw(P, "iter")) {
+		next(P);
+		expect_punct(P, '(');
+		do {
+			Value *a;
+			if (P->tok.kind != TK_VALUE)
+				expected(P, "iter argument");
+			a = new_value(P, &P->tok);
+			a->owner = body;
+			VEC_PUSH(P->a, body->args, body->nargs, bcap, a);
+			next(P);
+			expect_punct(P, '=');
+			o = parse_operand(P, false);
+			VEC_PUSH(P->a, op->args, n, cap, o);
+		} while (accept_punct(P, ','));
+		expect_punct(P, ')');
+	}
+	op->nargs = n;
+	parse_rtypes(P, &op->rtypes, &op->nrtypes);
+	if (op->nrtypes != body->nargs - 1)
+		perr(P, op->loc, "'for' has %d iter arg%s but %d result types",
+		     body->nargs - 1, body->nargs == 2 ? "" : "s",
+		     op->nrtypes);
+	for (int i = 1; i < body->nargs; i++)
+		body->args[i]->type = op->rtypes[i - 1];
+	parse_region(P, op, body);
+}
+
+static void
+parse_if(Parser *P, Op *op)
+{
+	one_arg(P, op, false);
+	parse_rtypes(P, &op->rtypes, &op->nrtypes);
+	op->body = parse_region(P, op, NULL);
+	if (is_kw(P, "else")) {
+		next(P);
+		op->orelse = parse_region(P, op, NULL);
+	}
+}
+
+static void
+parse_async(Parser *P, Op *op)
+{
+	if (is_kw(P, "stream")) {
+		Loc loc;
+		int64_t s;
+		next(P);
+		loc = P->tok.loc;
+		s = parse_int(P);
+		if (s < 0 || s > INT32_MAX)
+			perr(P, loc, "stream must be a non-negative integer, "
+			     "found %lld", (long long)s);
+		op->stream = (int)s;
+	}
+	parse_rtypes(P, &op->rtypes, &op->nrtypes);
+	op->body = parse_region(P, op, NULL);
+}
+
+static void
+parse_call(Parser *P, Op *op)
+{
+	CallRef r;
+
+	if (P->tok.kind != TK_FUNC)
+		expected(P, "function name");
+	op->callee = tok_str(P, &P->tok);
+	r.op = op;
+	r.loc = P->tok.loc;
+	VEC_PUSH(P->a, P->calls, P->ncalls, P->ccap, r);
+	next(P);
+	expect_punct(P, '(');
+	if (!is_punct(P, ')'))
+		op->nargs = parse_operands(P, &op->args, false);
+	expect_punct(P, ')');
+}
+
+/* Operands of yield/return: values, unless the next value starts an op. */
+static void
+parse_term(Parser *P, Op *op)
+{
+	Lexer save;
+	Token t;
+
+	if (P->tok.kind != TK_VALUE)
+		return;
+	save = P->lx;
+	if (!lex_next(&save, &t, P->d) && t.kind == TK_PUNCT &&
+	    t.punct == '=')
+		return;
+	op->nargs = parse_operands(P, &op->args, false);
+}
+
+/* The operands of op, by form; `:` type where the form has one. */
+static void
+parse_body(Parser *P, Op *op)
+{
+	switch (op_info[op->kind].form) {
+	case F_CONST:
+		parse_const(P, op);
+		return;
+	case F_EMPTY:
+		if (accept_punct(P, '(')) {
+			if (!is_punct(P, ')'))
+				op->nargs = parse_operands(P, &op->args, false);
+			expect_punct(P, ')');
+		}
+		break;
+	case F_BINARY:
+		two_args(P, op, true);
+		opt_into(P, op);
+		break;
+	case F_UNARY:
+		one_arg(P, op, false);
+		opt_into(P, op);
+		break;
+	case F_CMP:
+		two_args(P, op, true);
+		break;
+	case F_FILL:
+		one_arg(P, op, true);
+		parse_into(P, op);
+		break;
+	case F_MATMUL:
+		two_args(P, op, false);
+		parse_into(P, op);
+		break;
+	case F_TRANSPOSE:
+	case F_REDUCE:
+		one_arg(P, op, false);
+		parse_dims(P, op);
+		parse_into(P, op);
+		break;
+	case F_EXTRACT_SLICE:
+		one_arg(P, op, false);
+		parse_slice(P, op);
+		break;
+	case F_INSERT_SLICE:
+		one_arg(P, op, false);
+		parse_into(P, op);
+		parse_slice(P, op);
+		break;
+	case F_EXTRACT:
+		one_arg(P, op, false);
+		op->noffs = parse_index_list(P, &op->offs);
+		break;
+	case F_INSERT:
+		one_arg(P, op, true);
+		parse_into(P, op);
+		op->noffs = parse_index_list(P, &op->offs);
+		break;
+	case F_COPY:
+		one_arg(P, op, false);
+		parse_into(P, op);
+		break;
+	case F_CLONE:
+		one_arg(P, op, false);
+		break;
+	case F_CALL:
+		parse_call(P, op);
+		return;
+	case F_IF:
+		parse_if(P, op);
+		return;
+	case F_FOR:
+		parse_for(P, op);
+		return;
+	case F_ASYNC:
+		parse_async(P, op);
+		return;
+	case F_AWAIT:
+		one_arg(P, op, false);
+		VEC_PUSH(P->a, P->awaits, P->nawaits, P->acap, op);
+		return;
+	case F_YIELD:
+	case F_RETURN:
+		parse_term(P, op);
+		return;
+	}
+	expect_punct(P, ':');
+	op->type = parse_type(P);
+}
+
+static void
+check_nres(Parser *P, Op *op, int want)
+{
+	if (op->nres != want)
+		perr(P, op->loc, "'%s' produces %d result%s, got %d",
+		     op_info[op->kind].name, want, want == 1 ? "" : "s",
+		     op->nres);
+}
+
+/* Result types known from the text (calls and awaits: resolve()). */
+static void
+type_results(Parser *P, Op *op)
+{
+	Type *t;
+
+	switch (op_info[op->kind].form) {
+	case F_CALL:
+	case F_AWAIT:
+		return;
+	case F_YIELD:
+	case F_RETURN:
+		check_nres(P, op, 0);
+		return;
+	case F_IF:
+	case F_FOR:
+		check_nres(P, op, op->nrtypes);
+		for (int i = 0; i < op->nres; i++)
+			op->res[i]->type = op->rtypes[i];
+		return;
+	case F_ASYNC:
+		if (op->nres > 1)
+			check_nres(P, op, 1);
+		if (op->nres) {
+			t = arena_alloc(P->a, sizeof *t);
+			t->kind = TY_FUTURE;
+			t->nelems = op->nrtypes;
+			t->elems = op->rtypes;
+			t->loc = op->loc;
+			op->res[0]->type = t;
+		}
+		return;
+	case F_CMP:
+		check_nres(P, op, 1);
+		op->res[0]->type = new_scalar(P, DT_I1, op->type->loc);
+		return;
+	default:
+		check_nres(P, op, 1);
+		op->res[0]->type = op->type;
+		return;
+	}
+}
+
+static Op *
+parse_op(Parser *P)
+{
+	Op *op = arena_alloc(P->a, sizeof *op);
+	char buf[64];
+	int cap = 0, k;
+
+	op->loc = P->tok.loc;
+	if (P->tok.kind == TK_VALUE) {
+		do {
+			Value *v;
+			if (P->tok.kind != TK_VALUE)
+				expected(P, "result name");
+			v = new_value(P, &P->tok);
+			v->def = op;
+			v->resno = op->nres;
+			VEC_PUSH(P->a, op->res, op->nres, cap, v);
+			next(P);
+		} while (accept_punct(P, ','));
+		expect_punct(P, '=');
+	}
+	if (P->tok.kind != TK_IDENT)
+		expected(P, "op name");
+	k = op_lookup(P->tok.s, P->tok.len);
+	if (k < 0)
+		perr(P, P->tok.loc, "unknown op %s",
+		     desc(&P->tok, buf, sizeof buf));
+	op->kind = (OpKind)k;
+	next(P);
+	parse_body(P, op);
+	type_results(P, op);
+	return op;
+}
+
+static Op *
+implicit_term(Parser *P, OpKind kind, Loc loc)
+{
+	Op *op = arena_alloc(P->a, sizeof *op);
+
+	op->kind = kind;
+	op->loc = loc;
+	return op;
+}
+
+static void
+push_op(Parser *P, Block *b, int *cap, Op *op)
+{
+	op->parent = b;
+	op->index = b->nops;
+	VEC_PUSH(P->a, b->ops, b->nops, *cap, op);
+}
+
+/* `{ ops }`.  A region whose parent yields nothing may omit its `yield`;
+ * a function without results may omit its `return`. */
+static Block *
+parse_region(Parser *P, Op *parent, Block *b)
+{
+	Loc open = P->tok.loc;
+	int cap = 0;
+	Op *last;
+
+	if (!b)
+		b = new_block(P, parent);
+	expect_punct(P, '{');
+	while (!is_punct(P, '}')) {
+		if (P->tok.kind == TK_EOF || is_kw(P, "func"))
+			perr(P, open, "unterminated region: no matching '}'");
+		push_op(P, b, &cap, parse_op(P));
+	}
+	last = b->nops ? b->ops[b->nops - 1] : NULL;
+	if (parent && parent->nrtypes == 0 && (!last || last->kind != OP_YIELD))
+		push_op(P, b, &cap, implicit_term(P, OP_YIELD, P->tok.loc));
+	if (!parent && P->fn->nrtypes == 0 &&
+	    (!last || last->kind != OP_RETURN))
+		push_op(P, b, &cap, implicit_term(P, OP_RETURN, P->tok.loc));
+	next(P);
+	return b;
+}
+
+/* ---------------------------------------------------------- functions */
+
+static void
+parse_params(Parser *P, Func *f)
+{
+	int cap = 0;
+
+	expect_punct(P, '(');
+	if (accept_punct(P, ')'))
+		return;
+	do {
+		Value *v;
+		if (P->tok.kind != TK_VALUE)
+			expected(P, "parameter");
+		v = new_value(P, &P->tok);
+		v->isparam = true;
+		next(P);
+		expect_punct(P, ':');
+		v->type = parse_type(P);
+		if (accept_punct(P, '{')) {
+			expect_kw(P, "readonly");
+			expect_punct(P, '}');
+			v->readonly = true;
+		}
+		VEC_PUSH(P->a, f->params, f->nparams, cap, v);
+	} while (accept_punct(P, ','));
+	expect_punct(P, ')');
+}
+
+static Func *
+parse_func(Parser *P)
+{
+	Func *f = arena_alloc(P->a, sizeof *f);
+
+	f->loc = P->tok.loc;
+	expect_kw(P, "func");
+	if (P->tok.kind != TK_FUNC)
+		expected(P, "function name");
+	f->name = tok_str(P, &P->tok);
+	next(P);
+	P->fn = f;
+	parse_params(P, f);
+	parse_rtypes(P, &f->rtypes, &f->nrtypes);
+	f->body = parse_region(P, NULL, NULL);
+	return f;
+}
+
+static void
+parse_program(Parser *P)
+{
+	Program *p = P->prog;
+
+	next(P);
+	while (P->tok.kind != TK_EOF) {
+		Func *f = parse_func(P);
+		VEC_PUSH(P->a, p->funcs, p->nfuncs, P->fcap, f);
+	}
+}
+
+/* --------------------------------------------------------- resolution */
+
+typedef struct Table {
+	Value **slot;
+	size_t mask;
+} Table;
+
+static size_t
+hash_name(const char *s)
+{
+	size_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static Value **
+table_find(Table *t, const char *name)
+{
+	size_t i = hash_name(name) & t->mask;
+
+	while (t->slot[i] && strcmp(t->slot[i]->name, name))
+		i = (i + 1) & t->mask;
+	return &t->slot[i];
+}
+
+static void
+resolve_operand(Parser *P, Table *t, Operand *o)
+{
+	Value *v;
+
+	if (!o->v || o->v->id >= 0)
+		return;
+	v = *table_find(t, o->v->name);
+	if (!v)
+		perr(P, o->loc, "undefined value %%%s", o->v->name);
+	o->v = v;
+}
+
+static void
+resolve_block(Parser *P, Table *t, Block *b)
+{
+	for (int i = 0; b && i < b->nops; i++) {
+		Op *op = b->ops[i];
+		for (int j = 0; j < op->nargs; j++)
+			resolve_operand(P, t, &op->args[j]);
+		for (int j = 0; j < op->noffs; j++)
+			resolve_operand(P, t, &op->offs[j]);
+		if (op->hasdest)
+			resolve_operand(P, t, &op->dest);
+		resolve_block(P, t, op->body);
+		resolve_block(P, t, op->orelse);
+	}
+}
+
+/* Values [lo, hi) of p->values belong to f (definition order). */
+static void
+resolve_func(Parser *P, Func *f, int lo, int hi)
+{
+	Table t;
+	size_t cap = 16;
+
+	while (cap < 2 * (size_t)(hi - lo) + 2)
+		cap *= 2;
+	t.slot = arena_alloc(P->a, cap * sizeof *t.slot);
+	t.mask = cap - 1;
+	for (int i = lo; i < hi; i++) {
+		Value *v = P->prog->values[i];
+		Value **s = table_find(&t, v->name);
+		if (*s)
+			perr(P, v->loc, "redefinition of value %%%s", v->name);
+		*s = v;
+	}
+	resolve_block(P, &t, f->body);
+}
+
+static void
+resolve_call(Parser *P, const CallRef *r)
+{
+	Op *op = r->op;
+	Func *f = prog_func(P->prog, op->callee);
+
+	if (!f)
+		perr(P, r->loc, "unknown function @%s", op->callee);
+	op->fn = f;
+	if (op->nargs != f->nparams)
+		perr(P, op->loc, "call to @%s expects %d argument%s, got %d",
+		     f->name, f->nparams, f->nparams == 1 ? "" : "s",
+		     op->nargs);
+	if (op->nres != f->nrtypes)
+		perr(P, op->loc, "call to @%s returns %d result%s, got %d",
+		     f->name, f->nrtypes, f->nrtypes == 1 ? "" : "s",
+		     op->nres);
+	for (int i = 0; i < op->nres; i++)
+		op->res[i]->type = f->rtypes[i];
+}
+
+/* 1 when typed, 0 when its future's type is not known yet. */
+static int
+resolve_await(Parser *P, Op *op)
+{
+	Type *ft = op->args[0].v->type;
+	char buf[256];
+
+	if (!ft)
+		return 0;
+	if (ft->kind != TY_FUTURE)
+		perr(P, op->args[0].loc, "await needs a future, got %s",
+		     type_str(ft, buf, sizeof buf));
+	if (op->nres != ft->nelems)
+		perr(P, op->loc, "await of %s produces %d result%s, got %d",
+		     type_str(ft, buf, sizeof buf), ft->nelems,
+		     ft->nelems == 1 ? "" : "s", op->nres);
+	for (int i = 0; i < op->nres; i++)
+		op->res[i]->type = ft->elems[i];
+	return 1;
+}
+
+/* Awaits of awaited futures are typed in dependency order. */
+static void
+resolve_awaits(Parser *P)
+{
+	bool *done = arena_alloc(P->a, (size_t)P->nawaits + 1);
+	int left = P->nawaits;
+
+	while (left > 0) {
+		int before = left;
+		for (int i = 0; i < P->nawaits; i++)
+			if (!done[i] && resolve_await(P, P->awaits[i])) {
+				done[i] = true;
+				left--;
+			}
+		if (left == before)
+			break;
+	}
+	for (int i = 0; i < P->nawaits; i++)
+		if (!done[i])
+			perr(P, P->awaits[i]->args[0].loc,
+			     "cannot infer the type of %%%s",
+			     P->awaits[i]->args[0].v->name);
+}
+
+static void
+resolve(Parser *P)
+{
+	Program *p = P->prog;
+	int lo = 0;
+
+	for (int i = 0; i < p->nfuncs; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcmp(p->funcs[i]->name, p->funcs[j]->name))
+				perr(P, p->funcs[i]->loc,
+				     "redefinition of function @%s",
+				     p->funcs[i]->name);
+	for (int i = 0; i < p->nfuncs; i++) {
+		int hi = lo;
+		while (hi < p->nvalues && p->values[hi]->func == p->funcs[i])
+			hi++;
+		resolve_func(P, p->funcs[i], lo, hi);
+		lo = hi;
+	}
+	for (int i = 0; i < P->ncalls; i++)
+		resolve_call(P, &P->calls[i]);
+	resolve_awaits(P);
+}
+
+/* ------------------------------------------------------------- entry */
+
+static void
+parse_all(Parser *P)
+{
+	P->prog = arena_alloc(P->a, sizeof *P->prog);
+	P->prog->arena = P->a;
+	parse_program(P);
+	resolve(P);
+}
+
+Program *
+tir_parse(const char *text, size_t len, SrcMap map, Diag *d)
+{
+	static const Loc noloc = {0, 0};
+	Arena *a = arena_new();
+	Parser *P;
+	Program *p;
+
+	if (!a) {
+		diag_set(d, noloc, "out of memory");
+		return NULL;
+	}
+	P = mem_calloc(1, sizeof *P);
+	if (!P) {
+		arena_free(a);
+		diag_set(d, noloc, "out of memory");
+		return NULL;
+	}
+	P->a = a;
+	P->d = d ? d : &P->dummy;
+	lex_init(&P->lx, text, len, map);
+	a->oom = &P->jb;
+	if (setjmp(P->jb)) {
+		if (!P->failed)
+			diag_set(P->d, noloc, "out of memory");
+		arena_free(a);
+		mem_free(P);
+		return NULL;
+	}
+	parse_all(P);
+	a->oom = NULL; /* the jmp_buf dies with P */
+	p = P->prog;
+	mem_free(P);
+	return p;
+}

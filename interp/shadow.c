@@ -1,0 +1,288 @@
+/*
+ * shadow.c: the executor's storage: a table of buffers (payload, owner,
+ * state), the version shadow of each, violations, and memory accounting.
+ *
+ * A buffer's shadow says which dynamic version each element holds.  While
+ * every write covers the whole buffer (the common case: elementwise chains)
+ * the shadow is one tag, so checks and writes are O(1); the first partial
+ * write (a view, an insert_slice) expands it to one tag per element.
+ */
+#include <stdio.h>
+
+#include "exec.h"
+
+const char *const vkind_names[VK_COUNT] = {
+	[VK_STALE_READ] = "stale-read",
+	[VK_USE_AFTER_FREE] = "use-after-free",
+	[VK_DOUBLE_FREE] = "double-free",
+	[VK_LEAK] = "leak",
+	[VK_READONLY_WRITE] = "readonly-write",
+	[VK_ASYNC_RACE] = "async-race",
+	[VK_EARLY_AWAIT_READ] = "early-await-read",
+	[VK_OUT_OF_BOUNDS] = "out-of-bounds",
+	[VK_INVALID_FREE] = "invalid-free",
+};
+
+/* Freed payloads are kept (filled with poison) so a use after free reads
+ * garbage instead of crashing; past this many bytes the oldest are
+ * released and brought back as fresh poison if touched again. */
+#define QUARANTINE_BYTES ((int64_t)256 << 20)
+
+static const unsigned char poison[4] = {0xDE, 0xAD, 0xBE, 0xEF};
+
+void *
+xalloc(Exec *X, size_t n)
+{
+	void *p = mem_alloc(n);
+
+	if (!p)
+		longjmp(X->oom, 1);
+	return p;
+}
+
+static void
+fill_poison(char *p, int64_t bytes)
+{
+	for (int64_t i = 0; i < bytes; i++)
+		p[i] = (char)poison[i & 3];
+}
+
+uint32_t
+version_new(Exec *X, const Value *v, const BInst *in)
+{
+	if (X->nvers == X->capvers) {
+		uint32_t nc = X->capvers ? 2 * X->capvers : 256;
+		VerInfo *nv = mem_realloc(X->vers, nc * sizeof *nv);
+		if (!nv)
+			longjmp(X->oom, 1);
+		X->vers = nv;
+		X->capvers = nc;
+	}
+	X->vers[X->nvers] = (VerInfo){v, in};
+	return X->nvers++;
+}
+
+static void
+mem_step(Exec *X)
+{
+	if (X->live > X->res->mem.peak_bytes)
+		X->res->mem.peak_bytes = X->live;
+}
+
+int
+buf_new(Exec *X, DType dt, int64_t n, int kind, const BInst *made,
+	const Value *owner)
+{
+	Buf *b;
+
+	if (X->nbufs == X->capbufs) {
+		int nc = X->capbufs ? 2 * X->capbufs : 64;
+		Buf *nb = mem_realloc(X->bufs, (size_t)nc * sizeof *nb);
+		if (!nb)
+			longjmp(X->oom, 1);
+		X->bufs = nb;
+		X->capbufs = nc;
+	}
+	b = &X->bufs[X->nbufs];
+	memset(b, 0, sizeof *b);
+	b->dt = dt;
+	b->n = n;
+	b->bytes = n * (int64_t)dtype_size(dt);
+	b->kind = kind;
+	b->made = made;
+	b->owner = owner;
+	b->uniform = true;
+	b->data = xalloc(X, (size_t)(b->bytes ? b->bytes : 1));
+	X->nbufs++;
+	fill_poison(b->data, b->bytes);
+	X->live += b->bytes;
+	if (kind == BUF_ALLOC) {
+		X->live += X->o->alloc_overhead;
+		X->res->mem.allocations++;
+		X->res->mem.alloc_bytes += b->bytes;
+	}
+	mem_step(X);
+	return X->nbufs - 1;
+}
+
+/* Release payloads of the oldest freed buffers past the quarantine. */
+static void
+quarantine(Exec *X)
+{
+	while (X->quarantined > QUARANTINE_BYTES && X->qnext < X->nbufs) {
+		Buf *b = &X->bufs[X->qnext++];
+		if (b->freed && b->data) {
+			mem_free(b->data);
+			b->data = NULL;
+			X->quarantined -= b->bytes;
+		}
+	}
+}
+
+void
+buf_release(Exec *X, int h, const BInst *by)
+{
+	Buf *b = &X->bufs[h];
+
+	b->freed = true;
+	b->freed_by = by;
+	fill_poison(b->data, b->bytes);
+	X->live -= b->bytes;
+	if (b->kind == BUF_ALLOC)
+		X->live -= X->o->alloc_overhead;
+	X->quarantined += b->bytes;
+	quarantine(X);
+}
+
+char *
+buf_data(Exec *X, int h)
+{
+	Buf *b = &X->bufs[h];
+
+	if (!b->data) { /* released from quarantine: fresh poison */
+		b->data = xalloc(X, (size_t)(b->bytes ? b->bytes : 1));
+		fill_poison(b->data, b->bytes);
+	}
+	return b->data;
+}
+
+void
+bufs_free(Exec *X)
+{
+	for (int i = 0; i < X->nbufs; i++) {
+		mem_free(X->bufs[i].data);
+		mem_free(X->bufs[i].vers);
+	}
+	mem_free(X->bufs);
+	X->bufs = NULL;
+	X->nbufs = 0;
+}
+
+/* ---- violations, folded when they repeat (compute-sanitizer style) */
+
+void
+violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
+	const BInst *writer, int buffer, const View *v, int64_t li,
+	const char *detail)
+{
+	ExecResult *r = X->res;
+	Violation *nv;
+
+	for (int i = 0; i < r->nviols; i++) {
+		Violation *o = &r->viols[i];
+		if (o->kind == kind && o->at == at && o->victim == victim &&
+		    o->writer == writer) {
+			o->count++;
+			return;
+		}
+	}
+	if (r->nviols == X->capviols) {
+		int nc = X->capviols ? 2 * X->capviols : 8;
+		Violation *na = mem_realloc(r->viols, (size_t)nc * sizeof *na);
+		if (!na)
+			longjmp(X->oom, 1);
+		r->viols = na;
+		X->capviols = nc;
+	}
+	nv = &r->viols[r->nviols++];
+	memset(nv, 0, sizeof *nv);
+	nv->kind = kind;
+	nv->at = at;
+	nv->victim = victim;
+	nv->writer = writer;
+	nv->buffer = buffer;
+	nv->count = 1;
+	if (v) { /* element li of the view, row-major, as an index */
+		nv->rank = v->rank;
+		for (int d = v->rank - 1; d >= 0; d--) {
+			int64_t s = v->sizes[d] ? v->sizes[d] : 1;
+			nv->elem[d] = li % s;
+			li /= s;
+		}
+	}
+	if (detail)
+		snprintf(nv->detail, sizeof nv->detail, "%s", detail);
+}
+
+/* ---- the version shadow */
+
+static bool
+covers_whole(const Buf *b, const View *v)
+{
+	int64_t n = 1, stride = 1;
+
+	if (v->off != 0)
+		return false;
+	for (int d = v->rank - 1; d >= 0; d--) {
+		if (v->sizes[d] != 1 && v->strides[d] != stride)
+			return false;
+		stride *= v->sizes[d];
+		n *= v->sizes[d];
+	}
+	return n == b->n;
+}
+
+/* Visit the flat positions of view v in row-major order; stop when fn
+ * returns true and give back the logical index of that element. */
+#define VIEW_WALK(v, pos, li, body)                                          \
+	do {                                                                 \
+		int64_t idx_[MAXRANK] = {0}, pos = (v)->off, li = 0, tot_ = 1; \
+		for (int d_ = 0; d_ < (v)->rank; d_++)                       \
+			tot_ *= (v)->sizes[d_];                              \
+		for (; li < tot_; li++) {                                    \
+			body;                                                \
+			for (int d_ = (v)->rank - 1; d_ >= 0; d_--) {        \
+				pos += (v)->strides[d_];                     \
+				if (++idx_[d_] < (v)->sizes[d_])             \
+					break;                               \
+				pos -= idx_[d_] * (v)->strides[d_];          \
+				idx_[d_] = 0;                                \
+			}                                                    \
+		}                                                            \
+	} while (0)
+
+int64_t
+shadow_mismatch(Exec *X, int h, const View *v, uint32_t want, uint32_t *found)
+{
+	Buf *b = &X->bufs[h];
+	int64_t bad = -1;
+
+	if (b->uniform) {
+		int64_t tot = 1;
+		for (int d = 0; d < v->rank; d++)
+			tot *= v->sizes[d];
+		if (b->ver != want && tot > 0) {
+			*found = b->ver;
+			return 0;
+		}
+		return -1;
+	}
+	VIEW_WALK(v, pos, li, {
+		if (b->vers[pos] != want) {
+			*found = b->vers[pos];
+			bad = li;
+			break;
+		}
+	});
+	return bad;
+}
+
+void
+shadow_write(Exec *X, int h, const View *v, uint32_t ver)
+{
+	Buf *b = &X->bufs[h];
+
+	if (covers_whole(b, v)) {
+		b->uniform = true;
+		b->ver = ver;
+		return;
+	}
+	if (b->uniform) {
+		if (!b->vers)
+			b->vers = xalloc(X, (size_t)(b->n ? b->n : 1) * sizeof *b->vers);
+		for (int64_t i = 0; i < b->n; i++)
+			b->vers[i] = b->ver;
+		b->uniform = false;
+	}
+	VIEW_WALK(v, pos, li, { b->vers[pos] = ver; (void)li; });
+}

@@ -1,0 +1,174 @@
+/*
+ * check.c: a case against the reference interpreter.
+ *
+ * Outputs compare exactly per dtype: expected numbers were converted to
+ * the dtype when loaded, then elements compare bit for bit (any NaN equals
+ * any NaN).  An element the reference leaves undefined is never compared,
+ * but an expected `undef` must be undefined in the reference.
+ */
+#include <inttypes.h>
+#include <math.h>
+
+#include "oracle.h"
+
+void
+outcome_clear(Outcome *o)
+{
+	for (int i = 0; i < o->nouts; i++)
+		tensor_free(o->outs[i]);
+	mem_free(o->outs);
+	memset(o, 0, sizeof *o);
+}
+
+/* "[1, 2]": the multi-index of flat element i. */
+static char *
+index_str(const Tensor *t, int64_t i, char *buf, size_t n)
+{
+	int64_t idx[MAXRANK];
+	size_t len = 0;
+
+	for (int k = t->rank - 1; k >= 0; k--) {
+		idx[k] = t->dims[k] ? i % t->dims[k] : 0;
+		i = t->dims[k] ? i / t->dims[k] : 0;
+	}
+	len += (size_t)snprintf(buf, n, "[");
+	for (int k = 0; k < t->rank && len < n; k++)
+		len += (size_t)snprintf(buf + len, n - len, k ? ", %" PRId64 : "%" PRId64,
+					idx[k]);
+	if (len < n)
+		snprintf(buf + len, n - len, "]");
+	return buf;
+}
+
+static char *
+shape_str(const Tensor *t, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	if (!t->rank)
+		snprintf(buf, n, "()");
+	for (int k = 0; k < t->rank && len < n; k++)
+		len += (size_t)snprintf(buf + len, n - len, k ? "x%" PRId64 : "%" PRId64,
+					t->dims[k]);
+	return buf;
+}
+
+static bool
+same_elem(const Tensor *a, const Tensor *b, int64_t i)
+{
+	if (dtype_is_float(a->dt) && isnan(tensor_getf(a, i)) &&
+	    isnan(tensor_getf(b, i)))
+		return true;
+	return tensor_elem_equal(a, b, i);
+}
+
+/* Output k: 0, or -1 with the first difference in why. */
+static int
+check_one(int k, const Tensor *want, const Tensor *got, char *why, size_t n)
+{
+	char b1[128], b2[128], ix[128];
+
+	if (want->rank != got->rank || want->dt != got->dt ||
+	    memcmp(want->dims, got->dims, sizeof(int64_t) * (size_t)want->rank)) {
+		snprintf(why, n, "output %d: reference has shape %s (%s), expected "
+			 "%s (%s)", k, shape_str(got, b1, sizeof b1),
+			 dtype_names[got->dt], shape_str(want, b2, sizeof b2),
+			 dtype_names[want->dt]);
+		return -1;
+	}
+	for (int64_t i = 0; i < want->n; i++) {
+		bool wdef = tensor_defined(want, i), gdef = tensor_defined(got, i);
+
+		if (!gdef && !wdef)
+			continue;
+		if (gdef && wdef && same_elem(want, got, i))
+			continue;
+		if (!gdef)
+			continue; /* poison in the reference: not compared */
+		tensor_elem_str(got, i, b1, sizeof b1);
+		tensor_elem_str(want, i, b2, sizeof b2);
+		snprintf(why, n, "output %d differs at %s: reference %s, expected %s",
+			 k, index_str(want, i, ix, sizeof ix), b1, b2);
+		return -1;
+	}
+	return 0;
+}
+
+int
+check_outputs(Tensor *const *want, int nwant, Tensor *const *got, int ngot,
+	      char *why, size_t n)
+{
+	if (nwant != ngot) {
+		snprintf(why, n, "the reference returned %d output%s, expected %d",
+			 ngot, ngot == 1 ? "" : "s", nwant);
+		return -1;
+	}
+	for (int k = 0; k < nwant; k++)
+		if (check_one(k, want[k], got[k], why, n))
+			return -1;
+	return 0;
+}
+
+/* A failure (o->err) against the case's expected error, if any. */
+static void
+judge_error(const Case *c, Outcome *o)
+{
+	const ExpectError *x = c && c->has_error ? &c->error : NULL;
+	const Diag *e = &o->err;
+
+	o->errored = true;
+	if (!x) {
+		o->status = STATUS_BAD;
+		snprintf(o->why, sizeof o->why, "%d:%d: error: %s", e->loc.line,
+			 e->loc.col, e->msg);
+	} else if (e->loc.line == x->line && (!x->col || e->loc.col == x->col) &&
+		   strstr(e->msg, x->msg)) {
+		o->status = STATUS_OK;
+		o->why[0] = 0;
+	} else {
+		o->status = STATUS_FAIL;
+		snprintf(o->why, sizeof o->why, "expected an error at line %d%s"
+			 "%.0d containing \"%s\", got %d:%d: %s", x->line,
+			 x->col ? ":" : "", x->col, x->msg, e->loc.line,
+			 e->loc.col, e->msg);
+	}
+}
+
+void
+check_case(Case *c, Outcome *o)
+{
+	memset(o, 0, sizeof *o);
+	if (ref_run(c->prog, c->entry, c->inputs, &c->lim, &o->outs, &o->nouts,
+		    &o->err)) {
+		o->outs = NULL;
+		o->nouts = 0;
+		judge_error(c, o);
+		return;
+	}
+	o->status = STATUS_OK;
+	if (c->has_error) {
+		o->status = STATUS_FAIL;
+		snprintf(o->why, sizeof o->why, "expected an error at line %d "
+			 "containing \"%s\", but the case ran without one",
+			 c->error.line, c->error.msg);
+	} else if (c->has_outputs &&
+		   check_outputs(c->want, c->nwant, o->outs, o->nouts, o->why,
+				 sizeof o->why)) {
+		o->status = STATUS_FAIL;
+	}
+}
+
+void
+check_file(const char *path, Case **c, Outcome *o)
+{
+	Diag d;
+
+	memset(o, 0, sizeof *o);
+	if (case_load(path, 0, c, &d)) {
+		o->err = d;
+		judge_error(*c, o);
+		return;
+	}
+	check_case(*c, o);
+}

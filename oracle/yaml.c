@@ -1,0 +1,183 @@
+/* yaml.c: libyaml document helpers; a bad node is a Diag + longjmp. */
+#include <stdarg.h>
+
+#include "oracle.h"
+
+Loc
+yl_loc(const yaml_node_t *n)
+{
+	return (Loc){(int)n->start_mark.line + 1, (int)n->start_mark.column + 1};
+}
+
+_Noreturn void
+yl_fail(Loader *L, Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	L->d->loc = loc;
+	va_start(ap, fmt);
+	vsnprintf(L->d->msg, sizeof L->d->msg, fmt, ap);
+	va_end(ap);
+	longjmp(L->jb, YL_FAIL);
+}
+
+yaml_node_t *
+yl_node(Loader *L, int id)
+{
+	return yaml_document_get_node(&L->doc, id);
+}
+
+const char *
+yl_kind(const yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_MAPPING_NODE:
+		return "mapping";
+	case YAML_SEQUENCE_NODE:
+		return "list";
+	default:
+		return "scalar";
+	}
+}
+
+void
+yl_want(Loader *L, const yaml_node_t *n, yaml_node_type_t type,
+	const char *what)
+{
+	static const char *const names[] = {
+		[YAML_SCALAR_NODE] = "a string", [YAML_SEQUENCE_NODE] = "a list",
+		[YAML_MAPPING_NODE] = "a mapping",
+	};
+
+	if (n->type != type)
+		yl_fail(L, yl_loc(n), "'%s' must be %s", what, names[type]);
+}
+
+const char *
+yl_text(const yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+const char *
+yl_str(Loader *L, const yaml_node_t *n, const char *what)
+{
+	yl_want(L, n, YAML_SCALAR_NODE, what);
+	return arena_strdup(L->arena, yl_text(n));
+}
+
+bool
+yl_is_null(const yaml_node_t *n)
+{
+	const char *s;
+
+	if (n->type != YAML_SCALAR_NODE ||
+	    n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return false;
+	s = yl_text(n);
+	return !*s || !strcmp(s, "~") || !strcmp(s, "null") ||
+	       !strcmp(s, "Null") || !strcmp(s, "NULL");
+}
+
+int
+yl_npairs(const yaml_node_t *map)
+{
+	return (int)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
+}
+
+yaml_node_t *
+yl_pair_key(Loader *L, const yaml_node_t *map, int i)
+{
+	return yl_node(L, map->data.mapping.pairs.start[i].key);
+}
+
+yaml_node_t *
+yl_pair_val(Loader *L, const yaml_node_t *map, int i)
+{
+	return yl_node(L, map->data.mapping.pairs.start[i].value);
+}
+
+int
+yl_nitems(const yaml_node_t *seq)
+{
+	return (int)(seq->data.sequence.items.top - seq->data.sequence.items.start);
+}
+
+yaml_node_t *
+yl_item(Loader *L, const yaml_node_t *seq, int i)
+{
+	return yl_node(L, seq->data.sequence.items.start[i]);
+}
+
+/* ", in WHERE" or "" for the top level. */
+static const char *
+in_where(const char *where, char *buf, size_t n)
+{
+	if (!*where)
+		return "";
+	snprintf(buf, n, " in %s", where);
+	return buf;
+}
+
+void
+yl_free_keys(Loader *L, const yaml_node_t *map, const char *where)
+{
+	char wb[128];
+	int n = yl_npairs(map);
+
+	for (int i = 0; i < n; i++) {
+		yaml_node_t *k = yl_pair_key(L, map, i);
+
+		if (k->type != YAML_SCALAR_NODE)
+			yl_fail(L, yl_loc(k), "keys%s must be strings",
+				in_where(where, wb, sizeof wb));
+		for (int j = 0; j < i; j++)
+			if (!strcmp(yl_text(yl_pair_key(L, map, j)), yl_text(k)))
+				yl_fail(L, yl_loc(k), "duplicate key '%s'%s",
+					yl_text(k), in_where(where, wb, sizeof wb));
+	}
+}
+
+/* "case, about, program" for an unknown-key message. */
+static void
+key_list(const char *const *keys, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (int i = 0; keys[i] && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "",
+					keys[i]);
+}
+
+void
+yl_keys(Loader *L, const yaml_node_t *map, const char *const *keys,
+	const char *where, yaml_node_t **vals, yaml_node_t **knodes)
+{
+	char wb[128], kl[256];
+	int nkeys = 0, n = yl_npairs(map);
+
+	while (keys[nkeys])
+		nkeys++;
+	for (int i = 0; i < nkeys; i++) {
+		vals[i] = NULL;
+		if (knodes)
+			knodes[i] = NULL;
+	}
+	yl_free_keys(L, map, where);
+	for (int i = 0; i < n; i++) {
+		yaml_node_t *k = yl_pair_key(L, map, i);
+		int j = 0;
+
+		while (j < nkeys && strcmp(keys[j], yl_text(k)))
+			j++;
+		if (j == nkeys) {
+			key_list(keys, kl, sizeof kl);
+			yl_fail(L, yl_loc(k), "unknown key '%s'%s (expected one of: %s)",
+				yl_text(k), in_where(where, wb, sizeof wb), kl);
+		}
+		vals[j] = yl_pair_val(L, map, i);
+		if (knodes)
+			knodes[j] = k;
+	}
+}

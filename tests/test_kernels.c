@@ -1,0 +1,1050 @@
+/*
+ * test_kernels.c: every kernel, every dtype, over contiguous, offset,
+ * padded, transposed and broadcast views, against plain reference loops
+ * written here; results must be bit-identical (memcmp) and nothing outside
+ * the output view may change.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "testutil.h"
+
+#define BUFELEMS 8192 /* every view below fits in a buffer this long */
+
+static const DType all_dts[] = {DT_F32, DT_F64, DT_I1, DT_I32, DT_I64, DT_INDEX};
+#define NDTS ((int)(sizeof all_dts / sizeof all_dts[0]))
+
+/* ------------------------------------------------------------ helpers */
+
+static uint64_t rng_state;
+
+static uint64_t
+rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static void
+put(DType dt, void *p, int64_t i, double f, int64_t n)
+{
+	switch (dt) {
+	case DT_F32:
+		((float *)p)[i] = (float)f;
+		break;
+	case DT_F64:
+		((double *)p)[i] = f;
+		break;
+	case DT_I1:
+		((uint8_t *)p)[i] = (uint8_t)(n & 1);
+		break;
+	case DT_I32:
+		((int32_t *)p)[i] = (int32_t)(uint32_t)(uint64_t)n;
+		break;
+	default:
+		((int64_t *)p)[i] = n;
+	}
+}
+
+/* n values with the edge cases mixed in: NaN, inf, -0, INT_MIN, -1, 0. */
+static void
+fill_vals(DType dt, void *p, int64_t n)
+{
+	static const double fs[] = {0.0, -0.0, 1.0, -1.0, 0.5, NAN, INFINITY,
+				    -INFINITY, 1e-40, 3e38, -2.5};
+	static const int64_t is[] = {0, 1, -1, 2, -2, INT32_MIN, INT32_MAX,
+				     INT64_MIN, INT64_MAX, 7};
+
+	for (int64_t i = 0; i < n; i++) {
+		uint64_t r = rng();
+		bool special = r % 4 == 0;
+		double f = special ? fs[(r >> 8) % 11]
+				   : (double)((int64_t)(r >> 20) % 20001 - 10000) / 64.0;
+		int64_t k = special ? is[(r >> 8) % 10] : (int64_t)(r >> 3);
+
+		if (dt == DT_I32 && special && (r >> 8) % 10 >= 7)
+			k = (r >> 12) % 2 ? INT32_MIN : -1;
+		put(dt, p, i, f, k);
+	}
+}
+
+/* Random bits (floats: any NaN payload, signalling ones included). */
+static void
+fill_bits(DType dt, void *p, int64_t n)
+{
+	size_t esz = dtype_size(dt);
+
+	for (int64_t i = 0; i < n; i++) {
+		uint64_t r = rng();
+
+		if (dt == DT_I1)
+			r &= 1;
+		memcpy((char *)p + i * (int64_t)esz, &r, esz);
+	}
+}
+
+enum { L_CONTIG, L_OFFSET, L_PADDED, L_REVERSED, L_BCAST, NLAYOUTS };
+
+/* A view of logical shape sizes into buf, laid out as `layout`. */
+static View
+mk_view(void *buf, DType dt, int rank, const int64_t *sizes, int layout)
+{
+	View v;
+	int64_t s = 1;
+
+	memset(&v, 0, sizeof v);
+	v.base = buf;
+	v.dt = dt;
+	v.rank = rank;
+	for (int d = 0; d < rank; d++)
+		v.sizes[d] = sizes[d];
+	switch (layout) {
+	case L_CONTIG:
+	case L_OFFSET:
+		for (int d = rank - 1; d >= 0; d--, s *= sizes[d + 1])
+			v.strides[d] = s;
+		v.off = layout == L_OFFSET ? 5 : 0;
+		break;
+	case L_PADDED: /* inner stride 2, every dim padded by one */
+		s = 2;
+		for (int d = rank - 1; d >= 0; d--) {
+			v.strides[d] = s;
+			s *= sizes[d] + 1;
+		}
+		v.off = 3;
+		break;
+	case L_REVERSED: /* column-major: dim 0 fastest */
+		for (int d = 0; d < rank; d++) {
+			v.strides[d] = s;
+			s *= sizes[d];
+		}
+		v.off = 1;
+		break;
+	default: /* broadcast: every element at offset 2 */
+		v.off = 2;
+	}
+	return v;
+}
+
+static int64_t
+numel(int rank, const int64_t *sizes)
+{
+	int64_t n = 1;
+
+	for (int d = 0; d < rank; d++)
+		n *= sizes[d];
+	return n;
+}
+
+static bool
+next_idx(int rank, const int64_t *sizes, int64_t *idx)
+{
+	for (int d = rank - 1; d >= 0; d--) {
+		if (++idx[d] < sizes[d])
+			return true;
+		idx[d] = 0;
+	}
+	return false;
+}
+
+static char *
+elem(const View *v, const int64_t *idx)
+{
+	int64_t e = v->off;
+
+	for (int d = 0; d < v->rank; d++)
+		e += idx[d] * v->strides[d];
+	return (char *)v->base + e * (int64_t)dtype_size(v->dt);
+}
+
+/* Contiguous src -> view, and view -> contiguous dst, row-major. */
+static void
+scatter(const View *v, const void *src)
+{
+	int64_t idx[MAXRANK] = {0}, i = 0;
+	size_t esz = dtype_size(v->dt);
+
+	if (numel(v->rank, v->sizes) == 0)
+		return;
+	do
+		memcpy(elem(v, idx), (const char *)src + i++ * (int64_t)esz, esz);
+	while (next_idx(v->rank, v->sizes, idx));
+}
+
+static void
+gather(const View *v, void *dst)
+{
+	int64_t idx[MAXRANK] = {0}, i = 0;
+	size_t esz = dtype_size(v->dt);
+
+	if (numel(v->rank, v->sizes) == 0)
+		return;
+	do
+		memcpy((char *)dst + i++ * (int64_t)esz, elem(v, idx), esz);
+	while (next_idx(v->rank, v->sizes, idx));
+}
+
+/* True when every byte of buf outside view v equals the snapshot. */
+static bool
+outside_untouched(const View *v, const char *buf, const char *snap)
+{
+	static bool mask[BUFELEMS * 8];
+	int64_t idx[MAXRANK] = {0};
+	size_t esz = dtype_size(v->dt);
+
+	memset(mask, 0, sizeof mask);
+	if (numel(v->rank, v->sizes) > 0)
+		do
+			memset(mask + (elem(v, idx) - buf), 1, esz);
+		while (next_idx(v->rank, v->sizes, idx));
+	for (size_t i = 0; i < sizeof mask; i++)
+		if (!mask[i] && buf[i] != snap[i])
+			return false;
+	return true;
+}
+
+/* Three test buffers of BUFELEMS 8-byte elements, prefilled with junk. */
+static char *bufs[4];
+static char snap[BUFELEMS * 8];
+
+static void
+setup(void)
+{
+	rng_state = 0x9E3779B97F4A7C15ull;
+	for (int i = 0; i < 4; i++) {
+		bufs[i] = malloc(BUFELEMS * 8);
+		memset(bufs[i], 0xA5, BUFELEMS * 8);
+	}
+}
+
+static void
+teardown(void)
+{
+	for (int i = 0; i < 4; i++)
+		free(bufs[i]);
+}
+
+/* ------------------------------------------------- reference scalars */
+
+static int64_t
+ld(DType dt, const void *p)
+{
+	switch (dt) {
+	case DT_I1:
+		return *(const uint8_t *)p & 1;
+	case DT_I32:
+		return *(const int32_t *)p;
+	default:
+		return *(const int64_t *)p;
+	}
+}
+
+static int64_t
+int_min(DType dt)
+{
+	return dt == DT_I32 ? INT32_MIN : dt == DT_I1 ? 0 : INT64_MIN;
+}
+
+/* Integer result of ew on x, y (computed in uint64, no UB). */
+static uint64_t
+ref_int(Ew ew, DType dt, int64_t x, int64_t y)
+{
+	uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
+
+	switch (ew) {
+	case EW_ADD: return ux + uy;
+	case EW_SUB: return ux - uy;
+	case EW_MUL: return ux * uy;
+	case EW_DIV:
+		if (y == 0)
+			return 0;
+		if (y == -1 && x == int_min(dt))
+			return ux;
+		return (uint64_t)(y == -1 ? 0 - ux : (uint64_t)(x / y));
+	case EW_MAX: return x > y ? ux : uy;
+	case EW_MIN: return x < y ? ux : uy;
+	case EW_NEG: return 0 - ux;
+	case EW_ABS: return x < 0 ? 0 - ux : ux;
+	case EW_RELU: return x > 0 ? ux : 0;
+	case EW_LT: return x < y;
+	case EW_LE: return x <= y;
+	case EW_EQ: return x == y;
+	case EW_NE: return x != y;
+	case EW_GT: return x > y;
+	case EW_GE: return x >= y;
+	default: return 0;
+	}
+}
+
+#define REF_FLOAT(NAME, T, EXP, FABS)                                        \
+	static T NAME##_mx(T x, T y)                                         \
+	{                                                                    \
+		if (isnan(x))                                                \
+			return x;                                            \
+		if (isnan(y))                                                \
+			return y;                                            \
+		return x > y ? x : y;                                        \
+	}                                                                    \
+	static T NAME##_mn(T x, T y)                                         \
+	{                                                                    \
+		if (isnan(x))                                                \
+			return x;                                            \
+		if (isnan(y))                                                \
+			return y;                                            \
+		return x < y ? x : y;                                        \
+	}                                                                    \
+	static T NAME(Ew ew, T x, T y, uint8_t *c)                           \
+	{                                                                    \
+		switch (ew) {                                                \
+		case EW_ADD: return x + y;                                   \
+		case EW_SUB: return x - y;                                   \
+		case EW_MUL: return x * y;                                   \
+		case EW_DIV: return x / y;                                   \
+		case EW_MAX: return NAME##_mx(x, y);                         \
+		case EW_MIN: return NAME##_mn(x, y);                         \
+		case EW_NEG: return -x;                                      \
+		case EW_ABS: return FABS(x);                                 \
+		case EW_EXP: return EXP(x);                                  \
+		case EW_RELU: return NAME##_mx(x, (T)0);                     \
+		case EW_LT: *c = x < y; return 0;                            \
+		case EW_LE: *c = x <= y; return 0;                           \
+		case EW_EQ: *c = x == y; return 0;                           \
+		case EW_NE: *c = x != y; return 0;                           \
+		case EW_GT: *c = x > y; return 0;                            \
+		case EW_GE: *c = x >= y; return 0;                           \
+		default: return 0;                                           \
+		}                                                            \
+	}
+REF_FLOAT(ref_f32, float, expf, fabsf)
+REF_FLOAT(ref_f64, double, exp, fabs)
+
+/* r = x ew y for element pointers of dtype dt (r is i1 for compares). */
+static void
+ref_ew(Ew ew, DType dt, const void *x, const void *y, void *r)
+{
+	bool cmp = ew >= EW_LT;
+	uint8_t c = 0;
+
+	if (!y)
+		y = x;
+	if (dt == DT_F32) {
+		float v = ref_f32(ew, *(const float *)x, *(const float *)y, &c);
+		if (!cmp)
+			memcpy(r, &v, 4);
+	} else if (dt == DT_F64) {
+		double v = ref_f64(ew, *(const double *)x, *(const double *)y, &c);
+		if (!cmp)
+			memcpy(r, &v, 8);
+	} else {
+		uint64_t v = ref_int(ew, dt, ld(dt, x), ld(dt, y));
+		if (cmp)
+			c = (uint8_t)v;
+		else
+			put(dt, r, 0, 0, (int64_t)v);
+	}
+	if (cmp)
+		*(uint8_t *)r = c;
+}
+
+/* ------------------------------------------------------- elementwise */
+
+/* Logical shapes: rank 3 crossing the 16-element blocks, long rank 1,
+ * rank 0, and one with size-1 dims. */
+static const int ranks[] = {3, 1, 0, 4};
+static const int64_t shapes[][MAXRANK] = {{3, 5, 7}, {1000}, {0}, {2, 1, 9, 1}};
+#define NSHAPES 4
+
+/* (out, a, b) layouts tried for every op and dtype. */
+static const int combos[][3] = {
+	{L_CONTIG, L_CONTIG, L_CONTIG},   {L_OFFSET, L_OFFSET, L_OFFSET},
+	{L_OFFSET, L_PADDED, L_REVERSED}, {L_PADDED, L_REVERSED, L_OFFSET},
+	{L_REVERSED, L_CONTIG, L_PADDED}, {L_CONTIG, L_CONTIG, L_BCAST},
+	{L_OFFSET, L_BCAST, L_OFFSET},    {L_PADDED, L_PADDED, L_BCAST},
+	{L_REVERSED, L_BCAST, L_REVERSED}, {L_CONTIG, L_PADDED, L_BCAST},
+	{L_CONTIG, L_BCAST, L_REVERSED},  {L_OFFSET, L_BCAST, L_BCAST},
+	{L_CONTIG, L_REVERSED, L_CONTIG},
+};
+#define NCOMBOS ((int)(sizeof combos / sizeof combos[0]))
+
+/*
+ * One elementwise case: random inputs (splat when broadcast), reference
+ * loop, then the kernel over the layouts; in place when inplace (out is
+ * a's view).  ncmp: the op is a compare (out i1).
+ */
+static void
+ew_case(Ew ew, DType dt, int sh, const int *lay, bool inplace)
+{
+	static char A[BUFELEMS * 8], B[BUFELEMS * 8], R[BUFELEMS * 8],
+		O[BUFELEMS * 8];
+	int rank = ranks[sh];
+	const int64_t *sizes = shapes[sh];
+	int64_t n = numel(rank, sizes);
+	bool unary = ew >= EW_NEG && ew <= EW_RELU, cmp = ew >= EW_LT;
+	DType odt = cmp ? DT_I1 : dt;
+	size_t esz = dtype_size(dt), osz = dtype_size(odt);
+	View vo, va, vb;
+
+	fill_vals(dt, A, n);
+	fill_vals(dt, B, n);
+	for (int64_t i = 1; i < n; i++) { /* broadcast inputs are splats */
+		if (lay[1] == L_BCAST)
+			memcpy(A + i * (int64_t)esz, A, esz);
+		if (lay[2] == L_BCAST)
+			memcpy(B + i * (int64_t)esz, B, esz);
+	}
+	for (int64_t i = 0; i < n; i++)
+		ref_ew(ew, dt, A + i * (int64_t)esz,
+		       unary ? NULL : B + i * (int64_t)esz, R + i * (int64_t)osz);
+
+	va = mk_view(bufs[1], dt, rank, sizes, lay[1]);
+	vb = mk_view(bufs[2], dt, rank, sizes, lay[2]);
+	scatter(&va, A);
+	scatter(&vb, B);
+	vo = inplace ? va : mk_view(bufs[0], odt, rank, sizes, lay[0]);
+	memcpy(snap, vo.base, sizeof snap);
+	if (cmp)
+		k_cmp(ew, &vo, &va, &vb);
+	else if (unary)
+		k_unary(ew, &vo, &va);
+	else
+		k_binary(ew, &vo, &va, &vb);
+	gather(&vo, O);
+	ck_assert_msg(!memcmp(O, R, (size_t)n * osz),
+		      "ew %d dt %s shape %d layouts %d %d %d inplace %d", ew,
+		      dtype_names[dt], sh, lay[0], lay[1], lay[2], inplace);
+	ck_assert_msg(outside_untouched(&vo, vo.base, snap),
+		      "ew %d dt %s wrote outside its view", ew, dtype_names[dt]);
+}
+
+static void
+ew_all(Ew first, Ew last)
+{
+	for (int t = 0; t < NDTS; t++) {
+		DType dt = all_dts[t];
+
+		for (Ew ew = first; ew <= last; ew++) {
+			if (ew == EW_EXP && !dtype_is_float(dt))
+				continue; /* rejected by the verifier */
+			for (int sh = 0; sh < NSHAPES; sh++)
+				for (int c = 0; c < NCOMBOS; c++) {
+					ew_case(ew, dt, sh, combos[c], false);
+					if (combos[c][1] != L_BCAST && ew < EW_LT)
+						ew_case(ew, dt, sh, combos[c], true);
+				}
+		}
+	}
+}
+
+START_TEST(binary_all)
+{
+	ew_all(EW_ADD, EW_MIN);
+}
+END_TEST
+
+START_TEST(unary_all)
+{
+	ew_all(EW_NEG, EW_RELU);
+}
+END_TEST
+
+START_TEST(cmp_all)
+{
+	ew_all(EW_LT, EW_GE);
+}
+END_TEST
+
+/* Scalar views of one element at byte address p. */
+static View
+sv(DType dt, void *p)
+{
+	View v;
+
+	memset(&v, 0, sizeof v);
+	v.base = p;
+	v.dt = dt;
+	return v;
+}
+
+static int32_t
+bin32(Ew ew, int32_t x, int32_t y)
+{
+	int32_t r;
+	View vo = sv(DT_I32, &r), va = sv(DT_I32, &x), vb = sv(DT_I32, &y);
+
+	k_binary(ew, &vo, &va, &vb);
+	return r;
+}
+
+static int64_t
+bin64(Ew ew, int64_t x, int64_t y)
+{
+	int64_t r;
+	View vo = sv(DT_I64, &r), va = sv(DT_I64, &x), vb = sv(DT_I64, &y);
+
+	k_binary(ew, &vo, &va, &vb);
+	return r;
+}
+
+static int64_t
+un64(Ew ew, DType dt, int64_t x)
+{
+	char bx[8] = {0}, br[8] = {0};
+	View vo = sv(dt, br), va = sv(dt, bx);
+
+	put(dt, bx, 0, 0, x);
+	k_unary(ew, &vo, &va);
+	return ld(dt, br);
+}
+
+static uint8_t
+bin1(Ew ew, uint8_t x, uint8_t y)
+{
+	uint8_t r = 0xFF;
+	View vo = sv(DT_I1, &r), va = sv(DT_I1, &x), vb = sv(DT_I1, &y);
+
+	k_binary(ew, &vo, &va, &vb);
+	return r;
+}
+
+START_TEST(int_edges)
+{
+	ck_assert_int_eq(bin32(EW_ADD, INT32_MAX, 1), INT32_MIN);
+	ck_assert_int_eq(bin32(EW_SUB, INT32_MIN, 1), INT32_MAX);
+	ck_assert_int_eq(bin32(EW_MUL, 65536, 65536), 0);
+	ck_assert_int_eq(bin32(EW_MUL, INT32_MAX, 2), -2);
+	ck_assert_int_eq(bin32(EW_DIV, 7, 0), 0);
+	ck_assert_int_eq(bin32(EW_DIV, INT32_MIN, -1), INT32_MIN);
+	ck_assert_int_eq(bin32(EW_DIV, -7, 2), -3);
+	ck_assert_int_eq(bin32(EW_DIV, 7, -1), -7);
+	ck_assert_int_eq(bin32(EW_MAX, -5, 3), 3);
+	ck_assert_int_eq(bin32(EW_MIN, -5, 3), -5);
+	ck_assert(bin64(EW_ADD, INT64_MAX, 1) == INT64_MIN);
+	ck_assert(bin64(EW_MUL, INT64_MIN, -1) == INT64_MIN);
+	ck_assert(bin64(EW_DIV, INT64_MIN, -1) == INT64_MIN);
+	ck_assert(bin64(EW_DIV, 5, 0) == 0);
+	ck_assert(un64(EW_ABS, DT_I64, INT64_MIN) == INT64_MIN);
+	ck_assert(un64(EW_NEG, DT_I64, INT64_MIN) == INT64_MIN);
+	ck_assert(un64(EW_ABS, DT_I32, INT32_MIN) == INT32_MIN);
+	ck_assert(un64(EW_ABS, DT_I32, -4) == 4);
+	ck_assert(un64(EW_RELU, DT_INDEX, -4) == 0);
+	ck_assert(un64(EW_RELU, DT_I32, 9) == 9);
+	/* i1 keeps bit 0 */
+	ck_assert_int_eq(bin1(EW_ADD, 1, 1), 0);
+	ck_assert_int_eq(bin1(EW_SUB, 0, 1), 1);
+	ck_assert_int_eq(bin1(EW_MUL, 1, 1), 1);
+	ck_assert_int_eq(bin1(EW_DIV, 1, 0), 0);
+	ck_assert_int_eq(bin1(EW_MAX, 0, 1), 1);
+	ck_assert_int_eq(bin1(EW_MIN, 0, 1), 0);
+	ck_assert(un64(EW_NEG, DT_I1, 1) == 1);
+}
+END_TEST
+
+static float
+bf(Ew ew, float x, float y)
+{
+	float r;
+	View vo = sv(DT_F32, &r), va = sv(DT_F32, &x), vb = sv(DT_F32, &y);
+
+	if (ew >= EW_NEG)
+		k_unary(ew, &vo, &va);
+	else
+		k_binary(ew, &vo, &va, &vb);
+	return r;
+}
+
+static uint8_t
+cmpd(Ew ew, double x, double y)
+{
+	uint8_t r = 0xFF;
+	View vo = sv(DT_I1, &r), va = sv(DT_F64, &x), vb = sv(DT_F64, &y);
+
+	k_cmp(ew, &vo, &va, &vb);
+	return r;
+}
+
+START_TEST(nan_rules)
+{
+	float nan = NAN, z;
+
+	ck_assert(isnan(bf(EW_MAX, nan, 1)));
+	ck_assert(isnan(bf(EW_MAX, 1, nan)));
+	ck_assert(isnan(bf(EW_MIN, nan, -INFINITY)));
+	ck_assert(isnan(bf(EW_MIN, -INFINITY, nan)));
+	ck_assert(isnan(bf(EW_RELU, nan, 0)));
+	ck_assert(bf(EW_RELU, -3, 0) == 0);
+	z = bf(EW_RELU, -0.0f, 0);
+	ck_assert(z == 0 && !signbit(z));
+	ck_assert(bf(EW_MAX, 2, 3) == 3);
+	ck_assert(bf(EW_ABS, -2, 0) == 2);
+	z = bf(EW_EXP, 1, 0);
+	ck_assert(!memcmp(&z, &(float){expf(1.0f)}, 4));
+	ck_assert(isinf(bf(EW_DIV, 1, 0)));
+	for (Ew ew = EW_LT; ew <= EW_GE; ew++)
+		ck_assert_int_eq(cmpd(ew, NAN, 1), ew == EW_NE);
+	ck_assert_int_eq(cmpd(EW_EQ, NAN, NAN), 0);
+	ck_assert_int_eq(cmpd(EW_NE, NAN, NAN), 1);
+	ck_assert_int_eq(cmpd(EW_LT, 1, 2), 1);
+	ck_assert_int_eq(cmpd(EW_GE, 1, 2), 0);
+	ck_assert_int_eq(cmpd(EW_LE, -0.0, 0.0), 1);
+}
+END_TEST
+
+/* ------------------------------------------------- copy, fill, transpose */
+
+START_TEST(copy_all)
+{
+	static char A[BUFELEMS * 8], O[BUFELEMS * 8];
+
+	for (int t = 0; t < NDTS; t++)
+		for (int sh = 0; sh < NSHAPES; sh++)
+			for (int c = 0; c < NCOMBOS; c++) {
+				DType dt = all_dts[t];
+				int rank = ranks[sh];
+				int64_t n = numel(rank, shapes[sh]);
+				size_t esz = dtype_size(dt);
+				View vo, va;
+
+				if (combos[c][1] == L_BCAST)
+					continue;
+				fill_bits(dt, A, n);
+				va = mk_view(bufs[1], dt, rank, shapes[sh], combos[c][1]);
+				vo = mk_view(bufs[0], dt, rank, shapes[sh], combos[c][0]);
+				scatter(&va, A);
+				memcpy(snap, bufs[0], sizeof snap);
+				k_copy(&vo, &va);
+				gather(&vo, O);
+				ck_assert_msg(!memcmp(O, A, (size_t)n * esz),
+					      "copy %s shape %d combo %d",
+					      dtype_names[dt], sh, c);
+				ck_assert(outside_untouched(&vo, bufs[0], snap));
+			}
+}
+END_TEST
+
+START_TEST(fill_all)
+{
+	static char O[BUFELEMS * 8];
+
+	for (int t = 0; t < NDTS; t++)
+		for (int sh = 0; sh < NSHAPES; sh++)
+			for (int l = 0; l < L_BCAST; l++) {
+				DType dt = all_dts[t];
+				int rank = ranks[sh];
+				int64_t n = numel(rank, shapes[sh]);
+				size_t esz = dtype_size(dt);
+				View vo = mk_view(bufs[0], dt, rank, shapes[sh], l);
+				View vs = mk_view(bufs[1], dt, 0, NULL, L_OFFSET);
+
+				fill_bits(dt, bufs[1] + 5 * esz, 1);
+				memcpy(snap, bufs[0], sizeof snap);
+				k_fill(&vo, &vs);
+				gather(&vo, O);
+				for (int64_t i = 0; i < n; i++)
+					ck_assert(!memcmp(O + i * (int64_t)esz,
+							  bufs[1] + 5 * esz, esz));
+				ck_assert(outside_untouched(&vo, bufs[0], snap));
+			}
+}
+END_TEST
+
+/* Fills and copies across dtypes convert; float -> int saturates. */
+START_TEST(fill_convert)
+{
+	int32_t o32[3];
+	int64_t o64;
+	uint8_t o1;
+	float f;
+	View vo = sv(DT_I32, o32), vs;
+
+	vo.rank = 1;
+	vo.sizes[0] = 3;
+	vo.strides[0] = 1;
+	f = NAN;
+	vs = sv(DT_F32, &f);
+	k_fill(&vo, &vs);
+	ck_assert(o32[0] == 0 && o32[2] == 0);
+	f = 1e20f;
+	k_fill(&vo, &vs);
+	ck_assert(o32[1] == INT32_MAX);
+	f = -1e20f;
+	k_fill(&vo, &vs);
+	ck_assert(o32[1] == INT32_MIN);
+	f = -2.75f;
+	k_fill(&vo, &vs);
+	ck_assert(o32[2] == -2);
+	vo = sv(DT_I64, &o64);
+	f = INFINITY;
+	k_copy(&vo, &vs);
+	ck_assert(o64 == INT64_MAX);
+	vo = sv(DT_I1, &o1);
+	f = 3.0f;
+	k_copy(&vo, &vs);
+	ck_assert_int_eq(o1, 1);
+}
+END_TEST
+
+START_TEST(transpose_rank3)
+{
+	static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+					{1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+	static char A[BUFELEMS * 8], O[BUFELEMS * 8], R[BUFELEMS * 8];
+	const int64_t *sz = shapes[0];
+
+	for (int t = 0; t < NDTS; t++)
+		for (int p = 0; p < 6; p++)
+			for (int c = 0; c < 5; c++) {
+				DType dt = all_dts[t];
+				size_t esz = dtype_size(dt);
+				const int *pm = perms[p];
+				int64_t osz[3] = {sz[pm[0]], sz[pm[1]], sz[pm[2]]};
+				int64_t i[3] = {0}, n = 0;
+				View va = mk_view(bufs[1], dt, 3, sz, combos[c][1]);
+				View vo = mk_view(bufs[0], dt, 3, osz, combos[c][0]);
+				View ro = mk_view(R, dt, 3, osz, L_CONTIG);
+
+				fill_bits(dt, A, 105);
+				scatter(&va, A);
+				do { /* out[i[p0], i[p1], i[p2]] = a[i] */
+					int64_t j[3] = {i[pm[0]], i[pm[1]], i[pm[2]]};
+					memcpy(elem(&ro, j), A + n++ * (int64_t)esz, esz);
+				} while (next_idx(3, sz, i));
+				memcpy(snap, bufs[0], sizeof snap);
+				k_transpose(&vo, &va, pm);
+				gather(&vo, O);
+				ck_assert_msg(!memcmp(O, R, 105 * esz),
+					      "transpose %s perm %d combo %d",
+					      dtype_names[dt], p, c);
+				ck_assert(outside_untouched(&vo, bufs[0], snap));
+			}
+}
+END_TEST
+
+/* ------------------------------------------------------------- reduce */
+
+START_TEST(reduce_all_dimsets)
+{
+	static char A[BUFELEMS * 8], X[BUFELEMS * 8], O[BUFELEMS * 8];
+	static const int lays[][2] = {{L_CONTIG, L_CONTIG}, {L_OFFSET, L_PADDED},
+				      {L_PADDED, L_REVERSED}, {L_REVERSED, L_OFFSET}};
+	const int64_t *sz = shapes[0];
+
+	for (int t = 0; t < NDTS; t++)
+		for (int ew = EW_ADD; ew <= EW_MAX; ew += EW_MAX - EW_ADD)
+			for (int mask = 0; mask < 8; mask++)
+				for (int l = 0; l < 4; l++) {
+					DType dt = all_dts[t];
+					size_t esz = dtype_size(dt);
+					int dims[3], nd = 0, orank = 0;
+					int64_t osz[3], i[3] = {0}, n = 0, on;
+					View va, vo, rx;
+
+					for (int d = 0; d < 3; d++) {
+						if (mask >> d & 1)
+							dims[nd++] = d;
+						else
+							osz[orank++] = sz[d];
+					}
+					on = numel(orank, osz);
+					fill_vals(dt, A, 105);
+					fill_vals(dt, X, on);
+					va = mk_view(bufs[1], dt, 3, sz, lays[l][1]);
+					vo = mk_view(bufs[0], dt, orank, osz, lays[l][0]);
+					scatter(&va, A);
+					scatter(&vo, X);
+					/* reference: fold a in row-major order into X */
+					rx = mk_view(X, dt, orank, osz, L_CONTIG);
+					do {
+						int64_t j[3], k = 0;
+
+						for (int d = 0; d < 3; d++)
+							if (!(mask >> d & 1))
+								j[k++] = i[d];
+						char *x = elem(&rx, j);
+						ref_ew(ew, dt, x, A + n++ * (int64_t)esz, x);
+					} while (next_idx(3, sz, i));
+					memcpy(snap, bufs[0], sizeof snap);
+					k_reduce(ew, &vo, &va, dims, nd);
+					gather(&vo, O);
+					ck_assert_msg(!memcmp(O, X, (size_t)on * esz),
+						      "reduce %d %s mask %d lay %d", ew,
+						      dtype_names[dt], mask, l);
+					ck_assert(outside_untouched(&vo, bufs[0], snap));
+				}
+}
+END_TEST
+
+/* Sum order is a's row-major order: 1e8 + 1 + ... cancels the same way. */
+START_TEST(reduce_order)
+{
+	float a[4] = {1e8f, 1.0f, 1.0f, -1e8f}, out = 0;
+	View va = sv(DT_F32, a), vo = sv(DT_F32, &out);
+	int dims[1] = {0};
+
+	va.rank = 1;
+	va.sizes[0] = 4;
+	va.strides[0] = 1;
+	k_reduce(EW_ADD, &vo, &va, dims, 1);
+	ck_assert(out == 0.0f); /* ((1e8 + 1) + 1) - 1e8 in float */
+}
+END_TEST
+
+/* ------------------------------------------------------------- matmul */
+
+/* Reference: out = c + a b in plain loops, exact for the values used. */
+static void
+ref_matmul(DType dt, int64_t M, int64_t K, int64_t N, const char *a,
+	   const char *b, char *c)
+{
+	size_t esz = dtype_size(dt);
+
+	for (int64_t i = 0; i < M; i++)
+		for (int64_t j = 0; j < N; j++) {
+			char *o = c + (i * N + j) * (int64_t)esz;
+			double f = 0;
+			uint64_t u = 0;
+
+			if (dtype_is_float(dt))
+				f = dt == DT_F32 ? *(float *)o : *(double *)o;
+			else
+				u = (uint64_t)ld(dt, o);
+			for (int64_t k = 0; k < K; k++) {
+				const char *x = a + (i * K + k) * (int64_t)esz;
+				const char *y = b + (k * N + j) * (int64_t)esz;
+
+				if (dt == DT_F32)
+					f += (double)*(const float *)x * *(const float *)y;
+				else if (dt == DT_F64)
+					f += *(const double *)x * *(const double *)y;
+				else
+					u += (uint64_t)ld(dt, x) * (uint64_t)ld(dt, y);
+			}
+			put(dt, o, 0, f, (int64_t)u);
+		}
+}
+
+/* Small integers (exact in any order) for floats; any value for ints. */
+static void
+fill_mm(DType dt, void *p, int64_t n, bool exact)
+{
+	if (!dtype_is_float(dt)) {
+		fill_vals(dt, p, n);
+		return;
+	}
+	for (int64_t i = 0; i < n; i++) {
+		uint64_t r = rng();
+		double v = exact ? (double)((int64_t)(r % 9) - 4)
+				 : (double)((int64_t)(r >> 11) % 100001) / 997.0;
+		put(dt, p, i, v, 0);
+	}
+}
+
+static const int64_t mm_shapes[][3] = {{1, 1, 1}, {5, 7, 3}, {16, 9, 33},
+				       {33, 40, 17}, {2, 40, 70}};
+#define NMM ((int)(sizeof mm_shapes / sizeof mm_shapes[0]))
+
+/* matmul over layouts (out, a, b) into R; inputs contiguous in A, B, C. */
+static void
+mm_run(DType dt, const int64_t *s, const int *lay, const char *A,
+       const char *B, const char *C, char *R)
+{
+	int64_t so[2] = {s[0], s[2]}, sa[2] = {s[0], s[1]}, sb[2] = {s[1], s[2]};
+	View vo = mk_view(bufs[0], dt, 2, so, lay[0]);
+	View va = mk_view(bufs[1], dt, 2, sa, lay[1]);
+	View vb = mk_view(bufs[2], dt, 2, sb, lay[2]);
+
+	scatter(&vo, C);
+	scatter(&va, A);
+	scatter(&vb, B);
+	memcpy(snap, bufs[0], sizeof snap);
+	ck_assert_int_eq(k_matmul(&vo, &va, &vb), 0);
+	gather(&vo, R);
+	ck_assert(outside_untouched(&vo, bufs[0], snap));
+}
+
+START_TEST(matmul_all)
+{
+	static char A[BUFELEMS * 8], B[BUFELEMS * 8], C[BUFELEMS * 8],
+		R0[BUFELEMS * 8], R[BUFELEMS * 8], E[BUFELEMS * 8];
+
+	for (int t = 0; t < NDTS; t++)
+		for (int m = 0; m < NMM; m++)
+			for (int exact = 0; exact < 2; exact++) {
+				DType dt = all_dts[t];
+				const int64_t *s = mm_shapes[m];
+				size_t osz = (size_t)(s[0] * s[2]) * dtype_size(dt);
+
+				fill_mm(dt, A, s[0] * s[1], exact);
+				fill_mm(dt, B, s[1] * s[2], exact);
+				fill_mm(dt, C, s[0] * s[2], exact);
+				mm_run(dt, s, combos[0], A, B, C, R0);
+				if (exact || !dtype_is_float(dt)) {
+					memcpy(E, C, osz);
+					ref_matmul(dt, s[0], s[1], s[2], A, B, E);
+					ck_assert_msg(!memcmp(R0, E, osz),
+						      "matmul %s shape %d vs reference",
+						      dtype_names[dt], m);
+				}
+				for (int c = 1; c < 5; c++) {
+					mm_run(dt, s, combos[c], A, B, C, R);
+					ck_assert_msg(!memcmp(R0, R, osz),
+						      "matmul %s shape %d combo %d",
+						      dtype_names[dt], m, c);
+				}
+			}
+}
+END_TEST
+
+/* Dense operands go to gemm in place at any alignment: every element
+ * offset mod 64 bytes, sizes large enough for OpenBLAS's blocking and threads,
+ * must give the bits of the 64-byte-aligned run and of the packed run. */
+START_TEST(matmul_alignment)
+{
+	static const int64_t sz[][3] = {{7, 300, 9}, {130, 257, 131}, {256, 256, 256}};
+
+	for (int dti = 0; dti < 2; dti++)
+		for (int m = 0; m < 3; m++) {
+			DType dt = dti ? DT_F64 : DT_F32;
+			size_t esz = dtype_size(dt);
+			int64_t M = sz[m][0], K = sz[m][1], N = sz[m][2];
+			size_t na = (size_t)(M * K) * esz, nb = (size_t)(K * N) * esz,
+			       nc = (size_t)(M * N) * esz;
+			char *A = malloc(na), *B = malloc(nb), *C = malloc(nc),
+			     *R0 = malloc(nc), *R = malloc(nc);
+			char *ba = aligned_alloc(64, na + 128), *bb = aligned_alloc(64, nb + 128),
+			     *bc = aligned_alloc(64, 4 * nc + 256);
+
+			fill_mm(dt, A, M * K, false);
+			fill_mm(dt, B, K * N, false);
+			fill_mm(dt, C, M * N, false);
+			for (int off = 0; off <= 64; off += (int)esz) {
+				int64_t oa[2] = {M, K}, ob[2] = {K, N}, oc[2] = {M, N};
+				View va = mk_view(ba + off, dt, 2, oa, L_CONTIG);
+				View vb = mk_view(bb + (off * 3) % 64, dt, 2, ob, L_CONTIG);
+				View vc = mk_view(bc + (off * 7) % 64, dt, 2, oc, L_CONTIG);
+
+				if (off == 64) { /* packed: a seen column-major */
+					va = mk_view(ba, dt, 2, oa, L_REVERSED);
+					vc = mk_view(bc + 4, dt, 2, oc, L_PADDED);
+				}
+				scatter(&va, A);
+				scatter(&vb, B);
+				scatter(&vc, C);
+				ck_assert_int_eq(k_matmul(&vc, &va, &vb), 0);
+				gather(&vc, off ? R : R0);
+				ck_assert_msg(!off || !memcmp(R, R0, nc),
+					      "matmul %s %lldx%lldx%lld offset %d",
+					      dtype_names[dt], (long long)M,
+					      (long long)K, (long long)N, off);
+			}
+			free(A), free(B), free(C), free(R0), free(R);
+			free(ba), free(bb), free(bc);
+		}
+}
+END_TEST
+
+/* out may share memory with an input: the input is read as it was. */
+START_TEST(matmul_alias_and_edges)
+{
+	float a[4] = {1, 2, 3, 4}, b[4] = {5, 6, 7, 8};
+	int32_t ia[4] = {1, 2, 3, 4}, ib[4] = {5, 6, 7, 8};
+	int64_t s2[2] = {2, 2}, s0[2] = {2, 0}, s0t[2] = {0, 2};
+	View va = mk_view(a, DT_F32, 2, s2, L_CONTIG);
+	View vb = mk_view(b, DT_F32, 2, s2, L_CONTIG);
+	View via = mk_view(ia, DT_I32, 2, s2, L_CONTIG);
+	View vib = mk_view(ib, DT_I32, 2, s2, L_CONTIG);
+
+	/* a = a + a b: [[1+19, 2+22], [3+43, 4+50]] */
+	ck_assert_int_eq(k_matmul(&va, &va, &vb), 0);
+	ck_assert(a[0] == 20 && a[1] == 24 && a[2] == 46 && a[3] == 54);
+	ck_assert_int_eq(k_matmul(&via, &via, &vib), 0);
+	ck_assert(ia[0] == 20 && ia[1] == 24 && ia[2] == 46 && ia[3] == 54);
+	/* K = 0: out unchanged */
+	va = mk_view(a, DT_F32, 2, s0, L_CONTIG);
+	vb = mk_view(b, DT_F32, 2, s0t, L_CONTIG);
+	View vo = mk_view(b, DT_F32, 2, s2, L_CONTIG);
+	ck_assert_int_eq(k_matmul(&vo, &va, &vb), 0);
+	ck_assert(b[0] == 5 && b[3] == 8);
+	/* i32 wraps */
+	ia[0] = INT32_MAX, ia[1] = 0, ia[2] = 0, ia[3] = 0;
+	ib[0] = 2, ib[1] = 0, ib[2] = 0, ib[3] = 0;
+	int32_t ic[4] = {1, 0, 0, 0};
+	View vic = mk_view(ic, DT_I32, 2, s2, L_CONTIG);
+	via = mk_view(ia, DT_I32, 2, s2, L_CONTIG);
+	ck_assert_int_eq(k_matmul(&vic, &via, &vib), 0);
+	ck_assert_int_eq(ic[0], -1); /* 1 + 2 * INT32_MAX wraps to -1 */
+}
+END_TEST
+
+START_TEST(matmul_oom)
+{
+	float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 1, 1, 1, 1, 1}, c[4] = {0};
+	int64_t sa[2] = {2, 3}, sb[2] = {3, 2}, sc[2] = {2, 2};
+	View va = mk_view(a, DT_F32, 2, sa, L_REVERSED);
+	View vb = mk_view(b, DT_F32, 2, sb, L_CONTIG);
+	View vc = mk_view(c, DT_F32, 2, sc, L_CONTIG);
+	long live = mem_live_blocks();
+
+	va.off = 0;
+	for (int n = 0; n < 3; n++) {
+		mem_fail_after(n);
+		int rv = k_matmul(&vc, &va, &vb);
+		mem_fail_after(-1);
+		ck_assert_int_eq(rv, n < 1 ? -1 : 0);
+		ck_assert_int_eq(mem_live_blocks(), live);
+	}
+	/* dense operands need no memory */
+	va = mk_view(a, DT_F32, 2, sa, L_CONTIG);
+	mem_fail_after(0);
+	ck_assert_int_eq(k_matmul(&vc, &va, &vb), 0);
+	mem_fail_after(-1);
+}
+END_TEST
+
+/* ------------------------------------------------------------- suites */
+
+static Suite *
+ew_suite(void)
+{
+	Suite *s = suite_create("kernels_elementwise");
+	TCase *tc = tcase_create("ew");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, binary_all);
+	tcase_add_test(tc, unary_all);
+	tcase_add_test(tc, cmp_all);
+	tcase_add_test(tc, int_edges);
+	tcase_add_test(tc, nan_rules);
+	tcase_add_test(tc, copy_all);
+	tcase_add_test(tc, fill_all);
+	tcase_add_test(tc, fill_convert);
+	tcase_add_test(tc, transpose_rank3);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+static Suite *
+fold_suite(void)
+{
+	Suite *s = suite_create("kernels_reduce_matmul");
+	TCase *tc = tcase_create("fold");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, reduce_all_dimsets);
+	tcase_add_test(tc, reduce_order);
+	tcase_add_test(tc, matmul_all);
+	tcase_add_test(tc, matmul_alignment);
+	tcase_add_test(tc, matmul_alias_and_edges);
+	tcase_add_test(tc, matmul_oom);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return tu_run((Suite *[]){ew_suite(), fold_suite(), NULL});
+}
