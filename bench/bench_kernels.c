@@ -17,7 +17,7 @@
 
 #include "ir.h"
 
-#define REPS 10
+#define REPS 25
 
 static double
 now(void)

@@ -17,16 +17,16 @@
 #include "ir.h"
 
 /* A free forced by a plan: release the buffer holding `v` after `after`. */
-typedef struct FreeAt {
+typedef struct PlanFree {
 	Value *v;
 	Op *after;
 	Loc loc;
-} FreeAt;
+} PlanFree;
 
 typedef struct Decisions {
 	const Program *p;
 	Decision *d;       /* by Value.id, p->nvalues entries */
-	FreeAt *frees;     /* plan frees (replace the strategy's for v's buffer) */
+	PlanFree *frees;     /* plan frees (replace the strategy's for v's buffer) */
 	int nfrees;
 } Decisions;
 
@@ -61,7 +61,7 @@ typedef struct PlanItem {
 /* Apply forced decisions and frees; an illegal plan (into an operand the op
  * cannot write, of another type, a free of a view) is an input error. */
 int plan_apply(Decisions *ds, const PlanItem *items, int n,
-	       const FreeAt *frees, int nfrees, Diag *d);
+	       const PlanFree *frees, int nfrees, Diag *d);
 
 /* ------------------------------------------------------------- lower.c */
 

@@ -200,6 +200,28 @@ lower_for(Lower *L, const Op *op, BBlock *out)
 	emit(L, out, in);
 }
 
+/* A second await of one future receives the same buffers as the first:
+ * the first one's results own them. */
+static bool
+lower_await_again(Lower *L, const Op *op)
+{
+	const Value *f = op->args[0].v;
+
+	for (int i = 0; i < L->p->nvalues; i++) {
+		const Value *v = L->p->values[i];
+		const Op *o = v->def;
+		if (!o || o == op || o->kind != OP_AWAIT || o->args[0].v != f ||
+		    v->resno != 0 || (is_tensor(v) && !L->root[v->id]))
+			continue;
+		for (int k = 0; k < op->nres; k++)
+			if (is_tensor(op->res[k]))
+				set_root(L, op->res[k], L->root[o->res[k]->id],
+					 L->whole[o->res[k]->id], NULL);
+		return true;
+	}
+	return false;
+}
+
 static void
 lower_op(Lower *L, const Op *op, BBlock *out)
 {
@@ -223,6 +245,8 @@ lower_op(Lower *L, const Op *op, BBlock *out)
 		return;
 	case F_AWAIT:
 		emit(L, out, inst_new(L, BI_AWAIT, op, NULL));
+		if (lower_await_again(L, op))
+			return;
 		break;
 	case F_CALL:
 		emit(L, out, inst_new(L, BI_CALL, op, NULL));

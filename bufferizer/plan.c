@@ -42,14 +42,14 @@ plan_one(Decisions *ds, const PlanItem *it, Diag *d)
 }
 
 int
-plan_apply(Decisions *ds, const PlanItem *items, int n, const FreeAt *frees,
+plan_apply(Decisions *ds, const PlanItem *items, int n, const PlanFree *frees,
 	   int nfrees, Diag *d)
 {
 	for (int i = 0; i < n; i++)
 		if (plan_one(ds, &items[i], d) < 0)
 			return -1;
 	for (int i = 0; i < nfrees; i++) {
-		const FreeAt *f = &frees[i];
+		const PlanFree *f = &frees[i];
 		if (f->v->type->kind != TY_TENSOR)
 			return diag_set(d, f->loc, "free: %%%s is not a tensor",
 					f->v->name);

@@ -62,7 +62,7 @@ operand(Out *o, const Operand *a)
 	if (a->v)
 		put(o, "%%%s", a->v->name);
 	else if (a->isfloat)
-		put(o, "%g", a->f);
+		put(o, a->f == (double)(int64_t)a->f ? "%.1f" : "%.17g", a->f);
 	else
 		put(o, "%lld", (long long)a->i);
 }
@@ -267,7 +267,10 @@ bir_print(const BProg *bp)
 			put(&o, "%s%%%s: %s%s", j ? ", " : "", f->params[j]->name,
 			    type_str(f->params[j]->type, ty, sizeof ty),
 			    f->params[j]->readonly ? " {readonly}" : "");
-		put(&o, ") {\n");
+		put(&o, ")");
+		for (int j = 0; j < f->nrtypes; j++)
+			put(&o, "%s%s", j ? ", " : " -> (", type_str(f->rtypes[j], ty, sizeof ty));
+		put(&o, "%s {\n", f->nrtypes ? ")" : "");
 		block(&o, bp, bp->funcs[i].body, 1);
 		put(&o, "}\n");
 	}

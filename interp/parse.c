@@ -24,6 +24,7 @@ typedef struct CallRef {
 typedef struct Parser {
 	Lexer lx;
 	Token tok;          /* the current token; the lexer is just past it */
+	Loc prev_end;       /* just past the previous token */
 	Arena *a;
 	Program *prog;
 	Func *fn;           /* function being parsed */
@@ -85,12 +86,17 @@ desc(const Token *t, char *buf, size_t n)
 	return buf;
 }
 
+/* Something missing at the end of a line is reported on that line, just
+ * past the last token, as a reader of the line expects. */
 static _Noreturn void
 expected(Parser *P, const char *what)
 {
 	char buf[64];
+	Loc loc = P->tok.loc;
 
-	perr(P, P->tok.loc, "expected %s, found %s", what,
+	if (P->prev_end.line && P->prev_end.line != loc.line)
+		loc = P->prev_end;
+	perr(P, loc, "expected %s, found %s", what,
 	     desc(&P->tok, buf, sizeof buf));
 }
 
@@ -99,6 +105,13 @@ expected(Parser *P, const char *what)
 static void
 next(Parser *P)
 {
+	const Token *t = &P->tok;
+
+	if (t->kind != TK_EOF && t->loc.line) {
+		P->prev_end.line = t->loc.line;
+		P->prev_end.col = t->loc.col + (int)t->len +
+				  (t->kind == TK_VALUE || t->kind == TK_FUNC);
+	}
 	if (lex_next(&P->lx, &P->tok, P->d)) {
 		P->failed = true;
 		longjmp(P->jb, 1);
@@ -227,6 +240,10 @@ parse_type(Parser *P)
 			return t;
 		}
 	}
+	/* a missing type, not a misspelt one */
+	if (P->tok.loc.line != P->prev_end.line ||
+	    op_lookup(P->tok.s, P->tok.len) >= 0 || is_kw(P, "func"))
+		expected(P, "type");
 	perr(P, P->tok.loc, "unknown type %s", desc(&P->tok, buf, sizeof buf));
 }
 

@@ -340,6 +340,10 @@ load_top(Loader *L, Case *c, unsigned flags)
 		yl_fail(L, yl_loc(root), "a case file must be a mapping "
 			"(case:, program:, ...)");
 	yl_keys(L, root, top_keys, "", v, k);
+	/* `inputs:`, `expect:` or `runs:` with nothing after: as if absent */
+	for (int i = K_INPUTS; i <= K_RUNS; i++)
+		if (v[i] && yl_is_null(v[i]))
+			v[i] = NULL;
 	if (v[K_EXPECT]) {
 		yl_want(L, v[K_EXPECT], YAML_MAPPING_NODE, "expect");
 		yl_keys(L, v[K_EXPECT], ekeys, "expect", ev, NULL);

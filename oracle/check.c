@@ -24,7 +24,7 @@ outcome_clear(Outcome *o)
 static char *
 index_str(const Tensor *t, int64_t i, char *buf, size_t n)
 {
-	int64_t idx[MAXRANK];
+	int64_t idx[MAXRANK] = {0};
 	size_t len = 0;
 
 	for (int k = t->rank - 1; k >= 0; k--) {

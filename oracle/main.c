@@ -121,6 +121,17 @@ parse_args(Opts *o, int argc, char **argv)
 	return 0;
 }
 
+/* An error in a case file, with its source line and caret when it has a
+ * location (an unreadable file has none). */
+static void
+print_error(const char *path, const Case *c, const Diag *d)
+{
+	if (d->loc.line <= 0)
+		fprintf(stderr, "%s: error: %s\n", path, d->msg);
+	else
+		diag_print(stderr, path, c ? c->text : NULL, d);
+}
+
 /* ----------------------------------------------------------- run */
 
 static int
@@ -134,7 +145,7 @@ cmd_run(Opts *o)
 		return usage_error("%s", "run takes exactly one CASE");
 	check_file(o->paths[0], &c, &out);
 	if (out.errored && out.status != STATUS_OK)
-		diag_print(stderr, o->paths[0], c ? c->text : NULL, &out.err);
+		print_error(o->paths[0], c, &out.err);
 	if (o->json) {
 		if (report_json(stdout, c, &out))
 			fprintf(stderr, "bufdiff: out of memory\n");
@@ -278,7 +289,7 @@ check_one_file(Opts *o, const char *path, JEntry *je, int idx)
 	je[idx].status = out.status;
 	je[idx].msg = mem_strdup(out.why);
 	if (out.errored && out.status == STATUS_BAD)
-		diag_print(stderr, path, c ? c->text : NULL, &out.err);
+		print_error(path, c, &out.err);
 	if (o->json)
 		report_json(stdout, c, &out);
 	else if (out.status == STATUS_OK)
@@ -341,7 +352,7 @@ cmd_print(Opts *o)
 	if (o->npaths != 1)
 		return usage_error("%s", "print takes exactly one CASE");
 	if (case_load(o->paths[0], CASE_PROGRAM_ONLY, &c, &d)) {
-		diag_print(stderr, o->paths[0], c ? c->text : NULL, &d);
+		print_error(o->paths[0], c, &d);
 		case_free(c);
 		return STATUS_BAD;
 	}

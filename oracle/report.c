@@ -52,8 +52,10 @@ report_text(FILE *out, const Case *c, const Outcome *o)
 {
 	char tb[128];
 
-	fprintf(out, "case %s (%s)\n", c && c->name ? c->name : "?",
-		c ? c->file : "?");
+	if (c && c->name)
+		fprintf(out, "case %s (%s)\n", c->name, c->file);
+	else
+		fprintf(out, "case %s\n", c ? c->file : "?");
 	if (o->errored) {
 		if (o->status == STATUS_OK)
 			fprintf(out, "error as expected: %d:%d: %s\n",

@@ -252,7 +252,7 @@ START_TEST(input_errors)
 	LOAD_ERR(one_param("tensor<3xf32>", "{splat: 1, seed: 2}"), 8, 17,
 		 "unknown key 'seed' in input x (expected one of: splat, random, "
 		 "data, shape, min, max)");
-	LOAD_ERR(one_param("tensor<3xi32>", "{random: 1, min: 5, max: 2}"), 8, 20,
+	LOAD_ERR(one_param("tensor<3xi32>", "{random: 1, min: 5, max: 2}"), 8, 23,
 		 "input x: random needs min <= max");
 	LOAD_ERR(one_param("tensor<3xi32>", "{random: -1}"), 8, 15,
 		 "input x: the random seed must be an integer >= 0");
@@ -399,7 +399,7 @@ START_TEST(runs_validation)
 	LOAD_ERR(RUNS "  - decisions: ['y:z']\n", 9, 17, "unknown value %z");
 	LOAD_ERR(RUNS "  - memory: {copies: -1}\n", 9, 22,
 		 "memory: 'copies' must be an integer >= 0");
-	LOAD_ERR(RUNS "  - outputs: [[1, 2]]\n", 9, 16,
+	LOAD_ERR(RUNS "  - outputs: [[1, 2]]\n", 9, 15,
 		 "run 1 output 0 has 2 elements, expected 3");
 	LOAD_ERR(RUNS "  - 5\n", 9, 5, "'runs entry' must be a mapping");
 }

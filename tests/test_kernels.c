@@ -896,6 +896,13 @@ START_TEST(matmul_all)
 }
 END_TEST
 
+/* 64-byte-aligned (C11 wants the size a multiple of the alignment). */
+static char *
+alloc64(size_t n)
+{
+	return aligned_alloc(64, (n + 63) & ~(size_t)63);
+}
+
 /* Dense operands go to gemm in place at any alignment: every element
  * offset mod 64 bytes, sizes large enough for OpenBLAS's blocking and threads,
  * must give the bits of the 64-byte-aligned run and of the packed run. */
@@ -912,8 +919,8 @@ START_TEST(matmul_alignment)
 			       nc = (size_t)(M * N) * esz;
 			char *A = malloc(na), *B = malloc(nb), *C = malloc(nc),
 			     *R0 = malloc(nc), *R = malloc(nc);
-			char *ba = aligned_alloc(64, na + 128), *bb = aligned_alloc(64, nb + 128),
-			     *bc = aligned_alloc(64, 4 * nc + 256);
+			char *ba = alloc64(na + 128), *bb = alloc64(nb + 128),
+			     *bc = alloc64(4 * nc + 256);
 
 			fill_mm(dt, A, M * K, false);
 			fill_mm(dt, B, K * N, false);
@@ -926,7 +933,7 @@ START_TEST(matmul_alignment)
 
 				if (off == 64) { /* packed: a seen column-major */
 					va = mk_view(ba, dt, 2, oa, L_REVERSED);
-					vc = mk_view(bc + 4, dt, 2, oc, L_PADDED);
+					vc = mk_view(bc + esz, dt, 2, oc, L_PADDED);
 				}
 				scatter(&va, A);
 				scatter(&vb, B);

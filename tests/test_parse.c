@@ -396,6 +396,11 @@ START_TEST(test_errors)
 		    1, 55, "slice has 1 offset but 2 sizes");
 	check_error("func @f() { for %i = 0 to 3 iter(%a = %b) { } }", 1, 13,
 		    "'for' has 1 iter arg but 0 result types");
+	/* something missing at a line's end: reported just past its last token */
+	check_error("func @f(%x: f32) -> f32 {\n  %y = add %x, 1 :\n  return %y\n}",
+		    2, 19, "expected type, found 'return'");
+	check_error("func @f(%x: f32) -> f32 {\n  %y = add %x,\n  return %y\n}",
+		    2, 15, "expected value or literal, found 'return'");
 	check_error("func @f(%x: f32) { %a = const 1 : future<> }", 1, 35,
 		    "const needs a scalar or tensor type, got future<>");
 }

@@ -1,0 +1,141 @@
+/* test_alloc.c: fail the Nth allocation of load + verify + reference run
+ * (and of the JSON report), for n = 0.. until the run succeeds; every
+ * failure must be a clean "out of memory" and leave no block behind. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "oracle.h"
+#include "testutil.h"
+
+static const char *text =
+	"case: alloc/loop\n"
+	"program: |\n"
+	"  func @main(%x: tensor<2x3xf32>, %n: index, %v: tensor<?xi32>) -> (tensor<2x3xf32>, i32) {\n"
+	"    %c = const dense<0.5> : tensor<2x3xf32>\n"
+	"    %r = for %i = 0 to %n iter(%acc = %x) -> (tensor<2x3xf32>) {\n"
+	"      %a = add %acc, %c : tensor<2x3xf32>\n"
+	"      yield %a\n"
+	"    }\n"
+	"    %e = extract %v[1] : i32\n"
+	"    %s = call @twice(%e)\n"
+	"    return %r, %s\n"
+	"  }\n"
+	"  func @twice(%a: i32) -> i32 {\n"
+	"    %b = add %a, %a : i32\n"
+	"    return %b\n"
+	"  }\n"
+	"inputs:\n"
+	"  x: [[1, 2, 3], [4, 5, 6]]\n"
+	"  n: 3\n"
+	"  v: {random: 3, min: -5, max: 5, shape: [4]}\n"
+	"expect:\n"
+	"  outputs:\n"
+	"    - [[2.5, 3.5, 4.5], [5.5, 6.5, 7.5]]\n"
+	"    - 8\n"
+	"runs:\n"
+	"  - plan: {a: acc}\n"
+	"    free: {x: after a}\n"
+	"    culprits: ['a:acc']\n"
+	"    outputs: [{splat: 1, shape: [2, 3]}, 8]\n";
+
+START_TEST(load_and_run_under_oom)
+{
+	int failures = 0, run_failures = 0;
+
+	for (long n = 0;; n++) {
+		long start = mem_live_blocks();
+		Case *c = NULL;
+		Outcome o;
+		Diag d;
+		int rc;
+
+		memset(&o, 0, sizeof o);
+		mem_fail_after(n);
+		rc = case_parse("alloc.yaml", text, strlen(text), 0, &c, &d);
+		if (!rc)
+			check_case(c, &o);
+		mem_fail_after(-1);
+		if (rc)
+			ck_assert_msg(!strcmp(d.msg, "out of memory"), "n=%ld: load: %d:%d: %s",
+				      n, d.loc.line, d.loc.col, d.msg);
+		else if (o.errored && ++run_failures)
+			ck_assert_msg(!strcmp(o.err.msg, "out of memory"), "n=%ld: run: %s",
+				      n, o.err.msg);
+		outcome_clear(&o);
+		case_free(c);
+		ck_assert_msg(mem_live_blocks() == start, "n=%ld: %ld blocks leaked", n,
+			      mem_live_blocks() - start);
+		if (!rc && !o.errored) {
+			ck_assert_msg(failures > 0 && run_failures > 0,
+				      "failed %d loads, %d runs", failures - run_failures,
+				      run_failures);
+			break;
+		}
+		failures++;
+		ck_assert_msg(n < 100000, "never succeeded");
+	}
+}
+END_TEST
+
+/* v[1] = 4 (seed 3 in -5..5), so the second output is 8. */
+START_TEST(case_passes)
+{
+	Case *c = NULL;
+	Outcome o;
+	Diag d;
+
+	ck_assert_int_eq(case_parse("alloc.yaml", text, strlen(text), 0, &c, &d), 0);
+	check_case(c, &o);
+	ck_assert_msg(o.status == STATUS_OK, "%s", o.why);
+	outcome_clear(&o);
+	case_free(c);
+}
+END_TEST
+
+START_TEST(json_under_oom)
+{
+	Case *c = NULL;
+	Outcome o;
+	Diag d;
+	FILE *devnull = fopen("/dev/null", "w");
+
+	report_json_init();
+	ck_assert_int_eq(case_parse("alloc.yaml", text, strlen(text), 0, &c, &d), 0);
+	check_case(c, &o);
+	for (long n = 0;; n++) {
+		long start = mem_live_blocks();
+		int rc;
+
+		mem_fail_after(n);
+		rc = report_json(devnull, c, &o);
+		mem_fail_after(-1);
+		ck_assert_msg(mem_live_blocks() == start, "n=%ld: leak", n);
+		if (!rc)
+			break;
+		ck_assert(n < 100000);
+	}
+	outcome_clear(&o);
+	case_free(c);
+	fclose(devnull);
+}
+END_TEST
+
+static Suite *
+alloc_suite(void)
+{
+	Suite *s = suite_create("alloc");
+	TCase *t = tcase_create("oom");
+
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, case_passes);
+	tcase_add_test(t, load_and_run_under_oom);
+	tcase_add_test(t, json_under_oom);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int
+main(void)
+{
+	return tu_run((Suite *[]){alloc_suite(), NULL});
+}
