@@ -91,6 +91,13 @@ static const Strategy strategies[] = {
 	{"inplace-all", "every result that can reuse an operand's buffer "
 			"does, live or not; wrong on purpose",
 	 decide_inplace_all},
+	{"plan", "the run's forced decisions (plan, free); copy-all for the "
+		 "rest", decide_copy_all},
+	/* not implemented yet: runs naming them are reported as skipped */
+	{"last-use", "in place when the operand has no later textual use "
+		     "(ggml's rule); not implemented yet", NULL},
+	{"one-shot", "read-after-write conflict analysis, async-aware, with "
+		     "ownership-based frees; not implemented yet", NULL},
 };
 
 const Strategy *

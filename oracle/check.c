@@ -17,6 +17,9 @@ outcome_clear(Outcome *o)
 	for (int i = 0; i < o->nouts; i++)
 		tensor_free(o->outs[i]);
 	mem_free(o->outs);
+	for (int i = 0; i < o->nruns; i++)
+		runout_clear(&o->runs[i]);
+	mem_free(o->runs);
 	memset(o, 0, sizeof *o);
 }
 
@@ -65,14 +68,15 @@ same_elem(const Tensor *a, const Tensor *b, int64_t i)
 
 /* Output k: 0, or -1 with the first difference in why. */
 static int
-check_one(int k, const Tensor *want, const Tensor *got, char *why, size_t n)
+check_one(int k, const Tensor *want, const Tensor *got, const char *what,
+	  char *why, size_t n)
 {
 	char b1[128], b2[128], ix[128];
 
 	if (want->rank != got->rank || want->dt != got->dt ||
 	    memcmp(want->dims, got->dims, sizeof(int64_t) * (size_t)want->rank)) {
-		snprintf(why, n, "output %d: reference has shape %s (%s), expected "
-			 "%s (%s)", k, shape_str(got, b1, sizeof b1),
+		snprintf(why, n, "output %d: %s has shape %s (%s), expected "
+			 "%s (%s)", k, what, shape_str(got, b1, sizeof b1),
 			 dtype_names[got->dt], shape_str(want, b2, sizeof b2),
 			 dtype_names[want->dt]);
 		return -1;
@@ -84,12 +88,10 @@ check_one(int k, const Tensor *want, const Tensor *got, char *why, size_t n)
 			continue;
 		if (gdef && wdef && same_elem(want, got, i))
 			continue;
-		if (!gdef)
-			continue; /* poison in the reference: not compared */
 		tensor_elem_str(got, i, b1, sizeof b1);
 		tensor_elem_str(want, i, b2, sizeof b2);
-		snprintf(why, n, "output %d differs at %s: reference %s, expected %s",
-			 k, index_str(want, i, ix, sizeof ix), b1, b2);
+		snprintf(why, n, "output %d differs at %s: %s %s, expected %s",
+			 k, index_str(want, i, ix, sizeof ix), what, b1, b2);
 		return -1;
 	}
 	return 0;
@@ -97,15 +99,15 @@ check_one(int k, const Tensor *want, const Tensor *got, char *why, size_t n)
 
 int
 check_outputs(Tensor *const *want, int nwant, Tensor *const *got, int ngot,
-	      char *why, size_t n)
+	      const char *what, char *why, size_t n)
 {
 	if (nwant != ngot) {
-		snprintf(why, n, "the reference returned %d output%s, expected %d",
-			 ngot, ngot == 1 ? "" : "s", nwant);
+		snprintf(why, n, "the %s run returned %d output%s, expected %d",
+			 what, ngot, ngot == 1 ? "" : "s", nwant);
 		return -1;
 	}
 	for (int k = 0; k < nwant; k++)
-		if (check_one(k, want[k], got[k], why, n))
+		if (check_one(k, want[k], got[k], what, why, n))
 			return -1;
 	return 0;
 }
@@ -135,8 +137,37 @@ judge_error(const Case *c, Outcome *o)
 	}
 }
 
+/* The bufferized runs: the case's own (unless only `s` is wanted) and
+ * `s` (which must agree).  The worst status wins; a run's failure is the
+ * case's `why` unless an earlier one is. */
+static void
+check_runs(Case *c, const Strategy *s, bool case_runs, Outcome *o)
+{
+	int n = (case_runs ? c->nruns : 0) + (s != NULL);
+
+	o->runs = mem_calloc((size_t)n + 1, sizeof *o->runs);
+	if (!o->runs) {
+		o->status = STATUS_BAD;
+		snprintf(o->why, sizeof o->why, "out of memory");
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		RunOut *r = &o->runs[i];
+		bool extra = !case_runs || i == c->nruns;
+		diff_run(c, extra ? NULL : &c->runs[i], s, o->outs, o->nouts, r);
+		o->nruns = i + 1;
+		if (r->status <= o->status)
+			continue;
+		if (o->status == STATUS_OK)
+			snprintf(o->why, sizeof o->why, "run %d (%s): %.500s", i + 1,
+				 r->strategy, r->status == STATUS_BAD ? r->err.msg
+								     : r->why);
+		o->status = r->status;
+	}
+}
+
 void
-check_case(Case *c, Outcome *o)
+check_case(Case *c, const Strategy *s, bool case_runs, Outcome *o)
 {
 	memset(o, 0, sizeof *o);
 	if (ref_run(c->prog, c->entry, c->inputs, &c->lim, &o->outs, &o->nouts,
@@ -153,14 +184,17 @@ check_case(Case *c, Outcome *o)
 			 "containing \"%s\", but the case ran without one",
 			 c->error.line, c->error.msg);
 	} else if (c->has_outputs &&
-		   check_outputs(c->want, c->nwant, o->outs, o->nouts, o->why,
-				 sizeof o->why)) {
+		   check_outputs(c->want, c->nwant, o->outs, o->nouts,
+				 "reference", o->why, sizeof o->why)) {
 		o->status = STATUS_FAIL;
 	}
+	if (!c->has_error)
+		check_runs(c, s, case_runs, o);
 }
 
 void
-check_file(const char *path, Case **c, Outcome *o)
+check_file(const char *path, const Strategy *s, bool case_runs, Case **c,
+	   Outcome *o)
 {
 	Diag d;
 
@@ -170,5 +204,5 @@ check_file(const char *path, Case **c, Outcome *o)
 		judge_error(*c, o);
 		return;
 	}
-	check_case(*c, o);
+	check_case(*c, s, case_runs, o);
 }

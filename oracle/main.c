@@ -12,20 +12,27 @@
 static const char usage[] =
 	"usage:\n"
 	"  bufdiff run CASE [--strategy S] [--schedule X] [--json]\n"
+	"              [--alloc-overhead BYTES] [--memory-trace FILE]\n"
 	"  bufdiff check PATH... [--strategy S] [--json] [--junit FILE]\n"
 	"  bufdiff print CASE\n"
+	"  bufdiff bufferize CASE [--strategy S] [--run I]\n"
 	"  bufdiff strategies\n"
 	"  bufdiff --help | --version\n"
 	"\n"
-	"  run         the reference outputs of CASE, checked against its expect\n"
+	"  run         the reference and the bufferized runs of CASE (its runs,\n"
+	"              or --strategy S alone), checked against its expectations\n"
 	"  check       every *.yaml case under the PATHs: [ok] / [FAIL] per case\n"
 	"  print       the case's program as canonical TIR\n"
+	"  bufferize   the buffer program of CASE under S (default copy-all), or\n"
+	"              under the case's run I (1-based) with its plan\n"
 	"  strategies  the bufferization strategies, one per line\n"
 	"\n"
 	"  --strategy S   copy-all, inplace-all, last-use, one-shot or plan\n"
 	"  --schedule X   sync, late, all or random:SEED\n"
 	"  --json         one JSON object per case on stdout\n"
 	"  --junit FILE   also write a JUnit XML report to FILE\n"
+	"  --alloc-overhead BYTES  count BYTES more for each allocation\n"
+	"  --memory-trace FILE     write M(t) per executed instruction as CSV\n"
 	"\n"
 	"exit: 0 ok, 1 an expectation failed, 2 bad input or usage\n";
 
@@ -33,10 +40,13 @@ typedef struct Opts {
 	const char *cmd;
 	const char **paths;
 	int npaths;
-	int strategy;           /* -1: the case's runs */
+	const Strategy *strategy; /* NULL: the case's runs */
 	Schedule schedule;
 	bool json;
 	const char *junit;
+	const char *trace;      /* --memory-trace FILE */
+	long long overhead;     /* --alloc-overhead BYTES */
+	int run;                /* --run I, 1-based; 0: none */
 } Opts;
 
 static int
@@ -69,7 +79,7 @@ parse_opt(Opts *o, int argc, char **argv, int *i)
 	} else if (!strcmp(a, "--strategy")) {
 		if (!(v = opt_value(argc, argv, i)))
 			return STATUS_BAD;
-		if ((o->strategy = strategy_lookup(v)) < 0)
+		if (!(o->strategy = strategy_find(v)))
 			return usage_error("unknown strategy '%s' (see bufdiff "
 					   "strategies)", v);
 	} else if (!strcmp(a, "--schedule")) {
@@ -81,6 +91,21 @@ parse_opt(Opts *o, int argc, char **argv, int *i)
 	} else if (!strcmp(a, "--junit")) {
 		if (!(o->junit = opt_value(argc, argv, i)))
 			return STATUS_BAD;
+	} else if (!strcmp(a, "--memory-trace")) {
+		if (!(o->trace = opt_value(argc, argv, i)))
+			return STATUS_BAD;
+	} else if (!strcmp(a, "--alloc-overhead") || !strcmp(a, "--run")) {
+		char *end;
+		long long n;
+		if (!(v = opt_value(argc, argv, i)))
+			return STATUS_BAD;
+		n = strtoll(v, &end, 10);
+		if (*end || !*v || n < 0 || n > ((long long)1 << 40))
+			return usage_error("bad number '%s'", v);
+		if (a[2] == 'r')
+			o->run = (int)n;
+		else
+			o->overhead = n;
 	} else {
 		return usage_error("unknown option '%s'", a);
 	}
@@ -92,9 +117,12 @@ static bool
 opt_allowed(const char *cmd, const char *opt)
 {
 	if (!strcmp(cmd, "run"))
-		return strcmp(opt, "--junit");
+		return strcmp(opt, "--junit") && strcmp(opt, "--run");
 	if (!strcmp(cmd, "check"))
-		return strcmp(opt, "--schedule");
+		return strcmp(opt, "--schedule") && strcmp(opt, "--run") &&
+		       strcmp(opt, "--memory-trace");
+	if (!strcmp(cmd, "bufferize"))
+		return !strcmp(opt, "--strategy") || !strcmp(opt, "--run");
 	return false;
 }
 
@@ -104,7 +132,7 @@ parse_args(Opts *o, int argc, char **argv)
 	int rc;
 
 	o->cmd = argv[1];
-	o->strategy = -1;
+	o->strategy = NULL;
 	o->paths = mem_alloc(sizeof *o->paths * (size_t)argc);
 	if (!o->paths)
 		return usage_error("%s", "out of memory");
@@ -143,7 +171,7 @@ cmd_run(Opts *o)
 
 	if (o->npaths != 1)
 		return usage_error("%s", "run takes exactly one CASE");
-	check_file(o->paths[0], &c, &out);
+	check_file(o->paths[0], o->strategy, !o->strategy, &c, &out);
 	if (out.errored && out.status != STATUS_OK)
 		print_error(o->paths[0], c, &out.err);
 	if (o->json) {
@@ -278,7 +306,7 @@ check_one_file(Opts *o, const char *path, JEntry *je, int idx)
 	Outcome out;
 	const char *dup;
 
-	check_file(path, &c, &out);
+	check_file(path, o->strategy, true, &c, &out);
 	je[idx].file = mem_strdup(path);
 	je[idx].name = c && c->name ? mem_strdup(c->name) : NULL;
 	if (out.status == STATUS_OK && (dup = duplicate(je, idx))) {
@@ -367,13 +395,72 @@ cmd_print(Opts *o)
 	return rc;
 }
 
+/* ----------------------------------------------------- bufferize */
+
+/* Decisions for `bufferize`: --run I (the case's run, with its plan) or
+ * --strategy S (default copy-all). */
+static int
+bufferize_decisions(Opts *o, Case *c, Decisions *ds, Diag *d)
+{
+	const Run *r = NULL;
+	const Strategy *s = o->strategy;
+
+	if (o->run) {
+		if (o->run > c->nruns)
+			return usage_error("%s has fewer runs", o->paths[0]);
+		r = &c->runs[o->run - 1];
+		s = r->strategy ? r->strategy : s;
+	}
+	if (!s)
+		s = strategy_find("copy-all");
+	if (!s->decide)
+		return usage_error("strategy '%s' is not implemented yet", s->name);
+	if (decisions_make(c->prog, s, ds))
+		return usage_error("%s", "out of memory");
+	if (r && diff_plan(r, ds, d)) {
+		print_error(o->paths[0], c, d);
+		return STATUS_BAD;
+	}
+	return 0;
+}
+
+static int
+cmd_bufferize(Opts *o)
+{
+	Case *c = NULL;
+	Decisions ds = {0};
+	BProg *bp = NULL;
+	Diag d;
+	char *s = NULL;
+	int rc;
+
+	if (o->npaths != 1)
+		return usage_error("%s", "bufferize takes exactly one CASE");
+	if (case_load(o->paths[0], 0, &c, &d)) {
+		print_error(o->paths[0], c, &d);
+		case_free(c);
+		return STATUS_BAD;
+	}
+	rc = bufferize_decisions(o, c, &ds, &d);
+	if (!rc && (!(bp = bufferize_lower(c->prog, &ds, &d)) ||
+		    !(s = bir_print(bp))))
+		rc = usage_error("%s", "out of memory");
+	if (s)
+		fputs(s, stdout);
+	mem_free(s);
+	bprog_free(bp);
+	decisions_free(&ds);
+	case_free(c);
+	return rc;
+}
+
 static int
 cmd_strategies(Opts *o)
 {
 	if (o->npaths)
 		return usage_error("%s", "strategies takes no arguments");
-	for (int i = 0; i < STRAT_COUNT; i++)
-		printf("%-12s %s\n", strategy_info[i].name, strategy_info[i].about);
+	for (int i = 0; strategy_at(i); i++)
+		printf("%-12s %s\n", strategy_at(i)->name, strategy_at(i)->about);
 	return 0;
 }
 
@@ -384,6 +471,7 @@ static const struct {
 	{"run", cmd_run},
 	{"check", cmd_check},
 	{"print", cmd_print},
+	{"bufferize", cmd_bufferize},
 	{"strategies", cmd_strategies},
 };
 
@@ -409,9 +497,18 @@ main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;
+		FILE *trace = NULL;
 		rc = parse_args(&o, argc, argv);
-		if (!rc)
+		if (!rc && o.trace && !(trace = fopen(o.trace, "w")))
+			rc = usage_error("cannot write %s", o.trace);
+		if (!rc) {
+			if (trace)
+				fputs("step,bytes,line\n", trace);
+			diff_options(o.overhead, trace);
 			rc = commands[i].fn(&o);
+		}
+		if (trace)
+			fclose(trace);
 		mem_free(o.paths);
 		return rc;
 	}

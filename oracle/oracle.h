@@ -12,6 +12,9 @@
  *   case.c     a case file -> Case: program parsed and verified, inputs,
  *              expectations, runs; `# expect-error:` comments
  *   check.c    a Case against the reference interpreter -> Outcome
+ *   diff.c     one bufferized run against the reference: decisions,
+ *              lowering, execution, comparison, verdict, culprit bisection,
+ *              the run's expectations -> RunOut
  *   report.c   text, JSON (--json) and JUnit (--junit) reports
  *   main.c     the CLI: run, check, print, --help, --version
  *
@@ -24,6 +27,7 @@
 #include <yaml.h>
 
 #include "ir.h"
+#include "bufferize.h"
 
 /* ----------------------------------------------------------- version.c */
 
@@ -91,19 +95,6 @@ Tensor **data_outputs(Loader *L, const yaml_node_t *n, Type *const *rtypes,
 
 /* -------------------------------------------------------------- runs.c */
 
-/* The strategies, one table (also printed by `bufdiff strategies`). */
-typedef enum Strategy {
-	STRAT_COPY_ALL, STRAT_INPLACE_ALL, STRAT_LAST_USE, STRAT_ONE_SHOT,
-	STRAT_PLAN, STRAT_COUNT
-} Strategy;
-
-typedef struct StrategyInfo {
-	const char *name, *about;
-} StrategyInfo;
-
-extern const StrategyInfo strategy_info[STRAT_COUNT];
-int strategy_lookup(const char *name);          /* Strategy or -1 */
-
 typedef enum SchedKind { SCHED_ALL, SCHED_SYNC, SCHED_LATE, SCHED_RANDOM } SchedKind;
 
 typedef struct Schedule {
@@ -122,8 +113,6 @@ typedef enum MemStat {
 	MS_COPY_BYTES, MS_VIEWS, MS_COUNT
 } MemStat;
 extern const char *const memstat_names[MS_COUNT + 1]; /* NULL-terminated */
-/* Violation kind names as a case writes them, by VKind (ir.h). */
-extern const char *const blame_kinds[VK_COUNT];
 
 /* A decision as a case names it, `RESULT:OPERAND` (operand NULL:
  * `RESULT:new`): in a plan, in culprits, in decisions. */
@@ -148,12 +137,12 @@ typedef struct Blame {
 } Blame;
 
 /* One `runs:` entry, validated against the program; executed by the
- * bufferized executor.  Absent keys: strategy -1, has_schedule false
+ * bufferized executor.  Absent keys: strategy NULL, has_schedule false
  * (schedule all), verdict VERDICT_NONE, outputs NULL, has_* false,
  * memory[k] -1. */
 typedef struct Run {
 	Loc loc;
-	int strategy;
+	const Strategy *strategy; /* NULL: copy-all */
 	Forced *plan;
 	int nplan;
 	FreeAt *frees;
@@ -225,6 +214,22 @@ void case_free(Case *c);        /* NULL ok */
 
 typedef enum Status { STATUS_OK, STATUS_FAIL, STATUS_BAD } Status; /* = exit codes */
 
+/* One bufferized run and what it showed (diff.c). */
+typedef struct RunOut {
+	const char *strategy;   /* as reported: "plan" when the run forces any */
+	const char *schedule;
+	Status status;          /* its expectations: met, failed, bad input */
+	bool skipped;           /* strategy not implemented yet */
+	Diag err;               /* status BAD: an illegal plan */
+	Verdict verdict;
+	Decisions ds;
+	ExecResult ex;
+	int64_t *first_diff;    /* per output: flat index, -1 when equal */
+	Value **culprits;       /* in-place decisions (their results) */
+	int nculprits;
+	char why[640];          /* the first unmet expectation */
+} RunOut;
+
 /* What happened to one case. */
 typedef struct Outcome {
 	Status status;
@@ -233,17 +238,37 @@ typedef struct Outcome {
 	char why[640];          /* the first difference / failure, "" if ok */
 	Tensor **outs;          /* reference outputs (outcome_clear frees) */
 	int nouts;
+	RunOut *runs;           /* the bufferized runs, after the reference */
+	int nruns;
 } Outcome;
 
-/* Run the reference on a loaded case and compare with its expectations. */
-void check_case(Case *c, Outcome *o);
+/* Run the reference on a loaded case and compare with its expectations,
+ * then every run of the case (or only `strategy` when not NULL, which must
+ * agree). */
+void check_case(Case *c, const Strategy *strategy, bool case_runs,
+		Outcome *o);
 /* Load + check, matching an expected error against a failure.  *c is
  * set like case_load's (case_free it). */
-void check_file(const char *path, Case **c, Outcome *o);
+void check_file(const char *path, const Strategy *strategy, bool case_runs,
+		Case **c, Outcome *o);
 /* Compare reference outputs with expected ones: 0, or -1 with why. */
 int check_outputs(Tensor *const *want, int nwant, Tensor *const *got,
-		  int ngot, char *why, size_t n);
+		  int ngot, const char *what, char *why, size_t n);
 void outcome_clear(Outcome *o);
+
+/* -------------------------------------------------------------- diff.c */
+
+/* Run `r` (NULL: strategy s alone, expected to agree) of case c against
+ * the reference outputs ref[0..nref). */
+void diff_run(const Case *c, const Run *r, const Strategy *s,
+	      Tensor *const *ref, int nref, RunOut *o);
+void runout_clear(RunOut *o);
+/* Apply run r's plan and frees to ds; -1 with err for an illegal plan. */
+int diff_plan(const Run *r, Decisions *ds, Diag *err);
+/* --alloc-overhead and --memory-trace, for every later run. */
+void diff_options(int64_t alloc_overhead, FILE *trace);
+/* The value an instruction writes or reads for (for blame), or NULL. */
+const Value *inst_value(const BInst *in);
 
 /* ------------------------------------------------------------ report.c */
 

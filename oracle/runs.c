@@ -8,30 +8,9 @@
 
 #include "oracle.h"
 
-const StrategyInfo strategy_info[STRAT_COUNT] = {
-	[STRAT_COPY_ALL] = {"copy-all", "every result in a fresh buffer: "
-			    "the safe baseline"},
-	[STRAT_INPLACE_ALL] = {"inplace-all", "every result that may write "
-			       "an operand's buffer does, with no analysis"},
-	[STRAT_LAST_USE] = {"last-use", "in place when the operand is not "
-			    "used after the op (liveness only)"},
-	[STRAT_ONE_SHOT] = {"one-shot", "in place unless a read-after-write "
-			    "conflict, like MLIR One-Shot Bufferize"},
-	[STRAT_PLAN] = {"plan", "the run's forced decisions; copy-all for "
-			"the rest"},
-};
-
 const char *const verdict_names[VERDICT_COUNT] = {
 	[VERDICT_NONE] = "", [VERDICT_AGREE] = "agree",
 	[VERDICT_DIVERGE] = "diverge", [VERDICT_FAULT] = "fault",
-};
-
-const char *const blame_kinds[VK_COUNT] = {
-	[VK_STALE_READ] = "stale-read", [VK_USE_AFTER_FREE] = "use-after-free",
-	[VK_DOUBLE_FREE] = "double-free", [VK_LEAK] = "leak",
-	[VK_READONLY_WRITE] = "readonly-write", [VK_ASYNC_RACE] = "async-race",
-	[VK_EARLY_AWAIT_READ] = "early-await-read",
-	[VK_OUT_OF_BOUNDS] = "out-of-bounds", [VK_INVALID_FREE] = "invalid-free",
 };
 
 const char *const memstat_names[MS_COUNT + 1] = {
@@ -39,14 +18,6 @@ const char *const memstat_names[MS_COUNT + 1] = {
 	"views", NULL,
 };
 
-int
-strategy_lookup(const char *name)
-{
-	for (int i = 0; i < STRAT_COUNT; i++)
-		if (!strcmp(strategy_info[i].name, name))
-			return i;
-	return -1;
-}
 
 int
 schedule_parse(const char *s, Schedule *out)
@@ -226,7 +197,7 @@ load_blame(Loader *L, Case *c, Run *r, const yaml_node_t *n)
 				*slot[k] = value_named(L, c, scalar(L, v[k], keys[k]),
 						       v[k]);
 		b->kind = -1;
-		if (v[3] && (b->kind = table_lookup(blame_kinds, VK_COUNT,
+		if (v[3] && (b->kind = table_lookup(vkind_names, VK_COUNT,
 				scalar(L, v[3], "kind"))) < 0)
 			yl_fail(L, yl_loc(v[3]), "unknown violation kind '%s' "
 				"(expected one of: stale-read, use-after-free, "
@@ -262,10 +233,9 @@ load_choice(Loader *L, Run *r, yaml_node_t *strat, yaml_node_t *sched,
 {
 	const char *s;
 
-	if (strat && (r->strategy = strategy_lookup(scalar(L, strat, "strategy"))) < 0)
-		yl_fail(L, yl_loc(strat), "unknown strategy '%s' (expected one "
-			"of: copy-all, inplace-all, last-use, one-shot, plan)",
-			yl_text(strat));
+	if (strat && !(r->strategy = strategy_find(scalar(L, strat, "strategy"))))
+		yl_fail(L, yl_loc(strat), "unknown strategy '%s' (see bufdiff "
+			"strategies)", yl_text(strat));
 	if (sched) {
 		s = scalar(L, sched, "schedule");
 		r->has_schedule = true;
@@ -295,7 +265,7 @@ load_run(Loader *L, Case *c, Run *r, const yaml_node_t *n, int no)
 	yl_want(L, n, YAML_MAPPING_NODE, "runs entry");
 	yl_keys(L, n, keys, "run", v, NULL);
 	r->loc = yl_loc(n);
-	r->strategy = -1;
+	r->strategy = NULL;
 	for (int k = 0; k < MS_COUNT; k++)
 		r->memory[k] = -1;
 	load_choice(L, r, v[STRAT], v[SCHED], v[VERDICT]);

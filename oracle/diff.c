@@ -1,0 +1,396 @@
+/*
+ * diff.c: one bufferized run against the reference.
+ *
+ * decisions (strategy + the run's plan) -> lowering -> instrumented
+ * execution -> bit-exact comparison with the reference -> verdict; for a
+ * failing run, delta debugging over its in-place decisions finds the
+ * smallest set that keeps it failing (the culprits); then the run's own
+ * expectations (verdict, outputs, blame, memory, culprits, decisions).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "oracle.h"
+
+static int64_t opt_overhead;
+static FILE *opt_trace;
+
+void
+diff_options(int64_t alloc_overhead, FILE *trace)
+{
+	opt_overhead = alloc_overhead;
+	opt_trace = trace;
+}
+
+const Value *
+inst_value(const BInst *in)
+{
+	if (!in)
+		return NULL;
+	if (in->v)
+		return in->v;
+	return in->op && in->op->nres ? in->op->res[0] : NULL;
+}
+
+void
+runout_clear(RunOut *o)
+{
+	decisions_free(&o->ds);
+	exec_result_free(&o->ex);
+	mem_free(o->first_diff);
+	mem_free(o->culprits);
+	memset(o, 0, sizeof *o);
+}
+
+/* Lower and execute decisions ds; -1 with err only when out of memory. */
+static int
+execute(const Case *c, const Decisions *ds, FILE *trace, ExecResult *ex,
+	Diag *err)
+{
+	ExecOpts eo = {&c->lim, opt_overhead, trace};
+	BProg *bp = bufferize_lower(c->prog, ds, err);
+	int rc;
+
+	memset(ex, 0, sizeof *ex);
+	if (!bp)
+		return -1;
+	rc = exec_run(bp, c->entry, c->inputs, &eo, ex, err);
+	bprog_free(bp);
+	return rc;
+}
+
+/* First differing element of each output (bit for bit, where the
+ * reference is defined); first[k] = -1 when output k agrees. */
+static Verdict
+judge(const ExecResult *ex, Tensor *const *ref, int nref, int64_t *first)
+{
+	bool differs = ex->aborted[0] || ex->nouts != nref;
+
+	for (int k = 0; k < nref; k++) {
+		const Tensor *a = ref[k], *b = k < ex->nouts ? ex->outs[k] : NULL;
+		first[k] = -1;
+		if (!b || a->n != b->n || a->rank != b->rank || a->dt != b->dt) {
+			first[k] = 0;
+			differs = true;
+			continue;
+		}
+		for (int64_t i = 0; i < a->n; i++)
+			if (tensor_defined(a, i) && !tensor_elem_equal(a, b, i)) {
+				first[k] = i;
+				differs = true;
+				break;
+			}
+	}
+	if (differs)
+		return VERDICT_DIVERGE;
+	return ex->nviols ? VERDICT_FAULT : VERDICT_AGREE;
+}
+
+/* ---- culprit bisection: ddmin over the in-place decisions */
+
+typedef struct Bisect {
+	const Case *c;
+	const Decisions *ds;
+	Tensor *const *ref;
+	int nref;
+	Value **all;           /* the in-place decisions */
+	int n;
+	int64_t *first;
+	bool oom;
+} Bisect;
+
+/* Does the run still fail with only `keep` in place (the rest `new`)? */
+static bool
+still_fails(Bisect *b, Value **keep, int nkeep)
+{
+	Decisions t = *b->ds;
+	ExecResult ex;
+	Diag err;
+	Verdict v;
+
+	t.d = mem_alloc((size_t)(b->c->prog->nvalues + 1) * sizeof *t.d);
+	if (!t.d) {
+		b->oom = true;
+		return false;
+	}
+	memcpy(t.d, b->ds->d, (size_t)b->c->prog->nvalues * sizeof *t.d);
+	for (int i = 0; i < b->n; i++) {
+		bool kept = false;
+		for (int j = 0; j < nkeep; j++)
+			kept |= keep[j] == b->all[i];
+		if (!kept)
+			t.d[b->all[i]->id] = (Decision){DEC_NEW, NULL, NULL, true};
+	}
+	if (execute(b->c, &t, NULL, &ex, &err)) {
+		b->oom = true;
+		mem_free(t.d);
+		return false;
+	}
+	v = judge(&ex, b->ref, b->nref, b->first);
+	exec_result_free(&ex);
+	mem_free(t.d);
+	return v != VERDICT_AGREE;
+}
+
+/* Zeller's ddmin: shrink set[0..*n) to a 1-minimal failing subset. */
+static void
+ddmin(Bisect *b, Value **set, int *n)
+{
+	Value **tmp = mem_alloc((size_t)(*n + 1) * sizeof *tmp);
+	int gran = 2;
+
+	if (!tmp) {
+		b->oom = true;
+		return;
+	}
+	if (still_fails(b, NULL, 0))
+		*n = 0; /* fails with nothing in place: no culprit */
+	while (*n >= 2 && !b->oom) {
+		int chunk = (*n + gran - 1) / gran, found = 0;
+		for (int s = 0; s < *n && !found; s += chunk) {
+			int len = s + chunk > *n ? *n - s : chunk, m = 0;
+			if (still_fails(b, set + s, len)) {
+				memmove(set, set + s, (size_t)len * sizeof *set);
+				*n = len;
+				gran = 2;
+				found = 1;
+				break;
+			}
+			for (int i = 0; i < *n; i++)
+				if (i < s || i >= s + len)
+					tmp[m++] = set[i];
+			if (gran > 2 && still_fails(b, tmp, m)) {
+				memcpy(set, tmp, (size_t)m * sizeof *set);
+				*n = m;
+				gran = gran - 1 > 2 ? gran - 1 : 2;
+				found = 1;
+			}
+		}
+		if (!found) {
+			if (gran >= *n)
+				break;
+			gran = 2 * gran < *n ? 2 * gran : *n;
+		}
+	}
+	mem_free(tmp);
+}
+
+static void
+bisect(const Case *c, Tensor *const *ref, int nref, RunOut *o)
+{
+	Bisect b = {c, &o->ds, ref, nref, NULL, 0, NULL, false};
+	int n = decisions_inplace(&o->ds, NULL, 0);
+
+	b.all = mem_alloc((size_t)(n + 1) * sizeof *b.all);
+	o->culprits = mem_alloc((size_t)(n + 1) * sizeof *o->culprits);
+	b.first = mem_alloc((size_t)(nref + 1) * sizeof *b.first);
+	if (!b.all || !o->culprits || !b.first) {
+		mem_free(b.all);
+		mem_free(b.first);
+		return;
+	}
+	b.n = decisions_inplace(&o->ds, b.all, n);
+	memcpy(o->culprits, b.all, (size_t)n * sizeof *b.all);
+	o->nculprits = n;
+	ddmin(&b, o->culprits, &o->nculprits);
+	mem_free(b.all);
+	mem_free(b.first);
+}
+
+/* ---- the run's expectations */
+
+static bool
+blame_matches(const Blame *b, const Violation *v)
+{
+	if (b->kind >= 0 && (int)v->kind != b->kind)
+		return false;
+	if (b->writer && inst_value(v->writer) != b->writer)
+		return false;
+	if (b->victim && v->victim != b->victim)
+		return false;
+	return !b->reader || inst_value(v->at) == b->reader;
+}
+
+static const char *
+decision_name(const Forced *f, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s:%s", f->result->name,
+		 f->operand ? f->operand->name : "new");
+	return buf;
+}
+
+static bool
+same_decision(const Decision *d, const Forced *f)
+{
+	if (!f->operand)
+		return d->kind == DEC_NEW;
+	return d->kind == DEC_INPLACE && d->into == f->operand;
+}
+
+static int
+expect_fail(RunOut *o, const char *fmt, const char *a, const char *b)
+{
+	o->status = STATUS_FAIL;
+	snprintf(o->why, sizeof o->why, fmt, a, b);
+	return -1;
+}
+
+static int
+check_blame(const Run *r, RunOut *o)
+{
+	for (int i = 0; r->has_blame && i < r->nblame; i++) {
+		const Blame *b = &r->blame[i];
+		bool found = false;
+		for (int j = 0; j < o->ex.nviols && !found; j++)
+			found = blame_matches(b, &o->ex.viols[j]);
+		if (!found) {
+			char line[16];
+			snprintf(line, sizeof line, "%d", b->loc.line);
+			return expect_fail(o, "no violation matches the blame "
+					   "record at line %s%s", line, "");
+		}
+	}
+	return 0;
+}
+
+static int
+check_memory(const Run *r, RunOut *o)
+{
+	const MemStats *m = &o->ex.mem;
+	int64_t got[MS_COUNT] = {m->peak_bytes, m->allocations, m->alloc_bytes,
+				 m->copies, m->copy_bytes, m->views};
+	char a[48], b[48];
+
+	for (int k = 0; k < MS_COUNT; k++) {
+		if (r->memory[k] < 0 || r->memory[k] == got[k])
+			continue;
+		snprintf(a, sizeof a, "%s %" PRId64, memstat_names[k], got[k]);
+		snprintf(b, sizeof b, "%" PRId64, r->memory[k]);
+		return expect_fail(o, "memory: %s, expected %s", a, b);
+	}
+	return 0;
+}
+
+static int
+check_culprits(const Run *r, RunOut *o)
+{
+	char a[96];
+
+	if (!r->has_culprits)
+		return 0;
+	for (int i = 0; i < r->nculprits; i++) {
+		bool found = false;
+		for (int j = 0; j < o->nculprits; j++)
+			found |= o->culprits[j] == r->culprits[i].result &&
+				 same_decision(&o->ds.d[o->culprits[j]->id],
+					       &r->culprits[i]);
+		if (!found)
+			return expect_fail(o, "culprits: %s is not among them",
+					   decision_name(&r->culprits[i], a, sizeof a), "");
+	}
+	if (o->nculprits != r->nculprits) {
+		snprintf(a, sizeof a, "%d", o->nculprits);
+		return expect_fail(o, "culprits: found %s, expected %s", a,
+				   r->nculprits ? "fewer" : "none");
+	}
+	return 0;
+}
+
+static int
+check_decisions(const Run *r, RunOut *o)
+{
+	char a[96];
+
+	for (int i = 0; r->has_decisions && i < r->ndecisions; i++) {
+		const Forced *f = &r->decisions[i];
+		if (!same_decision(&o->ds.d[f->result->id], f))
+			return expect_fail(o, "decisions: %s was not taken",
+					   decision_name(f, a, sizeof a), "");
+	}
+	return 0;
+}
+
+static void
+check_expectations(const Run *r, RunOut *o)
+{
+	Verdict want = r && r->verdict != VERDICT_NONE ? r->verdict : VERDICT_AGREE;
+
+	o->status = STATUS_OK;
+	if (o->verdict != want) {
+		expect_fail(o, "verdict %s, expected %s", verdict_names[o->verdict],
+			    verdict_names[want]);
+		return;
+	}
+	if (!r)
+		return;
+	if (r->outputs && check_outputs(r->outputs, r->noutputs, o->ex.outs,
+					o->ex.nouts, "bufferized", o->why,
+					sizeof o->why)) {
+		o->status = STATUS_FAIL;
+		return;
+	}
+	if (check_blame(r, o) || check_memory(r, o) || check_culprits(r, o))
+		return;
+	check_decisions(r, o);
+}
+
+/* ---- one run */
+
+int
+diff_plan(const Run *r, Decisions *ds, Diag *err)
+{
+	PlanItem *items = mem_alloc((size_t)(r->nplan + 1) * sizeof *items);
+	PlanFree *frees = mem_alloc((size_t)(r->nfrees + 1) * sizeof *frees);
+	int rc;
+
+	if (!items || !frees) {
+		mem_free(items);
+		mem_free(frees);
+		return diag_set(err, r->loc, "out of memory");
+	}
+	for (int i = 0; i < r->nplan; i++)
+		items[i] = (PlanItem){r->plan[i].result, r->plan[i].operand,
+				      r->plan[i].loc};
+	for (int i = 0; i < r->nfrees; i++)
+		frees[i] = (PlanFree){r->frees[i].value, r->frees[i].after->def,
+				      r->frees[i].loc};
+	rc = plan_apply(ds, items, r->nplan, frees, r->nfrees, err);
+	mem_free(items);
+	mem_free(frees);
+	return rc;
+}
+
+void
+diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
+	 int nref, RunOut *o)
+{
+	memset(o, 0, sizeof *o);
+	if (r && r->strategy)
+		s = r->strategy;
+	if (!s)
+		s = strategy_find("copy-all");
+	o->strategy = r && (r->nplan || r->nfrees) ? "plan" : s->name;
+	o->schedule = "sync";
+	o->status = STATUS_OK;
+	if (!s->decide) {
+		o->skipped = true;
+		snprintf(o->why, sizeof o->why, "strategy %s is not implemented "
+			 "yet", s->name);
+		return;
+	}
+	if (decisions_make(c->prog, s, &o->ds) ||
+	    !(o->first_diff = mem_calloc((size_t)nref + 1, sizeof *o->first_diff))) {
+		diag_set(&o->err, c->entry->loc, "out of memory");
+		o->status = STATUS_BAD;
+		return;
+	}
+	if ((r && diff_plan(r, &o->ds, &o->err)) ||
+	    execute(c, &o->ds, opt_trace, &o->ex, &o->err)) {
+		o->status = STATUS_BAD;
+		return;
+	}
+	o->verdict = judge(&o->ex, ref, nref, o->first_diff);
+	if (o->verdict != VERDICT_AGREE)
+		bisect(c, ref, nref, o);
+	check_expectations(r, o);
+}
