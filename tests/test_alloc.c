@@ -34,9 +34,11 @@ static const char *text =
 	"    - 8\n"
 	"runs:\n"
 	"  - plan: {a: acc}\n"
-	"    free: {x: after a}\n"
-	"    culprits: ['a:acc']\n"
-	"    outputs: [{splat: 1, shape: [2, 3]}, 8]\n";
+	"    decisions: ['a:acc']\n"
+	"    outputs: [[[2.5, 3.5, 4.5], [5.5, 6.5, 7.5]], 8]\n"
+	"  - strategy: inplace-all\n"
+	"    verdict: agree\n"
+	"    memory: {allocations: 1, copies: 1}\n";
 
 START_TEST(load_and_run_under_oom)
 {

@@ -377,7 +377,7 @@ START_TEST(runs_validation)
 	case_free(c);
 
 	LOAD_ERR(RUNS "  - strategy: greedy\n", 9, 15, "unknown strategy 'greedy' "
-		 "(expected one of: copy-all, inplace-all, last-use, one-shot, plan)");
+		 "(see bufdiff strategies)");
 	LOAD_ERR(RUNS "  - plan: {q: x}\n", 9, 12, "unknown value %q");
 	LOAD_ERR(RUNS "  - plan: {x: new}\n", 9, 12, "%x is not an op result");
 	LOAD_ERR(RUNS "  - plan: {y: y}\n", 9, 15,
@@ -500,16 +500,23 @@ START_TEST(compares_exactly)
 	tensor_setf(g, 0, -NAN);
 	tensor_setf(w, 1, 0.0);
 	tensor_setf(g, 1, 0.0);
-	/* poison in the reference is not compared */
-	tensor_setf(w, 2, 5);
+	/* an expected `undef` must be poison in the reference, and an
+	 * expected value must not be */
 	g->def = mem_calloc(3, 1);
 	g->def[0] = g->def[1] = 1;
+	w->def = mem_calloc(3, 1);
+	w->def[0] = w->def[1] = 1;
 	ck_assert_int_eq(check_outputs(&w, 1, &g, 1, "reference", why, sizeof why), 0);
+	w->def[2] = 1;
+	tensor_setf(w, 2, 5);
+	ck_assert_int_eq(check_outputs(&w, 1, &g, 1, "reference", why, sizeof why), -1);
+	ck_assert_str_eq(why, "output 0 differs at [2]: reference undef, expected 5");
+	w->def[2] = 0;
 	tensor_setf(g, 1, -0.0);
 	ck_assert_int_eq(check_outputs(&w, 1, &g, 1, "reference", why, sizeof why), -1);
 	ck_assert_str_eq(why, "output 0 differs at [1]: reference -0, expected 0");
 	ck_assert_int_eq(check_outputs(&w, 1, &g, 0, "reference", why, sizeof why), -1);
-	ck_assert_str_eq(why, "the reference returned 0 outputs, expected 1");
+	ck_assert_str_eq(why, "the reference run returned 0 outputs, expected 1");
 	tensor_free(w);
 	tensor_free(g);
 }
