@@ -37,15 +37,19 @@ runout_clear(RunOut *o)
 {
 	decisions_free(&o->ds);
 	exec_result_free(&o->ex);
+	bprog_free(o->bp);
 	mem_free(o->first_diff);
 	mem_free(o->culprits);
 	memset(o, 0, sizeof *o);
 }
 
-/* Lower and execute decisions ds; -1 with err only when out of memory. */
+/* Lower and execute decisions ds; -1 with err only when out of memory.
+ * The violations point into the buffer program: *keep receives it (the
+ * caller frees it after the report), or it is freed here when keep is
+ * NULL. */
 static int
 execute(const Case *c, const Decisions *ds, FILE *trace, ExecResult *ex,
-	Diag *err)
+	BProg **keep, Diag *err)
 {
 	ExecOpts eo = {&c->lim, opt_overhead, trace};
 	BProg *bp = bufferize_lower(c->prog, ds, err);
@@ -55,7 +59,10 @@ execute(const Case *c, const Decisions *ds, FILE *trace, ExecResult *ex,
 	if (!bp)
 		return -1;
 	rc = exec_run(bp, c->entry, c->inputs, &eo, ex, err);
-	bprog_free(bp);
+	if (keep && !rc)
+		*keep = bp;
+	else
+		bprog_free(bp);
 	return rc;
 }
 
@@ -121,7 +128,7 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 		if (!kept)
 			t.d[b->all[i]->id] = (Decision){DEC_NEW, NULL, NULL, true};
 	}
-	if (execute(b->c, &t, NULL, &ex, &err)) {
+	if (execute(b->c, &t, NULL, &ex, NULL, &err)) {
 		b->oom = true;
 		mem_free(t.d);
 		return false;
@@ -385,7 +392,7 @@ diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
 		return;
 	}
 	if ((r && diff_plan(r, &o->ds, &o->err)) ||
-	    execute(c, &o->ds, opt_trace, &o->ex, &o->err)) {
+	    execute(c, &o->ds, opt_trace, &o->ex, &o->bp, &o->err)) {
 		o->status = STATUS_BAD;
 		return;
 	}

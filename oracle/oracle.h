@@ -223,6 +223,7 @@ typedef struct RunOut {
 	Diag err;               /* status BAD: an illegal plan */
 	Verdict verdict;
 	Decisions ds;
+	BProg *bp;              /* what ran: the violations point into it */
 	ExecResult ex;
 	int64_t *first_diff;    /* per output: flat index, -1 when equal */
 	Value **culprits;       /* in-place decisions (their results) */
@@ -274,6 +275,9 @@ const Value *inst_value(const BInst *in);
 
 /* `run`'s text report: reference outputs nested like the data. */
 void report_text(FILE *out, const Case *c, const Outcome *o);
+/* Bufferized run i of o, ASan-style: violations with reader, victim,
+ * writer and decision; differing outputs; culprits; memory; SUMMARY. */
+void report_run_text(FILE *out, const Case *c, const Outcome *o, int i);
 /* One tensor as nested text, e.g. [[1, 2], [3, undef]]. */
 void report_tensor(FILE *out, const Tensor *t);
 /* Route Jansson's allocations through mem_alloc (call once). */

@@ -47,6 +47,159 @@ report_tensor(FILE *out, const Tensor *t)
 	text_nested(out, t, 0, &pos);
 }
 
+/* ---------------------------------------------- bufferized runs, text */
+
+static const char *
+vname(const Value *v)
+{
+	return v ? v->name : "?";
+}
+
+static int
+vline(const BInst *in)
+{
+	return in && in->op ? in->op->loc.line : 0;
+}
+
+static const char *
+decision_of(const BInst *in, char *buf, size_t n)
+{
+	const Value *v = inst_value(in);
+
+	if (!in || !v || in->dec.kind == DEC_NONE)
+		return "-";
+	return dec_str(v, &in->dec, buf, n);
+}
+
+/* One violation the way ASan says it: what was accessed, by whom and
+ * where; who overwrote or freed it, where, and by which decision. */
+static void
+violation_text(FILE *out, const Violation *v)
+{
+	char dec[96];
+	const char *kind = vkind_names[v->kind];
+
+	fprintf(out, "==bufdiff== %s: ", kind);
+	switch (v->kind) {
+	case VK_STALE_READ:
+		fprintf(out, "%%%s (line %d) reads %%%s, but its buffer now holds ",
+			vname(inst_value(v->at)), vline(v->at), vname(v->victim));
+		if (v->writer)
+			fprintf(out, "%%%s\n    overwritten by %%%s (line %d), "
+				"decision %s\n", vname(inst_value(v->writer)),
+				vname(inst_value(v->writer)), vline(v->writer),
+				decision_of(v->writer, dec, sizeof dec));
+		else
+			fprintf(out, "data nobody wrote\n");
+		break;
+	case VK_USE_AFTER_FREE:
+	case VK_DOUBLE_FREE:
+		fprintf(out, "%s (line %d) %s the buffer of %%%s after it was "
+			"freed\n", v->at->kind == BI_FREE ? "free" :
+			vname(inst_value(v->at)), vline(v->at),
+			v->kind == VK_DOUBLE_FREE ? "frees" : "uses",
+			vname(v->victim));
+		if (v->writer)
+			fprintf(out, "    freed by `free %%%s` after line %d (%s)\n",
+				vname(v->writer->v), vline(v->writer),
+				v->writer->why ? v->writer->why : "");
+		break;
+	case VK_LEAK:
+		fprintf(out, "the buffer of %%%s (line %d, %s) is never freed\n",
+			vname(v->victim), vline(v->at),
+			decision_of(v->at, dec, sizeof dec));
+		break;
+	case VK_READONLY_WRITE:
+		fprintf(out, "%%%s (line %d, %s) writes the read-only buffer of "
+			"%%%s\n", vname(inst_value(v->at)), vline(v->at),
+			decision_of(v->at, dec, sizeof dec), vname(v->victim));
+		break;
+	default:
+		fprintf(out, "%%%s (line %d) on %%%s: %s\n",
+			vname(inst_value(v->at)), vline(v->at), vname(v->victim),
+			v->detail);
+	}
+	if (v->rank || v->kind == VK_STALE_READ) {
+		fprintf(out, "    first element [");
+		for (int d = 0; d < v->rank; d++)
+			fprintf(out, d ? ", %lld" : "%lld", (long long)v->elem[d]);
+		fprintf(out, "] of buffer %d", v->buffer);
+		if (v->count > 1)
+			fprintf(out, "; %d times", v->count);
+		fputc('\n', out);
+	}
+}
+
+static void
+decisions_text(FILE *out, const Decisions *ds, Value *const *vs, int n)
+{
+	char buf[96];
+
+	for (int i = 0; i < n; i++)
+		fprintf(out, "%s%s", i ? ", " : "",
+			dec_str(vs[i], &ds->d[vs[i]->id], buf, sizeof buf));
+	if (!n)
+		fprintf(out, "none");
+}
+
+void
+report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
+{
+	const RunOut *r = &o->runs[i];
+	const MemStats *m = &r->ex.mem;
+
+	fprintf(out, "run %d: %s, schedule %s: ", i + 1, r->strategy, r->schedule);
+	if (r->skipped) {
+		fprintf(out, "skipped (%s)\n", r->why);
+		return;
+	}
+	if (r->status == STATUS_BAD) {
+		fprintf(out, "error: %d:%d: %s\n", r->err.loc.line,
+			r->err.loc.col, r->err.msg);
+		return;
+	}
+	fprintf(out, "%s%s\n", verdict_names[r->verdict],
+		r->status == STATUS_OK ? " (as expected)" : "");
+	for (int k = 0; k < r->ex.nviols; k++)
+		violation_text(out, &r->ex.viols[k]);
+	if (r->ex.aborted[0])
+		fprintf(out, "  the bufferized run stopped: %s\n", r->ex.aborted);
+	for (int k = 0; k < o->nouts && k < r->ex.nouts; k++) {
+		int64_t at = r->first_diff[k];
+		char a[64], b[64];
+		if (at < 0)
+			continue;
+		tensor_elem_str(o->outs[k], at, a, sizeof a);
+		tensor_elem_str(r->ex.outs[k], at, b, sizeof b);
+		fprintf(out, "  output %d = ", k);
+		report_tensor(out, r->ex.outs[k]);
+		fprintf(out, "\n    differs at element %lld: reference %s, "
+			"bufferized %s\n", (long long)at, a, b);
+	}
+	if (r->verdict != VERDICT_AGREE) {
+		fprintf(out, "  culprits: ");
+		decisions_text(out, &r->ds, r->culprits, r->nculprits);
+		fputc('\n', out);
+	}
+	fprintf(out, "  memory: peak %lld bytes, %lld allocations (%lld bytes), "
+		"%lld copies (%lld bytes), %lld views\n",
+		(long long)m->peak_bytes, (long long)m->allocations,
+		(long long)m->alloc_bytes, (long long)m->copies,
+		(long long)m->copy_bytes, (long long)m->views);
+	if (r->verdict != VERDICT_AGREE) {
+		const Violation *v = r->ex.nviols ? &r->ex.viols[0] : NULL;
+		fprintf(out, "SUMMARY: bufdiff: %s", verdict_names[r->verdict]);
+		if (v)
+			fprintf(out, ", %s in %%%s (line %d)", vkind_names[v->kind],
+				vname(inst_value(v->at)), vline(v->at));
+		fprintf(out, "; culprits ");
+		decisions_text(out, &r->ds, r->culprits, r->nculprits);
+		fputc('\n', out);
+	}
+	if (r->status == STATUS_FAIL)
+		fprintf(out, "  expectation failed: %s\n", r->why);
+}
+
 void
 report_text(FILE *out, const Case *c, const Outcome *o)
 {
@@ -73,10 +226,12 @@ report_text(FILE *out, const Case *c, const Outcome *o)
 		report_tensor(out, o->outs[i]);
 		fputc('\n', out);
 	}
+	if (c->has_outputs && !(o->status == STATUS_FAIL && !o->nruns))
+		fprintf(out, "ok: the outputs match expect.outputs\n");
+	for (int i = 0; i < o->nruns; i++)
+		report_run_text(out, c, o, i);
 	if (o->status == STATUS_FAIL)
 		fprintf(out, "FAIL: %s\n", o->why);
-	else if (c->has_outputs)
-		fprintf(out, "ok: the outputs match expect.outputs\n");
 }
 
 /* ---------------------------------------------------------- JSON */
@@ -173,6 +328,189 @@ error_json(const Diag *d)
 }
 
 static json_t *
+value_line_json(const BInst *in)
+{
+	json_t *j = json_object();
+
+	if (j && set(j, "value", inst_value(in) ? json_string(inst_value(in)->name)
+						: json_null()) &&
+	    set(j, "line", json_integer(vline(in))))
+		return j;
+	json_decref(j);
+	return NULL;
+}
+
+static json_t *
+index_json(const int64_t *idx, int rank)
+{
+	json_t *a = json_array();
+
+	for (int d = 0; a && d < rank; d++)
+		if (!append(a, json_integer(idx[d]))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+static json_t *
+violation_json(const Violation *v)
+{
+	json_t *j = json_object();
+	char dec[96];
+	bool ok = j;
+
+	ok = ok && set(j, "kind", json_string(vkind_names[v->kind]));
+	ok = ok && set(j, "reader", value_line_json(v->at));
+	ok = ok && set(j, "victim", v->victim ? json_string(v->victim->name)
+					      : json_null());
+	ok = ok && set(j, "writer", v->writer ? value_line_json(v->writer)
+					      : json_null());
+	ok = ok && set(j, "decision", json_string(decision_of(v->writer ? v->writer
+								   : v->at,
+							      dec, sizeof dec)));
+	ok = ok && set(j, "buffer", json_integer(v->buffer));
+	ok = ok && set(j, "first_element", index_json(v->elem, v->rank));
+	ok = ok && set(j, "count", json_integer(v->count));
+	if (v->detail[0])
+		ok = ok && set(j, "detail", json_string(v->detail));
+	if (ok)
+		return j;
+	json_decref(j);
+	return NULL;
+}
+
+static json_t *
+decisions_json(const Decisions *ds, Value *const *vs, int n)
+{
+	json_t *a = json_array();
+	char buf[96];
+
+	for (int i = 0; a && i < n; i++)
+		if (!append(a, json_string(dec_str(vs[i], &ds->d[vs[i]->id], buf,
+						   sizeof buf)))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+/* Every tensor result with a buffer decision, in program order. */
+static json_t *
+all_decisions_json(const Decisions *ds)
+{
+	json_t *a = json_array();
+	char buf[96];
+
+	for (int i = 0; a && ds->d && i < ds->p->nvalues; i++) {
+		const Decision *d = &ds->d[i];
+		if (d->kind != DEC_NEW && d->kind != DEC_INPLACE)
+			continue;
+		if (!append(a, json_string(dec_str(ds->p->values[i], d, buf,
+						   sizeof buf)))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *
+run_output_json(const Outcome *o, const RunOut *r, int k)
+{
+	json_t *j = json_object(), *fd;
+	int64_t pos = 0, at = r->first_diff[k], idx[MAXRANK] = {0}, li = at;
+	const Tensor *t = r->ex.outs[k];
+	bool ok = j;
+
+	ok = ok && set(j, "index", json_integer(k));
+	ok = ok && set(j, "equal", json_boolean(at < 0));
+	ok = ok && set(j, "value", nested_json(t, 0, &pos));
+	if (ok && at >= 0 && at < t->n && at < o->outs[k]->n) {
+		for (int d = t->rank - 1; d >= 0; d--) {
+			idx[d] = t->dims[d] ? li % t->dims[d] : 0;
+			li = t->dims[d] ? li / t->dims[d] : 0;
+		}
+		fd = json_object();
+		ok = fd && set(fd, "at", index_json(idx, t->rank)) &&
+		     set(fd, "reference", elem_json(o->outs[k], at)) &&
+		     set(fd, "bufferized", elem_json(t, at)) &&
+		     set(j, "first_diff", fd);
+	}
+	if (ok)
+		return j;
+	json_decref(j);
+	return NULL;
+}
+
+static json_t *
+memory_json(const MemStats *m)
+{
+	json_t *j = json_object();
+
+	if (j && set(j, "peak_bytes", json_integer(m->peak_bytes)) &&
+	    set(j, "allocations", json_integer(m->allocations)) &&
+	    set(j, "alloc_bytes", json_integer(m->alloc_bytes)) &&
+	    set(j, "copies", json_integer(m->copies)) &&
+	    set(j, "copy_bytes", json_integer(m->copy_bytes)) &&
+	    set(j, "views", json_integer(m->views)))
+		return j;
+	json_decref(j);
+	return NULL;
+}
+
+static json_t *
+run_json(const Outcome *o, const RunOut *r)
+{
+	json_t *j = json_object(), *outs = json_array(), *viols = json_array();
+	bool ok = j && outs && viols;
+
+	ok = ok && set(j, "strategy", json_string(r->strategy));
+	ok = ok && set(j, "schedule", json_string(r->schedule));
+	ok = ok && set(j, "status", json_string(r->skipped ? "skipped" :
+						 status_names[r->status]));
+	if (ok && (r->skipped || r->status == STATUS_BAD)) {
+		ok = set(j, "message", json_string(r->skipped ? r->why : r->err.msg));
+		goto done;
+	}
+	ok = ok && set(j, "verdict", json_string(verdict_names[r->verdict]));
+	ok = ok && set(j, "decisions", all_decisions_json(&r->ds));
+	for (int k = 0; ok && k < r->ex.nouts && k < o->nouts; k++)
+		ok = append(outs, run_output_json(o, r, k));
+	ok = ok && set(j, "outputs", json_incref(outs));
+	for (int k = 0; ok && k < r->ex.nviols; k++)
+		ok = append(viols, violation_json(&r->ex.viols[k]));
+	ok = ok && set(j, "violations", json_incref(viols));
+	ok = ok && set(j, "culprits", decisions_json(&r->ds, r->culprits,
+						     r->nculprits));
+	ok = ok && set(j, "memory", memory_json(&r->ex.mem));
+	if (ok && r->ex.aborted[0])
+		ok = set(j, "aborted", json_string(r->ex.aborted));
+	if (ok && r->status == STATUS_FAIL)
+		ok = set(j, "message", json_string(r->why));
+done:
+	json_decref(outs);
+	json_decref(viols);
+	if (ok)
+		return j;
+	json_decref(j);
+	return NULL;
+}
+
+static json_t *
+runs_json(const Outcome *o)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < o->nruns; i++)
+		if (!append(a, run_json(o, &o->runs[i]))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+static json_t *
 case_json(const Case *c, const Outcome *o)
 {
 	json_t *j = json_object(), *ref = json_object();
@@ -187,7 +525,7 @@ case_json(const Case *c, const Outcome *o)
 	} else {
 		ok = ok && set(j, "reference", json_null());
 	}
-	ok = ok && set(j, "runs", json_array());
+	ok = ok && set(j, "runs", runs_json(o));
 	if (o->errored)
 		ok = ok && set(j, "error", error_json(&o->err));
 	if (o->status != STATUS_OK)
