@@ -94,9 +94,13 @@ violation_text(FILE *out, const Violation *v)
 		break;
 	case VK_USE_AFTER_FREE:
 	case VK_DOUBLE_FREE:
-		fprintf(out, "%s (line %d) %s the buffer of %%%s after it was "
-			"freed\n", v->at->kind == BI_FREE ? "free" :
-			vname(inst_value(v->at)), vline(v->at),
+		if (v->at->kind == BI_FREE)
+			fprintf(out, "`free %%%s` after line %d", vname(v->at->v),
+				vline(v->at));
+		else
+			fprintf(out, "%%%s (line %d)", vname(inst_value(v->at)),
+				vline(v->at));
+		fprintf(out, " %s the buffer of %%%s after it was freed\n",
 			v->kind == VK_DOUBLE_FREE ? "frees" : "uses",
 			vname(v->victim));
 		if (v->writer)
