@@ -232,7 +232,10 @@ inst(Out *o, const BProg *bp, const BInst *in, int depth)
 		operands(o, op->args + 1, 1);
 		put(o, " step ");
 		operands(o, op->args + 2, 1);
-		put(o, " {");
+		for (int k = 0; k < op->nres; k++)
+			put(o, "%s%%%s = %%%s", k ? ", " : " iter(",
+			    op->body->args[1 + k]->name, op->res[k]->name);
+		put(o, op->nres ? ") {" : " {");
 		note(o, start, in);
 		block(o, bp, in->body, depth + 1);
 		put(o, "%*s}\n", 2 * depth, "");

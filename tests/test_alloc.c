@@ -50,6 +50,7 @@ START_TEST(load_and_run_under_oom)
 		Outcome o;
 		Diag d;
 		int rc;
+		bool ok;
 
 		memset(&o, 0, sizeof o);
 		mem_fail_after(n);
@@ -63,11 +64,15 @@ START_TEST(load_and_run_under_oom)
 		else if (o.errored && ++run_failures)
 			ck_assert_msg(!strcmp(o.err.msg, "out of memory"), "n=%ld: run: %s",
 				      n, o.err.msg);
+		else if (o.status != STATUS_OK && ++run_failures)
+			ck_assert_msg(strstr(o.why, "out of memory"),
+				      "n=%ld: bufferized run: %s", n, o.why);
+		ok = !rc && !o.errored && o.status == STATUS_OK;
 		outcome_clear(&o);
 		case_free(c);
 		ck_assert_msg(mem_live_blocks() == start, "n=%ld: %ld blocks leaked", n,
 			      mem_live_blocks() - start);
-		if (!rc && !o.errored) {
+		if (ok) {
 			ck_assert_msg(failures > 0 && run_failures > 0,
 				      "failed %d loads, %d runs", failures - run_failures,
 				      run_failures);

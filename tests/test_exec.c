@@ -1,0 +1,315 @@
+/* test_exec.c: the version shadow, memory accounting, culprit bisection
+ * and lowering of the differential core. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "exec.h"
+#include "oracle.h"
+#include "testutil.h"
+
+/* ---- the shadow, directly */
+
+static Exec *
+exec_new(ExecResult *res, ExecOpts *o)
+{
+	static Exec X;
+
+	memset(&X, 0, sizeof X);
+	memset(res, 0, sizeof *res);
+	X.res = res;
+	X.o = o;
+	return &X;
+}
+
+static View
+view1(int64_t off, int64_t size, int64_t stride)
+{
+	View v = {0};
+
+	v.dt = DT_I32;
+	v.rank = 1;
+	v.off = off;
+	v.sizes[0] = size;
+	v.strides[0] = stride;
+	return v;
+}
+
+START_TEST(shadow_uniform_then_partial)
+{
+	ExecResult res;
+	ExecOpts o = {&default_limits, 0, NULL};
+	Exec *X = exec_new(&res, &o);
+	View whole = view1(0, 8, 1), odd = view1(1, 4, 2), lo = view1(0, 4, 1);
+	uint32_t found = 0;
+	int h;
+
+	if (setjmp(X->oom))
+		ck_abort_msg("out of memory");
+	h = buf_new(X, DT_I32, 8, BUF_ALLOC, NULL, NULL);
+	shadow_write(X, h, &whole, 5);
+	ck_assert(X->bufs[h].uniform);
+	ck_assert_int_eq(shadow_mismatch(X, h, &whole, 5, &found), -1);
+	/* a strided write splits the tag: elements 1, 3, 5, 7 */
+	shadow_write(X, h, &odd, 6);
+	ck_assert(!X->bufs[h].uniform);
+	ck_assert_int_eq(shadow_mismatch(X, h, &odd, 6, &found), -1);
+	ck_assert_int_eq(shadow_mismatch(X, h, &whole, 5, &found), 1);
+	ck_assert_int_eq(found, 6);
+	/* lo = x[0:4]: the first stale element is lo[1] */
+	ck_assert_int_eq(shadow_mismatch(X, h, &lo, 5, &found), 1);
+	/* a whole write makes it uniform again */
+	shadow_write(X, h, &whole, 7);
+	ck_assert(X->bufs[h].uniform);
+	ck_assert_int_eq(shadow_mismatch(X, h, &lo, 7, &found), -1);
+	ck_assert_int_eq(res.mem.allocations, 1);
+	ck_assert_int_eq(res.mem.peak_bytes, 32);
+	buf_release(X, h, NULL);
+	ck_assert_int_eq(X->live, 0);
+	/* freed payloads hold the poison pattern */
+	ck_assert_int_eq((unsigned char)X->bufs[h].data[0], 0xDE);
+	ck_assert_int_eq((unsigned char)X->bufs[h].data[3], 0xEF);
+	bufs_free(X);
+	exec_result_free(&res);
+}
+END_TEST
+
+START_TEST(violations_fold_repeats)
+{
+	ExecResult res;
+	ExecOpts o = {&default_limits, 0, NULL};
+	Exec *X = exec_new(&res, &o);
+	BInst a = {0}, b = {0};
+	View v = view1(0, 4, 1);
+
+	if (setjmp(X->oom))
+		ck_abort_msg("out of memory");
+	violate(X, VK_STALE_READ, &a, NULL, &b, 0, &v, 2, NULL);
+	violate(X, VK_STALE_READ, &a, NULL, &b, 0, &v, 3, NULL);
+	violate(X, VK_LEAK, &a, NULL, NULL, 0, NULL, 0, NULL);
+	ck_assert_int_eq(res.nviols, 2);
+	ck_assert_int_eq(res.viols[0].count, 2);
+	ck_assert_int_eq(res.viols[0].elem[0], 2);
+	exec_result_free(&res);
+}
+END_TEST
+
+/* ---- whole runs through the harness */
+
+static Case *
+load(const char *text)
+{
+	Case *c = NULL;
+	Diag d;
+
+	if (case_parse("t.yaml", text, strlen(text), 0, &c, &d))
+		ck_abort_msg("%d:%d: %s", d.loc.line, d.loc.col, d.msg);
+	return c;
+}
+
+#define SEED1024                                                        \
+	"case: t\n"                                                     \
+	"program: |\n"                                                  \
+	"  func @main(%x: tensor<1024xi32>) -> tensor<1024xi32> {\n"    \
+	"    %y = add %x, 10 : tensor<1024xi32>\n"                      \
+	"    %z = add %x, %y : tensor<1024xi32>\n"                      \
+	"    return %z\n"                                               \
+	"  }\n"                                                         \
+	"inputs:\n"                                                     \
+	"  x: {splat: 1}\n"
+
+static void
+run_plan(const char *text, Outcome *o)
+{
+	Case *c = load(text);
+
+	check_case(c, NULL, true, o);
+	o->nouts = o->nouts; /* keep */
+	case_free(c);
+}
+
+START_TEST(accounting_seed)
+{
+	Outcome o;
+	Case *c = load(SEED1024 "runs:\n"
+			       "  - plan: {y: new, z: new}\n"
+			       "  - plan: {y: x, z: new}\n"
+			       "    verdict: diverge\n");
+	const MemStats *m;
+
+	check_case(c, NULL, true, &o);
+	ck_assert_msg(o.status == STATUS_OK, "%s", o.why);
+	m = &o.runs[0].ex.mem;
+	ck_assert_int_eq(m->peak_bytes, 12288);
+	ck_assert_int_eq(m->allocations, 2);
+	ck_assert_int_eq(m->alloc_bytes, 8192);
+	ck_assert_int_eq(m->copies, 0);
+	m = &o.runs[1].ex.mem;
+	ck_assert_int_eq(m->peak_bytes, 8192);
+	ck_assert_int_eq(m->allocations, 1);
+	ck_assert_int_eq(m->alloc_bytes, 4096);
+	outcome_clear(&o);
+	case_free(c);
+}
+END_TEST
+
+START_TEST(accounting_overhead_and_trace)
+{
+	Outcome o;
+	Case *c = load(SEED1024 "runs:\n  - plan: {y: new, z: new}\n");
+	FILE *trace = tmpfile();
+	char line[128];
+	long long step, bytes, peak = 0;
+	int lines = 0;
+
+	diff_options(100, trace);
+	check_case(c, NULL, true, &o);
+	diff_options(0, NULL);
+	ck_assert_int_eq(o.runs[0].ex.mem.peak_bytes, 12288 + 200);
+	rewind(trace);
+	while (fgets(line, sizeof line, trace)) {
+		int ln;
+		ck_assert_int_eq(sscanf(line, "%lld,%lld,%d", &step, &bytes, &ln), 3);
+		ck_assert_int_eq(step, ++lines);
+		if (bytes > peak)
+			peak = bytes;
+	}
+	/* alloc y, compute y, alloc z, compute z, free y, return */
+	ck_assert_int_eq(lines, 6);
+	ck_assert_int_eq(peak, 12288 + 200);
+	ck_assert_int_eq(bytes, 8192 + 100); /* x and z at the end */
+	fclose(trace);
+	outcome_clear(&o);
+	case_free(c);
+}
+END_TEST
+
+/* Three in-place decisions; only b:x clobbers a value read later. */
+START_TEST(bisection_finds_the_one)
+{
+	Outcome o;
+	Case *c = load("case: t\n"
+		       "program: |\n"
+		       "  func @main(%x: tensor<4xi32>, %w: tensor<4xi32>) -> tensor<4xi32> {\n"
+		       "    %a = add %w, 1 : tensor<4xi32>\n"
+		       "    %b = mul %x, 3 : tensor<4xi32>\n"
+		       "    %c = add %a, %b : tensor<4xi32>\n"
+		       "    %d = sub %c, %x : tensor<4xi32>\n"
+		       "    return %d\n"
+		       "  }\n"
+		       "inputs: {x: [1, 2, 3, 4], w: [0, 0, 0, 0]}\n"
+		       "runs:\n"
+		       "  - plan: {a: w, b: x, c: a}\n"
+		       "    verdict: diverge\n");
+
+	check_case(c, NULL, true, &o);
+	ck_assert_msg(o.status == STATUS_OK, "%s", o.why);
+	ck_assert_int_eq(o.runs[0].nculprits, 1);
+	ck_assert_str_eq(o.runs[0].culprits[0]->name, "b");
+	ck_assert_int_eq(o.runs[0].ex.nviols, 1);
+	ck_assert_str_eq(inst_value(o.runs[0].ex.viols[0].writer)->name, "b");
+	ck_assert_str_eq(inst_value(o.runs[0].ex.viols[0].at)->name, "d");
+	ck_assert_str_eq(o.runs[0].ex.viols[0].victim->name, "x");
+	outcome_clear(&o);
+	case_free(c);
+}
+END_TEST
+
+/* A failure that no in-place decision causes has no culprit. */
+START_TEST(bisection_empty_when_not_inplace)
+{
+	Outcome o;
+
+	run_plan(SEED1024 "runs:\n  - plan: {y: new}\n    free: {y: after y}\n"
+			  "    verdict: diverge\n", &o);
+	ck_assert_msg(o.status == STATUS_OK, "%s", o.why);
+	ck_assert_int_eq(o.runs[0].nculprits, 0);
+	ck_assert_int_eq(o.runs[0].ex.viols[0].kind, VK_USE_AFTER_FREE);
+	outcome_clear(&o);
+}
+END_TEST
+
+/* An illegal plan is an input error at its line. */
+START_TEST(illegal_plans)
+{
+	Outcome o;
+
+	run_plan("case: t\n"
+		 "program: |\n"
+		 "  func @main(%x: tensor<4xi32>, %v: tensor<2xi32>) -> tensor<2xi32> {\n"
+		 "    %s = extract_slice %x[0] [2] [1] : tensor<2xi32>\n"
+		 "    %y = add %s, %v : tensor<2xi32>\n"
+		 "    return %y\n"
+		 "  }\n"
+		 "inputs: {x: [1, 2, 3, 4], v: [1, 1]}\n"
+		 "runs:\n"
+		 "  - free: {s: after y}\n", &o);
+	ck_assert_int_eq(o.status, STATUS_BAD);
+	ck_assert_int_eq(o.runs[0].err.loc.line, 10);
+	ck_assert_str_eq(o.runs[0].err.msg, "free: %s is a view, not an allocation");
+	outcome_clear(&o);
+}
+END_TEST
+
+/* The lowering frees each buffer after its last use, loops included. */
+START_TEST(lowering_frees)
+{
+	Diag d;
+	Program *p = tu_parse(
+		"func @main(%x: tensor<4xi32>, %n: index) -> tensor<4xi32> {\n"
+		"  %r = for %i = 0 to %n step 1 iter(%acc = %x) -> (tensor<4xi32>) {\n"
+		"    %a = add %acc, 1 : tensor<4xi32>\n"
+		"    yield %a\n"
+		"  }\n"
+		"  %z = add %r, %x : tensor<4xi32>\n"
+		"  return %z\n"
+		"}\n", &d);
+	Decisions ds;
+	BProg *bp;
+	char *text;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(tir_verify(p, &default_limits, &d), 0);
+	ck_assert_int_eq(decisions_make(p, strategy_find("copy-all"), &ds), 0);
+	bp = bufferize_lower(p, &ds, &d);
+	ck_assert_ptr_nonnull(bp);
+	text = bir_print(bp);
+	ck_assert_msg(strstr(text,
+		"  %r = alloc tensor<4xi32>                  // r:new  line 2\n"
+		"  copy %x -> %r                             // the loop buffer starts as a copy of its init  line 2\n"
+		"  %r = for %i = 0 to %n step 1 iter(%acc = %r) {  // line 2\n"
+		"    %a = alloc tensor<4xi32>                // a:new  line 3\n"
+		"    %a = add %acc, 1                        // line 3\n"
+		"    copy %a -> %r                           // the yield lands in the loop buffer  line 4\n"
+		"    free %a                                 // after its last use  line 4\n"
+		"    yield %r                                // line 4\n"
+		"  }\n"
+		"  %z = alloc tensor<4xi32>                  // z:new  line 6\n"
+		"  %z = add %r, %x                           // line 6\n"
+		"  free %r                                   // after its last use  line 6\n"
+		"  return %z                                 // line 7\n"), "%s", text);
+	mem_free(text);
+	bprog_free(bp);
+	decisions_free(&ds);
+	prog_free(p);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("exec");
+	TCase *t = tcase_create("shadow");
+	TCase *h = tcase_create("harness");
+
+	tcase_add_test(t, shadow_uniform_then_partial);
+	tcase_add_test(t, violations_fold_repeats);
+	tcase_add_test(h, accounting_seed);
+	tcase_add_test(h, accounting_overhead_and_trace);
+	tcase_add_test(h, bisection_finds_the_one);
+	tcase_add_test(h, bisection_empty_when_not_inplace);
+	tcase_add_test(h, illegal_plans);
+	tcase_add_test(h, lowering_frees);
+	suite_add_tcase(s, t);
+	suite_add_tcase(s, h);
+	return tu_run((Suite *[]){s, NULL});
+}
