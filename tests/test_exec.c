@@ -276,7 +276,7 @@ START_TEST(lowering_frees)
 	ck_assert_msg(strstr(text,
 		"  %r = alloc tensor<4xi32>                  // r:new  line 2\n"
 		"  copy %x -> %r                             // the loop buffer starts as a copy of its init  line 2\n"
-		"  %r = for %i = 0 to %n step 1 iter(%acc = %r) {  // line 2\n"
+		"  %r = for %i = 0 to %n step 1 iter(%acc = %r) { // line 2\n"
 		"    %a = alloc tensor<4xi32>                // a:new  line 3\n"
 		"    %a = add %acc, 1                        // line 3\n"
 		"    copy %a -> %r                           // the yield lands in the loop buffer  line 4\n"
