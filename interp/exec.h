@@ -7,7 +7,7 @@
 enum { BUF_INPUT, BUF_CONST, BUF_ALLOC };
 
 typedef struct Buf {
-	char *data;           /* NULL once released from quarantine */
+	char *data;           /* NULL once freed (until touched again) */
 	DType dt;
 	int64_t n, bytes;
 	int kind;             /* BUF_* */
@@ -56,10 +56,10 @@ typedef struct Exec {
 	const ExecOpts *o;
 	ExecResult *res;
 	Buf *bufs;
-	int nbufs, capbufs, qnext;
+	int nbufs, capbufs;
 	VerInfo *vers;
 	uint32_t nvers, capvers;
-	int64_t live, quarantined, trips, step;
+	int64_t live, trips, step;
 	int depth, capviols;
 	int *constbuf;        /* by instruction id: cached constant buffer */
 	uint32_t *constver;

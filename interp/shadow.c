@@ -23,11 +23,6 @@ const char *const vkind_names[VK_COUNT] = {
 	[VK_INVALID_FREE] = "invalid-free",
 };
 
-/* Freed payloads are kept (filled with poison) so a use after free reads
- * garbage instead of crashing; past this many bytes the oldest are
- * released and brought back as fresh poison if touched again. */
-#define QUARANTINE_BYTES ((int64_t)256 << 20)
-
 static const unsigned char poison[4] = {0xDE, 0xAD, 0xBE, 0xEF};
 
 void *
@@ -92,9 +87,10 @@ buf_new(Exec *X, DType dt, int64_t n, int kind, const BInst *made,
 	b->made = made;
 	b->owner = owner;
 	b->uniform = true;
-	b->data = xalloc(X, (size_t)(b->bytes ? b->bytes : 1));
+	b->data = mem_calloc((size_t)(b->bytes ? b->bytes : 1), 1);
+	if (!b->data)
+		longjmp(X->oom, 1);
 	X->nbufs++;
-	fill_poison(b->data, b->bytes);
 	X->live += b->bytes;
 	if (kind == BUF_ALLOC) {
 		X->live += X->o->alloc_overhead;
@@ -105,33 +101,20 @@ buf_new(Exec *X, DType dt, int64_t n, int kind, const BInst *made,
 	return X->nbufs - 1;
 }
 
-/* Release payloads of the oldest freed buffers past the quarantine. */
-static void
-quarantine(Exec *X)
-{
-	while (X->quarantined > QUARANTINE_BYTES && X->qnext < X->nbufs) {
-		Buf *b = &X->bufs[X->qnext++];
-		if (b->freed && b->data) {
-			mem_free(b->data);
-			b->data = NULL;
-			X->quarantined -= b->bytes;
-		}
-	}
-}
-
 void
 buf_release(Exec *X, int h, const BInst *by)
 {
 	Buf *b = &X->bufs[h];
 
+	/* the payload goes back now; a use after free gets fresh poison
+	 * (buf_data), so stale data cannot look right by luck */
 	b->freed = true;
 	b->freed_by = by;
-	fill_poison(b->data, b->bytes);
+	mem_free(b->data);
+	b->data = NULL;
 	X->live -= b->bytes;
 	if (b->kind == BUF_ALLOC)
 		X->live -= X->o->alloc_overhead;
-	X->quarantined += b->bytes;
-	quarantine(X);
 }
 
 char *
@@ -139,7 +122,7 @@ buf_data(Exec *X, int h)
 {
 	Buf *b = &X->bufs[h];
 
-	if (!b->data) { /* released from quarantine: fresh poison */
+	if (!b->data) { /* freed: fresh poison */
 		b->data = xalloc(X, (size_t)(b->bytes ? b->bytes : 1));
 		fill_poison(b->data, b->bytes);
 	}
