@@ -256,7 +256,11 @@ walk(Files *out, const char *dir)
 	closedir(d);
 	qsort(names.v, (size_t)names.n, sizeof *names.v, cmp_str);
 	for (int i = 0; !rc && i < names.n; i++) {
-		snprintf(path, sizeof path, "%s/%s", dir, names.v[i]);
+		size_t n = strlen(dir);
+		/* `cases/` and `cases` name the same files */
+		snprintf(path, sizeof path, "%.*s/%s",
+			 (int)(n > 1 && dir[n - 1] == '/' ? n - 1 : n), dir,
+			 names.v[i]);
 		if (stat(path, &st))
 			continue;
 		if (S_ISDIR(st.st_mode))
