@@ -78,7 +78,7 @@ main(void)
 		tensor_setf(x, i, (double)(i % 97) / 7.0);
 	for (int r = 0; r <= REPS; r++) {
 		double t0 = now(), t1;
-		ExecOpts eo = {&default_limits, 0, NULL};
+		ExecOpts eo = {.lim = &default_limits};
 		ExecResult ex;
 
 		if (ref_run(p, p->funcs[0], &x, &default_limits, &outs, &nouts, &d))

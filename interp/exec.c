@@ -8,14 +8,15 @@
 
 #include "exec.h"
 
-typedef struct Frame {
-	Reg *regs;            /* by register id */
-	const Func *fn;
-} Frame;
-
 static void run_block(Exec *X, Frame *F, const BBlock *b, Reg *out);
 
-static void
+void
+exec_block(Exec *X, Frame *F, const BBlock *b, Reg *out)
+{
+	run_block(X, F, b, out);
+}
+
+void
 abort_run(Exec *X, const Op *op, const char *fmt, const char *a, long long n)
 {
 	if (X->stop)
@@ -35,7 +36,7 @@ reg(Frame *F, const Value *v)
 	return &F->regs[v->id];
 }
 
-static void
+void
 reg_assign(Reg *dst, const Reg *src)
 {
 	*dst = *src;
@@ -128,6 +129,8 @@ check_read(Exec *X, const BInst *at, const Value *victim, const Reg *r)
 		violate(X, VK_USE_AFTER_FREE, at, victim,
 			X->bufs[r->buf].freed_by, r->buf, NULL, 0, "read");
 	v = r->view;
+	if (X->bufs[r->buf].pins)
+		launch_check(X, at, victim, r->buf, &v, false);
 	li = shadow_mismatch(X, r->buf, &v, r->ver, &found);
 	if (li >= 0)
 		violate(X, VK_STALE_READ, at, victim, X->vers[found].in, r->buf,
@@ -150,6 +153,8 @@ check_write(Exec *X, const BInst *at, const Value *val, const Reg *r)
 	if (b->freed)
 		violate(X, VK_USE_AFTER_FREE, at, b->owner, b->freed_by, r->buf,
 			NULL, 0, "write");
+	if (b->pins)
+		launch_check(X, at, val, r->buf, &r->view, true);
 	return true;
 }
 
@@ -443,6 +448,8 @@ check_read_view(Exec *X, const BInst *at, const Value *victim, const Reg *r,
 	if (X->bufs[r->buf].freed)
 		violate(X, VK_USE_AFTER_FREE, at, victim,
 			X->bufs[r->buf].freed_by, r->buf, NULL, 0, "read");
+	if (X->bufs[r->buf].pins)
+		launch_check(X, at, victim, r->buf, part, false);
 	li = shadow_mismatch(X, r->buf, part, r->ver, &found);
 	if (li >= 0)
 		violate(X, VK_STALE_READ, at, victim, X->vers[found].in, r->buf,
@@ -731,30 +738,6 @@ run_call(Exec *X, Frame *F, const BInst *in)
 		reg_assign(reg(F, op->res[k]), &y[k]);
 }
 
-static void
-run_launch(Exec *X, Frame *F, const BInst *in)
-{
-	Fut *f = arena_alloc(X->arena, sizeof *f);
-	Reg *r = reg(F, in->v);
-
-	f->n = in->op->nrtypes;
-	f->regs = arena_alloc(X->arena, (size_t)(f->n + 1) * sizeof(Reg));
-	run_block(X, F, in->body, f->regs);
-	memset(r, 0, sizeof *r);
-	r->buf = -1;
-	r->set = true;
-	r->fut = f;
-}
-
-static void
-run_await(Exec *X, Frame *F, const BInst *in)
-{
-	const Op *op = in->op;
-	Fut *f = reg(F, op->args[0].v)->fut;
-
-	for (int k = 0; f && k < op->nres; k++)
-		reg_assign(reg(F, op->res[k]), &f->regs[k]);
-}
 
 static void
 trace_step(Exec *X, const BInst *in)
@@ -781,16 +764,20 @@ run_block(Exec *X, Frame *F, const BBlock *b, Reg *out)
 		case BI_IF: run_if(X, F, in); break;
 		case BI_FOR: run_for(X, F, in); break;
 		case BI_CALL: run_call(X, F, in); break;
-		case BI_LAUNCH: run_launch(X, F, in); break;
-		case BI_AWAIT: run_await(X, F, in); break;
-		case BI_YIELD:
+		case BI_LAUNCH: launch_start(X, F, in); break;
+		case BI_AWAIT: launch_await(X, F, in); break;
 		case BI_RETURN:
+			launch_drain(X, F);
+			/* fall through */
+		case BI_YIELD:
 			for (int k = 0; k < in->nvals; k++)
 				if (in->vals[k])
 					reg_assign(&out[k], reg(F, in->vals[k]));
 			break;
 		}
 		trace_step(X, in);
+		if (X->nlaunches)
+			launch_tick(X);
 	}
 }
 
@@ -891,6 +878,7 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	if (!(X.arena = arena_new()))
 		return diag_set(d, entry->loc, "out of memory");
 	if (setjmp(X.oom)) {
+		launches_free(&X);
 		bufs_free(&X);
 		mem_free(X.vers);
 		arena_free(X.arena);
@@ -902,6 +890,8 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	X.constver = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.constver);
 	X.scratch = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.scratch);
 	X.frames = arena_alloc(X.arena, (size_t)(o->lim->max_depth + 1) * sizeof *X.frames);
+	X.captured = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.captured);
+	X.rng = o->sched.seed;
 	for (int i = 0; i < bp->ninsts; i++)
 		X.constbuf[i] = -1;
 	for (int i = 0; i < bp->nfuncs; i++)
@@ -914,7 +904,10 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	outs = arena_alloc(X.arena, (size_t)(entry->nrtypes + 1) * sizeof *outs);
 	run_block(&X, &F, bf->body, outs);
 	if (!X.stop)
+		launch_drain(&X, NULL);
+	if (!X.stop)
 		collect_outputs(&X, bf, outs);
+	launches_free(&X);
 	bufs_free(&X);
 	mem_free(X.vers);
 	arena_free(X.arena);

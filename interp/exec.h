@@ -12,6 +12,7 @@ typedef struct Buf {
 	int64_t n, bytes;
 	int kind;             /* BUF_* */
 	bool freed;
+	int pins;             /* pending launches using it (async.c) */
 	const BInst *made, *freed_by;
 	const Value *owner;   /* the value it was made for */
 	/* version shadow: one tag while uniform, else one per element */
@@ -28,6 +29,7 @@ typedef struct VerInfo {
 } VerInfo;
 
 typedef struct Reg Reg;
+typedef struct Launch Launch;
 typedef struct Fut {
 	Reg *regs;
 	int n;
@@ -49,7 +51,13 @@ struct Reg {
 		uint8_t b;
 	} s;
 	Fut *fut;
+	Launch *launch;       /* a future's launch */
 };
+
+typedef struct Frame {
+	Reg *regs;            /* by register id */
+	const Func *fn;
+} Frame;
 
 typedef struct Exec {
 	const BProg *bp;
@@ -67,6 +75,13 @@ typedef struct Exec {
 	Reg **frames;         /* register files by call depth */
 	Arena *arena;         /* frames, scratch, futures */
 	bool stop;            /* the run was aborted (res->aborted says why) */
+	/* async (async.c) */
+	Launch **launches;    /* every launch of the run, in launch order */
+	int nlaunches, caplaunches;
+	Launch *cur;          /* the launch whose body runs now, or NULL */
+	const BInst *cur_in;  /* ... its instruction */
+	uint64_t rng;         /* random:SEED schedule state */
+	int **captured;       /* by launch instruction id: captured value ids */
 	jmp_buf oom;
 } Exec;
 
@@ -84,5 +99,21 @@ void violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
 int64_t shadow_mismatch(Exec *X, int h, const View *v, uint32_t want,
 			uint32_t *found);
 void shadow_write(Exec *X, int h, const View *v, uint32_t ver);
+
+/* exec.c */
+void exec_block(Exec *X, Frame *F, const BBlock *b, Reg *out);
+void abort_run(Exec *X, const Op *op, const char *fmt, const char *a,
+	       long long n);
+void reg_assign(Reg *dst, const Reg *src);
+
+/* async.c: launches, streams, schedules, lifetime through completion */
+void launch_start(Exec *X, Frame *F, const BInst *in);
+void launch_await(Exec *X, Frame *F, const BInst *in);
+void launch_drain(Exec *X, const Frame *home);  /* home NULL: all */
+void launch_tick(Exec *X);                      /* a legal point */
+/* An access to buffer h through view v: races with pending launches. */
+void launch_check(Exec *X, const BInst *at, const Value *victim, int h,
+		  const View *v, bool write);
+void launches_free(Exec *X);
 
 #endif

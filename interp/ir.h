@@ -539,7 +539,9 @@ typedef struct Violation {
 	VKind kind;
 	const BInst *at;      /* the access: reader, writer or free */
 	const Value *victim;  /* the value it expected, or the buffer's value */
-	const BInst *writer;  /* who overwrote (or freed) it; NULL if an input */
+	const BInst *writer;  /* who overwrote (or freed) it; NULL if an input;
+			       * for async-race/early-await-read: the launch */
+	const BInst *launch;  /* the launch the access ran in, or NULL */
 	int buffer;           /* handle */
 	int rank;
 	int64_t elem[MAXRANK]; /* first bad element, in the victim's view */
@@ -551,8 +553,18 @@ typedef struct MemStats {
 	int64_t peak_bytes, allocations, alloc_bytes, copies, copy_bytes, views;
 } MemStats;
 
+/* When async launches run (FORMAT.md §2): SCHED_ALL is the harness's
+ * business (it runs the others); the executor takes one of the rest. */
+typedef enum SchedKind { SCHED_ALL, SCHED_SYNC, SCHED_LATE, SCHED_RANDOM } SchedKind;
+
+typedef struct Schedule {
+	SchedKind kind;
+	uint64_t seed;          /* random:SEED */
+} Schedule;
+
 typedef struct ExecOpts {
 	const Limits *lim;
+	Schedule sched;           /* sync, late or random:SEED */
 	int64_t alloc_overhead;   /* bytes added to each allocation */
 	void *trace;              /* FILE*: M(t) per step as CSV, or NULL */
 } ExecOpts;

@@ -112,6 +112,8 @@ buf_release(Exec *X, int h, const BInst *by)
 	b->freed_by = by;
 	mem_free(b->data);
 	b->data = NULL;
+	if (b->pins)
+		return; /* a pending launch still uses it: live until it ends */
 	X->live -= b->bytes;
 	if (b->kind == BUF_ALLOC)
 		X->live -= X->o->alloc_overhead;
@@ -174,6 +176,7 @@ violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
 	nv->victim = victim;
 	nv->writer = writer;
 	nv->buffer = buffer;
+	nv->launch = X->cur_in;
 	nv->count = 1;
 	if (v) { /* element li of the view, row-major, as an index */
 		nv->rank = v->rank;

@@ -14,12 +14,17 @@
 
 static int64_t opt_overhead;
 static FILE *opt_trace;
+static const Schedule *opt_sched;   /* --schedule: overrides the runs' */
+static int opt_nrandom = 8;         /* --schedules N: random seeds in `all` */
 
 void
-diff_options(int64_t alloc_overhead, FILE *trace)
+diff_options(int64_t alloc_overhead, FILE *trace, const Schedule *sched,
+	     int nrandom)
 {
 	opt_overhead = alloc_overhead;
 	opt_trace = trace;
+	opt_sched = sched;
+	opt_nrandom = nrandom;
 }
 
 const Value *
@@ -48,10 +53,11 @@ runout_clear(RunOut *o)
  * caller frees it after the report), or it is freed here when keep is
  * NULL. */
 static int
-execute(const Case *c, const Decisions *ds, FILE *trace, ExecResult *ex,
-	BProg **keep, Diag *err)
+execute(const Case *c, const Decisions *ds, Schedule sched, FILE *trace,
+	ExecResult *ex, BProg **keep, Diag *err)
 {
-	ExecOpts eo = {&c->lim, opt_overhead, trace};
+	ExecOpts eo = {.lim = &c->lim, .sched = sched,
+		       .alloc_overhead = opt_overhead, .trace = trace};
 	BProg *bp = bufferize_lower(c->prog, ds, err);
 	int rc;
 
@@ -98,6 +104,7 @@ judge(const ExecResult *ex, Tensor *const *ref, int nref, int64_t *first)
 typedef struct Bisect {
 	const Case *c;
 	const Decisions *ds;
+	Schedule sched;
 	Tensor *const *ref;
 	int nref;
 	Value **all;           /* the in-place decisions */
@@ -128,7 +135,7 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 		if (!kept)
 			t.d[b->all[i]->id] = (Decision){DEC_NEW, NULL, NULL, true};
 	}
-	if (execute(b->c, &t, NULL, &ex, NULL, &err)) {
+	if (execute(b->c, &t, b->sched, NULL, &ex, NULL, &err)) {
 		b->oom = true;
 		mem_free(t.d);
 		return false;
@@ -183,9 +190,9 @@ ddmin(Bisect *b, Value **set, int *n)
 }
 
 static void
-bisect(const Case *c, Tensor *const *ref, int nref, RunOut *o)
+bisect(const Case *c, Schedule sched, Tensor *const *ref, int nref, RunOut *o)
 {
-	Bisect b = {c, &o->ds, ref, nref, NULL, 0, NULL, false};
+	Bisect b = {c, &o->ds, sched, ref, nref, NULL, 0, NULL, false};
 	int n = decisions_inplace(&o->ds, NULL, 0);
 
 	b.all = mem_alloc((size_t)(n + 1) * sizeof *b.all);
@@ -367,6 +374,85 @@ diff_plan(const Run *r, Decisions *ds, Diag *err)
 	return rc;
 }
 
+static bool
+has_async(const Program *p)
+{
+	for (int i = 0; i < p->nvalues; i++)
+		if (p->values[i]->def && p->values[i]->def->kind == OP_ASYNC)
+			return true;
+	return false;
+}
+
+static int
+severity(Verdict v)
+{
+	return v == VERDICT_DIVERGE ? 2 : v == VERDICT_FAULT;
+}
+
+const char *
+schedule_name(Schedule s, char *buf, size_t n)
+{
+	static const char *const names[] = {"all", "sync", "late", "random"};
+
+	if (s.kind == SCHED_RANDOM)
+		snprintf(buf, n, "random:%llu", (unsigned long long)s.seed);
+	else
+		snprintf(buf, n, "%s", names[s.kind]);
+	return buf;
+}
+
+/* Execute under each schedule the run asks for (`all`: sync, late and
+ * opt_nrandom random seeds) and keep the worst: its result, program and
+ * schedule.  A program without launches runs once (sync). */
+static int
+run_schedules(const Case *c, const Run *r, Tensor *const *ref, int nref,
+	      RunOut *o)
+{
+	Schedule want = opt_sched ? *opt_sched
+			: r && r->has_schedule ? r->schedule
+					       : (Schedule){SCHED_ALL, 0};
+	Schedule list[2 + 64];
+	int n = 0;
+	int64_t *tmp = mem_alloc((size_t)(nref + 1) * sizeof *tmp);
+
+	if (want.kind != SCHED_ALL || !has_async(c->prog)) {
+		list[n++] = want.kind == SCHED_ALL ? (Schedule){SCHED_SYNC, 0} : want;
+	} else {
+		list[n++] = (Schedule){SCHED_SYNC, 0};
+		list[n++] = (Schedule){SCHED_LATE, 0};
+		for (int i = 1; i <= opt_nrandom && i <= 64; i++)
+			list[n++] = (Schedule){SCHED_RANDOM, (uint64_t)i};
+	}
+	if (!tmp)
+		return diag_set(&o->err, c->entry->loc, "out of memory");
+	for (int i = 0; i < n; i++) {
+		ExecResult ex;
+		BProg *bp = NULL;
+		Verdict v;
+		if (execute(c, &o->ds, list[i], i ? NULL : opt_trace, &ex, &bp,
+			    &o->err)) {
+			mem_free(tmp);
+			return -1;
+		}
+		v = judge(&ex, ref, nref, tmp);
+		if (i && severity(v) <= severity(o->verdict)) {
+			exec_result_free(&ex);
+			bprog_free(bp);
+			continue;
+		}
+		exec_result_free(&o->ex);
+		bprog_free(o->bp);
+		o->ex = ex;
+		o->bp = bp;
+		o->verdict = v;
+		o->sched = list[i];
+		memcpy(o->first_diff, tmp, (size_t)nref * sizeof *tmp);
+	}
+	mem_free(tmp);
+	schedule_name(o->sched, o->schedule, sizeof o->schedule);
+	return 0;
+}
+
 void
 diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
 	 int nref, RunOut *o)
@@ -377,7 +463,7 @@ diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
 	if (!s)
 		s = strategy_find("copy-all");
 	o->strategy = r && (r->nplan || r->nfrees) ? "plan" : s->name;
-	o->schedule = "sync";
+	snprintf(o->schedule, sizeof o->schedule, "sync");
 	o->status = STATUS_OK;
 	if (!s->decide) {
 		o->skipped = true;
@@ -392,12 +478,11 @@ diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
 		return;
 	}
 	if ((r && diff_plan(r, &o->ds, &o->err)) ||
-	    execute(c, &o->ds, opt_trace, &o->ex, &o->bp, &o->err)) {
+	    run_schedules(c, r, ref, nref, o)) {
 		o->status = STATUS_BAD;
 		return;
 	}
-	o->verdict = judge(&o->ex, ref, nref, o->first_diff);
 	if (o->verdict != VERDICT_AGREE)
-		bisect(c, ref, nref, o);
+		bisect(c, o->sched, ref, nref, o);
 	check_expectations(r, o);
 }

@@ -13,7 +13,8 @@ static const char usage[] =
 	"usage:\n"
 	"  bufdiff run CASE [--strategy S] [--schedule X] [--json]\n"
 	"              [--alloc-overhead BYTES] [--memory-trace FILE]\n"
-	"  bufdiff check PATH... [--strategy S] [--json] [--junit FILE]\n"
+	"  bufdiff check PATH... [--strategy S] [--schedule X] [--json]\n"
+	"              [--junit FILE]\n"
 	"  bufdiff print CASE\n"
 	"  bufdiff bufferize CASE [--strategy S] [--run I]\n"
 	"  bufdiff strategies\n"
@@ -28,7 +29,8 @@ static const char usage[] =
 	"  strategies  the bufferization strategies, one per line\n"
 	"\n"
 	"  --strategy S   copy-all, inplace-all, last-use, one-shot or plan\n"
-	"  --schedule X   sync, late, all or random:SEED\n"
+	"  --schedule X   sync, late, all or random:SEED (overrides the runs')\n"
+	"  --schedules N  random seeds that `all` tries (default 8)\n"
 	"  --json         one JSON object per case on stdout\n"
 	"  --junit FILE   also write a JUnit XML report to FILE\n"
 	"  --alloc-overhead BYTES  count BYTES more for each allocation\n"
@@ -42,6 +44,8 @@ typedef struct Opts {
 	int npaths;
 	const Strategy *strategy; /* NULL: the case's runs */
 	Schedule schedule;
+	bool has_schedule;      /* --schedule given */
+	int nrandom;            /* --schedules N */
 	bool json;
 	const char *junit;
 	const char *trace;      /* --memory-trace FILE */
@@ -85,6 +89,7 @@ parse_opt(Opts *o, int argc, char **argv, int *i)
 	} else if (!strcmp(a, "--schedule")) {
 		if (!(v = opt_value(argc, argv, i)))
 			return STATUS_BAD;
+		o->has_schedule = true;
 		if (schedule_parse(v, &o->schedule))
 			return usage_error("unknown schedule '%s' (sync, late, "
 					   "all or random:SEED)", v);
@@ -94,7 +99,8 @@ parse_opt(Opts *o, int argc, char **argv, int *i)
 	} else if (!strcmp(a, "--memory-trace")) {
 		if (!(o->trace = opt_value(argc, argv, i)))
 			return STATUS_BAD;
-	} else if (!strcmp(a, "--alloc-overhead") || !strcmp(a, "--run")) {
+	} else if (!strcmp(a, "--alloc-overhead") || !strcmp(a, "--run") ||
+		   !strcmp(a, "--schedules")) {
 		char *end;
 		long long n;
 		if (!(v = opt_value(argc, argv, i)))
@@ -102,8 +108,10 @@ parse_opt(Opts *o, int argc, char **argv, int *i)
 		n = strtoll(v, &end, 10);
 		if (*end || !*v || n < 0 || n > ((long long)1 << 40))
 			return usage_error("bad number '%s'", v);
-		if (a[2] == 'r')
+		if (!strcmp(a, "--run"))
 			o->run = (int)n;
+		else if (!strcmp(a, "--schedules"))
+			o->nrandom = n > 64 ? 64 : (int)n;
 		else
 			o->overhead = n;
 	} else {
@@ -119,7 +127,7 @@ opt_allowed(const char *cmd, const char *opt)
 	if (!strcmp(cmd, "run"))
 		return strcmp(opt, "--junit") && strcmp(opt, "--run");
 	if (!strcmp(cmd, "check"))
-		return strcmp(opt, "--schedule") && strcmp(opt, "--run") &&
+		return strcmp(opt, "--run") &&
 		       strcmp(opt, "--memory-trace");
 	if (!strcmp(cmd, "bufferize"))
 		return !strcmp(opt, "--strategy") || !strcmp(opt, "--run");
@@ -133,6 +141,7 @@ parse_args(Opts *o, int argc, char **argv)
 
 	o->cmd = argv[1];
 	o->strategy = NULL;
+	o->nrandom = 8;
 	o->paths = mem_alloc(sizeof *o->paths * (size_t)argc);
 	if (!o->paths)
 		return usage_error("%s", "out of memory");
@@ -508,7 +517,9 @@ main(int argc, char **argv)
 		if (!rc) {
 			if (trace)
 				fputs("step,bytes,line\n", trace);
-			diff_options(o.overhead, trace);
+			diff_options(o.overhead, trace,
+				     o.has_schedule ? &o.schedule : NULL,
+				     o.nrandom);
 			rc = commands[i].fn(&o);
 		}
 		if (trace)

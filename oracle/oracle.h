@@ -95,12 +95,6 @@ Tensor **data_outputs(Loader *L, const yaml_node_t *n, Type *const *rtypes,
 
 /* -------------------------------------------------------------- runs.c */
 
-typedef enum SchedKind { SCHED_ALL, SCHED_SYNC, SCHED_LATE, SCHED_RANDOM } SchedKind;
-
-typedef struct Schedule {
-	SchedKind kind;
-	uint64_t seed;          /* random:SEED */
-} Schedule;
 
 /* "sync", "late", "all", "random:N" -> 0, else -1. */
 int schedule_parse(const char *s, Schedule *out);
@@ -217,7 +211,8 @@ typedef enum Status { STATUS_OK, STATUS_FAIL, STATUS_BAD } Status; /* = exit cod
 /* One bufferized run and what it showed (diff.c). */
 typedef struct RunOut {
 	const char *strategy;   /* as reported: "plan" when the run forces any */
-	const char *schedule;
+	char schedule[32];      /* the schedule of the worst execution */
+	Schedule sched;
 	Status status;          /* its expectations: met, failed, bad input */
 	bool skipped;           /* strategy not implemented yet */
 	Diag err;               /* status BAD: an illegal plan */
@@ -266,8 +261,12 @@ void diff_run(const Case *c, const Run *r, const Strategy *s,
 void runout_clear(RunOut *o);
 /* Apply run r's plan and frees to ds; -1 with err for an illegal plan. */
 int diff_plan(const Run *r, Decisions *ds, Diag *err);
-/* --alloc-overhead and --memory-trace, for every later run. */
-void diff_options(int64_t alloc_overhead, FILE *trace);
+/* --alloc-overhead, --memory-trace, --schedule (NULL: each run's own) and
+ * --schedules N (random seeds tried by `all`), for every later run. */
+void diff_options(int64_t alloc_overhead, FILE *trace, const Schedule *sched,
+		  int nrandom);
+/* "sync", "late", "random:7". */
+const char *schedule_name(Schedule s, char *buf, size_t n);
 /* The value an instruction writes or reads for (for blame), or NULL. */
 const Value *inst_value(const BInst *in);
 

@@ -37,7 +37,7 @@ view1(int64_t off, int64_t size, int64_t stride)
 START_TEST(shadow_uniform_then_partial)
 {
 	ExecResult res;
-	ExecOpts o = {&default_limits, 0, NULL};
+	ExecOpts o = {.lim = &default_limits};
 	Exec *X = exec_new(&res, &o);
 	View whole = view1(0, 8, 1), odd = view1(1, 4, 2), lo = view1(0, 4, 1);
 	uint32_t found = 0;
@@ -77,7 +77,7 @@ END_TEST
 START_TEST(violations_fold_repeats)
 {
 	ExecResult res;
-	ExecOpts o = {&default_limits, 0, NULL};
+	ExecOpts o = {.lim = &default_limits};
 	Exec *X = exec_new(&res, &o);
 	BInst a = {0}, b = {0};
 	View v = view1(0, 4, 1);
@@ -162,9 +162,9 @@ START_TEST(accounting_overhead_and_trace)
 	long long step, bytes, peak = 0;
 	int lines = 0;
 
-	diff_options(100, trace);
+	diff_options(100, trace, NULL, 8);
 	check_case(c, NULL, true, &o);
-	diff_options(0, NULL);
+	diff_options(0, NULL, NULL, 8);
 	ck_assert_int_eq(o.runs[0].ex.mem.peak_bytes, 12288 + 200);
 	rewind(trace);
 	while (fgets(line, sizeof line, trace)) {

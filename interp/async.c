@@ -1,0 +1,394 @@
+/*
+ * async.c: launches on streams, schedules, and buffer lifetime through
+ * completion.
+ *
+ * A launch captures the registers its region uses (a snapshot: a loop may
+ * change them before the region runs) and waits on its stream.  Launches on
+ * one stream complete in launch order; different streams are unordered.
+ * When a pending launch runs is the schedule's choice: at once (sync), as
+ * late as legal: at its await or when its function returns (late), or at
+ * seeded random instruction boundaries (random:SEED).
+ *
+ * While pending, a launch pins every buffer it will read or write: a host
+ * write into such a buffer is an async-race, a host read of a buffer the
+ * launch will write is an early-await-read, and a free of it is reported as
+ * a use-after-free when the launch runs.  A pinned buffer stays in M(t)
+ * until the launch completes, even if the host freed it.
+ */
+#include <stdio.h>
+
+#include "exec.h"
+
+enum { PENDING, RUNNING, DONE };
+
+typedef struct Pin {
+	int buf;
+	View view;            /* the part it uses (element offsets) */
+	bool write;           /* the region writes it in place */
+	const Value *v;       /* the captured value */
+} Pin;
+
+struct Launch {
+	const BInst *in;
+	const Frame *home;    /* the frame that launched it (drained at its
+			       * return) */
+	const Func *fn;
+	int state, stream;
+	Reg *regs;            /* private register file, captured values */
+	Fut *fut;
+	Pin *pins;
+	int npins;
+};
+
+/* ---- what a launch captures and writes, from its region */
+
+/* Is v defined inside the region of op (at any depth)? */
+static bool
+defined_inside(const Value *v, const Op *op)
+{
+	const Op *d = v->def;
+
+	if (!d && v->owner)
+		d = v->owner->parent;
+	for (; d; d = d->parent ? d->parent->parent : NULL)
+		if (d == op)
+			return true;
+	return false;
+}
+
+static void
+note_use(Exec *X, const Op *launch, const Value *v, int *ids, int *n)
+{
+	if (!v || defined_inside(v, launch))
+		return;
+	for (int i = 0; i < *n; i++)
+		if (ids[i] == v->id)
+			return;
+	ids[(*n)++] = v->id;
+	(void)X;
+}
+
+static void
+uses_in(Exec *X, const Op *launch, const Block *b, int *ids, int *n)
+{
+	for (int i = 0; i < b->nops; i++) {
+		const Op *op = b->ops[i];
+		for (int k = 0; k < op->nargs; k++)
+			note_use(X, launch, op->args[k].v, ids, n);
+		for (int k = 0; k < op->noffs; k++)
+			note_use(X, launch, op->offs[k].v, ids, n);
+		if (op->hasdest)
+			note_use(X, launch, op->dest.v, ids, n);
+		if (op->body)
+			uses_in(X, launch, op->body, ids, n);
+		if (op->orelse)
+			uses_in(X, launch, op->orelse, ids, n);
+	}
+}
+
+static int
+count_uses(const Block *b)
+{
+	int n = 0;
+
+	for (int i = 0; i < b->nops; i++) {
+		const Op *op = b->ops[i];
+		n += op->nargs + op->noffs + 1;
+		if (op->body)
+			n += count_uses(op->body);
+		if (op->orelse)
+			n += count_uses(op->orelse);
+	}
+	return n;
+}
+
+/* The value ids a launch's region uses from outside, -1 terminated;
+ * computed once per launch instruction. */
+static const int *
+captured(Exec *X, const BInst *in)
+{
+	int n = 0, *ids;
+
+	if (X->captured[in->id])
+		return X->captured[in->id];
+	ids = arena_alloc(X->arena, (size_t)(count_uses(in->op->body) + 1) *
+			  sizeof *ids);
+	uses_in(X, in->op, in->op->body, ids, &n);
+	ids[n] = -1;
+	X->captured[in->id] = ids;
+	return ids;
+}
+
+/* Does the region write the captured value v's buffer in place (an alias
+ * chain from v into a computed result, or a copy into it)? */
+static bool
+region_writes(const BBlock *b, const Value **alias, int *nalias)
+{
+	bool w = false;
+
+	for (int i = 0; i < b->n; i++) {
+		const BInst *in = b->insts[i];
+		bool from = false;
+		for (int k = 0; k < *nalias; k++)
+			from |= alias[k] == in->src || (in->kind == BI_COPY &&
+							alias[k] == in->v);
+		if (in->kind == BI_ALIAS && from) {
+			alias[(*nalias)++] = in->v;
+			w = true;
+		} else if (in->kind == BI_VIEW && from) {
+			alias[(*nalias)++] = in->v;
+		} else if (in->kind == BI_COPY && from) {
+			w = true;
+		}
+		if (in->body && region_writes(in->body, alias, nalias))
+			w = true;
+		if (in->orelse && region_writes(in->orelse, alias, nalias))
+			w = true;
+	}
+	return w;
+}
+
+static int
+count_insts(const BBlock *b)
+{
+	int n = b->n;
+
+	for (int i = 0; i < b->n; i++) {
+		if (b->insts[i]->body)
+			n += count_insts(b->insts[i]->body);
+		if (b->insts[i]->orelse)
+			n += count_insts(b->insts[i]->orelse);
+	}
+	return n;
+}
+
+static void
+pin(Exec *X, Launch *L, const Value *v, const Reg *r)
+{
+	const Value **alias;
+	int nalias = 1;
+	Pin *p;
+
+	if (v->type->kind != TY_TENSOR || r->buf < 0 || r->bad)
+		return;
+	alias = xalloc(X, (size_t)(count_insts(L->in->body) + 2) * sizeof *alias);
+	alias[0] = v;
+	p = &L->pins[L->npins++];
+	p->buf = r->buf;
+	p->view = r->view;
+	p->v = v;
+	p->write = region_writes(L->in->body, alias, &nalias);
+	mem_free(alias);
+	X->bufs[r->buf].pins++;
+}
+
+static void
+unpin(Exec *X, Launch *L)
+{
+	for (int i = 0; i < L->npins; i++) {
+		Buf *b = &X->bufs[L->pins[i].buf];
+		/* a buffer freed while in use leaves M(t) only now */
+		if (--b->pins == 0 && b->freed) {
+			X->live -= b->bytes;
+			if (b->kind == BUF_ALLOC)
+				X->live -= X->o->alloc_overhead;
+		}
+	}
+	L->npins = 0;
+}
+
+/* ---- running launches */
+
+static void run_launch(Exec *X, Launch *L);
+
+/* Complete L: first what its stream must finish before it. */
+static void
+complete(Exec *X, Launch *L)
+{
+	for (int i = 0; i < X->nlaunches && X->launches[i] != L; i++) {
+		Launch *P = X->launches[i];
+		if (P->state == PENDING && P->stream == L->stream)
+			run_launch(X, P);
+	}
+	if (L->state == PENDING)
+		run_launch(X, L);
+	else if (L->state == RUNNING)
+		abort_run(X, L->in->op, "%sa launch awaits itself (stream %lld)",
+			  "", (long long)L->stream);
+}
+
+static void
+run_launch(Exec *X, Launch *L)
+{
+	Frame G = {L->regs, L->fn};
+	Launch *outer = X->cur;
+
+	L->state = RUNNING;
+	X->cur = L;
+	X->cur_in = L->in;
+	exec_block(X, &G, L->in->body, L->fut->regs);
+	X->cur = outer;
+	X->cur_in = outer ? outer->in : NULL;
+	L->state = DONE;
+	unpin(X, L);
+	mem_free(L->regs);
+	L->regs = NULL;
+}
+
+void
+launch_start(Exec *X, Frame *F, const BInst *in)
+{
+	const int *ids = captured(X, in);
+	Launch *L = arena_alloc(X->arena, sizeof *L);
+	Reg *r = &F->regs[in->v->id];
+	int n = 0;
+
+	while (ids[n] >= 0)
+		n++;
+	L->in = in;
+	L->home = F;
+	L->fn = F->fn;
+	L->stream = in->op->stream;
+	L->fut = arena_alloc(X->arena, sizeof *L->fut);
+	L->fut->n = in->op->nrtypes;
+	L->fut->regs = arena_alloc(X->arena, (size_t)(L->fut->n + 1) * sizeof(Reg));
+	L->pins = arena_alloc(X->arena, (size_t)(n + 1) * sizeof *L->pins);
+	L->regs = mem_calloc((size_t)X->bp->nregs + 1, sizeof(Reg));
+	if (!L->regs)
+		longjmp(X->oom, 1);
+	VEC_PUSH(X->arena, X->launches, X->nlaunches, X->caplaunches, L);
+	for (int i = 0; i < n; i++) {
+		reg_assign(&L->regs[ids[i]], &F->regs[ids[i]]);
+		pin(X, L, X->bp->regs[ids[i]], &L->regs[ids[i]]);
+	}
+	memset(r, 0, sizeof *r);
+	r->buf = -1;
+	r->set = true;
+	r->fut = L->fut;
+	r->launch = L;
+	if (X->o->sched.kind == SCHED_SYNC || X->o->sched.kind == SCHED_ALL)
+		complete(X, L);
+}
+
+void
+launch_await(Exec *X, Frame *F, const BInst *in)
+{
+	const Op *op = in->op;
+	Reg *f = &F->regs[op->args[0].v->id];
+
+	if (!f->fut)
+		return;
+	if (f->launch)
+		complete(X, f->launch);
+	for (int k = 0; k < op->nres && !X->stop; k++)
+		reg_assign(&F->regs[op->res[k]->id], &f->fut->regs[k]);
+}
+
+void
+launch_drain(Exec *X, const Frame *home)
+{
+	for (int i = 0; i < X->nlaunches && !X->stop; i++) {
+		Launch *L = X->launches[i];
+		if (L->state == PENDING && (!home || L->home == home))
+			complete(X, L);
+	}
+}
+
+/* random:SEED: at each instruction boundary, maybe run some launch that
+ * may run now (the oldest pending one of its stream). */
+static uint64_t
+next_rand(Exec *X)
+{
+	uint64_t z = (X->rng += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+void
+launch_tick(Exec *X)
+{
+	Launch *ready[16];
+
+	if (X->o->sched.kind != SCHED_RANDOM)
+		return;
+	while (!X->stop && next_rand(X) % 3 == 0) {
+		int n = 0;
+		for (int i = 0; i < X->nlaunches && n < 16; i++) {
+			Launch *L = X->launches[i];
+			bool first = L->state == PENDING;
+			for (int j = 0; first && j < i; j++)
+				first = X->launches[j]->stream != L->stream ||
+					X->launches[j]->state == DONE;
+			if (first)
+				ready[n++] = L;
+		}
+		if (!n)
+			return;
+		complete(X, ready[next_rand(X) % (uint64_t)n]);
+	}
+}
+
+/* ---- races with pending launches */
+
+static bool
+views_overlap(const View *a, const View *b)
+{
+	int64_t alo = a->off, ahi = a->off, blo = b->off, bhi = b->off;
+
+	for (int d = 0; d < a->rank; d++) {
+		int64_t e = (a->sizes[d] - 1) * a->strides[d];
+		if (a->sizes[d] == 0)
+			return false;
+		if (e < 0)
+			alo += e;
+		else
+			ahi += e;
+	}
+	for (int d = 0; d < b->rank; d++) {
+		int64_t e = (b->sizes[d] - 1) * b->strides[d];
+		if (b->sizes[d] == 0)
+			return false;
+		if (e < 0)
+			blo += e;
+		else
+			bhi += e;
+	}
+	return alo <= bhi && blo <= ahi;
+}
+
+void
+launch_check(Exec *X, const BInst *at, const Value *victim, int h,
+	     const View *v, bool write)
+{
+	for (int i = 0; i < X->nlaunches; i++) {
+		Launch *L = X->launches[i];
+		if (L->state != PENDING || L == X->cur)
+			continue;
+		/* the same stream orders them: no race */
+		if (X->cur && X->cur->stream == L->stream)
+			continue;
+		for (int p = 0; p < L->npins; p++) {
+			const Pin *pn = &L->pins[p];
+			VKind k;
+			if (pn->buf != h || !views_overlap(&pn->view, v))
+				continue;
+			if (write)
+				k = VK_ASYNC_RACE;
+			else if (pn->write)
+				k = X->cur ? VK_ASYNC_RACE : VK_EARLY_AWAIT_READ;
+			else
+				continue;
+			violate(X, k, at, victim, L->in, h, NULL, 0, NULL);
+		}
+	}
+}
+
+void
+launches_free(Exec *X)
+{
+	for (int i = 0; i < X->nlaunches; i++)
+		mem_free(X->launches[i]->regs);
+	X->nlaunches = 0;
+}
