@@ -290,12 +290,36 @@ plan_frees_root(Lower *L, const Value *root)
 	return false;
 }
 
+/* Is the future of async op `op` ever awaited (with or without results)? */
+static bool
+future_awaited(const Program *p, const Block *b, const Value *f)
+{
+	for (int i = 0; i < b->nops; i++) {
+		const Op *op = b->ops[i];
+		if (op->kind == OP_AWAIT && op->args[0].v == f)
+			return true;
+		if ((op->body && future_awaited(p, op->body, f)) ||
+		    (op->orelse && future_awaited(p, op->orelse, f)))
+			return true;
+	}
+	return false;
+}
+
 /* Yield/return out of an if, async region or function: only whole buffers
- * this block owns pass out; the rest is copied first. */
+ * this block owns pass out; the rest is copied first.  What a launch yields
+ * that nobody awaits goes nowhere: the region frees it itself. */
 static void
 lower_escape(Lower *L, const Block *blk, const Op *term, BInst *t,
 	     BBlock *out)
 {
+	const Op *parent = blk->parent;
+
+	if (parent && parent->kind == OP_ASYNC &&
+	    !future_awaited(L->p, blk->func->body, parent->res[0])) {
+		for (int k = 0; k < term->nargs; k++)
+			t->vals[k] = term->args[k].v;
+		return;
+	}
 	for (int k = 0; k < term->nargs; k++) {
 		Value *y = term->args[k].v, *r, *s;
 		t->vals[k] = y;

@@ -380,7 +380,9 @@ launch_check(Exec *X, const BInst *at, const Value *victim, int h,
 				k = X->cur ? VK_ASYNC_RACE : VK_EARLY_AWAIT_READ;
 			else
 				continue;
-			violate(X, k, at, victim, L->in, h, NULL, 0, NULL);
+			/* the victim is what the launch uses */
+			violate(X, k, at, pn->v, L->in, h, NULL, 0, NULL);
+			(void)victim;
 		}
 	}
 }

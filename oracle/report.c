@@ -20,22 +20,30 @@ static const char *const status_names[] = {
 
 /* ---------------------------------------------------------- text */
 
+/* Text shows at most TEXT_ELEMS elements of a tensor (JSON shows all). */
+#define TEXT_ELEMS 32
+
 static void
 text_nested(FILE *out, const Tensor *t, int depth, int64_t *pos)
 {
 	char buf[64];
 
 	if (depth == t->rank) {
-		tensor_elem_str(t, (*pos)++, buf, sizeof buf);
-		fputs(buf, out);
+		if (*pos < TEXT_ELEMS) {
+			tensor_elem_str(t, *pos, buf, sizeof buf);
+			fputs(buf, out);
+		}
+		++*pos;
 		return;
 	}
 	fputc('[', out);
-	for (int64_t i = 0; i < t->dims[depth]; i++) {
+	for (int64_t i = 0; i < t->dims[depth] && *pos < TEXT_ELEMS; i++) {
 		if (i)
 			fputs(", ", out);
 		text_nested(out, t, depth + 1, pos);
 	}
+	if (*pos >= TEXT_ELEMS && t->n > TEXT_ELEMS)
+		fputs(", ...", out);
 	fputc(']', out);
 }
 
@@ -45,6 +53,8 @@ report_tensor(FILE *out, const Tensor *t)
 	int64_t pos = 0;
 
 	text_nested(out, t, 0, &pos);
+	if (t->n > TEXT_ELEMS)
+		fprintf(out, " (%lld elements)", (long long)t->n);
 }
 
 /* ---------------------------------------------- bufferized runs, text */
@@ -118,11 +128,25 @@ violation_text(FILE *out, const Violation *v)
 			"%%%s\n", vname(inst_value(v->at)), vline(v->at),
 			decision_of(v->at, dec, sizeof dec), vname(v->victim));
 		break;
+	case VK_ASYNC_RACE:
+	case VK_EARLY_AWAIT_READ:
+		fprintf(out, "%%%s (line %d) %s %%%s while the launch of %%%s "
+			"(stream %d, line %d) that %s it has not completed\n",
+			vname(inst_value(v->at)), vline(v->at),
+			v->kind == VK_ASYNC_RACE ? "touches" : "reads",
+			vname(v->victim), vname(v->writer->v),
+			v->writer->op->stream, vline(v->writer),
+			v->kind == VK_ASYNC_RACE ? "uses" : "writes");
+		break;
 	default:
 		fprintf(out, "%%%s (line %d) on %%%s: %s\n",
 			vname(inst_value(v->at)), vline(v->at), vname(v->victim),
 			v->detail);
 	}
+	if (v->launch)
+		fprintf(out, "    in the launch of %%%s (stream %d, line %d)\n",
+			vname(v->launch->v), v->launch->op->stream,
+			vline(v->launch));
 	if (v->rank || v->kind == VK_STALE_READ) {
 		fprintf(out, "    first element [");
 		for (int d = 0; d < v->rank; d++)
