@@ -23,11 +23,30 @@ typedef struct PlanFree {
 	Loc loc;
 } PlanFree;
 
+/* A call argument passed as a copy: the callee writes its param in place
+ * and the caller still needs the old value. */
+typedef struct ArgCopy {
+	const Op *call;
+	int arg;
+	const char *reason;
+} ArgCopy;
+
+/* Lowering rules a strategy may switch off (only mutants do). */
+enum {
+	LOWER_NO_INIT_COPY = 1,   /* a `new` loop buffer starts uninitialized */
+	LOWER_TEXTUAL_FREES = 2   /* free at the root's own last textual use,
+				   * ignoring aliases and pending launches */
+};
+
 typedef struct Decisions {
 	const Program *p;
 	Decision *d;       /* by Value.id, p->nvalues entries */
 	PlanFree *frees;     /* plan frees (replace the strategy's for v's buffer) */
 	int nfrees;
+	ArgCopy *argcopies;
+	int nargcopies, capargcopies;
+	unsigned lower;    /* LOWER_* */
+	Arena *arena;      /* reasons and the like, freed with the decisions */
 } Decisions;
 
 /* ---------------------------------------------------------- strategy.c */
@@ -35,11 +54,16 @@ typedef struct Decisions {
 typedef struct Strategy {
 	const char *name;
 	const char *about;  /* one line for `bufdiff strategies` */
-	void (*decide)(const Program *p, Decision *d);
+	/* fills ds->d (and argcopies, lower); -1 when out of memory */
+	int (*decide)(const Program *p, Decisions *ds, unsigned breaks);
+	unsigned breaks;    /* mutants: the one-shot rule they break (ONESHOT_*) */
 } Strategy;
 
 const Strategy *strategy_find(const char *name);  /* NULL if unknown */
 const Strategy *strategy_at(int i);               /* NULL past the end */
+/* The decision every strategy starts from: views for extract_slice, none
+ * for scalars and region/callee/constant results, `new` for the rest. */
+Decision base_decision(const Value *v);
 /* Decisions of strategy s for every op result (mem_alloc'ed d array). */
 int decisions_make(const Program *p, const Strategy *s, Decisions *out);
 void decisions_free(Decisions *ds);
@@ -48,6 +72,25 @@ void decisions_free(Decisions *ds);
 int inplace_candidates(const Op *op, int resno, Value **out, int max);
 /* The names of the in-place decisions, for reports and bisection. */
 int decisions_inplace(const Decisions *ds, Value **out, int max);
+
+/* ----------------------------------------------------------- oneshot.c */
+
+/* The rules of one-shot; a mutant breaks exactly one. */
+enum {
+	ONESHOT_VIEWS = 1 << 0,        /* views alias their source */
+	ONESHOT_CROSS_ITER = 1 << 1,   /* reads in a loop recur every trip */
+	ONESHOT_SAME_OP_LOOP = 1 << 2, /* same-op access is safe only outside loops */
+	ONESHOT_ZERO_TRIP = 1 << 3,    /* a new loop buffer starts as the init */
+	ONESHOT_ASYNC = 1 << 4,        /* a launch's reads last until its await */
+	ONESHOT_READONLY = 1 << 5,     /* readonly params and constants */
+	ONESHOT_FREES = 1 << 6,        /* frees after the last use of any alias */
+	ONESHOT_BRANCHES = 1 << 7,     /* branches exclude each other only once */
+	ONESHOT_CALLS = 1 << 8,        /* a written arg still read is copied */
+	ONESHOT_RETURNS = 1 << 9       /* returned values are read by the caller */
+};
+
+int oneshot_decide(const Program *p, Decisions *ds, unsigned breaks);
+int lastuse_decide(const Program *p, Decisions *ds, unsigned breaks);
 
 /* -------------------------------------------------------------- plan.c */
 

@@ -32,6 +32,8 @@ typedef struct Lower {
 	bool *whole;       /* v's view is the whole of that allocation */
 	Block **owner;     /* for roots: the block that frees it, or NULL */
 	bool *moved;       /* for roots: passed out of its block */
+	int *hint;         /* synthetic roots: index in their block of the op
+			    * that uses them last, or -1 */
 	Diag *d;
 	jmp_buf fail;
 } Lower;
@@ -188,7 +190,7 @@ lower_for(Lower *L, const Op *op, BBlock *out)
 				 NULL);
 		} else {
 			emit_alloc(L, out, op, r, init, op->parent, NULL);
-			if (init)
+			if (init && !(L->ds->lower & LOWER_NO_INIT_COPY))
 				emit_copy(L, out, op, r, init,
 					  "the loop buffer starts as a copy of "
 					  "its init");
@@ -197,6 +199,31 @@ lower_for(Lower *L, const Op *op, BBlock *out)
 	}
 	in = inst_new(L, BI_FOR, op, NULL);
 	in->body = lower_block(L, op->body);
+	emit(L, out, in);
+}
+
+/* A call passes its arguments' registers, or copies where the strategy
+ * says the callee writes a param whose old value the caller still needs. */
+static void
+lower_call(Lower *L, const Op *op, BBlock *out)
+{
+	BInst *in = inst_new(L, BI_CALL, op, NULL);
+
+	in->nvals = op->nargs;
+	in->vals = arena_alloc(L->a, (size_t)(op->nargs + 1) * sizeof *in->vals);
+	for (int i = 0; i < op->nargs; i++)
+		in->vals[i] = op->args[i].v;
+	for (int k = 0; k < L->ds->nargcopies; k++) {
+		const ArgCopy *ac = &L->ds->argcopies[k];
+		Value *a, *t;
+		if (ac->call != op || !(a = op->args[ac->arg].v))
+			continue;
+		t = synth(L, a, "arg");
+		emit_alloc(L, out, op, t, a, op->parent, ac->reason);
+		emit_copy(L, out, op, t, a, "pass a copy: the callee writes it");
+		L->hint[t->id] = op->index;
+		in->vals[ac->arg] = t;
+	}
 	emit(L, out, in);
 }
 
@@ -249,7 +276,7 @@ lower_op(Lower *L, const Op *op, BBlock *out)
 			return;
 		break;
 	case F_CALL:
-		emit(L, out, inst_new(L, BI_CALL, op, NULL));
+		lower_call(L, op, out);
 		break;
 	case F_CONST:
 		emit(L, out, inst_new(L, BI_CONST, op, op->res[0]));
@@ -437,6 +464,8 @@ use_at(Lower *L, const Value *v, int at, int *last)
 
 	if (!is_tensor(v) || !(r = L->root[v->id]))
 		return;
+	if ((L->ds->lower & LOWER_TEXTUAL_FREES) && r != v)
+		return; /* the mutant forgets aliases */
 	if (at > last[r->id])
 		last[r->id] = at;
 }
@@ -471,7 +500,7 @@ last_uses(Lower *L, const Block *blk, int *last)
 	for (int i = 0; i < blk->nops; i++) {
 		const Op *op = blk->ops[i];
 		int at = i;
-		if (op->kind == OP_ASYNC) {
+		if (op->kind == OP_ASYNC && !(L->ds->lower & LOWER_TEXTUAL_FREES)) {
 			int w = last_await(L->p, blk, op->res[0]);
 			at = w > i ? w : blk->nops - 1;
 		}
@@ -488,6 +517,29 @@ emit_free(Lower *L, BBlock *b, const Op *op, Value *v, const char *why)
 	emit(L, b, in);
 }
 
+/* Launches of this block that nobody awaits complete before the block's
+ * frees: what they use is freed only after they ran. */
+static void
+emit_drain(Lower *L, const Block *blk, BBlock *out)
+{
+	BInst *in = NULL;
+
+	for (int i = 0; i < blk->nops; i++) {
+		const Op *op = blk->ops[i];
+		if (op->kind != OP_ASYNC ||
+		    future_awaited(L->p, blk->func->body, op->res[0]))
+			continue;
+		if (!in) {
+			in = inst_new(L, BI_DRAIN, blk->ops[blk->nops - 1], NULL);
+			in->vals = arena_alloc(L->a, (size_t)(blk->nops + 1) *
+					       sizeof *in->vals);
+		}
+		in->vals[in->nvals++] = op->res[0];
+	}
+	if (in)
+		emit(L, out, in);
+}
+
 /* Assemble the ops' chunks with the frees that follow each op; frees of
  * buffers last used by the terminator's copies go between those copies
  * and the terminator itself. */
@@ -499,12 +551,14 @@ place_frees(Lower *L, const Block *blk, BBlock *chunks, BInst *t, BBlock *out)
 	if (!last)
 		longjmp(L->fail, 1);
 	for (int i = 0; i < L->capregs; i++)
-		last[i] = -1;
+		last[i] = L->hint[i];
 	last_uses(L, blk, last);
 	for (int i = 0; i < n; i++) {
 		const Op *op = blk->ops[i];
 		for (int j = 0; j < chunks[i].n; j++)
 			emit(L, out, chunks[i].insts[j]);
+		if (i == n - 1)
+			emit_drain(L, blk, out);
 		for (int r = 0; r < L->bp->nregs; r++) {
 			Value *v = L->bp->regs[r];
 			int at;
@@ -593,7 +647,7 @@ bufferize_lower(const Program *p, const Decisions *ds, Diag *d)
 	L.d = d;
 	for (int i = 0; i < p->nfuncs; i++)
 		extra += count_terminator_args(p->funcs[i]->body);
-	L.capregs = p->nvalues + 2 * extra + 1;
+	L.capregs = p->nvalues + 2 * extra + ds->nargcopies + 1;
 	bp = L.bp = arena_alloc(L.a, sizeof *bp);
 	bp->arena = L.a;
 	bp->p = p;
@@ -606,6 +660,9 @@ bufferize_lower(const Program *p, const Decisions *ds, Diag *d)
 	L.whole = arena_alloc(L.a, (size_t)L.capregs * sizeof *L.whole);
 	L.owner = arena_alloc(L.a, (size_t)L.capregs * sizeof *L.owner);
 	L.moved = arena_alloc(L.a, (size_t)L.capregs * sizeof *L.moved);
+	L.hint = arena_alloc(L.a, (size_t)L.capregs * sizeof *L.hint);
+	for (int i = 0; i < L.capregs; i++)
+		L.hint[i] = -1;
 	bp->nfuncs = p->nfuncs;
 	bp->funcs = arena_alloc(L.a, (size_t)(p->nfuncs + 1) * sizeof *bp->funcs);
 	for (int i = 0; i < p->nfuncs; i++) {

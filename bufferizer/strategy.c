@@ -43,7 +43,7 @@ inplace_candidates(const Op *op, int resno, Value **out, int max)
 /* The decision every strategy starts from: views for extract_slice, no
  * buffer for scalars and for results that get theirs from a region or a
  * callee, a fresh buffer for everything else that is written. */
-static Decision
+Decision
 base_decision(const Value *v)
 {
 	Decision d = {DEC_NONE, NULL, NULL, false};
@@ -63,41 +63,68 @@ base_decision(const Value *v)
 	return d;
 }
 
-static void
-decide_copy_all(const Program *p, Decision *d)
+static int
+decide_copy_all(const Program *p, Decisions *ds, unsigned breaks)
 {
 	for (int i = 0; i < p->nvalues; i++)
-		d[i] = base_decision(p->values[i]);
+		ds->d[i] = base_decision(p->values[i]);
+	return 0;
 }
 
-static void
-decide_inplace_all(const Program *p, Decision *d)
+static int
+decide_inplace_all(const Program *p, Decisions *ds, unsigned breaks)
 {
 	for (int i = 0; i < p->nvalues; i++) {
 		Value *v = p->values[i], *cand[8];
-		d[i] = base_decision(v);
-		if (d[i].kind == DEC_NEW &&
+		ds->d[i] = base_decision(v);
+		if (ds->d[i].kind == DEC_NEW &&
 		    inplace_candidates(v->def, v->resno, cand, 8) > 0) {
-			d[i].kind = DEC_INPLACE;
-			d[i].into = cand[0];
+			ds->d[i].kind = DEC_INPLACE;
+			ds->d[i].into = cand[0];
 		}
 	}
+	return 0;
 }
 
 static const Strategy strategies[] = {
 	{"copy-all", "a fresh buffer for every written result (copy before "
 		     "write); always correct, the most memory",
-	 decide_copy_all},
+	 decide_copy_all, 0},
 	{"inplace-all", "every result that can reuse an operand's buffer "
 			"does, live or not; wrong on purpose",
-	 decide_inplace_all},
+	 decide_inplace_all, 0},
 	{"plan", "the run's forced decisions (plan, free); copy-all for the "
-		 "rest", decide_copy_all},
-	/* not implemented yet: runs naming them are reported as skipped */
+		 "rest", decide_copy_all, 0},
 	{"last-use", "in place when the operand has no later textual use "
-		     "(ggml's rule); not implemented yet", NULL},
-	{"one-shot", "read-after-write conflict analysis, async-aware, with "
-		     "ownership-based frees; not implemented yet", NULL},
+		     "(ggml's rule); wrong with views, loops, branches, calls, "
+		     "launches", lastuse_decide, 0},
+	{"one-shot", "read-after-write conflict analysis (views, loops, "
+		     "branches, calls, launches until their await), "
+		     "ownership-based frees", oneshot_decide, 0},
+	/* one-shot with one rule broken each: the oracle must catch them */
+	{"mutant-no-view-alias", "mutant: a view does not alias its source",
+	 oneshot_decide, ONESHOT_VIEWS},
+	{"mutant-no-cross-iteration", "mutant: a read inside a loop is not "
+	 "repeated on the next trip", oneshot_decide, ONESHOT_CROSS_ITER},
+	{"mutant-elementwise-in-loops", "mutant: same-index access is safe "
+	 "even when a loop repeats it (llvm#90019)", oneshot_decide,
+	 ONESHOT_SAME_OP_LOOP},
+	{"mutant-zero-trip", "mutant: a new loop buffer is not initialized "
+	 "from the init (wrong when the loop runs zero times)", oneshot_decide,
+	 ONESHOT_ZERO_TRIP},
+	{"mutant-async-reads-end-at-launch", "mutant: a launch's reads end at "
+	 "the launch, not at its await", oneshot_decide, ONESHOT_ASYNC},
+	{"mutant-readonly-writable", "mutant: readonly params and constants "
+	 "are writable", oneshot_decide, ONESHOT_READONLY},
+	{"mutant-textual-frees", "mutant: frees at the buffer's own last "
+	 "textual use, ignoring aliases and launches", oneshot_decide,
+	 ONESHOT_FREES},
+	{"mutant-branches-always-exclusive", "mutant: if branches exclude "
+	 "each other even inside a loop", oneshot_decide, ONESHOT_BRANCHES},
+	{"mutant-no-call-copy", "mutant: an argument the callee writes is "
+	 "passed without a copy", oneshot_decide, ONESHOT_CALLS},
+	{"mutant-returns-not-read", "mutant: returned values do not count as "
+	 "read after the function", oneshot_decide, ONESHOT_RETURNS},
 };
 
 const Strategy *
@@ -125,8 +152,9 @@ decisions_make(const Program *p, const Strategy *s, Decisions *out)
 	out->d = mem_calloc((size_t)p->nvalues + 1, sizeof *out->d);
 	if (!out->d)
 		return -1;
-	s->decide(p, out->d);
-	return 0;
+	if (!(out->arena = arena_new()))
+		return -1;
+	return s->decide(p, out, s->breaks);
 }
 
 void
@@ -134,6 +162,8 @@ decisions_free(Decisions *ds)
 {
 	mem_free(ds->d);
 	mem_free(ds->frees);
+	mem_free(ds->argcopies);
+	arena_free(ds->arena);
 	memset(ds, 0, sizeof *ds);
 }
 

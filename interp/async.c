@@ -119,6 +119,34 @@ captured(Exec *X, const BInst *in)
 	return ids;
 }
 
+/* Does the region touch v's buffer: read it (an operand that is read, a
+ * copy or view source, a value passed out or on) or alias it? */
+static bool
+touches(const BBlock *b, const Value *v)
+{
+	for (int i = 0; i < b->n; i++) {
+		const BInst *in = b->insts[i];
+		const Op *op = in->op;
+		if (in->src == v && in->kind != BI_ALLOC) /* not a shape */
+			return true;
+		for (int k = 0; k < in->nvals; k++)
+			if (in->vals[k] == v)
+				return true;
+		if (op && (in->kind == BI_COMPUTE || in->kind == BI_FOR)) {
+			for (int k = 0; k < op->nargs; k++)
+				if (op->args[k].v == v)
+					return true;
+			if (op->hasdest && op->dest.v == v &&
+			    op_info[op->kind].readsdest)
+				return true;
+		}
+		if ((in->body && touches(in->body, v)) ||
+		    (in->orelse && touches(in->orelse, v)))
+			return true;
+	}
+	return false;
+}
+
 /* Does the region write the captured value v's buffer in place (an alias
  * chain from v into a computed result, or a copy into it)? */
 static bool
@@ -169,7 +197,8 @@ pin(Exec *X, Launch *L, const Value *v, const Reg *r)
 	int nalias = 1;
 	Pin *p;
 
-	if (v->type->kind != TY_TENSOR || r->buf < 0 || r->bad)
+	if (v->type->kind != TY_TENSOR || r->buf < 0 || r->bad ||
+	    !touches(L->in->body, v))
 		return;
 	alias = xalloc(X, (size_t)(count_insts(L->in->body) + 2) * sizeof *alias);
 	alias[0] = v;
@@ -268,6 +297,13 @@ launch_start(Exec *X, Frame *F, const BInst *in)
 	r->launch = L;
 	if (X->o->sched.kind == SCHED_SYNC || X->o->sched.kind == SCHED_ALL)
 		complete(X, L);
+}
+
+void
+launch_finish(Exec *X, Reg *f)
+{
+	if (f->launch)
+		complete(X, f->launch);
 }
 
 void

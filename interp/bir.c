@@ -199,8 +199,20 @@ inst(Out *o, const BProg *bp, const BInst *in, int depth)
 	case BI_CALL:
 		results(o, op);
 		put(o, "call @%s(", op->callee);
-		operands(o, op->args, op->nargs);
+		for (int i = 0; i < op->nargs; i++) {
+			if (i)
+				put(o, ", ");
+			if (in->vals && in->vals[i])
+				put(o, "%%%s", in->vals[i]->name);
+			else
+				operand(o, &op->args[i]);
+		}
 		put(o, ")");
+		break;
+	case BI_DRAIN:
+		put(o, "drain");
+		for (int i = 0; i < in->nvals; i++)
+			put(o, "%s%%%s", i ? ", " : " ", in->vals[i]->name);
 		break;
 	case BI_AWAIT:
 		results(o, op);

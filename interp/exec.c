@@ -727,7 +727,10 @@ run_call(Exec *X, Frame *F, const BInst *in)
 	G.regs = frame_regs(X, X->depth + 1);
 	for (int i = 0; i < fn->nparams; i++) {
 		Reg *p = &G.regs[fn->params[i]->id];
-		set_scalar(p, &op->args[i], F, fn->params[i]->type->dt);
+		if (in->vals && in->vals[i])
+			reg_assign(p, reg(F, in->vals[i]));
+		else
+			set_scalar(p, &op->args[i], F, fn->params[i]->type->dt);
 		if (fn->params[i]->readonly)
 			p->ro = true;
 	}
@@ -766,6 +769,10 @@ run_block(Exec *X, Frame *F, const BBlock *b, Reg *out)
 		case BI_CALL: run_call(X, F, in); break;
 		case BI_LAUNCH: launch_start(X, F, in); break;
 		case BI_AWAIT: launch_await(X, F, in); break;
+		case BI_DRAIN:
+			for (int k = 0; k < in->nvals; k++)
+				launch_finish(X, reg(F, in->vals[k]));
+			break;
 		case BI_RETURN:
 			launch_drain(X, F);
 			/* fall through */

@@ -109,6 +109,7 @@ void reg_assign(Reg *dst, const Reg *src);
 /* async.c: launches, streams, schedules, lifetime through completion */
 void launch_start(Exec *X, Frame *F, const BInst *in);
 void launch_await(Exec *X, Frame *F, const BInst *in);
+void launch_finish(Exec *X, Reg *f);           /* complete a future's launch */
 void launch_drain(Exec *X, const Frame *home);  /* home NULL: all */
 void launch_tick(Exec *X);                      /* a legal point */
 /* An access to buffer h through view v: races with pending launches. */

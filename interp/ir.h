@@ -243,6 +243,9 @@ struct Op {
 	Func *fn;         /* call: resolved callee */
 	Block *parent;    /* block containing this op */
 	int index;        /* position in parent->ops */
+	int seq;          /* pre-order number in the program: an op's regions
+			   * hold seq+1 .. last */
+	int last;
 };
 /*
  * Operand layout per form (args[]):
@@ -277,6 +280,7 @@ typedef struct Program {
 	int nfuncs;
 	int nvalues;       /* Value.id is < nvalues */
 	Value **values;    /* values[id] */
+	int nops;          /* Op.seq is < nops */
 } Program;
 
 Func *prog_func(const Program *p, const char *name); /* NULL if none */
@@ -450,6 +454,7 @@ int ref_run(const Program *p, const Func *entry, Tensor *const *inputs,
  *   compute OP               the tensor op's kernel, output in reg[result]
  *   free   %v                release the root allocation under reg[v]
  *   if / for / call / launch / await / yield / return   over registers
+ *   drain  %f, ...           complete launches nobody awaits (before frees)
  *   const  %v                a read-only buffer holding the constant
  */
 
@@ -471,7 +476,8 @@ typedef struct Decision {
 
 typedef enum BKind {
 	BI_ALLOC, BI_ALIAS, BI_VIEW, BI_COPY, BI_COMPUTE, BI_CONST, BI_FREE,
-	BI_IF, BI_FOR, BI_CALL, BI_LAUNCH, BI_AWAIT, BI_YIELD, BI_RETURN
+	BI_IF, BI_FOR, BI_CALL, BI_LAUNCH, BI_AWAIT, BI_DRAIN, BI_YIELD,
+	BI_RETURN
 } BKind;
 
 typedef struct BInst BInst;
@@ -486,7 +492,9 @@ struct BInst {
 	const Op *op;        /* provenance: the tensor op it implements */
 	Value *v;            /* the register it defines or acts on */
 	Value *src;          /* alias/view/copy source */
-	Value **vals;        /* yield/return: the registers passed out */
+	Value **vals;        /* yield/return: the registers passed out; call:
+			      * the registers passed (NULL: a literal);
+			      * drain: the futures */
 	int nvals;
 	Decision dec;        /* the decision that placed v (copy of it) */
 	const char *why;     /* alloc/copy: why it is there */

@@ -1175,6 +1175,22 @@ resolve(Parser *P)
 
 /* ------------------------------------------------------------- entry */
 
+/* Op.seq/last: pre-order numbers, so "after", "inside" and "in the same
+ * loop" are integer comparisons for the analyses. */
+static void
+number_block(Block *b, int *n)
+{
+	for (int i = 0; i < b->nops; i++) {
+		Op *op = b->ops[i];
+		op->seq = (*n)++;
+		if (op->body)
+			number_block(op->body, n);
+		if (op->orelse)
+			number_block(op->orelse, n);
+		op->last = *n - 1;
+	}
+}
+
 static void
 parse_all(Parser *P)
 {
@@ -1182,6 +1198,8 @@ parse_all(Parser *P)
 	P->prog->arena = P->a;
 	parse_program(P);
 	resolve(P);
+	for (int i = 0; i < P->prog->nfuncs; i++)
+		number_block(P->prog->funcs[i]->body, &P->prog->nops);
 }
 
 Program *

@@ -458,7 +458,7 @@ diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
 	 int nref, RunOut *o)
 {
 	memset(o, 0, sizeof *o);
-	if (r && r->strategy)
+	if (r) /* a case's run: its own strategy (plans: copy-all for the rest) */
 		s = r->strategy;
 	if (!s)
 		s = strategy_find("copy-all");

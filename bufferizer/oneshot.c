@@ -1,0 +1,770 @@
+/*
+ * oneshot.c: the one-shot strategy (read-after-write conflict analysis in
+ * the manner of MLIR One-Shot Bufferize, made async-aware) and the plain
+ * last-use strategy.
+ *
+ * Times are Op.seq numbers (pre-order).  Every read of a tensor value gets
+ * an effective span [start, end]: the op itself, widened to a whole loop
+ * when the loop runs it again for a value defined outside the loop (the
+ * cross-iteration read), and to the last await of a launch when it sits in
+ * an async region (a launch may run any time until its await).  A read of
+ * a view, of an if result or of an await result is also a read of what it
+ * aliases.  Returned values are read by the caller: span end = infinity.
+ *
+ * Alias classes (union-find over values) hold the values that may share a
+ * buffer.  A result may be computed into operand o's buffer only if no
+ * older value of o's class is read after the write: for every read R of a
+ * class member, R.end <= W.start, except a read by W itself (same-index
+ * access; not when a loop repeats it: llvm#90019) and a read in the other
+ * branch of an if W is in (not when a loop repeats it).  A write inside an
+ * async region may happen as early as the launch.  Read-only buffers
+ * (readonly params, constants) are never written.  Calls: a callee may
+ * write its params in place; a caller that still needs an argument passes
+ * a copy.  Frees come from the lowering's ownership rule.
+ *
+ * The analysis is greedy in program order.  Per class it keeps the latest
+ * read end, so an unconflicted decision costs O(1); only a possible
+ * conflict scans the class.
+ */
+#include <limits.h>
+#include <stdio.h>
+
+#include "bufferize.h"
+
+typedef struct Read Read;
+struct Read {
+	const Op *op;         /* the reading op */
+	int start, end;       /* when it may happen (Op.seq) */
+	bool loop;            /* a loop repeats it */
+	const Op *launch;     /* it lasts until this launch's await */
+	Read *next;
+};
+
+typedef struct Kid Kid;   /* an alias-through child: view, if/await result */
+struct Kid {
+	int v;
+	Kid *next;
+};
+
+typedef struct OS {
+	const Program *p;
+	Decisions *ds;
+	unsigned breaks;
+	Arena *a;
+	Read **reads;         /* by value id: its own reads */
+	Kid **kids;
+	int *rend;            /* by value id: latest read end, kids included */
+	int *up;              /* union-find */
+	int *next;            /* class members: a circular list per class */
+	int *maxend;          /* by class root */
+	bool *ro;             /* by class root: read-only */
+	bool *written;        /* by class root: something writes it in place */
+	bool *param;          /* by class root: holds a param's buffer */
+	int *awaitend;        /* by launch Op.seq: its last await */
+} OS;
+
+static bool
+broken(const OS *S, unsigned rule)
+{
+	return S->breaks & rule;
+}
+
+static bool
+is_tensor(const Value *v)
+{
+	return v && v->type->kind == TY_TENSOR;
+}
+
+/* ---- alias classes */
+
+static int
+find(OS *S, int v)
+{
+	while (S->up[v] != v) {
+		S->up[v] = S->up[S->up[v]];
+		v = S->up[v];
+	}
+	return v;
+}
+
+static void
+unite(OS *S, const Value *a, const Value *b)
+{
+	int x, y, t;
+
+	if (!is_tensor(a) || !is_tensor(b))
+		return;
+	x = find(S, a->id);
+	y = find(S, b->id);
+	if (x == y)
+		return;
+	S->up[y] = x;
+	if (S->maxend[y] > S->maxend[x])
+		S->maxend[x] = S->maxend[y];
+	S->ro[x] |= S->ro[y];
+	S->written[x] |= S->written[y];
+	S->param[x] |= S->param[y];
+	t = S->next[x]; /* splice the two member rings */
+	S->next[x] = S->next[y];
+	S->next[y] = t;
+}
+
+/* ---- effective reads */
+
+static const Block *
+scope_of(const Value *v)
+{
+	if (v->def)
+		return v->def->parent;
+	if (v->owner)
+		return v->owner;
+	return v->func->body;
+}
+
+static int
+await_end(const OS *S, const Op *launch)
+{
+	int end = S->awaitend[launch->seq];
+
+	return end >= 0 ? end : INT_MAX - 1; /* never awaited: drained late */
+}
+
+/* awaitend[launch] = the last op (with its regions) awaiting it. */
+static void
+find_awaits(OS *S, const Block *b)
+{
+	for (int i = 0; i < b->nops; i++) {
+		const Op *op = b->ops[i];
+		if (op->kind == OP_AWAIT) {
+			int *e = &S->awaitend[op->args[0].v->def->seq];
+			if (op->last > *e)
+				*e = op->last;
+		}
+		if (op->body)
+			find_awaits(S, op->body);
+		if (op->orelse)
+			find_awaits(S, op->orelse);
+	}
+}
+
+static void
+add_read(OS *S, const Value *v, const Op *u)
+{
+	Read *r;
+	const Block *scope;
+	const Op *cur = u;
+
+	if (!is_tensor(v))
+		return;
+	r = arena_alloc(S->a, sizeof *r);
+	r->op = u;
+	r->start = r->end = u->seq;
+	if (u->kind == OP_RETURN && !broken(S, ONESHOT_RETURNS))
+		r->end = INT_MAX;
+	scope = scope_of(v);
+	while (cur->parent != scope && cur->parent->parent) {
+		const Op *P = cur->parent->parent;
+		if (P->kind == OP_FOR && !broken(S, ONESHOT_CROSS_ITER)) {
+			r->start = P->seq < r->start ? P->seq : r->start;
+			r->end = P->last > r->end ? P->last : r->end;
+			r->loop = true;
+		} else if (P->kind == OP_ASYNC && !broken(S, ONESHOT_ASYNC)) {
+			int e = await_end(S, P);
+			r->start = P->seq < r->start ? P->seq : r->start;
+			r->end = e > r->end ? e : r->end;
+			r->launch = P;
+		}
+		cur = P;
+	}
+	r->next = S->reads[v->id];
+	S->reads[v->id] = r;
+}
+
+static void
+add_kid(OS *S, const Value *parent, const Value *kid)
+{
+	Kid *k;
+
+	if (!is_tensor(parent) || !is_tensor(kid))
+		return;
+	k = arena_alloc(S->a, sizeof *k);
+	k->v = kid->id;
+	k->next = S->kids[parent->id];
+	S->kids[parent->id] = k;
+}
+
+static void collect_block(OS *S, const Block *b);
+
+/* The reads an op makes, and the aliases its results make. */
+static void
+collect_op(OS *S, const Op *op)
+{
+	const OpInfo *oi = &op_info[op->kind];
+
+	switch (oi->form) {
+	case F_EXTRACT_SLICE:
+		/* a view: its readers read the source */
+		if (broken(S, ONESHOT_VIEWS))
+			add_read(S, op->args[0].v, op);
+		else
+			add_kid(S, op->args[0].v, op->res[0]);
+		break;
+	case F_YIELD:
+		for (int i = 0; i < op->nargs; i++) {
+			const Op *P = op->parent->parent;
+			add_read(S, op->args[i].v, op);
+			if (P && P->kind == OP_IF)
+				add_kid(S, op->args[i].v, P->res[i]);
+		}
+		break;
+	case F_AWAIT: {
+		const Op *launch = op->args[0].v->def;
+		const Op *y = launch->body->ops[launch->body->nops - 1];
+		for (int k = 0; k < op->nres && k < y->nargs; k++)
+			add_kid(S, y->args[k].v, op->res[k]);
+		break;
+	}
+	default:
+		for (int i = 0; i < op->nargs; i++)
+			add_read(S, op->args[i].v, op);
+		if (op->hasdest && oi->readsdest)
+			add_read(S, op->dest.v, op);
+	}
+	if (op->body)
+		collect_block(S, op->body);
+	if (op->orelse)
+		collect_block(S, op->orelse);
+}
+
+static void
+collect_block(OS *S, const Block *b)
+{
+	for (int i = 0; i < b->nops; i++)
+		collect_op(S, b->ops[i]);
+}
+
+/* Latest read end of v and everything that aliases it (kids are defined
+ * later, so ids only grow: memoized, no cycles). */
+static int
+read_end(OS *S, int v)
+{
+	int end = -1;
+
+	if (S->rend[v] != INT_MIN)
+		return S->rend[v];
+	for (Read *r = S->reads[v]; r; r = r->next)
+		end = r->end > end ? r->end : end;
+	for (Kid *k = S->kids[v]; k; k = k->next) {
+		int e = read_end(S, k->v);
+		end = e > end ? e : end;
+	}
+	return S->rend[v] = end;
+}
+
+/* ---- conflicts */
+
+/* Are a and b in different branches of one if, with the read span inside
+ * that if (a loop around the if may run both branches)? */
+static bool
+exclusive(const OS *S, const Op *w, const Read *r)
+{
+	for (const Op *a = w; a->parent->parent; a = a->parent->parent) {
+		const Op *I = a->parent->parent;
+		const Op *b = r->op;
+		if (I->kind != OP_IF)
+			continue;
+		/* r->op inside I, in the other branch? */
+		while (b->parent->parent && b->parent->parent != I)
+			b = b->parent->parent;
+		if (b->parent->parent != I || b->parent == a->parent)
+			continue;
+		if (broken(S, ONESHOT_BRANCHES))
+			return true;
+		return r->start >= I->seq && r->end <= I->last;
+	}
+	return false;
+}
+
+typedef struct Conflict {
+	const Read *read;
+	const Value *victim;  /* the older value read */
+} Conflict;
+
+static bool
+same_operand(const Operand *a, const Operand *b)
+{
+	return a->v ? a->v == b->v : !b->v && a->i == b->i;
+}
+
+/* insert_slice r reads its destination except the slice it replaces; a
+ * write into a view of exactly that slice (the extract_slice/insert_slice
+ * pair) is not read by it. */
+static bool
+matching_pair(const Op *r, const Value *into)
+{
+	const Op *x = into->def;
+
+	if (r->kind != OP_INSERT_SLICE || !x || x->kind != OP_EXTRACT_SLICE ||
+	    x->args[0].v != r->dest.v || x->noffs != r->noffs)
+		return false;
+	for (int d = 0; d < r->noffs; d++)
+		if (!same_operand(&x->offs[d], &r->offs[d]) ||
+		    x->sizes[d] != r->sizes[d] || x->strides[d] != r->strides[d])
+			return false;
+	return true;
+}
+
+static bool
+read_conflicts(OS *S, const Op *w, const Value *into, int wstart,
+	       const Read *r)
+{
+	if (r->end <= wstart)
+		return false;
+	if (matching_pair(r->op, into) && !r->loop)
+		return false;
+	if (r->op == w && (!r->loop || broken(S, ONESHOT_SAME_OP_LOOP)))
+		return false; /* the op reads what it overwrites, index by index */
+	return !exclusive(S, w, r);
+}
+
+static bool
+scan_value(OS *S, const Op *w, const Value *into, int wstart, int v,
+	   Conflict *c)
+{
+	for (Read *r = S->reads[v]; r; r = r->next)
+		if (read_conflicts(S, w, into, wstart, r)) {
+			c->read = r;
+			c->victim = S->p->values[v];
+			return true;
+		}
+	for (Kid *k = S->kids[v]; k; k = k->next)
+		if (S->rend[k->v] > wstart && scan_value(S, w, into, wstart, k->v, c))
+			return true;
+	return false;
+}
+
+/* When the write of op w may happen first: a write in an async region may
+ * run as early as the launch (unless the buffer is the region's own). */
+static int
+write_start(const OS *S, const Op *w, const Value *into)
+{
+	int start = w->seq;
+	const Block *scope = scope_of(into);
+
+	if (broken(S, ONESHOT_ASYNC))
+		return start;
+	for (const Op *cur = w; cur->parent != scope && cur->parent->parent;
+	     cur = cur->parent->parent)
+		if (cur->parent->parent->kind == OP_ASYNC)
+			start = cur->parent->parent->seq;
+	return start;
+}
+
+/* Does writing `into`'s class at op w clobber something read later? */
+static bool
+conflicts(OS *S, const Op *w, const Value *into, Conflict *c)
+{
+	int root = find(S, into->id), wstart = write_start(S, w, into), m;
+
+	if (S->maxend[root] <= wstart)
+		return false;
+	m = root;
+	do {
+		if (S->rend[m] > wstart && scan_value(S, w, into, wstart, m, c))
+			return true;
+		m = S->next[m];
+	} while (m != root);
+	return false;
+}
+
+static const char *
+op_name(const Op *op, char *buf, size_t n)
+{
+	if (op->nres)
+		snprintf(buf, n, "%%%s", op->res[0]->name);
+	else
+		snprintf(buf, n, "%s", op_info[op->kind].name);
+	return buf;
+}
+
+static const char *
+conflict_reason(OS *S, const Op *w, const Value *into, const Conflict *c)
+{
+	char buf[400], rd[80], wr[80];
+	const Read *r = c->read;
+	const Value *v = c->victim;
+	int n;
+
+	op_name(r->op, rd, sizeof rd);
+	op_name(w, wr, sizeof wr);
+	if (r->launch)
+		n = snprintf(buf, sizeof buf, "read by a pending launch: %s (line "
+			     "%d) in the launch of %%%s (line %d) reads %%%s until "
+			     "its await; ", rd, r->op->loc.line,
+			     r->launch->res[0]->name, r->launch->loc.line, v->name);
+	else
+		n = snprintf(buf, sizeof buf, "conflict: ");
+	snprintf(buf + n, sizeof buf - (size_t)n, "read of %%%s by %s (line %d)%s "
+		 "after the write of %s (line %d) into the buffer of %%%s; "
+		 "%%%s defined at line %d", v->name, rd, r->op->loc.line,
+		 r->end == INT_MAX ? " (returned)" : r->loop ? " (next trip)" : "",
+		 wr, w->loc.line, into->name, v->name, v->loc.line);
+	return arena_strdup(S->ds->arena, buf);
+}
+
+static const char *
+readonly_reason(OS *S, const Value *into)
+{
+	char buf[200];
+	int root = find(S, into->id);
+	const Value *v = S->p->values[root];
+
+	for (int m = root;;) {
+		const Value *x = S->p->values[m];
+		if (x->readonly || (x->def && x->def->kind == OP_CONST)) {
+			v = x;
+			break;
+		}
+		if ((m = S->next[m]) == root)
+			break;
+	}
+	snprintf(buf, sizeof buf, "read-only buffer: %%%s is %s", v->name,
+		 v->readonly ? "a {readonly} param" : "a constant");
+	return arena_strdup(S->ds->arena, buf);
+}
+
+/* ---- decisions */
+
+static bool
+is_param_class(OS *S, const Value *v)
+{
+	return S->param[find(S, v->id)];
+}
+
+/* Place result v of op w: the first conflict-free candidate (temps before
+ * params), or `new` with the reason the first candidate was refused. */
+static void
+decide_result(OS *S, const Op *w, Value *v, Value **cand, int n)
+{
+	Decision *d = &S->ds->d[v->id];
+	const char *why = NULL;
+	Conflict c;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < n; i++) {
+			if (is_param_class(S, cand[i]) != (pass == 1))
+				continue;
+			if (S->ro[find(S, cand[i]->id)] && !broken(S, ONESHOT_READONLY)) {
+				if (!why)
+					why = readonly_reason(S, cand[i]);
+				continue;
+			}
+			if (conflicts(S, w, cand[i], &c)) {
+				if (!why)
+					why = conflict_reason(S, w, cand[i], &c);
+				continue;
+			}
+			d->kind = DEC_INPLACE;
+			d->into = cand[i];
+			d->reason = NULL;
+			S->written[find(S, cand[i]->id)] = true;
+			unite(S, cand[i], v);
+			return;
+		}
+	d->reason = why ? why : n ? "no operand to reuse"
+			  : "no operand of its type to reuse";
+}
+
+static void decide_block(OS *S, const Block *b);
+
+static void
+decide_for(OS *S, const Op *op)
+{
+	for (int k = 0; k < op->nres; k++) {
+		Value *r = op->res[k], *init = op->args[3 + k].v;
+		if (!is_tensor(r))
+			continue;
+		if (init)
+			decide_result(S, op, r, &init, 1);
+		/* the iter arg lives in the loop buffer: the init's or r's */
+		if (S->ds->d[r->id].kind == DEC_INPLACE)
+			unite(S, init, op->body->args[1 + k]);
+	}
+	decide_block(S, op->body);
+	for (int k = 0; k < op->nres; k++)
+		unite(S, op->body->args[1 + k], op->res[k]);
+}
+
+static void
+decide_op(OS *S, const Op *op)
+{
+	Value *cand[16];
+
+	switch (op_info[op->kind].form) {
+	case F_FOR:
+		decide_for(S, op);
+		return;
+	case F_IF:
+		decide_block(S, op->body);
+		if (op->orelse)
+			decide_block(S, op->orelse);
+		for (int k = 0; k < op->nres; k++) {
+			const Op *t = op->body->ops[op->body->nops - 1];
+			unite(S, op->res[k], t->args[k].v);
+			if (op->orelse) {
+				t = op->orelse->ops[op->orelse->nops - 1];
+				unite(S, op->res[k], t->args[k].v);
+			}
+		}
+		return;
+	case F_ASYNC:
+		decide_block(S, op->body);
+		return;
+	case F_AWAIT: {
+		const Op *l = op->args[0].v->def;
+		const Op *y = l->body->ops[l->body->nops - 1];
+		for (int k = 0; k < op->nres && k < y->nargs; k++)
+			unite(S, op->res[k], y->args[k].v);
+		return;
+	}
+	case F_EXTRACT_SLICE:
+		if (!broken(S, ONESHOT_VIEWS))
+			unite(S, op->args[0].v, op->res[0]);
+		return;
+	default:
+		break;
+	}
+	for (int k = 0; k < op->nres; k++) {
+		Value *v = op->res[k];
+		if (S->ds->d[v->id].kind != DEC_NEW)
+			continue;
+		decide_result(S, op, v, cand, inplace_candidates(op, k, cand, 16));
+	}
+}
+
+static void
+decide_block(OS *S, const Block *b)
+{
+	for (int i = 0; i < b->nops; i++)
+		decide_op(S, b->ops[i]);
+}
+
+/* ---- calls: written params, copies for arguments still needed */
+
+static bool
+param_written(OS *S, const Value *p)
+{
+	return S->written[find(S, p->id)];
+}
+
+/* A callee that writes a param writes the caller's argument too. */
+static void
+propagate_writes(OS *S)
+{
+	bool changed = true;
+
+	while (changed) {
+		changed = false;
+		for (int i = 0; i < S->p->nvalues; i++) {
+			const Op *op = S->p->values[i]->def;
+			if (!op || op->kind != OP_CALL || S->p->values[i]->resno)
+				continue;
+			for (int a = 0; a < op->nargs && a < op->fn->nparams; a++) {
+				Value *x = op->args[a].v;
+				if (is_tensor(x) && param_written(S, op->fn->params[a]) &&
+				    !S->written[find(S, x->id)]) {
+					S->written[find(S, x->id)] = true;
+					changed = true;
+				}
+			}
+		}
+	}
+}
+
+static void
+add_argcopy(OS *S, const Op *call, int arg, const char *reason)
+{
+	Decisions *ds = S->ds;
+
+	if (ds->nargcopies == ds->capargcopies) {
+		int nc = ds->capargcopies ? 2 * ds->capargcopies : 8;
+		ArgCopy *na = mem_realloc(ds->argcopies, (size_t)nc * sizeof *na);
+		if (!na)
+			return; /* the lowering then passes the buffer itself */
+		ds->argcopies = na;
+		ds->capargcopies = nc;
+	}
+	ds->argcopies[ds->nargcopies++] = (ArgCopy){call, arg, reason};
+}
+
+static void
+call_op_copies(OS *S, const Op *op)
+{
+	for (int a = 0; a < op->nargs && a < op->fn->nparams; a++) {
+		Value *x = op->args[a].v;
+		Conflict c;
+		if (!is_tensor(x) || !param_written(S, op->fn->params[a]))
+			continue;
+		if (S->ro[find(S, x->id)] && !broken(S, ONESHOT_READONLY))
+			add_argcopy(S, op, a, readonly_reason(S, x));
+		else if (conflicts(S, op, x, &c))
+			add_argcopy(S, op, a, conflict_reason(S, op, x, &c));
+	}
+}
+
+static void
+call_copies(OS *S, const Block *b)
+{
+	for (int i = 0; i < b->nops; i++) {
+		const Op *op = b->ops[i];
+		if (op->kind == OP_CALL && !broken(S, ONESHOT_CALLS))
+			call_op_copies(S, op);
+		if (op->body)
+			call_copies(S, op->body);
+		if (op->orelse)
+			call_copies(S, op->orelse);
+	}
+}
+
+/* ---- entry points */
+
+static int
+os_init(OS *S, const Program *p, Decisions *ds, unsigned breaks)
+{
+	int n = p->nvalues + 1;
+
+	memset(S, 0, sizeof *S);
+	S->p = p;
+	S->ds = ds;
+	S->breaks = breaks;
+	if (!(S->a = arena_new()))
+		return -1;
+	S->reads = mem_calloc((size_t)n, sizeof *S->reads);
+	S->kids = mem_calloc((size_t)n, sizeof *S->kids);
+	S->rend = mem_calloc((size_t)n, sizeof *S->rend);
+	S->up = mem_calloc((size_t)n, sizeof *S->up);
+	S->next = mem_calloc((size_t)n, sizeof *S->next);
+	S->maxend = mem_calloc((size_t)n, sizeof *S->maxend);
+	S->ro = mem_calloc((size_t)n, sizeof *S->ro);
+	S->written = mem_calloc((size_t)n, sizeof *S->written);
+	S->param = mem_calloc((size_t)n, sizeof *S->param);
+	S->awaitend = mem_alloc((size_t)(p->nops + 1) * sizeof *S->awaitend);
+	if (!S->reads || !S->kids || !S->rend || !S->up || !S->next ||
+	    !S->maxend || !S->ro || !S->written || !S->param || !S->awaitend)
+		return -1;
+	for (int i = 0; i <= p->nops; i++)
+		S->awaitend[i] = -1;
+	for (int i = 0; i < p->nvalues; i++) {
+		const Value *v = p->values[i];
+		S->up[i] = S->next[i] = i;
+		S->rend[i] = INT_MIN;
+		S->ro[i] = v->readonly || (v->def && v->def->kind == OP_CONST);
+		S->param[i] = v->isparam;
+		ds->d[i] = base_decision(v);
+	}
+	return 0;
+}
+
+static void
+os_free(OS *S)
+{
+	arena_free(S->a);
+	mem_free(S->reads);
+	mem_free(S->kids);
+	mem_free(S->rend);
+	mem_free(S->up);
+	mem_free(S->next);
+	mem_free(S->maxend);
+	mem_free(S->ro);
+	mem_free(S->written);
+	mem_free(S->param);
+	mem_free(S->awaitend);
+}
+
+int
+oneshot_decide(const Program *p, Decisions *ds, unsigned breaks)
+{
+	OS S;
+	jmp_buf oom;
+	int rc = -1;
+
+	if (os_init(&S, p, ds, breaks))
+		goto out;
+	if (setjmp(oom))
+		goto out;
+	S.a->oom = &oom;
+	ds->arena->oom = &oom;
+	for (int i = 0; i < p->nfuncs; i++)
+		find_awaits(&S, p->funcs[i]->body);
+	for (int i = 0; i < p->nfuncs; i++)
+		collect_block(&S, p->funcs[i]->body);
+	for (int i = 0; i < p->nvalues; i++)
+		S.maxend[i] = read_end(&S, i);
+	for (int i = 0; i < p->nfuncs; i++)
+		decide_block(&S, p->funcs[i]->body);
+	propagate_writes(&S);
+	for (int i = 0; i < p->nfuncs; i++)
+		call_copies(&S, p->funcs[i]->body);
+	if (broken(&S, ONESHOT_ZERO_TRIP))
+		ds->lower |= LOWER_NO_INIT_COPY;
+	if (broken(&S, ONESHOT_FREES))
+		ds->lower |= LOWER_TEXTUAL_FREES;
+	rc = 0;
+out:
+	if (ds->arena)
+		ds->arena->oom = NULL;
+	os_free(&S);
+	return rc;
+}
+
+/* ---- last-use: in place when the operand has no later textual use */
+
+static bool
+used_after(const Program *p, const Value *v, const Op *w)
+{
+	for (int f = 0; f < p->nfuncs; f++) {
+		const Block *stack[64];
+		int n = 0;
+		stack[n++] = p->funcs[f]->body;
+		while (n) {
+			const Block *b = stack[--n];
+			for (int i = 0; i < b->nops; i++) {
+				const Op *op = b->ops[i];
+				if (op->seq > w->seq) {
+					for (int k = 0; k < op->nargs; k++)
+						if (op->args[k].v == v)
+							return true;
+					if (op->hasdest && op->dest.v == v)
+						return true;
+				}
+				if (op->body && n < 64)
+					stack[n++] = op->body;
+				if (op->orelse && n < 64)
+					stack[n++] = op->orelse;
+			}
+		}
+	}
+	return false;
+}
+
+int
+lastuse_decide(const Program *p, Decisions *ds, unsigned breaks)
+{
+	for (int i = 0; i < p->nvalues; i++) {
+		Value *v = p->values[i], *cand[16];
+		int n;
+		ds->d[i] = base_decision(v);
+		if (ds->d[i].kind != DEC_NEW)
+			continue;
+		n = inplace_candidates(v->def, v->resno, cand, 16);
+		for (int k = 0; k < n; k++)
+			if (!cand[k]->readonly &&
+			    !(cand[k]->def && cand[k]->def->kind == OP_CONST) &&
+			    !used_after(p, cand[k], v->def)) {
+				ds->d[i].kind = DEC_INPLACE;
+				ds->d[i].into = cand[k];
+				break;
+			}
+	}
+	return 0;
+}
