@@ -154,13 +154,13 @@ add_read(OS *S, const Value *v, const Op *u)
 	const Block *scope;
 	const Op *cur = u;
 
-	if (!is_tensor(v))
+	if (!is_tensor(v) || (u->kind == OP_RETURN && broken(S, ONESHOT_RETURNS)))
 		return;
 	r = arena_alloc(S->a, sizeof *r);
 	r->op = u;
 	r->start = r->end = u->seq;
-	if (u->kind == OP_RETURN && !broken(S, ONESHOT_RETURNS))
-		r->end = INT_MAX;
+	if (u->kind == OP_RETURN)
+		r->end = INT_MAX; /* the caller reads it */
 	scope = scope_of(v);
 	while (cur->parent != scope && cur->parent->parent) {
 		const Op *P = cur->parent->parent;
@@ -327,20 +327,25 @@ read_conflicts(OS *S, const Op *w, const Value *into, int wstart,
 	return !exclusive(S, w, r);
 }
 
+/* Find the conflicting read of v (or of what aliases it) that may come
+ * first: the one a report should name. */
 static bool
 scan_value(OS *S, const Op *w, const Value *into, int wstart, int v,
 	   Conflict *c)
 {
+	bool found = false;
+
 	for (Read *r = S->reads[v]; r; r = r->next)
-		if (read_conflicts(S, w, into, wstart, r)) {
+		if (read_conflicts(S, w, into, wstart, r) &&
+		    (!c->read || r->start < c->read->start)) {
 			c->read = r;
 			c->victim = S->p->values[v];
-			return true;
+			found = true;
 		}
 	for (Kid *k = S->kids[v]; k; k = k->next)
-		if (S->rend[k->v] > wstart && scan_value(S, w, into, wstart, k->v, c))
-			return true;
-	return false;
+		if (S->rend[k->v] > wstart)
+			found |= scan_value(S, w, into, wstart, k->v, c);
+	return found;
 }
 
 /* When the write of op w may happen first: a write in an async region may
@@ -360,21 +365,42 @@ write_start(const OS *S, const Op *w, const Value *into)
 	return start;
 }
 
-/* Does writing `into`'s class at op w clobber something read later? */
+/* Are ops a and b in different branches of one if? */
+static bool
+other_branch(const Op *a, const Op *b)
+{
+	for (const Op *x = a; x->parent->parent; x = x->parent->parent) {
+		const Op *I = x->parent->parent, *y = b;
+		if (I->kind != OP_IF)
+			continue;
+		while (y->parent->parent && y->parent->parent != I)
+			y = y->parent->parent;
+		if (y->parent->parent == I)
+			return y->parent != x->parent;
+	}
+	return false;
+}
+
+/* Does writing `into`'s class at op w clobber something read later?  A
+ * member made in the other branch of an if around w never coexists with
+ * the write. */
 static bool
 conflicts(OS *S, const Op *w, const Value *into, Conflict *c)
 {
 	int root = find(S, into->id), wstart = write_start(S, w, into), m;
+	bool found = false;
 
+	c->read = NULL;
 	if (S->maxend[root] <= wstart)
 		return false;
 	m = root;
 	do {
-		if (S->rend[m] > wstart && scan_value(S, w, into, wstart, m, c))
-			return true;
+		const Op *d = S->p->values[m]->def;
+		if (S->rend[m] > wstart && !(d && other_branch(w, d)))
+			found |= scan_value(S, w, into, wstart, m, c);
 		m = S->next[m];
 	} while (m != root);
-	return false;
+	return found;
 }
 
 static const char *
@@ -435,16 +461,62 @@ readonly_reason(OS *S, const Value *into)
 
 /* ---- decisions */
 
+static const char *
+escape_reason(OS *S, const Value *v, const Value *c)
+{
+	char buf[200];
+
+	snprintf(buf, sizeof buf, "%%%s leaves its region, and the buffer of "
+		 "%%%s is not one the region owns: reusing it would cost a copy",
+		 v->name, c->name);
+	return arena_strdup(S->ds->arena, buf);
+}
+
 static bool
 is_param_class(OS *S, const Value *v)
 {
 	return S->param[find(S, v->id)];
 }
 
+/* Does v leave its block (returned, or yielded out of an if or a launch)?
+ * The lowering then copies it unless it is a whole buffer the block owns. */
+static bool
+escapes(const Value *v)
+{
+	const Block *b = v->def->parent;
+	const Op *t = b->ops[b->nops - 1];
+
+	if (b->parent && b->parent->kind == OP_FOR)
+		return false; /* a loop yield copies into the loop buffer anyway */
+	for (int i = 0; i < t->nargs; i++)
+		if (t->args[i].v == v)
+			return true;
+	return false;
+}
+
+/* Is c (through its in-place chain) a whole buffer made in block b? */
+static bool
+owned_by(const OS *S, const Value *c, const Block *b)
+{
+	Form f;
+
+	while (c->def && S->ds->d[c->id].kind == DEC_INPLACE)
+		c = S->ds->d[c->id].into;
+	if (!c->def)
+		return false;
+	f = op_info[c->def->kind].form;
+	/* call, if and await results own what they receive */
+	if (S->ds->d[c->id].kind != DEC_NEW && f != F_CALL && f != F_IF &&
+	    f != F_AWAIT)
+		return false;
+	return c->def->parent == b;
+}
+
 /* Place result v of op w: the first conflict-free candidate (temps before
- * params), or `new` with the reason the first candidate was refused. */
+ * params), or `new` with the reason the first candidate was refused.  With
+ * join false (a loop result) v joins the class later. */
 static void
-decide_result(OS *S, const Op *w, Value *v, Value **cand, int n)
+decide_result(OS *S, const Op *w, Value *v, Value **cand, int n, bool join)
 {
 	Decision *d = &S->ds->d[v->id];
 	const char *why = NULL;
@@ -464,11 +536,19 @@ decide_result(OS *S, const Op *w, Value *v, Value **cand, int n)
 					why = conflict_reason(S, w, cand[i], &c);
 				continue;
 			}
+			/* (not for an insert: its pair above assumed it in place) */
+			if (join && escapes(v) && !owned_by(S, cand[i], w->parent) &&
+			    w->kind != OP_INSERT_SLICE && w->kind != OP_INSERT) {
+				if (!why)
+					why = escape_reason(S, v, cand[i]);
+				continue;
+			}
 			d->kind = DEC_INPLACE;
 			d->into = cand[i];
 			d->reason = NULL;
 			S->written[find(S, cand[i]->id)] = true;
-			unite(S, cand[i], v);
+			if (join)
+				unite(S, cand[i], v);
 			return;
 		}
 	d->reason = why ? why : n ? "no operand to reuse"
@@ -485,7 +565,7 @@ decide_for(OS *S, const Op *op)
 		if (!is_tensor(r))
 			continue;
 		if (init)
-			decide_result(S, op, r, &init, 1);
+			decide_result(S, op, r, &init, 1, false);
 		/* the iter arg lives in the loop buffer: the init's or r's */
 		if (S->ds->d[r->id].kind == DEC_INPLACE)
 			unite(S, init, op->body->args[1 + k]);
@@ -538,7 +618,8 @@ decide_op(OS *S, const Op *op)
 		Value *v = op->res[k];
 		if (S->ds->d[v->id].kind != DEC_NEW)
 			continue;
-		decide_result(S, op, v, cand, inplace_candidates(op, k, cand, 16));
+		decide_result(S, op, v, cand, inplace_candidates(op, k, cand, 16),
+			      true);
 	}
 }
 

@@ -131,6 +131,11 @@ check_read(Exec *X, const BInst *at, const Value *victim, const Reg *r)
 	v = r->view;
 	if (X->bufs[r->buf].pins)
 		launch_check(X, at, victim, r->buf, &v, false);
+	if (!r->ver) { /* allocated, never written */
+		violate(X, VK_UNINIT_READ, at, victim, X->bufs[r->buf].made,
+			r->buf, NULL, 0, NULL);
+		return true;
+	}
 	li = shadow_mismatch(X, r->buf, &v, r->ver, &found);
 	if (li >= 0)
 		violate(X, VK_STALE_READ, at, victim, X->vers[found].in, r->buf,
@@ -597,6 +602,30 @@ compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
 	}
 }
 
+/* insert/insert_slice read their destination except the part they
+ * replace. */
+static void
+check_dest_outside(Exec *X, Frame *F, const BInst *in, const Reg *out)
+{
+	const Op *op = in->op;
+	View part, v = out->view;
+	uint32_t found = 0;
+	int64_t li;
+
+	if (out->buf < 0 || !sub_view(X, F, in, op, out, op->dest.v, &part,
+				      op->kind == OP_INSERT))
+		return; /* the kernel reports the bad slice */
+	if (X->bufs[out->buf].freed)
+		violate(X, VK_USE_AFTER_FREE, in, op->dest.v,
+			X->bufs[out->buf].freed_by, out->buf, NULL, 0, "read");
+	if (X->bufs[out->buf].pins)
+		launch_check(X, in, op->dest.v, out->buf, &v, false);
+	li = shadow_mismatch_except(X, out->buf, &v, &part, out->ver, &found);
+	if (li >= 0)
+		violate(X, VK_STALE_READ, in, op->dest.v, X->vers[found].in,
+			out->buf, &v, li, NULL);
+}
+
 static void
 run_compute(Exec *X, Frame *F, const BInst *in)
 {
@@ -616,7 +645,9 @@ run_compute(Exec *X, Frame *F, const BInst *in)
 	}
 	if (!out->set || out->bad || !check_write(X, in, res, out))
 		return;
-	if (op_info[op->kind].readsdest && op->hasdest)
+	if (op->kind == OP_INSERT_SLICE || op->kind == OP_INSERT)
+		check_dest_outside(X, F, in, out);
+	else if (op_info[op->kind].readsdest && op->hasdest)
 		check_read(X, in, op->dest.v, out);
 	vo = tview(X, out);
 	compute_kernel(X, F, in, out, &vo);

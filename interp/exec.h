@@ -98,6 +98,9 @@ void violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
 	     const char *detail);
 int64_t shadow_mismatch(Exec *X, int h, const View *v, uint32_t want,
 			uint32_t *found);
+int64_t shadow_mismatch_except(Exec *X, int h, const View *v,
+			       const View *except, uint32_t want,
+			       uint32_t *found);
 void shadow_write(Exec *X, int h, const View *v, uint32_t ver);
 
 /* exec.c */

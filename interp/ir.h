@@ -538,7 +538,7 @@ const char *dec_str(const Value *v, const Decision *d, char *buf, size_t n);
 typedef enum VKind {
 	VK_STALE_READ, VK_USE_AFTER_FREE, VK_DOUBLE_FREE, VK_LEAK,
 	VK_READONLY_WRITE, VK_ASYNC_RACE, VK_EARLY_AWAIT_READ,
-	VK_OUT_OF_BOUNDS, VK_INVALID_FREE, VK_COUNT
+	VK_OUT_OF_BOUNDS, VK_INVALID_FREE, VK_UNINIT_READ, VK_COUNT
 } VKind;
 
 extern const char *const vkind_names[VK_COUNT];

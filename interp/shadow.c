@@ -21,6 +21,7 @@ const char *const vkind_names[VK_COUNT] = {
 	[VK_EARLY_AWAIT_READ] = "early-await-read",
 	[VK_OUT_OF_BOUNDS] = "out-of-bounds",
 	[VK_INVALID_FREE] = "invalid-free",
+	[VK_UNINIT_READ] = "uninitialized-read",
 };
 
 static const unsigned char poison[4] = {0xDE, 0xAD, 0xBE, 0xEF};
@@ -250,6 +251,34 @@ shadow_mismatch(Exec *X, int h, const View *v, uint32_t want, uint32_t *found)
 			break;
 		}
 	});
+	return bad;
+}
+
+/* Like shadow_mismatch, for the elements of v outside `except` (the slice
+ * an insert replaces: the op does not read what it overwrites). */
+int64_t
+shadow_mismatch_except(Exec *X, int h, const View *v, const View *except,
+		       uint32_t want, uint32_t *found)
+{
+	Buf *b = &X->bufs[h];
+	uint8_t *skip;
+	int64_t bad = -1;
+
+	if (b->uniform && b->ver == want)
+		return -1;
+	skip = mem_calloc((size_t)(b->n ? b->n : 1), 1);
+	if (!skip)
+		longjmp(X->oom, 1);
+	VIEW_WALK(except, pos, li, { skip[pos] = 1; (void)li; });
+	VIEW_WALK(v, pos, li, {
+		uint32_t have = b->uniform ? b->ver : b->vers[pos];
+		if (!skip[pos] && have != want) {
+			*found = have;
+			bad = li;
+			break;
+		}
+	});
+	mem_free(skip);
 	return bad;
 }
 
