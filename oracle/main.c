@@ -473,7 +473,7 @@ cmd_strategies(Opts *o)
 	if (o->npaths)
 		return usage_error("%s", "strategies takes no arguments");
 	for (int i = 0; strategy_at(i); i++)
-		printf("%-12s %s\n", strategy_at(i)->name, strategy_at(i)->about);
+		printf("%-34s %s\n", strategy_at(i)->name, strategy_at(i)->about);
 	return 0;
 }
 
