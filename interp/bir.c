@@ -295,3 +295,48 @@ bir_print(const BProg *bp)
 	}
 	return o.s ? o.s : mem_strdup("");
 }
+
+/* ---- explain: why each allocation and copy is there */
+
+static void
+explain_block(Out *o, const BBlock *b)
+{
+	char dec[160], ty[128];
+
+	for (int i = 0; i < b->n; i++) {
+		const BInst *in = b->insts[i];
+		int line = in->op ? in->op->loc.line : 0;
+		if (in->kind == BI_ALLOC) {
+			const char *why = in->why ? in->why : in->dec.reason;
+			put(o, "line %d: alloc %%%s %s", line, in->v->name,
+			    type_str(in->v->type, ty, sizeof ty));
+			if (in->dec.kind != DEC_NONE)
+				put(o, " [%s]", dec_str(in->v, &in->dec, dec, sizeof dec));
+			put(o, ": %s\n", why ? why : in->op && in->op->kind == OP_FOR
+				? "the loop buffer" : "a result with no operand to reuse");
+		} else if (in->kind == BI_COPY) {
+			put(o, "line %d: copy %%%s -> %%%s: %s\n", line,
+			    in->src->name, in->v->name, in->why ? in->why : "");
+		}
+		if (in->body)
+			explain_block(o, in->body);
+		if (in->orelse)
+			explain_block(o, in->orelse);
+	}
+}
+
+char *
+bir_explain(const BProg *bp)
+{
+	Out o = {0};
+
+	for (int i = 0; i < bp->nfuncs; i++) {
+		put(&o, "@%s:\n", bp->funcs[i].f->name);
+		explain_block(&o, bp->funcs[i].body);
+	}
+	if (o.oom) {
+		mem_free(o.s);
+		return NULL;
+	}
+	return o.s ? o.s : mem_strdup("");
+}

@@ -522,6 +522,10 @@ typedef struct BProg {
 /* Text of the buffer program, one instruction a line with its decision
  * and source line; mem_alloc'ed. */
 char *bir_print(const BProg *bp);
+/* One line per allocation and copy: why it is there (the decision's
+ * reason: conflict triple, read-only buffer, pending launch; or the
+ * lowering's: escape, loop buffer, destination read); mem_alloc'ed. */
+char *bir_explain(const BProg *bp);
 /* "y:x", "y:new" into buf. */
 const char *dec_str(const Value *v, const Decision *d, char *buf, size_t n);
 

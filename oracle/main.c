@@ -17,6 +17,7 @@ static const char usage[] =
 	"              [--junit FILE]\n"
 	"  bufdiff print CASE\n"
 	"  bufdiff bufferize CASE [--strategy S] [--run I]\n"
+	"  bufdiff explain CASE [--strategy S] [--run I]\n"
 	"  bufdiff strategies\n"
 	"  bufdiff --help | --version\n"
 	"\n"
@@ -26,6 +27,7 @@ static const char usage[] =
 	"  print       the case's program as canonical TIR\n"
 	"  bufferize   the buffer program of CASE under S (default copy-all), or\n"
 	"              under the case's run I (1-based) with its plan\n"
+	"  explain     one line per allocation and copy: why it is there\n"
 	"  strategies  the bufferization strategies, one per line\n"
 	"\n"
 	"  --strategy S   copy-all, inplace-all, last-use, one-shot or plan\n"
@@ -129,7 +131,7 @@ opt_allowed(const char *cmd, const char *opt)
 	if (!strcmp(cmd, "check"))
 		return strcmp(opt, "--run") &&
 		       strcmp(opt, "--memory-trace");
-	if (!strcmp(cmd, "bufferize"))
+	if (!strcmp(cmd, "bufferize") || !strcmp(cmd, "explain"))
 		return !strcmp(opt, "--strategy") || !strcmp(opt, "--run");
 	return false;
 }
@@ -438,7 +440,7 @@ bufferize_decisions(Opts *o, Case *c, Decisions *ds, Diag *d)
 }
 
 static int
-cmd_bufferize(Opts *o)
+cmd_bufferize_or_explain(Opts *o, bool explain)
 {
 	Case *c = NULL;
 	Decisions ds = {0};
@@ -456,7 +458,7 @@ cmd_bufferize(Opts *o)
 	}
 	rc = bufferize_decisions(o, c, &ds, &d);
 	if (!rc && (!(bp = bufferize_lower(c->prog, &ds, &d)) ||
-		    !(s = bir_print(bp))))
+		    !(s = explain ? bir_explain(bp) : bir_print(bp))))
 		rc = usage_error("%s", "out of memory");
 	if (s)
 		fputs(s, stdout);
@@ -465,6 +467,18 @@ cmd_bufferize(Opts *o)
 	decisions_free(&ds);
 	case_free(c);
 	return rc;
+}
+
+static int
+cmd_bufferize(Opts *o)
+{
+	return cmd_bufferize_or_explain(o, false);
+}
+
+static int
+cmd_explain(Opts *o)
+{
+	return cmd_bufferize_or_explain(o, true);
 }
 
 static int
@@ -485,6 +499,7 @@ static const struct {
 	{"check", cmd_check},
 	{"print", cmd_print},
 	{"bufferize", cmd_bufferize},
+	{"explain", cmd_explain},
 	{"strategies", cmd_strategies},
 };
 
