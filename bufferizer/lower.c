@@ -21,6 +21,12 @@
 
 #include "bufferize.h"
 
+typedef struct AwaitRef AwaitRef;
+struct AwaitRef {
+	const Op *op;
+	AwaitRef *next;
+};
+
 typedef struct Lower {
 	Arena *a;
 	const Program *p;
@@ -34,6 +40,12 @@ typedef struct Lower {
 	bool *moved;       /* for roots: passed out of its block */
 	int *hint;         /* synthetic roots: index in their block of the op
 			    * that uses them last, or -1 */
+	AwaitRef **awaits; /* by future value id: the ops awaiting it */
+	int *last;         /* by root id: last use in the block being placed */
+	int *touched;      /* ... the ids set, to reset */
+	int ntouched, captouched;
+	Value **synths;    /* synthetic roots of the blocks being lowered */
+	int nsynth, capsynth;
 	Diag *d;
 	jmp_buf fail;
 } Lower;
@@ -86,6 +98,7 @@ synth(Lower *L, const Value *like, const char *suffix)
 		longjmp(L->fail, 2); /* sized in bufferize_lower: a bug */
 	v->id = bp->nregs;
 	bp->regs[bp->nregs++] = v;
+	VEC_PUSH(L->a, L->synths, L->nsynth, L->capsynth, v);
 	return v;
 }
 
@@ -317,21 +330,6 @@ plan_frees_root(Lower *L, const Value *root)
 	return false;
 }
 
-/* Is the future of async op `op` ever awaited (with or without results)? */
-static bool
-future_awaited(const Program *p, const Block *b, const Value *f)
-{
-	for (int i = 0; i < b->nops; i++) {
-		const Op *op = b->ops[i];
-		if (op->kind == OP_AWAIT && op->args[0].v == f)
-			return true;
-		if ((op->body && future_awaited(p, op->body, f)) ||
-		    (op->orelse && future_awaited(p, op->orelse, f)))
-			return true;
-	}
-	return false;
-}
-
 /* Yield/return out of an if, async region or function: only whole buffers
  * this block owns pass out; the rest is copied first.  What a launch yields
  * that nobody awaits goes nowhere: the region frees it itself. */
@@ -341,8 +339,7 @@ lower_escape(Lower *L, const Block *blk, const Op *term, BInst *t,
 {
 	const Op *parent = blk->parent;
 
-	if (parent && parent->kind == OP_ASYNC &&
-	    !future_awaited(L->p, blk->func->body, parent->res[0])) {
+	if (parent && parent->kind == OP_ASYNC && !L->awaits[parent->res[0]->id]) {
 		for (int k = 0; k < term->nargs; k++)
 			t->vals[k] = term->args[k].v;
 		return;
@@ -435,30 +432,23 @@ index_in(const Block *blk, const Op *op)
 
 /* Index in blk of the last op that awaits the future `f`; -1 if none. */
 static int
-last_await(const Program *p, const Block *blk, const Value *f)
+last_await(Lower *L, const Block *blk, const Value *f)
 {
 	int last = -1;
 
-	for (int i = 0; i < p->nvalues; i++) {
-		const Op *op = p->values[i]->def;
-		int at;
-		if (!op || op->kind != OP_AWAIT || p->values[i]->resno != 0 ||
-		    op->args[0].v != f)
-			continue;
-		at = index_in(blk, op);
+	for (AwaitRef *a = L->awaits[f->id]; a; a = a->next) {
+		int at = index_in(blk, a->op);
 		if (at > last)
 			last = at;
 	}
-	/* a bare `await %f` has no result value: scan the block itself */
-	for (int i = 0; i < blk->nops; i++)
-		if (blk->ops[i]->kind == OP_AWAIT && blk->ops[i]->nres == 0 &&
-		    blk->ops[i]->args[0].v == f && i > last)
-			last = i;
 	return last;
 }
 
+/* last[root] = the latest use seen in the block being placed; every root
+ * touched is remembered so the array is reset in time proportional to the
+ * block, not to the program. */
 static void
-use_at(Lower *L, const Value *v, int at, int *last)
+use_at(Lower *L, const Value *v, int at)
 {
 	const Value *r;
 
@@ -466,45 +456,47 @@ use_at(Lower *L, const Value *v, int at, int *last)
 		return;
 	if ((L->ds->lower & LOWER_TEXTUAL_FREES) && r != v)
 		return; /* the mutant forgets aliases */
-	if (at > last[r->id])
-		last[r->id] = at;
+	if (L->last[r->id] < 0)
+		VEC_PUSH(L->a, L->touched, L->ntouched, L->captouched, r->id);
+	if (at > L->last[r->id])
+		L->last[r->id] = at;
 }
 
-static void uses_in_block(Lower *L, const Block *b, int at, int *last);
+static void uses_in_block(Lower *L, const Block *b, int at);
 
 static void
-uses_of_op(Lower *L, const Op *op, int at, int *last)
+uses_of_op(Lower *L, const Op *op, int at)
 {
 	for (int i = 0; i < op->nargs; i++)
-		use_at(L, op->args[i].v, at, last);
+		use_at(L, op->args[i].v, at);
 	if (op->hasdest)
-		use_at(L, op->dest.v, at, last);
+		use_at(L, op->dest.v, at);
 	if (op->body)
-		uses_in_block(L, op->body, at, last);
+		uses_in_block(L, op->body, at);
 	if (op->orelse)
-		uses_in_block(L, op->orelse, at, last);
+		uses_in_block(L, op->orelse, at);
 }
 
 static void
-uses_in_block(Lower *L, const Block *b, int at, int *last)
+uses_in_block(Lower *L, const Block *b, int at)
 {
 	for (int i = 0; i < b->nops; i++)
-		uses_of_op(L, b->ops[i], at, last);
+		uses_of_op(L, b->ops[i], at);
 }
 
-/* last[root id] = index in blk of the last use of any alias (nops - 1 for
+/* L->last[root] = index in blk of the last use of any alias (nops - 1 for
  * the terminator), -1 when unused. */
 static void
-last_uses(Lower *L, const Block *blk, int *last)
+last_uses(Lower *L, const Block *blk)
 {
 	for (int i = 0; i < blk->nops; i++) {
 		const Op *op = blk->ops[i];
 		int at = i;
 		if (op->kind == OP_ASYNC && !(L->ds->lower & LOWER_TEXTUAL_FREES)) {
-			int w = last_await(L->p, blk, op->res[0]);
+			int w = last_await(L, blk, op->res[0]);
 			at = w > i ? w : blk->nops - 1;
 		}
-		uses_of_op(L, op, at, last);
+		uses_of_op(L, op, at);
 	}
 }
 
@@ -526,8 +518,7 @@ emit_drain(Lower *L, const Block *blk, BBlock *out)
 
 	for (int i = 0; i < blk->nops; i++) {
 		const Op *op = blk->ops[i];
-		if (op->kind != OP_ASYNC ||
-		    future_awaited(L->p, blk->func->body, op->res[0]))
+		if (op->kind != OP_ASYNC || L->awaits[op->res[0]->id])
 			continue;
 		if (!in) {
 			in = inst_new(L, BI_DRAIN, blk->ops[blk->nops - 1], NULL);
@@ -540,39 +531,70 @@ emit_drain(Lower *L, const Block *blk, BBlock *out)
 		emit(L, out, in);
 }
 
+/* The allocations blk owns and frees: roots made by its ops, and the
+ * synthetic ones made while lowering it (from `mark` on the stack). */
+static int
+owned_roots(Lower *L, const Block *blk, int mark, Value **out)
+{
+	int n = 0;
+
+	for (int i = 0; i < blk->nops; i++)
+		for (int k = 0; k < blk->ops[i]->nres; k++) {
+			Value *v = blk->ops[i]->res[k];
+			if (L->root[v->id] == v && L->owner[v->id] == blk)
+				out[n++] = v;
+		}
+	for (int i = mark; i < L->nsynth; i++)
+		if (L->owner[L->synths[i]->id] == blk)
+			out[n++] = L->synths[i];
+	return n;
+}
+
 /* Assemble the ops' chunks with the frees that follow each op; frees of
  * buffers last used by the terminator's copies go between those copies
  * and the terminator itself. */
 static void
-place_frees(Lower *L, const Block *blk, BBlock *chunks, BInst *t, BBlock *out)
+place_frees(Lower *L, const Block *blk, BBlock *chunks, BInst *t, BBlock *out,
+	    int mark)
 {
-	int n = blk->nops, *last = mem_alloc((size_t)L->capregs * sizeof *last);
+	int n = blk->nops, nroots = L->nsynth - mark + 1;
+	Value **roots;
 
-	if (!last)
-		longjmp(L->fail, 1);
-	for (int i = 0; i < L->capregs; i++)
-		last[i] = L->hint[i];
-	last_uses(L, blk, last);
+	for (int i = 0; i < n; i++)
+		nroots += blk->ops[i]->nres;
+	roots = arena_alloc(L->a, (size_t)nroots * sizeof *roots);
+	int *first, *next;
+
+	nroots = owned_roots(L, blk, mark, roots);
+	first = arena_alloc(L->a, (size_t)(n + 1) * sizeof *first);
+	next = arena_alloc(L->a, (size_t)(nroots + 1) * sizeof *next);
+	for (int i = 0; i < n; i++)
+		first[i] = -1;
+	last_uses(L, blk);
+	/* bucket the frees by the op they follow (roots in reverse, so each
+	 * bucket lists them in program order) */
+	for (int k = nroots - 1; k >= 0; k--) {
+		Value *v = roots[k];
+		int last = L->last[v->id] > L->hint[v->id] ? L->last[v->id]
+							   : L->hint[v->id];
+		/* unused: free where it was made (synthetic ones are made
+		 * and used by the terminator's copies) */
+		int at = last >= 0 ? last : v->def ? index_in(blk, v->def) : n - 1;
+		if (L->moved[v->id] || plan_frees_root(L, v) || at < 0)
+			continue;
+		next[k] = first[at];
+		first[at] = k;
+	}
 	for (int i = 0; i < n; i++) {
 		const Op *op = blk->ops[i];
 		for (int j = 0; j < chunks[i].n; j++)
 			emit(L, out, chunks[i].insts[j]);
 		if (i == n - 1)
 			emit_drain(L, blk, out);
-		for (int r = 0; r < L->bp->nregs; r++) {
-			Value *v = L->bp->regs[r];
-			int at;
-			if (L->root[r] != v || L->owner[r] != blk || L->moved[r] ||
-			    plan_frees_root(L, v))
-				continue;
-			/* unused: free where it was made (synthetic ones are
-			 * made and used by the terminator's copies) */
-			at = last[r] >= 0 ? last[r]
-			     : v->def ? index_in(blk, v->def) : n - 1;
-			if (at == i)
-				emit_free(L, out, op, v, last[r] >= 0 || !v->def
-					  ? "after its last use" : "never used");
-		}
+		for (int k = first[i]; k >= 0; k = next[k])
+			emit_free(L, out, op, roots[k],
+				  L->last[roots[k]->id] >= 0 || !roots[k]->def
+				  ? "after its last use" : "never used");
 		for (int f = 0; f < L->ds->nfrees; f++)
 			if (L->ds->frees[f].after->parent == blk &&
 			    L->ds->frees[f].after->index == i)
@@ -580,7 +602,9 @@ place_frees(Lower *L, const Block *blk, BBlock *chunks, BInst *t, BBlock *out)
 					  "forced by the plan");
 	}
 	emit(L, out, t);
-	mem_free(last);
+	for (int k = 0; k < L->ntouched; k++)
+		L->last[L->touched[k]] = -1;
+	L->ntouched = 0;
 }
 
 static BBlock *
@@ -588,14 +612,33 @@ lower_block(Lower *L, const Block *blk)
 {
 	BBlock *out = arena_alloc(L->a, sizeof *out);
 	BBlock *chunks = arena_alloc(L->a, (size_t)blk->nops * sizeof *chunks);
-	int n = blk->nops;
+	int n = blk->nops, mark = L->nsynth;
 	BInst *t;
 
 	for (int i = 0; i < n - 1; i++)
 		lower_op(L, blk->ops[i], &chunks[i]);
 	t = lower_terminator(L, blk, blk->ops[n - 1], &chunks[n - 1]);
-	place_frees(L, blk, chunks, t, out);
+	place_frees(L, blk, chunks, t, out, mark);
+	L->nsynth = mark;
 	return out;
+}
+
+static void
+find_awaits(Lower *L, const Block *b)
+{
+	for (int i = 0; i < b->nops; i++) {
+		const Op *op = b->ops[i];
+		if (op->kind == OP_AWAIT) {
+			AwaitRef *a = arena_alloc(L->a, sizeof *a);
+			a->op = op;
+			a->next = L->awaits[op->args[0].v->id];
+			L->awaits[op->args[0].v->id] = a;
+		}
+		if (op->body)
+			find_awaits(L, op->body);
+		if (op->orelse)
+			find_awaits(L, op->orelse);
+	}
 }
 
 static int
@@ -661,8 +704,12 @@ bufferize_lower(const Program *p, const Decisions *ds, Diag *d)
 	L.owner = arena_alloc(L.a, (size_t)L.capregs * sizeof *L.owner);
 	L.moved = arena_alloc(L.a, (size_t)L.capregs * sizeof *L.moved);
 	L.hint = arena_alloc(L.a, (size_t)L.capregs * sizeof *L.hint);
+	L.last = arena_alloc(L.a, (size_t)L.capregs * sizeof *L.last);
 	for (int i = 0; i < L.capregs; i++)
-		L.hint[i] = -1;
+		L.hint[i] = L.last[i] = -1;
+	L.awaits = arena_alloc(L.a, (size_t)(p->nvalues + 1) * sizeof *L.awaits);
+	for (int i = 0; i < p->nfuncs; i++)
+		find_awaits(&L, p->funcs[i]->body);
 	bp->nfuncs = p->nfuncs;
 	bp->funcs = arena_alloc(L.a, (size_t)(p->nfuncs + 1) * sizeof *bp->funcs);
 	for (int i = 0; i < p->nfuncs; i++) {

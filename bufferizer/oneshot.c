@@ -61,6 +61,9 @@ typedef struct OS {
 	bool *written;        /* by class root: something writes it in place */
 	bool *param;          /* by class root: holds a param's buffer */
 	int *awaitend;        /* by launch Op.seq: its last await */
+	int floor;            /* no later write starts before this seq: a
+			       * member whose reads all end by then is dead */
+	int async_depth;      /* inside launches: the floor stays put */
 } OS;
 
 static bool
@@ -390,16 +393,28 @@ conflicts(OS *S, const Op *w, const Value *into, Conflict *c)
 	int root = find(S, into->id), wstart = write_start(S, w, into), m;
 	bool found = false;
 
+	int prev = root;
+
 	c->read = NULL;
 	if (S->maxend[root] <= wstart)
 		return false;
-	m = root;
-	do {
+	m = S->next[root];
+	for (;;) {
 		const Op *d = S->p->values[m]->def;
-		if (S->rend[m] > wstart && !(d && other_branch(w, d)))
-			found |= scan_value(S, w, into, wstart, m, c);
-		m = S->next[m];
-	} while (m != root);
+		int nx = S->next[m];
+		if (S->rend[m] <= S->floor && m != root) {
+			/* dead for every later write: drop it from the ring */
+			S->next[prev] = nx;
+			S->next[m] = m;
+		} else {
+			if (S->rend[m] > wstart && !(d && other_branch(w, d)))
+				found |= scan_value(S, w, into, wstart, m, c);
+			prev = m;
+		}
+		if (m == root)
+			break;
+		m = nx;
+	}
 	return found;
 }
 
@@ -626,8 +641,20 @@ decide_op(OS *S, const Op *op)
 static void
 decide_block(OS *S, const Block *b)
 {
-	for (int i = 0; i < b->nops; i++)
-		decide_op(S, b->ops[i]);
+	for (int i = 0; i < b->nops; i++) {
+		/* writes inside a launch may start at the launch */
+		const Op *op = b->ops[i];
+		int floor = S->floor;
+		if (S->async_depth == 0)
+			S->floor = op->seq;
+		if (op->kind == OP_ASYNC)
+			S->async_depth++;
+		decide_op(S, op);
+		if (op->kind == OP_ASYNC)
+			S->async_depth--;
+		if (S->floor < floor)
+			S->floor = floor;
+	}
 }
 
 /* ---- calls: written params, copies for arguments still needed */
