@@ -270,6 +270,28 @@ const char *schedule_name(Schedule s, char *buf, size_t n);
 /* The value an instruction writes or reads for (for blame), or NULL. */
 const Value *inst_value(const BInst *in);
 
+/* ------------------------------------------------------------ reduce.c */
+
+typedef struct ReduceStats {
+	int ops_before, ops_after;  /* ops in the program (Program.nops) */
+	int candidates;             /* candidate programs tried */
+	int cache_hits;             /* candidates answered from the cache */
+	double seconds;
+} ReduceStats;
+
+/*
+ * Reduce run `run` (0-based index into c->runs) of case c, a run that fails
+ * (diverge or fault): the smallest program on which the same run still
+ * fails with the same culprit decision (or, when it has no culprit, the
+ * same first violation kind and victim).  *yaml receives an ordinary case
+ * file (mem_alloc'ed) named `name`, with `about`, the inputs, and the run
+ * with its expected verdict, blame and culprits.  Returns 0, 1 when the run
+ * does not fail (nothing to reduce), -1 with d on bad input or out of
+ * memory.
+ */
+int reduce_case(const Case *c, int run, const char *name, const char *about,
+		char **yaml, ReduceStats *st, Diag *d);
+
 /* ------------------------------------------------------------ report.c */
 
 /* `run`'s text report: reference outputs nested like the data. */
