@@ -41,6 +41,7 @@ typedef struct Lower {
 	int *hint;         /* synthetic roots: index in their block of the op
 			    * that uses them last, or -1 */
 	AwaitRef **awaits; /* by future value id: the ops awaiting it */
+	Value ***futres;   /* by future value id: its `%f.k` registers */
 	int *last;         /* by root id: last use in the block being placed */
 	int *touched;      /* ... the ids set, to reset */
 	int ntouched, captouched;
@@ -240,26 +241,49 @@ lower_call(Lower *L, const Op *op, BBlock *out)
 	emit(L, out, in);
 }
 
-/* A second await of one future receives the same buffers as the first:
- * the first one's results own them. */
-static bool
-lower_await_again(Lower *L, const Op *op)
+/*
+ * A launch's results belong to the block that launches it, whatever block
+ * awaits them (an await may sit in a loop or a branch, run many times or
+ * never): one register `%f.k` per tensor result stands for that buffer,
+ * every await result lies in it, and the block frees it after the last
+ * use of any of them (completing the launch first if nobody awaited it).
+ */
+static void
+lower_async(Lower *L, const Op *op, BBlock *out)
 {
-	const Value *f = op->args[0].v;
+	const Type *ft = op->res[0]->type;
+	BInst *in = inst_new(L, BI_LAUNCH, op, op->res[0]);
+	Value **res = arena_alloc(L->a, (size_t)(ft->nelems + 1) * sizeof *res);
 
-	for (int i = 0; i < L->p->nvalues; i++) {
-		const Value *v = L->p->values[i];
-		const Op *o = v->def;
-		if (!o || o == op || o->kind != OP_AWAIT || o->args[0].v != f ||
-		    v->resno != 0 || (is_tensor(v) && !L->root[v->id]))
+	in->vals = res;
+	in->nvals = ft->nelems;
+	for (int k = 0; k < ft->nelems && L->awaits[op->res[0]->id]; k++) {
+		Value like = *op->res[0];
+		char suffix[16];
+		if (ft->elems[k]->kind != TY_TENSOR)
 			continue;
-		for (int k = 0; k < op->nres; k++)
-			if (is_tensor(op->res[k]))
-				set_root(L, op->res[k], L->root[o->res[k]->id],
-					 L->whole[o->res[k]->id], NULL);
-		return true;
+		like.type = ft->elems[k];
+		snprintf(suffix, sizeof suffix, "%d", k);
+		res[k] = synth(L, &like, suffix);
+		set_root(L, res[k], res[k], true, op->parent);
 	}
-	return false;
+	L->futres[op->res[0]->id] = res;
+	in->body = lower_block(L, op->body);
+	emit(L, out, in);
+}
+
+static void
+lower_await(Lower *L, const Op *op, BBlock *out)
+{
+	BInst *in = inst_new(L, BI_AWAIT, op, NULL);
+	Value **res = L->futres[op->args[0].v->id];
+
+	in->vals = res;
+	in->nvals = op->nres;
+	emit(L, out, in);
+	for (int k = 0; k < op->nres; k++)
+		if (is_tensor(op->res[k]) && res && res[k])
+			set_root(L, op->res[k], res[k], true, NULL);
 }
 
 static void
@@ -279,15 +303,11 @@ lower_op(Lower *L, const Op *op, BBlock *out)
 		lower_for(L, op, out);
 		return;
 	case F_ASYNC:
-		in = inst_new(L, BI_LAUNCH, op, op->res[0]);
-		in->body = lower_block(L, op->body);
-		emit(L, out, in);
+		lower_async(L, op, out);
 		return;
 	case F_AWAIT:
-		emit(L, out, inst_new(L, BI_AWAIT, op, NULL));
-		if (lower_await_again(L, op))
-			return;
-		break;
+		lower_await(L, op, out);
+		return;
 	case F_CALL:
 		lower_call(L, op, out);
 		break;
@@ -690,6 +710,9 @@ bufferize_lower(const Program *p, const Decisions *ds, Diag *d)
 	L.d = d;
 	for (int i = 0; i < p->nfuncs; i++)
 		extra += count_terminator_args(p->funcs[i]->body);
+	for (int i = 0; i < p->nvalues; i++)
+		if (p->values[i]->type->kind == TY_FUTURE)
+			extra += p->values[i]->type->nelems;
 	L.capregs = p->nvalues + 2 * extra + ds->nargcopies + 1;
 	bp = L.bp = arena_alloc(L.a, sizeof *bp);
 	bp->arena = L.a;
@@ -708,6 +731,7 @@ bufferize_lower(const Program *p, const Decisions *ds, Diag *d)
 	for (int i = 0; i < L.capregs; i++)
 		L.hint[i] = L.last[i] = -1;
 	L.awaits = arena_alloc(L.a, (size_t)(p->nvalues + 1) * sizeof *L.awaits);
+	L.futres = arena_alloc(L.a, (size_t)(p->nvalues + 1) * sizeof *L.futres);
 	for (int i = 0; i < p->nfuncs; i++)
 		find_awaits(&L, p->funcs[i]->body);
 	bp->nfuncs = p->nfuncs;

@@ -705,6 +705,19 @@ add_argcopy(OS *S, const Op *call, int arg, const char *reason)
 	ds->argcopies[ds->nargcopies++] = (ArgCopy){call, arg, reason};
 }
 
+/* Does another argument of the call share arg a's buffer? */
+static bool
+passed_twice(OS *S, const Op *op, int a)
+{
+	int root = find(S, op->args[a].v->id);
+
+	for (int b = 0; b < op->nargs; b++)
+		if (b != a && is_tensor(op->args[b].v) &&
+		    find(S, op->args[b].v->id) == root)
+			return true;
+	return false;
+}
+
 static void
 call_op_copies(OS *S, const Op *op)
 {
@@ -717,6 +730,10 @@ call_op_copies(OS *S, const Op *op)
 			add_argcopy(S, op, a, readonly_reason(S, x));
 		else if (conflicts(S, op, x, &c))
 			add_argcopy(S, op, a, conflict_reason(S, op, x, &c));
+		else if (passed_twice(S, op, a))
+			add_argcopy(S, op, a, arena_strdup(S->ds->arena, "the "
+				    "callee writes this param while another "
+				    "param holds the same buffer"));
 	}
 }
 

@@ -150,23 +150,28 @@ touches(const BBlock *b, const Value *v)
 /* Does the region write the captured value v's buffer in place (an alias
  * chain from v into a computed result, or a copy into it)? */
 static bool
+in_set(const Value **set, int n, const Value *v)
+{
+	for (int k = 0; k < n; k++)
+		if (set[k] == v)
+			return true;
+	return false;
+}
+
+static bool
 region_writes(const BBlock *b, const Value **alias, int *nalias)
 {
 	bool w = false;
 
 	for (int i = 0; i < b->n; i++) {
 		const BInst *in = b->insts[i];
-		bool from = false;
-		for (int k = 0; k < *nalias; k++)
-			from |= alias[k] == in->src || (in->kind == BI_COPY &&
-							alias[k] == in->v);
-		if (in->kind == BI_ALIAS && from) {
-			alias[(*nalias)++] = in->v;
+		if (in->kind == BI_ALIAS && in_set(alias, *nalias, in->src)) {
+			alias[(*nalias)++] = in->v; /* computed in place */
 			w = true;
-		} else if (in->kind == BI_VIEW && from) {
+		} else if (in->kind == BI_VIEW && in_set(alias, *nalias, in->src)) {
 			alias[(*nalias)++] = in->v;
-		} else if (in->kind == BI_COPY && from) {
-			w = true;
+		} else if (in->kind == BI_COPY && in_set(alias, *nalias, in->v)) {
+			w = true; /* copied into */
 		}
 		if (in->body && region_writes(in->body, alias, nalias))
 			w = true;
@@ -295,6 +300,13 @@ launch_start(Exec *X, Frame *F, const BInst *in)
 	r->set = true;
 	r->fut = L->fut;
 	r->launch = L;
+	/* `%f.k`: the launch's result buffers, owned by this block */
+	for (int k = 0; k < in->nvals; k++)
+		if (in->vals[k]) {
+			Reg *fk = &F->regs[in->vals[k]->id];
+			*fk = *r;
+			fk->futk = k;
+		}
 	if (X->o->sched.kind == SCHED_SYNC || X->o->sched.kind == SCHED_ALL)
 		complete(X, L);
 }
@@ -304,6 +316,19 @@ launch_finish(Exec *X, Reg *f)
 {
 	if (f->launch)
 		complete(X, f->launch);
+}
+
+/* `%f.k` freed before any await ran: complete the launch (a legal point)
+ * and stand for its result buffer from now on. */
+void
+launch_resolve(Exec *X, Reg *r)
+{
+	Fut *fut = r->fut;
+	int k = r->futk;
+
+	launch_finish(X, r);
+	if (!X->stop && fut && k < fut->n)
+		reg_assign(r, &fut->regs[k]);
 }
 
 void
@@ -318,6 +343,9 @@ launch_await(Exec *X, Frame *F, const BInst *in)
 		complete(X, f->launch);
 	for (int k = 0; k < op->nres && !X->stop; k++)
 		reg_assign(&F->regs[op->res[k]->id], &f->fut->regs[k]);
+	for (int k = 0; k < in->nvals && in->vals && !X->stop; k++)
+		if (in->vals[k])
+			reg_assign(&F->regs[in->vals[k]->id], &f->fut->regs[k]);
 }
 
 void

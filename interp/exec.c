@@ -365,6 +365,8 @@ run_free(Exec *X, Frame *F, const BInst *in)
 	Reg *r = reg(F, in->v);
 	Buf *b;
 
+	if (r->set && r->buf < 0 && r->fut)
+		launch_resolve(X, r);
 	if (!r->set || r->bad || r->buf < 0)
 		return;
 	b = &X->bufs[r->buf];

@@ -52,6 +52,7 @@ struct Reg {
 	} s;
 	Fut *fut;
 	Launch *launch;       /* a future's launch */
+	int futk;             /* `%f.k`: stands for result k of fut (buf < 0) */
 };
 
 typedef struct Frame {
@@ -113,6 +114,7 @@ void reg_assign(Reg *dst, const Reg *src);
 void launch_start(Exec *X, Frame *F, const BInst *in);
 void launch_await(Exec *X, Frame *F, const BInst *in);
 void launch_finish(Exec *X, Reg *f);           /* complete a future's launch */
+void launch_resolve(Exec *X, Reg *r);           /* `%f.k` -> its buffer */
 void launch_drain(Exec *X, const Frame *home);  /* home NULL: all */
 void launch_tick(Exec *X);                      /* a legal point */
 /* An access to buffer h through view v: races with pending launches. */

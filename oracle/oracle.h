@@ -270,6 +270,50 @@ const char *schedule_name(Schedule s, char *buf, size_t n);
 /* The value an instruction writes or reads for (for blame), or NULL. */
 const Value *inst_value(const BInst *in);
 
+/* --------------------------------------------------------------- gen.c */
+
+/* Op mix of the generator. */
+enum {
+	GEN_SLICES = 1, GEN_MATMUL = 2, GEN_LOOPS = 4, GEN_BRANCHES = 8,
+	GEN_ASYNC = 16, GEN_CALLS = 32, GEN_ALL = 63
+};
+
+typedef struct GenOpts {
+	int max_ops;            /* ops in the program, all functions */
+	unsigned mix;           /* GEN_* */
+} GenOpts;
+
+/* The case generated from `seed`: a program, seeded random inputs, and one
+ * run of `strategy`, as YAML text (mem_alloc'ed; NULL out of memory).
+ * The same seed gives the same text on any machine. */
+char *gen_case(uint64_t seed, const GenOpts *o, const char *strategy);
+
+/* -------------------------------------------------------------- fuzz.c */
+
+typedef struct FuzzOpts {
+	const Strategy *strategy;
+	uint64_t seed;          /* first seed */
+	long count;             /* programs (0: until `seconds`) */
+	double seconds;         /* time budget (0: until `count`) */
+	const char *out;        /* directory for reduced repros, or NULL */
+	int shard, nshards;     /* this shard of nshards: seeds i = shard mod n */
+	bool json, quiet;
+	bool reduce;            /* reduce failures before writing them */
+	GenOpts gen;
+} FuzzOpts;
+
+typedef struct FuzzStats {
+	long programs, failures, skipped;
+	double seconds;
+	char **repros;          /* paths written (mem_alloc'ed) */
+	int nrepros;
+} FuzzStats;
+
+/* Generate, run and compare; reduce and write failures.  0 none failed,
+ * 1 some failed, 2 bad usage (an unwritable directory). */
+int fuzz_run(const FuzzOpts *o, FuzzStats *st);
+void fuzz_stats_free(FuzzStats *st);
+
 /* ------------------------------------------------------------ reduce.c */
 
 typedef struct ReduceStats {

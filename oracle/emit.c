@@ -1,0 +1,261 @@
+/*
+ * emit.c: writing a case file back as YAML (docs/reduce.md): growing
+ * strings, quoted scalars, tensor data that reads back to the same bits,
+ * and a run's keys (strategy, plan, free, schedule) and results (verdict,
+ * blame, culprits).  Used by the reducer; what it writes is an ordinary
+ * case (docs/cases.md).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "oracle.h"
+
+/* ------------------------------------------------------------ strings */
+
+void
+str_put(Str *b, const char *s, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		char *ns;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		if (!(ns = mem_realloc(b->s, cap))) {
+			b->oom = true;
+			return;
+		}
+		b->s = ns;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = 0;
+}
+
+void
+str_puts(Str *b, const char *s)
+{
+	str_put(b, s, strlen(s));
+}
+
+void
+str_printf(Str *b, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	str_put(b, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+/* The text (caller owns it), or NULL when an append ran out of memory. */
+char *
+str_take(Str *b)
+{
+	char *s;
+
+	if (b->oom || !b->s) {
+		if (!b->oom && (s = mem_strdup("")))
+			return s;
+		str_free(b);
+		return NULL;
+	}
+	s = b->s;
+	memset(b, 0, sizeof *b);
+	return s;
+}
+
+void
+str_free(Str *b)
+{
+	mem_free(b->s);
+	memset(b, 0, sizeof *b);
+}
+
+/* A YAML double-quoted scalar: only `"` and `\` and controls need escapes. */
+void
+emit_quoted(Str *b, const char *s)
+{
+	str_puts(b, "\"");
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			str_printf(b, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			str_printf(b, "\\x%02x", (unsigned char)*s);
+		else
+			str_put(b, s, 1);
+	}
+	str_puts(b, "\"");
+}
+
+/* ---------------------------------------------------------------- data */
+
+/* One element, read back to the same bits: YAML's .nan/.inf, and floats
+ * always with a '.' or exponent so -0.0 stays negative. */
+static void
+emit_elem(Str *b, const Tensor *t, int64_t i)
+{
+	char buf[64];
+	double f;
+
+	if (!dtype_is_float(t->dt)) {
+		tensor_elem_str(t, i, buf, sizeof buf);
+		str_puts(b, buf);
+		return;
+	}
+	f = tensor_getf(t, i);
+	if (isnan(f)) {
+		str_puts(b, ".nan");
+		return;
+	}
+	if (isinf(f)) {
+		str_puts(b, f > 0 ? ".inf" : "-.inf");
+		return;
+	}
+	tensor_elem_str(t, i, buf, sizeof buf);
+	str_puts(b, buf);
+	if (!strpbrk(buf, ".e"))
+		str_puts(b, ".0");
+}
+
+/* Input data for a param of type `ty`: a number for scalars and rank 0, a
+ * flat row-major list, or {data, shape} when the type has `?` dims. */
+void
+emit_data(Str *b, const Tensor *t, const Type *ty)
+{
+	bool dyn = ty->kind == TY_TENSOR && !type_is_static(ty);
+
+	if (ty->kind != TY_TENSOR || ty->rank == 0) {
+		emit_elem(b, t, 0);
+		return;
+	}
+	str_puts(b, dyn ? "{data: [" : "[");
+	for (int64_t i = 0; i < t->n; i++) {
+		if (i)
+			str_puts(b, ", ");
+		emit_elem(b, t, i);
+	}
+	str_puts(b, "]");
+	if (!dyn)
+		return;
+	str_puts(b, ", shape: [");
+	for (int k = 0; k < t->rank; k++)
+		str_printf(b, k ? ", %lld" : "%lld", (long long)t->dims[k]);
+	str_puts(b, "]}");
+}
+
+/* `  name: DATA` lines for the params of f. */
+void
+emit_inputs(Str *b, const Func *f, Tensor *const *inputs)
+{
+	for (int i = 0; i < f->nparams; i++) {
+		str_printf(b, "  %s: ", f->params[i]->name);
+		emit_data(b, inputs[i], f->params[i]->type);
+		str_puts(b, "\n");
+	}
+}
+
+/* ---------------------------------------------------------------- runs */
+
+/* v by name in p as the loader resolves it (entry first, then any
+ * function), or NULL. */
+static const Value *
+named(const Program *p, const Func *entry, const char *name)
+{
+	const Value *v = prog_value(p, entry, name);
+
+	return v ? v : prog_value(p, NULL, name);
+}
+
+static bool
+has_name(const Program *p, const Func *entry, const char *name)
+{
+	return named(p, entry, name) != NULL;
+}
+
+/* The run's keys: strategy, plan and free entries whose names still exist
+ * in p, schedule.  Starts a list item ("  - "). */
+void
+emit_run_head(Str *b, const Run *r, const Program *p, const Func *entry)
+{
+	int n = 0;
+
+	str_printf(b, "  - strategy: %s\n",
+		   r->strategy ? r->strategy->name : "copy-all");
+	for (int i = 0; i < r->nplan; i++) {
+		const Forced *f = &r->plan[i];
+		if (!has_name(p, entry, f->result->name) ||
+		    (f->operand && !has_name(p, entry, f->operand->name)))
+			continue;
+		str_puts(b, n++ ? ", " : "    plan: {");
+		str_printf(b, "%s: %s", f->result->name,
+			   f->operand ? f->operand->name : "new");
+	}
+	if (n)
+		str_puts(b, "}\n");
+	n = 0;
+	for (int i = 0; i < r->nfrees; i++) {
+		const FreeAt *f = &r->frees[i];
+		if (!has_name(p, entry, f->value->name) ||
+		    !has_name(p, entry, f->after->name))
+			continue;
+		str_puts(b, n++ ? ", " : "    free: {");
+		str_printf(b, "%s: after %s", f->value->name, f->after->name);
+	}
+	if (n)
+		str_puts(b, "}\n");
+	if (r->has_schedule) {
+		char buf[48];
+		str_printf(b, "    schedule: %s\n",
+			   schedule_name(r->schedule, buf, sizeof buf));
+	}
+}
+
+/* ", key: name" when v is the value the loader finds under its name. */
+static void
+blame_key(Str *b, const Program *p, const Func *entry, const char *key,
+	  const Value *v)
+{
+	if (v && v->name && named(p, entry, v->name) == v)
+		str_printf(b, ", %s: %s", key, v->name);
+}
+
+/* What run o showed on program p: verdict, up to `nblame` blame records
+ * (the first distinct violations), and every culprit. */
+void
+emit_run_result(Str *b, const Program *p, const Func *entry,
+		const RunOut *o, int nblame)
+{
+	char buf[160];
+	int n = 0;
+
+	str_printf(b, "    verdict: %s\n", verdict_names[o->verdict]);
+	for (int i = 0; i < o->ex.nviols && n < nblame; i++) {
+		const Violation *v = &o->ex.viols[i];
+		if (i && v->kind == o->ex.viols[i - 1].kind &&
+		    v->victim == o->ex.viols[i - 1].victim)
+			continue;
+		str_puts(b, n++ ? "" : "    blame:\n");
+		str_printf(b, "      - {kind: %s", vkind_names[v->kind]);
+		blame_key(b, p, entry, "writer", inst_value(v->writer));
+		blame_key(b, p, entry, "victim", v->victim);
+		blame_key(b, p, entry, "reader", inst_value(v->at));
+		str_puts(b, "}\n");
+	}
+	str_puts(b, "    culprits: [");
+	for (int i = 0; i < o->nculprits; i++) {
+		const Value *v = o->culprits[i];
+		str_puts(b, i ? ", '" : "'");
+		str_puts(b, dec_str(v, &o->ds.d[v->id], buf, sizeof buf));
+		str_puts(b, "'");
+	}
+	str_puts(b, "]\n");
+}
