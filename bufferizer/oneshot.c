@@ -64,6 +64,7 @@ typedef struct OS {
 	int floor;            /* no later write starts before this seq: a
 			       * member whose reads all end by then is dead */
 	int async_depth;      /* inside launches: the floor stays put */
+	const bool *pw;       /* pass 2: params the callee writes (pass 1) */
 } OS;
 
 static bool
@@ -571,6 +572,7 @@ decide_result(OS *S, const Op *w, Value *v, Value **cand, int n, bool join)
 }
 
 static void decide_block(OS *S, const Block *b);
+static void call_op_copies(OS *S, const Op *op);
 
 static void
 decide_for(OS *S, const Op *op)
@@ -626,6 +628,12 @@ decide_op(OS *S, const Op *op)
 		if (!broken(S, ONESHOT_VIEWS))
 			unite(S, op->args[0].v, op->res[0]);
 		return;
+	case F_CALL:
+		/* at the call's place, while the classes still hold every
+		 * value whose reads may follow it */
+		if (S->pw && !broken(S, ONESHOT_CALLS))
+			call_op_copies(S, op);
+		return;
 	default:
 		break;
 	}
@@ -659,10 +667,11 @@ decide_block(OS *S, const Block *b)
 
 /* ---- calls: written params, copies for arguments still needed */
 
+/* In the second pass the answer comes from the first (S->pw). */
 static bool
 param_written(OS *S, const Value *p)
 {
-	return S->written[find(S, p->id)];
+	return S->pw ? S->pw[p->id] : S->written[find(S, p->id)];
 }
 
 /* A callee that writes a param writes the caller's argument too. */
@@ -737,19 +746,6 @@ call_op_copies(OS *S, const Op *op)
 	}
 }
 
-static void
-call_copies(OS *S, const Block *b)
-{
-	for (int i = 0; i < b->nops; i++) {
-		const Op *op = b->ops[i];
-		if (op->kind == OP_CALL && !broken(S, ONESHOT_CALLS))
-			call_op_copies(S, op);
-		if (op->body)
-			call_copies(S, op->body);
-		if (op->orelse)
-			call_copies(S, op->orelse);
-	}
-}
 
 /* ---- entry points */
 
@@ -806,38 +802,63 @@ os_free(OS *S)
 	mem_free(S->awaitend);
 }
 
+/* One pass over the whole program: collect reads, decide.  With pw set
+ * (pass 2) calls also decide their argument copies. */
+static int
+analyze(OS *S, const Program *p, Decisions *ds, unsigned breaks,
+	const bool *pw, jmp_buf *oom)
+{
+	if (os_init(S, p, ds, breaks))
+		return -1;
+	S->pw = pw;
+	S->a->oom = oom;
+	for (int i = 0; i < p->nfuncs; i++)
+		find_awaits(S, p->funcs[i]->body);
+	for (int i = 0; i < p->nfuncs; i++)
+		collect_block(S, p->funcs[i]->body);
+	for (int i = 0; i < p->nvalues; i++)
+		S->maxend[i] = read_end(S, i);
+	for (int i = 0; i < p->nfuncs; i++)
+		decide_block(S, p->funcs[i]->body);
+	return 0;
+}
+
+/*
+ * Two passes: the first finds which params each callee writes in place
+ * (callees may come after their callers, and recurse); the second decides
+ * again, identically, and at each call whether an argument must be passed
+ * as a copy.
+ */
 int
 oneshot_decide(const Program *p, Decisions *ds, unsigned breaks)
 {
 	OS S;
 	jmp_buf oom;
+	bool *pw = NULL;
 	int rc = -1;
 
-	if (os_init(&S, p, ds, breaks))
-		goto out;
+	memset(&S, 0, sizeof S);
+	ds->arena->oom = &oom;
 	if (setjmp(oom))
 		goto out;
-	S.a->oom = &oom;
-	ds->arena->oom = &oom;
-	for (int i = 0; i < p->nfuncs; i++)
-		find_awaits(&S, p->funcs[i]->body);
-	for (int i = 0; i < p->nfuncs; i++)
-		collect_block(&S, p->funcs[i]->body);
-	for (int i = 0; i < p->nvalues; i++)
-		S.maxend[i] = read_end(&S, i);
-	for (int i = 0; i < p->nfuncs; i++)
-		decide_block(&S, p->funcs[i]->body);
+	if (analyze(&S, p, ds, breaks, NULL, &oom))
+		goto out;
 	propagate_writes(&S);
-	for (int i = 0; i < p->nfuncs; i++)
-		call_copies(&S, p->funcs[i]->body);
+	if (!(pw = mem_calloc((size_t)p->nvalues + 1, sizeof *pw)))
+		goto out;
+	for (int i = 0; i < p->nvalues; i++)
+		pw[i] = p->values[i]->isparam && param_written(&S, p->values[i]);
+	os_free(&S);
+	if (analyze(&S, p, ds, breaks, pw, &oom))
+		goto out;
 	if (broken(&S, ONESHOT_ZERO_TRIP))
 		ds->lower |= LOWER_NO_INIT_COPY;
 	if (broken(&S, ONESHOT_FREES))
 		ds->lower |= LOWER_TEXTUAL_FREES;
 	rc = 0;
 out:
-	if (ds->arena)
-		ds->arena->oom = NULL;
+	ds->arena->oom = NULL;
+	mem_free(pw);
 	os_free(&S);
 	return rc;
 }

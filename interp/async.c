@@ -120,15 +120,20 @@ captured(Exec *X, const BInst *in)
 }
 
 /* Does the region touch v's buffer: read it (an operand that is read, a
- * copy or view source, a value passed out or on) or alias it? */
+ * copy source, a value passed out or on) or alias it?  Making a view is
+ * no access: using the view is. */
 static bool
-touches(const BBlock *b, const Value *v)
+touches_in(const BBlock *root, const BBlock *b, const Value *v)
 {
 	for (int i = 0; i < b->n; i++) {
 		const BInst *in = b->insts[i];
 		const Op *op = in->op;
-		if (in->src == v && in->kind != BI_ALLOC) /* not a shape */
-			return true;
+		if (in->src == v && in->kind == BI_VIEW) {
+			if (touches_in(root, root, in->v))
+				return true;
+		} else if (in->src == v && in->kind != BI_ALLOC) {
+			return true; /* an alloc's src is only its shape */
+		}
 		for (int k = 0; k < in->nvals; k++)
 			if (in->vals[k] == v)
 				return true;
@@ -140,15 +145,19 @@ touches(const BBlock *b, const Value *v)
 			    op_info[op->kind].readsdest)
 				return true;
 		}
-		if ((in->body && touches(in->body, v)) ||
-		    (in->orelse && touches(in->orelse, v)))
+		if ((in->body && touches_in(root, in->body, v)) ||
+		    (in->orelse && touches_in(root, in->orelse, v)))
 			return true;
 	}
 	return false;
 }
 
-/* Does the region write the captured value v's buffer in place (an alias
- * chain from v into a computed result, or a copy into it)? */
+static bool
+touches(const BBlock *region, const Value *v)
+{
+	return touches_in(region, region, v);
+}
+
 static bool
 in_set(const Value **set, int n, const Value *v)
 {

@@ -15,6 +15,10 @@
  *   diff.c     one bufferized run against the reference: decisions,
  *              lowering, execution, comparison, verdict, culprit bisection,
  *              the run's expectations -> RunOut
+ *   emit.c     a case written back as YAML: data, a run's keys and results
+ *   reduce.c   a failing run -> the smallest case that still fails the same
+ *              way (docs/reduce.md)
+ *   reduce_cli.c  `bufdiff reduce`
  *   report.c   text, JSON (--json) and JUnit (--junit) reports
  *   main.c     the CLI: run, check, print, --help, --version
  *
@@ -314,6 +318,39 @@ typedef struct FuzzStats {
 int fuzz_run(const FuzzOpts *o, FuzzStats *st);
 void fuzz_stats_free(FuzzStats *st);
 
+/* -------------------------------------------------------------- emit.c */
+
+/* A growing mem_alloc'ed string; `oom` sticks after a failed append (the
+ * later appends do nothing), so a writer checks once at the end. */
+typedef struct Str {
+	char *s;
+	size_t len, cap;
+	bool oom;
+} Str;
+
+void str_put(Str *b, const char *s, size_t n);
+void str_puts(Str *b, const char *s);
+void str_printf(Str *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The text ("" when empty; the caller frees it), NULL after an OOM.  The
+ * Str is empty afterwards either way. */
+char *str_take(Str *b);
+void str_free(Str *b);
+/* A YAML double-quoted scalar. */
+void emit_quoted(Str *b, const char *s);
+/* Data for a param of type ty, reading back to the same bits: a number,
+ * a flat list, or {data, shape} for `?` dims; .nan, .inf. */
+void emit_data(Str *b, const Tensor *t, const Type *ty);
+/* `  NAME: DATA` lines for f's params. */
+void emit_inputs(Str *b, const Func *f, Tensor *const *inputs);
+/* "  - strategy: S" and the run's plan/free entries whose names exist in
+ * p (looked up like the loader: entry first), and its schedule. */
+void emit_run_head(Str *b, const Run *r, const Program *p, const Func *entry);
+/* "    verdict:", up to nblame blame records (first distinct violations,
+ * names that resolve in p) and all culprits of o. */
+void emit_run_result(Str *b, const Program *p, const Func *entry,
+		     const RunOut *o, int nblame);
+
 /* ------------------------------------------------------------ reduce.c */
 
 typedef struct ReduceStats {
@@ -335,6 +372,14 @@ typedef struct ReduceStats {
  */
 int reduce_case(const Case *c, int run, const char *name, const char *about,
 		char **yaml, ReduceStats *st, Diag *d);
+/* Candidates tried before reduce_case stops (default 4000; n <= 0 resets). */
+void reduce_budget(int n);
+
+/* -------------------------------------------------------- reduce_cli.c */
+
+/* `bufdiff reduce CASE [--run I] [--out FILE]` (argv[0] is "reduce"):
+ * 0 reduced, 1 the run does not fail, 2 bad input or usage. */
+int cmd_reduce(int argc, char **argv);
 
 /* ------------------------------------------------------------ report.c */
 
