@@ -450,6 +450,24 @@ index_in(const Block *blk, const Op *op)
 	return op ? op->index : -1;
 }
 
+static int last_await(Lower *L, const Block *blk, const Value *f);
+
+/* Until when, in blk's op indices, op may still run: its index, or for an
+ * op inside a launch of blk, until that launch's last await (the block's
+ * end when nobody awaits it). */
+static int
+runs_until(Lower *L, const Block *blk, const Op *op)
+{
+	int at = index_in(blk, op);
+	const Op *holder = at >= 0 ? blk->ops[at] : NULL;
+
+	if (holder && holder != op && holder->kind == OP_ASYNC) {
+		int w = last_await(L, blk, holder->res[0]);
+		return w > at ? w : blk->nops - 1;
+	}
+	return at;
+}
+
 /* Index in blk of the last op that awaits the future `f`; -1 if none. */
 static int
 last_await(Lower *L, const Block *blk, const Value *f)
@@ -457,7 +475,7 @@ last_await(Lower *L, const Block *blk, const Value *f)
 	int last = -1;
 
 	for (AwaitRef *a = L->awaits[f->id]; a; a = a->next) {
-		int at = index_in(blk, a->op);
+		int at = runs_until(L, blk, a->op);
 		if (at > last)
 			last = at;
 	}

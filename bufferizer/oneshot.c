@@ -40,6 +40,12 @@ struct Read {
 	Read *next;
 };
 
+typedef struct AwaitList AwaitList;
+struct AwaitList {
+	const Op *op;
+	AwaitList *next;
+};
+
 typedef struct Kid Kid;   /* an alias-through child: view, if/await result */
 struct Kid {
 	int v;
@@ -60,7 +66,8 @@ typedef struct OS {
 	bool *ro;             /* by class root: read-only */
 	bool *written;        /* by class root: something writes it in place */
 	bool *param;          /* by class root: holds a param's buffer */
-	int *awaitend;        /* by launch Op.seq: its last await */
+	int *awaitend;        /* by launch Op.seq: its last await (memo) */
+	AwaitList **awaits;   /* by launch Op.seq: the ops awaiting it */
 	int floor;            /* no later write starts before this seq: a
 			       * member whose reads all end by then is dead */
 	int async_depth;      /* inside launches: the floor stays put */
@@ -125,24 +132,55 @@ scope_of(const Value *v)
 	return v->func->body;
 }
 
-static int
-await_end(const OS *S, const Op *launch)
-{
-	int end = S->awaitend[launch->seq];
+static int await_end(OS *S, const Op *launch);
 
-	return end >= 0 ? end : INT_MAX - 1; /* never awaited: drained late */
+/* Until when an await may happen: its own place, or, inside another launch
+ * (one that does not hold `launch`), until that one's await. */
+static int
+await_reach(OS *S, const Op *w, const Op *launch)
+{
+	int end = w->last;
+
+	for (const Op *a = w; a->parent->parent; a = a->parent->parent) {
+		const Op *A = a->parent->parent;
+		if (A->kind == OP_ASYNC &&
+		    !(launch->seq >= A->seq && launch->seq <= A->last)) {
+			int e = await_end(S, A);
+			end = e > end ? e : end;
+		}
+	}
+	return end;
 }
 
-/* awaitend[launch] = the last op (with its regions) awaiting it. */
+/* The last moment launch's results may still be awaited (memoized; a
+ * launch never awaited lasts to the end). */
+static int
+await_end(OS *S, const Op *launch)
+{
+	int *memo = &S->awaitend[launch->seq], end = -1;
+
+	if (*memo != INT_MIN)
+		return *memo;
+	*memo = INT_MAX - 1; /* a cycle cannot happen: awaits follow launches */
+	for (AwaitList *w = S->awaits[launch->seq]; w; w = w->next) {
+		int e = await_reach(S, w->op, launch);
+		end = e > end ? e : end;
+	}
+	return *memo = end >= 0 ? end : INT_MAX - 1;
+}
+
+/* awaits[launch seq]: the ops awaiting it. */
 static void
 find_awaits(OS *S, const Block *b)
 {
 	for (int i = 0; i < b->nops; i++) {
 		const Op *op = b->ops[i];
 		if (op->kind == OP_AWAIT) {
-			int *e = &S->awaitend[op->args[0].v->def->seq];
-			if (op->last > *e)
-				*e = op->last;
+			AwaitList *w = arena_alloc(S->a, sizeof *w);
+			int k = op->args[0].v->def->seq;
+			w->op = op;
+			w->next = S->awaits[k];
+			S->awaits[k] = w;
 		}
 		if (op->body)
 			find_awaits(S, op->body);
@@ -770,11 +808,13 @@ os_init(OS *S, const Program *p, Decisions *ds, unsigned breaks)
 	S->written = mem_calloc((size_t)n, sizeof *S->written);
 	S->param = mem_calloc((size_t)n, sizeof *S->param);
 	S->awaitend = mem_alloc((size_t)(p->nops + 1) * sizeof *S->awaitend);
+	S->awaits = mem_calloc((size_t)(p->nops + 1), sizeof *S->awaits);
 	if (!S->reads || !S->kids || !S->rend || !S->up || !S->next ||
-	    !S->maxend || !S->ro || !S->written || !S->param || !S->awaitend)
+	    !S->maxend || !S->ro || !S->written || !S->param || !S->awaitend ||
+	    !S->awaits)
 		return -1;
 	for (int i = 0; i <= p->nops; i++)
-		S->awaitend[i] = -1;
+		S->awaitend[i] = INT_MIN;
 	for (int i = 0; i < p->nvalues; i++) {
 		const Value *v = p->values[i];
 		S->up[i] = S->next[i] = i;
@@ -800,6 +840,7 @@ os_free(OS *S)
 	mem_free(S->written);
 	mem_free(S->param);
 	mem_free(S->awaitend);
+	mem_free(S->awaits);
 }
 
 /* One pass over the whole program: collect reads, decide.  With pw set

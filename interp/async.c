@@ -384,7 +384,8 @@ launch_tick(Exec *X)
 {
 	Launch *ready[16];
 
-	if (X->o->sched.kind != SCHED_RANDOM)
+	/* launches run whole: a random point is between host instructions */
+	if (X->o->sched.kind != SCHED_RANDOM || X->cur)
 		return;
 	while (!X->stop && next_rand(X) % 3 == 0) {
 		int n = 0;
