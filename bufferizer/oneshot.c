@@ -68,6 +68,7 @@ typedef struct OS {
 	bool *param;          /* by class root: holds a param's buffer */
 	int *awaitend;        /* by launch Op.seq: its last await (memo) */
 	AwaitList **awaits;   /* by launch Op.seq: the ops awaiting it */
+	int *viewof;          /* by value id: the source a view looks into */
 	int floor;            /* no later write starts before this seq: a
 			       * member whose reads all end by then is dead */
 	int async_depth;      /* inside launches: the floor stays put */
@@ -203,7 +204,13 @@ add_read(OS *S, const Value *v, const Op *u)
 	r->start = r->end = u->seq;
 	if (u->kind == OP_RETURN)
 		r->end = INT_MAX; /* the caller reads it */
-	scope = scope_of(v);
+	/* reading a view reads its source: loops between them repeat it */
+	{
+		const Value *src = v;
+		while (S->viewof[src->id] >= 0)
+			src = S->p->values[S->viewof[src->id]];
+		scope = scope_of(src);
+	}
 	while (cur->parent != scope && cur->parent->parent) {
 		const Op *P = cur->parent->parent;
 		if (P->kind == OP_FOR && !broken(S, ONESHOT_CROSS_ITER)) {
@@ -246,10 +253,12 @@ collect_op(OS *S, const Op *op)
 	switch (oi->form) {
 	case F_EXTRACT_SLICE:
 		/* a view: its readers read the source */
-		if (broken(S, ONESHOT_VIEWS))
+		if (broken(S, ONESHOT_VIEWS)) {
 			add_read(S, op->args[0].v, op);
-		else
+		} else {
 			add_kid(S, op->args[0].v, op->res[0]);
+			S->viewof[op->res[0]->id] = op->args[0].v->id;
+		}
 		break;
 	case F_YIELD:
 		for (int i = 0; i < op->nargs; i++) {
@@ -809,15 +818,17 @@ os_init(OS *S, const Program *p, Decisions *ds, unsigned breaks)
 	S->param = mem_calloc((size_t)n, sizeof *S->param);
 	S->awaitend = mem_alloc((size_t)(p->nops + 1) * sizeof *S->awaitend);
 	S->awaits = mem_calloc((size_t)(p->nops + 1), sizeof *S->awaits);
+	S->viewof = mem_alloc((size_t)n * sizeof *S->viewof);
 	if (!S->reads || !S->kids || !S->rend || !S->up || !S->next ||
 	    !S->maxend || !S->ro || !S->written || !S->param || !S->awaitend ||
-	    !S->awaits)
+	    !S->awaits || !S->viewof)
 		return -1;
 	for (int i = 0; i <= p->nops; i++)
 		S->awaitend[i] = INT_MIN;
 	for (int i = 0; i < p->nvalues; i++) {
 		const Value *v = p->values[i];
 		S->up[i] = S->next[i] = i;
+		S->viewof[i] = -1;
 		S->rend[i] = INT_MIN;
 		S->ro[i] = v->readonly || (v->def && v->def->kind == OP_CONST);
 		S->param[i] = v->isparam;
@@ -841,6 +852,7 @@ os_free(OS *S)
 	mem_free(S->param);
 	mem_free(S->awaitend);
 	mem_free(S->awaits);
+	mem_free(S->viewof);
 }
 
 /* One pass over the whole program: collect reads, decide.  With pw set
