@@ -455,12 +455,27 @@ static int last_await(Lower *L, const Block *blk, const Value *f);
 /* Until when, in blk's op indices, op may still run: its index, or for an
  * op inside a launch of blk, until that launch's last await (the block's
  * end when nobody awaits it). */
+/* Is op inside a branch or a loop body below blk (it may not run)? */
+static bool
+conditional_in(const Block *blk, const Op *op)
+{
+	for (const Op *a = op; a && a->parent != blk;
+	     a = a->parent ? a->parent->parent : NULL)
+		if (a->parent && a->parent->parent &&
+		    (a->parent->parent->kind == OP_IF ||
+		     a->parent->parent->kind == OP_FOR))
+			return true;
+	return false;
+}
+
 static int
 runs_until(Lower *L, const Block *blk, const Op *op)
 {
 	int at = index_in(blk, op);
 	const Op *holder = at >= 0 ? blk->ops[at] : NULL;
 
+	if (holder && op->kind == OP_AWAIT && conditional_in(blk, op))
+		return blk->nops - 1; /* may not run: drained at the end */
 	if (holder && holder != op && holder->kind == OP_ASYNC) {
 		int w = last_await(L, blk, holder->res[0]);
 		return w > at ? w : blk->nops - 1;
@@ -547,8 +562,19 @@ emit_free(Lower *L, BBlock *b, const Op *op, Value *v, const char *why)
 	emit(L, b, in);
 }
 
-/* Launches of this block that nobody awaits complete before the block's
- * frees: what they use is freed only after they ran. */
+/* Is future f awaited in blk on every path (an await not in a branch or
+ * a loop body)? */
+static bool
+surely_awaited(Lower *L, const Block *blk, const Value *f)
+{
+	for (AwaitRef *a = L->awaits[f->id]; a; a = a->next)
+		if (index_in(blk, a->op) >= 0 && !conditional_in(blk, a->op))
+			return true;
+	return false;
+}
+
+/* Launches of this block that may not be awaited complete before the
+ * block's frees: what they use is freed only after they ran. */
 static void
 emit_drain(Lower *L, const Block *blk, BBlock *out)
 {
@@ -556,7 +582,7 @@ emit_drain(Lower *L, const Block *blk, BBlock *out)
 
 	for (int i = 0; i < blk->nops; i++) {
 		const Op *op = blk->ops[i];
-		if (op->kind != OP_ASYNC || L->awaits[op->res[0]->id])
+		if (op->kind != OP_ASYNC || surely_awaited(L, blk, op->res[0]))
 			continue;
 		if (!in) {
 			in = inst_new(L, BI_DRAIN, blk->ops[blk->nops - 1], NULL);
