@@ -373,15 +373,34 @@ matching_pair(const Op *r, const Value *into)
 	return true;
 }
 
+/* Does op w read v index by index with what it writes (elementwise ops,
+ * and the destination an op accumulates into)?  Then w itself may
+ * overwrite v. */
+static bool
+same_index(const Op *w, const Value *v)
+{
+	Form f = op_info[w->kind].form;
+	bool ew = f == F_BINARY || f == F_UNARY || f == F_COPY;
+
+	if (f == F_FOR)
+		return true; /* the init is the value the loop carries on */
+	for (int i = 0; i < w->nargs; i++)
+		if (w->args[i].v == v &&
+		    (!ew || !type_equal(v->type, w->res[0]->type)))
+			return false; /* a transpose, a matmul operand, a broadcast */
+	return ew || (w->hasdest && w->dest.v == v);
+}
+
 static bool
 read_conflicts(OS *S, const Op *w, const Value *into, int wstart,
-	       const Read *r)
+	       const Read *r, const Value *v)
 {
-	if (r->end <= wstart)
-		return false;
+	if (r->end <= wstart && r->op != w)
+		return false; /* over before the write (w's own read: below) */
 	if (matching_pair(r->op, into) && !r->loop)
 		return false;
-	if (r->op == w && (!r->loop || broken(S, ONESHOT_SAME_OP_LOOP)))
+	if (r->op == w && same_index(w, v) &&
+	    (!r->loop || broken(S, ONESHOT_SAME_OP_LOOP)))
 		return false; /* the op reads what it overwrites, index by index */
 	return !exclusive(S, w, r);
 }
@@ -395,14 +414,14 @@ scan_value(OS *S, const Op *w, const Value *into, int wstart, int v,
 	bool found = false;
 
 	for (Read *r = S->reads[v]; r; r = r->next)
-		if (read_conflicts(S, w, into, wstart, r) &&
+		if (read_conflicts(S, w, into, wstart, r, S->p->values[v]) &&
 		    (!c->read || r->start < c->read->start)) {
 			c->read = r;
 			c->victim = S->p->values[v];
 			found = true;
 		}
 	for (Kid *k = S->kids[v]; k; k = k->next)
-		if (S->rend[k->v] > wstart)
+		if (S->rend[k->v] >= wstart)
 			found |= scan_value(S, w, into, wstart, k->v, c);
 	return found;
 }
@@ -452,7 +471,7 @@ conflicts(OS *S, const Op *w, const Value *into, Conflict *c)
 	int prev = root;
 
 	c->read = NULL;
-	if (S->maxend[root] <= wstart)
+	if (S->maxend[root] < wstart)
 		return false;
 	m = S->next[root];
 	for (;;) {
@@ -463,7 +482,7 @@ conflicts(OS *S, const Op *w, const Value *into, Conflict *c)
 			S->next[prev] = nx;
 			S->next[m] = m;
 		} else {
-			if (S->rend[m] > wstart && !(d && other_branch(w, d)))
+			if (S->rend[m] >= wstart && !(d && other_branch(w, d)))
 				found |= scan_value(S, w, into, wstart, m, c);
 			prev = m;
 		}

@@ -503,6 +503,19 @@ shape_ok(Exec *X, const BInst *in, const Value *victim, const View *a,
 	return false;
 }
 
+/* A kernel that does not read index by index (transpose, reduce) reading
+ * the buffer it writes reads elements it already overwrote. */
+static void
+self_overlap(Exec *X, const BInst *in, const Value *a, Frame *F,
+	     const Reg *out)
+{
+	const Reg *r = reg(F, a);
+
+	if (r->buf >= 0 && r->buf == out->buf)
+		violate(X, VK_STALE_READ, in, a, in, r->buf, NULL, 0,
+			"reads the buffer it writes, not index by index");
+}
+
 /* Run the kernel of in->op with output view vo; false when it could not
  * run (an unusable operand). */
 static bool
@@ -557,6 +570,7 @@ compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
 	case F_TRANSPOSE:
 		if (!operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va))
 			return false;
+		self_overlap(X, in, op->args[0].v, F, out);
 		for (int d = 0; d < vo->rank; d++)
 			if (vo->sizes[d] != va.sizes[op->perm[d]])
 				return shape_ok(X, in, op->args[0].v, &va, vo);
@@ -565,6 +579,7 @@ compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
 	case F_REDUCE:
 		if (!operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va))
 			return false;
+		self_overlap(X, in, op->args[0].v, F, out);
 		k_reduce(oi->ew, vo, &va, op->perm, op->nperm);
 		return true;
 	case F_EXTRACT_SLICE:
