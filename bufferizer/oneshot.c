@@ -384,6 +384,8 @@ same_index(const Op *w, const Value *v)
 
 	if (f == F_FOR)
 		return true; /* the init is the value the loop carries on */
+	if (f == F_INSERT_SLICE || f == F_INSERT)
+		return true; /* a copy reads its source whole before writing */
 	for (int i = 0; i < w->nargs; i++)
 		if (w->args[i].v == v &&
 		    (!ew || !type_equal(v->type, w->res[0]->type)))
@@ -477,7 +479,7 @@ conflicts(OS *S, const Op *w, const Value *into, Conflict *c)
 	for (;;) {
 		const Op *d = S->p->values[m]->def;
 		int nx = S->next[m];
-		if (S->rend[m] <= S->floor && m != root) {
+		if (S->rend[m] < S->floor && m != root) {
 			/* dead for every later write: drop it from the ring */
 			S->next[prev] = nx;
 			S->next[m] = m;
