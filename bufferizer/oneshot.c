@@ -68,7 +68,8 @@ typedef struct OS {
 	bool *param;          /* by class root: holds a param's buffer */
 	int *awaitend;        /* by launch Op.seq: its last await (memo) */
 	AwaitList **awaits;   /* by launch Op.seq: the ops awaiting it */
-	int *viewof;          /* by value id: the source a view looks into */
+	int *viewof;          /* by value id: where its buffer comes from (a
+			       * view's source, an await result's future) */
 	int floor;            /* no later write starts before this seq: a
 			       * member whose reads all end by then is dead */
 	int async_depth;      /* inside launches: the floor stays put */
@@ -279,8 +280,12 @@ collect_op(OS *S, const Op *op)
 	case F_AWAIT: {
 		const Op *launch = op->args[0].v->def;
 		const Op *y = launch->body->ops[launch->body->nops - 1];
-		for (int k = 0; k < op->nres && k < y->nargs; k++)
+		for (int k = 0; k < op->nres && k < y->nargs; k++) {
 			add_kid(S, y->args[k].v, op->res[k]);
+			/* its buffer is the launch's, made where the launch
+			 * is: an await in a loop reads it again each trip */
+			S->viewof[op->res[k]->id] = op->args[0].v->id;
+		}
 		break;
 	}
 	default:
