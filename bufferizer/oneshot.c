@@ -404,8 +404,8 @@ read_conflicts(OS *S, const Op *w, const Value *into, int wstart,
 {
 	if (r->end <= wstart && r->op != w)
 		return false; /* over before the write (w's own read: below) */
-	if (matching_pair(r->op, into) && !r->loop)
-		return false;
+	if (matching_pair(r->op, into) && r->op->dest.v == v && !r->loop)
+		return false; /* the insert's read of its destination only */
 	if (r->op == w && same_index(w, v) &&
 	    (!r->loop || broken(S, ONESHOT_SAME_OP_LOOP)))
 		return false; /* the op reads what it overwrites, index by index */
