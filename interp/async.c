@@ -30,6 +30,7 @@ typedef struct Pin {
 
 struct Launch {
 	const BInst *in;
+	const Launch *parent; /* the launch whose body launched it, or NULL */
 	const Frame *home;    /* the frame that launched it (drained at its
 			       * return) */
 	const Func *fn;
@@ -248,9 +249,13 @@ static void run_launch(Exec *X, Launch *L);
 static void
 complete(Exec *X, Launch *L)
 {
+	/* a stream orders the launches made in one context (the host, or
+	 * one launch's body): a nested launch does not queue behind the
+	 * host's, which would deadlock on a late schedule */
 	for (int i = 0; i < X->nlaunches && X->launches[i] != L; i++) {
 		Launch *P = X->launches[i];
-		if (P->state == PENDING && P->stream == L->stream)
+		if (P->state == PENDING && P->stream == L->stream &&
+		    P->parent == L->parent)
 			run_launch(X, P);
 	}
 	if (L->state == PENDING)
@@ -289,6 +294,7 @@ launch_start(Exec *X, Frame *F, const BInst *in)
 	while (ids[n] >= 0)
 		n++;
 	L->in = in;
+	L->parent = X->cur;
 	L->home = F;
 	L->fn = F->fn;
 	L->stream = in->op->stream;
@@ -394,6 +400,7 @@ launch_tick(Exec *X)
 			bool first = L->state == PENDING;
 			for (int j = 0; first && j < i; j++)
 				first = X->launches[j]->stream != L->stream ||
+					X->launches[j]->parent != L->parent ||
 					X->launches[j]->state == DONE;
 			if (first)
 				ready[n++] = L;
@@ -441,7 +448,8 @@ launch_check(Exec *X, const BInst *at, const Value *victim, int h,
 		if (L->state != PENDING || L == X->cur)
 			continue;
 		/* the same stream orders them: no race */
-		if (X->cur && X->cur->stream == L->stream)
+		if (X->cur && X->cur->stream == L->stream &&
+		    X->cur->parent == L->parent)
 			continue;
 		for (int p = 0; p < L->npins; p++) {
 			const Pin *pn = &L->pins[p];
