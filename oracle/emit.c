@@ -41,10 +41,11 @@ str_puts(Str *b, const char *s)
 	str_put(b, s, strlen(s));
 }
 
+/* Any length: a long result is formatted a second time into the heap. */
 void
 str_printf(Str *b, const char *fmt, ...)
 {
-	char buf[512];
+	char buf[512], *big;
 	va_list ap;
 	int n;
 
@@ -53,7 +54,19 @@ str_printf(Str *b, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return;
-	str_put(b, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+	if ((size_t)n < sizeof buf) {
+		str_put(b, buf, (size_t)n);
+		return;
+	}
+	if (!(big = mem_alloc((size_t)n + 1))) {
+		b->oom = true;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	str_put(b, big, (size_t)n);
+	mem_free(big);
 }
 
 /* The text (caller owns it), or NULL when an append ran out of memory. */

@@ -18,6 +18,9 @@ static const char usage[] =
 	"  bufdiff print CASE\n"
 	"  bufdiff bufferize CASE [--strategy S] [--run I]\n"
 	"  bufdiff explain CASE [--strategy S] [--run I]\n"
+	"  bufdiff fuzz --strategy S [--seed N] [--count K | --time SEC]\n"
+	"              [--out DIR] [--shard I/N] [--max-ops N] [--no-reduce] [--json]\n"
+	"  bufdiff reduce CASE [--run I] [--out FILE]\n"
 	"  bufdiff strategies\n"
 	"  bufdiff --help | --version\n"
 	"\n"
@@ -28,6 +31,9 @@ static const char usage[] =
 	"  bufferize   the buffer program of CASE under S (default copy-all), or\n"
 	"              under the case's run I (1-based) with its plan\n"
 	"  explain     one line per allocation and copy: why it is there\n"
+	"  fuzz        generate programs from seeds, run S under every schedule,\n"
+	"              reduce each failure into a case file in DIR\n"
+	"  reduce      the smallest case on which run I still fails the same way\n"
 	"  strategies  the bufferization strategies, one per line\n"
 	"\n"
 	"  --strategy S   copy-all, inplace-all, last-use, one-shot or plan\n"
@@ -522,6 +528,11 @@ main(int argc, char **argv)
 		return 0;
 	}
 	report_json_init();
+	/* commands with options of their own */
+	if (!strcmp(argv[1], "fuzz"))
+		return cmd_fuzz(argc, argv);
+	if (!strcmp(argv[1], "reduce"))
+		return cmd_reduce(argc, argv);
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;

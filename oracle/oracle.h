@@ -317,6 +317,8 @@ typedef struct FuzzStats {
  * 1 some failed, 2 bad usage (an unwritable directory). */
 int fuzz_run(const FuzzOpts *o, FuzzStats *st);
 void fuzz_stats_free(FuzzStats *st);
+/* `bufdiff fuzz ...` (argv[1] is "fuzz"): exit code as fuzz_run. */
+int cmd_fuzz(int argc, char **argv);
 
 /* -------------------------------------------------------------- emit.c */
 

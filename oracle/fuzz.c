@@ -1,0 +1,269 @@
+/*
+ * fuzz.c: generate, run, compare, reduce.  Seeds are split between shards
+ * (seed + k*nshards + shard), so N machines never repeat each other and
+ * the same seed gives the same program, schedule and verdict anywhere.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "oracle.h"
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void
+fuzz_stats_free(FuzzStats *st)
+{
+	for (int i = 0; i < st->nrepros; i++)
+		mem_free(st->repros[i]);
+	mem_free(st->repros);
+	memset(st, 0, sizeof *st);
+}
+
+static int
+write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f)
+		return -1;
+	rc = fputs(text, f) < 0;
+	rc |= fclose(f) != 0;
+	return rc ? -1 : 0;
+}
+
+static void
+add_repro(FuzzStats *st, const char *path)
+{
+	char **n = mem_realloc(st->repros, (size_t)(st->nrepros + 1) * sizeof *n);
+
+	if (!n)
+		return;
+	st->repros = n;
+	if ((n[st->nrepros] = mem_strdup(path)))
+		st->nrepros++;
+}
+
+/* A failing program: reduce it (or keep it whole) and write it out. */
+static void
+keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
+	     const char *yaml)
+{
+	char path[4096], name[128], about[256];
+	char *reduced = NULL;
+	ReduceStats rs = {0};
+	Diag d;
+
+	snprintf(name, sizeof name, "fuzz/%s-%llu", o->strategy->name,
+		 (unsigned long long)seed);
+	snprintf(about, sizeof about, "found by bufdiff fuzz --strategy %s "
+		 "--seed %llu", o->strategy->name, (unsigned long long)seed);
+	if (o->reduce && reduce_case(c, 0, name, about, &reduced, &rs, &d) == 0 &&
+	    !o->quiet)
+		fprintf(stderr, "\nseed %llu: reduced %d -> %d ops (%d candidates, "
+			"%.2fs)\n", (unsigned long long)seed, rs.ops_before,
+			rs.ops_after, rs.candidates, rs.seconds);
+	if (o->out) {
+		snprintf(path, sizeof path, "%s/%s-%llu.yaml", o->out,
+			 o->strategy->name, (unsigned long long)seed);
+		if (write_file(path, reduced ? reduced : yaml))
+			fprintf(stderr, "bufdiff: cannot write %s: %s\n", path,
+				strerror(errno));
+		else
+			add_repro(st, path);
+	} else if (!o->quiet) {
+		fputs(reduced ? reduced : yaml, stdout);
+	}
+	mem_free(reduced);
+}
+
+/* One seed: 1 failed, 0 agreed, -1 skipped (the reference rejected it). */
+static int
+fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed)
+{
+	char *yaml = gen_case(seed, &o->gen, o->strategy->name);
+	Case *c = NULL;
+	Tensor **ref = NULL;
+	int nref = 0, rc = -1;
+	RunOut r;
+	Diag d;
+
+	if (!yaml)
+		return -1;
+	if (case_parse("fuzz.yaml", yaml, strlen(yaml), 0, &c, &d)) {
+		/* the generator made something the verifier rejects: a bug
+		 * of bufdiff's own, reported like a failure */
+		fprintf(stderr, "\nbufdiff fuzz: seed %llu: generated program "
+			"rejected: %d:%d: %s\n", (unsigned long long)seed,
+			d.loc.line, d.loc.col, d.msg);
+		rc = 1;
+		goto out;
+	}
+	if (ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref, &nref, &d))
+		goto out; /* e.g. a limit: not a program we can judge */
+	diff_run(c, &c->runs[0], NULL, ref, nref, &r);
+	rc = r.verdict != VERDICT_AGREE || r.status == STATUS_BAD;
+	runout_clear(&r);
+	if (rc)
+		keep_failure(o, st, c, seed, yaml);
+out:
+	for (int i = 0; i < nref; i++)
+		tensor_free(ref[i]);
+	mem_free(ref);
+	case_free(c);
+	mem_free(yaml);
+	return rc;
+}
+
+static void
+progress(const FuzzOpts *o, const FuzzStats *st, double t0, bool last)
+{
+	double dt = now() - t0;
+
+	if (o->quiet)
+		return;
+	fprintf(stderr, "\rprograms %ld, %.0f/s, failures %ld%s", st->programs,
+		dt > 0 ? (double)st->programs / dt : 0.0, st->failures,
+		last ? "\n" : "");
+}
+
+int
+fuzz_run(const FuzzOpts *o, FuzzStats *st)
+{
+	double t0 = now(), shown = t0;
+	int n = o->nshards > 0 ? o->nshards : 1;
+
+	memset(st, 0, sizeof *st);
+	if (o->out && mkdir(o->out, 0777) && errno != EEXIST) {
+		fprintf(stderr, "bufdiff: cannot create %s: %s\n", o->out,
+			strerror(errno));
+		return 2;
+	}
+	for (long k = 0;; k++) {
+		uint64_t seed = o->seed + (uint64_t)k * (uint64_t)n + (uint64_t)o->shard;
+		int rc;
+		if (o->count && k >= o->count)
+			break;
+		if (o->seconds > 0 && now() - t0 >= o->seconds)
+			break;
+		if (!o->count && o->seconds <= 0)
+			break;
+		rc = fuzz_one(o, st, seed);
+		if (rc < 0)
+			st->skipped++;
+		st->programs++;
+		st->failures += rc > 0;
+		if (now() - shown > 1) {
+			progress(o, st, t0, false);
+			shown = now();
+		}
+	}
+	st->seconds = now() - t0;
+	progress(o, st, t0, true);
+	return st->failures ? 1 : 0;
+}
+
+/* ---- `bufdiff fuzz` */
+
+static int
+fuzz_usage(const char *what, const char *arg)
+{
+	fprintf(stderr, "bufdiff fuzz: %s%s%s\n(see bufdiff --help)\n", what,
+		arg ? " " : "", arg ? arg : "");
+	return 2;
+}
+
+static void
+fuzz_json(const FuzzStats *st)
+{
+	printf("{\"programs\": %ld, \"failures\": %ld, \"skipped\": %ld, "
+	       "\"seconds\": %.3f, \"programs_per_s\": %.1f, \"repros\": [",
+	       st->programs, st->failures, st->skipped, st->seconds,
+	       st->seconds > 0 ? (double)st->programs / st->seconds : 0.0);
+	for (int i = 0; i < st->nrepros; i++) {
+		printf("%s\"", i ? ", " : "");
+		for (const char *p = st->repros[i]; *p; p++)
+			printf(*p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
+		printf("\"");
+	}
+	printf("]}\n");
+}
+
+int
+cmd_fuzz(int argc, char **argv)
+{
+	FuzzOpts o = {0};
+	FuzzStats st;
+	int rc;
+
+	o.nshards = 1;
+	o.reduce = true;
+	o.gen.max_ops = 12;
+	o.gen.mix = GEN_ALL;
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		char *end = NULL;
+		if (!strcmp(a, "--json")) {
+			o.json = true;
+			continue;
+		}
+		if (!strcmp(a, "--no-reduce")) {
+			o.reduce = false;
+			continue;
+		}
+		if (!strcmp(a, "--quiet")) {
+			o.quiet = true;
+			continue;
+		}
+		if (!v)
+			return fuzz_usage("option needs a value:", a);
+		i++;
+		if (!strcmp(a, "--strategy")) {
+			if (!(o.strategy = strategy_find(v)) || !o.strategy->decide)
+				return fuzz_usage("unknown strategy", v);
+		} else if (!strcmp(a, "--seed")) {
+			o.seed = strtoull(v, &end, 10);
+		} else if (!strcmp(a, "--count")) {
+			o.count = strtol(v, &end, 10);
+		} else if (!strcmp(a, "--time")) {
+			o.seconds = strtod(v, &end);
+		} else if (!strcmp(a, "--out")) {
+			o.out = v;
+		} else if (!strcmp(a, "--max-ops")) {
+			o.gen.max_ops = (int)strtol(v, &end, 10);
+		} else if (!strcmp(a, "--shard")) {
+			if (sscanf(v, "%d/%d", &o.shard, &o.nshards) != 2 ||
+			    o.nshards < 1 || o.shard < 0 || o.shard >= o.nshards)
+				return fuzz_usage("--shard wants I/N with 0 <= I < N:", v);
+		} else {
+			return fuzz_usage("unknown option", a);
+		}
+		if (end && *end)
+			return fuzz_usage("bad number", v);
+	}
+	if (!o.strategy)
+		return fuzz_usage("--strategy S is required", NULL);
+	if (!o.count && o.seconds <= 0)
+		o.count = 1000;
+	if (o.gen.max_ops < 1 || o.gen.max_ops > 100000)
+		return fuzz_usage("--max-ops wants 1..100000", NULL);
+	o.quiet |= o.json;
+	rc = fuzz_run(&o, &st);
+	if (o.json)
+		fuzz_json(&st);
+	else
+		printf("%ld programs, %ld failures, %.2f s (%.0f programs/s)\n",
+		       st.programs, st.failures, st.seconds,
+		       st.seconds > 0 ? (double)st.programs / st.seconds : 0.0);
+	fuzz_stats_free(&st);
+	return rc;
+}

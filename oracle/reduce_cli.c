@@ -1,0 +1,124 @@
+/*
+ * reduce_cli.c: `bufdiff reduce CASE [--run I] [--out FILE]` (FORMAT.md
+ * §4, docs/reduce.md).  The reduced case goes to FILE or stdout, the
+ * statistics to stderr.  Exit: 0 reduced, 1 the run does not fail, 2 bad
+ * input or usage.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "oracle.h"
+
+static int
+reduce_usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "bufdiff reduce: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nusage: bufdiff reduce CASE [--run I] [--out FILE]\n");
+	return STATUS_BAD;
+}
+
+typedef struct ReduceOpts {
+	const char *path, *out;
+	int run;                /* 1-based */
+} ReduceOpts;
+
+static int
+reduce_args(ReduceOpts *o, int argc, char **argv)
+{
+	o->run = 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--run") || !strcmp(a, "--out")) {
+			char *end;
+			long n;
+			if (i + 1 >= argc)
+				return reduce_usage("option %s needs a value", a);
+			if (!strcmp(a, "--out")) {
+				o->out = argv[++i];
+				continue;
+			}
+			n = strtol(argv[++i], &end, 10);
+			if (*end || end == argv[i] || n < 1 || n > 1000000)
+				return reduce_usage("bad run number '%s'", argv[i]);
+			o->run = (int)n;
+		} else if (a[0] == '-' && a[1]) {
+			return reduce_usage("unknown option '%s'", a);
+		} else if (o->path) {
+			return reduce_usage("takes exactly one CASE, got '%s' too", a);
+		} else {
+			o->path = a;
+		}
+	}
+	return o->path ? 0 : reduce_usage("%s", "missing CASE");
+}
+
+static int
+write_out(const char *path, const char *yaml)
+{
+	FILE *f = path ? fopen(path, "w") : stdout;
+	int bad;
+
+	if (!f) {
+		fprintf(stderr, "bufdiff reduce: cannot write %s\n", path);
+		return STATUS_BAD;
+	}
+	fputs(yaml, f);
+	bad = ferror(f);
+	if (path)
+		bad |= fclose(f);
+	else
+		fflush(f);
+	if (bad)
+		fprintf(stderr, "bufdiff reduce: cannot write %s\n",
+			path ? path : "stdout");
+	return bad ? STATUS_BAD : 0;
+}
+
+int
+cmd_reduce(int argc, char **argv)
+{
+	ReduceOpts o = {0};
+	ReduceStats st;
+	Case *c = NULL;
+	char *yaml = NULL;
+	Diag d;
+	int rc;
+
+	if ((rc = reduce_args(&o, argc, argv)))
+		return rc;
+	if (case_load(o.path, 0, &c, &d)) {
+		if (d.loc.line > 0)
+			diag_print(stderr, o.path, c ? c->text : NULL, &d);
+		else
+			fprintf(stderr, "%s: error: %s\n", o.path, d.msg);
+		case_free(c);
+		return STATUS_BAD;
+	}
+	if (o.run > c->nruns) {
+		fprintf(stderr, "%s: error: the case has %d run%s, no run %d\n",
+			o.path, c->nruns, c->nruns == 1 ? "" : "s", o.run);
+		case_free(c);
+		return STATUS_BAD;
+	}
+	rc = reduce_case(c, o.run - 1, NULL, NULL, &yaml, &st, &d);
+	if (rc < 0) {
+		if (d.loc.line > 0)
+			diag_print(stderr, o.path, c->text, &d);
+		else
+			fprintf(stderr, "%s: error: %s\n", o.path, d.msg);
+		rc = STATUS_BAD;
+	} else if (rc == 1) {
+		fprintf(stderr, "%s: run %d does not fail (agrees with the "
+			"reference): nothing to reduce\n", o.path, o.run);
+		rc = STATUS_FAIL;
+	} else {
+		rc = write_out(o.out, yaml);
+		fprintf(stderr, "reduce: %d -> %d ops, %d candidates, %d cache "
+			"hits, %.2f s\n", st.ops_before, st.ops_after,
+			st.candidates, st.cache_hits, st.seconds);
+	}
+	mem_free(yaml);
+	case_free(c);
+	return rc;
+}
