@@ -532,7 +532,7 @@ main(int argc, char **argv)
 	if (!strcmp(argv[1], "fuzz"))
 		return cmd_fuzz(argc, argv);
 	if (!strcmp(argv[1], "reduce"))
-		return cmd_reduce(argc, argv);
+		return cmd_reduce(argc - 1, argv + 1);
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;

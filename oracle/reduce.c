@@ -1459,7 +1459,7 @@ pass_params(Red *r)
 	bool *drop = mem_calloc((size_t)f->nparams + 1, sizeof *drop);
 	int fi = func_index(r->c->prog, f), n = 0, rc;
 	Str in = {0};
-	char *inputs;
+	char *inputs, *text;
 	Edit e;
 
 	if (!drop)
@@ -1480,14 +1480,10 @@ pass_params(Red *r)
 	}
 	edit_repl(&e, r->fline[fi], signature(f, drop, NULL));
 	mem_free(drop);
-	if (e.oom || !(drop = (bool *)edit_apply(r, &e))) {
-		edit_free(r, &e);
-		mem_free(inputs);
-		return oom(r);
-	}
+	text = e.oom ? NULL : edit_apply(r, &e);
 	edit_free(r, &e);
-	rc = try_candidate(r, (char *)drop, inputs);
-	mem_free(drop);
+	rc = text ? try_candidate(r, text, inputs) : oom(r);
+	mem_free(text);
 	mem_free(inputs);
 	return rc;
 }

@@ -1,0 +1,276 @@
+/* test_reduce.c: the reducer (oracle/reduce.c): every mutant and last-use
+ * case's failing run reduces to a small case that passes `bufdiff check`
+ * and keeps its culprit decision; a bloated seed comes back to the seed;
+ * an agreeing run is not reduced; out of memory anywhere is a clean error
+ * with no leak. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "oracle.h"
+#include "testutil.h"
+
+static Case *
+load(const char *path)
+{
+	Case *c = NULL;
+	Diag d;
+
+	ck_assert_msg(!case_load(path, 0, &c, &d), "%s:%d: %s", path, d.loc.line,
+		      d.msg);
+	return c;
+}
+
+/* The culprit names of run `run` of c, as the oracle finds them. */
+static int
+culprits_of(const Case *c, int run, char names[][96], int max)
+{
+	Tensor **ref = NULL;
+	int nref = 0, n = 0;
+	RunOut o;
+	Diag d;
+
+	ck_assert(!ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref, &nref, &d));
+	diff_run(c, &c->runs[run], NULL, ref, nref, &o);
+	for (int i = 0; i < o.nculprits && n < max; i++, n++)
+		dec_str(o.culprits[i], &o.ds.d[o.culprits[i]->id], names[n], 96);
+	runout_clear(&o);
+	for (int i = 0; i < nref; i++)
+		tensor_free(ref[i]);
+	mem_free(ref);
+	return n;
+}
+
+static bool
+has_culprit(const Run *r, const char *name)
+{
+	char buf[200];
+
+	for (int i = 0; i < r->nculprits; i++) {
+		const Forced *f = &r->culprits[i];
+		snprintf(buf, sizeof buf, "%s:%s", f->result->name,
+			 f->operand ? f->operand->name : "new");
+		if (!strcmp(buf, name))
+			return true;
+	}
+	return false;
+}
+
+/* Reduce run 0 of path; the result checks, is small, keeps the culprits.
+ * Returns the reduced case (case_free it). */
+static Case *
+reduce_file(const char *path, int maxops)
+{
+	Case *c = load(path), *rc = NULL;
+	char names[16][96], *yaml = NULL;
+	int n = culprits_of(c, 0, names, 16);
+	ReduceStats st;
+	Outcome o;
+	Diag d;
+
+	ck_assert_msg(!reduce_case(c, 0, "reduced/test", NULL, &yaml, &st, &d),
+		      "%s: %s", path, d.msg);
+	ck_assert_int_eq(st.ops_before, c->prog->nops);
+	ck_assert_msg(!case_parse("reduced.yaml", yaml, strlen(yaml), 0, &rc, &d),
+		      "%s: reduced case does not load: %d: %s\n%s", path,
+		      d.loc.line, d.msg, yaml);
+	check_case(rc, NULL, true, &o);
+	ck_assert_msg(o.status == STATUS_OK, "%s: reduced case fails check: %s\n%s",
+		      path, o.why, yaml);
+	outcome_clear(&o);
+	ck_assert_msg(rc->prog->nops <= maxops, "%s: %d ops\n%s", path,
+		      rc->prog->nops, yaml);
+	ck_assert_int_eq(st.ops_after, rc->prog->nops);
+	ck_assert_int_le(st.ops_after, st.ops_before);
+	ck_assert_int_eq(rc->nruns, 1);
+	for (int i = 0; i < n; i++)
+		ck_assert_msg(has_culprit(&rc->runs[0], names[i]),
+			      "%s: culprit %s lost\n%s", path, names[i], yaml);
+	ck_assert_ptr_nonnull(strstr(yaml, "Reduced from "));
+	fprintf(stderr, "reduce %-45s %2d -> %2d ops, %4d candidates, %3d "
+		"cache hits\n", path + strlen(SRCDIR) + 1, st.ops_before,
+		st.ops_after, st.candidates, st.cache_hits);
+	mem_free(yaml);
+	case_free(c);
+	return rc;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every *.yaml in dir (sorted), reduced. */
+static void
+reduce_dir(const char *dir)
+{
+	char *names[64], path[1024];
+	int n = 0;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)) && n < 64) {
+		size_t len = strlen(e->d_name);
+		if (len > 5 && !strcmp(e->d_name + len - 5, ".yaml"))
+			names[n++] = strdup(e->d_name);
+	}
+	closedir(d);
+	ck_assert_int_gt(n, 0);
+	qsort(names, (size_t)n, sizeof *names, cmp_str);
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		case_free(reduce_file(path, 10));
+		free(names[i]);
+	}
+}
+
+START_TEST(reduces_mutants)
+{
+	reduce_dir(SRCDIR "/cases/mutants");
+}
+END_TEST
+
+START_TEST(reduces_lastuse)
+{
+	reduce_dir(SRCDIR "/cases/lastuse");
+}
+END_TEST
+
+/* 29 ops hiding the seed's conflict: back to the seed's y, z, return. */
+START_TEST(reduces_bloated_seed)
+{
+	Case *c = reduce_file(SRCDIR "/cases/reduce/seed-bloated.yaml", 3);
+	char *text = tir_print(c->prog);
+
+	ck_assert_ptr_nonnull(strstr(text, "%y = add %x, 10"));
+	ck_assert_ptr_nonnull(strstr(text, "%z = add %x, %y"));
+	ck_assert_int_eq(c->entry->nparams, 1);
+	ck_assert_int_eq(c->runs[0].nplan, 1);
+	ck_assert_str_eq(c->runs[0].plan[0].result->name, "y");
+	ck_assert_str_eq(c->runs[0].plan[0].operand->name, "x");
+	mem_free(text);
+	case_free(c);
+}
+END_TEST
+
+/* Floats read back to the same bits, NaN and infinities included. */
+START_TEST(keeps_float_inputs)
+{
+	static const char *text =
+		"case: reduce/floats\n"
+		"program: |\n"
+		"  func @main(%x: tensor<4xf32>, %s: f64) -> tensor<4xf32> {\n"
+		"    %u = add %x, 1.0 : tensor<4xf32>\n"
+		"    %y = mul %x, 2.0 : tensor<4xf32>\n"
+		"    %z = add %x, %y : tensor<4xf32>\n"
+		"    %q = add %u, %z : tensor<4xf32>\n"
+		"    return %q\n"
+		"  }\n"
+		"inputs:\n"
+		"  x: [0.1, .nan, -.inf, -0.0]\n"
+		"  s: 0.30000000000000004\n"
+		"runs:\n"
+		"  - plan: {y: x}\n"
+		"    schedule: sync\n";
+	Case *c = NULL, *rc = NULL;
+	char *yaml = NULL;
+	ReduceStats st;
+	Diag d;
+
+	ck_assert(!case_parse("floats.yaml", text, strlen(text), 0, &c, &d));
+	ck_assert_int_eq(reduce_case(c, 0, "reduced/floats", "About.", &yaml,
+				     &st, &d), 0);
+	ck_assert_msg(!case_parse("r.yaml", yaml, strlen(yaml), 0, &rc, &d),
+		      "%s\n%s", d.msg, yaml);
+	ck_assert_ptr_nonnull(strstr(yaml, "about: \"About. Reduced from "));
+	ck_assert_ptr_nonnull(strstr(yaml, "schedule: sync"));
+	ck_assert_ptr_nonnull(strstr(yaml, "[0.1"));
+	ck_assert_ptr_nonnull(strstr(yaml, "y: x"));
+	ck_assert_int_le(rc->prog->nops, 3);
+	case_free(rc);
+	case_free(c);
+	mem_free(yaml);
+}
+END_TEST
+
+/* A run that agrees: nothing to reduce (1); a run that is not there: -1. */
+START_TEST(agreeing_run_is_not_reduced)
+{
+	Case *c = load(SRCDIR "/cases/seed/old-input-still-needed.yaml");
+	char *yaml = (char *)"x";
+	ReduceStats st;
+	Diag d;
+
+	ck_assert_int_eq(reduce_case(c, 0, NULL, NULL, &yaml, &st, &d), 1);
+	ck_assert_ptr_null(yaml);
+	ck_assert_int_eq(reduce_case(c, 7, NULL, NULL, &yaml, &st, &d), -1);
+	ck_assert_ptr_nonnull(strstr(d.msg, "no run 8"));
+	ck_assert_int_eq(reduce_case(c, 1, NULL, NULL, &yaml, &st, &d), 0);
+	ck_assert_ptr_nonnull(strstr(yaml, "case: \"reduced/seed/old-input-still-needed\""));
+	mem_free(yaml);
+	case_free(c);
+}
+END_TEST
+
+/* Fail the Nth allocation of a whole reduction: a clean "out of memory",
+ * nothing leaked, until it succeeds. */
+START_TEST(reduce_under_oom)
+{
+	Case *c = load(SRCDIR "/cases/lastuse/views.yaml");
+	int failures = 0;
+
+	for (long n = 0;; n += n < 300 ? 1 : n / 16) {
+		long start = mem_live_blocks();
+		char *yaml = NULL;
+		ReduceStats st;
+		Diag d;
+		int rc;
+
+		mem_fail_after(n);
+		rc = reduce_case(c, 0, NULL, NULL, &yaml, &st, &d);
+		mem_fail_after(-1);
+		if (rc) {
+			ck_assert_int_eq(rc, -1);
+			ck_assert_msg(!strcmp(d.msg, "out of memory"), "n=%ld: %s", n,
+				      d.msg);
+			ck_assert_ptr_null(yaml);
+			failures++;
+		}
+		mem_free(yaml);
+		ck_assert_msg(mem_live_blocks() == start, "n=%ld: %ld blocks leaked",
+			      n, mem_live_blocks() - start);
+		if (!rc)
+			break;
+	}
+	ck_assert_int_gt(failures, 100);
+	case_free(c);
+}
+END_TEST
+
+static Suite *
+reduce_suite(void)
+{
+	Suite *s = suite_create("reduce");
+	TCase *t = tcase_create("corpus");
+
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, reduces_mutants);
+	tcase_add_test(t, reduces_lastuse);
+	tcase_add_test(t, reduces_bloated_seed);
+	tcase_add_test(t, keeps_float_inputs);
+	tcase_add_test(t, agreeing_run_is_not_reduced);
+	suite_add_tcase(s, t);
+	t = tcase_create("oom");
+	tcase_set_timeout(t, 300);
+	tcase_add_test(t, reduce_under_oom);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int
+main(void)
+{
+	return tu_run((Suite *[]){reduce_suite(), NULL});
+}
