@@ -651,10 +651,13 @@ place_frees(Lower *L, const Block *blk, BBlock *chunks, BInst *t, BBlock *out,
 	}
 	for (int i = 0; i < n; i++) {
 		const Op *op = blk->ops[i];
-		for (int j = 0; j < chunks[i].n; j++)
-			emit(L, out, chunks[i].insts[j]);
+		/* launches that may still run complete before the terminator's
+		 * copies (a loop yield overwrites the loop buffer they read)
+		 * and before the frees */
 		if (i == n - 1)
 			emit_drain(L, blk, out);
+		for (int j = 0; j < chunks[i].n; j++)
+			emit(L, out, chunks[i].insts[j]);
 		for (int k = first[i]; k >= 0; k = next[k])
 			emit_free(L, out, op, roots[k],
 				  L->last[roots[k]->id] >= 0 || !roots[k]->def

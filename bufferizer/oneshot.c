@@ -68,6 +68,9 @@ typedef struct OS {
 	bool *param;          /* by class root: holds a param's buffer */
 	int *awaitend;        /* by launch Op.seq: its last await (memo) */
 	AwaitList **awaits;   /* by launch Op.seq: the ops awaiting it */
+	int *asyncw;          /* by class root: a pending launch may still
+			       * write it until this seq (-1: none) */
+	const Op **asyncw_op; /* ... that launch */
 	int *viewof;          /* by value id: where its buffer comes from (a
 			       * view's source, an await result's future) */
 	int floor;            /* no later write starts before this seq: a
@@ -117,6 +120,10 @@ unite(OS *S, const Value *a, const Value *b)
 	S->ro[x] |= S->ro[y];
 	S->written[x] |= S->written[y];
 	S->param[x] |= S->param[y];
+	if (S->asyncw[y] > S->asyncw[x]) {
+		S->asyncw[x] = S->asyncw[y];
+		S->asyncw_op[x] = S->asyncw_op[y];
+	}
 	t = S->next[x]; /* splice the two member rings */
 	S->next[x] = S->next[y];
 	S->next[y] = t;
@@ -352,6 +359,7 @@ exclusive(const OS *S, const Op *w, const Read *r)
 typedef struct Conflict {
 	const Read *read;
 	const Value *victim;  /* the older value read */
+	const Op *launch;     /* or: a pending launch that writes it */
 } Conflict;
 
 static bool
@@ -478,6 +486,16 @@ conflicts(OS *S, const Op *w, const Value *into, Conflict *c)
 	int prev = root;
 
 	c->read = NULL;
+	c->launch = NULL;
+	/* a launch writing this buffer may do so until its await: any other
+	 * write meanwhile races with it */
+	if (S->asyncw[root] > wstart && !broken(S, ONESHOT_ASYNC) &&
+	    !(w->seq > S->asyncw_op[root]->seq &&
+	      w->seq <= S->asyncw_op[root]->last)) {
+		c->launch = S->asyncw_op[root];
+		c->victim = into;
+		return true;
+	}
 	if (S->maxend[root] < wstart)
 		return false;
 	m = S->next[root];
@@ -518,8 +536,16 @@ conflict_reason(OS *S, const Op *w, const Value *into, const Conflict *c)
 	const Value *v = c->victim;
 	int n;
 
-	op_name(r->op, rd, sizeof rd);
 	op_name(w, wr, sizeof wr);
+	if (c->launch) {
+		snprintf(buf, sizeof buf, "written by a pending launch: the launch "
+			 "of %%%s (line %d) writes the buffer of %%%s until its "
+			 "await; the write of %s (line %d) would race with it",
+			 c->launch->res[0]->name, c->launch->loc.line, v->name,
+			 wr, w->loc.line);
+		return arena_strdup(S->ds->arena, buf);
+	}
+	op_name(r->op, rd, sizeof rd);
 	if (r->launch)
 		n = snprintf(buf, sizeof buf, "read by a pending launch: %s (line "
 			     "%d) in the launch of %%%s (line %d) reads %%%s until "
@@ -609,6 +635,28 @@ owned_by(const OS *S, const Value *c, const Block *b)
 	return c->def->parent == b;
 }
 
+/* A write inside a launch into a buffer from outside it may happen until
+ * the launch's await: remember it on the class. */
+static void
+note_async_write(OS *S, const Op *w, const Value *into)
+{
+	const Block *scope = scope_of(into);
+	const Op *launch = NULL;
+	int root = find(S, into->id), end;
+
+	for (const Op *cur = w; cur->parent != scope && cur->parent->parent;
+	     cur = cur->parent->parent)
+		if (cur->parent->parent->kind == OP_ASYNC)
+			launch = cur->parent->parent;
+	if (!launch)
+		return;
+	end = await_end(S, launch);
+	if (end > S->asyncw[root]) {
+		S->asyncw[root] = end;
+		S->asyncw_op[root] = launch;
+	}
+}
+
 /* Place result v of op w: the first conflict-free candidate (temps before
  * params), or `new` with the reason the first candidate was refused.  With
  * join false (a loop result) v joins the class later. */
@@ -644,6 +692,7 @@ decide_result(OS *S, const Op *w, Value *v, Value **cand, int n, bool join)
 			d->into = cand[i];
 			d->reason = NULL;
 			S->written[find(S, cand[i]->id)] = true;
+			note_async_write(S, w, cand[i]);
 			if (join)
 				unite(S, cand[i], v);
 			return;
@@ -853,9 +902,11 @@ os_init(OS *S, const Program *p, Decisions *ds, unsigned breaks)
 	S->awaitend = mem_alloc((size_t)(p->nops + 1) * sizeof *S->awaitend);
 	S->awaits = mem_calloc((size_t)(p->nops + 1), sizeof *S->awaits);
 	S->viewof = mem_alloc((size_t)n * sizeof *S->viewof);
+	S->asyncw = mem_alloc((size_t)n * sizeof *S->asyncw);
+	S->asyncw_op = mem_calloc((size_t)n, sizeof *S->asyncw_op);
 	if (!S->reads || !S->kids || !S->rend || !S->up || !S->next ||
 	    !S->maxend || !S->ro || !S->written || !S->param || !S->awaitend ||
-	    !S->awaits || !S->viewof)
+	    !S->awaits || !S->viewof || !S->asyncw || !S->asyncw_op)
 		return -1;
 	for (int i = 0; i <= p->nops; i++)
 		S->awaitend[i] = INT_MIN;
@@ -863,6 +914,7 @@ os_init(OS *S, const Program *p, Decisions *ds, unsigned breaks)
 		const Value *v = p->values[i];
 		S->up[i] = S->next[i] = i;
 		S->viewof[i] = -1;
+		S->asyncw[i] = -1;
 		S->rend[i] = INT_MIN;
 		S->ro[i] = v->readonly || (v->def && v->def->kind == OP_CONST);
 		S->param[i] = v->isparam;
@@ -887,6 +939,8 @@ os_free(OS *S)
 	mem_free(S->awaitend);
 	mem_free(S->awaits);
 	mem_free(S->viewof);
+	mem_free(S->asyncw);
+	mem_free(S->asyncw_op);
 }
 
 /* One pass over the whole program: collect reads, decide.  With pw set

@@ -336,13 +336,32 @@ run_view(Exec *X, Frame *F, const BInst *in)
 	r->view = v;
 }
 
+static void check_dest_outside(Exec *X, Frame *F, const BInst *in,
+			       const Reg *out);
+
+/* The copy an out-of-place insert makes of its destination. */
+static bool
+insert_dest_copy(const BInst *in)
+{
+	const Op *op = in->op;
+
+	return op && (op->kind == OP_INSERT_SLICE || op->kind == OP_INSERT) &&
+	       in->src == op->dest.v && op->nres && in->v == op->res[0];
+}
+
 static void
 run_copy(Exec *X, Frame *F, const BInst *in)
 {
 	Reg *src = reg(F, in->src), *dst = reg(F, in->v);
 	View vd, vs;
 
-	if (!check_read(X, in, in->src, src) || !check_write(X, in, in->v, dst))
+	if (src->bad)
+		return;
+	if (insert_dest_copy(in))
+		check_dest_outside(X, F, in, src);
+	else if (!check_read(X, in, in->src, src))
+		return;
+	if (!check_write(X, in, in->v, dst))
 		return;
 	if (src->buf >= 0) {
 		vd = tview(X, dst);
@@ -620,7 +639,7 @@ compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
 }
 
 /* insert/insert_slice read their destination except the part they
- * replace. */
+ * replace (in place, or through the copy made for them out of place). */
 static void
 check_dest_outside(Exec *X, Frame *F, const BInst *in, const Reg *out)
 {
