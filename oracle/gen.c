@@ -164,7 +164,8 @@ literal(G *g, DType dt, char *buf, size_t n)
 
 /* ---- making values of a wanted type */
 
-/* %e = empty ; %v = fill LIT into %e: a defined tensor of type t. */
+/* %e = empty ; %v = fill LIT into %e (or a splat constant): a defined
+ * tensor of type t. */
 static GV *
 make_filled(G *g, const GV *t)
 {
@@ -172,6 +173,13 @@ make_filled(G *g, const GV *t)
 	int e = (*g->names)++;
 	GV *v;
 
+	if (chance(g, 25)) {
+		v = new_value(g, t, "v");
+		line(g, "%%%s = const dense<%s> : %s", v->name,
+		     literal(g, t->dt, lb, sizeof lb), ty(t, tb, sizeof tb));
+		++*g->ops;
+		return v;
+	}
 	line(g, "%%e%d = empty : %s", e, ty(t, tb, sizeof tb));
 	v = new_value(g, t, "v");
 	line(g, "%%%s = fill %s into %%e%d : %s", v->name,
@@ -479,7 +487,10 @@ gen_if(G *g)
 	t = &g->v[t - g->v];
 	GV tt = *t;
 	snprintf(cond, sizeof cond, "c%d", (*g->names)++);
-	line(g, "%%%s = lt %%n, %d : index", cond, pick(g, 4));
+	{
+		static const char *const cmp[] = {"lt", "le", "eq", "ne", "gt", "ge"};
+		line(g, "%%%s = %s %%n, %d : index", cond, cmp[pick(g, 6)], pick(g, 4));
+	}
 	v = &tt;
 	line(g, "%%r%d = if %%%s -> (%s) {", *g->names, cond, ty(&tt, s, sizeof s));
 	{
