@@ -72,6 +72,8 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 		fprintf(stderr, "\nseed %llu: reduced %d -> %d ops (%d candidates, "
 			"%.2fs)\n", (unsigned long long)seed, rs.ops_before,
 			rs.ops_after, rs.candidates, rs.seconds);
+	if (st->failures == 0)
+		st->first_reduce = rs;
 	if (o->out) {
 		snprintf(path, sizeof path, "%s/%s-%llu.yaml", o->out,
 			 o->strategy->name, (unsigned long long)seed);
@@ -161,7 +163,13 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 		if (rc < 0)
 			st->skipped++;
 		st->programs++;
+		if (rc > 0 && !st->failures) {
+			st->first_seconds = now() - t0;
+			st->first_seed = seed;
+		}
 		st->failures += rc > 0;
+		if (rc > 0 && o->first)
+			break;
 		if (now() - shown > 1) {
 			progress(o, st, t0, false);
 			shown = now();

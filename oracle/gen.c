@@ -489,17 +489,38 @@ gen_if(G *g)
 	snprintf(cond, sizeof cond, "c%d", (*g->names)++);
 	{
 		static const char *const cmp[] = {"lt", "le", "eq", "ne", "gt", "ge"};
-		line(g, "%%%s = %s %%n, %d : index", cond, cmp[pick(g, 6)], pick(g, 4));
+		/* in a loop, on its iv: the branches alternate between trips */
+		const char *on = g->nloops && chance(g, 60)
+				 ? g->loops[pick(g, g->nloops)].iv : "n";
+		line(g, "%%%s = %s %%%s, %d : index", cond, cmp[pick(g, 6)], on,
+		     pick(g, 4));
 	}
 	v = &tt;
 	line(g, "%%r%d = if %%%s -> (%s) {", *g->names, cond, ty(&tt, s, sizeof s));
 	{
 		int r = (*g->names)++;
+		/* now and then one branch writes an outer value without
+		 * reading it while the other reads it: exclusive in one trip,
+		 * not across a loop's trips */
+		bool pair = g->nloops && chance(g, 40);
+		char lb[32];
 		mark = enter(g);
+		if (pair) {
+			GV *w = new_value(g, &tt, "v");
+			line(g, "%%%s = fill %s into %%%s : %s", w->name,
+			     literal(g, tt.dt, lb, sizeof lb), t->name, s);
+			++*g->ops;
+		}
 		gen_ops(g, 1 + pick(g, 3));
 		close_region(g, &tt, mark);
 		line(g, "} else {");
 		mark = enter(g);
+		if (pair) {
+			GV *u = new_value(g, &tt, "v");
+			line(g, "%%%s = add %%%s, %s : %s", u->name, t->name,
+			     literal(g, tt.dt, lb, sizeof lb), s);
+			++*g->ops;
+		}
 		gen_ops(g, pick(g, 3));
 		close_region(g, &tt, mark);
 		line(g, "}");

@@ -294,6 +294,13 @@ char *gen_case(uint64_t seed, const GenOpts *o, const char *strategy);
 
 /* -------------------------------------------------------------- fuzz.c */
 
+typedef struct ReduceStats {
+	int ops_before, ops_after;  /* ops in the program (Program.nops) */
+	int candidates;             /* candidate programs tried */
+	int cache_hits;             /* candidates answered from the cache */
+	double seconds;
+} ReduceStats;
+
 typedef struct FuzzOpts {
 	const Strategy *strategy;
 	uint64_t seed;          /* first seed */
@@ -303,12 +310,16 @@ typedef struct FuzzOpts {
 	int shard, nshards;     /* this shard of nshards: seeds i = shard mod n */
 	bool json, quiet;
 	bool reduce;            /* reduce failures before writing them */
+	bool first;             /* stop at the first failure */
 	GenOpts gen;
 } FuzzOpts;
 
 typedef struct FuzzStats {
 	long programs, failures, skipped;
 	double seconds;
+	double first_seconds;   /* time to the first failure */
+	uint64_t first_seed;    /* its seed */
+	ReduceStats first_reduce; /* and its reduction */
 	char **repros;          /* paths written (mem_alloc'ed) */
 	int nrepros;
 } FuzzStats;
@@ -355,12 +366,6 @@ void emit_run_result(Str *b, const Program *p, const Func *entry,
 
 /* ------------------------------------------------------------ reduce.c */
 
-typedef struct ReduceStats {
-	int ops_before, ops_after;  /* ops in the program (Program.nops) */
-	int candidates;             /* candidate programs tried */
-	int cache_hits;             /* candidates answered from the cache */
-	double seconds;
-} ReduceStats;
 
 /*
  * Reduce run `run` (0-based index into c->runs) of case c, a run that fails
