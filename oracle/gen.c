@@ -756,7 +756,7 @@ gen_case(uint64_t seed, const GenOpts *o, const char *strategy)
 	str_printf(&yaml, "inputs:\n");
 	for (int i = 0; i < nparams; i++)
 		str_printf(&yaml, "  p%d: {random: %llu, min: -4, max: 4}\n", i,
-			(unsigned long long)(seed * 31 + (uint64_t)i));
+			(unsigned long long)((seed * 31 + (uint64_t)i) >> 2));
 	str_printf(&yaml, "  n: %d\nruns:\n  - strategy: %s\n", pick(g, 4), strategy);
 	str_free(&prog);
 	str_free(&helpers);

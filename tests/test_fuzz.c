@@ -10,6 +10,22 @@
 
 static const GenOpts opts = {12, GEN_ALL};
 
+/* Seeds near 2^64 once gave `{random: SEED}` values the loader rejects
+ * (found by libFuzzer). */
+START_TEST(huge_seeds_load)
+{
+	for (uint64_t k = 0; k < 64; k++) {
+		char *y = gen_case(UINT64_MAX - k * 0x0123456789ull, &opts, "one-shot");
+		Case *c = NULL;
+		Diag d;
+		ck_assert_msg(!case_parse("g.yaml", y, strlen(y), 0, &c, &d),
+			      "%d:%d: %s", d.loc.line, d.loc.col, d.msg);
+		case_free(c);
+		mem_free(y);
+	}
+}
+END_TEST
+
 START_TEST(same_seed_same_program)
 {
 	char *a = gen_case(42, &opts, "one-shot"), *b = gen_case(42, &opts, "one-shot");
@@ -128,6 +144,7 @@ main(void)
 
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, same_seed_same_program);
+	tcase_add_test(t, huge_seeds_load);
 	tcase_add_test(t, programs_are_valid_and_varied);
 	tcase_add_test(t, one_shot_is_clean);
 	tcase_add_test(t, broken_strategy_caught_and_reduced);
