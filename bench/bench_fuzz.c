@@ -14,6 +14,9 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "oracle.h"
 
@@ -25,6 +28,10 @@ main(int argc, char **argv)
 	uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 10) : 1;
 	int caught = 0, total = 0;
 
+#ifdef __GLIBC__
+	mallopt(M_TRIM_THRESHOLD, 64 << 20); /* as bufdiff's main does */
+	mallopt(M_TOP_PAD, 16 << 20);
+#endif
 	o.nshards = 1;
 	o.quiet = true;
 	o.gen.max_ops = 12;

@@ -3,6 +3,9 @@
  * Exit codes: 0 ok, 1 an expectation failed, 2 bad input or usage.
  */
 #include <dirent.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -527,6 +530,12 @@ main(int argc, char **argv)
 		printf("bufdiff %s\n", bufdiff_version);
 		return 0;
 	}
+#ifdef __GLIBC__
+	/* fuzzing allocates and frees a whole program's state thousands of
+	 * times a second: keep the heap instead of trimming it each time */
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	mallopt(M_TOP_PAD, 16 << 20);
+#endif
 	report_json_init();
 	/* commands with options of their own */
 	if (!strcmp(argv[1], "fuzz"))
