@@ -1017,13 +1017,8 @@ used_after(const Program *p, const Value *v, const Op *w)
 			const Block *b = stack[--n];
 			for (int i = 0; i < b->nops; i++) {
 				const Op *op = b->ops[i];
-				if (op->seq > w->seq) {
-					for (int k = 0; k < op->nargs; k++)
-						if (op->args[k].v == v)
-							return true;
-					if (op->hasdest && op->dest.v == v)
-						return true;
-				}
+				if (op->seq > w->seq && op_uses(op, v))
+					return true;
 				if (op->body && n < 64)
 					stack[n++] = op->body;
 				if (op->orelse && n < 64)

@@ -137,3 +137,15 @@ prog_free(Program *p)
 	if (p)
 		arena_free(p->arena);
 }
+
+bool
+op_uses(const Op *op, const Value *v)
+{
+	for (int i = 0; i < op->nargs; i++)
+		if (op->args[i].v == v)
+			return true;
+	for (int i = 0; i < op->noffs; i++)
+		if (op->offs[i].v == v)
+			return true;
+	return op->hasdest && op->dest.v == v;
+}

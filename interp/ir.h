@@ -2,6 +2,7 @@
  * ir.h: the interp/ component, table of contents in data-flow order.
  *
  *   mem.c      allocation hook (tests can fail the Nth allocation), arenas
+ *   str.c      growing strings for everything that writes text
  *   diag.c     diagnostics: an error is a value (Diag), never an exit
  *   ir.c       types, values, ops, functions; op table lookups
  *   lex.c      TIR tokens with locations in the .yaml file
@@ -72,6 +73,25 @@ void arena_free(Arena *a);               /* frees everything, NULL ok */
 		}                                                           \
 		(arr)[(n)++] = (x);                                         \
 	} while (0)
+
+/* ---------------------------------------------------------------- str.c */
+
+/* A growing mem_alloc'ed string; `oom` sticks after a failed append (the
+ * later appends do nothing), so a writer checks once at the end. */
+typedef struct Str {
+	char *s;
+	size_t len, cap;
+	bool oom;
+} Str;
+
+void str_put(Str *b, const char *s, size_t n);
+void str_puts(Str *b, const char *s);
+void str_printf(Str *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The text ("" when empty; the caller frees it), NULL after an OOM.  The
+ * Str is empty afterwards either way. */
+char *str_take(Str *b);
+void str_free(Str *b);
 
 /* --------------------------------------------------------------- diag.c */
 
@@ -288,6 +308,8 @@ Func *prog_func(const Program *p, const char *name); /* NULL if none */
  * in function f, or in any function when f is NULL.  NULL if none. */
 Value *prog_value(const Program *p, const Func *f, const char *name);
 void prog_free(Program *p); /* frees the arena; NULL ok */
+/* Is v an operand of op (args, slice offsets, destination)? */
+bool op_uses(const Op *op, const Value *v);
 
 /* ---------------------------------------------------------- lex/parse.c */
 

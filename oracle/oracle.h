@@ -333,22 +333,6 @@ int cmd_fuzz(int argc, char **argv);
 
 /* -------------------------------------------------------------- emit.c */
 
-/* A growing mem_alloc'ed string; `oom` sticks after a failed append (the
- * later appends do nothing), so a writer checks once at the end. */
-typedef struct Str {
-	char *s;
-	size_t len, cap;
-	bool oom;
-} Str;
-
-void str_put(Str *b, const char *s, size_t n);
-void str_puts(Str *b, const char *s);
-void str_printf(Str *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* The text ("" when empty; the caller frees it), NULL after an OOM.  The
- * Str is empty afterwards either way. */
-char *str_take(Str *b);
-void str_free(Str *b);
 /* A YAML double-quoted scalar. */
 void emit_quoted(Str *b, const char *s);
 /* Data for a param of type ty, reading back to the same bits: a number,

@@ -1149,22 +1149,10 @@ removed_set(const Red *r, const bool *sel, bool *removed)
 }
 
 static bool
-uses_value(const Op *op, const Value *v)
-{
-	for (int i = 0; i < op->nargs; i++)
-		if (op->args[i].v == v)
-			return true;
-	for (int i = 0; i < op->noffs; i++)
-		if (op->offs[i].v == v)
-			return true;
-	return op->hasdest && op->dest.v == v;
-}
-
-static bool
 used_by_kept(const Red *r, const bool *removed, const Value *v)
 {
 	for (int k = 0; k < r->c->prog->nops; k++)
-		if (!removed[k] && uses_value(r->ops[k], v))
+		if (!removed[k] && op_uses(r->ops[k], v))
 			return true;
 	return false;
 }
@@ -1446,7 +1434,7 @@ static bool
 param_used(const Red *r, const Value *v)
 {
 	for (int k = 0; k < r->c->prog->nops; k++)
-		if (uses_value(r->ops[k], v))
+		if (op_uses(r->ops[k], v))
 			return true;
 	return false;
 }

@@ -66,18 +66,6 @@ op_result(Loader *L, Case *c, const char *name, const yaml_node_t *at)
 	return v;
 }
 
-static bool
-uses(const Op *op, const Value *v)
-{
-	for (int i = 0; i < op->nargs; i++)
-		if (op->args[i].v == v)
-			return true;
-	for (int i = 0; i < op->noffs; i++)
-		if (op->offs[i].v == v)
-			return true;
-	return op->hasdest && op->dest.v == v;
-}
-
 /* RESULT:OPERAND or RESULT:new; rat/oat locate the two names. */
 static Forced
 decision(Loader *L, Case *c, const char *r, const char *o,
@@ -88,7 +76,7 @@ decision(Loader *L, Case *c, const char *r, const char *o,
 	if (!strcmp(o, "new"))
 		return d;
 	d.operand = value_named(L, c, o, oat);
-	if (!uses(d.result->def, d.operand))
+	if (!op_uses(d.result->def, d.operand))
 		yl_fail(L, yl_loc(oat), "%%%s is not an operand of the op "
 			"defining %%%s", o, r);
 	return d;
