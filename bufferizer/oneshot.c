@@ -143,6 +143,16 @@ scope_of(const Value *v)
 
 static int await_end(OS *S, const Op *launch);
 
+/* The block a value's buffer comes from: a view's (or an await result's)
+ * is its source's. */
+static const Block *
+buffer_scope(const OS *S, const Value *v)
+{
+	while (S->viewof[v->id] >= 0)
+		v = S->p->values[S->viewof[v->id]];
+	return scope_of(v);
+}
+
 /* Until when an await may happen: its own place, or, inside another launch
  * (one that does not hold `launch`), until that one's await. */
 static int
@@ -221,12 +231,7 @@ add_read(OS *S, const Value *v, const Op *u)
 	if (u->kind == OP_RETURN)
 		r->end = INT_MAX; /* the caller reads it */
 	/* reading a view reads its source: loops between them repeat it */
-	{
-		const Value *src = v;
-		while (S->viewof[src->id] >= 0)
-			src = S->p->values[S->viewof[src->id]];
-		scope = scope_of(src);
-	}
+	scope = buffer_scope(S, v);
 	while (cur->parent != scope && cur->parent->parent) {
 		const Op *P = cur->parent->parent;
 		if (P->kind == OP_FOR && !broken(S, ONESHOT_CROSS_ITER)) {
@@ -447,7 +452,7 @@ static int
 write_start(const OS *S, const Op *w, const Value *into)
 {
 	int start = w->seq;
-	const Block *scope = scope_of(into);
+	const Block *scope = buffer_scope(S, into);
 
 	if (broken(S, ONESHOT_ASYNC))
 		return start;
@@ -640,7 +645,7 @@ owned_by(const OS *S, const Value *c, const Block *b)
 static void
 note_async_write(OS *S, const Op *w, const Value *into)
 {
-	const Block *scope = scope_of(into);
+	const Block *scope = buffer_scope(S, into);
 	const Op *launch = NULL;
 	int root = find(S, into->id), end;
 
