@@ -419,9 +419,11 @@ read_conflicts(OS *S, const Op *w, const Value *into, int wstart,
 		return false; /* over before the write (w's own read: below) */
 	if (matching_pair(r->op, into) && r->op->dest.v == v && !r->loop)
 		return false; /* the insert's read of its destination only */
-	if (r->op == w && same_index(w, v) &&
+	if (r->op == w && (v == into || ((w->kind == OP_INSERT_SLICE ||
+	    w->kind == OP_INSERT) && v == w->args[0].v)) && same_index(w, v) &&
 	    (!r->loop || broken(S, ONESHOT_SAME_OP_LOOP)))
-		return false; /* the op reads what it overwrites, index by index */
+		return false; /* the op reads what it overwrites, index by index
+			       * (an insert copies its source before writing) */
 	return !exclusive(S, w, r);
 }
 

@@ -522,17 +522,25 @@ shape_ok(Exec *X, const BInst *in, const Value *victim, const View *a,
 	return false;
 }
 
-/* A kernel that does not read index by index (transpose, reduce) reading
- * the buffer it writes reads elements it already overwrote. */
+/* A kernel reading part of the buffer it writes, other than index by
+ * index (a transpose, a reduce, or an elementwise op between shifted
+ * views), reads elements it already overwrote. */
 static void
 self_overlap(Exec *X, const BInst *in, const Value *a, Frame *F,
 	     const Reg *out)
 {
-	const Reg *r = reg(F, a);
+	const Reg *r;
 
-	if (r->buf >= 0 && r->buf == out->buf)
-		violate(X, VK_STALE_READ, in, a, in, r->buf, NULL, 0,
-			"reads the buffer it writes, not index by index");
+	if (!a || a->type->kind != TY_TENSOR)
+		return;
+	r = reg(F, a);
+	if (r->buf < 0 || r->buf != out->buf || !views_overlap(&r->view, &out->view))
+		return;
+	if (op_info[in->op->kind].ew != EW_NONE && r->view.off == out->view.off &&
+	    !memcmp(r->view.strides, out->view.strides, sizeof r->view.strides))
+		return; /* the same elements, index by index */
+	violate(X, VK_STALE_READ, in, a, in, r->buf, NULL, 0,
+		"reads the buffer it writes, not index by index");
 }
 
 /* Run the kernel of in->op with output view vo; false when it could not
@@ -558,15 +566,19 @@ compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
 		    !shape_ok(X, in, op->args[0].v, &va, vo) ||
 		    !shape_ok(X, in, op->args[1].v, &vb, vo))
 			return false;
-		if (oi->form == F_CMP)
+		if (oi->form == F_CMP) {
 			k_cmp(oi->ew, vo, &va, &vb);
-		else
-			k_binary(oi->ew, vo, &va, &vb);
+			return true;
+		}
+		self_overlap(X, in, op->args[0].v, F, out);
+		self_overlap(X, in, op->args[1].v, F, out);
+		k_binary(oi->ew, vo, &va, &vb);
 		return true;
 	case F_UNARY:
 		if (!operand_view(X, F, in, &op->args[0], dt, vo, &ta, &va) ||
 		    !shape_ok(X, in, op->args[0].v, &va, vo))
 			return false;
+		self_overlap(X, in, op->args[0].v, F, out);
 		k_unary(oi->ew, vo, &va);
 		return true;
 	case F_FILL:

@@ -103,6 +103,7 @@ int64_t shadow_mismatch_except(Exec *X, int h, const View *v,
 			       const View *except, uint32_t want,
 			       uint32_t *found);
 void shadow_write(Exec *X, int h, const View *v, uint32_t ver);
+bool views_overlap(const View *a, const View *b);
 
 /* exec.c */
 void exec_block(Exec *X, Frame *F, const BBlock *b, Reg *out);

@@ -193,6 +193,36 @@ violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
 
 /* ---- the version shadow */
 
+/* Can views a and b of one buffer share an element?  (Their spans of flat
+ * offsets intersect: exact for the slices programs make.) */
+bool
+views_overlap(const View *a, const View *b)
+{
+	int64_t alo = a->off, ahi = a->off, blo = b->off, bhi = b->off;
+
+	for (int d = 0; d < a->rank; d++) {
+		int64_t e = (a->sizes[d] - 1) * a->strides[d];
+		if (a->sizes[d] == 0)
+			return false;
+		if (e < 0)
+			alo += e;
+		else
+			ahi += e;
+	}
+	for (int d = 0; d < b->rank; d++) {
+		int64_t e = (b->sizes[d] - 1) * b->strides[d];
+		if (b->sizes[d] == 0)
+			return false;
+		if (e < 0)
+			blo += e;
+		else
+			bhi += e;
+	}
+	return alo <= bhi && blo <= ahi;
+}
+
+
+
 static bool
 covers_whole(const Buf *b, const View *v)
 {
