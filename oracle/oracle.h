@@ -348,6 +348,19 @@ void emit_run_head(Str *b, const Run *r, const Program *p, const Func *entry);
 void emit_run_result(Str *b, const Program *p, const Func *entry,
 		     const RunOut *o, int nblame);
 
+/* ------------------------------------------------------------- cache.c */
+
+/* Candidate case text -> accepted?  Open addressing, FNV-1a. */
+typedef struct Cache {
+	char **keys;
+	uint64_t *hash;
+	bool *acc;
+	size_t cap, n;
+} Cache;
+int cache_get(const Cache *c, const char *key, bool *acc);
+int cache_put(Cache *c, char *key, bool acc);
+void cache_free(Cache *c);
+
 /* ------------------------------------------------------------ reduce.c */
 
 
