@@ -158,6 +158,22 @@ shape_source(const Op *op, const Value *v)
 	return NULL;
 }
 
+/* Does an insert_slice overwrite all of its (static) destination?  Then
+ * an out-of-place insert keeps nothing of it: no copy. */
+static bool
+covers_dest(const Op *op)
+{
+	const Type *t = op->dest.v->type;
+
+	if (op->kind != OP_INSERT_SLICE || !type_is_static(t))
+		return false;
+	for (int d = 0; d < op->noffs; d++)
+		if (op->offs[d].v || op->offs[d].i != 0 ||
+		    op->sizes[d] != t->dims[d] || op->strides[d] != 1)
+			return false;
+	return true;
+}
+
 /* Results of ops that compute into a buffer: alloc or alias, then compute. */
 static void
 lower_compute(Lower *L, const Op *op, BBlock *out)
@@ -178,7 +194,8 @@ lower_compute(Lower *L, const Op *op, BBlock *out)
 			continue;
 		}
 		emit_alloc(L, out, op, v, shape_source(op, v), op->parent, NULL);
-		if (oi->readsdest && op->hasdest && op->dest.v)
+		if (oi->readsdest && op->hasdest && op->dest.v &&
+		    !covers_dest(op))
 			emit_copy(L, out, op, v, op->dest.v,
 				  why_str(L, "%s reads the old contents of %%%s",
 					  oi->name, op->dest.v->name));

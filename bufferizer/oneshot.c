@@ -37,6 +37,7 @@ struct Read {
 	int start, end;       /* when it may happen (Op.seq) */
 	bool loop;            /* a loop repeats it */
 	const Op *launch;     /* it lasts until this launch's await */
+	bool dest;            /* the op's read of its destination */
 	Read *next;
 };
 
@@ -216,7 +217,7 @@ find_awaits(OS *S, const Block *b)
 	}
 }
 
-static void
+static Read *
 add_read(OS *S, const Value *v, const Op *u)
 {
 	Read *r;
@@ -224,7 +225,7 @@ add_read(OS *S, const Value *v, const Op *u)
 	const Op *cur = u;
 
 	if (!is_tensor(v) || (u->kind == OP_RETURN && broken(S, ONESHOT_RETURNS)))
-		return;
+		return NULL;
 	r = arena_alloc(S->a, sizeof *r);
 	r->op = u;
 	r->start = r->end = u->seq;
@@ -248,6 +249,7 @@ add_read(OS *S, const Value *v, const Op *u)
 	}
 	r->next = S->reads[v->id];
 	S->reads[v->id] = r;
+	return r;
 }
 
 static void
@@ -303,8 +305,11 @@ collect_op(OS *S, const Op *op)
 	default:
 		for (int i = 0; i < op->nargs; i++)
 			add_read(S, op->args[i].v, op);
-		if (op->hasdest && oi->readsdest)
-			add_read(S, op->dest.v, op);
+		if (op->hasdest && oi->readsdest) {
+			Read *r = add_read(S, op->dest.v, op);
+			if (r)
+				r->dest = true;
+		}
 	}
 	if (op->body)
 		collect_block(S, op->body);
@@ -417,8 +422,9 @@ read_conflicts(OS *S, const Op *w, const Value *into, int wstart,
 {
 	if (r->end <= wstart && r->op != w)
 		return false; /* over before the write (w's own read: below) */
-	if (matching_pair(r->op, into) && r->op->dest.v == v && !r->loop)
-		return false; /* the insert's read of its destination only */
+	if (r->dest && matching_pair(r->op, into) && !r->loop && !r->launch)
+		return false; /* the insert's read of its destination only (in a
+			       * launch its copy may race with the write) */
 	if (r->op == w && (v == into || ((w->kind == OP_INSERT_SLICE ||
 	    w->kind == OP_INSERT) && v == w->args[0].v)) && same_index(w, v) &&
 	    (!r->loop || broken(S, ONESHOT_SAME_OP_LOOP)))
@@ -651,13 +657,22 @@ note_async_write(OS *S, const Op *w, const Value *into)
 	const Op *launch = NULL;
 	int root = find(S, into->id), end;
 
+	end = -1;
+	/* the innermost launch is the context the write is ordered in; it
+	 * may run until the latest await of any launch around it */
 	for (const Op *cur = w; cur->parent != scope && cur->parent->parent;
-	     cur = cur->parent->parent)
-		if (cur->parent->parent->kind == OP_ASYNC)
-			launch = cur->parent->parent;
+	     cur = cur->parent->parent) {
+		const Op *A = cur->parent->parent;
+		int e;
+		if (A->kind != OP_ASYNC)
+			continue;
+		if (!launch)
+			launch = A;
+		e = await_end(S, A);
+		end = e > end ? e : end;
+	}
 	if (!launch)
 		return;
-	end = await_end(S, launch);
 	if (end > S->asyncw[root]) {
 		S->asyncw[root] = end;
 		S->asyncw_op[root] = launch;
