@@ -755,7 +755,8 @@ BProg *
 bufferize_lower(const Program *p, const Decisions *ds, Diag *d)
 {
 	Lower L = {0};
-	int extra = 0, rc;
+	volatile int extra = 0; /* changed after the setjmp */
+	int rc;
 	BProg *bp;
 
 	L.a = arena_new();

@@ -997,8 +997,8 @@ oneshot_decide(const Program *p, Decisions *ds, unsigned breaks)
 {
 	OS S;
 	jmp_buf oom;
-	bool *pw = NULL;
-	int rc = -1;
+	bool *volatile pw = NULL; /* both changed after the setjmp */
+	volatile int rc = -1;
 
 	memset(&S, 0, sizeof S);
 	ds->arena->oom = &oom;

@@ -1290,8 +1290,8 @@ eval_for(Frame *f, const Op *op)
 {
 	Run *r = f->run;
 	int n = op->nres, rc = -1;
-	int64_t lb, step;
-	uint64_t trips;
+	int64_t lb = 0, step = 1;
+	uint64_t trips = 0;
 	Box **cur = NULL, **next = NULL;
 
 	if (for_bounds(f, op, &lb, &step, &trips) < 0)

@@ -953,7 +953,7 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 {
 	Exec X;
 	Frame F;
-	const BFunc *bf = NULL;
+	const BFunc *volatile bf = NULL; /* set after the setjmp */
 	Reg *outs;
 
 	memset(&X, 0, sizeof X);

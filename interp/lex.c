@@ -299,7 +299,7 @@ lex_shape(Lexer *lx, Type *t, Diag *d)
 	t->rank = 0;
 	skip_space(lx);
 	while (lx->p < lx->end && !is_ident_start(*lx->p) && *lx->p != '>') {
-		int64_t dim;
+		int64_t dim = 0;
 		Loc loc = loc_at(lx, lx->p);
 		if (t->rank == MAXRANK)
 			return diag_set(d, loc, "tensor rank exceeds %d",
