@@ -41,6 +41,14 @@ struct Read {
 	Read *next;
 };
 
+/* A launch that writes a class's buffer, and until when it may run. */
+typedef struct AsyncW AsyncW;
+struct AsyncW {
+	const Op *launch;
+	int end;
+	AsyncW *next;
+};
+
 typedef struct AwaitList AwaitList;
 struct AwaitList {
 	const Op *op;
@@ -71,7 +79,7 @@ typedef struct OS {
 	AwaitList **awaits;   /* by launch Op.seq: the ops awaiting it */
 	int *asyncw;          /* by class root: a pending launch may still
 			       * write it until this seq (-1: none) */
-	const Op **asyncw_op; /* ... that launch */
+	AsyncW **asyncws;     /* by class root: the launches writing it */
 	int *viewof;          /* by value id: where its buffer comes from (a
 			       * view's source, an await result's future) */
 	int floor;            /* no later write starts before this seq: a
@@ -121,9 +129,14 @@ unite(OS *S, const Value *a, const Value *b)
 	S->ro[x] |= S->ro[y];
 	S->written[x] |= S->written[y];
 	S->param[x] |= S->param[y];
-	if (S->asyncw[y] > S->asyncw[x]) {
+	if (S->asyncw[y] > S->asyncw[x])
 		S->asyncw[x] = S->asyncw[y];
-		S->asyncw_op[x] = S->asyncw_op[y];
+	if (S->asyncws[y]) { /* append y's writers to x's */
+		AsyncW **tail = &S->asyncws[x];
+		while (*tail)
+			tail = &(*tail)->next;
+		*tail = S->asyncws[y];
+		S->asyncws[y] = NULL;
 	}
 	t = S->next[x]; /* splice the two member rings */
 	S->next[x] = S->next[y];
@@ -502,13 +515,14 @@ conflicts(OS *S, const Op *w, const Value *into, Conflict *c)
 	c->launch = NULL;
 	/* a launch writing this buffer may do so until its await: any other
 	 * write meanwhile races with it */
-	if (S->asyncw[root] > wstart && !broken(S, ONESHOT_ASYNC) &&
-	    !(w->seq > S->asyncw_op[root]->seq &&
-	      w->seq <= S->asyncw_op[root]->last)) {
-		c->launch = S->asyncw_op[root];
-		c->victim = into;
-		return true;
-	}
+	for (AsyncW *a = S->asyncw[root] > wstart && !broken(S, ONESHOT_ASYNC)
+			 ? S->asyncws[root] : NULL; a; a = a->next)
+		if (a->end > wstart &&
+		    !(w->seq > a->launch->seq && w->seq <= a->launch->last)) {
+			c->launch = a->launch;
+			c->victim = into;
+			return true;
+		}
 	if (S->maxend[root] < wstart)
 		return false;
 	m = S->next[root];
@@ -673,10 +687,15 @@ note_async_write(OS *S, const Op *w, const Value *into)
 	}
 	if (!launch)
 		return;
-	if (end > S->asyncw[root]) {
-		S->asyncw[root] = end;
-		S->asyncw_op[root] = launch;
+	{
+		AsyncW *a = arena_alloc(S->a, sizeof *a);
+		a->launch = launch;
+		a->end = end;
+		a->next = S->asyncws[root];
+		S->asyncws[root] = a;
 	}
+	if (end > S->asyncw[root])
+		S->asyncw[root] = end;
 }
 
 /* Place result v of op w: the first conflict-free candidate (temps before
@@ -925,10 +944,10 @@ os_init(OS *S, const Program *p, Decisions *ds, unsigned breaks)
 	S->awaits = mem_calloc((size_t)(p->nops + 1), sizeof *S->awaits);
 	S->viewof = mem_alloc((size_t)n * sizeof *S->viewof);
 	S->asyncw = mem_alloc((size_t)n * sizeof *S->asyncw);
-	S->asyncw_op = mem_calloc((size_t)n, sizeof *S->asyncw_op);
+	S->asyncws = mem_calloc((size_t)n, sizeof *S->asyncws);
 	if (!S->reads || !S->kids || !S->rend || !S->up || !S->next ||
 	    !S->maxend || !S->ro || !S->written || !S->param || !S->awaitend ||
-	    !S->awaits || !S->viewof || !S->asyncw || !S->asyncw_op)
+	    !S->awaits || !S->viewof || !S->asyncw || !S->asyncws)
 		return -1;
 	for (int i = 0; i <= p->nops; i++)
 		S->awaitend[i] = INT_MIN;
@@ -962,7 +981,7 @@ os_free(OS *S)
 	mem_free(S->awaits);
 	mem_free(S->viewof);
 	mem_free(S->asyncw);
-	mem_free(S->asyncw_op);
+	mem_free(S->asyncws);
 }
 
 /* One pass over the whole program: collect reads, decide.  With pw set
