@@ -206,6 +206,34 @@ fuzz_json(const FuzzStats *st)
 	printf("]}\n");
 }
 
+/* "loops,async" or a bitmask (as libFuzzer's messages print it). */
+static int
+parse_mix(const char *s, unsigned *mix)
+{
+	static const char *const names[] = {"slices", "matmul", "loops",
+					    "branches", "async", "calls"};
+	char *end;
+	unsigned long n = strtoul(s, &end, 10);
+
+	if (!*end && end != s) {
+		*mix = (unsigned)n & GEN_ALL;
+		return 0;
+	}
+	*mix = 0;
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		int k = -1;
+		for (int i = 0; i < 6; i++)
+			if (strlen(names[i]) == len && !strncmp(s, names[i], len))
+				k = i;
+		if (k < 0)
+			return -1;
+		*mix |= 1u << k;
+		s += len + (s[len] == ',');
+	}
+	return 0;
+}
+
 int
 cmd_fuzz(int argc, char **argv)
 {
@@ -248,6 +276,11 @@ cmd_fuzz(int argc, char **argv)
 			o.out = v;
 		} else if (!strcmp(a, "--max-ops")) {
 			o.gen.max_ops = (int)strtol(v, &end, 10);
+		} else if (!strcmp(a, "--mix")) {
+			if (parse_mix(v, &o.gen.mix))
+				return fuzz_usage("--mix wants a list of slices, matmul, "
+						  "loops, branches, async, calls (or a "
+						  "number):", v);
 		} else if (!strcmp(a, "--shard")) {
 			if (sscanf(v, "%d/%d", &o.shard, &o.nshards) != 2 ||
 			    o.nshards < 1 || o.shard < 0 || o.shard >= o.nshards)

@@ -46,9 +46,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.quiet = true;
 	o.gen = g;
 	if (fuzz_run(&o, &st)) {
-		fprintf(stderr, "bufdiff: %s fails on seed %llu (max ops %d, mix "
-			"%u)\n", s->name, (unsigned long long)seed, g.max_ops,
-			g.mix);
+		fprintf(stderr, "bufdiff: %s fails; replay: bufdiff fuzz --strategy "
+			"%s --seed %llu --count 1 --max-ops %d --mix %u\n", s->name,
+			s->name, (unsigned long long)seed, g.max_ops, g.mix);
 		abort();
 	}
 	fuzz_stats_free(&st);

@@ -136,6 +136,24 @@ START_TEST(shards_do_not_overlap)
 }
 END_TEST
 
+/* The CLI: op mix by names or bitmask, usage errors exit 2. */
+START_TEST(cli_mix)
+{
+	char *ok[] = {"bufdiff", "fuzz", "--strategy", "one-shot", "--count", "50",
+		      "--mix", "loops,async", "--quiet", NULL};
+	char *num[] = {"bufdiff", "fuzz", "--strategy", "one-shot", "--count", "20",
+		       "--mix", "51", "--quiet", NULL};
+	char *bad[] = {"bufdiff", "fuzz", "--strategy", "one-shot", "--mix",
+		       "bogus", NULL};
+	char *nostrat[] = {"bufdiff", "fuzz", "--count", "5", NULL};
+
+	ck_assert_int_eq(cmd_fuzz(9, ok), 0);
+	ck_assert_int_eq(cmd_fuzz(9, num), 0);
+	ck_assert_int_eq(cmd_fuzz(6, bad), 2);
+	ck_assert_int_eq(cmd_fuzz(4, nostrat), 2);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -149,6 +167,7 @@ main(void)
 	tcase_add_test(t, one_shot_is_clean);
 	tcase_add_test(t, broken_strategy_caught_and_reduced);
 	tcase_add_test(t, shards_do_not_overlap);
+	tcase_add_test(t, cli_mix);
 	suite_add_tcase(s, t);
 	return tu_run((Suite *[]){s, NULL});
 }
