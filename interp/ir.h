@@ -409,6 +409,9 @@ void tensor_seti(Tensor *t, int64_t i, int64_t v);
 bool tensor_defined(const Tensor *t, int64_t i);
 /* Bit-exact equality of element i of a and b (NaN == NaN of same bits). */
 bool tensor_elem_equal(const Tensor *a, const Tensor *b, int64_t i);
+/* The comparison outputs use: bit for bit, except that any NaN equals any
+ * NaN (IEEE leaves the payload of NaN-in, NaN-out operations open). */
+bool tensor_elem_same(const Tensor *a, const Tensor *b, int64_t i);
 /* Append element i as text ("12", "0.5", "undef") to buf. */
 int tensor_elem_str(const Tensor *t, int64_t i, char *buf, size_t n);
 

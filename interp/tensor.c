@@ -162,6 +162,19 @@ shortest_float(DType dt, double v, char *buf, size_t n)
 	return len;
 }
 
+bool
+tensor_elem_same(const Tensor *a, const Tensor *b, int64_t i)
+{
+	if (a->dt != b->dt)
+		return false;
+	/* IEEE 754 leaves the payload (and sign) of a NaN made from two NaNs
+	 * open, and compilers swap commutative operands: any NaN is any NaN */
+	if (dtype_is_float(a->dt) && isnan(tensor_getf(a, i)) &&
+	    isnan(tensor_getf(b, i)))
+		return true;
+	return tensor_elem_equal(a, b, i);
+}
+
 int
 tensor_elem_str(const Tensor *t, int64_t i, char *buf, size_t n)
 {

@@ -57,15 +57,6 @@ shape_str(const Tensor *t, char *buf, size_t n)
 	return buf;
 }
 
-static bool
-same_elem(const Tensor *a, const Tensor *b, int64_t i)
-{
-	if (dtype_is_float(a->dt) && isnan(tensor_getf(a, i)) &&
-	    isnan(tensor_getf(b, i)))
-		return true;
-	return tensor_elem_equal(a, b, i);
-}
-
 /* Output k: 0, or -1 with the first difference in why. */
 static int
 check_one(int k, const Tensor *want, const Tensor *got, const char *what,
@@ -86,7 +77,7 @@ check_one(int k, const Tensor *want, const Tensor *got, const char *what,
 
 		if (!gdef && !wdef)
 			continue;
-		if (gdef && wdef && same_elem(want, got, i))
+		if (gdef && wdef && tensor_elem_same(want, got, i))
 			continue;
 		tensor_elem_str(got, i, b1, sizeof b1);
 		tensor_elem_str(want, i, b2, sizeof b2);

@@ -72,8 +72,9 @@ execute(const Case *c, const Decisions *ds, Schedule sched, FILE *trace,
 	return rc;
 }
 
-/* First differing element of each output (bit for bit, where the
- * reference is defined); first[k] = -1 when output k agrees. */
+/* First differing element of each output (bit for bit but any NaN is any
+ * NaN, where the reference is defined); first[k] = -1 when output k
+ * agrees. */
 static Verdict
 judge(const ExecResult *ex, Tensor *const *ref, int nref, int64_t *first)
 {
@@ -88,7 +89,7 @@ judge(const ExecResult *ex, Tensor *const *ref, int nref, int64_t *first)
 			continue;
 		}
 		for (int64_t i = 0; i < a->n; i++)
-			if (tensor_defined(a, i) && !tensor_elem_equal(a, b, i)) {
+			if (tensor_defined(a, i) && !tensor_elem_same(a, b, i)) {
 				first[k] = i;
 				differs = true;
 				break;
