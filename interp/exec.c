@@ -114,32 +114,48 @@ int_operand(Frame *F, const Operand *o)
 
 /* ---- checked access */
 
-/* May the op read r (expected to hold victim's version)?  Records
- * use-after-free and stale-read; false when r cannot be used at all. */
+/* A read of `part` of r (its whole view, a slice, an element), except
+ * the elements of `skip` (the slice an insert replaces), expecting r's
+ * version: records use-after-free, races with pending launches, and
+ * uninitialized and stale reads. */
+static void
+check_part(Exec *X, const BInst *at, const Value *victim, const Reg *r,
+	   const View *part, const View *skip)
+{
+	const Buf *b;
+	uint32_t found = 0;
+	int64_t li;
+
+	if (r->bad || r->buf < 0)
+		return;
+	b = &X->bufs[r->buf];
+	if (b->freed)
+		violate(X, VK_USE_AFTER_FREE, at, victim, b->freed_by, r->buf,
+			NULL, 0, "read");
+	if (b->pins)
+		launch_check(X, at, victim, r->buf, part, false);
+	if (!r->ver) { /* allocated, never written (an insert's fresh
+			* destination has nothing outside its slice to read) */
+		if (!skip)
+			violate(X, VK_UNINIT_READ, at, victim, b->made, r->buf,
+				NULL, 0, NULL);
+		return;
+	}
+	li = skip ? shadow_mismatch_except(X, r->buf, part, skip, r->ver, &found)
+		  : shadow_mismatch(X, r->buf, part, r->ver, &found);
+	if (li >= 0)
+		violate(X, VK_STALE_READ, at, victim, X->vers[found].in, r->buf,
+			part, li, NULL);
+}
+
+/* May the op read r (expected to hold victim's version)?  false when r
+ * cannot be used at all (an out-of-bounds view). */
 static bool
 check_read(Exec *X, const BInst *at, const Value *victim, const Reg *r)
 {
-	uint32_t found = 0;
-	int64_t li;
-	View v;
-
-	if (r->bad || r->buf < 0)
-		return !r->bad;
-	if (X->bufs[r->buf].freed)
-		violate(X, VK_USE_AFTER_FREE, at, victim,
-			X->bufs[r->buf].freed_by, r->buf, NULL, 0, "read");
-	v = r->view;
-	if (X->bufs[r->buf].pins)
-		launch_check(X, at, victim, r->buf, &v, false);
-	if (!r->ver) { /* allocated, never written */
-		violate(X, VK_UNINIT_READ, at, victim, X->bufs[r->buf].made,
-			r->buf, NULL, 0, NULL);
-		return true;
-	}
-	li = shadow_mismatch(X, r->buf, &v, r->ver, &found);
-	if (li >= 0)
-		violate(X, VK_STALE_READ, at, victim, X->vers[found].in, r->buf,
-			&v, li, NULL);
+	if (r->bad)
+		return false;
+	check_part(X, at, victim, r, &r->view, NULL);
 	return true;
 }
 
@@ -461,27 +477,6 @@ run_const(Exec *X, Frame *F, const BInst *in)
 
 /* ---- compute: the tensor op's kernel over registers */
 
-/* A read of part of r (a slice, an element): only that part is checked. */
-static void
-check_read_view(Exec *X, const BInst *at, const Value *victim, const Reg *r,
-		const View *part)
-{
-	uint32_t found = 0;
-	int64_t li;
-
-	if (r->buf < 0)
-		return;
-	if (X->bufs[r->buf].freed)
-		violate(X, VK_USE_AFTER_FREE, at, victim,
-			X->bufs[r->buf].freed_by, r->buf, NULL, 0, "read");
-	if (X->bufs[r->buf].pins)
-		launch_check(X, at, victim, r->buf, part, false);
-	li = shadow_mismatch(X, r->buf, part, r->ver, &found);
-	if (li >= 0)
-		violate(X, VK_STALE_READ, at, victim, X->vers[found].in, r->buf,
-			part, li, NULL);
-}
-
 /* Operand o as a view shaped like out: a tensor register (read-checked),
  * or a scalar register or literal broadcast over out. */
 static bool
@@ -619,7 +614,7 @@ compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
 		bool elem = oi->form == F_EXTRACT;
 		if (a->bad || !sub_view(X, F, in, op, a, op->args[0].v, &part, elem))
 			return false;
-		check_read_view(X, in, op->args[0].v, a, &part);
+		check_part(X, in, op->args[0].v, a, &part, NULL);
 		part.base = buf_data(X, a->buf);
 		if (!shape_ok(X, in, op->args[0].v, &part, vo))
 			return false;
@@ -656,22 +651,12 @@ static void
 check_dest_outside(Exec *X, Frame *F, const BInst *in, const Reg *out)
 {
 	const Op *op = in->op;
-	View part, v = out->view;
-	uint32_t found = 0;
-	int64_t li;
+	View part;
 
 	if (out->buf < 0 || !sub_view(X, F, in, op, out, op->dest.v, &part,
 				      op->kind == OP_INSERT))
 		return; /* the kernel reports the bad slice */
-	if (X->bufs[out->buf].freed)
-		violate(X, VK_USE_AFTER_FREE, in, op->dest.v,
-			X->bufs[out->buf].freed_by, out->buf, NULL, 0, "read");
-	if (X->bufs[out->buf].pins)
-		launch_check(X, in, op->dest.v, out->buf, &v, false);
-	li = shadow_mismatch_except(X, out->buf, &v, &part, out->ver, &found);
-	if (li >= 0)
-		violate(X, VK_STALE_READ, in, op->dest.v, X->vers[found].in,
-			out->buf, &v, li, NULL);
+	check_part(X, in, op->dest.v, out, &out->view, &part);
 }
 
 static void
