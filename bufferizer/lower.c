@@ -472,26 +472,13 @@ static int last_await(Lower *L, const Block *blk, const Value *f);
 /* Until when, in blk's op indices, op may still run: its index, or for an
  * op inside a launch of blk, until that launch's last await (the block's
  * end when nobody awaits it). */
-/* Is op inside a branch or a loop body below blk (it may not run)? */
-static bool
-conditional_in(const Block *blk, const Op *op)
-{
-	for (const Op *a = op; a && a->parent != blk;
-	     a = a->parent ? a->parent->parent : NULL)
-		if (a->parent && a->parent->parent &&
-		    (a->parent->parent->kind == OP_IF ||
-		     a->parent->parent->kind == OP_FOR))
-			return true;
-	return false;
-}
-
 static int
 runs_until(Lower *L, const Block *blk, const Op *op)
 {
 	int at = index_in(blk, op);
 	const Op *holder = at >= 0 ? blk->ops[at] : NULL;
 
-	if (holder && op->kind == OP_AWAIT && conditional_in(blk, op))
+	if (holder && op->kind == OP_AWAIT && op_conditional(blk, op))
 		return blk->nops - 1; /* may not run: drained at the end */
 	if (holder && holder != op && holder->kind == OP_ASYNC) {
 		int w = last_await(L, blk, holder->res[0]);
@@ -585,7 +572,7 @@ static bool
 surely_awaited(Lower *L, const Block *blk, const Value *f)
 {
 	for (AwaitRef *a = L->awaits[f->id]; a; a = a->next)
-		if (index_in(blk, a->op) >= 0 && !conditional_in(blk, a->op))
+		if (index_in(blk, a->op) >= 0 && !op_conditional(blk, a->op))
 			return true;
 	return false;
 }

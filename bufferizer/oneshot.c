@@ -176,11 +176,8 @@ await_reach(OS *S, const Op *w, const Op *launch)
 
 	/* an await in a branch or a loop body may not run: the launch may
 	 * stay pending until the function returns */
-	for (const Op *a = w; a->parent != launch->parent && a->parent->parent;
-	     a = a->parent->parent)
-		if (a->parent->parent->kind == OP_IF ||
-		    a->parent->parent->kind == OP_FOR)
-			return INT_MAX - 1;
+	if (op_conditional(launch->parent, w))
+		return INT_MAX - 1;
 
 	for (const Op *a = w; a->parent->parent; a = a->parent->parent) {
 		const Op *A = a->parent->parent;

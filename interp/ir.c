@@ -149,3 +149,15 @@ op_uses(const Op *op, const Value *v)
 			return true;
 	return op->hasdest && op->dest.v == v;
 }
+
+bool
+op_conditional(const Block *blk, const Op *op)
+{
+	for (const Op *a = op; a && a->parent != blk;
+	     a = a->parent ? a->parent->parent : NULL)
+		if (a->parent && a->parent->parent &&
+		    (a->parent->parent->kind == OP_IF ||
+		     a->parent->parent->kind == OP_FOR))
+			return true;
+	return false;
+}

@@ -310,6 +310,9 @@ Value *prog_value(const Program *p, const Func *f, const char *name);
 void prog_free(Program *p); /* frees the arena; NULL ok */
 /* Is v an operand of op (args, slice offsets, destination)? */
 bool op_uses(const Op *op, const Value *v);
+/* Is op inside a branch or a loop body below block blk (it may not run
+ * every time blk does)? */
+bool op_conditional(const Block *blk, const Op *op);
 
 /* ---------------------------------------------------------- lex/parse.c */
 
