@@ -57,6 +57,9 @@ typedef struct Strategy {
 	/* fills ds->d (and argcopies, lower); -1 when out of memory */
 	int (*decide)(const Program *p, Decisions *ds, unsigned breaks);
 	unsigned breaks;    /* mutants: the one-shot rule they break (ONESHOT_*) */
+	/* An outside bufferizer (exec:, exec-mlir:, mlir, mlir-pipeline), run
+	 * by oracle/external.c; NULL for the built-ins.  Its decide is NULL. */
+	const struct External *ext;
 } Strategy;
 
 const Strategy *strategy_find(const char *name);  /* NULL if unknown */
@@ -70,6 +73,9 @@ void decisions_free(Decisions *ds);
 /* Result values that may live in an operand's buffer: the candidates for
  * DEC_INPLACE (dest, same-typed operands of W_ANY ops, loop inits). */
 int inplace_candidates(const Op *op, int resno, Value **out, int max);
+/* Pass argument `arg` of `call` as a fresh copy; -1 out of memory. */
+int decisions_argcopy(Decisions *ds, const Op *call, int arg,
+		      const char *reason);
 /* The names of the in-place decisions, for reports and bisection. */
 int decisions_inplace(const Decisions *ds, Value **out, int max);
 

@@ -869,17 +869,8 @@ propagate_writes(OS *S)
 static void
 add_argcopy(OS *S, const Op *call, int arg, const char *reason)
 {
-	Decisions *ds = S->ds;
-
-	if (ds->nargcopies == ds->capargcopies) {
-		int nc = ds->capargcopies ? 2 * ds->capargcopies : 8;
-		ArgCopy *na = mem_realloc(ds->argcopies, (size_t)nc * sizeof *na);
-		if (!na)
-			return; /* the lowering then passes the buffer itself */
-		ds->argcopies = na;
-		ds->capargcopies = nc;
-	}
-	ds->argcopies[ds->nargcopies++] = (ArgCopy){call, arg, reason};
+	/* out of memory: the lowering then passes the buffer itself */
+	(void)decisions_argcopy(S->ds, call, arg, reason);
 }
 
 /* Does another argument of the call share arg a's buffer? */

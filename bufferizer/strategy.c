@@ -89,42 +89,42 @@ decide_inplace_all(const Program *p, Decisions *ds, unsigned breaks)
 static const Strategy strategies[] = {
 	{"copy-all", "a fresh buffer for every written result (copy before "
 		     "write); always correct, the most memory",
-	 decide_copy_all, 0},
+	 decide_copy_all, 0, NULL},
 	{"inplace-all", "every result that can reuse an operand's buffer "
 			"does, live or not; wrong on purpose",
-	 decide_inplace_all, 0},
+	 decide_inplace_all, 0, NULL},
 	{"plan", "the run's forced decisions (plan, free); copy-all for the "
-		 "rest", decide_copy_all, 0},
+		 "rest", decide_copy_all, 0, NULL},
 	{"last-use", "in place when the operand has no later textual use "
 		     "(ggml's rule); wrong with views, loops, branches, calls, "
-		     "launches", lastuse_decide, 0},
+		     "launches", lastuse_decide, 0, NULL},
 	{"one-shot", "read-after-write conflict analysis (views, loops, "
 		     "branches, calls, launches until their await), "
-		     "ownership-based frees", oneshot_decide, 0},
+		     "ownership-based frees", oneshot_decide, 0, NULL},
 	/* one-shot with one rule broken each: the oracle must catch them */
 	{"mutant-no-view-alias", "mutant: a view does not alias its source",
-	 oneshot_decide, ONESHOT_VIEWS},
+	 oneshot_decide, ONESHOT_VIEWS, NULL},
 	{"mutant-no-cross-iteration", "mutant: a read inside a loop is not "
-	 "repeated on the next trip", oneshot_decide, ONESHOT_CROSS_ITER},
+	 "repeated on the next trip", oneshot_decide, ONESHOT_CROSS_ITER, NULL},
 	{"mutant-elementwise-in-loops", "mutant: same-index access is safe "
 	 "even when a loop repeats it (llvm#90019)", oneshot_decide,
-	 ONESHOT_SAME_OP_LOOP},
+	 ONESHOT_SAME_OP_LOOP, NULL},
 	{"mutant-zero-trip", "mutant: a new loop buffer is not initialized "
 	 "from the init (wrong when the loop runs zero times)", oneshot_decide,
-	 ONESHOT_ZERO_TRIP},
+	 ONESHOT_ZERO_TRIP, NULL},
 	{"mutant-async-reads-end-at-launch", "mutant: a launch's reads end at "
-	 "the launch, not at its await", oneshot_decide, ONESHOT_ASYNC},
+	 "the launch, not at its await", oneshot_decide, ONESHOT_ASYNC, NULL},
 	{"mutant-readonly-writable", "mutant: readonly params and constants "
-	 "are writable", oneshot_decide, ONESHOT_READONLY},
+	 "are writable", oneshot_decide, ONESHOT_READONLY, NULL},
 	{"mutant-textual-frees", "mutant: frees at the buffer's own last "
 	 "textual use, ignoring aliases and launches", oneshot_decide,
-	 ONESHOT_FREES},
+	 ONESHOT_FREES, NULL},
 	{"mutant-branches-always-exclusive", "mutant: if branches exclude "
-	 "each other even inside a loop", oneshot_decide, ONESHOT_BRANCHES},
+	 "each other even inside a loop", oneshot_decide, ONESHOT_BRANCHES, NULL},
 	{"mutant-no-call-copy", "mutant: an argument the callee writes is "
-	 "passed without a copy", oneshot_decide, ONESHOT_CALLS},
+	 "passed without a copy", oneshot_decide, ONESHOT_CALLS, NULL},
 	{"mutant-returns-not-read", "mutant: returned values do not count as "
-	 "read after the function", oneshot_decide, ONESHOT_RETURNS},
+	 "read after the function", oneshot_decide, ONESHOT_RETURNS, NULL},
 };
 
 const Strategy *
@@ -165,6 +165,21 @@ decisions_free(Decisions *ds)
 	mem_free(ds->argcopies);
 	arena_free(ds->arena);
 	memset(ds, 0, sizeof *ds);
+}
+
+int
+decisions_argcopy(Decisions *ds, const Op *call, int arg, const char *reason)
+{
+	if (ds->nargcopies == ds->capargcopies) {
+		int nc = ds->capargcopies ? 2 * ds->capargcopies : 8;
+		ArgCopy *na = mem_realloc(ds->argcopies, (size_t)nc * sizeof *na);
+		if (!na)
+			return -1;
+		ds->argcopies = na;
+		ds->capargcopies = nc;
+	}
+	ds->argcopies[ds->nargcopies++] = (ArgCopy){call, arg, reason};
+	return 0;
 }
 
 int

@@ -45,6 +45,7 @@ runout_clear(RunOut *o)
 	bprog_free(o->bp);
 	mem_free(o->first_diff);
 	mem_free(o->culprits);
+	mem_free(o->tool.decisions);
 	memset(o, 0, sizeof *o);
 }
 
@@ -466,14 +467,29 @@ diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
 	o->strategy = r && (r->nplan || r->nfrees) ? "plan" : s->name;
 	snprintf(o->schedule, sizeof o->schedule, "sync");
 	o->status = STATUS_OK;
-	if (!s->decide) {
+	if (s->ext && s->ext->kind == EXT_PIPELINE) {
 		o->skipped = true;
 		snprintf(o->why, sizeof o->why, "strategy %s is not implemented "
 			 "yet", s->name);
 		return;
 	}
-	if (decisions_make(c->prog, s, &o->ds) ||
-	    !(o->first_diff = mem_calloc((size_t)nref + 1, sizeof *o->first_diff))) {
+	if (!(o->first_diff = mem_calloc((size_t)nref + 1, sizeof *o->first_diff))) {
+		diag_set(&o->err, c->entry->loc, "out of memory");
+		o->status = STATUS_BAD;
+		return;
+	}
+	if (s->ext) {
+		int rc = external_decide(s, c, &o->ds, &o->tool, &o->err);
+		if (rc < 0) {
+			o->status = STATUS_BAD;
+			return;
+		}
+		if (rc > 0) { /* nothing to execute */
+			o->verdict = VERDICT_TOOL_ERROR;
+			check_expectations(r, o);
+			return;
+		}
+	} else if (decisions_make(c->prog, s, &o->ds)) {
 		diag_set(&o->err, c->entry->loc, "out of memory");
 		o->status = STATUS_BAD;
 		return;

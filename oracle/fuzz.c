@@ -63,7 +63,7 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 	ReduceStats rs = {0};
 	Diag d;
 
-	snprintf(name, sizeof name, "fuzz/%s-%llu", o->strategy->name,
+	snprintf(name, sizeof name, "fuzz/%s-%llu", strategy_label(o->strategy),
 		 (unsigned long long)seed);
 	snprintf(about, sizeof about, "found by bufdiff fuzz --strategy %s "
 		 "--seed %llu", o->strategy->name, (unsigned long long)seed);
@@ -76,7 +76,7 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 		st->first_reduce = rs;
 	if (o->out) {
 		snprintf(path, sizeof path, "%s/%s-%llu.yaml", o->out,
-			 o->strategy->name, (unsigned long long)seed);
+			 strategy_label(o->strategy), (unsigned long long)seed);
 		if (write_file(path, reduced ? reduced : yaml))
 			fprintf(stderr, "bufdiff: cannot write %s: %s\n", path,
 				strerror(errno));
@@ -263,8 +263,12 @@ cmd_fuzz(int argc, char **argv)
 		if (!v)
 			return fuzz_usage("option needs a value:", a);
 		i++;
-		if (!strcmp(a, "--strategy")) {
-			if (!(o.strategy = strategy_find(v)) || !o.strategy->decide)
+		if (external_opt(a, NULL, NULL, 0)) {
+			char why[160];
+			if (external_opt(a, v, why, sizeof why) < 0)
+				return fuzz_usage(why, NULL);
+		} else if (!strcmp(a, "--strategy")) {
+			if (!(o.strategy = strategy_parse(v)))
 				return fuzz_usage("unknown strategy", v);
 		} else if (!strcmp(a, "--seed")) {
 			o.seed = strtoull(v, &end, 10);

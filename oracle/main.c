@@ -40,12 +40,17 @@ static const char usage[] =
 	"  reduce      the smallest case on which run I still fails the same way\n"
 	"  strategies  the bufferization strategies, one per line\n"
 	"\n"
-	"  --strategy S   copy-all, inplace-all, last-use, one-shot or plan\n"
+	"  --strategy S   copy-all, inplace-all, last-use, one-shot, plan, the\n"
+	"                 mutants, exec:CMD, exec-mlir:CMD, mlir[:TOOL]\n"
 	"  --schedule X   sync, late, all or random:SEED (overrides the runs')\n"
 	"  --schedules N  random seeds that `all` tries (default 8)\n"
 	"  --json         one JSON object per case on stdout\n"
 	"  --junit FILE   also write a JUnit XML report to FILE\n"
 	"  --alloc-overhead BYTES  count BYTES more for each allocation\n"
+	"  --tool-timeout SEC      bound each call of an outside tool (60)\n"
+	"  --mlir-options OPTS     more One-Shot Bufferize options (mlir)\n"
+	"  --mlir-version N        the MLIR dialect version to export (16,\n"
+	"                          19, 22; default: the tool's, else 22)\n"
 	"  --memory-trace FILE     write M(t) per executed instruction as CSV\n"
 	"\n"
 	"exit: 0 ok, 1 an expectation failed, 2 bad input or usage\n";
@@ -89,13 +94,18 @@ static int
 parse_opt(Opts *o, int argc, char **argv, int *i)
 {
 	const char *a = argv[*i], *v;
-
-	if (!strcmp(a, "--json")) {
+	char why[160];
+	if (external_opt(a, NULL, why, sizeof why)) { /* an outside strategy's option: it takes a value */
+		if (!(v = opt_value(argc, argv, i)))
+			return STATUS_BAD;
+		if (external_opt(a, v, why, sizeof why) < 0)
+			return usage_error("%s", why);
+	} else if (!strcmp(a, "--json")) {
 		o->json = true;
 	} else if (!strcmp(a, "--strategy")) {
 		if (!(v = opt_value(argc, argv, i)))
 			return STATUS_BAD;
-		if (!(o->strategy = strategy_find(v)))
+		if (!(o->strategy = strategy_parse(v)))
 			return usage_error("unknown strategy '%s' (see bufdiff "
 					   "strategies)", v);
 	} else if (!strcmp(a, "--schedule")) {
@@ -142,7 +152,8 @@ opt_allowed(const char *cmd, const char *opt)
 		return strcmp(opt, "--run") &&
 		       strcmp(opt, "--memory-trace");
 	if (!strcmp(cmd, "bufferize") || !strcmp(cmd, "explain"))
-		return !strcmp(opt, "--strategy") || !strcmp(opt, "--run");
+		return !strcmp(opt, "--strategy") || !strcmp(opt, "--run") ||
+		       external_opt(opt, NULL, NULL, 0);
 	return false;
 }
 
@@ -438,10 +449,22 @@ bufferize_decisions(Opts *o, Case *c, Decisions *ds, Diag *d)
 	}
 	if (!s)
 		s = strategy_find("copy-all");
-	if (!s->decide)
+	if (s->ext && s->ext->kind == EXT_PIPELINE)
 		return usage_error("strategy '%s' is not implemented yet", s->name);
-	if (decisions_make(c->prog, s, ds))
+	if (s->ext) {
+		ToolReport t;
+		int rc = external_decide(s, c, ds, &t, d);
+		mem_free(t.decisions);
+		if (rc < 0)
+			return usage_error("%s", "out of memory");
+		if (rc > 0) {
+			fprintf(stderr, "bufdiff: tool-error: %s\n  command: %s\n%s",
+				t.status, t.cmd, t.err);
+			return STATUS_FAIL;
+		}
+	} else if (decisions_make(c->prog, s, ds)) {
 		return usage_error("%s", "out of memory");
+	}
 	if (r && diff_plan(r, ds, d)) {
 		print_error(o->paths[0], c, d);
 		return STATUS_BAD;
@@ -498,6 +521,13 @@ cmd_strategies(Opts *o)
 		return usage_error("%s", "strategies takes no arguments");
 	for (int i = 0; strategy_at(i); i++)
 		printf("%-34s %s\n", strategy_at(i)->name, strategy_at(i)->about);
+	printf("%-34s %s\n", "exec:CMD", "outside bufferizer: canonical TIR on "
+	       "CMD's stdin, a decisions document back");
+	printf("%-34s %s\n", "exec-mlir:CMD", "the same with the exported MLIR");
+	printf("%-34s %s\n", "mlir[:TOOL]", "One-Shot Bufferize's analysis in "
+	       "TOOL (default mlir-opt-22), decisions read back");
+	printf("%-34s %s\n", "mlir-pipeline[:TOOL]", "the memref program TOOL "
+	       "emits (not implemented yet)");
 	return 0;
 }
 

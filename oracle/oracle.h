@@ -12,6 +12,9 @@
  *   case.c     a case file -> Case: program parsed and verified, inputs,
  *              expectations, runs; `# expect-error:` comments
  *   check.c    a Case against the reference interpreter -> Outcome
+ *   cache.c    text -> verdict or answer (reducer candidates, tool answers)
+ *   external.c outside bufferizers as strategies: exec:, exec-mlir:, mlir
+ *              (ask the tool, cache its answer, map it onto decisions)
  *   diff.c     one bufferized run against the reference: decisions,
  *              lowering, execution, comparison, verdict, culprit bisection,
  *              the run's expectations -> RunOut
@@ -103,7 +106,12 @@ Tensor **data_outputs(Loader *L, const yaml_node_t *n, Type *const *rtypes,
 /* "sync", "late", "all", "random:N" -> 0, else -1. */
 int schedule_parse(const char *s, Schedule *out);
 
-typedef enum Verdict { VERDICT_NONE, VERDICT_AGREE, VERDICT_DIVERGE, VERDICT_FAULT, VERDICT_COUNT } Verdict;
+/* tool-error (FORMAT §5): an outside bufferizer was missing, failed, timed
+ * out or answered something unreadable; nothing was executed. */
+typedef enum Verdict {
+	VERDICT_NONE, VERDICT_AGREE, VERDICT_DIVERGE, VERDICT_FAULT,
+	VERDICT_TOOL_ERROR, VERDICT_COUNT
+} Verdict;
 extern const char *const verdict_names[VERDICT_COUNT];
 
 typedef enum MemStat {
@@ -212,6 +220,16 @@ void case_free(Case *c);        /* NULL ok */
 
 typedef enum Status { STATUS_OK, STATUS_FAIL, STATUS_BAD } Status; /* = exit codes */
 
+/* What an outside bufferizer was asked and answered (external.c). */
+typedef struct ToolReport {
+	char cmd[1536];         /* the command line that reproduces the answer */
+	char status[256];       /* tool-error: "exit 1", "timed out after 60 s",
+				 * "answer: unknown value %q", ... */
+	char err[1024];         /* tool-error: the first lines of its stderr */
+	char *decisions;        /* mem_alloc'ed: the tool's own word for each
+				 * decision it took, one per line, or NULL */
+} ToolReport;
+
 /* One bufferized run and what it showed (diff.c). */
 typedef struct RunOut {
 	const char *strategy;   /* as reported: "plan" when the run forces any */
@@ -228,6 +246,7 @@ typedef struct RunOut {
 	Value **culprits;       /* in-place decisions (their results) */
 	int nculprits;
 	char why[640];          /* the first unmet expectation */
+	ToolReport tool;        /* outside strategies: the call and its answer */
 } RunOut;
 
 /* What happened to one case. */
@@ -255,6 +274,47 @@ void check_file(const char *path, const Strategy *strategy, bool case_runs,
 int check_outputs(Tensor *const *want, int nwant, Tensor *const *got,
 		  int ngot, const char *what, char *why, size_t n);
 void outcome_clear(Outcome *o);
+
+/* ---------------------------------------------------------- external.c */
+
+typedef enum ExtKind { EXT_EXEC, EXT_EXEC_MLIR, EXT_MLIR, EXT_PIPELINE } ExtKind;
+
+/* A parsed outside strategy (Strategy.ext), alive for the process. */
+struct External {
+	ExtKind kind;
+	char spec[2048];        /* as given: "exec:python3 x.py", "mlir" */
+	char arg[2048];         /* the command, or the tool (mlir-opt-22) */
+	int version;            /* the tool is mlir-opt-N: N, else 0 */
+};
+
+typedef struct ExternalOpts {
+	double timeout;         /* --tool-timeout SEC (default 60) */
+	const char *mlir_options; /* --mlir-options: more analysis options */
+	int mlir_version;       /* --mlir-version N; 0: the tool's, or 22 */
+} ExternalOpts;
+
+void external_options(const ExternalOpts *o);
+const ExternalOpts *external_opts(void);
+/* --tool-timeout, --mlir-options, --mlir-version for any command: 1 taken,
+ * 0 not one of these, -1 a bad value (why).  value NULL: only whether name
+ * is one of them. */
+int external_opt(const char *name, const char *value, char *why, size_t n);
+/* A built-in strategy by name, or an outside one (`exec:CMD`,
+ * `exec-mlir:CMD`, `mlir[:TOOL]`, `mlir-pipeline[:TOOL]`); NULL if
+ * neither. */
+const Strategy *strategy_parse(const char *spec);
+/* A short name for files and tables: the built-in's name, or "exec",
+ * "exec-mlir", "mlir", "mlir-pipeline". */
+const char *strategy_label(const Strategy *s);
+/* The MLIR version an outside strategy exports for. */
+int external_mlir_version(const Strategy *s);
+/* Decisions of outside strategy s on case c, into ds (made here): 0, 1 a
+ * tool-error (t says why), -1 out of memory (err). */
+int external_decide(const Strategy *s, const struct Case *c, Decisions *ds,
+		    ToolReport *t, Diag *err);
+/* Remember (or, in fuzz batches, pre-fill) the answer to input text `in`. */
+void external_remember(const Strategy *s, const char *in, const char *answer);
+void external_forget(void);     /* drop every cached answer */
 
 /* -------------------------------------------------------------- diff.c */
 
@@ -350,15 +410,19 @@ void emit_run_result(Str *b, const Program *p, const Func *entry,
 
 /* ------------------------------------------------------------- cache.c */
 
-/* Candidate case text -> accepted?  Open addressing, FNV-1a. */
+/* Candidate case text -> accepted?  Program text -> a tool's answer.
+ * Open addressing, FNV-1a. */
 typedef struct Cache {
 	char **keys;
 	uint64_t *hash;
 	bool *acc;
+	char **text;
 	size_t cap, n;
 } Cache;
 int cache_get(const Cache *c, const char *key, bool *acc);
 int cache_put(Cache *c, char *key, bool acc);
+const char *cache_text(const Cache *c, const char *key);
+int cache_put_text(Cache *c, char *key, bool acc, char *text);
 void cache_free(Cache *c);
 
 /* ------------------------------------------------------------ reduce.c */

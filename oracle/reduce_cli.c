@@ -42,6 +42,12 @@ reduce_args(ReduceOpts *o, int argc, char **argv)
 			if (*end || end == argv[i] || n < 1 || n > 1000000)
 				return reduce_usage("bad run number '%s'", argv[i]);
 			o->run = (int)n;
+		} else if (external_opt(a, NULL, NULL, 0)) {
+			char why[160];
+			if (i + 1 >= argc)
+				return reduce_usage("option %s needs a value", a);
+			if (external_opt(a, argv[++i], why, sizeof why) < 0)
+				return reduce_usage("%s", why);
 		} else if (a[0] == '-' && a[1]) {
 			return reduce_usage("unknown option '%s'", a);
 		} else if (o->path) {

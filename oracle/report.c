@@ -170,6 +170,30 @@ decisions_text(FILE *out, const Decisions *ds, Value *const *vs, int n)
 		fprintf(out, "none");
 }
 
+/* An outside strategy's call: the command that reproduces it, the tool's
+ * word for each decision, and on a tool-error why and its stderr.  true
+ * when there is nothing more to report (tool-error). */
+static bool
+tool_text(FILE *out, const RunOut *r)
+{
+	if (!r->tool.cmd[0])
+		return false;
+	if (r->verdict == VERDICT_TOOL_ERROR)
+		fprintf(out, "  %s\n", r->tool.status);
+	fprintf(out, "  command: %s\n", r->tool.cmd);
+	if (r->tool.err[0])
+		fprintf(out, "  stderr:\n%s%s", r->tool.err,
+			r->tool.err[strlen(r->tool.err) - 1] == '\n' ? "" : "\n");
+	if (r->tool.decisions && r->tool.decisions[0])
+		fprintf(out, "  the tool's decisions:\n%s", r->tool.decisions);
+	if (r->verdict != VERDICT_TOOL_ERROR)
+		return false;
+	fprintf(out, "SUMMARY: bufdiff: tool-error: %s\n", r->tool.status);
+	if (r->status == STATUS_FAIL)
+		fprintf(out, "  expectation failed: %s\n", r->why);
+	return true;
+}
+
 void
 report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 {
@@ -188,6 +212,8 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 	}
 	fprintf(out, "%s%s\n", verdict_names[r->verdict],
 		r->status == STATUS_OK ? " (as expected)" : "");
+	if (tool_text(out, r))
+		return;
 	for (int k = 0; k < r->ex.nviols; k++)
 		violation_text(out, &r->ex.viols[k]);
 	if (r->ex.aborted[0])
@@ -487,6 +513,25 @@ memory_json(const MemStats *m)
 	return NULL;
 }
 
+/* "tool": {"command", "status", "stderr", "decisions"} (FORMAT §5's
+ * tool-error report; decisions: the tool's word per decision). */
+static json_t *
+tool_json(const RunOut *r)
+{
+	json_t *j = json_object();
+	bool ok = j && set(j, "command", json_string(r->tool.cmd));
+
+	if (ok && r->verdict == VERDICT_TOOL_ERROR)
+		ok = set(j, "status", json_string(r->tool.status)) &&
+		     set(j, "stderr", json_string(r->tool.err));
+	if (ok && r->tool.decisions)
+		ok = set(j, "decisions", json_string(r->tool.decisions));
+	if (ok)
+		return j;
+	json_decref(j);
+	return NULL;
+}
+
 static json_t *
 run_json(const Outcome *o, const RunOut *r)
 {
@@ -502,6 +547,13 @@ run_json(const Outcome *o, const RunOut *r)
 		goto done;
 	}
 	ok = ok && set(j, "verdict", json_string(verdict_names[r->verdict]));
+	if (ok && r->tool.cmd[0])
+		ok = set(j, "tool", tool_json(r));
+	if (ok && r->verdict == VERDICT_TOOL_ERROR) {
+		if (r->status == STATUS_FAIL)
+			ok = set(j, "message", json_string(r->why));
+		goto done;
+	}
 	ok = ok && set(j, "decisions", all_decisions_json(&r->ds));
 	for (int k = 0; ok && k < r->ex.nouts && k < o->nouts; k++)
 		ok = append(outs, run_output_json(o, r, k));

@@ -11,6 +11,7 @@
 const char *const verdict_names[VERDICT_COUNT] = {
 	[VERDICT_NONE] = "", [VERDICT_AGREE] = "agree",
 	[VERDICT_DIVERGE] = "diverge", [VERDICT_FAULT] = "fault",
+	[VERDICT_TOOL_ERROR] = "tool-error",
 };
 
 const char *const memstat_names[MS_COUNT + 1] = {
@@ -221,7 +222,7 @@ load_choice(Loader *L, Run *r, yaml_node_t *strat, yaml_node_t *sched,
 {
 	const char *s;
 
-	if (strat && !(r->strategy = strategy_find(scalar(L, strat, "strategy"))))
+	if (strat && !(r->strategy = strategy_parse(scalar(L, strat, "strategy"))))
 		yl_fail(L, yl_loc(strat), "unknown strategy '%s' (see bufdiff "
 			"strategies)", yl_text(strat));
 	if (sched) {
@@ -236,7 +237,7 @@ load_choice(Loader *L, Run *r, yaml_node_t *strat, yaml_node_t *sched,
 		r->verdict = table_lookup(verdict_names, VERDICT_COUNT, s);
 		if ((int)r->verdict <= 0)
 			yl_fail(L, yl_loc(verdict), "unknown verdict '%s' "
-				"(expected agree, diverge or fault)", s);
+				"(expected agree, diverge, fault or tool-error)", s);
 	}
 }
 

@@ -1,0 +1,574 @@
+/*
+ * external.c: outside bufferizers as strategies (FORMAT.md §5).
+ *
+ *   exec:CMD          the program in canonical TIR on CMD's stdin, a
+ *                     decisions document back on its stdout
+ *   exec-mlir:CMD     the same with the exported MLIR
+ *   mlir[:TOOL]       One-Shot Bufferize's analysis in TOOL (mlir-opt-22);
+ *                     its __inplace_operands_attr__ read back through the
+ *                     locations of the export
+ *   mlir-pipeline[:TOOL]  the memref program TOOL emits (not yet: skipped)
+ *
+ * A strategy spec is parsed once into a process-lifetime slot (no heap, so
+ * nothing to free); its answers are decisions like any strategy's, or a
+ * tool-error with the command and the tool's stderr.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "oracle.h"
+
+enum { MAX_EXTERNAL = 16 };
+
+static struct External slots[MAX_EXTERNAL];
+static Strategy strategies[MAX_EXTERNAL];
+static int nslots;
+
+static ExternalOpts opts = {60.0, "", 0};
+
+void
+external_options(const ExternalOpts *o)
+{
+	opts = *o;
+}
+
+const ExternalOpts *
+external_opts(void)
+{
+	return &opts;
+}
+
+static const struct {
+	const char *prefix;
+	ExtKind kind;
+	const char *dflt;       /* when no `:ARG` is given; NULL: required */
+	const char *about;
+} kinds[] = {
+	{"exec-mlir", EXT_EXEC_MLIR, NULL,
+	 "outside bufferizer: exported MLIR on CMD's stdin, decisions back"},
+	{"exec", EXT_EXEC, NULL,
+	 "outside bufferizer: canonical TIR on CMD's stdin, decisions back"},
+	{"mlir-pipeline", EXT_PIPELINE, "mlir-opt-22",
+	 "the memref program TOOL's bufferization pipeline emits"},
+	{"mlir", EXT_MLIR, "mlir-opt-22",
+	 "One-Shot Bufferize's analysis in TOOL (test-analysis-only)"},
+};
+
+/* "mlir-opt-19" -> 19, else 0. */
+static int
+tool_version(const char *tool)
+{
+	const char *dash = strrchr(tool, '-');
+	char *end;
+	long n;
+
+	if (!dash || !strstr(tool, "mlir-opt"))
+		return 0;
+	n = strtol(dash + 1, &end, 10);
+	return *end || !mlir_version((int)n) ? 0 : (int)n;
+}
+
+const Strategy *
+strategy_parse(const char *spec)
+{
+	const Strategy *s = strategy_find(spec);
+
+	if (s)
+		return s;
+	for (int i = 0; i < nslots; i++)
+		if (!strcmp(slots[i].spec, spec))
+			return &strategies[i];
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		size_t n = strlen(kinds[k].prefix);
+		struct External *e;
+		const char *arg;
+
+		if (strncmp(spec, kinds[k].prefix, n) ||
+		    (spec[n] && spec[n] != ':'))
+			continue;
+		arg = spec[n] == ':' ? spec + n + 1 : kinds[k].dflt;
+		if (!arg || !*arg || nslots == MAX_EXTERNAL ||
+		    strlen(spec) >= sizeof e->spec)
+			return NULL;
+		e = &slots[nslots];
+		e->kind = kinds[k].kind;
+		snprintf(e->spec, sizeof e->spec, "%s", spec);
+		snprintf(e->arg, sizeof e->arg, "%s", arg);
+		e->version = tool_version(arg);
+		strategies[nslots] = (Strategy){e->spec, kinds[k].about, NULL, 0, e};
+		return &strategies[nslots++];
+	}
+	return NULL;
+}
+
+const char *
+strategy_label(const Strategy *s)
+{
+	static const char *const names[] = {
+		[EXT_EXEC] = "exec", [EXT_EXEC_MLIR] = "exec-mlir",
+		[EXT_MLIR] = "mlir", [EXT_PIPELINE] = "mlir-pipeline"};
+
+	return s->ext ? names[s->ext->kind] : s->name;
+}
+
+/* The MLIR version the export targets: --mlir-version, else the tool's
+ * own name (mlir-opt-19), else 22. */
+int
+external_mlir_version(const Strategy *s)
+{
+	if (opts.mlir_version)
+		return opts.mlir_version;
+	if (s->ext && s->ext->version)
+		return s->ext->version;
+	return 22;
+}
+
+/* ---- the answer cache: (spec, version, input text) -> answer text.  The
+ * reducer asks about the same candidates again, and fuzz batches fill it
+ * for many programs with one tool call. */
+
+static Cache answers;
+
+static char *
+cache_key(const Strategy *s, const char *in)
+{
+	Str b = {0};
+
+	str_printf(&b, "%s\n%d\n", s->ext->spec, external_mlir_version(s));
+	str_puts(&b, in);
+	return str_take(&b);
+}
+
+static const char *
+answer_get(const Strategy *s, const char *in)
+{
+	char *k = cache_key(s, in);
+	const char *a = k ? cache_text(&answers, k) : NULL;
+
+	mem_free(k);
+	return a;
+}
+
+void
+external_remember(const Strategy *s, const char *in, const char *answer)
+{
+	char *k = cache_key(s, in), *v = mem_strdup(answer);
+
+	if (!k || !v) {
+		mem_free(k);
+		mem_free(v);
+		return;
+	}
+	cache_put_text(&answers, k, true, v);
+}
+
+void
+external_forget(void)
+{
+	cache_free(&answers);
+}
+
+/* ---- asking a tool */
+
+/* s as a single-quoted shell word. */
+static void
+sh_quote(Str *b, const char *s)
+{
+	str_puts(b, "'");
+	for (; *s; s++)
+		if (*s == '\'')
+			str_puts(b, "'\\''");
+		else
+			str_put(b, s, 1);
+	str_puts(b, "'");
+}
+
+/* The shell command the tool runs as: exec's as given, mlir's the tool with
+ * One-Shot Bufferize's analysis and the generic form with locations. */
+static void
+tool_command(const Strategy *s, Str *b)
+{
+	const struct External *e = s->ext;
+	const MlirVersion *v = mlir_version(external_mlir_version(s));
+	Str p = {0};
+	char *pass;
+
+	if (e->kind != EXT_MLIR) {
+		str_puts(b, e->arg);
+		return;
+	}
+	str_puts(&p, "--one-shot-bufferize=bufferize-function-boundaries "
+		 "test-analysis-only");
+	if (v->analysis_options && *v->analysis_options)
+		str_printf(&p, " %s", v->analysis_options);
+	if (opts.mlir_options && *opts.mlir_options)
+		str_printf(&p, " %s", opts.mlir_options);
+	pass = str_take(&p);
+	str_printf(b, "%s ", e->arg);
+	sh_quote(b, pass ? pass : "");
+	str_puts(b, " --mlir-print-op-generic --mlir-print-debuginfo "
+		 "--mlir-print-local-scope");
+	mem_free(pass);
+}
+
+/* What the tool reads: canonical TIR for exec, the export for the rest
+ * (map filled for mlir).  NULL with d (an inexpressible program) or, with
+ * d->msg empty, out of memory. */
+static char *
+tool_input(const Strategy *s, const Case *c, Arena *a, ExportMap *map,
+	   Diag *d)
+{
+	Str b = {0};
+
+	d->msg[0] = 0;
+	if (s->ext->kind == EXT_EXEC)
+		return tir_print(c->prog);
+	if (mlir_export(c->prog, c->file,
+			mlir_version(external_mlir_version(s)), &b, a, map, d)) {
+		str_free(&b);
+		return NULL;
+	}
+	return str_take(&b);
+}
+
+/* The command that reproduces the call from the case file. */
+static void
+repro_command(const Strategy *s, const Case *c, ToolReport *t)
+{
+	Str b = {0};
+	char *cmd;
+
+	if (s->ext->kind == EXT_EXEC)
+		str_printf(&b, "bufdiff print %s | ", c->file);
+	else
+		str_printf(&b, "bufdiff export %s --mlir-version %d | ", c->file,
+			   external_mlir_version(s));
+	tool_command(s, &b);
+	cmd = str_take(&b);
+	snprintf(t->cmd, sizeof t->cmd, "%s", cmd ? cmd : "?");
+	mem_free(cmd);
+}
+
+/* Reports are text and JSON: a tool's stderr may hold any bytes. */
+static void
+printable(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x7f ||
+		    ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t'))
+			*s = '?';
+}
+
+/* A cached tool failure: "\1STATUS\nSTDERR". */
+enum { FAILED = 1 };
+
+static int
+tool_error(ToolReport *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int
+tool_error(ToolReport *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->status, sizeof t->status, fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+/* The tool's answer to `in`: from the cache, or by running it (and then
+ * cached, failures too).  0 with *answer (owned by the cache), 1 a
+ * tool-error (t filled), -1 out of memory. */
+static int
+ask(const Strategy *s, const char *in, const char **answer, ToolReport *t)
+{
+	ToolResult r;
+	Str cmd = {0}, fail = {0};
+	char *c, *f;
+
+	if (!(*answer = answer_get(s, in))) {
+		tool_command(s, &cmd);
+		if (!(c = str_take(&cmd)))
+			return -1;
+		if (tool_run(c, in, strlen(in), opts.timeout, &r)) {
+			mem_free(c);
+			return -1;
+		}
+		mem_free(c);
+		if (r.status == TOOL_OK) {
+			external_remember(s, in, r.out);
+		} else {
+			char st[256], err[1024];
+			str_printf(&fail, "%c%s\n%s", FAILED,
+				   tool_status_str(&r, st, sizeof st),
+				   tool_stderr_head(&r, 8, err, sizeof err));
+			if ((f = str_take(&fail))) {
+				external_remember(s, in, f);
+				mem_free(f);
+			}
+		}
+		tool_result_free(&r);
+		if (!(*answer = answer_get(s, in)))
+			return -1;
+	}
+	if (**answer != FAILED)
+		return 0;
+	{
+		const char *nl = strchr(*answer + 1, '\n');
+		int n = nl ? (int)(nl - *answer - 1) : (int)strlen(*answer + 1);
+		snprintf(t->status, sizeof t->status, "%.*s", n, *answer + 1);
+		snprintf(t->err, sizeof t->err, "%s", nl ? nl + 1 : "");
+		printable(t->status);
+		printable(t->err);
+	}
+	return 1;
+}
+
+/* ---- exec: a decisions document */
+
+static int
+apply_document(const Strategy *s, const Case *c, const char *ans,
+	       Decisions *ds, ToolReport *t)
+{
+	Arena *a = arena_new();
+	Run r;
+	bool found = false;
+	Diag d;
+	int rc = 0;
+
+	if (!a)
+		return -1;
+	memset(&r, 0, sizeof r);
+	if (plandoc_load("answer", ans, strlen(ans), c, a, &r, &found, &d))
+		rc = tool_error(t, "answer: %d:%d: %s", d.loc.line, d.loc.col,
+				d.msg);
+	else if (diff_plan(&r, ds, &d))
+		rc = tool_error(t, "answer: %s", d.msg);
+	else
+		t->decisions = mem_strdup(ans);
+	arena_free(a);
+	return rc;
+}
+
+/* ---- mlir: __inplace_operands_attr__ through the export's locations */
+
+typedef struct Reading {
+	const Case *c;
+	const ExportMap *map;
+	Decisions *ds;
+	ToolReport *t;
+	PlanItem *items;
+	int nitems, capitems;
+	Str note;
+	int rc;                 /* 1 at the first impossible answer */
+} Reading;
+
+/* The TIR op at line:col of the case, or NULL. */
+static const Op *
+op_at_block(const Block *b, int line, int col)
+{
+	for (int i = 0; b && i < b->nops; i++) {
+		const Op *op = b->ops[i], *in;
+		if (op->loc.line == line && op->loc.col == col)
+			return op;
+		if ((in = op_at_block(op->body, line, col)) ||
+		    (in = op_at_block(op->orelse, line, col)))
+			return in;
+	}
+	return NULL;
+}
+
+static const Op *
+op_at(const Program *p, int line, int col)
+{
+	const Op *op = NULL;
+
+	for (int f = 0; f < p->nfuncs && !op; f++)
+		op = op_at_block(p->funcs[f]->body, line, col);
+	return op;
+}
+
+static void
+add_item(Reading *R, Value *res, Value *into, Loc loc)
+{
+	if (R->nitems == R->capitems) {
+		int nc = R->capitems ? 2 * R->capitems : 16;
+		PlanItem *n = mem_realloc(R->items, (size_t)nc * sizeof *n);
+		if (!n) {
+			R->rc = -1;
+			return;
+		}
+		R->items = n;
+		R->capitems = nc;
+	}
+	R->items[R->nitems++] = (PlanItem){res, into, loc};
+}
+
+/* One annotated op: its tied results become in-place or new decisions,
+ * a call's "false" operands argument copies. */
+static void
+read_annotation(MOp *m, void *ctx)
+{
+	Reading *R = ctx;
+	const MAttr *attr = mop_attr(m, "__inplace_operands_attr__");
+	const char *w[64];
+	const ExportOp *eo;
+	const Op *op;
+	int n;
+
+	if (!attr || R->rc)
+		return;
+	if (!m->loc.file || strcmp(m->loc.file, R->c->file) ||
+	    !(op = op_at(R->c->prog, m->loc.line, m->loc.col))) {
+		R->rc = tool_error(R->t, "answer: %s at line %d has no location "
+				   "of an op of the case", m->name, m->at.line);
+		return;
+	}
+	if (!(eo = export_find(R->map, op, m->name)))
+		return; /* an op that decides nothing (return, extract, ...) */
+	n = mattr_strings(attr, w, 64);
+	if (n != eo->noperands) {
+		R->rc = tool_error(R->t, "answer: %s at line %d: %d in-place "
+				   "words for %d operands", m->name, m->at.line,
+				   n, eo->noperands);
+		return;
+	}
+	for (int k = 0; k < n; k++)
+		if (strcmp(w[k], "true") && strcmp(w[k], "false") &&
+		    strcmp(w[k], "none")) {
+			R->rc = tool_error(R->t, "answer: %s at line %d: unknown "
+					   "in-place word '%s'", m->name,
+					   m->at.line, w[k]);
+			return;
+		}
+	if (op_info[op->kind].form == F_CALL) {
+		for (int k = 0; k < n; k++)
+			if (!strcmp(w[k], "false") && eo->operands[k] &&
+			    eo->operands[k]->type->kind == TY_TENSOR) {
+				if (decisions_argcopy(R->ds, op, k, "MLIR copies "
+						      "the argument"))
+					R->rc = -1;
+				str_printf(&R->note, "  call @%s (line %d) arg %d: "
+					   "copy (%s at line %d: \"false\")\n",
+					   op->callee, op->loc.line, k, m->name,
+					   m->at.line);
+			}
+		return;
+	}
+	for (int j = 0; j < eo->nresults; j++) {
+		int k = eo->tied[j];
+		Value *res = eo->results[j], *into;
+		if (k < 0 || !res || res->type->kind != TY_TENSOR)
+			continue;
+		into = eo->operands[k];
+		add_item(R, res, !strcmp(w[k], "true") ? into : NULL, op->loc);
+		str_printf(&R->note, "  %%%s:%s (line %d) <- %s at line %d: "
+			   "operand %d \"%s\"\n", res->name,
+			   !strcmp(w[k], "true") && into ? into->name : "new",
+			   op->loc.line, m->name, m->at.line, k, w[k]);
+	}
+}
+
+static int
+apply_mlir(const Case *c, const char *ans, const ExportMap *map,
+	   Decisions *ds, ToolReport *t)
+{
+	Reading R = {c, map, ds, t, NULL, 0, 0, {0}, 0};
+	Arena *a = arena_new();
+	MOp *top;
+	Diag d;
+
+	if (!a)
+		return -1;
+	if (mlir_read(ans, strlen(ans), a, &top, &d)) {
+		R.rc = tool_error(t, "answer: unreadable MLIR at %d:%d: %s",
+				  d.loc.line, d.loc.col, d.msg);
+	} else {
+		mop_walk(top, read_annotation, &R);
+		if (!R.rc && plan_items(ds, R.items, R.nitems, &d))
+			R.rc = tool_error(t, "answer: impossible decision: %s",
+					  d.msg);
+	}
+	t->decisions = str_take(&R.note);
+	mem_free(R.items);
+	arena_free(a);
+	return R.rc;
+}
+
+/* ---- the strategy */
+
+int
+external_decide(const Strategy *s, const Case *c, Decisions *ds,
+		ToolReport *t, Diag *err)
+{
+	Arena *a = arena_new();
+	ExportMap map = {0};
+	const char *ans;
+	char *in = NULL;
+	Diag d;
+	int rc;
+
+	memset(t, 0, sizeof *t);
+	if (!a || decisions_make(c->prog, strategy_find("copy-all"), ds)) {
+		arena_free(a);
+		return diag_set(err, c->entry->loc, "out of memory");
+	}
+	repro_command(s, c, t);
+	if (!(in = tool_input(s, c, a, &map, &d))) {
+		arena_free(a);
+		if (!d.msg[0])
+			return diag_set(err, c->entry->loc, "out of memory");
+		return tool_error(t, "cannot export: %d:%d: %s", d.loc.line,
+				  d.loc.col, d.msg);
+	}
+	rc = ask(s, in, &ans, t);
+	if (rc == 0)
+		rc = s->ext->kind == EXT_MLIR ? apply_mlir(c, ans, &map, ds, t)
+					      : apply_document(s, c, ans, ds, t);
+	mem_free(in);
+	arena_free(a);
+	if (rc < 0)
+		return diag_set(err, c->entry->loc, "out of memory");
+	return rc;
+}
+
+/* ---- options shared by every command that runs strategies */
+
+int
+external_opt(const char *name, const char *value, char *why, size_t n)
+{
+	static const char *const names[] = {"--tool-timeout", "--mlir-options",
+					    "--mlir-version"};
+	char *end;
+
+	if (!value) {
+		for (int i = 0; i < 3; i++)
+			if (!strcmp(name, names[i]))
+				return 1;
+		return 0;
+	}
+	if (!strcmp(name, "--tool-timeout")) {
+		double t = strtod(value, &end);
+		if (*end || !*value || !(t > 0) || t > 86400) {
+			snprintf(why, n, "--tool-timeout wants seconds in (0, "
+				 "86400], got '%s'", value);
+			return -1;
+		}
+		opts.timeout = t;
+	} else if (!strcmp(name, "--mlir-options")) {
+		opts.mlir_options = value;
+	} else if (!strcmp(name, "--mlir-version")) {
+		long v = strtol(value, &end, 10);
+		if (*end || !mlir_version((int)v)) {
+			snprintf(why, n, "--mlir-version wants 16, 19 or 22, got "
+				 "'%s'", value);
+			return -1;
+		}
+		opts.mlir_version = (int)v;
+	} else {
+		return 0;
+	}
+	return 1;
+}
