@@ -186,8 +186,8 @@ sh_quote(Str *b, const char *s)
 
 /* The shell command the tool runs as: exec's as given, mlir's the tool with
  * One-Shot Bufferize's analysis and the generic form with locations. */
-static void
-tool_command(const Strategy *s, Str *b)
+void
+external_command(const Strategy *s, Str *b)
 {
 	const struct External *e = s->ext;
 	const MlirVersion *v = mlir_version(external_mlir_version(s));
@@ -244,7 +244,7 @@ repro_command(const Strategy *s, const Case *c, ToolReport *t)
 	else
 		str_printf(&b, "bufdiff export %s --mlir-version %d | ", c->file,
 			   external_mlir_version(s));
-	tool_command(s, &b);
+	external_command(s, &b);
 	cmd = str_take(&b);
 	snprintf(t->cmd, sizeof t->cmd, "%s", cmd ? cmd : "?");
 	mem_free(cmd);
@@ -289,7 +289,7 @@ ask(const Strategy *s, const char *in, const char **answer, ToolReport *t)
 	char *c, *f;
 
 	if (!(*answer = answer_get(s, in))) {
-		tool_command(s, &cmd);
+		external_command(s, &cmd);
 		if (!(c = str_take(&cmd)))
 			return -1;
 		if (tool_run(c, in, strlen(in), opts.timeout, &r)) {
@@ -571,4 +571,139 @@ external_opt(const char *name, const char *value, char *why, size_t n)
 		return 0;
 	}
 	return 1;
+}
+
+/* ---- fuzz batches: many programs, one tool call */
+
+/* The analysis anchored on every nested module of the batch. */
+static char *
+batch_command(const Strategy *s)
+{
+	const MlirVersion *v = mlir_version(external_mlir_version(s));
+	Str b = {0}, p = {0};
+	char *pipe;
+
+	str_puts(&p, "--pass-pipeline=builtin.module(builtin.module("
+		 "one-shot-bufferize{bufferize-function-boundaries "
+		 "test-analysis-only");
+	if (v->analysis_options && *v->analysis_options)
+		str_printf(&p, " %s", v->analysis_options);
+	if (opts.mlir_options && *opts.mlir_options)
+		str_printf(&p, " %s", opts.mlir_options);
+	str_puts(&p, "}))");
+	pipe = str_take(&p);
+	str_printf(&b, "%s ", s->ext->arg);
+	sh_quote(&b, pipe ? pipe : "");
+	str_puts(&b, " --mlir-print-op-generic --mlir-print-debuginfo "
+		 "--mlir-print-local-scope");
+	mem_free(pipe);
+	return str_take(&b);
+}
+
+/* Start of line `line` (1-based) in text. */
+static const char *
+line_start(const char *text, int line)
+{
+	for (int l = 1; l < line && text; l++)
+		if ((text = strchr(text, '\n')))
+			text++;
+	return text;
+}
+
+/* Split the batch's answer into one answer per nested module, in order,
+ * and remember each for its program's input.  -1 when the answer does not
+ * have n nested modules. */
+static int
+split_answer(const Strategy *s, const char *ans, char **in, int n)
+{
+	Arena *a = arena_new();
+	const char *end = NULL;
+	MOp *top;
+	MBlock *b;
+	Diag d;
+	int rc = -1;
+
+	if (!a || mlir_read(ans, strlen(ans), a, &top, &d) ||
+	    top->nregions != 1 || top->regions[0].nblocks != 1)
+		goto out;
+	b = top->regions[0].blocks[0];
+	if (b->nops != n)
+		goto out;
+	for (const char *p = ans; (p = strstr(p, "\n})")); p++)
+		end = p + 1; /* the outer module's last line */
+	for (int i = 0; i < n && end; i++) {
+		const char *from = line_start(ans, b->ops[i]->at.line);
+		const char *to = i + 1 < n ? line_start(ans, b->ops[i + 1]->at.line)
+					   : end;
+		char *one;
+		if (!from || !to || to < from || !(one = mem_alloc((size_t)(to - from) + 1)))
+			goto out;
+		memcpy(one, from, (size_t)(to - from));
+		one[to - from] = 0;
+		external_remember(s, in[i], one);
+		mem_free(one);
+	}
+	rc = 0;
+out:
+	arena_free(a);
+	return rc;
+}
+
+/* One batch call over in[0..n); halves on failure; a single program is
+ * left to its own call (its own answer, its own tool-error). */
+static void
+ask_batch(const Strategy *s, const char *cmd, char **in, int n)
+{
+	Str b = {0};
+	ToolResult r;
+	char *text;
+
+	if (n < 2)
+		return;
+	str_puts(&b, "module {\n");
+	for (int i = 0; i < n; i++) {
+		str_puts(&b, "module {\n");
+		str_puts(&b, in[i]);
+		str_puts(&b, "\n}\n");
+	}
+	str_puts(&b, "}\n");
+	if (!(text = str_take(&b)))
+		return;
+	if (!tool_run(cmd, text, strlen(text), opts.timeout, &r)) {
+		bool ok = r.status == TOOL_OK && !split_answer(s, r.out, in, n);
+		tool_result_free(&r);
+		if (!ok) {
+			ask_batch(s, cmd, in, n / 2);
+			ask_batch(s, cmd, in + n / 2, n - n / 2);
+		}
+	}
+	mem_free(text);
+}
+
+int
+external_prefill(const Strategy *s, Case *const *cases, int n)
+{
+	char **in = mem_calloc((size_t)n + 1, sizeof *in);
+	char *cmd = s->ext && s->ext->kind == EXT_MLIR ? batch_command(s) : NULL;
+	int m = 0;
+
+	if (in && cmd)
+		for (int i = 0; i < n; i++) {
+			Arena *a = arena_new();
+			ExportMap map = {0};
+			Diag d;
+			char *t = a ? tool_input(s, cases[i], a, &map, &d) : NULL;
+			arena_free(a);
+			if (t && !answer_get(s, t))
+				in[m++] = t;
+			else
+				mem_free(t);
+		}
+	if (cmd)
+		ask_batch(s, cmd, in, m);
+	for (int i = 0; i < m; i++)
+		mem_free(in[i]);
+	mem_free(in);
+	mem_free(cmd);
+	return m;
 }

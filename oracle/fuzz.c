@@ -53,6 +53,47 @@ add_repro(FuzzStats *st, const char *path)
 		st->nrepros++;
 }
 
+/* Beside an outside strategy's repro DIR/B.yaml: B.mlir, its export, and
+ * B.sh, the tool's command on it, ready for an upstream bug report. */
+static void
+keep_bridge(const FuzzOpts *o, const char *path, const char *yaml)
+{
+	size_t n = strlen(path) - strlen(".yaml");
+	char base[4096];
+	Case *c = NULL;
+	Str m = {0}, sh = {0};
+	char *mt = NULL, *st = NULL;
+	Diag d;
+
+	snprintf(base, sizeof base, "%.*s", (int)n, path);
+	if (case_parse(path, yaml, strlen(yaml), 0, &c, &d) ||
+	    mlir_export(c->prog, path, mlir_version(external_mlir_version(
+			o->strategy)), &m, NULL, NULL, &d)) {
+		case_free(c);
+		str_free(&m);
+		return;
+	}
+	str_printf(&sh, "#!/bin/sh\n# %s, found by bufdiff fuzz --strategy "
+		   "%s\ncd \"$(dirname \"$0\")\" && ", c->name, o->strategy->name);
+	external_command(o->strategy, &sh);
+	str_printf(&sh, " < %s.mlir\n", strrchr(base, '/') ? strrchr(base, '/') + 1
+							  : base);
+	mt = str_take(&m);
+	st = str_take(&sh);
+	if (mt && st) {
+		char p[4200];
+		snprintf(p, sizeof p, "%s.mlir", base);
+		if (write_file(p, mt))
+			fprintf(stderr, "bufdiff: cannot write %s\n", p);
+		snprintf(p, sizeof p, "%s.sh", base);
+		if (write_file(p, st))
+			fprintf(stderr, "bufdiff: cannot write %s\n", p);
+	}
+	mem_free(mt);
+	mem_free(st);
+	case_free(c);
+}
+
 /* A failing program: reduce it (or keep it whole) and write it out. */
 static void
 keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
@@ -82,6 +123,8 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 				strerror(errno));
 		else
 			add_repro(st, path);
+		if (o->strategy->ext && o->strategy->ext->kind != EXT_EXEC)
+			keep_bridge(o, path, reduced ? reduced : yaml);
 	} else if (!o->quiet) {
 		fputs(reduced ? reduced : yaml, stdout);
 	}
@@ -114,6 +157,13 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed)
 		goto out; /* e.g. a limit: not a program we can judge */
 	diff_run(c, &c->runs[0], NULL, ref, nref, &r);
 	rc = r.verdict != VERDICT_AGREE || r.status == STATUS_BAD;
+	if (r.verdict == VERDICT_TOOL_ERROR) {
+		/* the tool failed on this program: kept, counted apart */
+		st->tool_errors++;
+		if (!o->quiet)
+			fprintf(stderr, "\nseed %llu: tool-error: %s\n",
+				(unsigned long long)seed, r.tool.status);
+	}
 	runout_clear(&r);
 	if (rc)
 		keep_failure(o, st, c, seed, yaml);
@@ -124,6 +174,33 @@ out:
 	case_free(c);
 	mem_free(yaml);
 	return rc;
+}
+
+/* Outside tools: ask about the next batch of programs in one call, so
+ * that fuzz_one finds each answer cached (a process per program would
+ * spend its time starting the tool). */
+enum { FUZZ_BATCH = 64 };
+
+static void
+prefill(const FuzzOpts *o, uint64_t seed, int stride, long left)
+{
+	Case *cases[FUZZ_BATCH];
+	int n = 0;
+
+	for (int i = 0; i < FUZZ_BATCH && i < left; i++) {
+		char *yaml = gen_case(seed + (uint64_t)i * (uint64_t)stride,
+				      &o->gen, o->strategy->name);
+		Case *c = NULL;
+		Diag d;
+		if (yaml && !case_parse("fuzz.yaml", yaml, strlen(yaml), 0, &c, &d))
+			cases[n++] = c;
+		else
+			case_free(c);
+		mem_free(yaml);
+	}
+	external_prefill(o->strategy, cases, n);
+	for (int i = 0; i < n; i++)
+		case_free(cases[i]);
 }
 
 static void
@@ -155,6 +232,8 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 		int rc;
 		if (o->count && k >= o->count)
 			break;
+		if (o->strategy->ext && k % FUZZ_BATCH == 0)
+			prefill(o, seed, n, o->count ? o->count - k : FUZZ_BATCH);
 		if (o->seconds > 0 && now() - t0 >= o->seconds)
 			break;
 		if (!o->count && o->seconds <= 0)
@@ -194,8 +273,9 @@ static void
 fuzz_json(const FuzzStats *st)
 {
 	printf("{\"programs\": %ld, \"failures\": %ld, \"skipped\": %ld, "
+	       "\"tool_errors\": %ld, "
 	       "\"seconds\": %.3f, \"programs_per_s\": %.1f, \"repros\": [",
-	       st->programs, st->failures, st->skipped, st->seconds,
+	       st->programs, st->failures, st->skipped, st->tool_errors, st->seconds,
 	       st->seconds > 0 ? (double)st->programs / st->seconds : 0.0);
 	for (int i = 0; i < st->nrepros; i++) {
 		printf("%s\"", i ? ", " : "");
@@ -306,8 +386,9 @@ cmd_fuzz(int argc, char **argv)
 	if (o.json)
 		fuzz_json(&st);
 	else
-		printf("%ld programs, %ld failures, %.2f s (%.0f programs/s)\n",
-		       st.programs, st.failures, st.seconds,
+		printf("%ld programs, %ld failures (%ld tool errors), %.2f s "
+		       "(%.0f programs/s)\n",
+		       st.programs, st.failures, st.tool_errors, st.seconds,
 		       st.seconds > 0 ? (double)st.programs / st.seconds : 0.0);
 	fuzz_stats_free(&st);
 	return rc;

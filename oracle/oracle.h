@@ -306,6 +306,8 @@ const Strategy *strategy_parse(const char *spec);
 /* A short name for files and tables: the built-in's name, or "exec",
  * "exec-mlir", "mlir", "mlir-pipeline". */
 const char *strategy_label(const Strategy *s);
+/* The shell command an outside strategy runs (the program on its stdin). */
+void external_command(const Strategy *s, Str *b);
 /* The MLIR version an outside strategy exports for. */
 int external_mlir_version(const Strategy *s);
 /* Decisions of outside strategy s on case c, into ds (made here): 0, 1 a
@@ -315,6 +317,11 @@ int external_decide(const Strategy *s, const struct Case *c, Decisions *ds,
 /* Remember (or, in fuzz batches, pre-fill) the answer to input text `in`. */
 void external_remember(const Strategy *s, const char *in, const char *answer);
 void external_forget(void);     /* drop every cached answer */
+/* Fuzz batches: ask the tool about many cases in one call (mlir: nested
+ * modules, the analysis anchored on each) and remember each answer; a
+ * failing batch is halved until the failing program runs alone.  Returns
+ * the number of programs asked. */
+int external_prefill(const Strategy *s, struct Case *const *cases, int n);
 
 /* -------------------------------------------------------------- diff.c */
 
@@ -376,6 +383,7 @@ typedef struct FuzzOpts {
 
 typedef struct FuzzStats {
 	long programs, failures, skipped;
+	long tool_errors;       /* failures that are an outside tool's error */
 	double seconds;
 	double first_seconds;   /* time to the first failure */
 	uint64_t first_seed;    /* its seed */

@@ -50,6 +50,8 @@ typedef struct Red {
 	int nculprits;
 	int vkind;              /* without culprits: first violation, or -1 */
 	char *victim;           /* its victim's name, or NULL */
+	char *tool;             /* a tool-error: its status up to the first
+				 * ':' ("exit 1", "answer"), else NULL */
 	/* the current (smallest) case */
 	Case *c;
 	char *text;             /* canonical program text of c->prog */
@@ -143,7 +145,16 @@ evaluate(Red *r, const Case *c, int run, RunOut *o, Diag *why)
 static bool
 failing(const RunOut *o)
 {
-	return o->verdict == VERDICT_DIVERGE || o->verdict == VERDICT_FAULT;
+	return o->verdict == VERDICT_DIVERGE || o->verdict == VERDICT_FAULT ||
+	       o->verdict == VERDICT_TOOL_ERROR;
+}
+
+/* A tool-error's kind: its status up to the first ':' (line numbers in an
+ * answer's message change as the program shrinks). */
+static size_t
+tool_kind_len(const RunOut *o)
+{
+	return strcspn(o->tool.status, ":");
 }
 
 static const char *
@@ -173,6 +184,13 @@ set_signature(Red *r, const RunOut *o)
 	r->vkind = o->ex.nviols ? (int)o->ex.viols[0].kind : -1;
 	if (vn && !(r->victim = mem_strdup(vn)))
 		return oom(r);
+	if (o->verdict == VERDICT_TOOL_ERROR) {
+		size_t n = tool_kind_len(o);
+		if (!(r->tool = mem_alloc(n + 1)))
+			return oom(r);
+		memcpy(r->tool, o->tool.status, n);
+		r->tool[n] = 0;
+	}
 	return 0;
 }
 
@@ -196,6 +214,10 @@ same_failure(const Red *r, const RunOut *o)
 
 	if (!failing(o))
 		return false;
+	if (r->tool || o->verdict == VERDICT_TOOL_ERROR)
+		return r->tool && o->verdict == VERDICT_TOOL_ERROR &&
+		       strlen(r->tool) == tool_kind_len(o) &&
+		       !strncmp(r->tool, o->tool.status, tool_kind_len(o));
 	for (int i = 0; i < r->nculprits; i++)
 		if (!has_culprit(o, r->culprits[i]))
 			return false;
@@ -1506,6 +1528,7 @@ red_free(Red *r)
 		mem_free(r->culprits[i]);
 	mem_free(r->culprits);
 	mem_free(r->victim);
+	mem_free(r->tool);
 	index_free(r);
 	case_free(r->c);
 	mem_free(r->text);

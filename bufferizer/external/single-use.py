@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""An example outside bufferizer for `bufdiff --strategy exec:CMD`.
+
+Protocol (docs/external.md): the program arrives on stdin in canonical TIR;
+the answer is a decisions document on stdout (JSON here), e.g.
+    {"plan": {"y": "x", "z": "new"}}
+Results the answer does not name get copy-all's decision (a fresh buffer).
+
+The rule, a prototype a compiler engineer might write first: an
+elementwise op without `into` may overwrite its first operand of the same
+type when that operand
+  - is used exactly once in the whole program (by this op),
+  - is defined by an elementwise op or a clone in the same block, and
+  - neither op sits inside a region (loop, branch, launch).
+Views, params, constants, calls and regions are left alone, so the rule
+is conservative; bufdiff checks that it is also right.
+"""
+import json
+import re
+import sys
+
+ELEMENTWISE = {"add", "sub", "mul", "div", "max", "min",
+               "neg", "abs", "exp", "relu"}
+DEFINERS = ELEMENTWISE | {"clone"}
+OP = re.compile(r"^(\s*)%([\w.$-]+) = ([\w.]+) (.*) : (\S+)$")
+
+
+def main():
+    text = sys.stdin.read()
+    uses = {}
+    for name in re.findall(r"%([\w.$-]+)", text):
+        uses[name] = uses.get(name, 0) + 1
+    defs = {}   # value -> (op, indent, type, block number)
+    plan = {}
+    block = 0
+    for line in text.splitlines():
+        if line.rstrip().endswith("{") or line.strip().startswith("}"):
+            block += 1   # a new block starts: no reuse across it
+        m = OP.match(line)
+        if not m:
+            continue
+        indent, res, op, rest, ty = m.groups()
+        defs[res] = (op, len(indent), ty, block)
+        if op not in ELEMENTWISE or " into " in rest or len(indent) != 2:
+            continue
+        for name in re.findall(r"%([\w.$-]+)", rest):
+            d = defs.get(name)
+            if d is None or d[2] != ty:
+                continue
+            if d[0] in DEFINERS and d[1] == 2 and d[3] == block \
+                    and uses.get(name) == 2:
+                plan[res] = name
+            break   # only the first operand of the result's type
+    json.dump({"plan": plan}, sys.stdout)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
