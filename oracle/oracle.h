@@ -145,6 +145,12 @@ typedef struct Run {
 	int nplan;
 	FreeAt *frees;
 	int nfrees;
+	PlanAnchor *anchors;    /* `anchor`, `hoist`, `args` (bufferize.h) */
+	int nanchors;
+	PlanHoist *hoists;
+	int nhoists;
+	PlanArgs *args;
+	int nargs;
 	bool has_schedule;
 	Schedule schedule;
 	Verdict verdict;
@@ -162,6 +168,15 @@ typedef struct Run {
 struct Case;
 /* Parse and validate the `runs:` list into c->runs. */
 void runs_load(Loader *L, struct Case *c, const yaml_node_t *n);
+/* The plan keys of a run or a decisions document, in this order. */
+enum { PK_PLAN, PK_FREE, PK_ANCHOR, PK_HOIST, PK_ARGS, PK_COUNT };
+extern const char *const plan_keys[PK_COUNT + 1];   /* NULL-terminated */
+/* Parse vals[PK_*] (NULL: absent) into r's plan, frees, anchors, hoists
+ * and args, every name checked against c's program. */
+void runs_load_plan(Loader *L, struct Case *c, Run *r,
+		    yaml_node_t *const *vals);
+/* Does r force anything (plan, free, anchor, hoist, args)? */
+bool run_has_plan(const Run *r);
 
 /* -------------------------------------------------------------- case.c */
 

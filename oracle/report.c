@@ -170,6 +170,19 @@ decisions_text(FILE *out, const Decisions *ds, Value *const *vs, int n)
 		fprintf(out, "none");
 }
 
+/* The plan's anchors, hoists and args, which no decision line shows. */
+static void
+forced_text(FILE *out, const Decisions *ds)
+{
+	char buf[256];
+	int i = 0;
+
+	for (; plan_extra_str(ds, i, buf, sizeof buf); i++)
+		fprintf(out, "%s%s", i ? ", " : "  forced: ", buf);
+	if (i)
+		fputc('\n', out);
+}
+
 void
 report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 {
@@ -188,6 +201,7 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 	}
 	fprintf(out, "%s%s\n", verdict_names[r->verdict],
 		r->status == STATUS_OK ? " (as expected)" : "");
+	forced_text(out, &r->ds);
 	for (int k = 0; k < r->ex.nviols; k++)
 		violation_text(out, &r->ex.viols[k]);
 	if (r->ex.aborted[0])
@@ -440,6 +454,12 @@ all_decisions_json(const Decisions *ds)
 			return NULL;
 		}
 	}
+	/* then `anchor E:R`, `hoist V`, `args R:copy,share` (docs/cases.md) */
+	for (int i = 0; a && plan_extra_str(ds, i, buf, sizeof buf); i++)
+		if (!append(a, json_string(buf))) {
+			json_decref(a);
+			return NULL;
+		}
 	return a;
 }
 
