@@ -315,8 +315,8 @@ lower_await(Lower *L, const Op *op, BBlock *out)
 			set_root(L, op->res[k], res[k], true, NULL);
 }
 
-/* `anchor`: the empty is a view of the slice its insert_slice replaces
- * (its contents are still poison: the compute tags it). */
+/* `anchor`: the empty is a view of the slice its insert_slice replaces;
+ * nothing is written until an op computes into it. */
 static void
 lower_anchored(Lower *L, const Op *op, const PlanAnchor *a, BBlock *out)
 {
@@ -327,7 +327,6 @@ lower_anchored(Lower *L, const Op *op, const PlanAnchor *a, BBlock *out)
 	in->why = "anchored: the slice its insert_slice overwrites";
 	emit(L, out, in);
 	set_root(L, op->res[0], L->root[ins->dest.v->id], false, NULL);
-	emit(L, out, inst_new(L, BI_COMPUTE, op, op->res[0]));
 }
 
 /* `hoist`: before the outermost loop of each hoisted value, its buffer. */

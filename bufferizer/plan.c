@@ -72,7 +72,7 @@ check_hoists(const Decisions *ds, const Plan *pl, Diag *d)
 			return diag_set(d, h->loc, "hoist: %%%s lives in the "
 					"buffer of %%%s, not one of its own",
 					h->v->name, dec->into->name);
-		if (dec->kind != DEC_NEW || plan_anchor(ds, h->v))
+		if (dec->kind != DEC_NEW)
 			return diag_set(d, h->loc, "hoist: %%%s has no buffer "
 					"of its own", h->v->name);
 	}
@@ -158,9 +158,9 @@ plan_apply(Decisions *ds, const Plan *pl, Diag *d)
 	ds->nanchors = pl->nanchors;
 	ds->nhoists = pl->nhoists;
 	ds->nargs = pl->nargs;
-	for (int i = 0; i < pl->nanchors; i++)
-		ds->d[pl->anchors[i].e->id].reason = "anchored in the destination "
-						     "of an insert_slice";
+	for (int i = 0; i < pl->nanchors; i++) /* no buffer of its own */
+		ds->d[pl->anchors[i].e->id] = (Decision){DEC_VIEW, NULL,
+			"anchored in the destination of an insert_slice", true};
 	if (check_hoists(ds, pl, d))
 		return -1;
 	return apply_args(ds, pl, d);
