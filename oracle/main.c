@@ -67,6 +67,7 @@ typedef struct Opts {
 	long long overhead;     /* --alloc-overhead BYTES */
 	int run;                /* --run I, 1-based; 0: none */
 	const char *plan;       /* --plan FILE */
+	bool planned;           /* the last case got the document's run */
 	char *plantext;         /* its text (mem_alloc'ed) */
 	size_t planlen;
 } Opts;
@@ -192,6 +193,23 @@ print_error(const char *path, const Case *c, const Diag *d)
 
 /* ----------------------------------------------------------- run */
 
+/* Illegal plans found when a run applied them (an in-place decision of
+ * the wrong type, a hoist of a value in place): FILE:LINE:COL under the
+ * file that holds the plan. */
+static void
+print_run_errors(const Opts *o, const char *path, const Case *c,
+		 const Outcome *out)
+{
+	for (int i = 0; c && i < out->nruns; i++) {
+		const RunOut *r = &out->runs[i];
+		bool doc = o->planned && i == c->nruns - 1;
+		if (r->status != STATUS_BAD || r->err.loc.line <= 0)
+			continue;
+		diag_print(stderr, doc ? o->plan : path,
+			   doc ? o->plantext : c->text, &r->err);
+	}
+}
+
 /* check_file with the --plan document's run added to the case (`only`:
  * instead of its runs).  An error in the document is printed under the
  * plan file's name; the outcome is then bad input. */
@@ -201,6 +219,7 @@ check_planned(Opts *o, const char *path, bool only, Case **c, Outcome *out)
 	bool found;
 	Diag d;
 
+	o->planned = false;
 	if (case_load(path, 0, c, &d)) { /* reported (or expected) as usual */
 		case_free(*c);
 		check_file(path, o->strategy, true, c, out);
@@ -208,6 +227,7 @@ check_planned(Opts *o, const char *path, bool only, Case **c, Outcome *out)
 	}
 	if (!plandoc_add_run(o->plan, o->plantext, o->planlen, *c, o->strategy,
 			     only, &found, &d) && (found || !only)) {
+		o->planned = found;
 		check_case(*c, NULL, true, out);
 		return;
 	}
@@ -239,6 +259,8 @@ cmd_run(Opts *o)
 		check_file(o->paths[0], o->strategy, !o->strategy, &c, &out);
 	if (out.errored && out.status != STATUS_OK)
 		print_error(o->paths[0], c, &out.err);
+	else if (out.status == STATUS_BAD)
+		print_run_errors(o, o->paths[0], c, &out);
 	if (o->json) {
 		if (report_json(stdout, c, &out))
 			fprintf(stderr, "bufdiff: out of memory\n");
@@ -390,6 +412,8 @@ check_one_file(Opts *o, const char *path, JEntry *je, int idx)
 	je[idx].msg = mem_strdup(out.why);
 	if (out.errored && out.status == STATUS_BAD)
 		print_error(path, c, &out.err);
+	else if (out.status == STATUS_BAD)
+		print_run_errors(o, path, c, &out);
 	if (o->json)
 		report_json(stdout, c, &out);
 	else if (out.status == STATUS_OK)
