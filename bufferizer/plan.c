@@ -147,6 +147,9 @@ plan_apply(Decisions *ds, const Plan *pl, Diag *d)
 	for (int i = 0; i < pl->nitems; i++)
 		if (plan_one(ds, &pl->items[i], d) < 0)
 			return -1;
+	for (int i = 0; i < pl->nanchors; i++) /* no buffer of its own */
+		ds->d[pl->anchors[i].e->id] = (Decision){DEC_VIEW, NULL,
+			"anchored in the destination of an insert_slice", true};
 	if (check_frees(ds, pl, d))
 		return -1;
 	if (keep(&ds->frees, pl->frees, pl->nfrees, sizeof *pl->frees) ||
@@ -158,9 +161,6 @@ plan_apply(Decisions *ds, const Plan *pl, Diag *d)
 	ds->nanchors = pl->nanchors;
 	ds->nhoists = pl->nhoists;
 	ds->nargs = pl->nargs;
-	for (int i = 0; i < pl->nanchors; i++) /* no buffer of its own */
-		ds->d[pl->anchors[i].e->id] = (Decision){DEC_VIEW, NULL,
-			"anchored in the destination of an insert_slice", true};
 	if (check_hoists(ds, pl, d))
 		return -1;
 	return apply_args(ds, pl, d);
