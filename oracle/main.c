@@ -226,14 +226,15 @@ check_planned(Opts *o, const char *path, bool only, Case **c, Outcome *out)
 		return;
 	}
 	if (!plandoc_add_run(o->plan, o->plantext, o->planlen, *c, o->strategy,
-			     only, &found, &d) && (found || !only)) {
-		o->planned = found;
-		check_case(*c, NULL, true, out);
-		return;
+			     only, &found, &d)) {
+		if (found || !only) {
+			o->planned = found;
+			check_case(*c, NULL, true, out);
+			return;
+		}
+		diag_set(&d, (Loc){0, 0}, "no entry for case '%s' under "
+			 "'cases'", (*c)->name);
 	}
-	if (!found && d.loc.line == 0)
-		diag_set(&d, d.loc, "no entry for case '%s' under 'cases'",
-			 (*c)->name);
 	if (d.loc.line > 0)
 		diag_print(stderr, o->plan, o->plantext, &d);
 	else

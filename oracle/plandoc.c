@@ -161,8 +161,10 @@ plandoc_add_run(const char *file, const char *text, size_t len, Case *c,
 	for (int k = 0; k < MS_COUNT; k++)
 		r->memory[k] = -1;
 	r->strategy = s;
-	if (plandoc_load(file, text, len, c, c->arena, r, found, d) || !*found)
-		return *found ? -1 : 0;
+	if (plandoc_load(file, text, len, c, c->arena, r, found, d))
+		return -1;
+	if (!*found)
+		return 0;
 	if (only) {
 		c->runs = r;
 		c->nruns = 1;
