@@ -178,6 +178,22 @@ covers_dest(const Op *op)
 	return true;
 }
 
+/* A fresh buffer for v: allocated here, or its hoisted one. */
+static void
+fresh(Lower *L, BBlock *out, const Op *op, Value *v, Value *shape)
+{
+	BInst *in;
+
+	if (!L->hoisted[v->id]) {
+		emit_alloc(L, out, op, v, shape, op->parent, NULL);
+		return;
+	}
+	in = inst_new(L, BI_ALIAS, op, v);
+	in->src = L->hoisted[v->id];
+	emit(L, out, in);
+	set_root(L, v, in->src, true, NULL);
+}
+
 /* Results of ops that compute into a buffer: alloc or alias, then compute. */
 static void
 lower_compute(Lower *L, const Op *op, BBlock *out)
@@ -197,15 +213,7 @@ lower_compute(Lower *L, const Op *op, BBlock *out)
 				 L->whole[dec->into->id], NULL);
 			continue;
 		}
-		if (L->hoisted[v->id]) {
-			BInst *in = inst_new(L, BI_ALIAS, op, v);
-			in->src = L->hoisted[v->id];
-			emit(L, out, in);
-			set_root(L, v, in->src, true, NULL);
-		} else {
-			emit_alloc(L, out, op, v, shape_source(op, v), op->parent,
-				   NULL);
-		}
+		fresh(L, out, op, v, shape_source(op, v));
 		if (oi->readsdest && op->hasdest && op->dest.v &&
 		    !covers_dest(op))
 			emit_copy(L, out, op, v, op->dest.v,
@@ -232,7 +240,7 @@ lower_for(Lower *L, const Op *op, BBlock *out)
 			set_root(L, r, L->root[init->id], L->whole[init->id],
 				 NULL);
 		} else {
-			emit_alloc(L, out, op, r, init, op->parent, NULL);
+			fresh(L, out, op, r, init);
 			if (init && !(L->ds->lower & LOWER_NO_INIT_COPY))
 				emit_copy(L, out, op, r, init,
 					  "the loop buffer starts as a copy of "

@@ -229,7 +229,7 @@ load_hoist(Loader *L, Case *c, Run *r, const yaml_node_t *n)
 			if (r->hoists[j].v == v)
 				yl_fail(L, yl_loc(e), "hoist: %%%s is listed twice",
 					name);
-		if (v->type->kind != TY_TENSOR || base_decision(v).kind != DEC_NEW)
+		if (v->type->kind != TY_TENSOR || base_decision(v).kind == DEC_NONE)
 			yl_fail(L, yl_loc(e), "hoist: %%%s has no buffer of its "
 				"own", name);
 		if (!op_outer_loop(v->def))
