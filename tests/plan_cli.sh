@@ -16,7 +16,7 @@ has "SUMMARY: bufdiff: diverge, stale-read in %g (line 10); culprits f:e"
 has "  forced: anchor e:r"
 has "  expectation failed: verdict diverge, expected agree"
 expect 0 "$B" check "$S/cases/plans" --plan "$S/tests/plans/corpus.yaml"
-has "5 passed, 0 failed"
+has "6 passed, 0 failed"
 expect 0 "$B" run "$S/cases/plans/hoist-loop-temps.yaml" --plan "$S/tests/plans/corpus.yaml" --json
 grep -qF '"decisions": ["r:new", "t:new", "u:new", "hoist t", "hoist u"]' "$out" || fail "decisions in JSON"
 expect 2 "$B" check "$S/cases/plans" --plan "$S/tests/plans/unknown-case.yaml"
