@@ -7,8 +7,9 @@
  *              one protected entry (case_parse) with a Diag
  *   data.c     tensor data in case files (numbers, nested or flat lists,
  *              splat, seeded random, shapes) -> Tensor
- *   runs.c     the `runs:` entries (strategies, plans, frees, schedules,
- *              verdicts, blame, memory, culprits) -> Run
+ *   runs.c     the `runs:` entries (strategies, plans, frees, anchors,
+ *              hoists, args, schedules, verdicts, blame, memory, culprits)
+ *              -> Run
  *   case.c     a case file -> Case: program parsed and verified, inputs,
  *              expectations, runs; `# expect-error:` comments
  *   plandoc.c  decisions documents (`--plan FILE`, external answers) -> the

@@ -1,7 +1,9 @@
 /*
  * runs.c: the `runs:` entries of a case, parsed and checked against the
  * program (every name must exist, every plan decision must be one the op
- * can make).  The bufferized executor runs them.
+ * can make; anchors, hoists and args must fit the program's structure).
+ * The bufferized executor runs them.  Decisions documents (plandoc.c) go
+ * through the same key parsers.
  */
 #include <inttypes.h>
 #include <stdlib.h>
