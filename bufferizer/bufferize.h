@@ -3,8 +3,8 @@
  * order.
  *
  *   strategy.c  the strategies: decisions for every op result
- *   plan.c      forced decisions and frees from a case's run (`plan`, `free`)
- *   alias.c     buffer roots: which allocation each value's buffer lies in
+ *   plan.c      forced decisions from a case's run or a decisions document
+ *               (`plan`, `free`, `anchor`, `hoist`, `args`)
  *   lower.c     tensor program + decisions -> buffer program (BIR)
  *
  * A strategy fills Decisions; the lowering reads them, places the frees
@@ -22,6 +22,29 @@ typedef struct PlanFree {
 	Op *after;
 	Loc loc;
 } PlanFree;
+
+/* `anchor: {E: R}`: the empty %E lives in the slice of %R's destination
+ * that the insert_slice defining %R overwrites. */
+typedef struct PlanAnchor {
+	Value *e;
+	Value *r;
+	Loc loc;
+} PlanAnchor;
+
+/* `hoist: [V]`: %V's buffer is allocated before its outermost loop. */
+typedef struct PlanHoist {
+	Value *v;
+	Loc loc;
+} PlanHoist;
+
+/* `args: {R: [copy, share]}`: bit i of `copy` set = the i-th tensor
+ * operand of the call defining %R is passed as a fresh copy. */
+typedef struct PlanArgs {
+	Value *r;
+	int n;                  /* tensor operands (at most 64) */
+	uint64_t copy;
+	Loc loc;
+} PlanArgs;
 
 /* A call argument passed as a copy: the callee writes its param in place
  * and the caller still needs the old value. */
@@ -43,6 +66,12 @@ typedef struct Decisions {
 	Decision *d;       /* by Value.id, p->nvalues entries */
 	PlanFree *frees;     /* plan frees (replace the strategy's for v's buffer) */
 	int nfrees;
+	PlanAnchor *anchors; /* plan anchors, hoists and args (for the lowering */
+	int nanchors;        /* and the reports) */
+	PlanHoist *hoists;
+	int nhoists;
+	PlanArgs *args;
+	int nargs;
 	ArgCopy *argcopies;
 	int nargcopies, capargcopies;
 	unsigned lower;    /* LOWER_* */
@@ -107,10 +136,32 @@ typedef struct PlanItem {
 	Loc loc;
 } PlanItem;
 
-/* Apply forced decisions and frees; an illegal plan (into an operand the op
- * cannot write, of another type, a free of a view) is an input error. */
-int plan_apply(Decisions *ds, const PlanItem *items, int n,
-	       const PlanFree *frees, int nfrees, Diag *d);
+/* Every kind of forced decision a run or a decisions document holds. */
+typedef struct Plan {
+	PlanItem *items;
+	int nitems;
+	PlanFree *frees;
+	int nfrees;
+	PlanAnchor *anchors;
+	int nanchors;
+	PlanHoist *hoists;
+	int nhoists;
+	PlanArgs *args;
+	int nargs;
+} Plan;
+
+/* Apply forced decisions, frees, anchors, hoists and args; an illegal plan
+ * (into an operand the op cannot write, of another type, a free of a view,
+ * a hoist of a value without a fresh buffer) is an input error. */
+int plan_apply(Decisions *ds, const Plan *pl, Diag *d);
+/* The anchor of empty %e / the hoist of %v in ds, or NULL. */
+const PlanAnchor *plan_anchor(const Decisions *ds, const Value *e);
+bool plan_hoisted(const Decisions *ds, const Value *v);
+/* `anchor E:R`, `hoist V`, `args R:copy,share` for reports: the n-th
+ * forced decision of these kinds into buf, or NULL past the end. */
+const char *plan_extra_str(const Decisions *ds, int n, char *buf, size_t len);
+/* The outermost loop enclosing op, or NULL. */
+const Op *op_outer_loop(const Op *op);
 
 /* ------------------------------------------------------------- lower.c */
 

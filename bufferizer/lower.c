@@ -14,7 +14,10 @@
  *   receiver (the if/await/call result) owns what it gets;
  * - a loop keeps each iter arg in one loop buffer: the init's (in place) or
  *   a copy of it (`new`); a yield of another buffer copies into it.
- * A plan's `free` replaces the rule for the buffer it names.
+ * A plan's `free` replaces the rule for the buffer it names.  A plan's
+ * `anchor` makes an empty a view of the slice its insert_slice overwrites;
+ * a `hoist` allocates a loop body's buffer once, before the outermost loop,
+ * owned (and freed) by the block that holds that loop.
  */
 #include <setjmp.h>
 #include <stdio.h>
@@ -40,6 +43,7 @@ typedef struct Lower {
 	bool *moved;       /* for roots: passed out of its block */
 	int *hint;         /* synthetic roots: index in their block of the op
 			    * that uses them last, or -1 */
+	Value **hoisted;   /* by value id: the hoisted buffer it lives in */
 	AwaitRef **awaits; /* by future value id: the ops awaiting it */
 	Value ***futres;   /* by future value id: its `%f.k` registers */
 	int *last;         /* by root id: last use in the block being placed */
@@ -174,6 +178,22 @@ covers_dest(const Op *op)
 	return true;
 }
 
+/* A fresh buffer for v: allocated here, or its hoisted one. */
+static void
+fresh(Lower *L, BBlock *out, const Op *op, Value *v, Value *shape)
+{
+	BInst *in;
+
+	if (!L->hoisted[v->id]) {
+		emit_alloc(L, out, op, v, shape, op->parent, NULL);
+		return;
+	}
+	in = inst_new(L, BI_ALIAS, op, v);
+	in->src = L->hoisted[v->id];
+	emit(L, out, in);
+	set_root(L, v, in->src, true, NULL);
+}
+
 /* Results of ops that compute into a buffer: alloc or alias, then compute. */
 static void
 lower_compute(Lower *L, const Op *op, BBlock *out)
@@ -193,7 +213,7 @@ lower_compute(Lower *L, const Op *op, BBlock *out)
 				 L->whole[dec->into->id], NULL);
 			continue;
 		}
-		emit_alloc(L, out, op, v, shape_source(op, v), op->parent, NULL);
+		fresh(L, out, op, v, shape_source(op, v));
 		if (oi->readsdest && op->hasdest && op->dest.v &&
 		    !covers_dest(op))
 			emit_copy(L, out, op, v, op->dest.v,
@@ -220,7 +240,7 @@ lower_for(Lower *L, const Op *op, BBlock *out)
 			set_root(L, r, L->root[init->id], L->whole[init->id],
 				 NULL);
 		} else {
-			emit_alloc(L, out, op, r, init, op->parent, NULL);
+			fresh(L, out, op, r, init);
 			if (init && !(L->ds->lower & LOWER_NO_INIT_COPY))
 				emit_copy(L, out, op, r, init,
 					  "the loop buffer starts as a copy of "
@@ -303,10 +323,49 @@ lower_await(Lower *L, const Op *op, BBlock *out)
 			set_root(L, op->res[k], res[k], true, NULL);
 }
 
+/* `anchor`: the empty is a view of the slice its insert_slice replaces;
+ * nothing is written until an op computes into it. */
+static void
+lower_anchored(Lower *L, const Op *op, const PlanAnchor *a, BBlock *out)
+{
+	const Op *ins = a->r->def;
+	BInst *in = inst_new(L, BI_VIEW, ins, op->res[0]);
+
+	in->src = ins->dest.v;
+	in->why = "anchored: the slice its insert_slice overwrites";
+	emit(L, out, in);
+	set_root(L, op->res[0], L->root[ins->dest.v->id], false, NULL);
+}
+
+/* `hoist`: before the outermost loop of each hoisted value, its buffer. */
+static void
+lower_hoists(Lower *L, const Op *loop, BBlock *out)
+{
+	for (int i = 0; i < L->ds->nhoists; i++) {
+		Value *v = L->ds->hoists[i].v, *h;
+		if (op_outer_loop(v->def) != loop)
+			continue;
+		h = synth(L, v, "hoist");
+		emit_alloc(L, out, loop, h, NULL, loop->parent,
+			   "hoisted out of the loop (forced by the plan)");
+		L->hint[h->id] = loop->index;
+		L->hoisted[v->id] = h;
+	}
+}
+
 static void
 lower_op(Lower *L, const Op *op, BBlock *out)
 {
+	const PlanAnchor *a;
 	BInst *in;
+
+	if (op->kind == OP_FOR && L->ds->nhoists)
+		lower_hoists(L, op, out);
+	if (op_info[op->kind].form == F_EMPTY &&
+	    (a = plan_anchor(L->ds, op->res[0]))) {
+		lower_anchored(L, op, a, out);
+		return;
+	}
 
 	switch (op_info[op->kind].form) {
 	case F_IF:
@@ -765,7 +824,7 @@ bufferize_lower(const Program *p, const Decisions *ds, Diag *d)
 	for (int i = 0; i < p->nvalues; i++)
 		if (p->values[i]->type->kind == TY_FUTURE)
 			extra += p->values[i]->type->nelems;
-	L.capregs = p->nvalues + 2 * extra + ds->nargcopies + 1;
+	L.capregs = p->nvalues + 2 * extra + ds->nargcopies + ds->nhoists + 1;
 	bp = L.bp = arena_alloc(L.a, sizeof *bp);
 	bp->arena = L.a;
 	bp->p = p;
@@ -782,6 +841,7 @@ bufferize_lower(const Program *p, const Decisions *ds, Diag *d)
 	L.last = arena_alloc(L.a, (size_t)L.capregs * sizeof *L.last);
 	for (int i = 0; i < L.capregs; i++)
 		L.hint[i] = L.last[i] = -1;
+	L.hoisted = arena_alloc(L.a, (size_t)(p->nvalues + 1) * sizeof *L.hoisted);
 	L.awaits = arena_alloc(L.a, (size_t)(p->nvalues + 1) * sizeof *L.awaits);
 	L.futres = arena_alloc(L.a, (size_t)(p->nvalues + 1) * sizeof *L.futres);
 	for (int i = 0; i < p->nfuncs; i++)

@@ -1,4 +1,6 @@
 /* plan.c: decisions and frees forced by a case's run, checked for legality. */
+#include <stdio.h>
+
 #include "bufferize.h"
 
 static int
@@ -41,15 +43,11 @@ plan_one(Decisions *ds, const PlanItem *it, Diag *d)
 			it->into->name);
 }
 
-int
-plan_apply(Decisions *ds, const PlanItem *items, int n, const PlanFree *frees,
-	   int nfrees, Diag *d)
+static int
+check_frees(const Decisions *ds, const Plan *pl, Diag *d)
 {
-	for (int i = 0; i < n; i++)
-		if (plan_one(ds, &items[i], d) < 0)
-			return -1;
-	for (int i = 0; i < nfrees; i++) {
-		const PlanFree *f = &frees[i];
+	for (int i = 0; i < pl->nfrees; i++) {
+		const PlanFree *f = &pl->frees[i];
 		if (f->v->type->kind != TY_TENSOR)
 			return diag_set(d, f->loc, "free: %%%s is not a tensor",
 					f->v->name);
@@ -57,12 +55,169 @@ plan_apply(Decisions *ds, const PlanItem *items, int n, const PlanFree *frees,
 			return diag_set(d, f->loc, "free: %%%s is a view, not an "
 					"allocation", f->v->name);
 	}
-	if (nfrees) {
-		ds->frees = mem_alloc((size_t)nfrees * sizeof *frees);
-		if (!ds->frees)
-			return diag_set(d, (Loc){0, 0}, "out of memory");
-		memcpy(ds->frees, frees, (size_t)nfrees * sizeof *frees);
-		ds->nfrees = nfrees;
+	return 0;
+}
+
+/* A hoisted value needs a fresh buffer of a static shape. */
+static int
+check_hoists(const Decisions *ds, const Plan *pl, Diag *d)
+{
+	for (int i = 0; i < pl->nhoists; i++) {
+		const PlanHoist *h = &pl->hoists[i];
+		const Decision *dec = &ds->d[h->v->id];
+		if (dec->kind == DEC_VIEW)
+			return diag_set(d, h->loc, "hoist: %%%s is a view, not "
+					"an allocation", h->v->name);
+		if (dec->kind == DEC_INPLACE)
+			return diag_set(d, h->loc, "hoist: %%%s lives in the "
+					"buffer of %%%s, not one of its own",
+					h->v->name, dec->into->name);
+		if (dec->kind != DEC_NEW)
+			return diag_set(d, h->loc, "hoist: %%%s has no buffer "
+					"of its own", h->v->name);
 	}
 	return 0;
+}
+
+/* Drop the strategy's copy of argument `arg` of `call`. */
+static void
+argcopy_drop(Decisions *ds, const Op *call, int arg)
+{
+	int n = 0;
+
+	for (int i = 0; i < ds->nargcopies; i++)
+		if (ds->argcopies[i].call != call || ds->argcopies[i].arg != arg)
+			ds->argcopies[n++] = ds->argcopies[i];
+	ds->nargcopies = n;
+}
+
+static int
+argcopy_add(Decisions *ds, const Op *call, int arg)
+{
+	if (ds->nargcopies == ds->capargcopies) {
+		int nc = ds->capargcopies ? 2 * ds->capargcopies : 8;
+		ArgCopy *na = mem_realloc(ds->argcopies, (size_t)nc * sizeof *na);
+		if (!na)
+			return -1;
+		ds->argcopies = na;
+		ds->capargcopies = nc;
+	}
+	ds->argcopies[ds->nargcopies++] = (ArgCopy){call, arg, "forced by the "
+						    "plan (args: copy)"};
+	return 0;
+}
+
+/* `args`: the words replace the strategy's argument copies. */
+static int
+apply_args(Decisions *ds, const Plan *pl, Diag *d)
+{
+	for (int i = 0; i < pl->nargs; i++) {
+		const PlanArgs *pa = &pl->args[i];
+		const Op *call = pa->r->def;
+		int t = 0;
+		for (int k = 0; k < call->nargs; k++) {
+			const Value *a = call->args[k].v;
+			if (!a || a->type->kind != TY_TENSOR)
+				continue;
+			argcopy_drop(ds, call, k);
+			if (((pa->copy >> t++) & 1) && argcopy_add(ds, call, k))
+				return diag_set(d, pa->loc, "out of memory");
+		}
+	}
+	return 0;
+}
+
+/* A copy of n items of size sz into *out (NULL when n is 0). */
+static int
+keep(void *out, const void *in, int n, size_t sz)
+{
+	void *p = NULL;
+
+	if (n && !(p = mem_alloc((size_t)n * sz)))
+		return -1;
+	if (n)
+		memcpy(p, in, (size_t)n * sz);
+	*(void **)out = p;
+	return 0;
+}
+
+int
+plan_apply(Decisions *ds, const Plan *pl, Diag *d)
+{
+	for (int i = 0; i < pl->nitems; i++)
+		if (plan_one(ds, &pl->items[i], d) < 0)
+			return -1;
+	for (int i = 0; i < pl->nanchors; i++) /* no buffer of its own */
+		ds->d[pl->anchors[i].e->id] = (Decision){DEC_VIEW, NULL,
+			"anchored in the destination of an insert_slice", true};
+	if (check_frees(ds, pl, d))
+		return -1;
+	if (keep(&ds->frees, pl->frees, pl->nfrees, sizeof *pl->frees) ||
+	    keep(&ds->anchors, pl->anchors, pl->nanchors, sizeof *pl->anchors) ||
+	    keep(&ds->hoists, pl->hoists, pl->nhoists, sizeof *pl->hoists) ||
+	    keep(&ds->args, pl->args, pl->nargs, sizeof *pl->args))
+		return diag_set(d, (Loc){0, 0}, "out of memory");
+	ds->nfrees = pl->nfrees;
+	ds->nanchors = pl->nanchors;
+	ds->nhoists = pl->nhoists;
+	ds->nargs = pl->nargs;
+	if (check_hoists(ds, pl, d))
+		return -1;
+	return apply_args(ds, pl, d);
+}
+
+const PlanAnchor *
+plan_anchor(const Decisions *ds, const Value *e)
+{
+	for (int i = 0; i < ds->nanchors; i++)
+		if (ds->anchors[i].e == e)
+			return &ds->anchors[i];
+	return NULL;
+}
+
+bool
+plan_hoisted(const Decisions *ds, const Value *v)
+{
+	for (int i = 0; i < ds->nhoists; i++)
+		if (ds->hoists[i].v == v)
+			return true;
+	return false;
+}
+
+const char *
+plan_extra_str(const Decisions *ds, int n, char *buf, size_t len)
+{
+	if (n < ds->nanchors) {
+		snprintf(buf, len, "anchor %s:%s", ds->anchors[n].e->name,
+			 ds->anchors[n].r->name);
+		return buf;
+	}
+	if ((n -= ds->nanchors) < ds->nhoists) {
+		snprintf(buf, len, "hoist %s", ds->hoists[n].v->name);
+		return buf;
+	}
+	if ((n -= ds->nhoists) < ds->nargs) {
+		const PlanArgs *pa = &ds->args[n];
+		size_t k = (size_t)snprintf(buf, len, "args %s:", pa->r->name);
+		for (int i = 0; i < pa->n && k < len; i++)
+			k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? "," : "",
+					      (pa->copy >> i) & 1 ? "copy" : "share");
+		return buf;
+	}
+	return NULL;
+}
+
+const Op *
+op_outer_loop(const Op *op)
+{
+	const Op *loop = NULL;
+
+	for (const Op *o = op->parent ? op->parent->parent : NULL; o;
+	     o = o->parent ? o->parent->parent : NULL) {
+		if (o->kind == OP_ASYNC)
+			break; /* a launch's region allocates for itself */
+		if (o->kind == OP_FOR)
+			loop = o;
+	}
+	return loop;
 }

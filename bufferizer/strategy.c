@@ -162,6 +162,9 @@ decisions_free(Decisions *ds)
 {
 	mem_free(ds->d);
 	mem_free(ds->frees);
+	mem_free(ds->anchors);
+	mem_free(ds->hoists);
+	mem_free(ds->args);
 	mem_free(ds->argcopies);
 	arena_free(ds->arena);
 	memset(ds, 0, sizeof *ds);

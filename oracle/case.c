@@ -93,66 +93,11 @@ scan_comments(Case *c, Diag *d)
 /* ---------------------------------------------------------- YAML */
 
 /* 1-based line and column of byte `off` (libyaml reader errors). */
-static Loc
-offset_loc(const char *text, size_t off)
-{
-	Loc l = {1, 1};
-
-	for (size_t i = 0; i < off && text[i]; i++) {
-		if (text[i] == '\n')
-			l.line++, l.col = 1;
-		else if (((unsigned char)text[i] & 0xc0) != 0x80)
-			l.col++;
-	}
-	return l;
-}
-
-static int
-yaml_error(const yaml_parser_t *p, const char *text, Diag *d)
-{
-	Loc l = {(int)p->problem_mark.line + 1, (int)p->problem_mark.column + 1};
-	const char *prob = p->problem ? p->problem : "malformed YAML";
-
-	if (p->error == YAML_READER_ERROR)
-		l = offset_loc(text, p->problem_offset);
-	if (p->error == YAML_MEMORY_ERROR)
-		return diag_set(d, (Loc){0, 0}, "out of memory");
-	if (p->context)
-		return diag_set(d, l, "%s (%s)", prob, p->context);
-	return diag_set(d, l, "%s", prob);
-}
-
 /* Load the one YAML document of the file into L->doc. */
 static int
 load_yaml(Loader *L, Case *c, bool *hasdoc, Diag *d)
 {
-	yaml_parser_t p;
-	yaml_document_t extra;
-	yaml_node_t *root;
-	int rc = 0;
-
-	if (!yaml_parser_initialize(&p))
-		return diag_set(d, (Loc){0, 0}, "out of memory");
-	yaml_parser_set_input_string(&p, (const unsigned char *)c->text, c->len);
-	if (!yaml_parser_load(&p, &L->doc)) {
-		rc = yaml_error(&p, c->text, d);
-		yaml_parser_delete(&p);
-		return rc;
-	}
-	*hasdoc = true;
-	if (!yaml_document_get_root_node(&L->doc)) {
-		rc = diag_set(d, (Loc){1, 1}, "empty case file");
-	} else if (!yaml_parser_load(&p, &extra)) {
-		rc = yaml_error(&p, c->text, d);
-	} else {
-		root = yaml_document_get_root_node(&extra);
-		if (root)
-			rc = diag_set(d, yl_loc(root), "a case file holds one "
-				      "YAML document");
-		yaml_document_delete(&extra);
-	}
-	yaml_parser_delete(&p);
-	return rc;
+	return yl_load(L, c->text, c->len, "case file", hasdoc, d);
 }
 
 /* ------------------------------------------------------ program */
@@ -482,7 +427,7 @@ read_file(Case *c, const char *path, Diag *d)
 	}
 	fclose(f);
 	if (memchr(buf, 0, (size_t)n))
-		return diag_set(d, offset_loc(buf, strlen(buf)), "NUL byte in "
+		return diag_set(d, yl_offset_loc(buf, strlen(buf)), "NUL byte in "
 				"the case file");
 	c->text = buf;
 	c->len = (size_t)n;

@@ -355,24 +355,28 @@ check_expectations(const Run *r, RunOut *o)
 int
 diff_plan(const Run *r, Decisions *ds, Diag *err)
 {
-	PlanItem *items = mem_alloc((size_t)(r->nplan + 1) * sizeof *items);
-	PlanFree *frees = mem_alloc((size_t)(r->nfrees + 1) * sizeof *frees);
+	Plan pl = {.nitems = r->nplan, .nfrees = r->nfrees,
+		   .anchors = r->anchors, .nanchors = r->nanchors,
+		   .hoists = r->hoists, .nhoists = r->nhoists,
+		   .args = r->args, .nargs = r->nargs};
 	int rc;
 
-	if (!items || !frees) {
-		mem_free(items);
-		mem_free(frees);
+	pl.items = mem_alloc((size_t)(r->nplan + 1) * sizeof *pl.items);
+	pl.frees = mem_alloc((size_t)(r->nfrees + 1) * sizeof *pl.frees);
+	if (!pl.items || !pl.frees) {
+		mem_free(pl.items);
+		mem_free(pl.frees);
 		return diag_set(err, r->loc, "out of memory");
 	}
 	for (int i = 0; i < r->nplan; i++)
-		items[i] = (PlanItem){r->plan[i].result, r->plan[i].operand,
-				      r->plan[i].loc};
+		pl.items[i] = (PlanItem){r->plan[i].result, r->plan[i].operand,
+					 r->plan[i].loc};
 	for (int i = 0; i < r->nfrees; i++)
-		frees[i] = (PlanFree){r->frees[i].value, r->frees[i].after->def,
-				      r->frees[i].loc};
-	rc = plan_apply(ds, items, r->nplan, frees, r->nfrees, err);
-	mem_free(items);
-	mem_free(frees);
+		pl.frees[i] = (PlanFree){r->frees[i].value,
+					 r->frees[i].after->def, r->frees[i].loc};
+	rc = plan_apply(ds, &pl, err);
+	mem_free(pl.items);
+	mem_free(pl.frees);
 	return rc;
 }
 
@@ -464,7 +468,7 @@ diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
 		s = r->strategy;
 	if (!s)
 		s = strategy_find("copy-all");
-	o->strategy = r && (r->nplan || r->nfrees) ? "plan" : s->name;
+	o->strategy = r && run_has_plan(r) ? "plan" : s->name;
 	snprintf(o->schedule, sizeof o->schedule, "sync");
 	o->status = STATUS_OK;
 	if (s->ext && s->ext->kind == EXT_PIPELINE) {

@@ -113,8 +113,49 @@ has_name(const Program *p, const Func *entry, const char *name)
 	return named(p, entry, name) != NULL;
 }
 
-/* The run's keys: strategy, plan and free entries whose names still exist
- * in p, schedule.  Starts a list item ("  - "). */
+/* anchor, hoist and args entries whose names still exist in p (a reduced
+ * program that breaks one is rejected by the loader, like any other). */
+static void
+emit_run_extras(Str *b, const Run *r, const Program *p, const Func *entry)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->nanchors; i++) {
+		const PlanAnchor *a = &r->anchors[i];
+		if (!has_name(p, entry, a->e->name) || !has_name(p, entry, a->r->name))
+			continue;
+		str_puts(b, n++ ? ", " : "    anchor: {");
+		str_printf(b, "%s: %s", a->e->name, a->r->name);
+	}
+	if (n)
+		str_puts(b, "}\n");
+	n = 0;
+	for (int i = 0; i < r->nhoists; i++) {
+		if (!has_name(p, entry, r->hoists[i].v->name))
+			continue;
+		str_puts(b, n++ ? ", " : "    hoist: [");
+		str_puts(b, r->hoists[i].v->name);
+	}
+	if (n)
+		str_puts(b, "]\n");
+	n = 0;
+	for (int i = 0; i < r->nargs; i++) {
+		const PlanArgs *pa = &r->args[i];
+		if (!has_name(p, entry, pa->r->name))
+			continue;
+		str_puts(b, n++ ? ", " : "    args: {");
+		str_printf(b, "%s: [", pa->r->name);
+		for (int k = 0; k < pa->n; k++)
+			str_printf(b, "%s%s", k ? ", " : "",
+				   (pa->copy >> k) & 1 ? "copy" : "share");
+		str_puts(b, "]");
+	}
+	if (n)
+		str_puts(b, "}\n");
+}
+
+/* The run's keys: strategy, plan, free, anchor, hoist and args entries
+ * whose names still exist in p, schedule.  Starts a list item ("  - "). */
 void
 emit_run_head(Str *b, const Run *r, const Program *p, const Func *entry)
 {
@@ -144,6 +185,7 @@ emit_run_head(Str *b, const Run *r, const Program *p, const Func *entry)
 	}
 	if (n)
 		str_puts(b, "}\n");
+	emit_run_extras(b, r, p, entry);
 	if (r->has_schedule) {
 		char buf[48];
 		str_printf(b, "    schedule: %s\n",

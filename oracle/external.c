@@ -487,7 +487,8 @@ apply_mlir(const Case *c, const char *ans, const ExportMap *map,
 				  d.loc.line, d.loc.col, d.msg);
 	} else {
 		mop_walk(top, read_annotation, &R);
-		if (!R.rc && plan_items(ds, R.items, R.nitems, &d))
+		Plan pl = {.items = R.items, .nitems = R.nitems};
+		if (!R.rc && plan_apply(ds, &pl, &d))
 			R.rc = tool_error(t, "answer: impossible decision: %s",
 					  d.msg);
 	}

@@ -184,7 +184,7 @@ enum { FUZZ_BATCH = 64 };
 static void
 prefill(const FuzzOpts *o, uint64_t seed, int stride, long left)
 {
-	Case *cases[FUZZ_BATCH];
+	Case *cases[FUZZ_BATCH] = {0};
 	int n = 0;
 
 	for (int i = 0; i < FUZZ_BATCH && i < left; i++) {

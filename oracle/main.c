@@ -14,17 +14,17 @@
 
 static const char usage[] =
 	"usage:\n"
-	"  bufdiff run CASE [--strategy S] [--schedule X] [--json]\n"
+	"  bufdiff run CASE [--strategy S] [--plan FILE] [--schedule X] [--json]\n"
 	"              [--alloc-overhead BYTES] [--memory-trace FILE]\n"
-	"  bufdiff check PATH... [--strategy S] [--schedule X] [--json]\n"
-	"              [--junit FILE]\n"
+	"  bufdiff check PATH... [--strategy S] [--plan FILE] [--schedule X]\n"
+	"              [--json] [--junit FILE]\n"
 	"  bufdiff print CASE\n"
 	"  bufdiff bufferize CASE [--strategy S] [--run I]\n"
 	"  bufdiff explain CASE [--strategy S] [--run I]\n"
 	"  bufdiff fuzz --strategy S [--seed N] [--count K | --time SEC]\n"
 	"              [--out DIR] [--shard I/N] [--max-ops N] [--mix LIST]\n"
 	"              [--no-reduce] [--json]\n"
-	"  bufdiff reduce CASE [--run I] [--out FILE]\n"
+	"  bufdiff reduce CASE [--run I] [--plan FILE] [--out FILE]\n"
 	"  bufdiff strategies\n"
 	"  bufdiff --help | --version\n"
 	"\n"
@@ -42,6 +42,9 @@ static const char usage[] =
 	"\n"
 	"  --strategy S   copy-all, inplace-all, last-use, one-shot, plan, the\n"
 	"                 mutants, exec:CMD, exec-mlir:CMD, mlir[:TOOL]\n"
+	"  --plan FILE    one more run per case with the decisions of FILE (JSON\n"
+	"                 or YAML; `run`: instead of the case's runs) over\n"
+	"                 --strategy S or copy-all; it must agree\n"
 	"  --schedule X   sync, late, all or random:SEED (overrides the runs')\n"
 	"  --schedules N  random seeds that `all` tries (default 8)\n"
 	"  --json         one JSON object per case on stdout\n"
@@ -68,6 +71,10 @@ typedef struct Opts {
 	const char *trace;      /* --memory-trace FILE */
 	long long overhead;     /* --alloc-overhead BYTES */
 	int run;                /* --run I, 1-based; 0: none */
+	const char *plan;       /* --plan FILE */
+	bool planned;           /* the last case got the document's run */
+	char *plantext;         /* its text (mem_alloc'ed) */
+	size_t planlen;
 } Opts;
 
 static int
@@ -117,6 +124,9 @@ parse_opt(Opts *o, int argc, char **argv, int *i)
 					   "all or random:SEED)", v);
 	} else if (!strcmp(a, "--junit")) {
 		if (!(o->junit = opt_value(argc, argv, i)))
+			return STATUS_BAD;
+	} else if (!strcmp(a, "--plan")) {
+		if (!(o->plan = opt_value(argc, argv, i)))
 			return STATUS_BAD;
 	} else if (!strcmp(a, "--memory-trace")) {
 		if (!(o->trace = opt_value(argc, argv, i)))
@@ -194,6 +204,58 @@ print_error(const char *path, const Case *c, const Diag *d)
 
 /* ----------------------------------------------------------- run */
 
+/* Illegal plans found when a run applied them (an in-place decision of
+ * the wrong type, a hoist of a value in place): FILE:LINE:COL under the
+ * file that holds the plan. */
+static void
+print_run_errors(const Opts *o, const char *path, const Case *c,
+		 const Outcome *out)
+{
+	for (int i = 0; c && i < out->nruns; i++) {
+		const RunOut *r = &out->runs[i];
+		bool doc = o->planned && i == c->nruns - 1;
+		if (r->status != STATUS_BAD || r->err.loc.line <= 0)
+			continue;
+		diag_print(stderr, doc ? o->plan : path,
+			   doc ? o->plantext : c->text, &r->err);
+	}
+}
+
+/* check_file with the --plan document's run added to the case (`only`:
+ * instead of its runs).  An error in the document is printed under the
+ * plan file's name; the outcome is then bad input. */
+static void
+check_planned(Opts *o, const char *path, bool only, Case **c, Outcome *out)
+{
+	bool found;
+	Diag d;
+
+	o->planned = false;
+	if (case_load(path, 0, c, &d)) { /* reported (or expected) as usual */
+		case_free(*c);
+		check_file(path, o->strategy, true, c, out);
+		return;
+	}
+	if (!plandoc_add_run(o->plan, o->plantext, o->planlen, *c, o->strategy,
+			     only, &found, &d)) {
+		if (found || !only) {
+			o->planned = found;
+			check_case(*c, NULL, true, out);
+			return;
+		}
+		diag_set(&d, (Loc){0, 0}, "no entry for case '%s' under "
+			 "'cases'", (*c)->name);
+	}
+	if (d.loc.line > 0)
+		diag_print(stderr, o->plan, o->plantext, &d);
+	else
+		fprintf(stderr, "%s: error: %s\n", o->plan, d.msg);
+	memset(out, 0, sizeof *out);
+	out->status = STATUS_BAD;
+	snprintf(out->why, sizeof out->why, "%s:%d:%d: error: %.400s", o->plan,
+		 d.loc.line, d.loc.col, d.msg);
+}
+
 static int
 cmd_run(Opts *o)
 {
@@ -203,9 +265,14 @@ cmd_run(Opts *o)
 
 	if (o->npaths != 1)
 		return usage_error("%s", "run takes exactly one CASE");
-	check_file(o->paths[0], o->strategy, !o->strategy, &c, &out);
+	if (o->plan)
+		check_planned(o, o->paths[0], true, &c, &out);
+	else
+		check_file(o->paths[0], o->strategy, !o->strategy, &c, &out);
 	if (out.errored && out.status != STATUS_OK)
 		print_error(o->paths[0], c, &out.err);
+	else if (out.status == STATUS_BAD)
+		print_run_errors(o, o->paths[0], c, &out);
 	if (o->json) {
 		if (report_json(stdout, c, &out))
 			fprintf(stderr, "bufdiff: out of memory\n");
@@ -342,7 +409,10 @@ check_one_file(Opts *o, const char *path, JEntry *je, int idx)
 	Outcome out;
 	const char *dup;
 
-	check_file(path, o->strategy, true, &c, &out);
+	if (o->plan)
+		check_planned(o, path, false, &c, &out);
+	else
+		check_file(path, o->strategy, true, &c, &out);
 	je[idx].file = mem_strdup(path);
 	je[idx].name = c && c->name ? mem_strdup(c->name) : NULL;
 	if (out.status == STATUS_OK && (dup = duplicate(je, idx))) {
@@ -354,6 +424,8 @@ check_one_file(Opts *o, const char *path, JEntry *je, int idx)
 	je[idx].msg = mem_strdup(out.why);
 	if (out.errored && out.status == STATUS_BAD)
 		print_error(path, c, &out.err);
+	else if (out.status == STATUS_BAD)
+		print_run_errors(o, path, c, &out);
 	if (o->json)
 		report_json(stdout, c, &out);
 	else if (out.status == STATUS_OK)
@@ -362,6 +434,37 @@ check_one_file(Opts *o, const char *path, JEntry *je, int idx)
 		printf("[FAIL] %s: %s\n", path, out.why);
 	outcome_clear(&out);
 	case_free(c);
+}
+
+/* Entries of a `cases:` plan document that name no checked case: errors. */
+static bool
+plan_unmatched(Opts *o, const JEntry *je, int n)
+{
+	Arena *a = arena_new();
+	const char **names;
+	Loc *locs;
+	int nnames = -1;
+	bool bad = false;
+	Diag d;
+
+	if (!a || plandoc_cases(o->plantext, o->planlen, a, &names, &locs,
+				&nnames, &d)) {
+		arena_free(a);
+		return false; /* reported with each case */
+	}
+	for (int i = 0; i < nnames; i++) {
+		bool seen = false;
+		for (int k = 0; k < n && !seen; k++)
+			seen = je[k].name && !strcmp(je[k].name, names[i]);
+		if (seen)
+			continue;
+		diag_set(&d, locs[i], "no case named '%s' under the checked "
+			 "paths", names[i]);
+		diag_print(stderr, o->plan, o->plantext, &d);
+		bad = true;
+	}
+	arena_free(a);
+	return bad;
 }
 
 static int
@@ -386,6 +489,8 @@ cmd_check(Opts *o)
 		if ((int)je[i].status > worst)
 			worst = je[i].status;
 	}
+	if (o->plan && plan_unmatched(o, je, f.n))
+		worst = STATUS_BAD;
 	fprintf(o->json ? stderr : stdout, "%d passed, %d failed\n", passed,
 		f.n - passed);
 	if (o->junit && report_junit(o->junit, je, f.n)) {
@@ -547,6 +652,7 @@ int
 main(int argc, char **argv)
 {
 	Opts o = {0};
+	Diag d;
 	int rc;
 
 	if (argc < 2) {
@@ -578,6 +684,11 @@ main(int argc, char **argv)
 			continue;
 		FILE *trace = NULL;
 		rc = parse_args(&o, argc, argv);
+		if (!rc && o.plan && !(o.plantext = plandoc_read(o.plan,
+							&o.planlen, &d))) {
+			fprintf(stderr, "bufdiff: %s\n", d.msg);
+			rc = STATUS_BAD;
+		}
 		if (!rc && o.trace && !(trace = fopen(o.trace, "w")))
 			rc = usage_error("cannot write %s", o.trace);
 		if (!rc) {
@@ -591,6 +702,7 @@ main(int argc, char **argv)
 		if (trace)
 			fclose(trace);
 		mem_free(o.paths);
+		mem_free(o.plantext);
 		return rc;
 	}
 	return usage_error("unknown command '%s'", argv[1]);

@@ -7,10 +7,13 @@
  *              one protected entry (case_parse) with a Diag
  *   data.c     tensor data in case files (numbers, nested or flat lists,
  *              splat, seeded random, shapes) -> Tensor
- *   runs.c     the `runs:` entries (strategies, plans, frees, schedules,
- *              verdicts, blame, memory, culprits) -> Run
+ *   runs.c     the `runs:` entries (strategies, plans, frees, anchors,
+ *              hoists, args, schedules, verdicts, blame, memory, culprits)
+ *              -> Run
  *   case.c     a case file -> Case: program parsed and verified, inputs,
  *              expectations, runs; `# expect-error:` comments
+ *   plandoc.c  decisions documents (`--plan FILE`, external answers) -> the
+ *              plan keys of a Run
  *   check.c    a Case against the reference interpreter -> Outcome
  *   cache.c    text -> verdict or answer (reducer candidates, tool answers)
  *   external.c outside bufferizers as strategies: exec:, exec-mlir:, mlir
@@ -55,6 +58,12 @@ typedef struct Loader {
 
 enum { YL_OOM = 1, YL_FAIL = 2 }; /* longjmp values: arena OOM, yl_fail */
 
+/* The one YAML document of text into L->doc (*hasdoc: delete it); 0, or
+ * -1 with d.  `what` names the text in messages: "case file". */
+int yl_load(Loader *L, const char *text, size_t len, const char *what,
+	    bool *hasdoc, Diag *d);
+/* The location of byte `off` of text. */
+Loc yl_offset_loc(const char *text, size_t off);
 Loc yl_loc(const yaml_node_t *n);
 _Noreturn void yl_fail(Loader *L, Loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -153,6 +162,12 @@ typedef struct Run {
 	int nplan;
 	FreeAt *frees;
 	int nfrees;
+	PlanAnchor *anchors;    /* `anchor`, `hoist`, `args` (bufferize.h) */
+	int nanchors;
+	PlanHoist *hoists;
+	int nhoists;
+	PlanArgs *args;
+	int nargs;
 	bool has_schedule;
 	Schedule schedule;
 	Verdict verdict;
@@ -170,6 +185,15 @@ typedef struct Run {
 struct Case;
 /* Parse and validate the `runs:` list into c->runs. */
 void runs_load(Loader *L, struct Case *c, const yaml_node_t *n);
+/* The plan keys of a run or a decisions document, in this order. */
+enum { PK_PLAN, PK_FREE, PK_ANCHOR, PK_HOIST, PK_ARGS, PK_COUNT };
+extern const char *const plan_keys[PK_COUNT + 1];   /* NULL-terminated */
+/* Parse vals[PK_*] (NULL: absent) into r's plan, frees, anchors, hoists
+ * and args, every name checked against c's program. */
+void runs_load_plan(Loader *L, struct Case *c, Run *r,
+		    yaml_node_t *const *vals);
+/* Does r force anything (plan, free, anchor, hoist, args)? */
+bool run_has_plan(const Run *r);
 
 /* -------------------------------------------------------------- case.c */
 
@@ -215,6 +239,29 @@ int case_load(const char *path, unsigned flags, Case **out, Diag *d);
 int case_parse(const char *file, const char *text, size_t len,
 	       unsigned flags, Case **out, Diag *d);
 void case_free(Case *c);        /* NULL ok */
+
+/* ----------------------------------------------------------- plandoc.c */
+
+/* Read a decisions document into r's plan keys (plan/free/anchor/hoist/args),
+ * names resolved in c's program.  With `cases:`, the entry named c->name
+ * (none: *found = false).  0, or -1 with d (d->loc in the document's text).
+ * `file` labels the text ("answer of exec:foo" when it is not a file);
+ * only r's plan keys and loc are set; they live in arena a. */
+int plandoc_load(const char *file, const char *text, size_t len, const Case *c,
+		 Arena *a, Run *r, bool *found, Diag *d);
+/* The entry names of a `cases:` document and where each is (in arena a);
+ * *n = -1 for a document without `cases:`.  0, or -1 with d. */
+int plandoc_cases(const char *text, size_t len, Arena *a, const char ***names,
+		  Loc **locs, int *n, Diag *d);
+/* `--plan FILE` on a case: one more run with the document's decisions over
+ * strategy s (NULL: copy-all), expected to agree; with `only` it replaces
+ * the case's runs.  0 (*found false: a `cases:` document without an entry
+ * for c, nothing added), or -1 with d. */
+int plandoc_add_run(const char *file, const char *text, size_t len, Case *c,
+		    const Strategy *s, bool only, bool *found, Diag *d);
+/* The text of FILE (mem_alloc'ed, NUL-terminated, *len bytes), or NULL
+ * with d. */
+char *plandoc_read(const char *path, size_t *len, Diag *d);
 
 /* ------------------------------------------------------------- check.c */
 

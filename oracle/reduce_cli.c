@@ -1,6 +1,7 @@
 /*
- * reduce_cli.c: `bufdiff reduce CASE [--run I] [--out FILE]` (FORMAT.md
- * §4, docs/reduce.md).  The reduced case goes to FILE or stdout, the
+ * reduce_cli.c: `bufdiff reduce CASE [--run I] [--plan FILE] [--out FILE]`
+ * (FORMAT.md §4, docs/reduce.md); with --plan the run reduced is the
+ * document's (unless --run names another).  The reduced case goes to FILE or stdout, the
  * statistics to stderr.  Exit: 0 reduced, 1 the run does not fail, 2 bad
  * input or usage.
  */
@@ -14,28 +15,29 @@ reduce_usage(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "bufdiff reduce: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nusage: bufdiff reduce CASE [--run I] [--out FILE]\n");
+	fprintf(stderr, "\nusage: bufdiff reduce CASE [--run I] [--plan FILE] "
+		"[--out FILE]\n");
 	return STATUS_BAD;
 }
 
 typedef struct ReduceOpts {
-	const char *path, *out;
-	int run;                /* 1-based */
+	const char *path, *out, *plan;
+	int run;                /* 1-based; 0: the first, or the plan's */
 } ReduceOpts;
 
 static int
 reduce_args(ReduceOpts *o, int argc, char **argv)
 {
-	o->run = 1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (!strcmp(a, "--run") || !strcmp(a, "--out")) {
+		if (!strcmp(a, "--run") || !strcmp(a, "--out") ||
+		    !strcmp(a, "--plan")) {
 			char *end;
 			long n;
 			if (i + 1 >= argc)
 				return reduce_usage("option %s needs a value", a);
-			if (!strcmp(a, "--out")) {
-				o->out = argv[++i];
+			if (strcmp(a, "--run")) {
+				*(!strcmp(a, "--out") ? &o->out : &o->plan) = argv[++i];
 				continue;
 			}
 			n = strtol(argv[++i], &end, 10);
@@ -57,6 +59,37 @@ reduce_args(ReduceOpts *o, int argc, char **argv)
 		}
 	}
 	return o->path ? 0 : reduce_usage("%s", "missing CASE");
+}
+
+/* The --plan document's run, appended to c; o->run defaults to it. */
+static int
+add_plan_run(ReduceOpts *o, Case *c)
+{
+	size_t len = 0;
+	char *text;
+	bool found = false;
+	Diag d;
+	int rc = 0;
+
+	if (!(text = plandoc_read(o->plan, &len, &d))) {
+		fprintf(stderr, "bufdiff reduce: %s\n", d.msg);
+		return STATUS_BAD;
+	}
+	if (plandoc_add_run(o->plan, text, len, c, NULL, false, &found, &d)) {
+		if (d.loc.line > 0)
+			diag_print(stderr, o->plan, text, &d);
+		else
+			fprintf(stderr, "%s: error: %s\n", o->plan, d.msg);
+		rc = STATUS_BAD;
+	} else if (!found) {
+		fprintf(stderr, "%s: error: no entry for case '%s' under "
+			"'cases'\n", o->plan, c->name);
+		rc = STATUS_BAD;
+	} else if (!o->run) {
+		o->run = c->nruns;
+	}
+	mem_free(text);
+	return rc;
 }
 
 static int
@@ -101,6 +134,12 @@ cmd_reduce(int argc, char **argv)
 		case_free(c);
 		return STATUS_BAD;
 	}
+	if (o.plan && (rc = add_plan_run(&o, c))) {
+		case_free(c);
+		return rc;
+	}
+	if (!o.run)
+		o.run = 1;
 	if (o.run > c->nruns) {
 		fprintf(stderr, "%s: error: the case has %d run%s, no run %d\n",
 			o.path, c->nruns, c->nruns == 1 ? "" : "s", o.run);

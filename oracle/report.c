@@ -194,6 +194,19 @@ tool_text(FILE *out, const RunOut *r)
 	return true;
 }
 
+/* The plan's anchors, hoists and args, which no decision line shows. */
+static void
+forced_text(FILE *out, const Decisions *ds)
+{
+	char buf[256];
+	int i = 0;
+
+	for (; plan_extra_str(ds, i, buf, sizeof buf); i++)
+		fprintf(out, "%s%s", i ? ", " : "  forced: ", buf);
+	if (i)
+		fputc('\n', out);
+}
+
 void
 report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 {
@@ -214,6 +227,7 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 		r->status == STATUS_OK ? " (as expected)" : "");
 	if (tool_text(out, r))
 		return;
+	forced_text(out, &r->ds);
 	for (int k = 0; k < r->ex.nviols; k++)
 		violation_text(out, &r->ex.viols[k]);
 	if (r->ex.aborted[0])
@@ -466,6 +480,12 @@ all_decisions_json(const Decisions *ds)
 			return NULL;
 		}
 	}
+	/* then `anchor E:R`, `hoist V`, `args R:copy,share` (docs/cases.md) */
+	for (int i = 0; a && plan_extra_str(ds, i, buf, sizeof buf); i++)
+		if (!append(a, json_string(buf))) {
+			json_decref(a);
+			return NULL;
+		}
 	return a;
 }
 

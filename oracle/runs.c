@@ -1,7 +1,9 @@
 /*
  * runs.c: the `runs:` entries of a case, parsed and checked against the
  * program (every name must exist, every plan decision must be one the op
- * can make).  The bufferized executor runs them.
+ * can make; anchors, hoists and args must fit the program's structure).
+ * The bufferized executor runs them.  Decisions documents (plandoc.c) go
+ * through the same key parsers.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -129,6 +131,192 @@ load_free(Loader *L, Case *c, Run *r, const yaml_node_t *n)
 	}
 }
 
+/* Is v defined before op runs (a param of its function, an earlier op of
+ * a block holding op, or an argument of a block holding op)? */
+static bool
+defined_at(const Value *v, const Op *op)
+{
+	if (v->isparam)
+		return v->func == op->parent->func;
+	for (const Op *a = op; a; a = a->parent->parent) {
+		if (v->def && a->parent == v->def->parent)
+			return v->def->index < a->index;
+		if (!v->def && a->parent == v->owner)
+			return true;
+	}
+	return false;
+}
+
+/* Is s %e, or computed from it by ops that may write into it? */
+static bool
+computed_in(const Value *s, const Value *e, int depth)
+{
+	Value *cand[16];
+	int n;
+
+	if (s == e)
+		return true;
+	if (!s->def || depth > 64)
+		return false;
+	n = inplace_candidates(s->def, s->resno, cand, 16);
+	for (int i = 0; i < n && i < 16; i++)
+		if (computed_in(cand[i], e, depth + 1))
+			return true;
+	return false;
+}
+
+static void
+check_anchor(Loader *L, const PlanAnchor *a, const yaml_node_t *k,
+	     const yaml_node_t *v)
+{
+	const Op *eop = a->e->def, *ins = a->r->def;
+	const Type *t = a->e->type;
+
+	if (!eop || eop->kind != OP_EMPTY)
+		yl_fail(L, yl_loc(k), "anchor: %%%s is not defined by empty",
+			a->e->name);
+	if (ins->kind != OP_INSERT_SLICE)
+		yl_fail(L, yl_loc(v), "anchor: %%%s is not defined by insert_slice",
+			a->r->name);
+	if (!computed_in(ins->args[0].v, a->e, 0))
+		yl_fail(L, yl_loc(v), "anchor: the slice inserted into %%%s is "
+			"not %%%s nor computed into it", a->r->name, a->e->name);
+	for (int d = 0; d < t->rank; d++)
+		if (t->rank != ins->noffs || t->dims[d] != ins->sizes[d])
+			yl_fail(L, yl_loc(k), "anchor: the shape of %%%s differs "
+				"from the slice %%%s overwrites", a->e->name,
+				a->r->name);
+	if (!defined_at(ins->dest.v, eop))
+		yl_fail(L, yl_loc(v), "anchor: %%%s, the destination of %%%s, "
+			"is not defined where %%%s is", ins->dest.v->name,
+			a->r->name, a->e->name);
+	for (int d = 0; d < ins->noffs; d++)
+		if (ins->offs[d].v && !defined_at(ins->offs[d].v, eop))
+			yl_fail(L, yl_loc(v), "anchor: offset %%%s of %%%s is not "
+				"defined where %%%s is", ins->offs[d].v->name,
+				a->r->name, a->e->name);
+}
+
+static void
+load_anchor(Loader *L, Case *c, Run *r, const yaml_node_t *n)
+{
+	yl_want(L, n, YAML_MAPPING_NODE, "anchor");
+	yl_free_keys(L, n, "anchor");
+	r->nanchors = yl_npairs(n);
+	r->anchors = arena_alloc(L->arena, sizeof *r->anchors *
+				 (size_t)(r->nanchors + 1));
+	for (int i = 0; i < r->nanchors; i++) {
+		yaml_node_t *k = yl_pair_key(L, n, i), *v = yl_pair_val(L, n, i);
+		PlanAnchor *a = &r->anchors[i];
+
+		a->e = value_named(L, c, yl_text(k), k);
+		a->r = op_result(L, c, scalar(L, v, "anchor"), v);
+		a->loc = yl_loc(k);
+		check_anchor(L, a, k, v);
+	}
+}
+
+static void
+load_hoist(Loader *L, Case *c, Run *r, const yaml_node_t *n)
+{
+	yl_want(L, n, YAML_SEQUENCE_NODE, "hoist");
+	r->nhoists = yl_nitems(n);
+	r->hoists = arena_alloc(L->arena, sizeof *r->hoists *
+				(size_t)(r->nhoists + 1));
+	for (int i = 0; i < r->nhoists; i++) {
+		yaml_node_t *e = yl_item(L, n, i);
+		const char *name = scalar(L, e, "hoist");
+		Value *v = op_result(L, c, name, e);
+
+		for (int j = 0; j < i; j++)
+			if (r->hoists[j].v == v)
+				yl_fail(L, yl_loc(e), "hoist: %%%s is listed twice",
+					name);
+		if (v->type->kind != TY_TENSOR || base_decision(v).kind == DEC_NONE)
+			yl_fail(L, yl_loc(e), "hoist: %%%s has no buffer of its "
+				"own", name);
+		if (!op_outer_loop(v->def))
+			yl_fail(L, yl_loc(e), "hoist: %%%s is not defined inside "
+				"a loop", name);
+		if (!type_is_static(v->type))
+			yl_fail(L, yl_loc(e), "hoist: %%%s has a dynamic shape",
+				name);
+		r->hoists[i] = (PlanHoist){v, yl_loc(e)};
+	}
+}
+
+static int
+tensor_operands(const Op *op)
+{
+	int n = 0;
+
+	for (int i = 0; i < op->nargs; i++)
+		n += op->args[i].v && op->args[i].v->type->kind == TY_TENSOR;
+	return n;
+}
+
+static void
+load_args(Loader *L, Case *c, Run *r, const yaml_node_t *n)
+{
+	yl_want(L, n, YAML_MAPPING_NODE, "args");
+	yl_free_keys(L, n, "args");
+	r->nargs = yl_npairs(n);
+	r->args = arena_alloc(L->arena, sizeof *r->args * (size_t)(r->nargs + 1));
+	for (int i = 0; i < r->nargs; i++) {
+		yaml_node_t *k = yl_pair_key(L, n, i), *v = yl_pair_val(L, n, i);
+		PlanArgs *pa = &r->args[i];
+		int want;
+
+		pa->r = op_result(L, c, yl_text(k), k);
+		pa->loc = yl_loc(k);
+		if (pa->r->def->kind != OP_CALL)
+			yl_fail(L, yl_loc(k), "args: %%%s is not defined by a call",
+				yl_text(k));
+		yl_want(L, v, YAML_SEQUENCE_NODE, "args");
+		want = tensor_operands(pa->r->def);
+		if ((pa->n = yl_nitems(v)) != want)
+			yl_fail(L, yl_loc(v), "args: the call defining %%%s has %d "
+				"tensor operand%s, the list has %d", yl_text(k),
+				want, want == 1 ? "" : "s", pa->n);
+		for (int j = 0; j < pa->n && j < 64; j++) {
+			yaml_node_t *w = yl_item(L, v, j);
+			const char *s = scalar(L, w, "args");
+			if (!strcmp(s, "copy"))
+				pa->copy |= (uint64_t)1 << j;
+			else if (strcmp(s, "share"))
+				yl_fail(L, yl_loc(w), "args: unknown word '%s' "
+					"(expected copy or share)", s);
+		}
+		if (pa->n > 64)
+			yl_fail(L, yl_loc(v), "args: more than 64 tensor operands");
+	}
+}
+
+const char *const plan_keys[PK_COUNT + 1] = {
+	"plan", "free", "anchor", "hoist", "args", NULL,
+};
+
+void
+runs_load_plan(Loader *L, Case *c, Run *r, yaml_node_t *const *vals)
+{
+	if (vals[PK_PLAN])
+		load_plan(L, c, r, vals[PK_PLAN]);
+	if (vals[PK_FREE])
+		load_free(L, c, r, vals[PK_FREE]);
+	if (vals[PK_ANCHOR])
+		load_anchor(L, c, r, vals[PK_ANCHOR]);
+	if (vals[PK_HOIST])
+		load_hoist(L, c, r, vals[PK_HOIST]);
+	if (vals[PK_ARGS])
+		load_args(L, c, r, vals[PK_ARGS]);
+}
+
+bool
+run_has_plan(const Run *r)
+{
+	return r->nplan || r->nfrees || r->nanchors || r->nhoists || r->nargs;
+}
+
 /* A list of "R:OP" / "R:new" strings (culprits, decisions). */
 static Forced *
 load_decisions(Loader *L, Case *c, const yaml_node_t *n, const char *what,
@@ -246,9 +434,11 @@ load_run(Loader *L, Case *c, Run *r, const yaml_node_t *n, int no)
 {
 	static const char *const keys[] = {
 		"strategy", "plan", "free", "schedule", "verdict", "outputs",
-		"blame", "memory", "culprits", "decisions", NULL};
-	enum { STRAT, PLAN, FREE, SCHED, VERDICT, OUTS, BLAME, MEM, CULP, DEC };
-	yaml_node_t *v[10];
+		"blame", "memory", "culprits", "decisions", "anchor", "hoist",
+		"args", NULL};
+	enum { STRAT, PLAN, FREE, SCHED, VERDICT, OUTS, BLAME, MEM, CULP, DEC,
+	       ANCHOR, HOIST, ARGS };
+	yaml_node_t *v[ARGS + 1], *pk[PK_COUNT];
 	char label[32];
 
 	yl_want(L, n, YAML_MAPPING_NODE, "runs entry");
@@ -258,10 +448,12 @@ load_run(Loader *L, Case *c, Run *r, const yaml_node_t *n, int no)
 	for (int k = 0; k < MS_COUNT; k++)
 		r->memory[k] = -1;
 	load_choice(L, r, v[STRAT], v[SCHED], v[VERDICT]);
-	if (v[PLAN])
-		load_plan(L, c, r, v[PLAN]);
-	if (v[FREE])
-		load_free(L, c, r, v[FREE]);
+	pk[PK_PLAN] = v[PLAN];
+	pk[PK_FREE] = v[FREE];
+	pk[PK_ANCHOR] = v[ANCHOR];
+	pk[PK_HOIST] = v[HOIST];
+	pk[PK_ARGS] = v[ARGS];
+	runs_load_plan(L, c, r, pk);
 	if (v[OUTS]) {
 		snprintf(label, sizeof label, "run %d ", no);
 		r->outputs = data_outputs(L, v[OUTS], c->entry->rtypes,

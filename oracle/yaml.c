@@ -181,3 +181,66 @@ yl_keys(Loader *L, const yaml_node_t *map, const char *const *keys,
 			knodes[j] = k;
 	}
 }
+
+Loc
+yl_offset_loc(const char *text, size_t off)
+{
+	Loc l = {1, 1};
+
+	for (size_t i = 0; i < off && text[i]; i++) {
+		if (text[i] == '\n')
+			l.line++, l.col = 1;
+		else if (((unsigned char)text[i] & 0xc0) != 0x80)
+			l.col++;
+	}
+	return l;
+}
+
+static int
+yaml_error(const yaml_parser_t *p, const char *text, Diag *d)
+{
+	Loc l = {(int)p->problem_mark.line + 1, (int)p->problem_mark.column + 1};
+	const char *prob = p->problem ? p->problem : "malformed YAML";
+
+	if (p->error == YAML_READER_ERROR)
+		l = yl_offset_loc(text, p->problem_offset);
+	if (p->error == YAML_MEMORY_ERROR)
+		return diag_set(d, (Loc){0, 0}, "out of memory");
+	if (p->context)
+		return diag_set(d, l, "%s (%s)", prob, p->context);
+	return diag_set(d, l, "%s", prob);
+}
+
+int
+yl_load(Loader *L, const char *text, size_t len, const char *what,
+	bool *hasdoc, Diag *d)
+{
+	yaml_parser_t p;
+	yaml_document_t extra;
+	yaml_node_t *root;
+	int rc = 0;
+
+	if (!yaml_parser_initialize(&p))
+		return diag_set(d, (Loc){0, 0}, "out of memory");
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&p, &L->doc)) {
+		rc = yaml_error(&p, text, d);
+		yaml_parser_delete(&p);
+		return rc;
+	}
+	*hasdoc = true;
+	if (!yaml_document_get_root_node(&L->doc)) {
+		rc = diag_set(d, (Loc){1, 1}, "empty %s", what);
+	} else if (!yaml_parser_load(&p, &extra)) {
+		rc = yaml_error(&p, text, d);
+	} else {
+		root = yaml_document_get_root_node(&extra);
+		if (root)
+			rc = diag_set(d, yl_loc(root), "a %s holds one YAML "
+				      "document", what);
+		yaml_document_delete(&extra);
+	}
+	yaml_parser_delete(&p);
+	return rc;
+}
+

@@ -1,0 +1,34 @@
+#!/bin/sh
+# --plan FILE on run, check and reduce: exit codes and the lines that
+# matter, exactly.  $1: the bufdiff binary, $2: the source tree.
+B=$1 S=$2 out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+fail() { echo "FAIL: $*"; cat "$out" "$err"; exit 1; }
+expect() { # want-exit cmd...
+	want=$1; shift
+	"$@" >"$out" 2>"$err"; got=$?
+	[ "$got" = "$want" ] || fail "exit $got, expected $want: $*"
+}
+has() { grep -qxF -- "$1" "$out" "$err" || fail "missing line: $1"; }
+
+expect 1 "$B" run "$S/cases/plans/anchor-dest-read.yaml" --plan "$S/tests/plans/anchor-wrong.json"
+has "SUMMARY: bufdiff: diverge, stale-read in %g (line 10); culprits f:e"
+has "  forced: anchor e:r"
+has "  expectation failed: verdict diverge, expected agree"
+expect 0 "$B" check "$S/cases/plans" --plan "$S/tests/plans/corpus.yaml"
+has "6 passed, 0 failed"
+expect 0 "$B" run "$S/cases/plans/hoist-loop-temps.yaml" --plan "$S/tests/plans/corpus.yaml" --json
+grep -qF '"decisions": ["r:new", "t:new", "u:new", "hoist t", "hoist u"]' "$out" || fail "decisions in JSON"
+expect 2 "$B" check "$S/cases/plans" --plan "$S/tests/plans/unknown-case.yaml"
+has "$S/tests/plans/unknown-case.yaml:3:3: error: no case named 'plans/no-such-case' under the checked paths"
+expect 2 "$B" run "$S/cases/plans/anchor-dest-read.yaml" --plan "$S/tests/plans/unknown-value.yaml"
+has "$S/tests/plans/unknown-value.yaml:1:14: error: unknown value %zz"
+expect 2 "$B" run "$S/cases/plans/hoist-loop-temps.yaml" --plan "$S/tests/plans/hoist-inplace.json"
+has "$S/tests/plans/hoist-inplace.json:1:34: error: hoist: %t lives in the buffer of %acc, not one of its own"
+expect 2 "$B" run "$S/cases/plans/anchor-dest-read.yaml" --plan "$S/tests/plans/corpus.yaml"
+has "$S/tests/plans/corpus.yaml: error: no entry for case 'plans/anchor-dest-read' under 'cases'"
+expect 2 "$B" run "$S/cases/plans/anchor-dest-read.yaml" --plan /nonexistent.json
+expect 0 "$B" reduce "$S/cases/plans/anchor-dest-read.yaml" --plan "$S/tests/plans/anchor-wrong.json"
+has "    anchor: {e: r}"
+has "    culprits: ['f:e']"
+echo ok
