@@ -36,10 +36,12 @@ mlir_version(int n)
 	return NULL;
 }
 
-/* An MLIR operand: a TIR value, or a name the exporter made (aux). */
+/* An MLIR operand: a TIR value, or a name the exporter made (aux; src is
+ * the TIR value it stands for, if any, e.g. the source of a cast). */
 typedef struct Arg {
 	const Value *v;
 	int aux;
+	const Value *src;
 } Arg;
 
 typedef struct Exporter {
@@ -270,7 +272,7 @@ rec(Exporter *e, const Op *op, const char *mlir, const Arg *ops, int nops,
 	x->noperands = nops;
 	x->operands = arena_alloc(e->a, sizeof *x->operands * (size_t)(nops + 1));
 	for (int i = 0; i < nops; i++)
-		x->operands[i] = (Value *)ops[i].v;
+		x->operands[i] = (Value *)(ops[i].v ? ops[i].v : ops[i].src);
 	x->nresults = nres;
 	x->tied = arena_alloc(e->a, sizeof *x->tied * (size_t)(nres + 1));
 	x->results = arena_alloc(e->a, sizeof *x->results * (size_t)(nres + 1));
@@ -292,9 +294,17 @@ export_find(const ExportMap *m, const Op *op, const char *mlir)
 /* ------------------------------------------------------- operands */
 
 static Arg
+arg_of(const Value *v)
+{
+	Arg a = {v, 0, NULL};
+
+	return a;
+}
+
+static Arg
 aux_new(Exporter *e)
 {
-	Arg a = {NULL, ++e->naux};
+	Arg a = {NULL, ++e->naux, NULL};
 
 	return a;
 }
@@ -311,16 +321,15 @@ lit(Exporter *e, const Op *op, const Operand *o, DType dt)
 			ex_fail(e, o->loc, "cannot export %s: future %%%s used "
 				"other than by await", op_info[op->kind].name,
 				o->v->name);
-		a.v = o->v;
-		a.aux = 0;
-		return a;
+		return arg_of(o->v);
 	}
 	a = aux_new(e);
 	ind(e);
 	put_arg(e, a);
 	str_puts(e->out, " = arith.constant ");
 	put_scalar(e, dt, o->isfloat, o->f, o->i);
-	str_printf(e->out, " : %s", dtype_names[dt]);
+	if (dt != DT_I1) /* `true` and `false` are typed already */
+		str_printf(e->out, " : %s", dtype_names[dt]);
 	end_line(e, op);
 	return a;
 }
@@ -329,14 +338,6 @@ static Arg *
 args_new(Exporter *e, int n)
 {
 	return arena_alloc(e->tmp, sizeof(Arg) * (size_t)(n + 1));
-}
-
-static Arg
-arg_of(const Value *v)
-{
-	Arg a = {v, 0};
-
-	return a;
 }
 
 /* The MLIR type of an operand: its value's type, or the literal's dtype. */
@@ -522,7 +523,7 @@ ew_generic(Exporter *e, const Op *op, const Arg *in, int nin, Ew ew,
 	first = body_args(e, nin + 1, t->dt);
 	e->depth++;
 	{
-		Arg a = {NULL, first}, b = {NULL, first + 1}, r = aux_new(e);
+		Arg a = {NULL, first, NULL}, b = {NULL, first + 1, NULL}, r = aux_new(e);
 		if (ew != EW_NONE)
 			ew_scalar(e, op, ew, t->dt, a, b, r);
 		linalg_yield(e, op, ew != EW_NONE ? r : a, t->dt);
@@ -608,6 +609,11 @@ ex_const(Exporter *e, const Op *op)
 	str_puts(e->out, "arith.constant ");
 	if (t->kind == TY_SCALAR) {
 		put_elem(e, &op->cdata, t->dt, 0);
+		if (t->dt == DT_I1) {
+			end_line(e, op);
+			rec(e, op, "arith.constant", NULL, 0, NULL, op->res, 1);
+			return;
+		}
 	} else {
 		if (!type_is_static(t))
 			ex_fail(e, op->loc, "cannot export const: a dense "
@@ -717,42 +723,23 @@ ex_transpose(Exporter *e, const Op *op)
 	rec(e, op, "linalg.transpose", ops, 2, &tied, op->res, 1);
 }
 
-/* linalg.reduce into a tensor; into a scalar, through a rank-0 tensor
- * (tensor.from_elements, linalg.reduce, tensor.extract). */
+/* linalg.reduce ins(a) outs(d) dimensions = [...] (%in, %acc) {...} */
 static void
 ex_reduce(Exporter *e, const Op *op)
 {
 	DType dt = op->type->dt;
-	bool scalar = op->type->kind == TY_SCALAR;
 	Arg ops[2] = {lit(e, op, &op->args[0], dt), lit(e, op, &op->dest, dt)};
-	Arg r = scalar ? aux_new(e) : arg_of(op->res[0]);
-	Arg init = ops[1];
 	int tied = 1, first;
 
-	if (scalar) {
-		Arg t = aux_new(e);
-		ind(e);
-		put_arg(e, t);
-		str_puts(e->out, " = tensor.from_elements ");
-		put_arg(e, init);
-		str_printf(e->out, " : tensor<%s>", dtype_names[dt]);
-		end_line(e, op);
-		rec(e, op, "tensor.from_elements", &init, 1, NULL, NULL, 1);
-		ops[1] = t;
-	}
+	if (op->type->kind != TY_TENSOR)
+		ex_fail(e, op->loc, "cannot export %s into a scalar (linalg.reduce "
+			"needs a tensor<%s>)", op_info[op->kind].name,
+			dtype_names[dt]);
 	ind(e);
-	put_arg(e, r);
-	str_puts(e->out, " = linalg.reduce ins(");
-	put_arg(e, ops[0]);
-	str_puts(e->out, " : ");
-	put_type(e, op->args[0].v->type);
-	str_puts(e->out, ") outs(");
-	put_arg(e, ops[1]);
-	if (scalar)
-		str_printf(e->out, " : tensor<%s>", dtype_names[dt]);
-	else
-		str_puts(e->out, " : "), put_type(e, op->type);
-	str_puts(e->out, ") dimensions = ");
+	put_results(e, op);
+	str_puts(e->out, "linalg.reduce");
+	put_ins_outs(e, op, ops, op->args, 1);
+	str_puts(e->out, " dimensions = ");
 	put_perm(e, op->perm, op->nperm);
 	str_puts(e->out, "\n");
 	e->depth++;
@@ -766,7 +753,8 @@ ex_reduce(Exporter *e, const Op *op)
 	str_puts(e->out, ") {\n");
 	e->depth++;
 	{
-		Arg a = {NULL, first}, b = {NULL, first + 1}, s = aux_new(e);
+		Arg a = {NULL, first, NULL}, b = {NULL, first + 1, NULL};
+		Arg s = aux_new(e);
 		ew_scalar(e, op, op_info[op->kind].ew, dt, a, b, s);
 		linalg_yield(e, op, s, dt);
 	}
@@ -774,16 +762,7 @@ ex_reduce(Exporter *e, const Op *op)
 	ind(e);
 	str_puts(e->out, "}");
 	end_line(e, op);
-	rec(e, op, "linalg.reduce", ops, 2, &tied, scalar ? NULL : op->res, 1);
-	if (!scalar)
-		return;
-	ind(e);
-	put_results(e, op);
-	str_puts(e->out, "tensor.extract ");
-	put_arg(e, r);
-	str_printf(e->out, "[] : tensor<%s>", dtype_names[dt]);
-	end_line(e, op);
-	rec(e, op, "tensor.extract", &r, 1, NULL, op->res, 1);
+	rec(e, op, "linalg.reduce", ops, 2, &tied, op->res, 1);
 }
 
 /* `[%i, 0] [2, 4] [1, 1]`: value offsets are dynamic, literals static */
@@ -962,6 +941,30 @@ typed_args(Exporter *e, const Op *op, Type *const *ty, int n)
 	return a;
 }
 
+/* A static tensor passed for a `?` parameter: tensor.cast to the
+ * parameter's type (func.call wants the types exactly). */
+static Arg
+cast(Exporter *e, const Op *op, Arg a, const Type *want)
+{
+	Arg c;
+
+	if (!a.v || type_equal(a.v->type, want))
+		return a;
+	c = aux_new(e);
+	c.src = a.v;
+	ind(e);
+	put_arg(e, c);
+	str_puts(e->out, " = tensor.cast ");
+	put_arg(e, a);
+	str_puts(e->out, " : ");
+	put_type(e, a.v->type);
+	str_puts(e->out, " to ");
+	put_type(e, want);
+	end_line(e, op);
+	rec(e, op, "tensor.cast", &a, 1, NULL, NULL, 1);
+	return c;
+}
+
 static void
 ex_call(Exporter *e, const Op *op)
 {
@@ -974,7 +977,9 @@ ex_call(Exporter *e, const Op *op)
 	no_future(e, "call", op->loc, f->rtypes, f->nrtypes);
 	a = args_new(e, op->nargs);
 	for (int i = 0; i < op->nargs && i < f->nparams; i++)
-		a[i] = lit(e, op, &op->args[i], f->params[i]->type->dt);
+		a[i] = cast(e, op, lit(e, op, &op->args[i],
+				       f->params[i]->type->dt),
+			    f->params[i]->type);
 	ind(e);
 	put_results(e, op);
 	str_printf(e->out, "func.call @%s(", f->name);
@@ -1107,12 +1112,11 @@ ex_await(Exporter *e, const Op *op)
 {
 	const Value *f = op->args[0].v;
 	const Type *t = f ? f->type : NULL;
-	Arg tok = {f, 0}, vals;
+	Arg tok = arg_of(f), vals = {NULL, 0, NULL};
 
 	if (!t || t->kind != TY_FUTURE || (t->nelems && !e->futvals[f->id]))
 		ex_fail(e, op->loc, "cannot export await: not the future of "
 			"an async in scope");
-	vals.v = NULL;
 	vals.aux = e->futvals[f->id];
 	if (!t->nelems) {
 		ind(e);

@@ -535,7 +535,9 @@ cmd_export(Opts *o)
 
 	if (o->npaths != 1)
 		return usage_error("%s", "export takes exactly one CASE");
+	/* the program only (no inputs needed), verified */
 	if (case_load(o->paths[0], CASE_PROGRAM_ONLY, &c, &d) ||
+	    tir_verify(c->prog, &c->lim, &d) ||
 	    mlir_export(c->prog, o->paths[0], o->mlir ? o->mlir : mlir_version(22),
 			&b, NULL, NULL, &d)) {
 		print_error(o->paths[0], c, &d);
