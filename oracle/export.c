@@ -391,9 +391,10 @@ zero(Exporter *e, const Op *op, DType dt)
 }
 
 /* res = ew(a, b) on scalars of dtype dt (b unused for unary ops); returns
- * the MLIR op name. */
+ * the MLIR op name, and its operands in mo[0..*nmo) when mo is not NULL. */
 static const char *
-ew_scalar(Exporter *e, const Op *op, Ew ew, DType dt, Arg a, Arg b, Arg res)
+ew_scalar(Exporter *e, const Op *op, Ew ew, DType dt, Arg a, Arg b, Arg res,
+	  Arg *mo, int *nmo)
 {
 	const char *name = ew_opname(e, ew, dt);
 	bool unary = ew == EW_ABS || ew == EW_EXP ||
@@ -417,6 +418,11 @@ ew_scalar(Exporter *e, const Op *op, Ew ew, DType dt, Arg a, Arg b, Arg res)
 	}
 	str_printf(e->out, " : %s", dtype_names[dt]);
 	end_line(e, op);
+	if (mo) {
+		mo[0] = a;
+		mo[1] = b;
+		*nmo = unary ? 1 : 2;
+	}
 	return name;
 }
 
@@ -525,7 +531,7 @@ ew_generic(Exporter *e, const Op *op, const Arg *in, int nin, Ew ew,
 	{
 		Arg a = {NULL, first, NULL}, b = {NULL, first + 1, NULL}, r = aux_new(e);
 		if (ew != EW_NONE)
-			ew_scalar(e, op, ew, t->dt, a, b, r);
+			ew_scalar(e, op, ew, t->dt, a, b, r, NULL, NULL);
 		linalg_yield(e, op, ew != EW_NONE ? r : a, t->dt);
 	}
 	e->depth--;
@@ -542,7 +548,8 @@ ex_elementwise(Exporter *e, const Op *op)
 	int n = op_info[op->kind].form == F_BINARY ? 2 : 1;
 	Ew ew = op_info[op->kind].ew;
 	DType dt = op->type->dt;
-	Arg in[2] = {{0}, {0}};
+	Arg in[2] = {{0}, {0}}, mo[2];
+	const char *name;
 
 	for (int i = 0; i < n; i++)
 		in[i] = lit(e, op, &op->args[i], dt);
@@ -550,8 +557,8 @@ ex_elementwise(Exporter *e, const Op *op)
 		ew_generic(e, op, in, n, ew, ew_outs(e, op, n));
 		return;
 	}
-	rec(e, op, ew_scalar(e, op, ew, dt, in[0], in[1], arg_of(op->res[0])),
-	    in, n, NULL, op->res, 1);
+	name = ew_scalar(e, op, ew, dt, in[0], in[1], arg_of(op->res[0]), mo, &n);
+	rec(e, op, name, mo, n, NULL, op->res, 1);
 }
 
 static void
@@ -563,7 +570,8 @@ ex_cmp(Exporter *e, const Op *op)
 	for (int i = 0; i < 2; i++)
 		in[i] = lit(e, op, &op->args[i], dt);
 	rec(e, op, ew_scalar(e, op, op_info[op->kind].ew, dt, in[0], in[1],
-			     arg_of(op->res[0])), in, 2, NULL, op->res, 1);
+			     arg_of(op->res[0]), NULL, NULL), in, 2, NULL,
+	    op->res, 1);
 }
 
 /* ------------------------------------------------- tensors, linalg */
@@ -755,7 +763,7 @@ ex_reduce(Exporter *e, const Op *op)
 	{
 		Arg a = {NULL, first, NULL}, b = {NULL, first + 1, NULL};
 		Arg s = aux_new(e);
-		ew_scalar(e, op, op_info[op->kind].ew, dt, a, b, s);
+		ew_scalar(e, op, op_info[op->kind].ew, dt, a, b, s, NULL, NULL);
 		linalg_yield(e, op, s, dt);
 	}
 	e->depth -= 2;
