@@ -63,6 +63,8 @@ typedef struct Exporter {
 
 enum { EX_OOM = 1, EX_FAIL = 2 };
 
+static const Loc noloc = {0, 0}; /* out of memory has no place */
+
 static _Noreturn void
 ex_fail(Exporter *e, Loc loc, const char *fmt, ...)
 {
@@ -1281,7 +1283,7 @@ mlir_export(const Program *p, const char *file, const MlirVersion *v,
 	if (map)
 		memset(map, 0, sizeof *map);
 	if (!(e.tmp = tmp))
-		return diag_set(d, (Loc){0, 0}, "out of memory");
+		return diag_set(d, noloc, "out of memory");
 	switch (setjmp(e.jb)) {
 	case 0:
 		e.tmp->oom = &e.jb;
@@ -1296,7 +1298,7 @@ mlir_export(const Program *p, const char *file, const MlirVersion *v,
 		}
 		break;
 	case EX_OOM:
-		rc = diag_set(d, (Loc){0, 0}, "out of memory");
+		rc = diag_set(d, noloc, "out of memory");
 		break;
 	default:
 		rc = -1;
@@ -1306,7 +1308,7 @@ mlir_export(const Program *p, const char *file, const MlirVersion *v,
 		a->oom = saved;
 	arena_free(tmp);
 	if (!rc && out->oom)
-		rc = diag_set(d, (Loc){0, 0}, "out of memory");
+		rc = diag_set(d, noloc, "out of memory");
 	if (rc && map)
 		memset(map, 0, sizeof *map);
 	return rc;
