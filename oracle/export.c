@@ -136,6 +136,19 @@ put_name(Exporter *e, const Value *v)
 		str_printf(e->out, "%%%sv%s", e->aux, v->name);
 }
 
+/* `@name`, or `@"name"` when it is no MLIR bare-id ([a-zA-Z_][a-zA-Z0-9_$.]*) */
+static void
+put_sym(Exporter *e, const char *name)
+{
+	bool bare = (*name >= 'a' && *name <= 'z') ||
+		    (*name >= 'A' && *name <= 'Z') || *name == '_';
+
+	for (const char *c = name; *c; c++)
+		bare &= !!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				 "0123456789_$.", *c);
+	str_printf(e->out, bare ? "@%s" : "@\"%s\"", name);
+}
+
 static void
 put_arg(Exporter *e, Arg a)
 {
@@ -992,7 +1005,9 @@ ex_call(Exporter *e, const Op *op)
 			    f->params[i]->type);
 	ind(e);
 	put_results(e, op);
-	str_printf(e->out, "func.call @%s(", f->name);
+	str_puts(e->out, "func.call ");
+	put_sym(e, f->name);
+	str_puts(e->out, "(");
 	put_args(e, a, op->nargs);
 	str_puts(e->out, ") : (");
 	for (int i = 0; i < f->nparams; i++) {
@@ -1224,7 +1239,9 @@ ex_func(Exporter *e, const Func *f)
 		no_future(e, "func", f->params[i]->loc, &f->params[i]->type, 1);
 	no_future(e, "func", f->loc, f->rtypes, f->nrtypes);
 	e->naux = 0;
-	str_printf(e->out, "func.func @%s(", f->name);
+	str_puts(e->out, "func.func ");
+	put_sym(e, f->name);
+	str_puts(e->out, "(");
 	for (int i = 0; i < f->nparams; i++) {
 		const Value *v = f->params[i];
 		if (i)

@@ -9,6 +9,24 @@
 set -u
 bufdiff=$1 cases=$2 n=$3
 tool=mlir-opt-$n
+# the CLI: exit 2 and the error line for usage and bad programs
+expect2() {
+	local want=$1
+	shift
+	out=$("$bufdiff" "$@" 2>&1)
+	rc=$?
+	if [ $rc -ne 2 ] || ! grep -qF -- "$want" <<<"$out"; then
+		echo "FAIL: bufdiff $* exited $rc, want 2 and '$want':"
+		echo "$out"
+		exit 1
+	fi
+}
+seed=$cases/seed/old-input-still-needed.yaml
+expect2 "unknown MLIR version '17' (16, 19 or 22)" export "$seed" --mlir-version 17
+expect2 "export takes exactly one CASE" export
+expect2 "use-before-def.yaml:5:14: error: use of %b before its definition" \
+	export "$cases/errors/use-before-def.yaml"
+expect2 "option '--strategy' is not valid here" export "$seed" --strategy copy-all
 if ! command -v "$tool" >/dev/null; then
 	echo "SKIP: $tool not installed"
 	exit 77

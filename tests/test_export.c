@@ -89,6 +89,26 @@ static const char *names_mlir =
 	"  func.return %a, %b, %e : f64, f32, i1 loc(\"t.yaml\":7:3)\n"
 	"} loc(\"t.yaml\":1:1)\n";
 
+/* a function name MLIR only takes quoted */
+static const char *sym_tir =
+	"func @main(%x: i32) -> i32 {\n"
+	"  %r = call @1-f(%x)\n"
+	"  return %r\n"
+	"}\n"
+	"func @1-f(%a: i32) -> i32 {\n"
+	"  return %a\n"
+	"}\n";
+
+static const char *sym_mlir =
+	"func.func @main(%x: i32) -> i32 {\n"
+	"  %r = func.call @\"1-f\"(%x) : (i32) -> i32 loc(\"t.yaml\":2:3)\n"
+	"  func.return %r : i32 loc(\"t.yaml\":3:3)\n"
+	"} loc(\"t.yaml\":1:1)\n"
+	"\n"
+	"func.func @\"1-f\"(%a: i32) -> i32 {\n"
+	"  func.return %a : i32 loc(\"t.yaml\":6:3)\n"
+	"} loc(\"t.yaml\":5:1)\n";
+
 /* every op (test_print.c's program, made valid) */
 static const char *all_tir =
 	"func @main(%x: tensor<3xi32>, %w: tensor<4xf32> {readonly}, %n: index) -> (tensor<3xi32>, f32) {\n"
@@ -238,6 +258,7 @@ END_TEST
 START_TEST(names_and_floats)
 {
 	check_text(names_tir, 22, names_mlir);
+	check_text(sym_tir, 16, sym_mlir);
 }
 END_TEST
 
