@@ -405,10 +405,12 @@ zero(Exporter *e, const Op *op, DType dt)
 	return lit(e, op, &z, dt);
 }
 
-/* res = ew(a, b) on scalars of dtype dt (b unused for unary ops); returns
- * the MLIR op name, and its operands in mo[0..*nmo) when mo is not NULL. */
+/* *res = ew(a, b) on scalars of dtype dt (b unused for unary ops; *res
+ * with neither value nor aux gets a new aux name, after any constant the
+ * op needs); returns the MLIR op name, and its operands in mo[0..*nmo)
+ * when mo is not NULL. */
 static const char *
-ew_scalar(Exporter *e, const Op *op, Ew ew, DType dt, Arg a, Arg b, Arg res,
+ew_scalar(Exporter *e, const Op *op, Ew ew, DType dt, Arg a, Arg b, Arg *res,
 	  Arg *mo, int *nmo)
 {
 	const char *name = ew_opname(e, ew, dt);
@@ -421,8 +423,10 @@ ew_scalar(Exporter *e, const Op *op, Ew ew, DType dt, Arg a, Arg b, Arg res,
 		b = a;
 		a = zero(e, op, dt);
 	}
+	if (!res->v && !res->aux)
+		*res = aux_new(e);
 	ind(e);
-	put_arg(e, res);
+	put_arg(e, *res);
 	str_printf(e->out, " = %s ", name);
 	if (ew >= EW_LT)
 		str_printf(e->out, "%s, ", cmp_pred[ew][dtype_is_float(dt)]);
@@ -544,9 +548,10 @@ ew_generic(Exporter *e, const Op *op, const Arg *in, int nin, Ew ew,
 	first = body_args(e, nin + 1, t->dt);
 	e->depth++;
 	{
-		Arg a = {NULL, first, NULL}, b = {NULL, first + 1, NULL}, r = aux_new(e);
+		Arg a = {NULL, first, NULL}, b = {NULL, first + 1, NULL};
+		Arg r = {NULL, 0, NULL};
 		if (ew != EW_NONE)
-			ew_scalar(e, op, ew, t->dt, a, b, r, NULL, NULL);
+			ew_scalar(e, op, ew, t->dt, a, b, &r, NULL, NULL);
 		linalg_yield(e, op, ew != EW_NONE ? r : a, t->dt);
 	}
 	e->depth--;
@@ -563,7 +568,7 @@ ex_elementwise(Exporter *e, const Op *op)
 	int n = op_info[op->kind].form == F_BINARY ? 2 : 1;
 	Ew ew = op_info[op->kind].ew;
 	DType dt = op->type->dt;
-	Arg in[2] = {{0}, {0}}, mo[2];
+	Arg in[2] = {{0}, {0}}, mo[2], res;
 	const char *name;
 
 	for (int i = 0; i < n; i++)
@@ -572,7 +577,8 @@ ex_elementwise(Exporter *e, const Op *op)
 		ew_generic(e, op, in, n, ew, ew_outs(e, op, n));
 		return;
 	}
-	name = ew_scalar(e, op, ew, dt, in[0], in[1], arg_of(op->res[0]), mo, &n);
+	res = arg_of(op->res[0]);
+	name = ew_scalar(e, op, ew, dt, in[0], in[1], &res, mo, &n);
 	rec(e, op, name, mo, n, NULL, op->res, 1);
 }
 
@@ -580,13 +586,12 @@ static void
 ex_cmp(Exporter *e, const Op *op)
 {
 	DType dt = op->type->dt;
-	Arg in[2];
+	Arg in[2], res = arg_of(op->res[0]);
 
 	for (int i = 0; i < 2; i++)
 		in[i] = lit(e, op, &op->args[i], dt);
 	rec(e, op, ew_scalar(e, op, op_info[op->kind].ew, dt, in[0], in[1],
-			     arg_of(op->res[0]), NULL, NULL), in, 2, NULL,
-	    op->res, 1);
+			     &res, NULL, NULL), in, 2, NULL, op->res, 1);
 }
 
 /* ------------------------------------------------- tensors, linalg */
@@ -777,12 +782,13 @@ ex_reduce(Exporter *e, const Op *op)
 	e->depth++;
 	{
 		Arg a = {NULL, first, NULL}, b = {NULL, first + 1, NULL};
-		Arg s = aux_new(e);
-		ew_scalar(e, op, op_info[op->kind].ew, dt, a, b, s, NULL, NULL);
-		linalg_yield(e, op, s, dt);
+		Arg r = {NULL, 0, NULL};
+		ew_scalar(e, op, op_info[op->kind].ew, dt, a, b, &r, NULL, NULL);
+		linalg_yield(e, op, r, dt);
 	}
-	e->depth -= 2;
+	e->depth--;
 	ind(e);
+	e->depth--;
 	str_puts(e->out, "}");
 	end_line(e, op);
 	rec(e, op, "linalg.reduce", ops, 2, &tied, op->res, 1);

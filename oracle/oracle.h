@@ -414,10 +414,11 @@ int report_junit(const char *path, const JEntry *e, int n);
 /* ------------------------------------------------------------ export.c */
 
 /*
- * One MLIR op the exporter emitted for a TIR op: every primary op (the
- * linalg/tensor/scf/func/async/bufferization/arith op that implements it),
- * not the constants made for literals.  Operand order is MLIR's (linalg:
- * ins then outs), the order of One-Shot Bufferize's
+ * One MLIR op the exporter emitted for a TIR op: the op that implements
+ * it (linalg/tensor/scf/func/async/bufferization/arith/math, yields and
+ * returns too) and the tensor.cast of a call argument; not the constants
+ * made for literals nor the ops inside linalg bodies.  Operand order is
+ * MLIR's (linalg: ins then outs), the order of One-Shot Bufferize's
  * `__inplace_operands_attr__`.
  */
 typedef struct ExportOp {

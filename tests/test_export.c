@@ -89,6 +89,65 @@ static const char *names_mlir =
 	"  func.return %a, %b, %e : f64, f32, i1 loc(\"t.yaml\":7:3)\n"
 	"} loc(\"t.yaml\":1:1)\n";
 
+/* reduce, literal loop bounds, regions, async with and without values */
+static const char *regions_tir =
+	"func @main(%x: tensor<2x3xi32>, %c: i1, %n: index) -> (tensor<2xi32>, tensor<2x3xi32>) {\n"
+	"  %z = const dense<0> : tensor<2xi32>\n"
+	"  %s = reduce.sum %x [1] into %z : tensor<2xi32>\n"
+	"  %l = for %i = 0 to %n step 2 iter(%a = %x) -> (tensor<2x3xi32>) {\n"
+	"    %r = if %c -> (tensor<2x3xi32>) {\n"
+	"      %b = relu %a : tensor<2x3xi32>\n"
+	"      yield %b\n"
+	"    } else {\n"
+	"      yield %a\n"
+	"    }\n"
+	"    yield %r\n"
+	"  }\n"
+	"  %f = async stream 2 -> (tensor<2x3xi32>) {\n"
+	"    yield %l\n"
+	"  }\n"
+	"  %t = async stream 3 -> () {\n"
+	"  }\n"
+	"  %w = await %f\n"
+	"  await %t\n"
+	"  return %s, %w\n"
+	"}\n";
+
+static const char *regions_mlir =
+	"func.func @main(%x: tensor<2x3xi32>, %c: i1, %n: index) -> (tensor<2xi32>, tensor<2x3xi32>) {\n"
+	"  %z = arith.constant dense<0> : tensor<2xi32> loc(\"t.yaml\":2:3)\n"
+	"  %s = linalg.reduce ins(%x : tensor<2x3xi32>) outs(%z : tensor<2xi32>) dimensions = [1]\n"
+	"    (%_1: i32, %_2: i32) {\n"
+	"      %_3 = arith.addi %_1, %_2 : i32 loc(\"t.yaml\":3:3)\n"
+	"      linalg.yield %_3 : i32 loc(\"t.yaml\":3:3)\n"
+	"    } loc(\"t.yaml\":3:3)\n"
+	"  %_4 = arith.constant 0 : index loc(\"t.yaml\":4:3)\n"
+	"  %_5 = arith.constant 2 : index loc(\"t.yaml\":4:3)\n"
+	"  %l = scf.for %i = %_4 to %n step %_5 iter_args(%a = %x) -> tensor<2x3xi32> {\n"
+	"    %r = scf.if %c -> tensor<2x3xi32> {\n"
+	"      %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = [\"parallel\", \"parallel\"]} ins(%a : tensor<2x3xi32>) outs(%a : tensor<2x3xi32>) {\n"
+	"      ^bb0(%_6: i32, %_7: i32):\n"
+	"        %_8 = arith.constant 0 : i32 loc(\"t.yaml\":6:7)\n"
+	"        %_9 = arith.maxsi %_6, %_8 : i32 loc(\"t.yaml\":6:7)\n"
+	"        linalg.yield %_9 : i32 loc(\"t.yaml\":6:7)\n"
+	"      } -> tensor<2x3xi32> loc(\"t.yaml\":6:7)\n"
+	"      scf.yield %b : tensor<2x3xi32> loc(\"t.yaml\":7:7)\n"
+	"    } else {\n"
+	"      scf.yield %a : tensor<2x3xi32> loc(\"t.yaml\":9:7)\n"
+	"    } loc(\"t.yaml\":5:5)\n"
+	"    scf.yield %r : tensor<2x3xi32> loc(\"t.yaml\":11:5)\n"
+	"  } loc(\"t.yaml\":4:3)\n"
+	"  %f, %_10 = async.execute -> !async.value<tensor<2x3xi32>> attributes {bufdiff.stream = 2 : i64} {\n"
+	"    async.yield %l : tensor<2x3xi32> loc(\"t.yaml\":14:5)\n"
+	"  } loc(\"t.yaml\":13:3)\n"
+	"  %t = async.execute attributes {bufdiff.stream = 3 : i64} {\n"
+	"    async.yield loc(\"t.yaml\":17:3)\n"
+	"  } loc(\"t.yaml\":16:3)\n"
+	"  %w = async.await %_10 : !async.value<tensor<2x3xi32>> loc(\"t.yaml\":18:3)\n"
+	"  async.await %t : !async.token loc(\"t.yaml\":19:3)\n"
+	"  func.return %s, %w : tensor<2xi32>, tensor<2x3xi32> loc(\"t.yaml\":20:3)\n"
+	"} loc(\"t.yaml\":1:1)\n";
+
 /* a function name MLIR only takes quoted */
 static const char *sym_tir =
 	"func @main(%x: i32) -> i32 {\n"
@@ -240,6 +299,13 @@ START_TEST(seed_text)
 {
 	check_text(seed_tir, 22, seed_mlir);
 	check_text(seed_tir, 19, seed_mlir); /* nothing version-specific */
+}
+END_TEST
+
+START_TEST(regions_text)
+{
+	check_text(regions_tir, 19, regions_mlir);
+	check_text(regions_tir, 22, regions_mlir);
 }
 END_TEST
 
@@ -457,6 +523,7 @@ export_suite(void)
 	TCase *o = tcase_create("mlir-opt");
 
 	tcase_add_test(t, seed_text);
+	tcase_add_test(t, regions_text);
 	tcase_add_test(t, versions_differ);
 	tcase_add_test(t, names_and_floats);
 	tcase_add_test(t, seed_map);
