@@ -562,9 +562,9 @@ external_opt(const char *name, const char *value, char *why, size_t n)
 		opts.mlir_options = value;
 	} else if (!strcmp(name, "--mlir-version")) {
 		long v = strtol(value, &end, 10);
-		if (*end || !mlir_version((int)v)) {
-			snprintf(why, n, "--mlir-version wants 16, 19 or 22, got "
-				 "'%s'", value);
+		if (*end || !*value || !mlir_version((int)v)) {
+			snprintf(why, n, "unknown MLIR version '%s' (16, 19 or "
+				 "22)", value);
 			return -1;
 		}
 		opts.mlir_version = (int)v;

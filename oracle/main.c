@@ -25,6 +25,7 @@ static const char usage[] =
 	"              [--out DIR] [--shard I/N] [--max-ops N] [--mix LIST]\n"
 	"              [--no-reduce] [--json]\n"
 	"  bufdiff reduce CASE [--run I] [--plan FILE] [--out FILE]\n"
+	"  bufdiff export CASE [--mlir-version 16|19|22] [--out FILE]\n"
 	"  bufdiff strategies\n"
 	"  bufdiff --help | --version\n"
 	"\n"
@@ -38,6 +39,8 @@ static const char usage[] =
 	"  fuzz        generate programs from seeds, run S under every schedule,\n"
 	"              reduce each failure into a case file in DIR\n"
 	"  reduce      the smallest case on which run I still fails the same way\n"
+	"  export      the program as MLIR that mlir-opt-N parses (default 22),\n"
+	"              every op with loc(\"CASE\":LINE:COL) of its TIR op\n"
 	"  strategies  the bufferization strategies, one per line\n"
 	"\n"
 	"  --strategy S   copy-all, inplace-all, last-use, one-shot, plan, the\n"
@@ -75,6 +78,7 @@ typedef struct Opts {
 	bool planned;           /* the last case got the document's run */
 	char *plantext;         /* its text (mem_alloc'ed) */
 	size_t planlen;
+	const char *out;        /* --out FILE */
 } Opts;
 
 static int
@@ -102,7 +106,8 @@ parse_opt(Opts *o, int argc, char **argv, int *i)
 {
 	const char *a = argv[*i], *v;
 	char why[160];
-	if (external_opt(a, NULL, why, sizeof why)) { /* an outside strategy's option: it takes a value */
+
+	if (external_opt(a, NULL, why, sizeof why)) { /* they take a value */
 		if (!(v = opt_value(argc, argv, i)))
 			return STATUS_BAD;
 		if (external_opt(a, v, why, sizeof why) < 0)
@@ -127,6 +132,9 @@ parse_opt(Opts *o, int argc, char **argv, int *i)
 			return STATUS_BAD;
 	} else if (!strcmp(a, "--plan")) {
 		if (!(o->plan = opt_value(argc, argv, i)))
+			return STATUS_BAD;
+	} else if (!strcmp(a, "--out")) {
+		if (!(o->out = opt_value(argc, argv, i)))
 			return STATUS_BAD;
 	} else if (!strcmp(a, "--memory-trace")) {
 		if (!(o->trace = opt_value(argc, argv, i)))
@@ -161,6 +169,8 @@ opt_allowed(const char *cmd, const char *opt)
 	if (!strcmp(cmd, "check"))
 		return strcmp(opt, "--run") &&
 		       strcmp(opt, "--memory-trace");
+	if (!strcmp(cmd, "export"))
+		return !strcmp(opt, "--mlir-version") || !strcmp(opt, "--out");
 	if (!strcmp(cmd, "bufferize") || !strcmp(cmd, "explain"))
 		return !strcmp(opt, "--strategy") || !strcmp(opt, "--run") ||
 		       external_opt(opt, NULL, NULL, 0);
@@ -619,6 +629,52 @@ cmd_explain(Opts *o)
 	return cmd_bufferize_or_explain(o, true);
 }
 
+/* -------------------------------------------------------- export */
+
+static int
+write_text(const char *path, const char *s)
+{
+	FILE *f = path ? fopen(path, "w") : stdout;
+	int rc;
+
+	if (!f)
+		return -1;
+	rc = fputs(s, f) < 0 ? -1 : 0;
+	if (path && fclose(f))
+		rc = -1;
+	return rc;
+}
+
+static int
+cmd_export(Opts *o)
+{
+	Case *c = NULL;
+	Str b = {0};
+	Diag d;
+	char *s;
+	int rc = STATUS_OK, v = external_opts()->mlir_version;
+
+	if (o->npaths != 1)
+		return usage_error("%s", "export takes exactly one CASE");
+	/* the program only (no inputs needed), verified */
+	if (case_load(o->paths[0], CASE_PROGRAM_ONLY, &c, &d) ||
+	    tir_verify(c->prog, &c->lim, &d) ||
+	    mlir_export(c->prog, o->paths[0], mlir_version(v ? v : 22), &b, NULL,
+			NULL, &d)) {
+		print_error(o->paths[0], c, &d);
+		str_free(&b);
+		case_free(c);
+		return STATUS_BAD;
+	}
+	if (!(s = str_take(&b)))
+		rc = usage_error("%s", "out of memory");
+	else if (write_text(o->out, s))
+		rc = usage_error("cannot write %s", o->out);
+	mem_free(s);
+	case_free(c);
+	return rc;
+}
+
 static int
 cmd_strategies(Opts *o)
 {
@@ -645,6 +701,7 @@ static const struct {
 	{"print", cmd_print},
 	{"bufferize", cmd_bufferize},
 	{"explain", cmd_explain},
+	{"export", cmd_export},
 	{"strategies", cmd_strategies},
 };
 

@@ -26,7 +26,10 @@
  *              way (docs/reduce.md)
  *   reduce_cli.c  `bufdiff reduce`
  *   report.c   text, JSON (--json) and JUnit (--junit) reports
- *   main.c     the CLI: run, check, print, --help, --version
+ *   export.c   a program as MLIR for mlir-opt 16/19/22, and the map from
+ *              each emitted op back to TIR values (docs/mlir.md)
+ *   main.c     the CLI: run, check, print, bufferize, explain, export,
+ *              strategies, --help, --version
  *
  * Every line and column here is a 1-based position in the .yaml file.
  */
@@ -526,5 +529,57 @@ typedef struct JEntry {
 
 /* JUnit XML, one testcase per entry.  0 or -1 (cannot write). */
 int report_junit(const char *path, const JEntry *e, int n);
+
+/* ------------------------------------------------------------ export.c */
+
+/*
+ * One MLIR op the exporter emitted for a TIR op: the op that implements
+ * it (linalg/tensor/scf/func/async/bufferization/arith/math, yields and
+ * returns too) and the tensor.cast of a call argument; not the constants
+ * made for literals nor the ops inside linalg bodies.  Operand order is
+ * MLIR's (linalg: ins then outs), the order of One-Shot Bufferize's
+ * `__inplace_operands_attr__`.
+ */
+typedef struct ExportOp {
+	const Op *op;            /* the TIR op (its loc is the op's loc(...)) */
+	const char *mlir;        /* MLIR op name, e.g. "linalg.generic" */
+	Value **operands;        /* MLIR operand i -> TIR value (NULL: constant/aux) */
+	int noperands;
+	int *tied;               /* MLIR result j -> operand index it may reuse
+				  * (extract_slice: the source it views), or -1 */
+	Value **results;         /* MLIR result j -> TIR value (async.execute:
+				  * the future for the token and each value) */
+	int nresults;
+} ExportOp;
+
+typedef struct ExportMap {
+	ExportOp *ops;           /* in the arena given to mlir_export */
+	int nops;
+} ExportMap;
+
+/* What differs between the mlir-opt versions bufdiff exports for. */
+typedef struct MlirVersion {
+	int version;             /* 16, 19, 22 */
+	const char *maxf, *minf; /* float max/min: arith.maxf (16), arith.maximumf */
+	bool has_materialize;    /* bufferization.materialize_in_destination
+				  * (not in 16: copy is an identity linalg.generic) */
+	const char *analysis_options; /* extra one-shot-bufferize options:
+				  * 16's allow-return-allocs so returning new
+				  * tensors is legal; later allow-return-allocs-
+				  * from-loops */
+} MlirVersion;
+
+const MlirVersion *mlir_version(int n);   /* 16, 19, 22; NULL otherwise */
+/* p as MLIR for version v appended to out, every op with
+ * loc("FILE":LINE:COL) of its TIR op.  0, or -1 with d (an inexpressible
+ * construct: d's loc is that op's, the message names the construct; or
+ * out of memory, loc 0).  map may be NULL; when not, its arrays are
+ * allocated in arena a (left empty on error). */
+int mlir_export(const Program *p, const char *file, const MlirVersion *v,
+		Str *out, Arena *a, ExportMap *map, Diag *d);
+/* The ExportOp of TIR op `op` whose MLIR name is `mlir` (the first, for
+ * an await of several values), or NULL. */
+const ExportOp *export_find(const ExportMap *m, const Op *op,
+			    const char *mlir);
 
 #endif

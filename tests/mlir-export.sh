@@ -1,0 +1,67 @@
+#!/bin/bash
+# mlir-export.sh BUFDIFF CASES N: export every case under CASES that loads
+# (cases/errors/ holds bad programs: a case whose program does not parse
+# and verify is skipped) for mlir-opt-N, which must parse and verify each one; then run
+# One-Shot Bufferize's analysis on it and count.  Analysis failures are
+# allowed (async is not bufferizable) and listed with their first error
+# line; a parse failure or an export error fails the test.  Exit 77 (ctest
+# skip) when mlir-opt-N is not installed.
+set -u
+bufdiff=$1 cases=$2 n=$3
+tool=mlir-opt-$n
+# the CLI: exit 2 and the error line for usage and bad programs
+expect2() {
+	local want=$1
+	shift
+	out=$("$bufdiff" "$@" 2>&1)
+	rc=$?
+	if [ $rc -ne 2 ] || ! grep -qF -- "$want" <<<"$out"; then
+		echo "FAIL: bufdiff $* exited $rc, want 2 and '$want':"
+		echo "$out"
+		exit 1
+	fi
+}
+seed=$cases/seed/old-input-still-needed.yaml
+expect2 "unknown MLIR version '17' (16, 19 or 22)" export "$seed" --mlir-version 17
+expect2 "export takes exactly one CASE" export
+expect2 "use-before-def.yaml:5:14: error: use of %b before its definition" \
+	export "$cases/errors/use-before-def.yaml"
+expect2 "option '--strategy' is not valid here" export "$seed" --strategy copy-all
+if ! command -v "$tool" >/dev/null; then
+	echo "SKIP: $tool not installed"
+	exit 77
+fi
+case $n in
+16) opts="allow-return-allocs" ;;
+*) opts="allow-return-allocs-from-loops" ;;
+esac
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+exported=0 skipped=0 parsed=0 ok=0 failed=0 bad=0
+while IFS= read -r f; do
+	if ! "$bufdiff" export "$f" --mlir-version "$n" --out "$tmp/x.mlir" 2>"$tmp/err"; then
+		# a program that does not load (parse, verify) is skipped
+		if ! grep -q "error: cannot export\|out of memory" "$tmp/err"; then
+			skipped=$((skipped + 1))
+			continue
+		fi
+		echo "EXPORT FAILED $f: $(head -1 "$tmp/err")"
+		bad=$((bad + 1))
+		continue
+	fi
+	exported=$((exported + 1))
+	if ! timeout 60 "$tool" "$tmp/x.mlir" -o /dev/null 2>"$tmp/err"; then
+		echo "PARSE FAILED $f: $(grep -m1 error "$tmp/err")"
+		bad=$((bad + 1))
+		continue
+	fi
+	parsed=$((parsed + 1))
+	if timeout 60 "$tool" "$tmp/x.mlir" -o /dev/null --one-shot-bufferize="bufferize-function-boundaries test-analysis-only $opts" 2>"$tmp/err"; then
+		ok=$((ok + 1))
+	else
+		failed=$((failed + 1))
+		echo "analysis failed $f: $(grep -m1 error "$tmp/err" | sed "s|$tmp/x.mlir|x.mlir|")"
+	fi
+done < <(find "$cases" -name '*.yaml' | LC_ALL=C sort)
+echo "$tool: $exported exported ($skipped not loadable, skipped), $parsed parsed, analysis ok $ok, analysis failed $failed, broken $bad"
+[ "$bad" -eq 0 ]

@@ -1,0 +1,544 @@
+/* test_export.c: TIR -> MLIR (oracle/export.c): exact text of small
+ * programs per version, the op map back to TIR values, names, floats,
+ * errors with their locations, out of memory; and, when mlir-opt-16/19/22
+ * are installed, that they parse a program holding every op. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "oracle.h"
+#include "testutil.h"
+
+static const char *seed_tir =
+	"func @main(%x: tensor<3xi32>) -> tensor<3xi32> {\n"
+	"  %y = add %x, 10 : tensor<3xi32>\n"
+	"  %z = add %x, %y : tensor<3xi32>\n"
+	"  return %z\n"
+	"}\n";
+
+static const char *seed_mlir =
+	"func.func @main(%x: tensor<3xi32>) -> tensor<3xi32> {\n"
+	"  %_1 = arith.constant 10 : i32 loc(\"t.yaml\":2:3)\n"
+	"  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = [\"parallel\"]} ins(%x, %_1 : tensor<3xi32>, i32) outs(%x : tensor<3xi32>) {\n"
+	"  ^bb0(%_2: i32, %_3: i32, %_4: i32):\n"
+	"    %_5 = arith.addi %_2, %_3 : i32 loc(\"t.yaml\":2:3)\n"
+	"    linalg.yield %_5 : i32 loc(\"t.yaml\":2:3)\n"
+	"  } -> tensor<3xi32> loc(\"t.yaml\":2:3)\n"
+	"  %z = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = [\"parallel\"]} ins(%x, %y : tensor<3xi32>, tensor<3xi32>) outs(%x : tensor<3xi32>) {\n"
+	"  ^bb0(%_6: i32, %_7: i32, %_8: i32):\n"
+	"    %_9 = arith.addi %_6, %_7 : i32 loc(\"t.yaml\":3:3)\n"
+	"    linalg.yield %_9 : i32 loc(\"t.yaml\":3:3)\n"
+	"  } -> tensor<3xi32> loc(\"t.yaml\":3:3)\n"
+	"  func.return %z : tensor<3xi32> loc(\"t.yaml\":4:3)\n"
+	"} loc(\"t.yaml\":1:1)\n";
+
+static const char *ver_tir =
+	"func @main(%w: tensor<2xf32> {readonly}, %d: tensor<2xf32>) -> tensor<2xf32> {\n"
+	"  %m = max %w, 0.5 : tensor<2xf32>\n"
+	"  %c = copy %m into %d : tensor<2xf32>\n"
+	"  return %c\n"
+	"}\n";
+
+static const char *ver16_mlir =
+	"func.func @main(%w: tensor<2xf32> {bufferization.writable = false}, %d: tensor<2xf32>) -> tensor<2xf32> {\n"
+	"  %_1 = arith.constant 5.0e-01 : f32 loc(\"t.yaml\":2:3)\n"
+	"  %m = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = [\"parallel\"]} ins(%w, %_1 : tensor<2xf32>, f32) outs(%w : tensor<2xf32>) {\n"
+	"  ^bb0(%_2: f32, %_3: f32, %_4: f32):\n"
+	"    %_5 = arith.maxf %_2, %_3 : f32 loc(\"t.yaml\":2:3)\n"
+	"    linalg.yield %_5 : f32 loc(\"t.yaml\":2:3)\n"
+	"  } -> tensor<2xf32> loc(\"t.yaml\":2:3)\n"
+	"  %c = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = [\"parallel\"]} ins(%m : tensor<2xf32>) outs(%d : tensor<2xf32>) {\n"
+	"  ^bb0(%_6: f32, %_7: f32):\n"
+	"    linalg.yield %_6 : f32 loc(\"t.yaml\":3:3)\n"
+	"  } -> tensor<2xf32> loc(\"t.yaml\":3:3)\n"
+	"  func.return %c : tensor<2xf32> loc(\"t.yaml\":4:3)\n"
+	"} loc(\"t.yaml\":1:1)\n";
+
+static const char *ver22_mlir =
+	"func.func @main(%w: tensor<2xf32> {bufferization.writable = false}, %d: tensor<2xf32>) -> tensor<2xf32> {\n"
+	"  %_1 = arith.constant 5.0e-01 : f32 loc(\"t.yaml\":2:3)\n"
+	"  %m = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = [\"parallel\"]} ins(%w, %_1 : tensor<2xf32>, f32) outs(%w : tensor<2xf32>) {\n"
+	"  ^bb0(%_2: f32, %_3: f32, %_4: f32):\n"
+	"    %_5 = arith.maximumf %_2, %_3 : f32 loc(\"t.yaml\":2:3)\n"
+	"    linalg.yield %_5 : f32 loc(\"t.yaml\":2:3)\n"
+	"  } -> tensor<2xf32> loc(\"t.yaml\":2:3)\n"
+	"  %c = bufferization.materialize_in_destination %m in %d : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32> loc(\"t.yaml\":3:3)\n"
+	"  func.return %c : tensor<2xf32> loc(\"t.yaml\":4:3)\n"
+	"} loc(\"t.yaml\":1:1)\n";
+
+static const char *names_tir =
+	"func @main(%0a: f64, %_1: f32, %x.y: i1) -> (f64, f32, i1) {\n"
+	"  %a = add %0a, -0.5 : f64\n"
+	"  %b = mul %_1, 1e30 : f32\n"
+	"  %c = const dense<[nan, -inf, 0.1]> : tensor<3xf32>\n"
+	"  %d = const nan : f64\n"
+	"  %e = neg %x.y : i1\n"
+	"  return %a, %b, %e\n"
+	"}\n";
+
+static const char *names_mlir =
+	"func.func @main(%__v0a: f64, %_1: f32, %x.y: i1) -> (f64, f32, i1) {\n"
+	"  %__1 = arith.constant -5.0e-01 : f64 loc(\"t.yaml\":2:3)\n"
+	"  %a = arith.addf %__v0a, %__1 : f64 loc(\"t.yaml\":2:3)\n"
+	"  %__2 = arith.constant 1.0e+30 : f32 loc(\"t.yaml\":3:3)\n"
+	"  %b = arith.mulf %_1, %__2 : f32 loc(\"t.yaml\":3:3)\n"
+	"  %c = arith.constant dense<[0x7FC00000, 0xFF800000, 1.0e-01]> : tensor<3xf32> loc(\"t.yaml\":4:3)\n"
+	"  %d = arith.constant 0x7FF8000000000000 : f64 loc(\"t.yaml\":5:3)\n"
+	"  %__3 = arith.constant false loc(\"t.yaml\":6:3)\n"
+	"  %e = arith.subi %__3, %x.y : i1 loc(\"t.yaml\":6:3)\n"
+	"  func.return %a, %b, %e : f64, f32, i1 loc(\"t.yaml\":7:3)\n"
+	"} loc(\"t.yaml\":1:1)\n";
+
+/* reduce, literal loop bounds, regions, async with and without values */
+static const char *regions_tir =
+	"func @main(%x: tensor<2x3xi32>, %c: i1, %n: index) -> (tensor<2xi32>, tensor<2x3xi32>) {\n"
+	"  %z = const dense<0> : tensor<2xi32>\n"
+	"  %s = reduce.sum %x [1] into %z : tensor<2xi32>\n"
+	"  %l = for %i = 0 to %n step 2 iter(%a = %x) -> (tensor<2x3xi32>) {\n"
+	"    %r = if %c -> (tensor<2x3xi32>) {\n"
+	"      %b = relu %a : tensor<2x3xi32>\n"
+	"      yield %b\n"
+	"    } else {\n"
+	"      yield %a\n"
+	"    }\n"
+	"    yield %r\n"
+	"  }\n"
+	"  %f = async stream 2 -> (tensor<2x3xi32>) {\n"
+	"    yield %l\n"
+	"  }\n"
+	"  %t = async stream 3 -> () {\n"
+	"  }\n"
+	"  %w = await %f\n"
+	"  await %t\n"
+	"  return %s, %w\n"
+	"}\n";
+
+static const char *regions_mlir =
+	"func.func @main(%x: tensor<2x3xi32>, %c: i1, %n: index) -> (tensor<2xi32>, tensor<2x3xi32>) {\n"
+	"  %z = arith.constant dense<0> : tensor<2xi32> loc(\"t.yaml\":2:3)\n"
+	"  %s = linalg.reduce ins(%x : tensor<2x3xi32>) outs(%z : tensor<2xi32>) dimensions = [1]\n"
+	"    (%_1: i32, %_2: i32) {\n"
+	"      %_3 = arith.addi %_1, %_2 : i32 loc(\"t.yaml\":3:3)\n"
+	"      linalg.yield %_3 : i32 loc(\"t.yaml\":3:3)\n"
+	"    } loc(\"t.yaml\":3:3)\n"
+	"  %_4 = arith.constant 0 : index loc(\"t.yaml\":4:3)\n"
+	"  %_5 = arith.constant 2 : index loc(\"t.yaml\":4:3)\n"
+	"  %l = scf.for %i = %_4 to %n step %_5 iter_args(%a = %x) -> tensor<2x3xi32> {\n"
+	"    %r = scf.if %c -> tensor<2x3xi32> {\n"
+	"      %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = [\"parallel\", \"parallel\"]} ins(%a : tensor<2x3xi32>) outs(%a : tensor<2x3xi32>) {\n"
+	"      ^bb0(%_6: i32, %_7: i32):\n"
+	"        %_8 = arith.constant 0 : i32 loc(\"t.yaml\":6:7)\n"
+	"        %_9 = arith.maxsi %_6, %_8 : i32 loc(\"t.yaml\":6:7)\n"
+	"        linalg.yield %_9 : i32 loc(\"t.yaml\":6:7)\n"
+	"      } -> tensor<2x3xi32> loc(\"t.yaml\":6:7)\n"
+	"      scf.yield %b : tensor<2x3xi32> loc(\"t.yaml\":7:7)\n"
+	"    } else {\n"
+	"      scf.yield %a : tensor<2x3xi32> loc(\"t.yaml\":9:7)\n"
+	"    } loc(\"t.yaml\":5:5)\n"
+	"    scf.yield %r : tensor<2x3xi32> loc(\"t.yaml\":11:5)\n"
+	"  } loc(\"t.yaml\":4:3)\n"
+	"  %f, %_10 = async.execute -> !async.value<tensor<2x3xi32>> attributes {bufdiff.stream = 2 : i64} {\n"
+	"    async.yield %l : tensor<2x3xi32> loc(\"t.yaml\":14:5)\n"
+	"  } loc(\"t.yaml\":13:3)\n"
+	"  %t = async.execute attributes {bufdiff.stream = 3 : i64} {\n"
+	"    async.yield loc(\"t.yaml\":17:3)\n"
+	"  } loc(\"t.yaml\":16:3)\n"
+	"  %w = async.await %_10 : !async.value<tensor<2x3xi32>> loc(\"t.yaml\":18:3)\n"
+	"  async.await %t : !async.token loc(\"t.yaml\":19:3)\n"
+	"  func.return %s, %w : tensor<2xi32>, tensor<2x3xi32> loc(\"t.yaml\":20:3)\n"
+	"} loc(\"t.yaml\":1:1)\n";
+
+/* a function name MLIR only takes quoted */
+static const char *sym_tir =
+	"func @main(%x: i32) -> i32 {\n"
+	"  %r = call @1-f(%x)\n"
+	"  return %r\n"
+	"}\n"
+	"func @1-f(%a: i32) -> i32 {\n"
+	"  return %a\n"
+	"}\n";
+
+static const char *sym_mlir =
+	"func.func @main(%x: i32) -> i32 {\n"
+	"  %r = func.call @\"1-f\"(%x) : (i32) -> i32 loc(\"t.yaml\":2:3)\n"
+	"  func.return %r : i32 loc(\"t.yaml\":3:3)\n"
+	"} loc(\"t.yaml\":1:1)\n"
+	"\n"
+	"func.func @\"1-f\"(%a: i32) -> i32 {\n"
+	"  func.return %a : i32 loc(\"t.yaml\":6:3)\n"
+	"} loc(\"t.yaml\":5:1)\n";
+
+/* every op (test_print.c's program, made valid) */
+static const char *all_tir =
+	"func @main(%x: tensor<3xi32>, %w: tensor<4xf32> {readonly}, %n: index) -> (tensor<3xi32>, f32) {\n"
+	"  %c = const 10 : i32\n"
+	"  %t = const true : i1\n"
+	"  %d = const dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>\n"
+	"  %s = const dense<0.5> : tensor<8xf32>\n"
+	"  %e = empty : tensor<4xf32>\n"
+	"  %e2 = empty(%n) : tensor<?xf32>\n"
+	"  %y = add %x, 10 : tensor<3xi32>\n"
+	"  %y2 = sub %x, %y into %x : tensor<3xi32>\n"
+	"  %y3 = mul %w, %w : tensor<4xf32>\n"
+	"  %y4 = div %w, 2.0 into %e : tensor<4xf32>\n"
+	"  %y5 = max %w, %y3 : tensor<4xf32>\n"
+	"  %y6 = min -1.5, %w : tensor<4xf32>\n"
+	"  %u1 = neg %w : tensor<4xf32>\n"
+	"  %u2 = abs %w into %e : tensor<4xf32>\n"
+	"  %u3 = exp %w : tensor<4xf32>\n"
+	"  %u4 = relu %w : tensor<4xf32>\n"
+	"  %j = sub %n, 1 : index\n"
+	"  %b0 = lt %j, %n : index\n"
+	"  %b1 = le %j, 3 : index\n"
+	"  %b2 = eq %j, %n : index\n"
+	"  %b3 = ne %j, %n : index\n"
+	"  %b4 = gt %j, %n : index\n"
+	"  %b5 = ge %j, %n : index\n"
+	"  %f = fill 1.5 into %e : tensor<4xf32>\n"
+	"  %m = matmul %d, %d into %d : tensor<2x2xi32>\n"
+	"  %tr = transpose %d [1, 0] into %d : tensor<2x2xi32>\n"
+	"  %x2 = const dense<[7, 8]> : tensor<2xi32>\n"
+	"  %r = reduce.sum %d [1] into %x2 : tensor<2xi32>\n"
+	"  %c0 = const dense<0> : tensor<i32>\n"
+	"  %r2 = reduce.max %d [0, 1] into %c0 : tensor<i32>\n"
+	"  %sl = extract_slice %d[%j, 0] [1, 2] [1, 1] : tensor<1x2xi32>\n"
+	"  %is = insert_slice %sl into %d[0, %j] [1, 2] [1, 1] : tensor<2x2xi32>\n"
+	"  %v = extract %w[2] : f32\n"
+	"  %ins = insert %v into %w[%j] : tensor<4xf32>\n"
+	"  %cp = copy %w into %e : tensor<4xf32>\n"
+	"  %cl = clone %w : tensor<4xf32>\n"
+	"  %a0, %a1 = call @g(%x)\n"
+	"  %i1 = if %b0 -> (f32) {\n"
+	"    yield %v\n"
+	"  } else {\n"
+	"    %q = exp %v : f32\n"
+	"    yield %q\n"
+	"  }\n"
+	"  %lp = for %i = 0 to %n step 1 iter(%acc = %x) -> (tensor<3xi32>) {\n"
+	"    %acc2 = add %acc, 1 : tensor<3xi32>\n"
+	"    yield %acc2\n"
+	"  }\n"
+	"  %fu = async stream 1 -> (tensor<4xf32>, f32) {\n"
+	"    yield %w, %v\n"
+	"  }\n"
+	"  %o0, %o1 = await %fu\n"
+	"  return %lp, %o1\n"
+	"}\n"
+	"\n"
+	"func @g(%a: tensor<3xi32>) -> (i32, tensor<?x8xf32>) {\n"
+	"  %c = const 1 : index\n"
+	"  %z = empty(%c) : tensor<?x8xf32>\n"
+	"  %cc = const 2 : i32\n"
+	"  return %cc, %z\n"
+	"}\n";
+
+static const char *future_call_tir =
+	"func @main(%x: f32) -> f32 {\n"
+	"  %f = async stream 0 -> (f32) {\n"
+	"    yield %x\n"
+	"  }\n"
+	"  %r = call @g(%f)\n"
+	"  return %r\n"
+	"}\n"
+	"func @g(%f: future<f32>) -> f32 {\n"
+	"  %a = await %f\n"
+	"  return %a\n"
+	"}\n";
+
+static const char *reduce_scalar_tir =
+	"func @main(%d: tensor<2xi32>, %c: i32) -> i32 {\n"
+	"  %r = reduce.sum %d [0] into %c : i32\n"
+	"  return %r\n"
+	"}\n";
+
+static const char *if_future_tir =
+	"func @main(%c: i1, %x: f32) -> f32 {\n"
+	"  %r = if %c -> (future<f32>) {\n"
+	"    %f = async stream 0 -> (f32) {\n"
+	"      yield %x\n"
+	"    }\n"
+	"    yield %f\n"
+	"  } else {\n"
+	"    %g = async stream 0 -> (f32) {\n"
+	"      yield %x\n"
+	"    }\n"
+	"    yield %g\n"
+	"  }\n"
+	"  %a = await %r\n"
+	"  return %a\n"
+	"}\n";
+
+/* p's MLIR for version n (mem_alloc'ed); NULL with d on error. */
+static char *
+export(const char *tir, int n, Arena *a, ExportMap *m, Diag *d)
+{
+	Program *p = tu_parse(tir, d);
+	Str b = {0};
+	char *s = NULL;
+
+	ck_assert_msg(p, "%d:%d: %s", d->loc.line, d->loc.col, d->msg);
+	if (!mlir_export(p, "t.yaml", mlir_version(n), &b, a, m, d))
+		s = str_take(&b);
+	str_free(&b);
+	prog_free(p);
+	return s;
+}
+
+static void
+check_text(const char *tir, int n, const char *want)
+{
+	Diag d;
+	char *s = export(tir, n, NULL, NULL, &d);
+
+	ck_assert_msg(s, "%d:%d: %s", d.loc.line, d.loc.col, d.msg);
+	ck_assert_str_eq(s, want);
+	mem_free(s);
+}
+
+START_TEST(seed_text)
+{
+	check_text(seed_tir, 22, seed_mlir);
+	check_text(seed_tir, 19, seed_mlir); /* nothing version-specific */
+}
+END_TEST
+
+START_TEST(regions_text)
+{
+	check_text(regions_tir, 19, regions_mlir);
+	check_text(regions_tir, 22, regions_mlir);
+}
+END_TEST
+
+START_TEST(versions_differ)
+{
+	check_text(ver_tir, 16, ver16_mlir);
+	check_text(ver_tir, 19, ver22_mlir);
+	check_text(ver_tir, 22, ver22_mlir);
+	ck_assert_ptr_null(mlir_version(17));
+	ck_assert_str_eq(mlir_version(16)->analysis_options, "allow-return-allocs");
+	ck_assert_str_eq(mlir_version(22)->analysis_options,
+			 "allow-return-allocs-from-loops");
+}
+END_TEST
+
+START_TEST(names_and_floats)
+{
+	check_text(names_tir, 22, names_mlir);
+	check_text(sym_tir, 16, sym_mlir);
+}
+END_TEST
+
+static const char *
+vname(const Value *v)
+{
+	return v ? v->name : "-";
+}
+
+/* "linalg.generic [x,-,x] -> y(2)" */
+static void
+check_xop(const ExportOp *x, const char *want)
+{
+	char buf[256];
+	int n = snprintf(buf, sizeof buf, "%s [", x->mlir);
+
+	for (int i = 0; i < x->noperands; i++)
+		n += snprintf(buf + n, sizeof buf - n, "%s%s", i ? "," : "",
+			      vname(x->operands[i]));
+	n += snprintf(buf + n, sizeof buf - n, "] ->");
+	for (int j = 0; j < x->nresults; j++)
+		n += snprintf(buf + n, sizeof buf - n, " %s(%d)",
+			      vname(x->results[j]), x->tied[j]);
+	ck_assert_str_eq(buf, want);
+}
+
+START_TEST(seed_map)
+{
+	Arena *a = arena_new();
+	ExportMap m;
+	Diag d;
+	Program *p = tu_parse(seed_tir, &d);
+	Str b = {0};
+	const Op *y = p->funcs[0]->body->ops[0];
+
+	ck_assert_int_eq(mlir_export(p, "t.yaml", mlir_version(22), &b, a, &m,
+				     &d), 0);
+	ck_assert_int_eq(m.nops, 3);
+	check_xop(&m.ops[0], "linalg.generic [x,-,x] -> y(2)");
+	check_xop(&m.ops[1], "linalg.generic [x,y,x] -> z(2)");
+	check_xop(&m.ops[2], "func.return [z] ->");
+	ck_assert_ptr_eq(export_find(&m, y, "linalg.generic"), &m.ops[0]);
+	ck_assert_ptr_null(export_find(&m, y, "linalg.add"));
+	str_free(&b);
+	prog_free(p);
+	arena_free(a);
+}
+END_TEST
+
+/* MLIR operand order, per op: ins then outs, the source before the
+ * destination, offsets last; scalar neg is 0 - x. */
+START_TEST(every_op_map)
+{
+	static const char *const want[][2] = {
+		{"18", "arith.subi [n,-] -> j(-1)"},
+		{"25", "linalg.fill [-,e] -> f(1)"},
+		{"26", "linalg.matmul [d,d,d] -> m(2)"},
+		{"27", "linalg.transpose [d,d] -> tr(1)"},
+		{"29", "linalg.reduce [d,x2] -> r(1)"},
+		{"31", "linalg.reduce [d,c0] -> r2(1)"},
+		{"32", "tensor.extract_slice [d,j] -> sl(0)"},
+		{"33", "tensor.insert_slice [sl,d,j] -> is(1)"},
+		{"34", "tensor.extract [w,-] -> v(-1)"},
+		{"35", "tensor.insert [v,w,j] -> ins(1)"},
+		{"36", "bufferization.materialize_in_destination [w,e] -> cp(1)"},
+		{"37", "bufferization.alloc_tensor [w] -> cl(-1)"},
+		{"38", "func.call [x] -> a0(-1) a1(-1)"},
+		{"39", "scf.if [b0] -> i1(-1)"},
+		{"45", "scf.for [-,n,-,x] -> lp(3)"},
+		{"49", "async.execute [] -> fu(-1) fu(-1) fu(-1)"},
+		{"52", "async.await [fu] -> o0(-1)"},
+	};
+	Arena *a = arena_new();
+	ExportMap m;
+	Diag d;
+	Program *p = tu_parse(all_tir, &d);
+	Str b = {0};
+
+	ck_assert_int_eq(tir_verify(p, &default_limits, &d), 0);
+	ck_assert_int_eq(mlir_export(p, "t.yaml", mlir_version(22), &b, a, &m,
+				     &d), 0);
+	for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+		const ExportOp *x = NULL;
+		const char *name = strchr(want[k][1], ' ');
+		char mlir[64];
+
+		snprintf(mlir, sizeof mlir, "%.*s", (int)(name - want[k][1]),
+			 want[k][1]);
+		for (int i = 0; i < m.nops && !x; i++)
+			if (m.ops[i].op->loc.line == atoi(want[k][0]))
+				x = export_find(&m, m.ops[i].op, mlir);
+		ck_assert_msg(x, "line %s: no %s", want[k][0], mlir);
+		check_xop(x, want[k][1]);
+	}
+	str_free(&b);
+	prog_free(p);
+	arena_free(a);
+}
+END_TEST
+
+static void
+check_error(const char *tir, int line, int col, const char *msg)
+{
+	Arena *a = arena_new();
+	ExportMap m = {(ExportOp *)1, 7};
+	Diag d;
+	char *s = export(tir, 22, a, &m, &d);
+
+	ck_assert_ptr_null(s);
+	ck_assert_int_eq(d.loc.line, line);
+	ck_assert_int_eq(d.loc.col, col);
+	ck_assert_str_eq(d.msg, msg);
+	ck_assert_int_eq(m.nops, 0);
+	arena_free(a);
+}
+
+/* Programs the verifier would reject still export or fail cleanly. */
+START_TEST(errors)
+{
+	check_error(future_call_tir, 5, 16,
+		    "cannot export call: future %f used other than by await");
+	check_error(if_future_tir, 2, 3,
+		    "cannot export if: a future as a value of if");
+	check_error(reduce_scalar_tir, 2, 3, "cannot export reduce.sum into a "
+		    "scalar (linalg.reduce needs a tensor<i32>)");
+}
+END_TEST
+
+START_TEST(out_of_memory)
+{
+	Diag d;
+	Program *p = tu_parse(all_tir, &d);
+	int failures = 0;
+
+	for (long n = 0;; n++) {
+		long start = mem_live_blocks();
+		Arena *a = arena_new();
+		ExportMap m;
+		Str b = {0};
+		int rc;
+
+		ck_assert(a);
+		mem_fail_after(n);
+		rc = mlir_export(p, "t.yaml", mlir_version(16), &b, a, &m, &d);
+		mem_fail_after(-1);
+		str_free(&b);
+		arena_free(a);
+		ck_assert_msg(mem_live_blocks() == start, "n=%ld: leak", n);
+		if (!rc)
+			break;
+		ck_assert_str_eq(d.msg, "out of memory");
+		ck_assert_int_eq(d.loc.line, 0);
+		failures++;
+		ck_assert(n < 100000);
+	}
+	ck_assert_int_gt(failures, 3);
+	prog_free(p);
+}
+END_TEST
+
+/* mlir-opt-N parses and verifies the every-op program (skipped, said so,
+ * when it is not installed). */
+START_TEST(mlir_opt_parses)
+{
+	static const int vs[] = {16, 19, 22};
+	int v = vs[_i];
+	char cmd[256], path[] = "/tmp/test-export-XXXXXX";
+	Diag d;
+	char *s;
+	int fd;
+	FILE *f;
+
+	snprintf(cmd, sizeof cmd, "mlir-opt-%d --version >/dev/null 2>&1", v);
+	if (system(cmd)) {
+		printf("test_export: SKIP mlir-opt-%d: not installed\n", v);
+		return;
+	}
+	s = export(all_tir, v, NULL, NULL, &d);
+	ck_assert_msg(s, "%d:%d: %s", d.loc.line, d.loc.col, d.msg);
+	fd = mkstemp(path);
+	ck_assert(fd >= 0 && (f = fdopen(fd, "w")));
+	fputs(s, f);
+	fclose(f);
+	mem_free(s);
+	snprintf(cmd, sizeof cmd, "mlir-opt-%d %s -o /dev/null", v, path);
+	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+	unlink(path);
+}
+END_TEST
+
+static Suite *
+export_suite(void)
+{
+	Suite *s = suite_create("export");
+	TCase *t = tcase_create("text");
+	TCase *o = tcase_create("mlir-opt");
+
+	tcase_add_test(t, seed_text);
+	tcase_add_test(t, regions_text);
+	tcase_add_test(t, versions_differ);
+	tcase_add_test(t, names_and_floats);
+	tcase_add_test(t, seed_map);
+	tcase_add_test(t, every_op_map);
+	tcase_add_test(t, errors);
+	tcase_add_test(t, out_of_memory);
+	suite_add_tcase(s, t);
+	tcase_set_timeout(o, 60);
+	tcase_add_loop_test(o, mlir_opt_parses, 0, 3);
+	suite_add_tcase(s, o);
+	return s;
+}
+
+int
+main(void)
+{
+	return tu_run((Suite *[]){export_suite(), NULL});
+}
