@@ -531,6 +531,8 @@ self_overlap(Exec *X, const BInst *in, const Value *a, Frame *F,
 	r = reg(F, a);
 	if (r->buf < 0 || r->buf != out->buf || !views_overlap(&r->view, &out->view))
 		return;
+	if (version_undef(X, r->ver))
+		return; /* it reads undefined elements: any value will do */
 	if (op_info[in->op->kind].ew != EW_NONE && r->view.off == out->view.off &&
 	    !memcmp(r->view.strides, out->view.strides, sizeof r->view.strides))
 		return; /* the same elements, index by index */

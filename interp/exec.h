@@ -22,10 +22,13 @@ typedef struct Buf {
 } Buf;
 
 /* Which value a dynamic version holds, and the instruction that wrote it
- * (NULL for inputs). */
+ * (NULL for inputs).  `undef`: the value is an `empty`'s (or a copy of
+ * one), whose elements are undefined in the reference: any contents refine
+ * it, so a read expecting it never finds a stale element. */
 typedef struct VerInfo {
 	const Value *v;
 	const BInst *in;
+	bool undef;
 } VerInfo;
 
 typedef struct Reg Reg;
@@ -103,6 +106,7 @@ int64_t shadow_mismatch_except(Exec *X, int h, const View *v,
 			       const View *except, uint32_t want,
 			       uint32_t *found);
 void shadow_write(Exec *X, int h, const View *v, uint32_t ver);
+bool version_undef(const Exec *X, uint32_t ver);
 bool views_overlap(const View *a, const View *b);
 
 /* exec.c */

@@ -54,8 +54,17 @@ version_new(Exec *X, const Value *v, const BInst *in)
 		X->vers = nv;
 		X->capvers = nc;
 	}
-	X->vers[X->nvers] = (VerInfo){v, in};
+	X->vers[X->nvers] = (VerInfo){v, in, v && v->def &&
+				      op_info[v->def->kind].form == F_EMPTY};
 	return X->nvers++;
+}
+
+/* Does version ver stand for undefined contents (an `empty`'s)?  Version
+ * 0 (never written) does not: reading it is an uninitialized read. */
+bool
+version_undef(const Exec *X, uint32_t ver)
+{
+	return ver && ver < X->nvers && X->vers[ver].undef;
 }
 
 static void
@@ -264,6 +273,8 @@ shadow_mismatch(Exec *X, int h, const View *v, uint32_t want, uint32_t *found)
 	Buf *b = &X->bufs[h];
 	int64_t bad = -1;
 
+	if (version_undef(X, want))
+		return -1; /* any version refines an undefined element */
 	if (b->uniform) {
 		int64_t tot = 1;
 		for (int d = 0; d < v->rank; d++)
@@ -294,7 +305,7 @@ shadow_mismatch_except(Exec *X, int h, const View *v, const View *except,
 	uint8_t *skip;
 	int64_t bad = -1;
 
-	if (b->uniform && b->ver == want)
+	if ((b->uniform && b->ver == want) || version_undef(X, want))
 		return -1;
 	skip = mem_calloc((size_t)(b->n ? b->n : 1), 1);
 	if (!skip)
