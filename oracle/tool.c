@@ -209,9 +209,8 @@ run_drain(Run1 *t, Sink *s)
 		t->why = TOOL_OOM;
 }
 
-/* One poll and what it found.  `tick` bounds the wait so that a tool that
- * ends while a straggler keeps its pipes open is noticed. */
-static void
+/* One poll and what it found; false when nothing happened. */
+static bool
 run_poll(Run1 *t, int ms)
 {
 	struct pollfd p[3];
@@ -224,16 +223,20 @@ run_poll(Run1 *t, int ms)
 	if (t->err.fd >= 0)
 		ie = np, p[np++] = (struct pollfd){t->err.fd, POLLIN, 0};
 	if (poll(p, np, ms) <= 0)
-		return;
+		return false;
 	if (ii >= 0 && p[ii].revents)
 		run_feed(t);
 	if (io >= 0 && p[io].revents)
 		run_drain(t, &t->out);
 	if (ie >= 0 && p[ie].revents)
 		run_drain(t, &t->err);
+	return true;
 }
 
-/* Until the tool ended and both outputs are at EOF, or the deadline. */
+/* Until the tool ended and both outputs are at EOF, or the deadline.
+ * Nothing wakes poll when the tool ends while a straggler keeps its pipes
+ * open (or after it closed them), so each wait is bounded by a tick that
+ * grows from 1 to 50 ms while nothing happens. */
 static void
 run_loop(Run1 *t, double deadline)
 {
@@ -247,14 +250,15 @@ run_loop(Run1 *t, double deadline)
 		}
 		if (t->exited && t->out.fd < 0 && t->err.fd < 0)
 			break;
-		double left = deadline - tool_now();
-		if (left <= 0) {
+		double left = (deadline - tool_now()) * 1000;
+		if (!(left > 0)) {      /* NaN too */
 			t->why = TOOL_TIMEOUT;
 			break;
 		}
-		int ms = (int)ceil(left * 1000);
-		run_poll(t, ms < tick ? ms : tick);
-		tick = tick < 50 ? tick * 2 : 50;
+		if (run_poll(t, left < tick ? (int)ceil(left) : tick))
+			tick = 1;
+		else
+			tick = tick < 50 ? tick * 2 : 50;
 	}
 }
 

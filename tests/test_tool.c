@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -270,6 +271,30 @@ START_TEST(missing_command)
 }
 END_TEST
 
+/* No fd left for the pipes: a clean TOOL_SPAWN, nothing left behind. */
+START_TEST(spawn_fails)
+{
+	struct rlimit old, lim;
+	ToolResult r;
+	int fds = count_fds();
+	char buf[128];
+
+	getrlimit(RLIMIT_NOFILE, &old);
+	lim = old;
+	lim.rlim_cur = 4;       /* fds 0-2 and at most one more */
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &lim), 0);
+	ck_assert_int_eq(tool_run("echo x", NULL, 0, 5, &r), 0);
+	setrlimit(RLIMIT_NOFILE, &old);
+	ck_assert_int_eq(r.status, TOOL_SPAWN);
+	ck_assert_int_eq(r.code, EMFILE);
+	ck_assert_str_eq(tool_status_str(&r, buf, sizeof buf),
+			 "could not start: Too many open files");
+	ck_assert_str_eq(r.out, "");
+	ck_assert_int_eq(count_fds(), fds);
+	tool_result_free(&r);
+}
+END_TEST
+
 START_TEST(status_strings)
 {
 	ToolResult r = {.status = TOOL_SPAWN, .code = ENOENT};
@@ -349,6 +374,7 @@ tool_suite(void)
 	tcase_add_test(tc, big_output);
 	tcase_add_test(tc, output_cap);
 	tcase_add_test(tc, missing_command);
+	tcase_add_test(tc, spawn_fails);
 	tcase_add_test(tc, status_strings);
 	tcase_add_test(tc, sigpipe_untouched);
 	tcase_add_test(tc, out_of_memory);
