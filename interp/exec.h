@@ -22,13 +22,16 @@ typedef struct Buf {
 } Buf;
 
 /* Which value a dynamic version holds, and the instruction that wrote it
- * (NULL for inputs).  `undef`: the value is an `empty`'s (or a copy of
- * one), whose elements are undefined in the reference: any contents refine
- * it, so a read expecting it never finds a stale element. */
+ * (NULL for inputs).  Elements undefined in the reference are refined by
+ * any contents, so a read expecting them never finds them stale: `undef`
+ * when all are (an `empty`, a copy of one), else `undef_at` (NULL: none)
+ * flags them by flat position in the one buffer the version was written
+ * into (an insert into an empty keeps the rest undefined). */
 typedef struct VerInfo {
 	const Value *v;
 	const BInst *in;
 	bool undef;
+	uint8_t *undef_at;
 } VerInfo;
 
 typedef struct Reg Reg;
@@ -71,6 +74,7 @@ typedef struct Exec {
 	int nbufs, capbufs;
 	VerInfo *vers;
 	uint32_t nvers, capvers;
+	int64_t undef_bytes;  /* held by VerInfo.undef_at (a budget) */
 	int64_t live, trips, step;
 	int depth, capviols;
 	int *constbuf;        /* by instruction id: cached constant buffer */
@@ -107,6 +111,14 @@ int64_t shadow_mismatch_except(Exec *X, int h, const View *v,
 			       uint32_t *found);
 void shadow_write(Exec *X, int h, const View *v, uint32_t ver);
 bool version_undef(const Exec *X, uint32_t ver);
+bool version_undef_at(const Exec *X, uint32_t ver, int64_t pos);
+/* The elements of version ver written into buffer h that are undefined:
+ * what the insert (dest elements outside `slice`; inside it, those of src
+ * in view vs, when src_ver is not 0) or the copy (slice NULL: all of src)
+ * carried over.  NULL when all are defined (or over the budget). */
+uint8_t *undef_carry(Exec *X, int h, const View *v, uint32_t dest_ver,
+		     const View *slice, uint32_t src_ver, const View *vs);
+void versions_free(Exec *X);
 bool views_overlap(const View *a, const View *b);
 
 /* exec.c */

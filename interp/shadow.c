@@ -55,7 +55,8 @@ version_new(Exec *X, const Value *v, const BInst *in)
 		X->capvers = nc;
 	}
 	X->vers[X->nvers] = (VerInfo){v, in, v && v->def &&
-				      op_info[v->def->kind].form == F_EMPTY};
+				      op_info[v->def->kind].form == F_EMPTY,
+				      NULL};
 	return X->nvers++;
 }
 
@@ -65,6 +66,34 @@ bool
 version_undef(const Exec *X, uint32_t ver)
 {
 	return ver && ver < X->nvers && X->vers[ver].undef;
+}
+
+/* Is element `pos` (flat, in the buffer ver was written into) of version
+ * ver undefined? */
+bool
+version_undef_at(const Exec *X, uint32_t ver, int64_t pos)
+{
+	if (!ver || ver >= X->nvers)
+		return false;
+	return X->vers[ver].undef ||
+	       (X->vers[ver].undef_at && X->vers[ver].undef_at[pos]);
+}
+
+static bool
+version_partly_undef(const Exec *X, uint32_t ver)
+{
+	return ver && ver < X->nvers &&
+	       (X->vers[ver].undef || X->vers[ver].undef_at);
+}
+
+void
+versions_free(Exec *X)
+{
+	for (uint32_t i = 0; i < X->nvers; i++)
+		mem_free(X->vers[i].undef_at);
+	mem_free(X->vers);
+	X->vers = NULL;
+	X->nvers = X->capvers = 0;
 }
 
 static void
@@ -267,15 +296,76 @@ covers_whole(const Buf *b, const View *v)
 		}                                                            \
 	} while (0)
 
+/* Flat position of element li (row-major) of view v. */
+static int64_t
+view_pos(const View *v, int64_t li)
+{
+	int64_t pos = v->off;
+
+	for (int d = v->rank - 1; d >= 0; d--) {
+		int64_t s = v->sizes[d] ? v->sizes[d] : 1;
+		pos += li % s * v->strides[d];
+		li /= s;
+	}
+	return pos;
+}
+
+enum { UNDEF_BUDGET = 64 << 20 }; /* bytes of undef_at maps, then strict */
+
+uint8_t *
+undef_carry(Exec *X, int h, const View *v, uint32_t dest_ver,
+	    const View *slice, uint32_t src_ver, const View *vs)
+{
+	Buf *b = &X->bufs[h];
+	uint8_t *map;
+	bool any = false;
+
+	if (vs->rank != slice->rank ||
+	    memcmp(vs->sizes, slice->sizes, sizeof *vs->sizes * vs->rank))
+		src_ver = 0;  /* shapes differ: reported, the kernel did not run */
+	if (!version_partly_undef(X, dest_ver) &&
+	    !version_partly_undef(X, src_ver))
+		return NULL;
+	if (X->undef_bytes + b->n > UNDEF_BUDGET)
+		return NULL;
+	map = mem_calloc((size_t)(b->n ? b->n : 1), 1);
+	if (!map)
+		longjmp(X->oom, 1);
+	if (version_partly_undef(X, dest_ver))
+		VIEW_WALK(v, pos, li, {
+			map[pos] = version_undef_at(X, dest_ver, pos);
+			(void)li;
+		});
+	VIEW_WALK(slice, pos, li, {
+		map[pos] = version_undef_at(X, src_ver, view_pos(vs, li));
+	});
+	VIEW_WALK(v, pos, li, { any |= map[pos]; (void)li; });
+	if (!any) {
+		mem_free(map);
+		return NULL;
+	}
+	X->undef_bytes += b->n;
+	return map;
+}
+
+/* Element pos holds `have` where `want` is expected: stale unless want's
+ * element there is undefined (any version refines it). */
+static bool
+stale_at(uint32_t have, uint32_t want, const uint8_t *undef, int64_t pos)
+{
+	return have != want && !(undef && undef[pos]);
+}
+
 int64_t
 shadow_mismatch(Exec *X, int h, const View *v, uint32_t want, uint32_t *found)
 {
 	Buf *b = &X->bufs[h];
+	const uint8_t *undef = want < X->nvers ? X->vers[want].undef_at : NULL;
 	int64_t bad = -1;
 
 	if (version_undef(X, want))
 		return -1; /* any version refines an undefined element */
-	if (b->uniform) {
+	if (b->uniform && !undef) {
 		int64_t tot = 1;
 		for (int d = 0; d < v->rank; d++)
 			tot *= v->sizes[d];
@@ -286,8 +376,9 @@ shadow_mismatch(Exec *X, int h, const View *v, uint32_t want, uint32_t *found)
 		return -1;
 	}
 	VIEW_WALK(v, pos, li, {
-		if (b->vers[pos] != want) {
-			*found = b->vers[pos];
+		uint32_t have = b->uniform ? b->ver : b->vers[pos];
+		if (stale_at(have, want, undef, pos)) {
+			*found = have;
 			bad = li;
 			break;
 		}
@@ -302,6 +393,7 @@ shadow_mismatch_except(Exec *X, int h, const View *v, const View *except,
 		       uint32_t want, uint32_t *found)
 {
 	Buf *b = &X->bufs[h];
+	const uint8_t *undef = want < X->nvers ? X->vers[want].undef_at : NULL;
 	uint8_t *skip;
 	int64_t bad = -1;
 
@@ -313,7 +405,7 @@ shadow_mismatch_except(Exec *X, int h, const View *v, const View *except,
 	VIEW_WALK(except, pos, li, { skip[pos] = 1; (void)li; });
 	VIEW_WALK(v, pos, li, {
 		uint32_t have = b->uniform ? b->ver : b->vers[pos];
-		if (!skip[pos] && have != want) {
+		if (!skip[pos] && stale_at(have, want, undef, pos)) {
 			*found = have;
 			bad = li;
 			break;

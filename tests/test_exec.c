@@ -115,8 +115,21 @@ START_TEST(shadow_undefined_version)
 	ck_assert_int_eq(shadow_mismatch(X, h, &rest, vf, &found), -1);
 	ck_assert_int_eq(shadow_mismatch(X, h, &whole, vf, &found), 0);
 	ck_assert_int_eq(found, vr);
+	/* r = insert 5 into e[0]: r[1..3] stay undefined, r[0] is not */
+	ck_assert_ptr_null(undef_carry(X, h, &whole, vf, &first, 0, &first));
+	X->vers[vr].undef_at = undef_carry(X, h, &whole, ve, &first, 0, &first);
+	ck_assert_ptr_nonnull(X->vers[vr].undef_at);
+	ck_assert(!version_undef_at(X, vr, 0));
+	ck_assert(version_undef_at(X, vr, 3));
+	shadow_write(X, h, &whole, vr);
+	shadow_write(X, h, &rest, vf);
+	ck_assert_int_eq(shadow_mismatch(X, h, &whole, vr, &found), -1);
+	shadow_write(X, h, &first, vf);
+	ck_assert_int_eq(shadow_mismatch(X, h, &whole, vr, &found), 0);
+	ck_assert_int_eq(shadow_mismatch_except(X, h, &whole, &first, vr,
+						&found), -1);
 	bufs_free(X);
-	mem_free(X->vers);
+	versions_free(X);
 	exec_result_free(&res);
 	prog_free(p);
 }
