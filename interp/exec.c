@@ -185,13 +185,15 @@ static void
 carry_undef(Exec *X, Reg *r, uint32_t dest_ver, const View *slice,
 	    const Reg *src)
 {
-	uint32_t src_ver = src && src->buf >= 0 && !src->bad ? src->ver : 0;
+	bool s = src && src->buf >= 0 && !src->bad;
+	VerInfo *vi = &X->vers[r->ver];
 
-	if (r->buf < 0 || r->bad || version_undef(X, r->ver))
+	if (r->buf < 0 || r->bad || vi->undef)
 		return;
-	X->vers[r->ver].undef_at = undef_carry(X, r->buf, &r->view, dest_ver,
-					       slice, src_ver,
-					       src ? &src->view : slice);
+	vi->undef_at = undef_carry(X, r->buf, &r->view, dest_ver, slice,
+				   s ? src->ver : 0, s ? src->buf : -1,
+				   s ? &src->view : slice);
+	vi->undef_buf = r->buf;
 }
 
 /* After a write of value val through r: a new version over r's view. */

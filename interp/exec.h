@@ -32,6 +32,7 @@ typedef struct VerInfo {
 	const BInst *in;
 	bool undef;
 	uint8_t *undef_at;
+	int undef_buf;        /* the buffer undef_at is about */
 } VerInfo;
 
 typedef struct Reg Reg;
@@ -111,13 +112,15 @@ int64_t shadow_mismatch_except(Exec *X, int h, const View *v,
 			       uint32_t *found);
 void shadow_write(Exec *X, int h, const View *v, uint32_t ver);
 bool version_undef(const Exec *X, uint32_t ver);
-bool version_undef_at(const Exec *X, uint32_t ver, int64_t pos);
-/* The elements of version ver written into buffer h that are undefined:
- * what the insert (dest elements outside `slice`; inside it, those of src
- * in view vs, when src_ver is not 0) or the copy (slice NULL: all of src)
- * carried over.  NULL when all are defined (or over the budget). */
+bool version_undef_at(const Exec *X, uint32_t ver, int h, int64_t pos);
+/* Which elements of view v of buffer h a new version leaves undefined:
+ * those of dest_ver (in h) outside `slice`, and inside it those of src_ver
+ * (0: none) in view vs of buffer hs.  An insert passes its slice, a copy
+ * its whole destination view and no dest_ver.  NULL when all are defined
+ * (or when the maps are over their budget: then reads stay strict). */
 uint8_t *undef_carry(Exec *X, int h, const View *v, uint32_t dest_ver,
-		     const View *slice, uint32_t src_ver, const View *vs);
+		     const View *slice, uint32_t src_ver, int hs,
+		     const View *vs);
 void versions_free(Exec *X);
 bool views_overlap(const View *a, const View *b);
 

@@ -56,7 +56,7 @@ version_new(Exec *X, const Value *v, const BInst *in)
 	}
 	X->vers[X->nvers] = (VerInfo){v, in, v && v->def &&
 				      op_info[v->def->kind].form == F_EMPTY,
-				      NULL};
+				      NULL, -1};
 	return X->nvers++;
 }
 
@@ -68,15 +68,24 @@ version_undef(const Exec *X, uint32_t ver)
 	return ver && ver < X->nvers && X->vers[ver].undef;
 }
 
-/* Is element `pos` (flat, in the buffer ver was written into) of version
- * ver undefined? */
-bool
-version_undef_at(const Exec *X, uint32_t ver, int64_t pos)
+/* The undefined elements of version ver as held in buffer h, or NULL
+ * (a version lives in one buffer; a register that pairs it with another is
+ * already wrong, and its reads stay strict). */
+static const uint8_t *
+undef_map(const Exec *X, uint32_t ver, int h)
 {
-	if (!ver || ver >= X->nvers)
-		return false;
-	return X->vers[ver].undef ||
-	       (X->vers[ver].undef_at && X->vers[ver].undef_at[pos]);
+	if (!ver || ver >= X->nvers || X->vers[ver].undef_buf != h)
+		return NULL;
+	return X->vers[ver].undef_at;
+}
+
+/* Is element `pos` (flat, in buffer h) of version ver undefined? */
+bool
+version_undef_at(const Exec *X, uint32_t ver, int h, int64_t pos)
+{
+	const uint8_t *m = undef_map(X, ver, h);
+
+	return version_undef(X, ver) || (m && m[pos]);
 }
 
 static bool
@@ -314,7 +323,7 @@ enum { UNDEF_BUDGET = 64 << 20 }; /* bytes of undef_at maps, then strict */
 
 uint8_t *
 undef_carry(Exec *X, int h, const View *v, uint32_t dest_ver,
-	    const View *slice, uint32_t src_ver, const View *vs)
+	    const View *slice, uint32_t src_ver, int hs, const View *vs)
 {
 	Buf *b = &X->bufs[h];
 	uint8_t *map;
@@ -333,11 +342,11 @@ undef_carry(Exec *X, int h, const View *v, uint32_t dest_ver,
 		longjmp(X->oom, 1);
 	if (version_partly_undef(X, dest_ver))
 		VIEW_WALK(v, pos, li, {
-			map[pos] = version_undef_at(X, dest_ver, pos);
+			map[pos] = version_undef_at(X, dest_ver, h, pos);
 			(void)li;
 		});
 	VIEW_WALK(slice, pos, li, {
-		map[pos] = version_undef_at(X, src_ver, view_pos(vs, li));
+		map[pos] = version_undef_at(X, src_ver, hs, view_pos(vs, li));
 	});
 	VIEW_WALK(v, pos, li, { any |= map[pos]; (void)li; });
 	if (!any) {
@@ -360,7 +369,7 @@ int64_t
 shadow_mismatch(Exec *X, int h, const View *v, uint32_t want, uint32_t *found)
 {
 	Buf *b = &X->bufs[h];
-	const uint8_t *undef = want < X->nvers ? X->vers[want].undef_at : NULL;
+	const uint8_t *undef = undef_map(X, want, h);
 	int64_t bad = -1;
 
 	if (version_undef(X, want))
@@ -393,7 +402,7 @@ shadow_mismatch_except(Exec *X, int h, const View *v, const View *except,
 		       uint32_t want, uint32_t *found)
 {
 	Buf *b = &X->bufs[h];
-	const uint8_t *undef = want < X->nvers ? X->vers[want].undef_at : NULL;
+	const uint8_t *undef = undef_map(X, want, h);
 	uint8_t *skip;
 	int64_t bad = -1;
 

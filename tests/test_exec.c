@@ -116,11 +116,14 @@ START_TEST(shadow_undefined_version)
 	ck_assert_int_eq(shadow_mismatch(X, h, &whole, vf, &found), 0);
 	ck_assert_int_eq(found, vr);
 	/* r = insert 5 into e[0]: r[1..3] stay undefined, r[0] is not */
-	ck_assert_ptr_null(undef_carry(X, h, &whole, vf, &first, 0, &first));
-	X->vers[vr].undef_at = undef_carry(X, h, &whole, ve, &first, 0, &first);
+	ck_assert_ptr_null(undef_carry(X, h, &whole, vf, &first, 0, -1, &first));
+	X->vers[vr].undef_at = undef_carry(X, h, &whole, ve, &first, 0, -1,
+					   &first);
+	X->vers[vr].undef_buf = h;
 	ck_assert_ptr_nonnull(X->vers[vr].undef_at);
-	ck_assert(!version_undef_at(X, vr, 0));
-	ck_assert(version_undef_at(X, vr, 3));
+	ck_assert(!version_undef_at(X, vr, h, 0));
+	ck_assert(version_undef_at(X, vr, h, 3));
+	ck_assert(!version_undef_at(X, vr, h + 1, 3));  /* another buffer */
 	shadow_write(X, h, &whole, vr);
 	shadow_write(X, h, &rest, vf);
 	ck_assert_int_eq(shadow_mismatch(X, h, &whole, vr, &found), -1);
