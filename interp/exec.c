@@ -179,6 +179,23 @@ check_write(Exec *X, const BInst *at, const Value *val, const Reg *r)
 	return true;
 }
 
+/* The new version of r (just written) keeps the undefined elements it
+ * carried over: dest_ver's outside `slice`, src's inside it. */
+static void
+carry_undef(Exec *X, Reg *r, uint32_t dest_ver, const View *slice,
+	    const Reg *src)
+{
+	bool s = src && src->buf >= 0 && !src->bad;
+	VerInfo *vi = &X->vers[r->ver];
+
+	if (r->buf < 0 || r->bad || vi->undef)
+		return;
+	vi->undef_at = undef_carry(X, r->buf, &r->view, dest_ver, slice,
+				   s ? src->ver : 0, s ? src->buf : -1,
+				   s ? &src->view : slice);
+	vi->undef_buf = r->buf;
+}
+
 /* After a write of value val through r: a new version over r's view. */
 static void
 tag_write(Exec *X, const BInst *at, const Value *val, Reg *r)
@@ -242,23 +259,21 @@ copy_views(Exec *X, const View *dst, const View *src)
 /* A subview of r: offsets from operands, sizes/strides from the op.
  * Out of bounds is a violation; the result is then unusable. */
 static bool
-sub_view(Exec *X, Frame *F, const BInst *at, const Op *op, const Reg *r,
-	 const Value *of, View *out, bool element)
+slice_of(Frame *F, const Op *op, const Reg *r, View *out, bool element,
+	 char *detail, size_t n)
 {
 	View v = r->view;
-	char detail[96];
 
 	for (int d = 0; d < v.rank; d++) {
 		int64_t off = int_operand(F, &op->offs[d]);
 		int64_t size = element ? 1 : op->sizes[d];
 		int64_t step = element ? 1 : op->strides[d];
 		if (off < 0 || (size > 0 && off + (size - 1) * step >= v.sizes[d])) {
-			snprintf(detail, sizeof detail, "offset %lld size %lld "
-				 "stride %lld in dim %d of size %lld",
-				 (long long)off, (long long)size, (long long)step,
-				 d, (long long)v.sizes[d]);
-			violate(X, VK_OUT_OF_BOUNDS, at, of, NULL, r->buf, NULL,
-				0, detail);
+			if (detail)
+				snprintf(detail, n, "offset %lld size %lld "
+					 "stride %lld in dim %d of size %lld",
+					 (long long)off, (long long)size,
+					 (long long)step, d, (long long)v.sizes[d]);
 			return false;
 		}
 		v.off += off * v.strides[d];
@@ -269,6 +284,18 @@ sub_view(Exec *X, Frame *F, const BInst *at, const Op *op, const Reg *r,
 		v.rank = 0;
 	*out = v;
 	return true;
+}
+
+static bool
+sub_view(Exec *X, Frame *F, const BInst *at, const Op *op, const Reg *r,
+	 const Value *of, View *out, bool element)
+{
+	char detail[96];
+
+	if (slice_of(F, op, r, out, element, detail, sizeof detail))
+		return true;
+	violate(X, VK_OUT_OF_BOUNDS, at, of, NULL, r->buf, NULL, 0, detail);
+	return false;
 }
 
 /* ---- allocation, views, copies, frees, constants */
@@ -392,6 +419,7 @@ run_copy(Exec *X, Frame *F, const BInst *in)
 		X->res->mem.copy_bytes += view_numel(&vs) * (int64_t)dtype_size(vs.dt);
 	}
 	tag_write(X, in, in->src, dst);
+	carry_undef(X, dst, 0, &dst->view, src);
 }
 
 static void
@@ -531,6 +559,8 @@ self_overlap(Exec *X, const BInst *in, const Value *a, Frame *F,
 	r = reg(F, a);
 	if (r->buf < 0 || r->buf != out->buf || !views_overlap(&r->view, &out->view))
 		return;
+	if (version_undef(X, r->ver))
+		return; /* it reads undefined elements: any value will do */
 	if (op_info[in->op->kind].ew != EW_NONE && r->view.off == out->view.off &&
 	    !memcmp(r->view.strides, out->view.strides, sizeof r->view.strides))
 		return; /* the same elements, index by index */
@@ -659,12 +689,30 @@ check_dest_outside(Exec *X, Frame *F, const BInst *in, const Reg *out)
 	check_part(X, in, op->dest.v, out, &out->view, &part);
 }
 
+/* An insert keeps its destination's undefined elements outside the slice
+ * (an insert_slice also its source's inside it; insert's scalar counts as
+ * defined). */
+static void
+insert_undef(Exec *X, Frame *F, const BInst *in, Reg *out, uint32_t dest_ver)
+{
+	const Op *op = in->op;
+	const Reg *src = NULL;
+	View part;
+
+	if (!slice_of(F, op, out, &part, op->kind == OP_INSERT, NULL, 0))
+		return; /* reported by the kernel */
+	if (op->kind == OP_INSERT_SLICE)
+		src = reg(F, op->args[0].v);
+	carry_undef(X, out, dest_ver, &part, src);
+}
+
 static void
 run_compute(Exec *X, Frame *F, const BInst *in)
 {
 	const Op *op = in->op;
 	Value *res = op->res[0];
 	Reg *out = reg(F, res);
+	uint32_t dest_ver;
 	View vo;
 
 	if (res->type->kind == TY_SCALAR) {
@@ -684,7 +732,10 @@ run_compute(Exec *X, Frame *F, const BInst *in)
 		check_read(X, in, op->dest.v, out);
 	vo = tview(X, out);
 	compute_kernel(X, F, in, out, &vo);
+	dest_ver = out->ver;
 	tag_write(X, in, res, out);
+	if (op->kind == OP_INSERT_SLICE || op->kind == OP_INSERT)
+		insert_undef(X, F, in, out, dest_ver);
 }
 
 /* ---- control flow */
@@ -951,7 +1002,7 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	if (setjmp(X.oom)) {
 		launches_free(&X);
 		bufs_free(&X);
-		mem_free(X.vers);
+		versions_free(&X);
 		arena_free(X.arena);
 		exec_result_free(res);
 		return diag_set(d, entry->loc, "out of memory");
@@ -980,7 +1031,7 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 		collect_outputs(&X, bf, outs);
 	launches_free(&X);
 	bufs_free(&X);
-	mem_free(X.vers);
+	versions_free(&X);
 	arena_free(X.arena);
 	return 0;
 }

@@ -22,10 +22,17 @@ typedef struct Buf {
 } Buf;
 
 /* Which value a dynamic version holds, and the instruction that wrote it
- * (NULL for inputs). */
+ * (NULL for inputs).  Elements undefined in the reference are refined by
+ * any contents, so a read expecting them never finds them stale: `undef`
+ * when all are (an `empty`, a copy of one), else `undef_at` (NULL: none)
+ * flags them by flat position in the one buffer the version was written
+ * into (an insert into an empty keeps the rest undefined). */
 typedef struct VerInfo {
 	const Value *v;
 	const BInst *in;
+	bool undef;
+	uint8_t *undef_at;
+	int undef_buf;        /* the buffer undef_at is about */
 } VerInfo;
 
 typedef struct Reg Reg;
@@ -68,6 +75,7 @@ typedef struct Exec {
 	int nbufs, capbufs;
 	VerInfo *vers;
 	uint32_t nvers, capvers;
+	int64_t undef_bytes;  /* held by VerInfo.undef_at (a budget) */
 	int64_t live, trips, step;
 	int depth, capviols;
 	int *constbuf;        /* by instruction id: cached constant buffer */
@@ -103,6 +111,17 @@ int64_t shadow_mismatch_except(Exec *X, int h, const View *v,
 			       const View *except, uint32_t want,
 			       uint32_t *found);
 void shadow_write(Exec *X, int h, const View *v, uint32_t ver);
+bool version_undef(const Exec *X, uint32_t ver);
+bool version_undef_at(const Exec *X, uint32_t ver, int h, int64_t pos);
+/* Which elements of view v of buffer h a new version leaves undefined:
+ * those of dest_ver (in h) outside `slice`, and inside it those of src_ver
+ * (0: none) in view vs of buffer hs.  An insert passes its slice, a copy
+ * its whole destination view and no dest_ver.  NULL when all are defined
+ * (or when the maps are over their budget: then reads stay strict). */
+uint8_t *undef_carry(Exec *X, int h, const View *v, uint32_t dest_ver,
+		     const View *slice, uint32_t src_ver, int hs,
+		     const View *vs);
+void versions_free(Exec *X);
 bool views_overlap(const View *a, const View *b);
 
 /* exec.c */

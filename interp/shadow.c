@@ -54,8 +54,55 @@ version_new(Exec *X, const Value *v, const BInst *in)
 		X->vers = nv;
 		X->capvers = nc;
 	}
-	X->vers[X->nvers] = (VerInfo){v, in};
+	X->vers[X->nvers] = (VerInfo){v, in, v && v->def &&
+				      op_info[v->def->kind].form == F_EMPTY,
+				      NULL, -1};
 	return X->nvers++;
+}
+
+/* Does version ver stand for undefined contents (an `empty`'s)?  Version
+ * 0 (never written) does not: reading it is an uninitialized read. */
+bool
+version_undef(const Exec *X, uint32_t ver)
+{
+	return ver && ver < X->nvers && X->vers[ver].undef;
+}
+
+/* The undefined elements of version ver as held in buffer h, or NULL
+ * (a version lives in one buffer; a register that pairs it with another is
+ * already wrong, and its reads stay strict). */
+static const uint8_t *
+undef_map(const Exec *X, uint32_t ver, int h)
+{
+	if (!ver || ver >= X->nvers || X->vers[ver].undef_buf != h)
+		return NULL;
+	return X->vers[ver].undef_at;
+}
+
+/* Is element `pos` (flat, in buffer h) of version ver undefined? */
+bool
+version_undef_at(const Exec *X, uint32_t ver, int h, int64_t pos)
+{
+	const uint8_t *m = undef_map(X, ver, h);
+
+	return version_undef(X, ver) || (m && m[pos]);
+}
+
+static bool
+version_partly_undef(const Exec *X, uint32_t ver)
+{
+	return ver && ver < X->nvers &&
+	       (X->vers[ver].undef || X->vers[ver].undef_at);
+}
+
+void
+versions_free(Exec *X)
+{
+	for (uint32_t i = 0; i < X->nvers; i++)
+		mem_free(X->vers[i].undef_at);
+	mem_free(X->vers);
+	X->vers = NULL;
+	X->nvers = X->capvers = 0;
 }
 
 static void
@@ -258,13 +305,76 @@ covers_whole(const Buf *b, const View *v)
 		}                                                            \
 	} while (0)
 
+/* Flat position of element li (row-major) of view v. */
+static int64_t
+view_pos(const View *v, int64_t li)
+{
+	int64_t pos = v->off;
+
+	for (int d = v->rank - 1; d >= 0; d--) {
+		int64_t s = v->sizes[d] ? v->sizes[d] : 1;
+		pos += li % s * v->strides[d];
+		li /= s;
+	}
+	return pos;
+}
+
+enum { UNDEF_BUDGET = 64 << 20 }; /* bytes of undef_at maps, then strict */
+
+uint8_t *
+undef_carry(Exec *X, int h, const View *v, uint32_t dest_ver,
+	    const View *slice, uint32_t src_ver, int hs, const View *vs)
+{
+	Buf *b = &X->bufs[h];
+	uint8_t *map;
+	bool any = false;
+
+	if (vs->rank != slice->rank ||
+	    memcmp(vs->sizes, slice->sizes, sizeof *vs->sizes * vs->rank))
+		src_ver = 0;  /* shapes differ: reported, the kernel did not run */
+	if (!version_partly_undef(X, dest_ver) &&
+	    !version_partly_undef(X, src_ver))
+		return NULL;
+	if (X->undef_bytes + b->n > UNDEF_BUDGET)
+		return NULL;
+	map = mem_calloc((size_t)(b->n ? b->n : 1), 1);
+	if (!map)
+		longjmp(X->oom, 1);
+	if (version_partly_undef(X, dest_ver))
+		VIEW_WALK(v, pos, li, {
+			map[pos] = version_undef_at(X, dest_ver, h, pos);
+			(void)li;
+		});
+	VIEW_WALK(slice, pos, li, {
+		map[pos] = version_undef_at(X, src_ver, hs, view_pos(vs, li));
+	});
+	VIEW_WALK(v, pos, li, { any |= map[pos]; (void)li; });
+	if (!any) {
+		mem_free(map);
+		return NULL;
+	}
+	X->undef_bytes += b->n;
+	return map;
+}
+
+/* Element pos holds `have` where `want` is expected: stale unless want's
+ * element there is undefined (any version refines it). */
+static bool
+stale_at(uint32_t have, uint32_t want, const uint8_t *undef, int64_t pos)
+{
+	return have != want && !(undef && undef[pos]);
+}
+
 int64_t
 shadow_mismatch(Exec *X, int h, const View *v, uint32_t want, uint32_t *found)
 {
 	Buf *b = &X->bufs[h];
+	const uint8_t *undef = undef_map(X, want, h);
 	int64_t bad = -1;
 
-	if (b->uniform) {
+	if (version_undef(X, want))
+		return -1; /* any version refines an undefined element */
+	if (b->uniform && !undef) {
 		int64_t tot = 1;
 		for (int d = 0; d < v->rank; d++)
 			tot *= v->sizes[d];
@@ -275,8 +385,9 @@ shadow_mismatch(Exec *X, int h, const View *v, uint32_t want, uint32_t *found)
 		return -1;
 	}
 	VIEW_WALK(v, pos, li, {
-		if (b->vers[pos] != want) {
-			*found = b->vers[pos];
+		uint32_t have = b->uniform ? b->ver : b->vers[pos];
+		if (stale_at(have, want, undef, pos)) {
+			*found = have;
 			bad = li;
 			break;
 		}
@@ -291,10 +402,11 @@ shadow_mismatch_except(Exec *X, int h, const View *v, const View *except,
 		       uint32_t want, uint32_t *found)
 {
 	Buf *b = &X->bufs[h];
+	const uint8_t *undef = undef_map(X, want, h);
 	uint8_t *skip;
 	int64_t bad = -1;
 
-	if (b->uniform && b->ver == want)
+	if ((b->uniform && b->ver == want) || version_undef(X, want))
 		return -1;
 	skip = mem_calloc((size_t)(b->n ? b->n : 1), 1);
 	if (!skip)
@@ -302,7 +414,7 @@ shadow_mismatch_except(Exec *X, int h, const View *v, const View *except,
 	VIEW_WALK(except, pos, li, { skip[pos] = 1; (void)li; });
 	VIEW_WALK(v, pos, li, {
 		uint32_t have = b->uniform ? b->ver : b->vers[pos];
-		if (!skip[pos] && have != want) {
+		if (!skip[pos] && stale_at(have, want, undef, pos)) {
 			*found = have;
 			bad = li;
 			break;

@@ -21,7 +21,12 @@
  *   diff.c     one bufferized run against the reference: decisions,
  *              lowering, execution, comparison, verdict, culprit bisection,
  *              the run's expectations -> RunOut
+ *   tool.c     an outside tool run safely: /bin/sh -c CMD, stdin fed,
+ *              stdout/stderr captured, time limit, own process group
+ *   gen.c      the program generator: seed -> case text
+ *   fuzz.c     `bufdiff fuzz`: generate, run, compare, reduce, write repros
  *   emit.c     a case written back as YAML: data, a run's keys and results
+ *   cache.c    the reducer's verdicts by candidate text
  *   reduce.c   a failing run -> the smallest case that still fails the same
  *              way (docs/reduce.md)
  *   reduce_cli.c  `bufdiff reduce`
@@ -390,6 +395,53 @@ void diff_options(int64_t alloc_overhead, FILE *trace, const Schedule *sched,
 const char *schedule_name(Schedule s, char *buf, size_t n);
 /* The value an instruction writes or reads for (for blame), or NULL. */
 const Value *inst_value(const BInst *in);
+
+/* -------------------------------------------------------------- tool.c */
+
+typedef enum ToolStatus {
+	TOOL_OK,
+	TOOL_EXIT,              /* nonzero exit */
+	TOOL_SIGNAL,
+	TOOL_TIMEOUT,
+	TOOL_SPAWN,             /* could not start */
+	TOOL_OOM                /* output over the cap: killed */
+} ToolStatus;
+
+typedef struct ToolResult {
+	ToolStatus status;
+	int code;               /* exit code, signal number, or errno (SPAWN) */
+	char *out, *err;        /* captured stdout/stderr, NUL-terminated,
+				 * mem_alloc'ed (tool_result_free) */
+	size_t nout, nerr;
+	double seconds;         /* wall time, monotonic */
+	double timeout;         /* the limit it ran under */
+} ToolResult;
+
+enum { TOOL_OUT_CAP = 256 << 20 };  /* bytes per stream */
+
+/*
+ * /bin/sh -c cmd with in[0..nin) on its stdin; stdout and stderr captured
+ * (each up to the cap: beyond it the tool is killed, status TOOL_OOM);
+ * after `timeout` seconds (> 0) the whole process group is killed
+ * (SIGKILL), status TOOL_TIMEOUT.  When the tool ends, what is left of its
+ * process group (background children) is killed too.  Returns 0 when the
+ * tool ran (whatever its status; r->out/err set), -1 only when out of
+ * memory (r holds nothing).  Never leaves a zombie or an fd; the caller's
+ * SIGPIPE disposition and signal mask are unchanged afterwards.
+ */
+int tool_run(const char *cmd, const char *in, size_t nin, double timeout,
+	     ToolResult *r);
+void tool_result_free(ToolResult *r);   /* r's buffers; r reusable */
+/* The per-stream cap (0: back to TOOL_OUT_CAP), for tests. */
+void tool_output_cap(size_t n);
+/* One line for reports: "exit 1", "killed by signal 11 (SIGSEGV)",
+ * "timed out after 2 s", "could not start: ...",
+ * "killed: output over N bytes". */
+const char *tool_status_str(const ToolResult *r, char *buf, size_t n);
+/* The first `lines` lines of the tool's stderr (without the newline that
+ * ends the last one), cut at n - 1 bytes, into buf. */
+const char *tool_stderr_head(const ToolResult *r, int lines, char *buf,
+			     size_t n);
 
 /* --------------------------------------------------------------- gen.c */
 

@@ -74,6 +74,70 @@ START_TEST(shadow_uniform_then_partial)
 }
 END_TEST
 
+/* A read expecting an `empty`'s version accepts any element: the
+ * reference never defined them.  Other versions are still checked. */
+START_TEST(shadow_undefined_version)
+{
+	ExecResult res;
+	ExecOpts o = {.lim = &default_limits};
+	Exec *X = exec_new(&res, &o);
+	Program *p;
+	Diag d;
+	View whole = view1(0, 4, 1), first = view1(0, 1, 1), rest = view1(1, 3, 1);
+	uint32_t found = 0, ve, vf, vr;
+	int h;
+
+	p = tu_parse("func @main() -> tensor<4xi32> {\n"
+		     "  %e = empty : tensor<4xi32>\n"
+		     "  %f = fill 0 into %e : tensor<4xi32>\n"
+		     "  %r = insert 5 into %f[0] : tensor<4xi32>\n"
+		     "  return %r\n"
+		     "}\n", &d);
+	ck_assert_ptr_nonnull(p);
+	if (setjmp(X->oom))
+		ck_abort_msg("out of memory");
+	version_new(X, NULL, NULL);
+	ve = version_new(X, p->funcs[0]->body->ops[0]->res[0], NULL);
+	vf = version_new(X, p->funcs[0]->body->ops[1]->res[0], NULL);
+	vr = version_new(X, p->funcs[0]->body->ops[2]->res[0], NULL);
+	ck_assert(!version_undef(X, 0));
+	ck_assert(version_undef(X, ve));
+	ck_assert(!version_undef(X, vf));
+	ck_assert(!version_undef(X, 99));
+	h = buf_new(X, DT_I32, 4, BUF_ALLOC, NULL, NULL);
+	shadow_write(X, h, &whole, ve);
+	shadow_write(X, h, &first, vr);
+	ck_assert_int_eq(shadow_mismatch(X, h, &whole, ve, &found), -1);
+	ck_assert_int_eq(shadow_mismatch_except(X, h, &whole, &rest, ve,
+						&found), -1);
+	shadow_write(X, h, &whole, vf);
+	shadow_write(X, h, &first, vr);
+	ck_assert_int_eq(shadow_mismatch(X, h, &rest, vf, &found), -1);
+	ck_assert_int_eq(shadow_mismatch(X, h, &whole, vf, &found), 0);
+	ck_assert_int_eq(found, vr);
+	/* r = insert 5 into e[0]: r[1..3] stay undefined, r[0] is not */
+	ck_assert_ptr_null(undef_carry(X, h, &whole, vf, &first, 0, -1, &first));
+	X->vers[vr].undef_at = undef_carry(X, h, &whole, ve, &first, 0, -1,
+					   &first);
+	X->vers[vr].undef_buf = h;
+	ck_assert_ptr_nonnull(X->vers[vr].undef_at);
+	ck_assert(!version_undef_at(X, vr, h, 0));
+	ck_assert(version_undef_at(X, vr, h, 3));
+	ck_assert(!version_undef_at(X, vr, h + 1, 3));  /* another buffer */
+	shadow_write(X, h, &whole, vr);
+	shadow_write(X, h, &rest, vf);
+	ck_assert_int_eq(shadow_mismatch(X, h, &whole, vr, &found), -1);
+	shadow_write(X, h, &first, vf);
+	ck_assert_int_eq(shadow_mismatch(X, h, &whole, vr, &found), 0);
+	ck_assert_int_eq(shadow_mismatch_except(X, h, &whole, &first, vr,
+						&found), -1);
+	bufs_free(X);
+	versions_free(X);
+	exec_result_free(&res);
+	prog_free(p);
+}
+END_TEST
+
 START_TEST(violations_fold_repeats)
 {
 	ExecResult res;
@@ -370,6 +434,7 @@ main(void)
 	TCase *h = tcase_create("harness");
 
 	tcase_add_test(t, shadow_uniform_then_partial);
+	tcase_add_test(t, shadow_undefined_version);
 	tcase_add_test(t, violations_fold_repeats);
 	tcase_add_test(t, nan_is_nan);
 	tcase_add_test(h, accounting_seed);
