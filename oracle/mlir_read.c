@@ -282,8 +282,11 @@ scan_balanced(Rd *R, unsigned stop)
 			else if (c != '>')
 				rd_fail(R, p, "unbalanced '%c'", c);
 			break;
-		case '\0':
-			rd_fail(R, p, "unexpected byte 0x00");
+		default:
+			/* binary junk; UTF-8 (>= 0x80) may be in names */
+			if ((c < 32 && c != '\t' && c != '\n' && c != '\r') ||
+			    c == 127)
+				rd_fail(R, p, "unexpected byte 0x%02x", c);
 		}
 	}
 	if (n > 0)
@@ -690,6 +693,7 @@ take_fntype(Rd *R, MOp *op)
 	int n;
 
 	expect(R, ':');
+	skip_ws(R);
 	at = R->p;
 	expect(R, '(');
 	take_types(R, &op->optypes, &n);
@@ -700,6 +704,7 @@ take_fntype(Rd *R, MOp *op)
 	if (R->end - R->p < 2 || R->p[0] != '-' || R->p[1] != '>')
 		expected(R, "'->'");
 	R->p += 2;
+	skip_ws(R);
 	at = R->p;
 	if (accept(R, '('))
 		take_types(R, &op->restypes, &n);
@@ -720,7 +725,7 @@ take_results(Rd *R, MOp *op)
 	int cap = 0;
 
 	do {
-		const char *name = take_name(R, '%', false, "a result name");
+		const char *name = take_name(R, '%', false, "a result name"), *at;
 		size_t len = strlen(name);
 		int k;
 
@@ -728,10 +733,12 @@ take_results(Rd *R, MOp *op)
 			VEC_PUSH(R->a, op->results, op->nresults, cap, name);
 			continue;
 		}
-		R->p++;
+		at = ++R->p;
 		k = take_int(R);
-		if (k <= 0)
+		if (k <= 0) {
+			R->p = at;
 			expected(R, "a result count");
+		}
 		if (k > R->end - R->text)
 			rd_fail(R, R->p, "too many results");
 		for (int i = 0; i < k; i++) {
