@@ -40,6 +40,11 @@ typedef struct LocAlias {
 	MLoc loc;
 } LocAlias;
 
+/* A hash slot: small, so that the table stays in cache; idx 0 is empty. */
+typedef struct Slot {
+	uint32_t hash, idx;     /* idx: 1 + index into Rd.al */
+} Slot;
+
 typedef struct Rd {
 	const char *text, *p, *end;
 	const char *mark;       /* line/col counted up to here */
@@ -51,8 +56,10 @@ typedef struct Rd {
 	int depth;
 	Fixup *fix;             /* mem_alloc'ed */
 	size_t nfix, fixcap;
-	LocAlias *tab;          /* open addressing, mem_alloc'ed */
-	size_t tabcap, ntab;
+	LocAlias *al;           /* in definition order, mem_alloc'ed */
+	size_t nal, alcap;
+	Slot *slots;            /* open addressing over al, mem_alloc'ed */
+	size_t nslots;
 	const char *lastfile;   /* the last file name, shared by the next locs */
 	jmp_buf jb;
 } Rd;
@@ -422,70 +429,82 @@ take_int(Rd *R)
 
 /* ------------------------------------------------------------ locations */
 
+/* FNV-1a, then a mix: `#loc1`..`#loc99999` differ in their last bytes
+ * only, which FNV leaves in the high bits. */
 static size_t
 hash_name(const char *s, size_t n)
 {
-	size_t h = 2166136261u;
+	uint64_t h = 14695981039346656037u;
 
 	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
+		h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+	h ^= h >> 32;
+	h *= 0xbf58476d1ce4e5b9u;
+	return (size_t)(h ^ (h >> 29));
 }
 
 static LocAlias *
 alias_find(Rd *R, const char *s, size_t n)
 {
-	if (!R->tabcap)
-		return NULL;
-	for (size_t i = hash_name(s, n) & (R->tabcap - 1);;
-	     i = (i + 1) & (R->tabcap - 1)) {
-		LocAlias *e = &R->tab[i];
+	size_t h, m;
 
-		if (!e->name)
-			return NULL;
-		if (e->nlen == n && !memcmp(e->name, s, n))
+	if (!R->nslots)
+		return NULL;
+	h = hash_name(s, n);
+	m = R->nslots - 1;
+	for (size_t i = h & m; R->slots[i].idx; i = (i + 1) & m) {
+		LocAlias *e = &R->al[R->slots[i].idx - 1];
+
+		if (R->slots[i].hash == (uint32_t)h && e->nlen == n &&
+		    !memcmp(e->name, s, n))
 			return e;
 	}
+	return NULL;
+}
+
+static void
+slot_put(Slot *slots, size_t nslots, size_t h, uint32_t idx)
+{
+	size_t i = h & (nslots - 1);
+
+	while (slots[i].idx)
+		i = (i + 1) & (nslots - 1);
+	slots[i] = (Slot){(uint32_t)h, idx};
 }
 
 static void
 alias_grow(Rd *R)
 {
-	size_t cap = R->tabcap ? 2 * R->tabcap : 64;
-	LocAlias *old = R->tab, *tab = mem_calloc(cap, sizeof *tab);
+	size_t cap = R->alcap ? 2 * R->alcap : 64;
+	LocAlias *al = mem_realloc(R->al, cap * sizeof *al);
+	Slot *slots;
 
-	if (!tab)
+	if (!al)
 		longjmp(R->jb, 1);
-	for (size_t i = 0; i < R->tabcap; i++) {
-		size_t j;
-
-		if (!old[i].name)
-			continue;
-		for (j = hash_name(old[i].name, old[i].nlen) & (cap - 1);
-		     tab[j].name; j = (j + 1) & (cap - 1))
-			;
-		tab[j] = old[i];
-	}
-	mem_free(old);
-	R->tab = tab;
-	R->tabcap = cap;
+	R->al = al;
+	R->alcap = cap;
+	slots = mem_calloc(2 * cap, sizeof *slots);
+	if (!slots)
+		longjmp(R->jb, 1);
+	for (size_t i = 0; i < R->nal; i++)
+		slot_put(slots, 2 * cap, hash_name(al[i].name, al[i].nlen),
+			 (uint32_t)i + 1);
+	mem_free(R->slots);
+	R->slots = slots;
+	R->nslots = 2 * cap;
 }
 
 static void
 alias_add(Rd *R, const char *name, size_t nlen, const char *p, size_t n)
 {
-	size_t i;
-
 	if (alias_find(R, name, nlen))
 		rd_fail(R, name, "redefinition of location alias '%.*s'",
 			(int)nlen, name);
-	if (2 * (R->ntab + 1) > R->tabcap)
+	if (R->nal == R->alcap)
 		alias_grow(R);
-	for (i = hash_name(name, nlen) & (R->tabcap - 1); R->tab[i].name;
-	     i = (i + 1) & (R->tabcap - 1))
-		;
-	R->tab[i] = (LocAlias){name, nlen, p, n, 0, {NULL, 0, 0}};
-	R->ntab++;
+	R->al[R->nal] = (LocAlias){name, nlen, p, n, 0, {NULL, 0, 0}};
+	slot_put(R->slots, R->nslots, hash_name(name, nlen),
+		 (uint32_t)++R->nal);
 }
 
 static const char *
@@ -1003,7 +1022,8 @@ mlir_read(const char *text, size_t len, Arena *a, MOp **top, Diag *d)
 	}
 	a->oom = saved;
 	mem_free(R->fix);
-	mem_free(R->tab);
+	mem_free(R->al);
+	mem_free(R->slots);
 	mem_free(R);
 	return rc;
 }
