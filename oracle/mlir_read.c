@@ -317,17 +317,15 @@ copy_trim(Rd *R, const char *p, const char *e)
 static const char *
 take_balanced(Rd *R, unsigned stop, const char *what)
 {
-	const char *e;
+	const char *e, *s;
 
 	skip_ws(R);
 	e = scan_balanced(R, stop);
 	if (e == R->p)
 		expected(R, what);
-	{
-		const char *s = copy_trim(R, R->p, e);
-		R->p = e;
-		return s;
-	}
+	s = copy_trim(R, R->p, e);
+	R->p = e;
+	return s;
 }
 
 static int
@@ -411,20 +409,29 @@ take_name(Rd *R, char sigil, bool with_index, const char *what)
 	return arena_strndup(R->a, s, (size_t)(R->p - s));
 }
 
-/* A non-negative decimal that fits an int, at R->p; -1 if none. */
+/* A non-negative decimal at *pp (before e) that fits an int, *pp moved
+ * past it; -1 if none. */
+static int
+read_num(Rd *R, const char **pp, const char *e)
+{
+	const char *p = *pp;
+	long v = 0;
+
+	if (p >= e || !is_digit((unsigned char)*p))
+		return -1;
+	for (; p < e && is_digit((unsigned char)*p); p++) {
+		v = v * 10 + (*p - '0');
+		if (v > INT_MAX)
+			rd_fail(R, *pp, "number too large");
+	}
+	*pp = p;
+	return (int)v;
+}
+
 static int
 take_int(Rd *R)
 {
-	long v = 0;
-
-	if (R->p >= R->end || !is_digit((unsigned char)*R->p))
-		return -1;
-	while (R->p < R->end && is_digit((unsigned char)*R->p)) {
-		v = v * 10 + (*R->p++ - '0');
-		if (v > INT_MAX)
-			rd_fail(R, R->p, "number too large");
-	}
-	return (int)v;
+	return read_num(R, &R->p, R->end);
 }
 
 /* ------------------------------------------------------------ locations */
@@ -539,57 +546,53 @@ loc_alias(Rd *R, const char *p, const char *e, int depth, MLoc *out)
 	return a->loc.file != NULL;
 }
 
+/* `:LINE:COL` at se, after the file name [s, se): a file location. */
+static bool
+loc_file(Rd *R, const char *s, const char *se, const char *e, MLoc *out)
+{
+	const char *p = se;
+	int line, col;
+
+	if (p >= e || *p++ != ':' || (line = read_num(R, &p, e)) < 0 ||
+	    p >= e || *p++ != ':' || (col = read_num(R, &p, e)) < 0)
+		return false;
+	*out = (MLoc){intern_file(R, s, se), line, col};
+	return true;
+}
+
 /*
  * The first file location in the text of a location (inside `loc(...)`):
  * name locs, callsites (the callee comes first), fused locs (metadata
  * skipped) and aliases are looked through in text order.  File ranges
- * (`"f":1:2 to 3:4`) give their start.
+ * (`"f":1:2 to 3:4`) give their start.  The text was checked balanced
+ * when it was read.
  */
 static bool
 loc_resolve(Rd *R, const char *p, size_t n, int depth, MLoc *out)
 {
-	const char *e = p + n;
+	const char *e = p + n, *save = R->p;
 
 	*out = (MLoc){NULL, 0, 0};
 	if (depth > MR_MAX_DEPTH)
 		rd_fail(R, p, "location aliases nested deeper than %d",
 			MR_MAX_DEPTH);
 	while (p < e) {
+		const char *s = p;
+
 		if (*p == '"') {
-			const char *s = p, *se = skip_string(R, p), *save = R->p;
-			int line, col;
-
-			p = se;
-			if (p + 1 >= e || *p != ':' || !is_digit((unsigned char)p[1]))
-				continue;
-			R->p = p + 1;
-			line = take_int(R);
-			if (R->p + 1 < e && *R->p == ':' &&
-			    is_digit((unsigned char)R->p[1])) {
-				R->p++;
-				col = take_int(R);
-				*out = (MLoc){intern_file(R, s, se), line, col};
-				R->p = save;
+			p = skip_string(R, s);
+			if (loc_file(R, s, p, e, out))
 				return true;
-			}
-			p = R->p;
-			R->p = save;
 		} else if (*p == '#') {
-			const char *s = p++;
-
-			while (p < e && is_id((unsigned char)*p))
-				p++;
+			for (p++; p < e && is_id((unsigned char)*p); p++)
+				;
 			if (loc_alias(R, s, p, depth, out))
 				return true;
 		} else if (*p == '<') {
 			/* fused<metadata>: not a location */
-			const char *save = R->p, *end = R->end;
-
 			R->p = p + 1;
-			R->end = e;
 			p = scan_balanced(R, STOP_CLOSE) + 1;
 			R->p = save;
-			R->end = end;
 		} else
 			p++;
 	}

@@ -440,7 +440,7 @@ START_TEST(test_errors)
 		{"\"a\"() : () -> () loc(#loc9)", 1, 22, "undefined location alias '#loc9'"},
 		{"\"a\"() : () -> () loc(#l1)\n#l1 = loc(#l2)\n#l2 = loc(fused[#l1])", 3, 17, "location alias '#l1' refers to itself"},
 		{"#l = loc(unknown)\n#l = loc(unknown)", 2, 1, "redefinition of location alias '#l'"},
-		{"\"a\"() : () -> () loc(\"f\":99999999999:1)", 1, 36, "number too large"},
+		{"\"a\"() : () -> () loc(\"f\":99999999999:1)", 1, 26, "number too large"},
 		{"%0:0 = \"a\"() : () -> ()", 1, 4, "expected a result count, found '0'"},
 		{"\"\"() : () -> ()", 1, 1, "empty op name"},
 		{"\"a\"() : () -> i32 x", 1, 15, "1 result types for 0 results"},
