@@ -52,6 +52,7 @@ typedef struct Rd {
 	const char *lstart;
 	Arena *a;
 	Diag *d;
+	Diag dummy;             /* when the caller passes no Diag */
 	bool failed;
 	int depth;
 	Fixup *fix;             /* mem_alloc'ed */
@@ -1012,7 +1013,7 @@ mlir_read(const char *text, size_t len, Arena *a, MOp **top, Diag *d)
 	R->end = text + len;
 	R->line = 1;
 	R->a = a;
-	R->d = d;
+	R->d = d ? d : &R->dummy;
 	a->oom = &R->jb;
 	if (setjmp(R->jb)) {
 		if (!R->failed)

@@ -381,6 +381,15 @@ START_TEST(test_top_level)
 	ck_assert_str_eq(mop_attr(op, "s")->text, "affine_set<(d0) : (d0 >= 0)>");
 	ck_assert_ptr_null(mop_attr(op, "v"));
 	ck_assert_str_eq(top->regions[0].blocks[0]->ops[1]->optypes[0], "(i32) -> i32");
+	/* a name alone is no file; unknown parts of a fused loc are passed */
+	ck_assert_int_eq(read_text("\"a\"() : () -> () loc(\"just a name\")\n"
+				   "\"b\"() : () -> () loc(fused[unknown, \"n\", #x, \"g\":5:6])\n"
+				   "#x = loc(\"y\"(unknown))", a, &top, &d), 0);
+	ck_assert_ptr_null(top->regions[0].blocks[0]->ops[0]->loc.file);
+	op = top->regions[0].blocks[0]->ops[1];
+	ck_assert_str_eq(op->loc.file, "g");
+	ck_assert_int_eq(op->loc.line, 5);
+	ck_assert_int_eq(op->loc.col, 6);
 	arena_free(a);
 }
 END_TEST
