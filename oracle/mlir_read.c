@@ -791,12 +791,34 @@ take_regions(Rd *R, MOp *op)
 	}
 }
 
+/* `(%a, %b#1)` and an optional `[^bb1, ^bb2]`. */
+static void
+take_uses(Rd *R, MOp *op)
+{
+	int cap = 0;
+
+	expect(R, '(');
+	while (!accept(R, ')')) {
+		if (op->noperands > 0)
+			expect(R, ',');
+		VEC_PUSH(R->a, op->operands, op->noperands, cap,
+			 take_name(R, '%', true, "an operand"));
+	}
+	if (!accept(R, '['))
+		return;
+	cap = 0;
+	do
+		VEC_PUSH(R->a, op->succs, op->nsuccs, cap,
+			 take_name(R, '^', false, "a successor"));
+	while (accept(R, ','));
+	expect(R, ']');
+}
+
 /* One op in generic form, starting at R->p. */
 static MOp *
 take_op(Rd *R, MOp *parent)
 {
 	MOp *op = arena_alloc(R->a, sizeof *op);
-	int cap = 0;
 
 	skip_ws(R);
 	op->at = rd_loc(R, R->p);
@@ -809,21 +831,7 @@ take_op(Rd *R, MOp *parent)
 	op->name = take_string(R, "an op name");
 	if (!op->name[0])
 		rd_fail(R, R->p - 2, "empty op name");
-	expect(R, '(');
-	while (!accept(R, ')')) {
-		if (op->noperands > 0)
-			expect(R, ',');
-		VEC_PUSH(R->a, op->operands, op->noperands, cap,
-			 take_name(R, '%', true, "an operand"));
-	}
-	if (accept(R, '[')) {
-		cap = 0;
-		do
-			VEC_PUSH(R->a, op->succs, op->nsuccs, cap,
-				 take_name(R, '^', false, "a successor"));
-		while (accept(R, ','));
-		expect(R, ']');
-	}
+	take_uses(R, op);
 	if (accept(R, '<')) {
 		expect(R, '{');
 		take_dict(R, &op->props, &op->nprops);

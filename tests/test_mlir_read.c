@@ -3,6 +3,7 @@
  * tests/mlir/regen.sh), on bad input, and under allocation failure. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "oracle.h"
 #include "testutil.h"
@@ -145,6 +146,54 @@ static const char *loops_inplace =
 	"scf.yield 16:5 true\n"
 	"scf.yield 18:5 true\n"
 	"func.return 20:3 true,none\n";
+
+/* The same analysis from each installed mlir-opt, run now: the fixtures
+ * still say what the tools print.  A missing tool is a printed SKIP. */
+START_TEST(test_live_tools)
+{
+	static const struct {
+		int v;
+		const char *opts;
+	} tools[] = {
+		{16, "bufferize-function-boundaries test-analysis-only allow-return-allocs"},
+		{19, "bufferize-function-boundaries test-analysis-only"},
+		{22, "bufferize-function-boundaries test-analysis-only"},
+	};
+
+	for (int i = 0; i < 3; i++) {
+		char tool[64], cmd[512];
+		Str out = {0};
+		Fix fx = {0};
+		Diag d;
+		FILE *p;
+		size_t n;
+		char buf[4096], *s;
+
+		snprintf(tool, sizeof tool, "/usr/bin/mlir-opt-%d", tools[i].v);
+		if (access(tool, X_OK)) {
+			printf("SKIP: test_live_tools: %s is not installed\n", tool);
+			continue;
+		}
+		snprintf(cmd, sizeof cmd, "cd %s/tests/mlir && %s --one-shot-bufferize='%s' "
+			 "--mlir-print-op-generic --mlir-print-debuginfo loops.mlir",
+			 SRCDIR, tool, tools[i].opts);
+		p = popen(cmd, "r");
+		ck_assert_ptr_nonnull(p);
+		while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+			str_put(&out, buf, n);
+		ck_assert_int_eq(pclose(p), 0);
+		fx.len = out.len;
+		fx.text = str_take(&out);
+		fx.a = arena_new();
+		ck_assert_int_eq(mlir_read(fx.text, fx.len, fx.a, &fx.top, &d), 0);
+		s = summary(&fx, sum_inplace);
+		ck_assert_msg(!strcmp(s, loops_inplace), "%s:\n%s", tool, s);
+		mem_free(s);
+		mem_free(fx.text);
+		arena_free(fx.a);
+	}
+}
+END_TEST
 
 static void
 check_loops_structure(MOp *top)
@@ -616,6 +665,10 @@ mlir_read_suite(void)
 	tcase_add_test(tc, test_misc_syntax);
 	tcase_add_test(tc, test_top_level);
 	tcase_add_test(tc, test_attr_helpers);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("live tools");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_live_tools);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bad input");
 	tcase_set_timeout(tc, 120);
