@@ -741,37 +741,60 @@ take_fntype(Rd *R, MOp *op)
 		rd_fail(R, at, "%d result types for %d results", n, op->nresults);
 }
 
-/* `%0, %1:2 =`: names, a group `%x:N` expanded to %x#0..%x#N-1. */
-static void
-take_results(Rd *R, MOp *op)
+/* `%0, %1:2 =`: op->results gets one name per group, *counts its size
+ * (0 for a plain name), op->nresults the total.  expand_results makes
+ * the names once the types have confirmed the total. */
+static int
+take_results(Rd *R, MOp *op, int **counts)
 {
-	int cap = 0;
+	int ngroups = 0, cap = 0, ccap = 0, n = 0;
+	long total = 0;
 
 	do {
-		const char *name = take_name(R, '%', false, "a result name"), *at;
-		size_t len = strlen(name);
-		int k;
+		const char *at;
+		int k = 0;
 
-		if (R->p >= R->end || *R->p != ':') {
-			VEC_PUSH(R->a, op->results, op->nresults, cap, name);
-			continue;
+		VEC_PUSH(R->a, op->results, ngroups, cap,
+			 take_name(R, '%', false, "a result name"));
+		if (R->p < R->end && *R->p == ':') {
+			at = ++R->p;
+			if ((k = take_int(R)) <= 0) {
+				R->p = at;
+				expected(R, "a result count");
+			}
 		}
-		at = ++R->p;
-		k = take_int(R);
-		if (k <= 0) {
-			R->p = at;
-			expected(R, "a result count");
-		}
-		if (k > R->end - R->text)
+		VEC_PUSH(R->a, *counts, n, ccap, k);
+		if ((total += k ? k : 1) > INT_MAX)
 			rd_fail(R, R->p, "too many results");
-		for (int i = 0; i < k; i++) {
-			char *r = arena_alloc(R->a, len + 16);
-
-			snprintf(r, len + 16, "%s#%d", name, i);
-			VEC_PUSH(R->a, op->results, op->nresults, cap, r);
-		}
 	} while (accept(R, ','));
 	expect(R, '=');
+	op->nresults = (int)total;
+	return ngroups;
+}
+
+/* A group `%x:N` as %x#0..%x#N-1. */
+static void
+expand_results(Rd *R, MOp *op, const int *counts, int ngroups)
+{
+	const char **v;
+	int n = 0;
+
+	if (ngroups == op->nresults)
+		return;
+	v = arena_alloc(R->a, (size_t)op->nresults * sizeof *v);
+	for (int g = 0; g < ngroups; g++) {
+		size_t len = strlen(op->results[g]) + 16;
+
+		if (!counts[g])
+			v[n++] = op->results[g];
+		for (int i = 0; i < counts[g]; i++) {
+			char *r = arena_alloc(R->a, len);
+
+			snprintf(r, len, "%s#%d", op->results[g], i);
+			v[n++] = r;
+		}
+	}
+	op->results = v;
 }
 
 static void take_region(Rd *R, MOp *parent, MRegion *rg);
@@ -819,12 +842,13 @@ static MOp *
 take_op(Rd *R, MOp *parent)
 {
 	MOp *op = arena_alloc(R->a, sizeof *op);
+	int *counts = NULL, ngroups = 0;
 
 	skip_ws(R);
 	op->at = rd_loc(R, R->p);
 	op->parent = parent;
 	if (peek(R, '%'))
-		take_results(R, op);
+		ngroups = take_results(R, op, &counts);
 	if (!peek(R, '"'))
 		expected(R, "'\"' to start an op name (the generic form, "
 			    "--mlir-print-op-generic)");
@@ -842,6 +866,7 @@ take_op(Rd *R, MOp *parent)
 	if (accept(R, '{'))
 		take_dict(R, &op->attrs, &op->nattrs);
 	take_fntype(R, op);
+	expand_results(R, op, counts, ngroups);
 	take_loc(R, &op->loc);
 	return op;
 }

@@ -501,6 +501,8 @@ START_TEST(test_errors)
 		{"\"a\"() : () -> () loc(\"f\":99999999999:1)", 1, 26, "number too large"},
 		{"%0:0 = \"a\"() : () -> ()", 1, 4, "expected a result count, found '0'"},
 		{"\"\"() : () -> ()", 1, 1, "empty op name"},
+		{"%0:2147483647, %1 = \"a\"() : () -> i32", 1, 18, "too many results"},
+		{"%0:99999999 = \"a\"() : () -> i32", 1, 29, "1 result types for 99999999 results"},
 		{"\"a\"() : () -> i32 x", 1, 15, "1 result types for 0 results"},
 		{"{-# x: \"0x\" ", 1, 1, "unterminated '{-#' block"},
 		{"\"a\"() {x = 1\x01} : () -> ()", 1, 13, "unexpected byte 0x01"},
