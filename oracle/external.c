@@ -355,6 +355,7 @@ apply_document(const Strategy *s, const Case *c, const char *ans,
 /* ---- mlir: __inplace_operands_attr__ through the export's locations */
 
 typedef struct Reading {
+	Arena *arena;           /* the answer's tree and strings */
 	const Case *c;
 	const ExportMap *map;
 	Decisions *ds;
@@ -428,7 +429,7 @@ read_annotation(MOp *m, void *ctx)
 	}
 	if (!(eo = export_find(R->map, op, m->name)))
 		return; /* an op that decides nothing (return, extract, ...) */
-	n = mattr_strings(attr, w, 64);
+	n = mattr_strings(attr, R->arena, w, 64);
 	if (n != eo->noperands) {
 		R->rc = tool_error(R->t, "answer: %s at line %d: %d in-place "
 				   "words for %d operands", m->name, m->at.line,
@@ -475,8 +476,8 @@ static int
 apply_mlir(const Case *c, const char *ans, const ExportMap *map,
 	   Decisions *ds, ToolReport *t)
 {
-	Reading R = {c, map, ds, t, NULL, 0, 0, {0}, 0};
 	Arena *a = arena_new();
+	Reading R = {a, c, map, ds, t, NULL, 0, 0, {0}, 0};
 	MOp *top;
 	Diag d;
 

@@ -15,28 +15,31 @@
  *   plandoc.c  decisions documents (`--plan FILE`, external answers) -> the
  *              plan keys of a Run
  *   check.c    a Case against the reference interpreter -> Outcome
+ *   tool.c     an outside tool run safely: /bin/sh -c CMD, stdin fed,
+ *              stdout/stderr captured, time limit, own process group
+ *   export.c   a program as MLIR for mlir-opt 16/19/22, and the map from
+ *              each emitted op back to TIR values (docs/mlir.md)
+ *   mlir_read.c  MLIR's generic op form (what *-opt tools print with
+ *              --mlir-print-op-generic --mlir-print-debuginfo) -> MOp tree,
+ *              any dialect, locations resolved; the bridge back from *-opt
  *   cache.c    text -> verdict or answer (reducer candidates, tool answers)
  *   external.c outside bufferizers as strategies: exec:, exec-mlir:, mlir
  *              (ask the tool, cache its answer, map it onto decisions)
  *   diff.c     one bufferized run against the reference: decisions,
  *              lowering, execution, comparison, verdict, culprit bisection,
  *              the run's expectations -> RunOut
- *   tool.c     an outside tool run safely: /bin/sh -c CMD, stdin fed,
- *              stdout/stderr captured, time limit, own process group
  *   gen.c      the program generator: seed -> case text
  *   fuzz.c     `bufdiff fuzz`: generate, run, compare, reduce, write repros
  *   emit.c     a case written back as YAML: data, a run's keys and results
- *   cache.c    the reducer's verdicts by candidate text
  *   reduce.c   a failing run -> the smallest case that still fails the same
  *              way (docs/reduce.md)
  *   reduce_cli.c  `bufdiff reduce`
  *   report.c   text, JSON (--json) and JUnit (--junit) reports
- *   export.c   a program as MLIR for mlir-opt 16/19/22, and the map from
- *              each emitted op back to TIR values (docs/mlir.md)
  *   main.c     the CLI: run, check, print, bufferize, explain, export,
  *              strategies, --help, --version
  *
- * Every line and column here is a 1-based position in the .yaml file.
+ * Every line and column here is a 1-based position in the .yaml file,
+ * except in mlir_read.c, where they are positions in the MLIR text.
  */
 #ifndef BUFDIFF_ORACLE_H
 #define BUFDIFF_ORACLE_H
@@ -633,5 +636,82 @@ int mlir_export(const Program *p, const char *file, const MlirVersion *v,
  * an await of several values), or NULL. */
 const ExportOp *export_find(const ExportMap *m, const Op *op,
 			    const char *mlir);
+/* --------------------------------------------------------- mlir_read.c */
+
+/* A file location (`loc("f":3:5)`, or the first one inside name, callsite,
+ * fused and aliased locations); file NULL: none (`loc(unknown)`). */
+typedef struct MLoc {
+	const char *file;
+	int line, col;
+} MLoc;
+
+/* `name = value`; text is the value's raw text, trimmed ("unit" for a
+ * name alone).  Nothing in it is interpreted. */
+typedef struct MAttr {
+	const char *name;
+	const char *text;
+} MAttr;
+
+typedef struct MOp MOp;
+
+typedef struct MBlock {
+	const char *label;          /* "^bb0", or NULL for an unlabeled entry */
+	const char **args, **argtypes;
+	MLoc *arglocs;
+	int nargs;
+	MOp **ops;
+	int nops;
+} MBlock;
+
+typedef struct MRegion {
+	MBlock **blocks;
+	int nblocks;                /* 0: an empty region `{}` */
+} MRegion;
+
+/* One op, as `results = "name"(operands) [succs] <{props}> (regions)
+ * {attrs} : (optypes) -> restypes loc(...)`. */
+struct MOp {
+	const char *name;           /* "linalg.generic" */
+	const char **results;       /* "%0"; a group `%1:2` as "%1#0", "%1#1" */
+	int nresults;
+	const char **operands;      /* as written: "%arg0", "%3#1" */
+	int noperands;
+	const char **optypes;       /* noperands of them */
+	const char **restypes;      /* nresults of them */
+	MAttr *props;               /* <{...}> */
+	int nprops;
+	MAttr *attrs;               /* {...} */
+	int nattrs;
+	const char **succs;         /* "^bb1" */
+	int nsuccs;
+	MRegion *regions;
+	int nregions;
+	MLoc loc;
+	Loc at;                     /* where the op starts in the MLIR text */
+	MOp *parent;                /* NULL for the top op */
+};
+
+/*
+ * Parse text into its top op: the one "builtin.module", or a module made
+ * around the top-level ops.  Everything lives in arena a.  Aliases
+ * (`#x = ...`, `!x = ...`) and `{-# ... #-}` blocks are skipped, location
+ * aliases kept for resolution.  Returns 0, or -1 with d (d->loc: line and
+ * column in the MLIR text; "out of memory" with no location).
+ */
+int mlir_read(const char *text, size_t len, Arena *a, MOp **top, Diag *d);
+/* The attribute `name`: properties first, then the dictionary; NULL. */
+const MAttr *mop_attr(const MOp *op, const char *name);
+/* Every op under top (top first), in pre-order. */
+void mop_walk(MOp *top, void (*fn)(MOp *op, void *ctx), void *ctx);
+/* `["true", "none"]`: the number of strings; the first n (unescaped, in
+ * ar) in out.  -1 if a is NULL or not such an array, or out of memory. */
+int mattr_strings(const MAttr *a, Arena *ar, const char **out, int n);
+/* `3`, `-2 : i64`: 0 with *v, or -1. */
+int mattr_int(const MAttr *a, int64_t *v);
+/* `array<i32: 2, 1>`, `[0, 1]`, `[0 : i64, 1 : i64]`: the count; the first
+ * n in out.  -1 if a is NULL or not such a list. */
+int mattr_ints(const MAttr *a, int64_t *out, int n);
+/* `"text"`: its contents unescaped in ar, or NULL. */
+const char *mattr_str(const MAttr *a, Arena *ar);
 
 #endif
