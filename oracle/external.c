@@ -427,8 +427,18 @@ read_annotation(MOp *m, void *ctx)
 				   "of an op of the case", m->name, m->at.line);
 		return;
 	}
-	if (!(eo = export_find(R->map, op, m->name)))
+	if (!(eo = export_find(R->map, op, m->name))) {
+		/* mlir-opt-16 states some out-of-place uses by inserting a
+		 * copy (alloc_tensor copy(%v)) that one use reads: no plan
+		 * can say "this use reads a copy" */
+		if (!strcmp(m->name, "bufferization.alloc_tensor"))
+			R->rc = tool_error(R->t, "answer: bridge limit: the tool "
+					   "inserted a copy for one use (%s at "
+					   "line %d, for line %d), which no plan "
+					   "can state", m->name, m->at.line,
+					   op->loc.line);
 		return; /* an op that decides nothing (return, extract, ...) */
+	}
 	n = mattr_strings(attr, R->arena, w, 64);
 	if (n != eo->noperands) {
 		R->rc = tool_error(R->t, "answer: %s at line %d: %d in-place "
@@ -461,13 +471,19 @@ read_annotation(MOp *m, void *ctx)
 	for (int j = 0; j < eo->nresults; j++) {
 		int k = eo->tied[j];
 		Value *res = eo->results[j], *into;
-		if (k < 0 || !res || res->type->kind != TY_TENSOR)
+		DecKind base = res ? base_decision(res).kind : DEC_NONE;
+		bool inplace = k >= 0 && !strcmp(w[k], "true");
+		/* results that get their buffer from a region or a callee
+		 * are nobody's decision; a view is MLIR's "true" on an
+		 * extract_slice, and its "false" a copy of the slice */
+		if (k < 0 || (base != DEC_NEW && base != DEC_VIEW) ||
+		    (base == DEC_VIEW && inplace))
 			continue;
 		into = eo->operands[k];
-		add_item(R, res, !strcmp(w[k], "true") ? into : NULL, op->loc);
+		add_item(R, res, inplace ? into : NULL, op->loc);
 		str_printf(&R->note, "  %%%s:%s (line %d) <- %s at line %d: "
 			   "operand %d \"%s\"\n", res->name,
-			   !strcmp(w[k], "true") && into ? into->name : "new",
+			   inplace && into ? into->name : "new",
 			   op->loc.line, m->name, m->at.line, k, w[k]);
 	}
 }
