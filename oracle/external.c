@@ -667,14 +667,19 @@ out:
 	return rc;
 }
 
-/* One batch call over in[0..n); halves on failure; a single program is
- * left to its own call (its own answer, its own tool-error). */
+/* One batch call over in[0..n) (programs of files[0..n)).  When the tool
+ * fails, the programs its stderr names (FILE:LINE:COL: error) are left to
+ * their own calls and the rest asked again; when it names none (a crash),
+ * the batch is halved.  A single program is always left to its own call
+ * (its own answer, its own tool-error). */
 static void
-ask_batch(const Strategy *s, const char *cmd, char **in, int n)
+ask_batch(const Strategy *s, const char *cmd, char **in, const char **files,
+	  int n)
 {
 	Str b = {0};
 	ToolResult r;
 	char *text;
+	int keep = 0;
 
 	if (n < 2)
 		return;
@@ -687,41 +692,63 @@ ask_batch(const Strategy *s, const char *cmd, char **in, int n)
 	str_puts(&b, "}\n");
 	if (!(text = str_take(&b)))
 		return;
-	if (!tool_run(cmd, text, strlen(text), opts.timeout, &r)) {
-		bool ok = r.status == TOOL_OK && !split_answer(s, r.out, in, n);
-		tool_result_free(&r);
-		if (!ok) {
-			ask_batch(s, cmd, in, n / 2);
-			ask_batch(s, cmd, in + n / 2, n - n / 2);
-		}
+	if (tool_run(cmd, text, strlen(text), opts.timeout, &r)) {
+		mem_free(text);
+		return;
 	}
 	mem_free(text);
+	if (r.status == TOOL_OK && !split_answer(s, r.out, in, n)) {
+		tool_result_free(&r);
+		return;
+	}
+	for (int i = 0; i < n; i++) { /* move the programs not named first */
+		char at[512];
+		snprintf(at, sizeof at, "%s:", files[i]);
+		if (r.err && strstr(r.err, at))
+			continue;
+		char *t = in[keep];
+		const char *f = files[keep];
+		in[keep] = in[i], files[keep] = files[i];
+		in[i] = t, files[i] = f;
+		keep++;
+	}
+	tool_result_free(&r);
+	if (keep < n) {
+		ask_batch(s, cmd, in, files, keep);
+	} else {
+		ask_batch(s, cmd, in, files, n / 2);
+		ask_batch(s, cmd, in + n / 2, files + n / 2, n - n / 2);
+	}
 }
 
 int
 external_prefill(const Strategy *s, Case *const *cases, int n)
 {
 	char **in = mem_calloc((size_t)n + 1, sizeof *in);
+	const char **files = mem_calloc((size_t)n + 1, sizeof *files);
 	char *cmd = s->ext && s->ext->kind == EXT_MLIR ? batch_command(s) : NULL;
 	int m = 0;
 
-	if (in && cmd)
+	if (in && files && cmd)
 		for (int i = 0; i < n; i++) {
 			Arena *a = arena_new();
 			ExportMap map = {0};
 			Diag d;
 			char *t = a ? tool_input(s, cases[i], a, &map, &d) : NULL;
 			arena_free(a);
-			if (t && !answer_get(s, t))
+			if (t && !answer_get(s, t)) {
+				files[m] = cases[i]->file;
 				in[m++] = t;
-			else
+			} else {
 				mem_free(t);
+			}
 		}
 	if (cmd)
-		ask_batch(s, cmd, in, m);
+		ask_batch(s, cmd, in, files, m);
 	for (int i = 0; i < m; i++)
 		mem_free(in[i]);
 	mem_free(in);
+	mem_free(files);
 	mem_free(cmd);
 	return m;
 }

@@ -53,6 +53,14 @@ add_repro(FuzzStats *st, const char *path)
 		st->nrepros++;
 }
 
+/* The name a generated case is loaded under: locations name it, which is
+ * how a batch tool's error names the program that failed. */
+static void
+fuzz_file(uint64_t seed, char *buf, size_t n)
+{
+	snprintf(buf, n, "seed-%llu.yaml", (unsigned long long)seed);
+}
+
 /* Beside an outside strategy's repro DIR/B.yaml: B.mlir, its export, and
  * B.sh, the tool's command on it, ready for an upstream bug report. */
 static void
@@ -139,12 +147,14 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed)
 	Case *c = NULL;
 	Tensor **ref = NULL;
 	int nref = 0, rc = -1;
+	char file[64];
 	RunOut r;
 	Diag d;
 
 	if (!yaml)
 		return -1;
-	if (case_parse("fuzz.yaml", yaml, strlen(yaml), 0, &c, &d)) {
+	fuzz_file(seed, file, sizeof file);
+	if (case_parse(file, yaml, strlen(yaml), 0, &c, &d)) {
 		/* the generator made something the verifier rejects: a bug
 		 * of bufdiff's own, reported like a failure */
 		fprintf(stderr, "\nbufdiff fuzz: seed %llu: generated program "
@@ -191,8 +201,10 @@ prefill(const FuzzOpts *o, uint64_t seed, int stride, long left)
 		char *yaml = gen_case(seed + (uint64_t)i * (uint64_t)stride,
 				      &o->gen, o->strategy->name);
 		Case *c = NULL;
+		char file[64];
 		Diag d;
-		if (yaml && !case_parse("fuzz.yaml", yaml, strlen(yaml), 0, &c, &d))
+		fuzz_file(seed + (uint64_t)i * (uint64_t)stride, file, sizeof file);
+		if (yaml && !case_parse(file, yaml, strlen(yaml), 0, &c, &d))
 			cases[n++] = c;
 		else
 			case_free(c);
@@ -334,6 +346,10 @@ cmd_fuzz(int argc, char **argv)
 		}
 		if (!strcmp(a, "--no-reduce")) {
 			o.reduce = false;
+			continue;
+		}
+		if (!strcmp(a, "--no-copies")) {
+			o.gen.no_copies = true;
 			continue;
 		}
 		if (!strcmp(a, "--quiet")) {

@@ -661,7 +661,7 @@ gen_op(G *g)
 		gen_insert_slice(g);
 	else if (k < 50)
 		gen_element(g);
-	else if (k < 56)
+	else if (k < 56 && !g->o->no_copies)
 		gen_copy(g);
 	else if (k < 61 && (mix & GEN_MATMUL))
 		gen_matmul(g);

@@ -457,6 +457,9 @@ enum {
 typedef struct GenOpts {
 	int max_ops;            /* ops in the program, all functions */
 	unsigned mix;           /* GEN_* */
+	bool no_copies;         /* no `copy ... into` (MLIR 19+ refuses a
+				 * materialize_in_destination it cannot do
+				 * in place: a tool-error, not a finding) */
 } GenOpts;
 
 /* The case generated from `seed`: a program, seeded random inputs, and one

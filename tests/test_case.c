@@ -388,7 +388,8 @@ START_TEST(runs_validation)
 	LOAD_ERR(RUNS "  - schedule: soon\n", 9, 15, "unknown schedule 'soon' "
 		 "(expected sync, late, all or random:SEED)");
 	LOAD_ERR(RUNS "  - verdict: same\n", 9, 14,
-		 "unknown verdict 'same' (expected agree, diverge or fault)");
+		 "unknown verdict 'same' (expected agree, diverge, fault or "
+		 "tool-error)");
 	LOAD_ERR(RUNS "  - blame: [{reader: w}]\n", 9, 22, "unknown value %w");
 	LOAD_ERR(RUNS "  - blame: [{kind: stale}]\n", 9, 20,
 		 "unknown violation kind 'stale' (expected one of: stale-read, "

@@ -8,7 +8,7 @@
 #include "oracle.h"
 #include "testutil.h"
 
-static const GenOpts opts = {12, GEN_ALL};
+static const GenOpts opts = {12, GEN_ALL, false};
 
 /* Seeds near 2^64 once gave `{random: SEED}` values the loader rejects
  * (found by libFuzzer). */
