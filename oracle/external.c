@@ -26,6 +26,26 @@ static Strategy strategies[MAX_EXTERNAL];
 static int nslots;
 
 static ExternalOpts opts = {60.0, "", 0};
+static ExternalStats stats;
+
+const ExternalStats *
+external_stats(void)
+{
+	return &stats;
+}
+
+/* tool_run, counted for external_stats. */
+static int
+run_tool(const char *cmd, const char *in, double timeout, ToolResult *r)
+{
+	int rc = tool_run(cmd, in, strlen(in), timeout, r);
+
+	if (!rc) {
+		stats.calls++;
+		stats.seconds += r->seconds;
+	}
+	return rc;
+}
 
 void
 external_options(const ExternalOpts *o)
@@ -292,7 +312,7 @@ ask(const Strategy *s, const char *in, const char **answer, ToolReport *t)
 		external_command(s, &cmd);
 		if (!(c = str_take(&cmd)))
 			return -1;
-		if (tool_run(c, in, strlen(in), opts.timeout, &r)) {
+		if (run_tool(c, in, opts.timeout, &r)) {
 			mem_free(c);
 			return -1;
 		}
@@ -692,7 +712,8 @@ ask_batch(const Strategy *s, const char *cmd, char **in, const char **files,
 	str_puts(&b, "}\n");
 	if (!(text = str_take(&b)))
 		return;
-	if (tool_run(cmd, text, strlen(text), opts.timeout, &r)) {
+	stats.batched += n;
+	if (run_tool(cmd, text, opts.timeout, &r)) {
 		mem_free(text);
 		return;
 	}

@@ -284,10 +284,14 @@ fuzz_usage(const char *what, const char *arg)
 static void
 fuzz_json(const FuzzStats *st)
 {
+	const ExternalStats *x = external_stats();
+
 	printf("{\"programs\": %ld, \"failures\": %ld, \"skipped\": %ld, "
-	       "\"tool_errors\": %ld, "
+	       "\"tool_errors\": %ld, \"tool_calls\": %ld, "
+	       "\"tool_seconds\": %.3f, "
 	       "\"seconds\": %.3f, \"programs_per_s\": %.1f, \"repros\": [",
-	       st->programs, st->failures, st->skipped, st->tool_errors, st->seconds,
+	       st->programs, st->failures, st->skipped, st->tool_errors,
+	       x->calls, x->seconds, st->seconds,
 	       st->seconds > 0 ? (double)st->programs / st->seconds : 0.0);
 	for (int i = 0; i < st->nrepros; i++) {
 		printf("%s\"", i ? ", " : "");

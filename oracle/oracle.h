@@ -351,7 +351,15 @@ typedef struct ExternalOpts {
 	int mlir_version;       /* --mlir-version N; 0: the tool's, or 22 */
 } ExternalOpts;
 
+/* Tool calls so far (for benches and fuzz summaries). */
+typedef struct ExternalStats {
+	long calls;             /* processes started */
+	long batched;           /* programs sent in batches (fuzz) */
+	double seconds;         /* wall time inside the tools */
+} ExternalStats;
+
 void external_options(const ExternalOpts *o);
+const ExternalStats *external_stats(void);
 const ExternalOpts *external_opts(void);
 /* --tool-timeout, --mlir-options, --mlir-version for any command: 1 taken,
  * 0 not one of these, -1 a bad value (why).  value NULL: only whether name
