@@ -348,6 +348,22 @@ ask(const Strategy *s, const char *in, const char **answer, ToolReport *t)
 
 /* ---- exec: a decisions document */
 
+/* The answer as report lines: each indented, the last one ended. */
+static char *
+indented(const char *text)
+{
+	Str b = {0};
+
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+		str_puts(&b, "  ");
+		str_put(&b, text, n);
+		str_puts(&b, "\n");
+		text += n + (text[n] == '\n');
+	}
+	return str_take(&b);
+}
+
 static int
 apply_document(const Strategy *s, const Case *c, const char *ans,
 	       Decisions *ds, ToolReport *t)
@@ -367,7 +383,7 @@ apply_document(const Strategy *s, const Case *c, const char *ans,
 	else if (diff_plan(&r, ds, &d))
 		rc = tool_error(t, "answer: %s", d.msg);
 	else
-		t->decisions = mem_strdup(ans);
+		t->decisions = indented(ans);
 	arena_free(a);
 	return rc;
 }
@@ -382,9 +398,28 @@ typedef struct Reading {
 	ToolReport *t;
 	PlanItem *items;
 	int nitems, capitems;
+	const char *exported;   /* the MLIR the tool read */
 	Str note;
 	int rc;                 /* 1 at the first impossible answer */
 } Reading;
+
+/* The line of the exported MLIR where `%NAME = OPNAME` starts, or 0. */
+static int
+export_line(const char *text, const char *name, const char *mlir)
+{
+	char want[256];
+	int line = 1;
+
+	snprintf(want, sizeof want, "%%%s = %s", name, mlir);
+	for (const char *p = text; p && *p; line++) {
+		const char *q = p + strspn(p, " ");
+		if (!strncmp(q, want, strlen(want)))
+			return line;
+		if ((p = strchr(p, '\n')))
+			p++;
+	}
+	return 0;
+}
 
 /* The TIR op at line:col of the case, or NULL. */
 static const Op *
@@ -501,19 +536,20 @@ read_annotation(MOp *m, void *ctx)
 			continue;
 		into = eo->operands[k];
 		add_item(R, res, inplace ? into : NULL, op->loc);
-		str_printf(&R->note, "  %%%s:%s (line %d) <- %s at line %d: "
-			   "operand %d \"%s\"\n", res->name,
-			   inplace && into ? into->name : "new",
-			   op->loc.line, m->name, m->at.line, k, w[k]);
+		str_printf(&R->note, "  %%%s:%s (line %d) <- %s (export line %d, "
+			   "answer line %d): operand %d \"%s\"\n", res->name,
+			   inplace && into ? into->name : "new", op->loc.line,
+			   m->name, export_line(R->exported, res->name, m->name),
+			   m->at.line, k, w[k]);
 	}
 }
 
 static int
-apply_mlir(const Case *c, const char *ans, const ExportMap *map,
-	   Decisions *ds, ToolReport *t)
+apply_mlir(const Case *c, const char *in, const char *ans,
+	   const ExportMap *map, Decisions *ds, ToolReport *t)
 {
 	Arena *a = arena_new();
-	Reading R = {a, c, map, ds, t, NULL, 0, 0, {0}, 0};
+	Reading R = {a, c, map, ds, t, NULL, 0, 0, in, {0}, 0};
 	MOp *top;
 	Diag d;
 
@@ -563,7 +599,7 @@ external_decide(const Strategy *s, const Case *c, Decisions *ds,
 	}
 	rc = ask(s, in, &ans, t);
 	if (rc == 0)
-		rc = s->ext->kind == EXT_MLIR ? apply_mlir(c, ans, &map, ds, t)
+		rc = s->ext->kind == EXT_MLIR ? apply_mlir(c, in, ans, &map, ds, t)
 					      : apply_document(s, c, ans, ds, t);
 	mem_free(in);
 	arena_free(a);
