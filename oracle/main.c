@@ -363,7 +363,8 @@ walk(Files *out, const char *dir)
 		if (e->d_name[0] != '.' && files_add(&names, e->d_name))
 			rc = -1;
 	closedir(d);
-	qsort(names.v, (size_t)names.n, sizeof *names.v, cmp_str);
+	if (names.n) /* qsort may not be given NULL, even for 0 items */
+		qsort(names.v, (size_t)names.n, sizeof *names.v, cmp_str);
 	for (int i = 0; !rc && i < names.n; i++) {
 		size_t n = strlen(dir);
 		/* `cases/` and `cases` name the same files */
