@@ -137,6 +137,29 @@ START_TEST(shards_do_not_overlap)
 END_TEST
 
 /* The CLI: op mix by names or bitmask, usage errors exit 2. */
+/* --no-copies: no `copy ... into` in any program; the same seeds with
+ * copies allowed have some. */
+START_TEST(no_copies)
+{
+	GenOpts without = opts;
+	int with = 0;
+
+	without.no_copies = true;
+	for (uint64_t seed = 1; seed <= 200; seed++) {
+		char *a = gen_case(seed, &opts, "one-shot");
+		char *b = gen_case(seed, &without, "one-shot");
+		ck_assert_ptr_nonnull(a);
+		ck_assert_ptr_nonnull(b);
+		with += strstr(a, " = copy ") != NULL;
+		ck_assert_msg(!strstr(b, " = copy "), "seed %llu has a copy",
+			      (unsigned long long)seed);
+		mem_free(a);
+		mem_free(b);
+	}
+	ck_assert_int_eq(with, 41); /* same seeds, same programs */
+}
+END_TEST
+
 START_TEST(cli_mix)
 {
 	char *ok[] = {"bufdiff", "fuzz", "--strategy", "one-shot", "--count", "50",
@@ -168,6 +191,7 @@ main(void)
 	tcase_add_test(t, broken_strategy_caught_and_reduced);
 	tcase_add_test(t, shards_do_not_overlap);
 	tcase_add_test(t, cli_mix);
+	tcase_add_test(t, no_copies);
 	suite_add_tcase(s, t);
 	return tu_run((Suite *[]){s, NULL});
 }
