@@ -379,9 +379,10 @@ gen_element(G *g)
 	a = &g->v[a - g->v];
 	if (a->rank == 1)
 		snprintf(idx, sizeof idx, "%d", pick(g, a->dims[0]));
-	else
-		snprintf(idx, sizeof idx, "%d, %d", pick(g, a->dims[0]),
-			 pick(g, a->dims[1]));
+	else { /* one pick per statement: argument order is unspecified */
+		int i0 = pick(g, a->dims[0]), i1 = pick(g, a->dims[1]);
+		snprintf(idx, sizeof idx, "%d, %d", i0, i1);
+	}
 	if (chance(g, 50)) {
 		sc = *a;
 		sc.scalar = true;
@@ -492,8 +493,8 @@ gen_if(G *g)
 		/* in a loop, on its iv: the branches alternate between trips */
 		const char *on = g->nloops && chance(g, 60)
 				 ? g->loops[pick(g, g->nloops)].iv : "n";
-		line(g, "%%%s = %s %%%s, %d : index", cond, cmp[pick(g, 6)], on,
-		     pick(g, 4));
+		const char *op = cmp[pick(g, 6)];
+		line(g, "%%%s = %s %%%s, %d : index", cond, op, on, pick(g, 4));
 	}
 	v = &tt;
 	line(g, "%%r%d = if %%%s -> (%s) {", *g->names, cond, ty(&tt, s, sizeof s));
