@@ -19,7 +19,9 @@
 
 #include "oracle.h"
 
-enum { MAX_EXTERNAL = 16 };
+/* One slot per distinct spec of the process: a corpus may name many
+ * commands (16 was too few for a directory of cases from several tools). */
+enum { MAX_EXTERNAL = 256 };
 
 static struct External slots[MAX_EXTERNAL];
 static Strategy strategies[MAX_EXTERNAL];
