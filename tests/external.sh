@@ -113,6 +113,16 @@ expect 1 "$B" run "$seed" --strategy "$a seed-wrong.json" --json
 json '"verdict": "diverge"'
 json '"culprits": ["y:x"]'
 
+# ---- what the tools read: canonical TIR (exec), the export (exec-mlir)
+expect 0 "$B" run "$seed" --strategy "exec:grep -qxF '  %y = add %x, 10 : tensor<3xi32>' && echo '{}'"
+expect 1 "$B" run "$seed" --strategy "exec:grep -qF linalg && echo '{}'"
+has "SUMMARY: bufdiff: tool-error: exit 1"
+expect 0 "$B" run "$seed" --strategy "exec-mlir:grep -qF 'loc(\"$seed\":5:5)' && echo '{}'"
+expect 0 "$B" run "$seed" --strategy "exec-mlir:sh $T/answer.sh seed-right.json" --mlir-version 19
+has "  command: bufdiff export $seed --mlir-version 19 | sh $T/answer.sh seed-right.json"
+has "  memory: peak 24 bytes, 1 allocations (12 bytes), 0 copies (0 bytes), 0 views"
+tool_error "$seed" "exec-mlir:sh $T/fail.sh" "exit 3"
+
 # ---- mlir: a fake mlir-opt printing crafted generic MLIR
 m="mlir:sh $T/mlir-fake.sh"
 tool_error "$seed" "$m garbage" \
