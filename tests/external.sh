@@ -30,8 +30,10 @@ json() { grep -qF -- "$1" "$out" || fail "missing in JSON: $1"; }
 # object; check exits 1 too.  Leaves the text run in $out.
 tool_error() {
 	local c=$1 st=$2 status=$3
-	expect 1 "$B" check "$c" --strategy "$st"
+	expect 1 "$B" check "$c" --strategy "$st" --junit "$tmp/junit.xml"
 	has "0 passed, 1 failed"
+	grep -qF "verdict tool-error, expected agree</failure>" "$tmp/junit.xml" ||
+		fail "JUnit: no failure for $st"
 	expect 1 "$B" run "$c" --strategy "$st" --json
 	json '"verdict": "tool-error", "tool": {"command": '
 	json "\"status\": \"$status\""
