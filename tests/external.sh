@@ -104,6 +104,10 @@ has "run 1: $a seed-right.json, schedule sync: agree (as expected)"
 has "  command: bufdiff print $seed | sh $T/answer.sh seed-right.json"
 has '{"plan": {"y": "new", "z": "y"}}'
 has "  memory: peak 24 bytes, 1 allocations (12 bytes), 0 copies (0 bytes), 0 views"
+# an answer without a final newline
+expect 0 "$B" run "$seed" --strategy "exec:printf '{\"plan\": {\"y\": \"new\"}}'"
+has '{"plan": {"y": "new"}}'
+has "  memory: peak 36 bytes, 2 allocations (24 bytes), 0 copies (0 bytes), 0 views"
 expect 1 "$B" run "$seed" --strategy "$a seed-free.yaml"
 has "    freed by \`free %y\` after line 5 (forced by the plan)"
 has "SUMMARY: bufdiff: diverge, use-after-free in %z (line 6); culprits none"
