@@ -234,6 +234,27 @@ external_command(const Strategy *s, Str *b)
 	mem_free(pass);
 }
 
+/* external_command as one stage of a pipeline (`... | STAGE`, `STAGE <
+ * FILE`): a command with shell operators (`a; b`, `a && b`) is wrapped in
+ * sh -c '...', so that all of it reads the program, as when it runs. */
+void
+external_stage(const Strategy *s, Str *b)
+{
+	Str c = {0};
+	char *cmd;
+
+	external_command(s, &c);
+	if (!(cmd = str_take(&c)))
+		return;
+	if (strpbrk(cmd, ";&|#\n")) {
+		str_puts(b, "sh -c ");
+		sh_quote(b, cmd);
+	} else {
+		str_puts(b, cmd);
+	}
+	mem_free(cmd);
+}
+
 /* What the tool reads: canonical TIR for exec, the export for the rest
  * (map filled for mlir).  NULL with d (an inexpressible program) or, with
  * d->msg empty, out of memory. */
@@ -266,7 +287,7 @@ repro_command(const Strategy *s, const Case *c, ToolReport *t)
 	else
 		str_printf(&b, "bufdiff export %s --mlir-version %d | ", c->file,
 			   external_mlir_version(s));
-	external_command(s, &b);
+	external_stage(s, &b);
 	cmd = str_take(&b);
 	snprintf(t->cmd, sizeof t->cmd, "%s", cmd ? cmd : "?");
 	mem_free(cmd);
