@@ -129,6 +129,17 @@ has "  command: bufdiff export $seed --mlir-version 19 | sh $T/answer.sh seed-ri
 has "  memory: peak 24 bytes, 1 allocations (12 bytes), 0 copies (0 bytes), 0 views"
 tool_error "$seed" "exec-mlir:sh $T/fail.sh" "exit 3"
 
+# a compound command reads the program as a whole, in the repro line too
+expect 1 "$B" run "$seed" --strategy "exec:grep -q '^func @main' || exit 9; exit 6"
+has "  exit 6"
+has "  command: bufdiff print $seed | sh -c 'grep -q '\''^func @main'\'' || exit 9; exit 6'"
+expect 1 "$B" fuzz --strategy "exec-mlir:grep -q func.func || exit 9; exit 5" --count 1 \
+	--no-reduce --out "$tmp/compound" --quiet
+grep -qF "1 programs, 1 failures (1 tool errors)" "$out" "$err" || fail "fuzz summary"
+grep -qxF "cd \"\$(dirname \"\$0\")\" && sh -c 'grep -q func.func || exit 9; exit 5' < exec-mlir-0.mlir" \
+	"$tmp/compound/exec-mlir-0.sh" || fail "fuzz's .sh for a compound command"
+expect 5 sh "$tmp/compound/exec-mlir-0.sh" </dev/null
+
 # ---- mlir: a fake mlir-opt printing crafted generic MLIR
 m="mlir:sh $T/mlir-fake.sh"
 tool_error "$seed" "$m garbage" \

@@ -96,6 +96,37 @@ START_TEST(parse_exec)
 }
 END_TEST
 
+/* The command as one stage of a pipeline. */
+static const char *
+stage(const Strategy *s)
+{
+	static char buf[4096];
+	Str b = {0};
+	char *t;
+
+	external_stage(s, &b);
+	t = str_take(&b);
+	ck_assert_ptr_nonnull(t);
+	snprintf(buf, sizeof buf, "%s", t);
+	mem_free(t);
+	return buf;
+}
+
+START_TEST(stages)
+{
+	ck_assert_str_eq(stage(parse("exec:python3 x.py --a 'b c'")),
+			 "python3 x.py --a 'b c'");
+	ck_assert_str_eq(stage(parse("exec:a; b")), "sh -c 'a; b'");
+	ck_assert_str_eq(stage(parse("exec:a && echo 'x'")),
+			 "sh -c 'a && echo '\\''x'\\'''");
+	ck_assert_str_eq(stage(parse("exec-mlir:a | b")), "sh -c 'a | b'");
+	ck_assert_str_eq(stage(parse("exec:a\nb")), "sh -c 'a\nb'");
+	ck_assert_str_eq(stage(parse("exec:a # note")), "sh -c 'a # note'");
+	reset_options();
+	ck_assert_str_eq(stage(parse("mlir")), command(parse("mlir")));
+}
+END_TEST
+
 START_TEST(parse_mlir)
 {
 	const Strategy *s = parse("mlir");
@@ -466,6 +497,7 @@ external_suite(void)
 	tcase_add_test(tc, parse_mlir);
 	tcase_add_test(tc, parse_bad);
 	tcase_add_test(tc, options);
+	tcase_add_test(tc, stages);
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(tk, 60);
 	tcase_add_test(tk, cache_one_call_per_program);
