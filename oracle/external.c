@@ -340,7 +340,17 @@ ask(const Strategy *s, const char *in, const char **answer, ToolReport *t)
 			return -1;
 		}
 		mem_free(c);
-		if (r.status == TOOL_OK) {
+		if (r.status == TOOL_OK && memchr(r.out, 0, r.nout)) {
+			/* the cache holds C strings: a NUL would cut the
+			 * answer short, unseen */
+			Loc at = yl_offset_loc(r.out, strlen(r.out));
+			str_printf(&fail, "%canswer: %d:%d: NUL byte in the "
+				   "answer\n", FAILED, at.line, at.col);
+			if ((f = str_take(&fail))) {
+				external_remember(s, in, f);
+				mem_free(f);
+			}
+		} else if (r.status == TOOL_OK) {
 			external_remember(s, in, r.out);
 		} else {
 			char st[256], err[1024];
