@@ -83,6 +83,8 @@ tool_error "$seed" "exec:sh $T/empty.sh" "answer: 1:1: empty decisions document"
 	'"status": "answer: 1:1: empty decisions document", "stderr": ""}'
 tool_error "$seed" "exec:sh $T/garbage.sh" \
 	"answer: 2:1: did not find expected ',' or '}' (while parsing a flow mapping)"
+tool_error "$seed" "exec:printf '{}\\n\\000x'" "answer: 2:1: NUL byte in the answer"
+tool_error "$seed" "mlir:printf 'x\\000'" "answer: 1:2: NUL byte in the answer"
 a="exec:sh $T/answer.sh"
 tool_error "$seed" "$a not-mapping.json" "answer: 1:1: 'decisions document' must be a mapping"
 tool_error "$seed" "$a unknown-key.json" \
