@@ -161,8 +161,12 @@ emit_run_head(Str *b, const Run *r, const Program *p, const Func *entry)
 {
 	int n = 0;
 
-	str_printf(b, "  - strategy: %s\n",
-		   r->strategy ? r->strategy->name : "copy-all");
+	str_puts(b, "  - strategy: ");
+	if (r->strategy && r->strategy->ext)  /* a command: any characters */
+		emit_quoted(b, r->strategy->name);
+	else
+		str_puts(b, r->strategy ? r->strategy->name : "copy-all");
+	str_puts(b, "\n");
 	for (int i = 0; i < r->nplan; i++) {
 		const Forced *f = &r->plan[i];
 		if (!has_name(p, entry, f->result->name) ||

@@ -19,7 +19,9 @@
 
 #include "oracle.h"
 
-enum { MAX_EXTERNAL = 16 };
+/* One slot per distinct spec of the process: a corpus may name many
+ * commands (16 was too few for a directory of cases from several tools). */
+enum { MAX_EXTERNAL = 256 };
 
 static struct External slots[MAX_EXTERNAL];
 static Strategy strategies[MAX_EXTERNAL];
@@ -232,6 +234,27 @@ external_command(const Strategy *s, Str *b)
 	mem_free(pass);
 }
 
+/* external_command as one stage of a pipeline (`... | STAGE`, `STAGE <
+ * FILE`): a command with shell operators (`a; b`, `a && b`) is wrapped in
+ * sh -c '...', so that all of it reads the program, as when it runs. */
+void
+external_stage(const Strategy *s, Str *b)
+{
+	Str c = {0};
+	char *cmd;
+
+	external_command(s, &c);
+	if (!(cmd = str_take(&c)))
+		return;
+	if (strpbrk(cmd, ";&|#\n")) {
+		str_puts(b, "sh -c ");
+		sh_quote(b, cmd);
+	} else {
+		str_puts(b, cmd);
+	}
+	mem_free(cmd);
+}
+
 /* What the tool reads: canonical TIR for exec, the export for the rest
  * (map filled for mlir).  NULL with d (an inexpressible program) or, with
  * d->msg empty, out of memory. */
@@ -264,7 +287,7 @@ repro_command(const Strategy *s, const Case *c, ToolReport *t)
 	else
 		str_printf(&b, "bufdiff export %s --mlir-version %d | ", c->file,
 			   external_mlir_version(s));
-	external_command(s, &b);
+	external_stage(s, &b);
 	cmd = str_take(&b);
 	snprintf(t->cmd, sizeof t->cmd, "%s", cmd ? cmd : "?");
 	mem_free(cmd);
@@ -317,7 +340,17 @@ ask(const Strategy *s, const char *in, const char **answer, ToolReport *t)
 			return -1;
 		}
 		mem_free(c);
-		if (r.status == TOOL_OK) {
+		if (r.status == TOOL_OK && memchr(r.out, 0, r.nout)) {
+			/* the cache holds C strings: a NUL would cut the
+			 * answer short, unseen */
+			Loc at = yl_offset_loc(r.out, strlen(r.out));
+			str_printf(&fail, "%canswer: %d:%d: NUL byte in the "
+				   "answer\n", FAILED, at.line, at.col);
+			if ((f = str_take(&fail))) {
+				external_remember(s, in, f);
+				mem_free(f);
+			}
+		} else if (r.status == TOOL_OK) {
 			external_remember(s, in, r.out);
 		} else {
 			char st[256], err[1024];

@@ -83,7 +83,7 @@ keep_bridge(const FuzzOpts *o, const char *path, const char *yaml)
 	}
 	str_printf(&sh, "#!/bin/sh\n# %s, found by bufdiff fuzz --strategy "
 		   "%s\ncd \"$(dirname \"$0\")\" && ", c->name, o->strategy->name);
-	external_command(o->strategy, &sh);
+	external_stage(o->strategy, &sh);
 	str_printf(&sh, " < %s.mlir\n", strrchr(base, '/') ? strrchr(base, '/') + 1
 							  : base);
 	mt = str_take(&m);

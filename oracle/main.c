@@ -574,8 +574,10 @@ bufferize_decisions(Opts *o, Case *c, Decisions *ds, Diag *d)
 		if (rc < 0)
 			return usage_error("%s", "out of memory");
 		if (rc > 0) {
-			fprintf(stderr, "bufdiff: tool-error: %s\n  command: %s\n%s",
-				t.status, t.cmd, t.err);
+			size_t n = strlen(t.err);
+			fprintf(stderr, "bufdiff: tool-error: %s\n  command: %s\n%s%s",
+				t.status, t.cmd, t.err,
+				n && t.err[n - 1] != '\n' ? "\n" : "");
 			return STATUS_FAIL;
 		}
 	} else if (decisions_make(c->prog, s, ds)) {

@@ -374,6 +374,9 @@ const Strategy *strategy_parse(const char *spec);
 const char *strategy_label(const Strategy *s);
 /* The shell command an outside strategy runs (the program on its stdin). */
 void external_command(const Strategy *s, Str *b);
+/* The same as one stage of a pipeline: a command with shell operators
+ * (; & | # newline) as sh -c '...'. */
+void external_stage(const Strategy *s, Str *b);
 /* The MLIR version an outside strategy exports for. */
 int external_mlir_version(const Strategy *s);
 /* Decisions of outside strategy s on case c, into ds (made here): 0, 1 a

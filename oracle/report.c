@@ -184,8 +184,11 @@ tool_text(FILE *out, const RunOut *r)
 	if (r->tool.err[0])
 		fprintf(out, "  stderr:\n%s%s", r->tool.err,
 			r->tool.err[strlen(r->tool.err) - 1] == '\n' ? "" : "\n");
-	if (r->tool.decisions && r->tool.decisions[0])
-		fprintf(out, "  the tool's decisions:\n%s", r->tool.decisions);
+	if (r->tool.decisions && r->tool.decisions[0]) {
+		const char *d = r->tool.decisions;
+		fprintf(out, "  the tool's decisions:\n%s%s", d,
+			d[strlen(d) - 1] == '\n' ? "" : "\n");
+	}
 	if (r->verdict != VERDICT_TOOL_ERROR)
 		return false;
 	fprintf(out, "SUMMARY: bufdiff: tool-error: %s\n", r->tool.status);

@@ -262,7 +262,11 @@ run_loop(Run1 *t, double deadline)
 	}
 }
 
-/* Kill the group, reap the tool, close everything, fill r. */
+static const char *signal_name(int sig);
+
+/* Kill the group, reap the tool, close everything, fill r.  /bin/sh -c
+ * reports a command that a signal killed as exit 128+N (dash does not exec
+ * the last command): that is a crash too. */
 static void
 run_finish(Run1 *t, ToolResult *r)
 {
@@ -279,6 +283,8 @@ run_finish(Run1 *t, ToolResult *r)
 		r->code = 0;
 	else if (WIFSIGNALED(st))
 		r->status = TOOL_SIGNAL, r->code = WTERMSIG(st);
+	else if (WEXITSTATUS(st) > 128 && signal_name(WEXITSTATUS(st) - 128))
+		r->status = TOOL_SIGNAL, r->code = WEXITSTATUS(st) - 128;
 	else if (WEXITSTATUS(st))
 		r->status = TOOL_EXIT, r->code = WEXITSTATUS(st);
 }
