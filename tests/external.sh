@@ -104,11 +104,11 @@ tool_error "$args" "$a args-word.json" "answer: 1:17: args: unknown word 'lend' 
 expect 0 "$B" run "$seed" --strategy "$a seed-right.json"
 has "run 1: $a seed-right.json, schedule sync: agree (as expected)"
 has "  command: bufdiff print $seed | sh $T/answer.sh seed-right.json"
-has '{"plan": {"y": "new", "z": "y"}}'
+has '  {"plan": {"y": "new", "z": "y"}}'
 has "  memory: peak 24 bytes, 1 allocations (12 bytes), 0 copies (0 bytes), 0 views"
 # an answer without a final newline
 expect 0 "$B" run "$seed" --strategy "exec:printf '{\"plan\": {\"y\": \"new\"}}'"
-has '{"plan": {"y": "new"}}'
+has '  {"plan": {"y": "new"}}'
 has "  memory: peak 36 bytes, 2 allocations (24 bytes), 0 copies (0 bytes), 0 views"
 expect 1 "$B" run "$seed" --strategy "$a seed-free.yaml"
 has "    freed by \`free %y\` after line 5 (forced by the plan)"
@@ -151,12 +151,12 @@ tool_error "$seed" "$m noloc" "answer: linalg.generic at line 5 has no location 
 tool_error "$seed" "$m words" "answer: linalg.generic at line 5: 2 in-place words for 3 operands"
 tool_error "$seed" "$m maybe" "answer: linalg.generic at line 5: unknown in-place word 'maybe'"
 expect 0 "$B" run "$seed" --strategy "$m ok"
-has "  %y:new (line 5) <- linalg.generic at line 5: operand 2 \"false\""
-has "  %z:x (line 6) <- linalg.generic at line 10: operand 2 \"true\""
+has "  %y:new (line 5) <- linalg.generic (export line 3, answer line 5): operand 2 \"false\""
+has "  %z:x (line 6) <- linalg.generic (export line 8, answer line 10): operand 2 \"true\""
 expect 1 "$B" run "$seed" --strategy "$m diverge"
 has "run 1: $m diverge, schedule sync: diverge"
-has "  %y:x (line 5) <- linalg.generic at line 5: operand 2 \"true\""
-has "  %z:new (line 6) <- linalg.generic at line 10: operand 2 \"false\""
+has "  %y:x (line 5) <- linalg.generic (export line 3, answer line 5): operand 2 \"true\""
+has "  %z:new (line 6) <- linalg.generic (export line 8, answer line 10): operand 2 \"false\""
 has "    overwritten by %y (line 5), decision y:x"
 has "SUMMARY: bufdiff: diverge, stale-read in %z (line 6); culprits y:x"
 expect 1 "$B" run "$seed" --strategy "$m diverge" --json
