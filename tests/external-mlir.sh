@@ -13,20 +13,7 @@ if ! command -v mlir-opt-22 >/dev/null; then
 fi
 T=$S/tests/tools seed=$S/cases/seed/old-input-still-needed.yaml
 raw=$S/cases/external/mlir/copy-into-raw.yaml
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-out=$tmp/out err=$tmp/err
-fail() { echo "FAIL: $*"; cat "$out" "$err"; exit 1; }
-expect() { # want-exit cmd...
-	local want=$1
-	shift
-	"$@" >"$out" 2>"$err"
-	got=$?
-	[ "$got" = "$want" ] || fail "exit $got, expected $want: $*"
-}
-has() { grep -qxF -- "$1" "$out" "$err" || fail "missing line: $1"; }
-json() { grep -qF -- "$1" "$out" || fail "missing in JSON: $1"; }
+. "$S/tests/expect.sh"
 cmd22="mlir-opt-22 '--one-shot-bufferize=bufferize-function-boundaries test-analysis-only allow-return-allocs-from-loops' --mlir-print-op-generic --mlir-print-debuginfo --mlir-print-local-scope"
 
 expect 0 "$B" run "$seed" --strategy mlir

@@ -9,21 +9,7 @@ set -u
 B=$1 S=$2
 T=$S/tests/tools seed=$S/cases/seed/old-input-still-needed.yaml
 anchor=$S/cases/plans/anchor-dest-read.yaml args=$S/cases/plans/args-copy-share.yaml
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-out=$tmp/out err=$tmp/err
-fail() { echo "FAIL: $*"; cat "$out" "$err"; exit 1; }
-expect() { # want-exit cmd...
-	local want=$1
-	shift
-	"$@" >"$out" 2>"$err"
-	got=$?
-	[ "$got" = "$want" ] || fail "exit $got, expected $want: $*"
-}
-has() { grep -qxF -- "$1" "$out" "$err" || fail "missing line: $1"; }
-hasnt() { ! grep -qF -- "$1" "$out" "$err" || fail "unexpected: $1"; }
-json() { grep -qF -- "$1" "$out" || fail "missing in JSON: $1"; }
+. "$S/tests/expect.sh"
 
 # tool_error CASE STRATEGY STATUS [JSON-TOOL-OBJECT]: run exits 1 with the
 # status line and the SUMMARY; --json has verdict tool-error and the tool
