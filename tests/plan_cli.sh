@@ -1,15 +1,8 @@
 #!/bin/sh
 # --plan FILE on run, check and reduce: exit codes and the lines that
 # matter, exactly.  $1: the bufdiff binary, $2: the source tree.
-B=$1 S=$2 out=$(mktemp) err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
-fail() { echo "FAIL: $*"; cat "$out" "$err"; exit 1; }
-expect() { # want-exit cmd...
-	want=$1; shift
-	"$@" >"$out" 2>"$err"; got=$?
-	[ "$got" = "$want" ] || fail "exit $got, expected $want: $*"
-}
-has() { grep -qxF -- "$1" "$out" "$err" || fail "missing line: $1"; }
+B=$1 S=$2
+. "$S/tests/expect.sh"
 
 expect 1 "$B" run "$S/cases/plans/anchor-dest-read.yaml" --plan "$S/tests/plans/anchor-wrong.json"
 has "SUMMARY: bufdiff: diverge, stale-read in %g (line 10); culprits f:e"
