@@ -432,9 +432,13 @@ read_conflicts(OS *S, const Op *w, const Value *into, int wstart,
 {
 	if (r->end <= wstart && r->op != w)
 		return false; /* over before the write (w's own read: below) */
-	if (r->dest && matching_pair(r->op, into) && !r->loop && !r->launch)
+	if (r->dest && matching_pair(r->op, into) && !r->loop && !r->launch &&
+	    wstart == w->seq)
 		return false; /* the insert's read of its destination only (in a
-			       * launch its copy may race with the write) */
+			       * launch its copy may race with the write; a
+			       * write in a launch may still be running when an
+			       * out-of-place insert copies the whole
+			       * destination, slice included) */
 	if (r->op == w && (v == into || ((w->kind == OP_INSERT_SLICE ||
 	    w->kind == OP_INSERT) && v == w->args[0].v)) && same_index(w, v) &&
 	    (!r->loop || broken(S, ONESHOT_SAME_OP_LOOP)))
