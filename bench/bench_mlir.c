@@ -393,6 +393,7 @@ main(int argc, char **argv)
 	mallopt(M_TRIM_THRESHOLD, 64 << 20); /* as bufdiff's main does */
 	mallopt(M_TOP_PAD, 16 << 20);
 #endif
+	setvbuf(stdout, NULL, _IOLBF, 0); /* progress when piped to a file */
 	if (!on_path(TOOL)) {
 		printf("bench_mlir: %s is not installed: nothing measured\n", TOOL);
 		return 0;
