@@ -27,7 +27,7 @@ static struct External slots[MAX_EXTERNAL];
 static Strategy strategies[MAX_EXTERNAL];
 static int nslots;
 
-static ExternalOpts opts = {60.0, "", 0};
+static ExternalOpts opts = {60.0, "", 0, 0};
 static ExternalStats stats;
 
 const ExternalStats *

@@ -188,17 +188,27 @@ out:
 
 /* Outside tools: ask about the next batch of programs in one call, so
  * that fuzz_one finds each answer cached (a process per program would
- * spend its time starting the tool). */
-enum { FUZZ_BATCH = 64 };
+ * spend its time starting the tool).  ExternalOpts.batch overrides it. */
+enum { FUZZ_BATCH = 64, FUZZ_BATCH_MAX = 4096 };
+
+static int
+fuzz_batch(void)
+{
+	int n = external_opts()->batch;
+
+	return n <= 0 ? FUZZ_BATCH : n > FUZZ_BATCH_MAX ? FUZZ_BATCH_MAX : n;
+}
 
 static void
 prefill(const FuzzOpts *o, uint64_t seed, int stride, long left)
 {
-	Case *cases[FUZZ_BATCH] = {0};
-	int n = 0;
+	int nb = fuzz_batch(), n = 0;
+	Case **cases = mem_calloc((size_t)nb, sizeof *cases);
 
 	external_forget(); /* the last batch's answers: no longer asked for */
-	for (int i = 0; i < FUZZ_BATCH && i < left; i++) {
+	if (!cases)
+		return;
+	for (int i = 0; i < nb && i < left; i++) {
 		char *yaml = gen_case(seed + (uint64_t)i * (uint64_t)stride,
 				      &o->gen, o->strategy->name);
 		Case *c = NULL;
@@ -214,6 +224,7 @@ prefill(const FuzzOpts *o, uint64_t seed, int stride, long left)
 	external_prefill(o->strategy, cases, n);
 	for (int i = 0; i < n; i++)
 		case_free(cases[i]);
+	mem_free(cases);
 }
 
 static void
@@ -232,7 +243,7 @@ int
 fuzz_run(const FuzzOpts *o, FuzzStats *st)
 {
 	double t0 = now(), shown = t0;
-	int n = o->nshards > 0 ? o->nshards : 1;
+	int n = o->nshards > 0 ? o->nshards : 1, nb = fuzz_batch();
 
 	memset(st, 0, sizeof *st);
 	if (o->out && mkdir(o->out, 0777) && errno != EEXIST) {
@@ -245,8 +256,9 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 		int rc;
 		if (o->count && k >= o->count)
 			break;
-		if (o->strategy->ext && k % FUZZ_BATCH == 0)
-			prefill(o, seed, n, o->count ? o->count - k : FUZZ_BATCH);
+		/* a batch of 1 is no batch: each program asks on its own */
+		if (o->strategy->ext && nb > 1 && k % nb == 0)
+			prefill(o, seed, n, o->count ? o->count - k : nb);
 		if (o->seconds > 0 && now() - t0 >= o->seconds)
 			break;
 		if (!o->count && o->seconds <= 0)

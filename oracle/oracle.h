@@ -349,6 +349,9 @@ typedef struct ExternalOpts {
 	double timeout;         /* --tool-timeout SEC (default 60) */
 	const char *mlir_options; /* --mlir-options: more analysis options */
 	int mlir_version;       /* --mlir-version N; 0: the tool's, or 22 */
+	int batch;              /* fuzz: programs per tool call (0: 64; 1:
+				 * unbatched, a call per program, for
+				 * bench/bench_mlir.c's comparison) */
 } ExternalOpts;
 
 /* Tool calls so far (for benches and fuzz summaries). */

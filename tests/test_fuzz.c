@@ -197,6 +197,57 @@ START_TEST(cli_mix)
 }
 END_TEST
 
+/* ExternalOpts.batch: programs per tool call of `fuzz --strategy mlir`
+ * (0: 64, 1: a call per program); the verdicts do not depend on it. */
+static void
+batch_calls(int batch, long *calls, long *failures)
+{
+	ExternalOpts xo = *external_opts();
+	FuzzOpts o = {0};
+	FuzzStats st;
+	long c0 = external_stats()->calls;
+
+	xo.batch = batch;
+	external_options(&xo);
+	external_forget();
+	o.strategy = strategy_parse("mlir");
+	o.seed = 1000000;
+	o.count = 100;
+	o.nshards = 1;
+	o.quiet = true;
+	o.gen = (GenOpts){12, GEN_ALL & ~GEN_ASYNC, true};
+	ck_assert_ptr_nonnull(o.strategy);
+	fuzz_run(&o, &st);
+	ck_assert_int_eq(st.programs, 100);
+	*calls = external_stats()->calls - c0;
+	*failures = st.failures;
+	fuzz_stats_free(&st);
+	xo.batch = 0;
+	external_options(&xo);
+	external_forget();
+}
+
+START_TEST(mlir_batch_knob)
+{
+	long calls, failures;
+
+	if (access("/usr/bin/mlir-opt-22", X_OK)) {
+		printf("SKIP: mlir_batch_knob: /usr/bin/mlir-opt-22 is not "
+		       "installed\n");
+		return;
+	}
+	batch_calls(0, &calls, &failures);     /* 64 + 36 */
+	ck_assert_int_eq(calls, 2);
+	ck_assert_int_eq(failures, 0);
+	batch_calls(16, &calls, &failures);    /* 6 x 16 + 4 */
+	ck_assert_int_eq(calls, 7);
+	ck_assert_int_eq(failures, 0);
+	batch_calls(1, &calls, &failures);     /* unbatched */
+	ck_assert_int_eq(calls, 100);
+	ck_assert_int_eq(failures, 0);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -213,6 +264,7 @@ main(void)
 	tcase_add_test(t, cli_mix);
 	tcase_add_test(t, no_copies);
 	tcase_add_test(t, programs_fixed_across_compilers);
+	tcase_add_test(t, mlir_batch_knob);
 	suite_add_tcase(s, t);
 	return tu_run((Suite *[]){s, NULL});
 }
