@@ -223,6 +223,31 @@ lower_compute(Lower *L, const Op *op, BBlock *out)
 	emit(L, out, inst_new(L, BI_COMPUTE, op, op->nres ? op->res[0] : NULL));
 }
 
+/* Is v an operand of an op in b (nested regions too)? */
+static bool
+used_in(const Block *b, const Value *v)
+{
+	for (int i = 0; b && i < b->nops; i++)
+		if (op_uses(b->ops[i], v) || used_in(b->ops[i]->body, v) ||
+		    used_in(b->ops[i]->orelse, v))
+			return true;
+	return false;
+}
+
+/* The init of iter arg k is never observed: the loop runs at least once
+ * (literal bounds) and its body does not read the iter arg, so the first
+ * yield overwrites the loop buffer before anyone reads it.  A copy of the
+ * init would read it for nothing (and blame a stale init that no run of
+ * the program can see). */
+static bool
+init_unobserved(const Op *op, int k)
+{
+	const Operand *lb = &op->args[0], *ub = &op->args[1], *st = &op->args[2];
+
+	return !lb->v && !ub->v && !st->v && st->i > 0 && ub->i > lb->i &&
+	       !used_in(op->body, op->body->args[1 + k]);
+}
+
 static void
 lower_for(Lower *L, const Op *op, BBlock *out)
 {
@@ -241,7 +266,8 @@ lower_for(Lower *L, const Op *op, BBlock *out)
 				 NULL);
 		} else {
 			fresh(L, out, op, r, init);
-			if (init && !(L->ds->lower & LOWER_NO_INIT_COPY))
+			if (init && !(L->ds->lower & LOWER_NO_INIT_COPY) &&
+			    !init_unobserved(op, k))
 				emit_copy(L, out, op, r, init,
 					  "the loop buffer starts as a copy of "
 					  "its init");
