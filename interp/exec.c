@@ -706,25 +706,31 @@ insert_undef(Exec *X, Frame *F, const BInst *in, Reg *out, uint32_t dest_ver)
 	carry_undef(X, out, dest_ver, &part, src);
 }
 
-/* An insert_slice of a view of the very slice it replaces, still holding
- * the destination's version (a matching extract/insert pair computed in
- * place), writes every element onto itself: the value is the
- * destination's, so its version stays and readers of the view are not
- * stale.  MLIR's analysis relies on this for in-place pairs. */
+/* An insert_slice of a view of the very slice it replaces, or a copy of a
+ * value into the buffer it already lives in, still holding the
+ * destination's version (a matching extract/insert pair, `copy %x into
+ * %x`, computed in place), writes every element onto itself: the value is
+ * the destination's, so its version stays and readers of the source are
+ * not stale.  MLIR's analysis relies on this for in-place pairs. */
 static bool
-identity_insert(Frame *F, const BInst *in, const Reg *out)
+identity_write(Frame *F, const BInst *in, const Reg *out)
 {
 	const Op *op = in->op;
 	const Reg *src;
 	View part;
 
-	if (op->kind != OP_INSERT_SLICE || !op->args[0].v)
+	if ((op->kind != OP_INSERT_SLICE && op->kind != OP_COPY) ||
+	    !op->args[0].v)
 		return false;
 	src = reg(F, op->args[0].v);
 	if (src->bad || src->buf < 0 || src->buf != out->buf ||
-	    src->ver != out->ver ||
-	    !slice_of(F, op, out, &part, false, NULL, 0) ||
-	    part.rank != src->view.rank || part.off != src->view.off)
+	    src->ver != out->ver)
+		return false;
+	if (op->kind == OP_COPY)
+		part = out->view;
+	else if (!slice_of(F, op, out, &part, false, NULL, 0))
+		return false;
+	if (part.rank != src->view.rank || part.off != src->view.off)
 		return false;
 	for (int d = 0; d < part.rank; d++)
 		if (part.sizes[d] != src->view.sizes[d] ||
@@ -758,7 +764,7 @@ run_compute(Exec *X, Frame *F, const BInst *in)
 	else if (op_info[op->kind].readsdest && op->hasdest)
 		check_read(X, in, op->dest.v, out);
 	vo = tview(X, out);
-	if (identity_insert(F, in, out)) {
+	if (identity_write(F, in, out)) {
 		compute_kernel(X, F, in, out, &vo); /* its reads are checked */
 		return;
 	}
