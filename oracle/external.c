@@ -756,11 +756,37 @@ out:
 	return rc;
 }
 
+/* Program `in`'s failure, from a batch's stderr: the tool's status and
+ * the diagnostics that name the program (lines starting with `at`), as if
+ * it had been asked alone (the nested modules are analysed apart). */
+static void
+remember_failure(const Strategy *s, const char *in, const ToolResult *r,
+		 const char *at)
+{
+	Str b = {0};
+	char st[256];
+	char *f;
+
+	str_printf(&b, "%c%s\n", FAILED, tool_status_str(r, st, sizeof st));
+	for (const char *p = r->err; p && *p;) {
+		size_t len = strcspn(p, "\n");
+		if (!strncmp(p, at, strlen(at))) {
+			str_put(&b, p, len);
+			str_puts(&b, "\n");
+		}
+		p += len + (p[len] == '\n');
+	}
+	if ((f = str_take(&b))) {
+		external_remember(s, in, f);
+		mem_free(f);
+	}
+}
+
 /* One batch call over in[0..n) (programs of files[0..n)).  When the tool
- * fails, the programs its stderr names (FILE:LINE:COL: error) are left to
- * their own calls and the rest asked again; when it names none (a crash),
- * the batch is halved.  A single program is always left to its own call
- * (its own answer, its own tool-error). */
+ * fails, the programs its stderr names (FILE:LINE:COL: error) get that
+ * failure as their answer and the rest are asked again; when it names
+ * none (a crash), the batch is halved.  A batch of one is left to the
+ * program's own call. */
 static void
 ask_batch(const Strategy *s, const char *cmd, char **in, const char **files,
 	  int n)
@@ -794,8 +820,10 @@ ask_batch(const Strategy *s, const char *cmd, char **in, const char **files,
 	for (int i = 0; i < n; i++) { /* move the programs not named first */
 		char at[512];
 		snprintf(at, sizeof at, "%s:", files[i]);
-		if (r.err && strstr(r.err, at))
+		if (r.err && strstr(r.err, at)) {
+			remember_failure(s, in[i], &r, at);
 			continue;
+		}
 		char *t = in[keep];
 		const char *f = files[keep];
 		in[keep] = in[i], files[keep] = files[i];
