@@ -139,22 +139,37 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 	mem_free(reduced);
 }
 
-/* One seed: 1 failed, 0 agreed, -1 skipped (the reference rejected it). */
+/* The case generated from seed, loaded under its seed's name: 0, -1 out
+ * of memory, 1 the verifier rejected it (d).  *yaml and *c are set in
+ * every case (NULL when not made). */
 static int
-fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed)
+load_seed(const FuzzOpts *o, uint64_t seed, char **yaml, Case **c, Diag *d)
 {
-	char *yaml = gen_case(seed, &o->gen, o->strategy->name);
-	Case *c = NULL;
-	Tensor **ref = NULL;
-	int nref = 0, rc = -1;
 	char file[64];
+
+	*c = NULL;
+	if (!(*yaml = gen_case(seed, &o->gen, o->strategy->name)))
+		return -1;
+	fuzz_file(seed, file, sizeof file);
+	return case_parse(file, *yaml, strlen(*yaml), 0, c, d) ? 1 : 0;
+}
+
+/* One seed: 1 failed, 0 agreed, -1 skipped (the reference rejected it).
+ * yaml and c: the seed's case when a batch made it already (taken over),
+ * else NULL. */
+static int
+fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
+{
+	Tensor **ref = NULL;
+	int nref = 0, rc = -1, lrc = 0;
 	RunOut r;
 	Diag d;
 
 	if (!yaml)
-		return -1;
-	fuzz_file(seed, file, sizeof file);
-	if (case_parse(file, yaml, strlen(yaml), 0, &c, &d)) {
+		lrc = load_seed(o, seed, &yaml, &c, &d);
+	if (lrc < 0)
+		goto out;
+	if (lrc > 0) {
 		/* the generator made something the verifier rejects: a bug
 		 * of bufdiff's own, reported like a failure */
 		fprintf(stderr, "\nbufdiff fuzz: seed %llu: generated program "
@@ -188,8 +203,15 @@ out:
 
 /* Outside tools: ask about the next batch of programs in one call, so
  * that fuzz_one finds each answer cached (a process per program would
- * spend its time starting the tool).  ExternalOpts.batch overrides it. */
+ * spend its time starting the tool).  ExternalOpts.batch overrides it.
+ * The batch keeps the cases it generated for fuzz_one to take. */
 enum { FUZZ_BATCH = 64, FUZZ_BATCH_MAX = 4096 };
+
+typedef struct Batch {
+	char **yaml;            /* by position in the batch; NULL once taken */
+	Case **cases;
+	int n;
+} Batch;
 
 static int
 fuzz_batch(void)
@@ -200,31 +222,44 @@ fuzz_batch(void)
 }
 
 static void
-prefill(const FuzzOpts *o, uint64_t seed, int stride, long left)
+batch_clear(Batch *b)
 {
-	int nb = fuzz_batch(), n = 0;
-	Case **cases = mem_calloc((size_t)nb, sizeof *cases);
-
-	external_forget(); /* the last batch's answers: no longer asked for */
-	if (!cases)
-		return;
-	for (int i = 0; i < nb && i < left; i++) {
-		char *yaml = gen_case(seed + (uint64_t)i * (uint64_t)stride,
-				      &o->gen, o->strategy->name);
-		Case *c = NULL;
-		char file[64];
-		Diag d;
-		fuzz_file(seed + (uint64_t)i * (uint64_t)stride, file, sizeof file);
-		if (yaml && !case_parse(file, yaml, strlen(yaml), 0, &c, &d))
-			cases[n++] = c;
-		else
-			case_free(c);
-		mem_free(yaml);
+	for (int i = 0; i < b->n; i++) {
+		mem_free(b->yaml[i]);
+		case_free(b->cases[i]);
+		b->yaml[i] = NULL;
+		b->cases[i] = NULL;
 	}
-	external_prefill(o->strategy, cases, n);
-	for (int i = 0; i < n; i++)
-		case_free(cases[i]);
-	mem_free(cases);
+	b->n = 0;
+}
+
+/* Generate the next batch (seeds seed + i*stride) into b and ask the tool
+ * about every program that loaded. */
+static void
+prefill(const FuzzOpts *o, Batch *b, uint64_t seed, int stride, long left)
+{
+	int nb = fuzz_batch(), m = 0;
+	Case **loaded = mem_calloc((size_t)nb, sizeof *loaded);
+
+	batch_clear(b);
+	external_forget(); /* the last batch's answers: no longer asked for */
+	if (!loaded)
+		return;
+	for (; b->n < nb && b->n < left; b->n++) {
+		Diag d;
+		int i = b->n;
+		if (!load_seed(o, seed + (uint64_t)i * (uint64_t)stride,
+			       &b->yaml[i], &b->cases[i], &d))
+			loaded[m++] = b->cases[i];
+		else { /* fuzz_one makes it again and reports it */
+			mem_free(b->yaml[i]);
+			case_free(b->cases[i]);
+			b->yaml[i] = NULL;
+			b->cases[i] = NULL;
+		}
+	}
+	external_prefill(o->strategy, loaded, m);
+	mem_free(loaded);
 }
 
 static void
@@ -244,6 +279,9 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 {
 	double t0 = now(), shown = t0;
 	int n = o->nshards > 0 ? o->nshards : 1, nb = fuzz_batch();
+	/* a batch of 1 is no batch: each program asks on its own */
+	bool batched = o->strategy->ext && nb > 1;
+	Batch b = {0};
 
 	memset(st, 0, sizeof *st);
 	if (o->out && mkdir(o->out, 0777) && errno != EEXIST) {
@@ -251,19 +289,29 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 			strerror(errno));
 		return 2;
 	}
+	if (batched) {
+		b.yaml = mem_calloc((size_t)nb, sizeof *b.yaml);
+		b.cases = mem_calloc((size_t)nb, sizeof *b.cases);
+		batched = b.yaml && b.cases;
+	}
 	for (long k = 0;; k++) {
 		uint64_t seed = o->seed + (uint64_t)k * (uint64_t)n + (uint64_t)o->shard;
-		int rc;
+		int rc, i = (int)(k % nb);
+		char *yaml = NULL;
+		Case *c = NULL;
 		if (o->count && k >= o->count)
 			break;
-		/* a batch of 1 is no batch: each program asks on its own */
-		if (o->strategy->ext && nb > 1 && k % nb == 0)
-			prefill(o, seed, n, o->count ? o->count - k : nb);
+		if (batched && i == 0)
+			prefill(o, &b, seed, n, o->count ? o->count - k : nb);
 		if (o->seconds > 0 && now() - t0 >= o->seconds)
 			break;
 		if (!o->count && o->seconds <= 0)
 			break;
-		rc = fuzz_one(o, st, seed);
+		if (batched && i < b.n) { /* taken over by fuzz_one */
+			yaml = b.yaml[i], c = b.cases[i];
+			b.yaml[i] = NULL, b.cases[i] = NULL;
+		}
+		rc = fuzz_one(o, st, seed, yaml, c);
 		if (rc < 0)
 			st->skipped++;
 		st->programs++;
@@ -279,6 +327,9 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 			shown = now();
 		}
 	}
+	batch_clear(&b);
+	mem_free(b.yaml);
+	mem_free(b.cases);
 	st->seconds = now() - t0;
 	progress(o, st, t0, true);
 	return st->failures ? 1 : 0;

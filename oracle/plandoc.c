@@ -118,9 +118,11 @@ doc_pass(const char *text, size_t len, Arena *a,
 		fn(&L, p);
 		rc = 0;
 		break;
-	case YL_OOM:
-		rc = diag_set(d, (Loc){0, 0}, "out of memory");
+	case YL_OOM: {
+		static const Loc nowhere; /* no compound literal across longjmp */
+		rc = diag_set(d, nowhere, "out of memory");
 		break;
+	}
 	default:
 		rc = -1;
 	}
