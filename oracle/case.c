@@ -8,6 +8,7 @@
  * expects when the parser rejects it.
  */
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 
 #include "oracle.h"
@@ -409,9 +410,18 @@ read_file(Case *c, const char *path, Diag *d)
 	long n;
 	char *buf;
 
+	struct stat st;
+
 	if (!f)
 		return diag_set(d, (Loc){0, 0}, "cannot open %s: %s", path,
 				strerror(errno));
+	/* A directory opens fine and ftell gives LONG_MAX on it. */
+	if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
+		fclose(f);
+		return diag_set(d, (Loc){0, 0}, "not a case file%s",
+				S_ISDIR(st.st_mode) ? " (a directory: use `bufdiff "
+						      "check DIR`)" : "");
+	}
 	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
 		fclose(f);
 		return diag_set(d, (Loc){0, 0}, "cannot read %s", path);
