@@ -178,6 +178,7 @@ check_case(Case *c, const Strategy *s, bool case_runs, Outcome *o)
 		   check_outputs(c->want, c->nwant, o->outs, o->nouts,
 				 "reference", o->why, sizeof o->why)) {
 		o->status = STATUS_FAIL;
+		o->outputs_differ = true;
 	}
 	if (!c->has_error)
 		check_runs(c, s, case_runs, o);

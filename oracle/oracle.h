@@ -313,6 +313,7 @@ typedef struct Outcome {
 	bool errored;           /* loading, verifying or running failed: err */
 	Diag err;
 	char why[640];          /* the first difference / failure, "" if ok */
+	bool outputs_differ;    /* the reference missed expect.outputs */
 	Tensor **outs;          /* reference outputs (outcome_clear frees) */
 	int nouts;
 	RunOut *runs;           /* the bufferized runs, after the reference */
