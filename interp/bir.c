@@ -24,16 +24,6 @@ dec_str(const Value *v, const Decision *d, char *buf, size_t n)
 	return buf;
 }
 
-static void
-operand(Str *o, const Operand *a)
-{
-	if (a->v)
-		str_printf(o, "%%%s", a->v->name);
-	else if (a->isfloat)
-		str_printf(o, a->f == (double)(int64_t)a->f ? "%.1f" : "%.17g", a->f);
-	else
-		str_printf(o, "%lld", (long long)a->i);
-}
 
 static void
 operands(Str *o, const Operand *a, int n)
@@ -41,7 +31,7 @@ operands(Str *o, const Operand *a, int n)
 	for (int i = 0; i < n; i++) {
 		if (i)
 			str_printf(o, ", ");
-		operand(o, &a[i]);
+		tir_put_operand(o, &a[i]);
 	}
 }
 
@@ -82,14 +72,14 @@ compute_text(Str *o, const Op *op)
 	switch (f) {
 	case F_EXTRACT_SLICE:
 	case F_EXTRACT:
-		operand(o, &op->args[0]);
+		tir_put_operand(o, &op->args[0]);
 		slice(o, op);
 		return;
 	case F_INSERT_SLICE:
 	case F_INSERT:
-		operand(o, &op->args[0]);
+		tir_put_operand(o, &op->args[0]);
 		str_printf(o, " into ");
-		operand(o, &op->dest);
+		tir_put_operand(o, &op->dest);
 		slice(o, op);
 		return;
 	default:
@@ -103,7 +93,7 @@ compute_text(Str *o, const Op *op)
 	}
 	if (op->hasdest) {
 		str_printf(o, " into ");
-		operand(o, &op->dest);
+		tir_put_operand(o, &op->dest);
 	}
 }
 
@@ -173,7 +163,7 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 			if (in->vals && in->vals[i])
 				str_printf(o, "%%%s", in->vals[i]->name);
 			else
-				operand(o, &op->args[i]);
+				tir_put_operand(o, &op->args[i]);
 		}
 		str_printf(o, ")");
 		break;
@@ -185,7 +175,7 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 	case BI_AWAIT:
 		results(o, op);
 		str_printf(o, "await ");
-		operand(o, &op->args[0]);
+		tir_put_operand(o, &op->args[0]);
 		break;
 	case BI_YIELD:
 	case BI_RETURN:
@@ -196,7 +186,7 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 	case BI_IF:
 		results(o, op);
 		str_printf(o, "if ");
-		operand(o, &op->args[0]);
+		tir_put_operand(o, &op->args[0]);
 		str_printf(o, " {");
 		note(o, start, in);
 		block(o, bp, in->body, depth + 1);

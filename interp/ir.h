@@ -364,6 +364,9 @@ Program *tir_parse(const char *text, size_t len, SrcMap map, Diag *d);
 /* Canonical TIR text, mem_alloc'ed (caller frees).  NULL when out of memory.
  * print(parse(print(p))) == print(p). */
 char *tir_print(const Program *p);
+/* One operand as TIR writes it: %name, an integer, or a float that reads
+ * back bit for bit (nan, inf and -0.0 included). */
+void tir_put_operand(Str *b, const Operand *o);
 /* One type as text into buf, e.g. "tensor<?x8xf32>".  Returns buf. */
 char *type_str(const Type *t, char *buf, size_t n);
 

@@ -112,8 +112,8 @@ put_float(Str *b, double f)
 	str_puts(b, buf);
 }
 
-static void
-put_operand(Str *b, const Operand *o)
+void
+tir_put_operand(Str *b, const Operand *o)
 {
 	if (o->v)
 		str_printf(b, "%%%s", o->v->name);
@@ -129,7 +129,7 @@ put_operands(Str *b, const Operand *o, int n)
 	for (int i = 0; i < n; i++) {
 		if (i)
 			str_puts(b, ", ");
-		put_operand(b, &o[i]);
+		tir_put_operand(b, &o[i]);
 	}
 }
 
@@ -232,7 +232,7 @@ put_into(Str *b, const Op *op)
 {
 	if (op->hasdest) {
 		str_puts(b, " into ");
-		put_operand(b, &op->dest);
+		tir_put_operand(b, &op->dest);
 	}
 }
 
@@ -269,18 +269,18 @@ put_for(Str *b, const Op *op, int depth)
 	const Block *body = op->body;
 
 	str_printf(b, " %%%s = ", body->args[0]->name);
-	put_operand(b, &op->args[0]);
+	tir_put_operand(b, &op->args[0]);
 	str_puts(b, " to ");
-	put_operand(b, &op->args[1]);
+	tir_put_operand(b, &op->args[1]);
 	str_puts(b, " step ");
-	put_operand(b, &op->args[2]);
+	tir_put_operand(b, &op->args[2]);
 	if (op->nargs > 3) {
 		str_puts(b, " iter(");
 		for (int i = 3; i < op->nargs; i++) {
 			if (i > 3)
 				str_puts(b, ", ");
 			str_printf(b, "%%%s = ", body->args[i - 2]->name);
-			put_operand(b, &op->args[i]);
+			tir_put_operand(b, &op->args[i]);
 		}
 		str_puts(b, ")");
 	}
@@ -297,7 +297,7 @@ put_region_op(Str *b, const Op *op, int depth)
 	switch (op_info[op->kind].form) {
 	case F_IF:
 		str_puts(b, " ");
-		put_operand(b, &op->args[0]);
+		tir_put_operand(b, &op->args[0]);
 		break;
 	case F_FOR:
 		put_for(b, op, depth);
@@ -340,29 +340,29 @@ put_body(Str *b, const Op *op, int depth)
 	case F_TRANSPOSE:
 	case F_REDUCE:
 		str_puts(b, " ");
-		put_operand(b, &op->args[0]);
+		tir_put_operand(b, &op->args[0]);
 		put_perm(b, op);
 		put_into(b, op);
 		break;
 	case F_EXTRACT_SLICE:
 		str_puts(b, " ");
-		put_operand(b, &op->args[0]);
+		tir_put_operand(b, &op->args[0]);
 		put_slice(b, op);
 		break;
 	case F_INSERT_SLICE:
 		str_puts(b, " ");
-		put_operand(b, &op->args[0]);
+		tir_put_operand(b, &op->args[0]);
 		put_into(b, op);
 		put_slice(b, op);
 		break;
 	case F_EXTRACT:
 		str_puts(b, " ");
-		put_operand(b, &op->args[0]);
+		tir_put_operand(b, &op->args[0]);
 		put_index(b, op);
 		break;
 	case F_INSERT:
 		str_puts(b, " ");
-		put_operand(b, &op->args[0]);
+		tir_put_operand(b, &op->args[0]);
 		put_into(b, op);
 		put_index(b, op);
 		break;
