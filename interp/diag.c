@@ -35,6 +35,33 @@ find_line(const char *text, int line, int *len)
 	return p;
 }
 
+/* At most DIAG_WIDTH columns of the line around col, "..." where cut (a
+ * 10 MB line is not repeated whole); control characters other than tab
+ * print as '?' so a file cannot send escapes to the terminal. */
+enum { DIAG_WIDTH = 160 };
+
+static void
+put_window(FILE *out, const char *src, int len, int col)
+{
+	int from = 0, to = len;
+
+	if (len > DIAG_WIDTH) {
+		from = col - 1 - DIAG_WIDTH / 2;
+		from = from < 0 ? 0 : from > len - DIAG_WIDTH ? len - DIAG_WIDTH : from;
+		to = from + DIAG_WIDTH;
+	}
+	fputs(from ? "..." : "", out);
+	for (int i = from; i < to; i++)
+		fputc((unsigned char)src[i] < 0x20 && src[i] != '\t' ? '?' : src[i],
+		      out);
+	fputs(to < len ? "...\n" : "\n", out);
+	if (from)
+		fputs("   ", out);
+	for (int c = from + 1; c < col && c <= to; c++)
+		fputc(src[c - 1] == '\t' ? '\t' : ' ', out);
+	fputs("^\n", out);
+}
+
 void
 diag_print(void *outp, const char *file, const char *text, const Diag *d)
 {
@@ -50,8 +77,5 @@ diag_print(void *outp, const char *file, const char *text, const Diag *d)
 		return;
 	if (len > 0 && src[len - 1] == '\r')
 		len--;
-	fprintf(out, "%.*s\n", len, src);
-	for (int c = 1; c < d->loc.col && c <= len; c++)
-		fputc(src[c - 1] == '\t' ? '\t' : ' ', out);
-	fputs("^\n", out);
+	put_window(out, src, len, d->loc.col);
 }

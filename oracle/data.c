@@ -220,6 +220,8 @@ dims_str(const int64_t *dims, int rank, char *buf, size_t n)
 static void
 nested_shape(Loader *L, const yaml_node_t *n, const char *label, Shape *s)
 {
+	const yaml_node_t *top = n;
+
 	s->rank = 0;
 	while (n->type == YAML_SEQUENCE_NODE) {
 		if (s->rank == MAXRANK)
@@ -234,8 +236,13 @@ nested_shape(Loader *L, const yaml_node_t *n, const char *label, Shape *s)
 	if (s->rank <= 1)
 		s->rank = -1; /* flat: the type decides the shape */
 	else
-		for (int i = 1; i < s->rank; i++)
+		for (int i = 1; i < s->rank; i++) {
+			/* YAML aliases make huge nests from a small file */
+			if (s->dims[i] && s->count > INT64_MAX / s->dims[i])
+				yl_fail(L, yl_loc(top), "%s: nested list is too "
+					"large", label);
 			s->count *= s->dims[i];
+		}
 }
 
 static void
