@@ -510,7 +510,9 @@ typedef struct Decision {
 typedef enum BKind {
 	BI_ALLOC, BI_ALIAS, BI_VIEW, BI_COPY, BI_COMPUTE, BI_CONST, BI_FREE,
 	BI_IF, BI_FOR, BI_CALL, BI_LAUNCH, BI_AWAIT, BI_DRAIN, BI_YIELD,
-	BI_RETURN
+	BI_RETURN,
+	BI_FORALL,   /* vals: where each shared arg lives (result or init) */
+	BI_PINSERT   /* parallel_insert_slice: src into v (the result) */
 } BKind;
 
 typedef struct BInst BInst;
