@@ -127,6 +127,9 @@ static const Strategy strategies[] = {
 	 "passed without a copy", oneshot_decide, ONESHOT_CALLS, NULL},
 	{"mutant-returns-not-read", "mutant: returned values do not count as "
 	 "read after the function", oneshot_decide, ONESHOT_RETURNS, NULL},
+	{"mutant-forall-no-cross-trip", "mutant: a forall body's read of its "
+	 "shared arg ignores the other trips' writes", oneshot_decide,
+	 ONESHOT_FORALL, NULL},
 };
 
 const Strategy *
