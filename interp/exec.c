@@ -957,7 +957,7 @@ run_block(Exec *X, Frame *F, const BBlock *b, Reg *out)
 enum { FORALL_WINDOW = 8 }; /* trips in flight at once (register files) */
 
 /* parallel_insert_slice: the source into the trip's slice of the result
- * buffer, tagged with the result's version (set by run_forall). */
+ * buffer. */
 static void
 run_pinsert(Exec *X, Frame *F, const BInst *in)
 {
@@ -981,7 +981,9 @@ run_pinsert(Exec *X, Frame *F, const BInst *in)
 		return;
 	}
 	copy_views(X, &vo, &vs);
-	shadow_write(X, out->buf, &vo, out->ver);
+	/* its own version, so a trip reading what it overwrote blames it;
+	 * run_forall gives the whole result one version at the end */
+	shadow_write(X, out->buf, &vo, version_new(X, in->v, in));
 }
 
 static uint64_t
