@@ -750,20 +750,36 @@ cross_read(const Block *b, const Value *o)
 	return NULL;
 }
 
-/* Is c in the class of a shared arg of a forall around w?  Other trips
- * read that buffer: a trip may write it only through parallel inserts. */
+/* Is value x made inside op F's region? */
+static bool
+inside(const Value *x, const Op *F)
+{
+	const Op *d = x->def ? x->def : x->owner ? x->owner->parent : NULL;
+
+	if (x->owner && d == F)
+		return true; /* a block arg of F's body (the iv, a shared arg) */
+	return d && d->seq > F->seq && d->seq <= F->last;
+}
+
+/* Does c's buffer come from outside a forall around w?  The other trips
+ * use it meanwhile (a shared arg lives in its init's buffer): a trip may
+ * write it only through parallel_insert_slice. */
 static bool
 in_shared(OS *S, const Op *w, const Value *c)
 {
 	int root = find(S, c->id);
 
 	for (const Op *F = w; F->parent->parent; F = F->parent->parent) {
-		const Block *b = F->parent;
-		if (b->parent->kind != OP_FORALL)
+		const Op *P = F->parent->parent;
+		int m = root;
+		if (P->kind != OP_FORALL)
 			continue;
-		for (int k = 1; k < b->nargs; k++)
-			if (find(S, b->args[k]->id) == root)
+		do {
+			if (!inside(S->p->values[m], P) || (S->p->values[m]->owner == P->body &&
+			    S->p->values[m] != P->body->args[0]))
 				return true;
+			m = S->next[m];
+		} while (m != root);
 	}
 	return false;
 }
@@ -773,8 +789,8 @@ shared_reason(OS *S, const Value *c)
 {
 	char buf[200];
 
-	snprintf(buf, sizeof buf, "the buffer of %%%s is a forall's shared "
-		 "output: the other trips read it", c->name);
+	snprintf(buf, sizeof buf, "the buffer of %%%s comes from outside the "
+		 "forall: the other trips use it meanwhile", c->name);
 	return arena_strdup(S->ds->arena, buf);
 }
 
