@@ -1028,14 +1028,32 @@ forall_pick(Exec *X, const int *pc, int n, int len, int *turn)
 	}
 }
 
+/* Room for the trips' register files and the results' versions, kept
+ * per forall instruction in the run's arena (a recursive run of the same
+ * forall, while it is busy, gets its own). */
+static Reg *
+forall_room(Exec *X, const BInst *in, int nres)
+{
+	size_t n = (size_t)FORALL_WINDOW * (size_t)X->bp->nregs;
+	Reg *r = X->scratch[in->id];
+
+	if (!r || r[n].set) {
+		r = arena_alloc(X->arena, (n + 2 + (size_t)nres) * sizeof *r);
+		if (!X->scratch[in->id])
+			X->scratch[in->id] = r;
+	}
+	r[n].set = true; /* busy */
+	return r;
+}
+
 /* Trips lo..lo+n-1, each with a private register file. */
 static void
-forall_window(Exec *X, Frame *F, const BInst *in, const uint32_t *vr,
-	      int64_t lo, int n)
+forall_window(Exec *X, Frame *F, const BInst *in, Reg *files,
+	      const Reg *vr, int64_t lo, int n)
 {
 	const Op *op = in->op;
 	size_t sz = (size_t)X->bp->nregs * sizeof(Reg);
-	Reg *files = xalloc(X, sz * (size_t)n), y[1];
+	Reg y[1];
 	int pc[FORALL_WINDOW] = {0}, turn = n - 1, t;
 
 	for (t = 0; t < n; t++) {
@@ -1050,14 +1068,13 @@ forall_window(Exec *X, Frame *F, const BInst *in, const uint32_t *vr,
 		for (int k = 0; k < op->nres; k++) {
 			reg_assign(&r[op->body->args[1 + k]->id],
 				   reg(F, in->vals[k]));
-			r[op->res[k]->id].ver = vr[k];
+			r[op->res[k]->id].ver = vr[k].ver;
 		}
 	}
 	while (!X->stop && (t = forall_pick(X, pc, n, in->body->n, &turn)) >= 0) {
 		Frame G = {files + (size_t)t * X->bp->nregs, F->fn};
 		run_inst(X, &G, in->body->insts[pc[t]++], y);
 	}
-	mem_free(files);
 }
 
 static void
@@ -1065,16 +1082,17 @@ run_forall(Exec *X, Frame *F, const BInst *in)
 {
 	const Op *op = in->op;
 	int64_t lb = int_operand(F, &op->args[0]), ub = int_operand(F, &op->args[1]);
-	uint32_t *vr;
+	Reg *files = forall_room(X, in, op->nres);
+	size_t busy = (size_t)FORALL_WINDOW * (size_t)X->bp->nregs;
+	Reg *vr = files + busy + 1;
 
 	/* the trips write the result's new version; the shared args keep
 	 * expecting the init's */
-	vr = xalloc(X, (size_t)(op->nres + 1) * sizeof *vr);
 	for (int k = 0; k < op->nres; k++) {
 		Reg *r = reg(F, op->res[k]);
-		vr[k] = r->ver;
+		vr[k].ver = r->ver;
 		if (r->set && r->buf >= 0 && check_write(X, in, op->res[k], r))
-			vr[k] = version_new(X, op->res[k], in);
+			vr[k].ver = version_new(X, op->res[k], in);
 	}
 	for (int64_t i = lb; i < ub && !X->stop; i += FORALL_WINDOW) {
 		int n = ub - i < FORALL_WINDOW ? (int)(ub - i) : FORALL_WINDOW;
@@ -1083,7 +1101,7 @@ run_forall(Exec *X, Frame *F, const BInst *in)
 				  (long long)X->o->lim->max_trips);
 			break;
 		}
-		forall_window(X, F, in, vr, i, n);
+		forall_window(X, F, in, files, vr, i, n);
 	}
 	/* what no trip wrote holds the init, now the result's version */
 	for (int k = 0; k < op->nres && !X->stop; k++) {
@@ -1091,14 +1109,12 @@ run_forall(Exec *X, Frame *F, const BInst *in)
 		View v;
 		if (!r->set || r->bad || r->buf < 0)
 			continue;
-		r->ver = vr[k];
+		r->ver = vr[k].ver;
 		v = r->view;
 		shadow_write(X, r->buf, &v, r->ver);
 	}
-	mem_free(vr);
+	files[busy].set = false;
 }
-
-/* ---- the entry: inputs in, outputs out, leaks */
 
 static void
 bind_inputs(Exec *X, Frame *F, const Func *fn, Tensor *const *inputs)
