@@ -121,7 +121,9 @@ enum {
 	ONESHOT_FREES = 1 << 6,        /* frees after the last use of any alias */
 	ONESHOT_BRANCHES = 1 << 7,     /* branches exclude each other only once */
 	ONESHOT_CALLS = 1 << 8,        /* a written arg still read is copied */
-	ONESHOT_RETURNS = 1 << 9       /* returned values are read by the caller */
+	ONESHOT_RETURNS = 1 << 9,      /* returned values are read by the caller */
+	ONESHOT_FORALL = 1 << 10       /* another trip may overwrite what a
+					* forall body reads of its shared arg */
 };
 
 int oneshot_decide(const Program *p, Decisions *ds, unsigned breaks);

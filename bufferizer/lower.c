@@ -279,6 +279,57 @@ lower_for(Lower *L, const Op *op, BBlock *out)
 	emit(L, out, in);
 }
 
+/* forall: each result lives in its init's buffer (in place) or in a copy
+ * of it; the trips' parallel_insert_slices write into it.  A shared arg
+ * reads the init: in place that is the result's buffer, which the other
+ * trips write (the conflict a strategy must see); else the init's own. */
+static void
+lower_forall(Lower *L, const Op *op, BBlock *out)
+{
+	BInst *in = inst_new(L, BI_FORALL, op, NULL);
+
+	in->nvals = op->nres;
+	in->vals = arena_alloc(L->a, (size_t)(op->nres + 1) * sizeof *in->vals);
+	for (int k = 0; k < op->nres; k++) {
+		Value *r = op->res[k], *init = op->args[2 + k].v;
+		Value *arg = op->body->args[1 + k];
+		if (L->ds->d[r->id].kind == DEC_INPLACE && init) {
+			BInst *a = inst_new(L, BI_ALIAS, op, r);
+			a->src = init;
+			emit(L, out, a);
+			set_root(L, r, L->root[init->id], L->whole[init->id],
+				 NULL);
+			in->vals[k] = r;
+		} else {
+			fresh(L, out, op, r, init);
+			if (init)
+				emit_copy(L, out, op, r, init, "the shared output "
+					  "starts as a copy of its init");
+			in->vals[k] = init ? init : r;
+		}
+		set_root(L, arg, L->root[in->vals[k]->id],
+			 L->whole[in->vals[k]->id], NULL);
+	}
+	in->body = lower_block(L, op->body);
+	emit(L, out, in);
+}
+
+/* parallel_insert_slice: the slice of the forall's result buffer. */
+static void
+lower_pinsert(Lower *L, const Op *op, BBlock *out)
+{
+	const Block *b = op->parent;
+	Value *r = NULL;
+	BInst *in;
+
+	for (int k = 1; k < b->nargs; k++)
+		if (b->args[k] == op->dest.v)
+			r = b->parent->res[k - 1];
+	in = inst_new(L, BI_PINSERT, op, r);
+	in->src = op->args[0].v;
+	emit(L, out, in);
+}
+
 /* A call passes its arguments' registers, or copies where the strategy
  * says the callee writes a param whose old value the caller still needs. */
 static void
@@ -385,7 +436,7 @@ lower_op(Lower *L, const Op *op, BBlock *out)
 	const PlanAnchor *a;
 	BInst *in;
 
-	if (op->kind == OP_FOR && L->ds->nhoists)
+	if ((op->kind == OP_FOR || op->kind == OP_FORALL) && L->ds->nhoists)
 		lower_hoists(L, op, out);
 	if (op_info[op->kind].form == F_EMPTY &&
 	    (a = plan_anchor(L->ds, op->res[0]))) {
@@ -403,6 +454,12 @@ lower_op(Lower *L, const Op *op, BBlock *out)
 		break;
 	case F_FOR:
 		lower_for(L, op, out);
+		return;
+	case F_FORALL:
+		lower_forall(L, op, out);
+		return;
+	case F_PARALLEL_INSERT:
+		lower_pinsert(L, op, out);
 		return;
 	case F_ASYNC:
 		lower_async(L, op, out);

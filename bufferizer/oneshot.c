@@ -245,7 +245,8 @@ add_read(OS *S, const Value *v, const Op *u)
 	scope = buffer_scope(S, v);
 	while (cur->parent != scope && cur->parent->parent) {
 		const Op *P = cur->parent->parent;
-		if (P->kind == OP_FOR && !broken(S, ONESHOT_CROSS_ITER)) {
+		if ((P->kind == OP_FOR || P->kind == OP_FORALL) &&
+		    !broken(S, ONESHOT_CROSS_ITER)) {
 			r->start = P->seq < r->start ? P->seq : r->start;
 			r->end = P->last > r->end ? P->last : r->end;
 			r->loop = true;
@@ -300,6 +301,10 @@ collect_op(OS *S, const Op *op)
 			if (P && P->kind == OP_IF)
 				add_kid(S, op->args[i].v, P->res[i]);
 		}
+		break;
+	case F_PARALLEL_INSERT:
+		/* it writes the shared arg's slice: no read of it */
+		add_read(S, op->args[0].v, op);
 		break;
 	case F_AWAIT: {
 		const Op *launch = op->args[0].v->def;
@@ -415,7 +420,7 @@ same_index(const Op *w, const Value *v)
 	Form f = op_info[w->kind].form;
 	bool ew = f == F_BINARY || f == F_UNARY || f == F_COPY;
 
-	if (f == F_FOR)
+	if (f == F_FOR || f == F_FORALL)
 		return true; /* the init is the value the loop carries on */
 	if (f == F_INSERT_SLICE || f == F_INSERT)
 		return true; /* a copy reads its source whole before writing */
@@ -699,6 +704,131 @@ note_async_write(OS *S, const Op *w, const Value *into)
 		S->asyncw[root] = end;
 }
 
+/* ---- forall: trips run in any order, interleaved */
+
+/* Is extract_slice x of shared arg o exactly the slice a
+ * parallel_insert_slice of the body writes into o (its own trip's)? */
+static bool
+own_slice(const Op *x, const Value *o)
+{
+	const Block *b = o->owner;
+
+	for (int i = 0; i < b->nops; i++) {
+		const Op *p = b->ops[i];
+		bool same = p->kind == OP_PARALLEL_INSERT_SLICE &&
+			    p->dest.v == o && p->noffs == x->noffs;
+		for (int d = 0; same && d < p->noffs; d++)
+			same = same_operand(&x->offs[d], &p->offs[d]) &&
+			       x->sizes[d] == p->sizes[d] &&
+			       x->strides[d] == p->strides[d];
+		if (same)
+			return true;
+	}
+	return false;
+}
+
+/* A read of shared arg o that another trip may overwrite first: any
+ * use but its own slice and the parallel_insert_slice writes. */
+static const Op *
+cross_read(const Block *b, const Value *o)
+{
+	const Op *r;
+
+	for (int i = 0; i < b->nops; i++) {
+		const Op *op = b->ops[i];
+		if (op->kind == OP_PARALLEL_INSERT_SLICE && op->args[0].v != o)
+			continue;
+		if (op->kind == OP_EXTRACT_SLICE && op->args[0].v == o &&
+		    own_slice(op, o))
+			continue;
+		if (op_uses(op, o))
+			return op;
+		if ((op->body && (r = cross_read(op->body, o))) ||
+		    (op->orelse && (r = cross_read(op->orelse, o))))
+			return r;
+	}
+	return NULL;
+}
+
+/* Is value x made inside op F's region? */
+static bool
+inside(const Value *x, const Op *F)
+{
+	const Op *d = x->def ? x->def : x->owner ? x->owner->parent : NULL;
+
+	if (x->owner && d == F)
+		return true; /* a block arg of F's body (the iv, a shared arg) */
+	return d && d->seq > F->seq && d->seq <= F->last;
+}
+
+/* Does c's buffer come from outside a forall around w?  The other trips
+ * use it meanwhile (a shared arg lives in its init's buffer): a trip may
+ * write it only through parallel_insert_slice. */
+static bool
+in_shared(OS *S, const Op *w, const Value *c)
+{
+	int root = find(S, c->id);
+
+	for (const Op *F = w; F->parent->parent; F = F->parent->parent) {
+		const Op *P = F->parent->parent;
+		int m = root;
+		if (P->kind != OP_FORALL)
+			continue;
+		do {
+			if (!inside(S->p->values[m], P) || (S->p->values[m]->owner == P->body &&
+			    S->p->values[m] != P->body->args[0]))
+				return true;
+			m = S->next[m];
+		} while (m != root);
+	}
+	return false;
+}
+
+static const char *
+shared_reason(OS *S, const Value *c)
+{
+	char buf[200];
+
+	snprintf(buf, sizeof buf, "the buffer of %%%s comes from outside the "
+		 "forall: the other trips use it meanwhile", c->name);
+	return arena_strdup(S->ds->arena, buf);
+}
+
+static void decide_result(OS *S, const Op *w, Value *v, Value **cand, int n,
+			  bool join);
+static void decide_block(OS *S, const Block *b);
+
+/* A result in place shares its init's buffer with every trip: only when
+ * no trip reads of the shared arg what another trip writes. */
+static void
+decide_forall(OS *S, const Op *op)
+{
+	for (int k = 0; k < op->nres; k++) {
+		Value *r = op->res[k], *init = op->args[2 + k].v;
+		Value *o = op->body->args[1 + k];
+		const Op *x;
+		char buf[300];
+		if (!is_tensor(r) || !init)
+			continue;
+		if (!broken(S, ONESHOT_FORALL) && (x = cross_read(op->body, o))) {
+			snprintf(buf, sizeof buf, "conflict: read of %%%s by %s "
+				 "(line %d) while other trips of the forall "
+				 "(line %d) write it", o->name,
+				 op_info[x->kind].name, x->loc.line,
+				 op->loc.line);
+			S->ds->d[r->id].reason = arena_strdup(S->ds->arena, buf);
+		} else {
+			decide_result(S, op, r, &init, 1, false);
+		}
+		unite(S, init, o); /* o reads the init's buffer either way */
+	}
+	decide_block(S, op->body);
+	for (int k = 0; k < op->nres; k++)
+		if (is_tensor(op->res[k]) &&
+		    S->ds->d[op->res[k]->id].kind == DEC_INPLACE)
+			unite(S, op->body->args[1 + k], op->res[k]);
+}
+
 /* Place result v of op w: the first conflict-free candidate (temps before
  * params), or `new` with the reason the first candidate was refused.  With
  * join false (a loop result) v joins the class later. */
@@ -713,6 +843,11 @@ decide_result(OS *S, const Op *w, Value *v, Value **cand, int n, bool join)
 		for (int i = 0; i < n; i++) {
 			if (is_param_class(S, cand[i]) != (pass == 1))
 				continue;
+			if (in_shared(S, w, cand[i])) {
+				if (!why)
+					why = shared_reason(S, cand[i]);
+				continue;
+			}
 			if (S->ro[find(S, cand[i]->id)] && !broken(S, ONESHOT_READONLY)) {
 				if (!why)
 					why = readonly_reason(S, cand[i]);
@@ -772,6 +907,9 @@ decide_op(OS *S, const Op *op)
 	switch (op_info[op->kind].form) {
 	case F_FOR:
 		decide_for(S, op);
+		return;
+	case F_FORALL:
+		decide_forall(S, op);
 		return;
 	case F_IF:
 		decide_block(S, op->body);

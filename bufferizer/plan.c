@@ -216,7 +216,7 @@ op_outer_loop(const Op *op)
 	     o = o->parent ? o->parent->parent : NULL) {
 		if (o->kind == OP_ASYNC)
 			break; /* a launch's region allocates for itself */
-		if (o->kind == OP_FOR)
+		if (o->kind == OP_FOR || o->kind == OP_FORALL)
 			loop = o;
 	}
 	return loop;

@@ -12,10 +12,12 @@ inplace_candidates(const Op *op, int resno, Value **out, int max)
 	switch (op_info[op->kind].write) {
 	case W_NONE:
 		return 0;
-	case W_INIT:
-		if (3 + resno < op->nargs && op->args[3 + resno].v && max > 0)
-			out[n++] = op->args[3 + resno].v;
+	case W_INIT: { /* for: lb, ub, step, inits; forall: lb, ub, inits */
+		int a = (op->kind == OP_FORALL ? 2 : 3) + resno;
+		if (a < op->nargs && op->args[a].v && max > 0)
+			out[n++] = op->args[a].v;
 		return n;
+	}
 	case W_DEST:
 	case W_ANY:
 		if (op->hasdest) {
@@ -125,6 +127,9 @@ static const Strategy strategies[] = {
 	 "passed without a copy", oneshot_decide, ONESHOT_CALLS, NULL},
 	{"mutant-returns-not-read", "mutant: returned values do not count as "
 	 "read after the function", oneshot_decide, ONESHOT_RETURNS, NULL},
+	{"mutant-forall-no-cross-trip", "mutant: a forall body's read of its "
+	 "shared arg ignores the other trips' writes", oneshot_decide,
+	 ONESHOT_FORALL, NULL},
 };
 
 const Strategy *

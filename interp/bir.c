@@ -210,6 +210,25 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 		block(o, bp, in->body, depth + 1);
 		str_printf(o, "%*s}\n", 2 * depth, "");
 		return;
+	case BI_FORALL:
+		results(o, op);
+		str_printf(o, "forall %%%s = ", op->body->args[0]->name);
+		operands(o, op->args, 1);
+		str_printf(o, " to ");
+		operands(o, op->args + 1, 1);
+		for (int k = 0; k < op->nres; k++)
+			str_printf(o, "%s%%%s = %%%s", k ? ", " : " shared(",
+			    op->body->args[1 + k]->name, in->vals[k]->name);
+		str_printf(o, op->nres ? ") {" : " {");
+		note(o, start, in);
+		block(o, bp, in->body, depth + 1);
+		str_printf(o, "%*s}\n", 2 * depth, "");
+		return;
+	case BI_PINSERT:
+		str_printf(o, "parallel_insert_slice %%%s into %%%s",
+		    in->src->name, in->v ? in->v->name : "?");
+		slice(o, op);
+		break;
 	case BI_LAUNCH:
 		str_printf(o, "%%%s = launch stream %d {", in->v->name, op->stream);
 		note(o, start, in);

@@ -45,10 +45,22 @@ typedef struct Run {
 	int depth;       /* active calls, the entry function included */
 } Run;
 
+/* A running forall: the results its parallel_insert_slices fill, and
+ * which trip (1-based) wrote each element, to find overlaps. */
+typedef struct Gather Gather;
+struct Gather {
+	const Op *op;
+	Tensor **outs;
+	uint64_t **owner;
+	uint64_t trip;
+	Gather *up;
+};
+
 typedef struct Frame {
 	Run *run;
 	Box **env;
 	int nslots;
+	Gather *par;     /* innermost running forall, or NULL */
 } Frame;
 
 /* A literal operand as a rank-0 tensor on the stack (no allocation). */
@@ -1323,6 +1335,177 @@ out:
 	return rc;
 }
 
+/* Element positions of op's slice of t, row-major, into li[]. */
+static void
+slice_elems(const Tensor *t, const int64_t *offs, const Op *op, int64_t *li)
+{
+	int64_t idx[MAXRANK] = {0}, n = 1, k = 0;
+
+	for (int d = 0; d < t->rank; d++)
+		n *= op->sizes[d];
+	for (; k < n; k++) {
+		int64_t at = 0;
+		for (int d = 0; d < t->rank; d++)
+			at = at * t->dims[d] + offs[d] + idx[d] * op->strides[d];
+		li[k] = at;
+		for (int d = t->rank - 1; d >= 0 && ++idx[d] == op->sizes[d]; d--)
+			idx[d] = 0;
+	}
+}
+
+/* Mark the slice as written by g's trip; another trip's mark is a
+ * program defect (the iterations' order would decide the result). */
+static int
+gather_claim(Frame *f, const Op *op, Gather *g, int k, const int64_t *offs)
+{
+	const Tensor *t = g->outs[k];
+	int64_t n = 1, *li;
+	int rc = 0;
+
+	for (int d = 0; d < t->rank; d++)
+		n *= op->sizes[d];
+	if (!(li = mem_alloc((size_t)(n ? n : 1) * sizeof *li)))
+		return oom(f->run, op->loc);
+	slice_elems(t, offs, op, li);
+	for (int64_t i = 0; i < n && !rc; i++) {
+		uint64_t *w = &g->owner[k][li[i]];
+		if (*w && *w != g->trip)
+			rc = diag_set(f->run->d, op->loc, "program defect: "
+				      "trips %llu and %llu of the forall write "
+				      "overlapping slices of %%%s (element %lld)",
+				      (unsigned long long)*w - 1,
+				      (unsigned long long)g->trip - 1,
+				      op->dest.v->name, (long long)li[i]);
+		*w = g->trip;
+	}
+	mem_free(li);
+	return rc;
+}
+
+static int
+eval_parallel_insert(Frame *f, const Op *op)
+{
+	const Tensor *s = lookup(f, op->args[0].v)->t;
+	Gather *g = f->par;
+	int64_t offs[MAXRANK];
+	int k = -1;
+	View vo, vs;
+
+	while (g && g->op != op->parent->parent)
+		g = g->up;
+	for (int i = 1; g && i < op->parent->nargs; i++)
+		if (op->parent->args[i] == op->dest.v)
+			k = i - 1;
+	if (k < 0)
+		return diag_set(f->run->d, op->loc, "parallel_insert_slice "
+				"outside its forall");
+	if (slice_offsets(f, op, g->outs[k], &op->dest, offs) < 0 ||
+	    gather_claim(f, op, g, k, offs) < 0)
+		return -1;
+	vo = sub_view(g->outs[k], false, offs, op->sizes, op->strides);
+	vs = view_of(s);
+	k_copy(&vo, &vs);
+	return def_insert_slice(f->run, op->loc, g->outs[k], s, offs, op);
+}
+
+/* One trip of a forall: the shared args read the inits. */
+static int
+forall_trip(Frame *f, const Op *op, int64_t iv, Box **init)
+{
+	Run *r = f->run;
+	const Block *b = op->body;
+	Tensor *t;
+	Box *ivb;
+	int rc;
+
+	if (r->trips >= r->lim->max_trips)
+		return diag_set(r->d, op->loc, "loop trip limit of %lld reached",
+				(long long)r->lim->max_trips);
+	r->trips++;
+	if (!(t = t_new(r, op->loc, DT_INDEX, 0, NULL)))
+		return -1;
+	tensor_seti(t, 0, iv);
+	if (!(ivb = box_new(r, op->loc, t)))
+		return -1;
+	bind(f, b->args[0], ivb);
+	for (int k = 0; k < op->nres; k++)
+		bind(f, b->args[1 + k], box_ref(init[k]));
+	rc = exec_block(f, b, NULL, NULL, 0);
+	clear_block(f, b);
+	return rc;
+}
+
+static void
+gather_free(Run *r, Gather *g, int n)
+{
+	for (int k = 0; k < n; k++) {
+		t_free(r, g->outs[k]);
+		mem_free(g->owner[k]);
+	}
+	mem_free(g->outs);
+	mem_free(g->owner);
+}
+
+/* forall: trips in order (their slices are disjoint, so any order gives
+ * the same result); each result starts as a copy of its init. */
+static int
+eval_forall(Frame *f, const Op *op)
+{
+	Run *r = f->run;
+	int n = op->nres, rc = -1;
+	int64_t lb, ub;
+	Gather g = {.op = op, .up = f->par};
+	Box **init = boxes_new(r, op->loc, n), **outs = NULL;
+
+	if (!init || read_int(f, op, &op->args[0], "loop bound", &lb) < 0 ||
+	    read_int(f, op, &op->args[1], "loop bound", &ub) < 0)
+		goto out;
+	g.outs = mem_calloc((size_t)n + 1, sizeof *g.outs);
+	g.owner = mem_calloc((size_t)n + 1, sizeof *g.owner);
+	if (!g.outs || !g.owner) {
+		oom(r, op->loc);
+		goto out;
+	}
+	for (int k = 0; k < n; k++) {
+		if (!(init[k] = operand_box(f, op, &op->args[2 + k],
+					    op->rtypes[k]->dt)) ||
+		    !(g.outs[k] = t_dup(r, op->loc, init[k]->t)))
+			goto out;
+		g.owner[k] = mem_calloc((size_t)g.outs[k]->n + 1,
+					sizeof *g.owner[k]);
+		if (!g.owner[k]) {
+			oom(r, op->loc);
+			goto out;
+		}
+	}
+	f->par = &g;
+	for (int64_t iv = lb; iv < ub; iv++) {
+		g.trip = (uint64_t)(iv - lb) + 1;
+		if (forall_trip(f, op, iv, init) < 0)
+			goto out;
+	}
+	if (!(outs = boxes_new(r, op->loc, n)))
+		goto out;
+	for (int k = 0; k < n; k++) {
+		Tensor *t = g.outs[k];
+
+		g.outs[k] = NULL; /* box_new owns it, even on failure */
+		if (!(outs[k] = box_new(r, op->loc, t)))
+			goto out;
+	}
+	bind_results(f, op, outs);
+	rc = 0;
+out:
+	f->par = g.up;
+	if (g.outs)
+		gather_free(r, &g, n);
+	else
+		mem_free(g.owner);
+	boxes_free(r, init, n);
+	boxes_free(r, outs, n);
+	return rc;
+}
+
 /* async: the region runs now; the future holds what it yielded. */
 static int
 eval_async(Frame *f, const Op *op)
@@ -1379,6 +1562,8 @@ static const EvalFn eval_form[] = {
 	[F_FOR] = eval_for,
 	[F_ASYNC] = eval_async,
 	[F_AWAIT] = eval_await,
+	[F_FORALL] = eval_forall,
+	[F_PARALLEL_INSERT] = eval_parallel_insert,
 };
 
 /* ------------------------------------------------- blocks and calls */

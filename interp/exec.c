@@ -903,11 +903,14 @@ trace_step(Exec *X, const BInst *in)
 			(long long)X->live, in->op ? in->op->loc.line : 0);
 }
 
+static void run_forall(Exec *X, Frame *F, const BInst *in);
+static void run_pinsert(Exec *X, Frame *F, const BInst *in);
+
+/* One instruction, then the launches' chance to run. */
 static void
-run_block(Exec *X, Frame *F, const BBlock *b, Reg *out)
+run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
 {
-	for (int i = 0; i < b->n && !X->stop; i++) {
-		const BInst *in = b->insts[i];
+	{
 		switch (in->kind) {
 		case BI_ALLOC: run_alloc(X, F, in); break;
 		case BI_ALIAS: reg_assign(reg(F, in->v), reg(F, in->src)); break;
@@ -933,6 +936,8 @@ run_block(Exec *X, Frame *F, const BBlock *b, Reg *out)
 				if (in->vals[k])
 					reg_assign(&out[k], reg(F, in->vals[k]));
 			break;
+		case BI_FORALL: run_forall(X, F, in); break;
+		case BI_PINSERT: run_pinsert(X, F, in); break;
 		}
 		trace_step(X, in);
 		if (X->nlaunches)
@@ -940,7 +945,176 @@ run_block(Exec *X, Frame *F, const BBlock *b, Reg *out)
 	}
 }
 
-/* ---- the entry: inputs in, outputs out, leaks */
+static void
+run_block(Exec *X, Frame *F, const BBlock *b, Reg *out)
+{
+	for (int i = 0; i < b->n && !X->stop; i++)
+		run_inst(X, F, b->insts[i], out);
+}
+
+/* ---- forall: trips interleaved at instruction granularity */
+
+enum { FORALL_WINDOW = 8 }; /* trips in flight at once (register files) */
+
+/* parallel_insert_slice: the source into the trip's slice of the result
+ * buffer. */
+static void
+run_pinsert(Exec *X, Frame *F, const BInst *in)
+{
+	Reg *out, *src = reg(F, in->src), whole;
+	View vo, vs;
+
+	if (!in->v)
+		return;
+	out = reg(F, in->v);
+	if (!out->set || out->bad || !check_write(X, in, in->v, out) ||
+	    !check_read(X, in, in->src, src))
+		return;
+	whole = *out;
+	whole.view = tview(X, out);
+	if (!sub_view(X, F, in, in->op, &whole, in->v, &vo, false))
+		return;
+	vs = tview(X, src);
+	if (!same_sizes(&vo, &vs)) {
+		violate(X, VK_OUT_OF_BOUNDS, in, in->v, NULL, out->buf, NULL, 0,
+			"parallel_insert_slice of a different shape");
+		return;
+	}
+	copy_views(X, &vo, &vs);
+	/* its own version, so a trip reading what it overwrote blames it;
+	 * run_forall gives the whole result one version at the end */
+	shadow_write(X, out->buf, &vo, version_new(X, in->v, in));
+}
+
+static uint64_t
+forall_rand(Exec *X)
+{
+	uint64_t z = (X->rng += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* Which trip of [0, n) runs its next instruction: sync finishes them in
+ * order, late steps them in lockstep from the last, random:SEED picks. */
+static int
+forall_pick(Exec *X, const int *pc, int n, int len, int *turn)
+{
+	int live = 0, k;
+
+	for (k = 0; k < n; k++)
+		live += pc[k] < len;
+	if (!live)
+		return -1;
+	switch (X->o->sched.kind) {
+	case SCHED_LATE:
+		for (;; (*turn)--) {
+			if (*turn < 0)
+				*turn = n - 1;
+			if (pc[*turn] < len)
+				return (*turn)--;
+		}
+	case SCHED_RANDOM:
+		k = (int)(forall_rand(X) % (uint64_t)live);
+		for (int t = 0; t < n; t++)
+			if (pc[t] < len && k-- == 0)
+				return t;
+		return -1;
+	default:
+		for (k = 0; pc[k] >= len; k++)
+			;
+		return k;
+	}
+}
+
+/* Room for the trips' register files and the results' versions, kept
+ * per forall instruction in the run's arena (a recursive run of the same
+ * forall, while it is busy, gets its own). */
+static Reg *
+forall_room(Exec *X, const BInst *in, int nres)
+{
+	size_t n = (size_t)FORALL_WINDOW * (size_t)X->bp->nregs;
+	Reg *r = X->scratch[in->id];
+
+	if (!r || r[n].set) {
+		r = arena_alloc(X->arena, (n + 2 + (size_t)nres) * sizeof *r);
+		if (!X->scratch[in->id])
+			X->scratch[in->id] = r;
+	}
+	r[n].set = true; /* busy */
+	return r;
+}
+
+/* Trips lo..lo+n-1, each with a private register file. */
+static void
+forall_window(Exec *X, Frame *F, const BInst *in, Reg *files,
+	      const Reg *vr, int64_t lo, int n)
+{
+	const Op *op = in->op;
+	size_t sz = (size_t)X->bp->nregs * sizeof(Reg);
+	Reg y[1];
+	int pc[FORALL_WINDOW] = {0}, turn = n - 1, t;
+
+	for (t = 0; t < n; t++) {
+		Reg *r = files + (size_t)t * X->bp->nregs, *iv;
+		memcpy(r, F->regs, sz);
+		iv = &r[op->body->args[0]->id];
+		memset(iv, 0, sizeof *iv);
+		iv->buf = -1;
+		iv->set = true;
+		iv->s.i = lo + t;
+		iv->view = scalar_view(iv, DT_INDEX);
+		for (int k = 0; k < op->nres; k++) {
+			reg_assign(&r[op->body->args[1 + k]->id],
+				   reg(F, in->vals[k]));
+			r[op->res[k]->id].ver = vr[k].ver;
+		}
+	}
+	while (!X->stop && (t = forall_pick(X, pc, n, in->body->n, &turn)) >= 0) {
+		Frame G = {files + (size_t)t * X->bp->nregs, F->fn};
+		run_inst(X, &G, in->body->insts[pc[t]++], y);
+	}
+}
+
+static void
+run_forall(Exec *X, Frame *F, const BInst *in)
+{
+	const Op *op = in->op;
+	int64_t lb = int_operand(F, &op->args[0]), ub = int_operand(F, &op->args[1]);
+	Reg *files = forall_room(X, in, op->nres);
+	size_t busy = (size_t)FORALL_WINDOW * (size_t)X->bp->nregs;
+	Reg *vr = files + busy + 1;
+
+	/* the trips write the result's new version; the shared args keep
+	 * expecting the init's */
+	for (int k = 0; k < op->nres; k++) {
+		Reg *r = reg(F, op->res[k]);
+		vr[k].ver = r->ver;
+		if (r->set && r->buf >= 0 && check_write(X, in, op->res[k], r))
+			vr[k].ver = version_new(X, op->res[k], in);
+	}
+	for (int64_t i = lb; i < ub && !X->stop; i += FORALL_WINDOW) {
+		int n = ub - i < FORALL_WINDOW ? (int)(ub - i) : FORALL_WINDOW;
+		if ((X->trips += n) > X->o->lim->max_trips) {
+			abort_run(X, op, "%sloop trip limit of %lld reached", "",
+				  (long long)X->o->lim->max_trips);
+			break;
+		}
+		forall_window(X, F, in, files, vr, i, n);
+	}
+	/* what no trip wrote holds the init, now the result's version */
+	for (int k = 0; k < op->nres && !X->stop; k++) {
+		Reg *r = reg(F, op->res[k]);
+		View v;
+		if (!r->set || r->bad || r->buf < 0)
+			continue;
+		r->ver = vr[k].ver;
+		v = r->view;
+		shadow_write(X, r->buf, &v, r->ver);
+	}
+	files[busy].set = false;
+}
 
 static void
 bind_inputs(Exec *X, Frame *F, const Func *fn, Tensor *const *inputs)

@@ -167,6 +167,7 @@ typedef enum Form {
 	F_CONST, F_EMPTY, F_BINARY, F_UNARY, F_CMP, F_FILL, F_MATMUL,
 	F_TRANSPOSE, F_REDUCE, F_EXTRACT_SLICE, F_INSERT_SLICE, F_EXTRACT,
 	F_INSERT, F_COPY, F_CLONE, F_CALL, F_IF, F_FOR, F_ASYNC, F_AWAIT,
+	F_FORALL, F_PARALLEL_INSERT, /* before F_YIELD: run as ops */
 	F_YIELD, F_RETURN
 } Form;
 
@@ -282,6 +283,10 @@ struct Op {
  *   F_FOR          lb, ub, step, inits...   (body->args = iv, iter args)
  *   F_ASYNC        none (captures by scope; result: one future)
  *   F_AWAIT        the future          F_YIELD/F_RETURN  returned values
+ *   F_FORALL       lb, ub, inits...    (body->args = iv, shared args;
+ *                  the body ends with its parallel_insert_slices, then an
+ *                  implicit empty yield)
+ *   F_PARALLEL_INSERT s (dest = a shared arg, offs/sizes/strides), no result
  */
 
 struct Func {
@@ -508,7 +513,9 @@ typedef struct Decision {
 typedef enum BKind {
 	BI_ALLOC, BI_ALIAS, BI_VIEW, BI_COPY, BI_COMPUTE, BI_CONST, BI_FREE,
 	BI_IF, BI_FOR, BI_CALL, BI_LAUNCH, BI_AWAIT, BI_DRAIN, BI_YIELD,
-	BI_RETURN
+	BI_RETURN,
+	BI_FORALL,   /* vals: where each shared arg lives (result or init) */
+	BI_PINSERT   /* parallel_insert_slice: src into v (the result) */
 } BKind;
 
 typedef struct BInst BInst;

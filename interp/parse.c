@@ -662,6 +662,56 @@ parse_for(Parser *P, Op *op)
 	parse_region(P, op, body);
 }
 
+/* `%i = lb to ub shared(%o = %init, ...) -> (T, ...) { ... }` */
+static void
+parse_forall(Parser *P, Op *op)
+{
+	Block *body = new_block(P, op);
+	int n = 2, cap = 2, bcap = 0;
+	Value *iv;
+	Operand o;
+
+	op->body = body;
+	if (P->tok.kind != TK_VALUE)
+		expected(P, "loop variable");
+	iv = new_value(P, &P->tok);
+	iv->owner = body;
+	iv->type = new_scalar(P, DT_INDEX, P->tok.loc);
+	VEC_PUSH(P->a, body->args, body->nargs, bcap, iv);
+	next(P);
+	expect_punct(P, '=');
+	op->args = arena_alloc(P->a, 2 * sizeof *op->args);
+	op->args[0] = parse_operand(P, true);
+	expect_kw(P, "to");
+	op->args[1] = parse_operand(P, true);
+	if (is_kw(P, "shared")) {
+		next(P);
+		expect_punct(P, '(');
+		do {
+			Value *a;
+			if (P->tok.kind != TK_VALUE)
+				expected(P, "shared argument");
+			a = new_value(P, &P->tok);
+			a->owner = body;
+			VEC_PUSH(P->a, body->args, body->nargs, bcap, a);
+			next(P);
+			expect_punct(P, '=');
+			o = parse_operand(P, false);
+			VEC_PUSH(P->a, op->args, n, cap, o);
+		} while (accept_punct(P, ','));
+		expect_punct(P, ')');
+	}
+	op->nargs = n;
+	parse_rtypes(P, &op->rtypes, &op->nrtypes);
+	if (op->nrtypes != body->nargs - 1)
+		perr(P, op->loc, "'forall' has %d shared arg%s but %d result "
+		     "types", body->nargs - 1, body->nargs == 2 ? "" : "s",
+		     op->nrtypes);
+	for (int i = 1; i < body->nargs; i++)
+		body->args[i]->type = op->rtypes[i - 1];
+	parse_region(P, op, body);
+}
+
 static void
 parse_if(Parser *P, Op *op)
 {
@@ -800,6 +850,14 @@ parse_body(Parser *P, Op *op)
 	case F_FOR:
 		parse_for(P, op);
 		return;
+	case F_FORALL:
+		parse_forall(P, op);
+		return;
+	case F_PARALLEL_INSERT:
+		one_arg(P, op, false);
+		parse_into(P, op);
+		parse_slice(P, op);
+		return;
 	case F_ASYNC:
 		parse_async(P, op);
 		return;
@@ -837,10 +895,12 @@ type_results(Parser *P, Op *op)
 		return;
 	case F_YIELD:
 	case F_RETURN:
+	case F_PARALLEL_INSERT:
 		check_nres(P, op, 0);
 		return;
 	case F_IF:
 	case F_FOR:
+	case F_FORALL:
 		check_nres(P, op, op->nrtypes);
 		for (int i = 0; i < op->nres; i++)
 			op->res[i]->type = op->rtypes[i];
@@ -938,7 +998,10 @@ parse_region(Parser *P, Op *parent, Block *b)
 		push_op(P, b, &cap, parse_op(P));
 	}
 	last = b->nops ? b->ops[b->nops - 1] : NULL;
-	if (parent && parent->nrtypes == 0 && (!last || last->kind != OP_YIELD))
+	/* a forall body ends with its parallel_insert_slices: the yield
+	 * after them is implicit, whatever the results */
+	if (parent && (parent->nrtypes == 0 || parent->kind == OP_FORALL) &&
+	    (!last || last->kind != OP_YIELD))
 		push_op(P, b, &cap, implicit_term(P, OP_YIELD, P->tok.loc));
 	if (!parent && P->fn->nrtypes == 0 &&
 	    (!last || last->kind != OP_RETURN))

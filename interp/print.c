@@ -292,6 +292,32 @@ put_for(Str *b, const Op *op, int depth)
 }
 
 static void
+put_forall(Str *b, const Op *op, int depth)
+{
+	const Block *body = op->body;
+
+	str_printf(b, " %%%s = ", body->args[0]->name);
+	put_operand(b, &op->args[0]);
+	str_puts(b, " to ");
+	put_operand(b, &op->args[1]);
+	if (op->nargs > 2) {
+		str_puts(b, " shared(");
+		for (int i = 2; i < op->nargs; i++) {
+			if (i > 2)
+				str_puts(b, ", ");
+			str_printf(b, "%%%s = ", body->args[i - 1]->name);
+			put_operand(b, &op->args[i]);
+		}
+		str_puts(b, ")");
+	}
+	put_rtypes(b, op->rtypes, op->nrtypes);
+	str_puts(b, " {\n");
+	put_block(b, body, depth + 1);
+	indent(b, depth);
+	str_puts(b, "}");
+}
+
+static void
 put_region_op(Str *b, const Op *op, int depth)
 {
 	switch (op_info[op->kind].form) {
@@ -301,6 +327,9 @@ put_region_op(Str *b, const Op *op, int depth)
 		break;
 	case F_FOR:
 		put_for(b, op, depth);
+		return;
+	case F_FORALL:
+		put_forall(b, op, depth);
 		return;
 	default: /* async */
 		str_printf(b, " stream %d", op->stream);
@@ -350,6 +379,7 @@ put_body(Str *b, const Op *op, int depth)
 		put_slice(b, op);
 		break;
 	case F_INSERT_SLICE:
+	case F_PARALLEL_INSERT:
 		str_puts(b, " ");
 		tir_put_operand(b, &op->args[0]);
 		put_into(b, op);
@@ -373,6 +403,7 @@ put_body(Str *b, const Op *op, int depth)
 		return;
 	case F_IF:
 	case F_FOR:
+	case F_FORALL:
 	case F_ASYNC:
 		put_region_op(b, op, depth);
 		return;
@@ -413,7 +444,8 @@ put_block(Str *b, const Block *blk, int depth)
 {
 	int n = blk->nops;
 
-	if (n && blk->parent && blk->parent->nrtypes == 0) {
+	if (n && blk->parent && (blk->parent->nrtypes == 0 ||
+				 blk->parent->kind == OP_FORALL)) {
 		const Op *last = blk->ops[n - 1];
 		if (last->kind == OP_YIELD && last->nargs == 0)
 			n--; /* implicit */

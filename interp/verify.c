@@ -760,6 +760,63 @@ check_for(Verifier *v, const Op *op)
 	return 0;
 }
 
+/* forall: index bounds; shared args are tensors initialized by values
+ * of their result types. */
+static int
+check_forall(Verifier *v, const Op *op)
+{
+	int ninit = op->nargs - 2;
+
+	for (int i = 0; i < 2; i++)
+		if (want_index(v, &op->args[i]))
+			return -1;
+	if (ninit != op->nrtypes)
+		return diag_set(v->d, op->loc,
+				"forall has %d shared args but %d result types",
+				ninit, op->nrtypes);
+	for (int i = 0; i < ninit; i++) {
+		if (op->rtypes[i]->kind != TY_TENSOR)
+			return diag_set(v->d, op->rtypes[i]->loc,
+					"forall shared arg %d must be a tensor, "
+					"got %s", i, ts(v, 0, op->rtypes[i]));
+		if (want_type(v, &op->args[2 + i], op->rtypes[i]))
+			return -1;
+	}
+	if (!op->body || op->body->nargs != 1 + ninit)
+		return diag_set(v->d, op->loc, "malformed forall region");
+	return 0;
+}
+
+/* parallel_insert_slice: in a forall body, after every other op, into
+ * one of that forall's shared args. */
+static int
+check_parallel_insert(Verifier *v, const Op *op)
+{
+	const Block *b = op->parent;
+	const Value *d = op->dest.v;
+	Type want;
+
+	if (!b->parent || b->parent->kind != OP_FORALL)
+		return diag_set(v->d, op->loc, "parallel_insert_slice is only "
+				"allowed in a forall body");
+	for (int i = op_pos(op) + 1; i < b->nops; i++) {
+		Form f = form_of(b->ops[i]);
+		if (f != F_PARALLEL_INSERT && f != F_YIELD)
+			return diag_set(v->d, b->ops[i]->loc,
+					"%s after parallel_insert_slice: the "
+					"inserts end the forall body",
+					opname(b->ops[i]));
+	}
+	if (!d || d->owner != b || d == b->args[0])
+		return diag_set(v->d, op->dest.loc, "parallel_insert_slice "
+				"must insert into a shared arg of its forall");
+	if (want_tensor(v, op, &op->args[0]) ||
+	    check_slice(v, op, d->type))
+		return -1;
+	want = tensor_type(d->type->dt, op->noffs, op->sizes);
+	return want_type(v, &op->args[0], &want);
+}
+
 static int
 check_async(Verifier *v, const Op *op)
 {
@@ -810,6 +867,8 @@ check_yield(Verifier *v, const Op *op)
 	if (!r || !is_last(op))
 		return diag_set(v->d, op->loc,
 				"yield is only allowed at the end of a region");
+	if (r->kind == OP_FORALL)
+		return check_results(v, op, NULL, 0);
 	return check_results(v, op, r->rtypes, r->nrtypes);
 }
 
@@ -856,6 +915,8 @@ static const FormRule form_rules[] = {
 	[F_FOR] = {-1, 0, false, check_for},
 	[F_ASYNC] = {0, 0, false, check_async},
 	[F_AWAIT] = {1, 0, false, NULL},
+	[F_FORALL] = {-1, 0, false, check_forall},
+	[F_PARALLEL_INSERT] = {1, 1, false, check_parallel_insert},
 	[F_YIELD] = {-1, 0, false, check_yield},
 	[F_RETURN] = {-1, 0, false, check_return},
 };
@@ -872,6 +933,8 @@ check_shape(Verifier *v, const Op *op)
 				opname(op), r->nargs, op->nargs);
 	if (form_of(op) == F_FOR && op->nargs < 3)
 		return diag_set(v->d, op->loc, "for needs bounds and a step");
+	if (form_of(op) == F_FORALL && op->nargs < 2)
+		return diag_set(v->d, op->loc, "forall needs bounds");
 	if (form_of(op) == F_CALL && !op->fn)
 		return diag_set(v->d, op->loc, "unresolved call");
 	if (r->dest == 1 && !op->hasdest)

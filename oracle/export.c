@@ -1096,6 +1096,110 @@ ex_for(Exporter *e, const Op *op)
 	rec(e, op, "scf.for", a, n, tied, op->res, op->nres);
 }
 
+static void ex_op(Exporter *e, const Op *op);
+
+/* A forall bound: a literal stays static (19, 22), a value is an operand. */
+static void
+forall_bound(Exporter *e, const Op *op, int i, Arg *a, int *n)
+{
+	if (!op->args[i].v && e->ver->version > 16) {
+		str_printf(e->out, "%lld", (long long)op->args[i].i);
+		return;
+	}
+	a[*n] = lit(e, op, &op->args[i], DT_INDEX);
+	put_arg(e, a[(*n)++]);
+}
+
+/* parallel_insert_slice, inside the forall's in_parallel region. */
+static void
+ex_pinsert(Exporter *e, const Op *op)
+{
+	Arg *ops = args_new(e, op->noffs + 2);
+	const Type *dt = op->dest.v->type;
+	int n;
+
+	ops[0] = arg_of(op->args[0].v);
+	ops[1] = arg_of(op->dest.v);
+	n = slice_operands(e, op, ops, 2);
+	ind(e);
+	str_puts(e->out, "tensor.parallel_insert_slice ");
+	put_arg(e, ops[0]);
+	str_puts(e->out, " into ");
+	put_arg(e, ops[1]);
+	put_slice(e, op);
+	str_puts(e->out, " : ");
+	put_type(e, op->args[0].v->type);
+	str_puts(e->out, " into ");
+	put_type(e, dt);
+	end_line(e, op);
+	rec(e, op, "tensor.parallel_insert_slice", ops, n, NULL, NULL, 0);
+}
+
+/* scf.forall (scf.foreach_thread in 16, from 0 only) with shared_outs;
+ * the parallel_insert_slices go into its in_parallel terminator. */
+static void
+ex_forall(Exporter *e, const Op *op)
+{
+	bool v16 = e->ver->version == 16;
+	int n = 0, *tied = arena_alloc(e->tmp, sizeof(int) * (size_t)(op->nres + 1));
+	Arg *a = args_new(e, op->nargs);
+	const Block *b = op->body;
+	int first = b->nops - 1;
+
+	if (v16 && (op->args[0].v || op->args[0].i != 0))
+		ex_fail(e, op->loc, "cannot export forall: mlir-opt-16's "
+			"scf.foreach_thread starts at 0");
+	if (v16) /* its bound is an operand: the constant comes first */
+		a[n++] = lit(e, op, &op->args[1], DT_INDEX);
+	ind(e);
+	put_results(e, op);
+	str_puts(e->out, v16 ? "scf.foreach_thread (" : "scf.forall (");
+	put_name(e, b->args[0]);
+	if (v16) {
+		str_puts(e->out, ") in (");
+		put_arg(e, a[0]);
+	} else {
+		str_puts(e->out, ") = (");
+		forall_bound(e, op, 0, a, &n);
+		str_puts(e->out, ") to (");
+		forall_bound(e, op, 1, a, &n);
+		str_puts(e->out, ") step (1");
+	}
+	str_puts(e->out, ")");
+	for (int k = 0; k < op->nres; k++) {
+		str_puts(e->out, k ? ", " : " shared_outs(");
+		put_name(e, b->args[1 + k]);
+		str_puts(e->out, " = ");
+		tied[k] = n;
+		a[n] = arg_of(op->args[2 + k].v);
+		put_arg(e, a[n++]);
+		str_puts(e->out, k == op->nres - 1 ? ")" : "");
+	}
+	put_arrow(e, op->rtypes, op->nrtypes);
+	str_puts(e->out, " {\n");
+	while (first > 0 && b->ops[first - 1]->kind == OP_PARALLEL_INSERT_SLICE)
+		first--;
+	e->depth++;
+	for (int i = 0; i < first; i++)
+		ex_op(e, b->ops[i]);
+	ind(e);
+	str_puts(e->out, v16 ? "scf.foreach_thread.perform_concurrently {\n"
+			     : "scf.forall.in_parallel {\n");
+	e->depth++;
+	for (int i = first; i < b->nops - 1; i++)
+		ex_pinsert(e, b->ops[i]);
+	e->depth--;
+	ind(e);
+	str_puts(e->out, "}");
+	end_line(e, b->ops[b->nops - 1]);
+	e->depth--;
+	ind(e);
+	str_puts(e->out, "}");
+	end_line(e, op);
+	rec(e, op, v16 ? "scf.foreach_thread" : "scf.forall", a, n, tied,
+	    op->res, op->nres);
+}
+
 /* `%f, %_N:k = async.execute -> (!async.value<T>...)`: %f is the token,
  * %_N the values that `await` takes apart. */
 static void
@@ -1226,6 +1330,8 @@ ex_op(Exporter *e, const Op *op)
 	case F_ASYNC: ex_async(e, op); break;
 	case F_AWAIT: ex_await(e, op); break;
 	case F_YIELD: case F_RETURN: ex_term(e, op); break;
+	case F_FORALL: ex_forall(e, op); break;
+	case F_PARALLEL_INSERT: ex_pinsert(e, op); break;
 	}
 }
 

@@ -371,7 +371,8 @@ static int
 parse_mix(const char *s, unsigned *mix)
 {
 	static const char *const names[] = {"slices", "matmul", "loops",
-					    "branches", "async", "calls"};
+					    "branches", "async", "calls",
+					    "forall"};
 	char *end;
 	unsigned long n = strtoul(s, &end, 10);
 
@@ -383,7 +384,7 @@ parse_mix(const char *s, unsigned *mix)
 	while (*s) {
 		size_t len = strcspn(s, ",");
 		int k = -1;
-		for (int i = 0; i < 6; i++)
+		for (int i = 0; i < 7; i++)
 			if (strlen(names[i]) == len && !strncmp(s, names[i], len))
 				k = i;
 		if (k < 0)
@@ -447,7 +448,7 @@ cmd_fuzz(int argc, char **argv)
 		} else if (!strcmp(a, "--mix")) {
 			if (parse_mix(v, &o.gen.mix))
 				return fuzz_usage("--mix wants a list of slices, matmul, "
-						  "loops, branches, async, calls (or a "
+						  "loops, branches, async, calls, forall (or a "
 						  "number):", v);
 		} else if (!strcmp(a, "--shard")) {
 			if (sscanf(v, "%d/%d", &o.shard, &o.nshards) != 2 ||

@@ -4,7 +4,8 @@
  * shape rule picks operands that already exist with legal shapes, so every
  * program verifies without a solver.  It covers every op, views of views
  * with strides and dynamic offsets, insert_slice into live tensors, if/else,
- * loops (zero trips too) that read outer values on every trip, calls to
+ * loops (zero trips too) that read outer values on every trip, foralls
+ * writing disjoint rows of their shared outputs, calls to
  * helpers with readonly params, launches on several streams awaited late,
  * several outputs, and values that stay live to be read late.  `empty` is
  * always filled at once, so no output depends on undefined data.
@@ -567,6 +568,58 @@ gen_for(G *g)
 	*g->ops += 2;
 }
 
+/* A forall whose trip i writes row i (element i) of its shared output:
+ * disjoint slices indexed by the iv.  Its body may read anything in scope,
+ * the shared output too (its init's value); no launches or calls in it. */
+static void
+gen_forall(G *g)
+{
+	GV *t = any_tensor(g), *x, *o, row, *e, *u;
+	char s[64], rs[64], lit[32], off[32], sz[32];
+	int mark, k, r, ub;
+	bool helper = g->helper;
+
+	if (!t || g->nloops == 8)
+		return;
+	t = &g->v[t - g->v];
+	GV tt = *t;
+	k = (*g->names)++;
+	r = (*g->names)++;
+	ub = pick(g, tt.dims[0] + 1);
+	line(g, "%%r%d = forall %%i%d = 0 to %d shared(%%o%d = %%%s) -> (%s) {",
+	     r, k, ub, k, t->name, ty(&tt, s, sizeof s));
+	mark = enter(g);
+	o = new_value(g, &tt, "o");
+	snprintf(o->name, sizeof o->name, "o%d", k);
+	snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv, "i%d", k);
+	g->loops[g->nloops++].ub = tt.dims[0];
+	g->helper = true;
+	gen_ops(g, pick(g, 3));
+	g->helper = helper;
+	g->nloops--;
+	x = find(g, &tt, NULL);
+	row = tt;
+	row.dims[0] = 1;
+	snprintf(off, sizeof off, tt.rank == 1 ? "%%i%d" : "%%i%d, 0", k);
+	if (tt.rank == 1)
+		snprintf(sz, sizeof sz, "[1] [1]");
+	else
+		snprintf(sz, sizeof sz, "[1, %d] [1, 1]", tt.dims[1]);
+	e = new_value(g, &row, "v");
+	line(g, "%%%s = extract_slice %%%s[%s] %s : %s", e->name, x->name, off,
+	     sz, ty(&row, rs, sizeof rs));
+	u = new_value(g, &row, "v");
+	line(g, "%%%s = add %%%s, %s : %s", u->name, e->name,
+	     literal(g, row.dt, lit, sizeof lit), rs);
+	line(g, "parallel_insert_slice %%%s into %%o%d[%s] %s", u->name, k, off,
+	     sz);
+	leave(g, mark);
+	line(g, "}");
+	t = new_value(g, &tt, "r");
+	snprintf(t->name, sizeof t->name, "r%d", r);
+	*g->ops += 5;
+}
+
 static void
 gen_async(G *g)
 {
@@ -668,8 +721,13 @@ gen_op(G *g)
 		gen_matmul(g);
 	else if (k < 66 && (mix & GEN_MATMUL))
 		gen_transpose_reduce(g);
-	else if (k < 74 && (mix & GEN_LOOPS) && g->depth < 3)
-		gen_for(g);
+	else if (k < 74 && (mix & GEN_LOOPS) && g->depth < 3) {
+		/* without foralls the draws stay those of older versions */
+		if (k >= 71 && (mix & GEN_FORALL))
+			gen_forall(g);
+		else
+			gen_for(g);
+	}
 	else if (k < 82 && (mix & GEN_BRANCHES) && g->depth < 3)
 		gen_if(g);
 	else if (k < 90 && (mix & GEN_ASYNC) && g->depth < 3)

@@ -466,7 +466,9 @@ const char *tool_stderr_head(const ToolResult *r, int lines, char *buf,
 /* Op mix of the generator. */
 enum {
 	GEN_SLICES = 1, GEN_MATMUL = 2, GEN_LOOPS = 4, GEN_BRANCHES = 8,
-	GEN_ASYNC = 16, GEN_CALLS = 32, GEN_ALL = 63
+	GEN_ASYNC = 16, GEN_CALLS = 32,
+	GEN_FORALL = 64,        /* a share of the loops become foralls */
+	GEN_ALL = 127
 };
 
 typedef struct GenOpts {

@@ -335,6 +335,22 @@ is_op_line(const char *s)
 	return *s && *s != '}' && strncmp(s, "func ", 5) && strncmp(s, "//", 2);
 }
 
+/* A forall body's empty yield is implicit: no line of its own (an empty
+ * range at line l). */
+static int
+skip_unprinted(Red *r, int k, int l)
+{
+	while (k < r->c->prog->nops) {
+		const Op *op = r->ops[k];
+		if (op->kind != OP_YIELD || op->nargs ||
+		    op->parent->parent->kind != OP_FORALL)
+			break;
+		r->opline[k] = r->opend[k] = l;
+		k++;
+	}
+	return k;
+}
+
 static int
 split_lines(Red *r)
 {
@@ -382,10 +398,12 @@ index_lines(Red *r)
 			r->fline[f] = l;
 			r->fend[f++] = block_end(r, l);
 		} else if (is_op_line(s) && k < p->nops) {
+			k = skip_unprinted(r, k, l);
 			r->opline[k] = l;
 			r->opend[k++] = ends_with_brace(s) ? block_end(r, l) : l + 1;
 		}
 	}
+	k = skip_unprinted(r, k, r->nlines);
 	if (k != p->nops || f != p->nfuncs)
 		return diag_set(r->d, (Loc){0, 0}, "reduce: the printed program "
 				"does not match its ops");

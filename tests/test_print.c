@@ -93,6 +93,22 @@ static const char *canonical[] = {
 	"  %y = await %f\n"
 	"  return %y\n"
 	"}\n",
+	/* forall: two shared outs, a nested one, dynamic bound, no inserts */
+	"func @main(%x: tensor<4x2xf32>, %y: tensor<4xf32>, %n: index) -> (tensor<4x2xf32>, tensor<4xf32>) {\n"
+	"  %p, %q = forall %i = 0 to %n shared(%a = %x, %b = %y) -> (tensor<4x2xf32>, tensor<4xf32>) {\n"
+	"    %r = extract_slice %a[%i, 0] [1, 2] [1, 1] : tensor<1x2xf32>\n"
+	"    %e = extract_slice %b[%i] [1] [1] : tensor<1xf32>\n"
+	"    %w = forall %j = 1 to 3 shared(%c = %r) -> (tensor<1x2xf32>) {\n"
+	"      forall %k = %j to 2 {\n"
+	"      }\n"
+	"      %z = extract_slice %c[0, %j] [1, 1] [1, 1] : tensor<1x1xf32>\n"
+	"      parallel_insert_slice %z into %c[0, %j] [1, 1] [1, 1]\n"
+	"    }\n"
+	"    parallel_insert_slice %w into %a[%i, 0] [1, 2] [1, 1]\n"
+	"    parallel_insert_slice %e into %b[%i] [1] [1]\n"
+	"  }\n"
+	"  return %p, %q\n"
+	"}\n",
 	/* floats */
 	"func @main(%x: f64) -> f64 {\n"
 	"  %a = add %x, 0.1 : f64\n"
@@ -182,6 +198,11 @@ static const char *canonical[] = {
 
 /* Non-canonical text and its canonical form. */
 static const char *const rewrites[][2] = {
+	{"func @f(%x: tensor<2xi32>) -> tensor<2xi32> { %r = forall %i = 0 to 2 "
+	 "shared(%o = %x) -> (tensor<2xi32>) { yield } return %r }",
+	 "func @f(%x: tensor<2xi32>) -> tensor<2xi32> {\n"
+	 "  %r = forall %i = 0 to 2 shared(%o = %x) -> (tensor<2xi32>) {\n"
+	 "  }\n  return %r\n}\n"},
 	{"// comment\nfunc @f(%x:f32)->(f32){%y=neg %x:f32 // c\n return %y}",
 	 "func @f(%x: f32) -> f32 {\n  %y = neg %x : f32\n  return %y\n}\n"},
 	{"func @f(%c: i1) { if %c { yield } else { } for %i = 0 to 4 { yield } }",
