@@ -297,16 +297,16 @@ put_forall(Str *b, const Op *op, int depth)
 	const Block *body = op->body;
 
 	str_printf(b, " %%%s = ", body->args[0]->name);
-	put_operand(b, &op->args[0]);
+	tir_put_operand(b, &op->args[0]);
 	str_puts(b, " to ");
-	put_operand(b, &op->args[1]);
+	tir_put_operand(b, &op->args[1]);
 	if (op->nargs > 2) {
 		str_puts(b, " shared(");
 		for (int i = 2; i < op->nargs; i++) {
 			if (i > 2)
 				str_puts(b, ", ");
 			str_printf(b, "%%%s = ", body->args[i - 1]->name);
-			put_operand(b, &op->args[i]);
+			tir_put_operand(b, &op->args[i]);
 		}
 		str_puts(b, ")");
 	}
