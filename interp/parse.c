@@ -416,21 +416,24 @@ parse_reassoc(Parser *P, Op *op)
 		return;
 	do {
 		Loc gloc = P->tok.loc;
-		int64_t g[MAXRANK];
-		int n;
+		int n = 0;
 
 		if (op->nreassoc == MAXRANK)
 			perr(P, gloc, "more than %d reassociation groups",
 			     MAXRANK);
-		n = parse_int_list(P, g, "dims in a group");
-		if (n == 0)
+		expect_punct(P, '[');
+		if (is_punct(P, ']'))
 			perr(P, gloc, "empty reassociation group");
-		for (int i = 0; i < n; i++)
-			if (g[i] != next_dim + i)
-				perr(P, gloc, "reassociation groups must list "
+		do {
+			Loc loc = P->tok.loc;
+			int64_t x = parse_int(P);
+			if (x != next_dim + n)
+				perr(P, loc, "reassociation groups must list "
 				     "consecutive dims from 0: expected %d, "
-				     "found %lld", next_dim + i,
-				     (long long)g[i]);
+				     "found %lld", next_dim + n, (long long)x);
+			n++;
+		} while (accept_punct(P, ','));
+		expect_punct(P, ']');
 		next_dim += n;
 		op->reassoc[op->nreassoc++] = n;
 	} while (accept_punct(P, ','));

@@ -19,10 +19,13 @@ groups_fit(const Op *op, const Type *hi, const Type *lo, char *msg, size_t n)
 
 	for (int g = 0; g < op->nreassoc; g++)
 		sum += op->reassoc[g];
-	if (op->nreassoc != lo->rank || (op->nreassoc && sum != hi->rank) ||
-	    (!op->nreassoc && lo->rank)) {
-		snprintf(msg, n, "%d reassociation groups over %d dims do not "
-			 "map rank %d to rank %d", op->nreassoc, sum, hi->rank,
+	if (op->nreassoc && sum != hi->rank) {
+		snprintf(msg, n, "the groups cover %d of the %d dims of rank "
+			 "%d", sum, hi->rank, hi->rank);
+		return -1;
+	}
+	if (op->nreassoc != lo->rank) {
+		snprintf(msg, n, "%d groups for rank %d", op->nreassoc,
 			 lo->rank);
 		return -1;
 	}
@@ -52,12 +55,12 @@ reshape_check(const Op *op, const Type *src, const Type *res, char *msg,
 		return -1;
 	}
 	if (collapse && res->rank > src->rank) {
-		snprintf(msg, n, "collapse_shape cannot raise rank %d to %d",
+		snprintf(msg, n, "cannot raise rank %d to %d",
 			 src->rank, res->rank);
 		return -1;
 	}
 	if (!collapse && res->rank < src->rank) {
-		snprintf(msg, n, "expand_shape cannot lower rank %d to %d",
+		snprintf(msg, n, "cannot lower rank %d to %d",
 			 src->rank, res->rank);
 		return -1;
 	}
