@@ -2,33 +2,49 @@
  * contig.c: which buffers are known to be contiguous, for the reshapes
  * one-shot makes views.  Conservative: a value whose buffer comes from a
  * region, a callee or a loop is not known; an in-place result is known
- * when every buffer it may be placed in is.
+ * when every buffer it may be placed in is, a param when every call
+ * passes a known one (a copied argument is fresh, so that is safe too).
  */
 #include "bufferize.h"
 
 #define CONTIG_DEPTH 8
 
+static bool contig(const Program *p, const Decisions *ds, const Value *v,
+		   int depth);
+
+/* Every call to v's function in b passes a contiguous buffer for v. */
 static bool
-block_calls(const Block *b, const Func *f)
+calls_pass_contig(const Program *p, const Decisions *ds, const Block *b,
+		  const Value *v, int k, int depth)
 {
 	for (int i = 0; i < b->nops; i++) {
 		const Op *op = b->ops[i];
-		if (op->kind == OP_CALL && op->fn == f)
-			return true;
-		if (op->body && block_calls(op->body, f))
-			return true;
-		if (op->orelse && block_calls(op->orelse, f))
-			return true;
+		if (op->kind == OP_CALL && op->fn == v->func &&
+		    (k >= op->nargs || !op->args[k].v ||
+		     !contig(p, ds, op->args[k].v, depth + 1)))
+			return false;
+		if (op->body &&
+		    !calls_pass_contig(p, ds, op->body, v, k, depth))
+			return false;
+		if (op->orelse &&
+		    !calls_pass_contig(p, ds, op->orelse, v, k, depth))
+			return false;
 	}
-	return false;
+	return true;
 }
 
-/* A param is a whole input unless a call may pass it a view. */
+/* A param is a whole input, or whatever its callers pass (shared, or a
+ * fresh copy). */
 static bool
-param_contiguous(const Program *p, const Value *v)
+param_contiguous(const Program *p, const Decisions *ds, const Value *v,
+		 int depth)
 {
+	int k = 0;
+
+	while (k < v->func->nparams && v->func->params[k] != v)
+		k++;
 	for (int i = 0; i < p->nfuncs; i++)
-		if (block_calls(p->funcs[i]->body, v->func))
+		if (!calls_pass_contig(p, ds, p->funcs[i]->body, v, k, depth))
 			return false;
 	return true;
 }
@@ -44,7 +60,7 @@ contig(const Program *p, const Decisions *ds, const Value *v, int depth)
 	if (depth > CONTIG_DEPTH || v->type->kind != TY_TENSOR)
 		return false;
 	if (!op)
-		return v->isparam && param_contiguous(p, v);
+		return v->isparam && param_contiguous(p, ds, v, depth);
 	switch (op_info[op->kind].form) {
 	case F_CONST:
 		return true;

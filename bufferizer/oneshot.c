@@ -277,15 +277,17 @@ add_kid(OS *S, const Value *parent, const Value *kid)
 
 static void collect_block(OS *S, const Block *b);
 
-/* A reshape of a contiguous buffer is a view that aliases its source,
- * like extract_slice (the mutant forgets the alias, not the view); any
- * other source is copied. */
+/* An expand_shape (it only splits dims: any strides express it) or a
+ * collapse_shape of a contiguous buffer is a view that aliases its
+ * source, like extract_slice (the mutant forgets the alias, not the
+ * view); a collapse of any other source is copied. */
 static bool
 reshape_as_view(OS *S, const Op *op)
 {
 	Value *src = op->args[0].v, *res = op->res[0];
 
-	if (!buf_contiguous(S->p, S->ds, src))
+	if (op->kind == OP_COLLAPSE_SHAPE &&
+	    !buf_contiguous(S->p, S->ds, src))
 		return false;
 	S->ds->d[res->id].kind = DEC_VIEW;
 	if (broken(S, ONESHOT_VIEWS)) {

@@ -964,8 +964,7 @@ ex_from_elements(Exporter *e, const Op *op)
 }
 
 /* collapse_shape/expand_shape; 19 on, expand_shape lists its result
- * dims in output_shape.  MLIR's "true" on them is not mapped back: the
- * reshape stays a copy under the mlir strategy. */
+ * dims in output_shape. */
 static void
 ex_reshape(Exporter *e, const Op *op)
 {
@@ -973,7 +972,7 @@ ex_reshape(Exporter *e, const Op *op)
 				   ? "tensor.collapse_shape"
 				   : "tensor.expand_shape";
 	Arg a = lit(e, op, &op->args[0], op->type->dt);
-	int d = 0;
+	int d = 0, tied = 0; /* "true": a view of its source */
 
 	ind(e);
 	put_results(e, op);
@@ -999,7 +998,7 @@ ex_reshape(Exporter *e, const Op *op)
 	str_puts(e->out, " into ");
 	put_type(e, op->type);
 	end_line(e, op);
-	rec(e, op, name, &a, 1, NULL, op->res, 1);
+	rec(e, op, name, &a, 1, &tied, op->res, 1);
 }
 
 /* ------------------------------------------------ calls and regions */
