@@ -127,6 +127,10 @@ enum {
 };
 
 int oneshot_decide(const Program *p, Decisions *ds, unsigned breaks);
+/* Is v's buffer known to be contiguous under ds, whatever in-place
+ * decisions follow (contig.c)?  Only such a source may be reshaped as a
+ * view: a strided slice cannot be (MLIR's collapse_shape needs it). */
+bool buf_contiguous(const Program *p, const Decisions *ds, const Value *v);
 int lastuse_decide(const Program *p, Decisions *ds, unsigned breaks);
 
 /* -------------------------------------------------------------- plan.c */

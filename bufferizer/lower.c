@@ -476,6 +476,7 @@ lower_op(Lower *L, const Op *op, BBlock *out)
 			set_root(L, op->res[0], op->res[0], true, NULL);
 		return;
 	case F_EXTRACT_SLICE:
+	case F_RESHAPE:
 		if (L->ds->d[op->res[0]->id].kind == DEC_VIEW) {
 			Value *src = op->args[0].v;
 			in = inst_new(L, BI_VIEW, op, op->res[0]);

@@ -278,6 +278,28 @@ add_kid(OS *S, const Value *parent, const Value *kid)
 
 static void collect_block(OS *S, const Block *b);
 
+/* An expand_shape (it only splits dims: any strides express it) or a
+ * collapse_shape of a contiguous buffer is a view that aliases its
+ * source, like extract_slice (the mutant forgets the alias, not the
+ * view); a collapse of any other source is copied. */
+static bool
+reshape_as_view(OS *S, const Op *op)
+{
+	Value *src = op->args[0].v, *res = op->res[0];
+
+	if (op->kind == OP_COLLAPSE_SHAPE &&
+	    !buf_contiguous(S->p, S->ds, src))
+		return false;
+	S->ds->d[res->id].kind = DEC_VIEW;
+	if (broken(S, ONESHOT_VIEWS)) {
+		add_read(S, src, op);
+	} else {
+		add_kid(S, src, res);
+		S->viewof[res->id] = src->id;
+	}
+	return true;
+}
+
 /* The reads an op makes, and the aliases its results make. */
 static void
 collect_op(OS *S, const Op *op)
@@ -293,6 +315,11 @@ collect_op(OS *S, const Op *op)
 			add_kid(S, op->args[0].v, op->res[0]);
 			S->viewof[op->res[0]->id] = op->args[0].v->id;
 		}
+		break;
+	case F_RESHAPE:
+		if (reshape_as_view(S, op))
+			break;
+		add_read(S, op->args[0].v, op);
 		break;
 	case F_YIELD:
 		for (int i = 0; i < op->nargs; i++) {
@@ -938,6 +965,13 @@ decide_op(OS *S, const Op *op)
 		if (!broken(S, ONESHOT_VIEWS))
 			unite(S, op->args[0].v, op->res[0]);
 		return;
+	case F_RESHAPE:
+		if (S->ds->d[op->res[0]->id].kind == DEC_VIEW) {
+			if (!broken(S, ONESHOT_VIEWS))
+				unite(S, op->args[0].v, op->res[0]);
+			return;
+		}
+		break;
 	case F_CALL:
 		/* at the call's place, while the classes still hold every
 		 * value whose reads may follow it */

@@ -22,6 +22,11 @@ plan_one(Decisions *ds, const PlanItem *it, Diag *d)
 		*dec = (Decision){DEC_NEW, NULL, "forced by the plan", true};
 		return 0;
 	}
+	if (op_info[op->kind].form == F_RESHAPE && op->args[0].v == it->into) {
+		/* `r: a`: the reshape is a view of its source's buffer */
+		*dec = (Decision){DEC_VIEW, NULL, NULL, true};
+		return 0;
+	}
 	n = inplace_candidates(op, it->res->resno, cand, 16);
 	for (int i = 0; i < n; i++)
 		if (cand[i] == it->into) {

@@ -139,7 +139,11 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 		break;
 	case BI_VIEW:
 		str_printf(o, "%%%s = view %%%s", in->v->name, in->src->name);
-		slice(o, op);
+		if (op_info[op->kind].form == F_RESHAPE)
+			str_printf(o, " as %s", type_str(in->v->type, ty,
+							 sizeof ty));
+		else
+			slice(o, op);
 		break;
 	case BI_COPY:
 		str_printf(o, "copy %%%s -> %%%s", in->src->name, in->v->name);

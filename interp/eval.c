@@ -1182,6 +1182,46 @@ eval_clone(Frame *f, const Op *op)
 	return t ? bind_new(f, op, 0, t) : -1;
 }
 
+/* from_elements: element i from operand i, its poison with it. */
+static int
+eval_from_elements(Frame *f, const Op *op)
+{
+	Tensor *t = t_new(f->run, op->loc, op->type->dt, op->type->rank,
+			  op->type->dims);
+
+	if (!t)
+		return -1;
+	for (int i = 0; i < op->nargs; i++) {
+		Lit l;
+		const Tensor *e = operand(f, &op->args[i], t->dt, &l);
+		View vo = elem_view(t, false, i), ve = view_of(e);
+
+		k_copy(&vo, &ve);
+		if (!tensor_defined(e, 0)) {
+			if (def_ensure(f->run, op->loc, t, 1) < 0) {
+				t_free(f->run, t);
+				return -1;
+			}
+			t->def[i] = 0;
+		}
+	}
+	return bind_new(f, op, 0, t);
+}
+
+/* collapse_shape/expand_shape: the same row-major payload, new dims. */
+static int
+eval_reshape(Frame *f, const Op *op)
+{
+	Tensor *t = t_dup(f->run, op->loc, lookup(f, op->args[0].v)->t);
+
+	if (!t)
+		return -1;
+	t->rank = op->type->rank;
+	for (int d = 0; d < t->rank; d++)
+		t->dims[d] = op->type->dims[d];
+	return bind_new(f, op, 0, t);
+}
+
 static int
 eval_call(Frame *f, const Op *op)
 {
@@ -1564,6 +1604,8 @@ static const EvalFn eval_form[] = {
 	[F_AWAIT] = eval_await,
 	[F_FORALL] = eval_forall,
 	[F_PARALLEL_INSERT] = eval_parallel_insert,
+	[F_FROM_ELEMENTS] = eval_from_elements,
+	[F_RESHAPE] = eval_reshape,
 };
 
 /* ------------------------------------------------- blocks and calls */

@@ -364,6 +364,26 @@ run_alloc(Exec *X, Frame *F, const BInst *in)
 	contiguous(r, t->dt, t->rank, dims);
 }
 
+/* A reshape view: the source's elements under the result's dims; a
+ * source whose strides cannot express them (a strided slice) needs a
+ * copy, so the plan is wrong. */
+static void
+reshape_view_of(Exec *X, const BInst *in, const Reg *src, Reg *r)
+{
+	const Type *t = in->v->type;
+	View v;
+
+	if (src->bad || !view_reshape(&src->view, t->rank, t->dims, &v)) {
+		if (!src->bad)
+			violate(X, VK_OUT_OF_BOUNDS, in, in->src, NULL,
+				src->buf, NULL, 0, "reshape of a view whose "
+				"strides cannot express it");
+		r->bad = true;
+		return;
+	}
+	r->view = v;
+}
+
 static void
 run_view(Exec *X, Frame *F, const BInst *in)
 {
@@ -372,6 +392,10 @@ run_view(Exec *X, Frame *F, const BInst *in)
 
 	reg_assign(r, src);
 	X->res->mem.views++;
+	if (op_info[in->op->kind].form == F_RESHAPE) {
+		reshape_view_of(X, in, src, r);
+		return;
+	}
 	if (src->bad || !sub_view(X, F, in, in->op, src, in->src, &v, false)) {
 		r->bad = true;
 		return;
@@ -663,6 +687,27 @@ compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
 		copy_views(X, &part, &va);
 		return true;
 	}
+	case F_FROM_ELEMENTS:
+		for (int i = 0; i < op->nargs; i++) {
+			operand_view(X, F, in, &op->args[i], dt, NULL, &ta,
+				     &va);
+			part = *vo;
+			part.rank = 0;
+			for (int d = vo->rank - 1, k = i; d >= 0; d--) {
+				part.off += k % vo->sizes[d] * vo->strides[d];
+				k /= (int)vo->sizes[d];
+			}
+			copy_views(X, &part, &va);
+		}
+		return true;
+	case F_RESHAPE:
+		/* a copy: the fresh result seen under the source's dims */
+		if (!operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va) ||
+		    !view_reshape(vo, va.rank, va.sizes, &part) ||
+		    !shape_ok(X, in, op->args[0].v, &va, &part))
+			return false;
+		copy_views(X, &part, &va);
+		return true;
 	case F_COPY:
 	case F_CLONE:
 		if (!operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va) ||

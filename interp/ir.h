@@ -168,6 +168,7 @@ typedef enum Form {
 	F_TRANSPOSE, F_REDUCE, F_EXTRACT_SLICE, F_INSERT_SLICE, F_EXTRACT,
 	F_INSERT, F_COPY, F_CLONE, F_CALL, F_IF, F_FOR, F_ASYNC, F_AWAIT,
 	F_FORALL, F_PARALLEL_INSERT, /* before F_YIELD: run as ops */
+	F_FROM_ELEMENTS, F_RESHAPE,
 	F_YIELD, F_RETURN
 } Form;
 
@@ -267,6 +268,10 @@ struct Op {
 	int seq;          /* pre-order number in the program: an op's regions
 			   * hold seq+1 .. last */
 	int last;
+	/* collapse_shape/expand_shape: the number of dims in each group of
+	 * the higher-rank side, in order (groups are consecutive dims) */
+	int reassoc[MAXRANK];
+	int nreassoc;
 };
 /*
  * Operand layout per form (args[]):
@@ -287,6 +292,8 @@ struct Op {
  *                  the body ends with its parallel_insert_slices, then an
  *                  implicit empty yield)
  *   F_PARALLEL_INSERT s (dest = a shared arg, offs/sizes/strides), no result
+ *   F_FROM_ELEMENTS the elements, row-major
+ *   F_RESHAPE      a (reassoc/nreassoc)
  */
 
 struct Func {
@@ -461,6 +468,22 @@ void k_transpose(const View *out, const View *a, const int *perm);
  * a's rank minus ndims (remaining dims in order). */
 void k_reduce(Ew ew, const View *out, const View *a, const int *dims,
 	      int ndims);
+
+/* ------------------------------------------------------------ reshape.c */
+
+/* collapse_shape/expand_shape between static types src and res: the
+ * groups cover the higher-rank side's dims, each group's product is the
+ * lower-rank side's dim.  0, or -1 with the reason in msg. */
+int reshape_check(const Op *op, const Type *src, const Type *res, char *msg,
+		  size_t n);
+/* A view of v's elements in row-major order with the given dims, when
+ * strides can express it (false: v is not contiguous enough, a copy is
+ * needed).  dims must hold as many elements as v. */
+bool view_reshape(const View *v, int rank, const int64_t *dims, View *out);
+/* Is the slice (sizes, strides) of a contiguous tensor of `dims`
+ * contiguous itself (offsets aside)? */
+bool slice_contiguous(int rank, const int64_t *dims, const int64_t *sizes,
+		      const int64_t *strides);
 
 /* --------------------------------------------------------------- eval.c */
 

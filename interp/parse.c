@@ -405,6 +405,41 @@ parse_dims(Parser *P, Op *op)
 	}
 }
 
+/* `[[0, 1], [2]]`: consecutive dims from 0, kept as group sizes. */
+static void
+parse_reassoc(Parser *P, Op *op)
+{
+	int next_dim = 0;
+
+	expect_punct(P, '[');
+	if (accept_punct(P, ']'))
+		return;
+	do {
+		Loc gloc = P->tok.loc;
+		int n = 0;
+
+		if (op->nreassoc == MAXRANK)
+			perr(P, gloc, "more than %d reassociation groups",
+			     MAXRANK);
+		expect_punct(P, '[');
+		if (is_punct(P, ']'))
+			perr(P, gloc, "empty reassociation group");
+		do {
+			Loc loc = P->tok.loc;
+			int64_t x = parse_int(P);
+			if (x != next_dim + n)
+				perr(P, loc, "reassociation groups must list "
+				     "consecutive dims from 0: expected %d, "
+				     "found %lld", next_dim + n, (long long)x);
+			n++;
+		} while (accept_punct(P, ','));
+		expect_punct(P, ']');
+		next_dim += n;
+		op->reassoc[op->nreassoc++] = n;
+	} while (accept_punct(P, ','));
+	expect_punct(P, ']');
+}
+
 static void
 parse_into(Parser *P, Op *op)
 {
@@ -840,6 +875,13 @@ parse_body(Parser *P, Op *op)
 		break;
 	case F_CLONE:
 		one_arg(P, op, false);
+		break;
+	case F_FROM_ELEMENTS:
+		op->nargs = parse_operands(P, &op->args, true);
+		break;
+	case F_RESHAPE:
+		one_arg(P, op, false);
+		parse_reassoc(P, op);
 		break;
 	case F_CALL:
 		parse_call(P, op);

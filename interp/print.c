@@ -348,6 +348,22 @@ put_region_op(Str *b, const Op *op, int depth)
 	}
 }
 
+/* ` [[0, 1], [2]]` from the group sizes. */
+static void
+put_reassoc(Str *b, const Op *op)
+{
+	int d = 0;
+
+	str_puts(b, " [");
+	for (int g = 0; g < op->nreassoc; g++) {
+		str_puts(b, g ? ", [" : "[");
+		for (int i = 0; i < op->reassoc[g]; i++)
+			str_printf(b, i ? ", %d" : "%d", d++);
+		str_puts(b, "]");
+	}
+	str_puts(b, "]");
+}
+
 /* Everything after the op name. */
 static void
 put_body(Str *b, const Op *op, int depth)
@@ -396,6 +412,11 @@ put_body(Str *b, const Op *op, int depth)
 		put_into(b, op);
 		put_index(b, op);
 		break;
+	case F_RESHAPE:
+		str_puts(b, " ");
+		tir_put_operand(b, &op->args[0]);
+		put_reassoc(b, op);
+		break;
 	case F_CALL:
 		str_printf(b, " @%s(", op->callee);
 		put_operands(b, op->args, op->nargs);
@@ -414,7 +435,8 @@ put_body(Str *b, const Op *op, int depth)
 			str_puts(b, " ");
 		put_operands(b, op->args, op->nargs);
 		return;
-	default: /* binary, unary, cmp, fill, matmul, copy, clone */
+	default: /* binary, unary, cmp, fill, matmul, copy, clone,
+		  * from_elements */
 		str_puts(b, " ");
 		put_operands(b, op->args, op->nargs);
 		put_into(b, op);

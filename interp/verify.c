@@ -684,6 +684,56 @@ check_copy(Verifier *v, const Op *op)
 	return op->hasdest ? want_type(v, &op->dest, op->type) : 0;
 }
 
+/* One element per position of a static tensor type, each a scalar of
+ * its dtype (or a literal). */
+static int
+check_from_elements(Verifier *v, const Op *op)
+{
+	int64_t n;
+
+	if (type_tensor(v, op))
+		return -1;
+	if (!type_is_static(op->type))
+		return diag_set(v->d, op->type->loc,
+				"from_elements needs a static type, got %s",
+				ts(v, 0, op->type));
+	if (check_limit(v, op->type))
+		return -1;
+	n = type_numel(op->type);
+	if (n != op->nargs)
+		return diag_set(v->d, op->type->loc,
+				"%s has %" PRId64 " elements, from_elements "
+				"gives %d", ts(v, 0, op->type), n, op->nargs);
+	for (int i = 0; i < op->nargs; i++)
+		if (want_elem(v, &op->args[i], op->type->dt))
+			return -1;
+	return 0;
+}
+
+static int
+check_reshape(Verifier *v, const Op *op)
+{
+	const Operand *a = &op->args[0];
+	char msg[200];
+
+	if (want_tensor(v, op, a) || type_tensor(v, op))
+		return -1;
+	if (!type_is_static(a->v->type))
+		return diag_set(v->d, a->loc, "%s needs a static source, %%%s "
+				"has type %s", opname(op), a->v->name,
+				ts(v, 0, a->v->type));
+	if (!type_is_static(op->type))
+		return diag_set(v->d, op->type->loc, "%s needs a static type, "
+				"got %s", opname(op), ts(v, 0, op->type));
+	if (check_limit(v, op->type))
+		return -1;
+	if (reshape_check(op, a->v->type, op->type, msg, sizeof msg))
+		return diag_set(v->d, op->type->loc, "%s %s to %s: %s",
+				opname(op), ts(v, 0, a->v->type),
+				ts(v, 1, op->type), msg);
+	return 0;
+}
+
 /* A static argument may be passed for a `?` parameter dim. */
 static bool
 arg_fits(const Type *arg, const Type *par)
@@ -917,6 +967,8 @@ static const FormRule form_rules[] = {
 	[F_AWAIT] = {1, 0, false, NULL},
 	[F_FORALL] = {-1, 0, false, check_forall},
 	[F_PARALLEL_INSERT] = {1, 1, false, check_parallel_insert},
+	[F_FROM_ELEMENTS] = {-1, 0, true, check_from_elements},
+	[F_RESHAPE] = {1, 0, true, check_reshape},
 	[F_YIELD] = {-1, 0, false, check_yield},
 	[F_RETURN] = {-1, 0, false, check_return},
 };

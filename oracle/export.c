@@ -20,11 +20,11 @@
 static const MlirVersion versions[] = {
 	/* 16: no materialize_in_destination (copy is a linalg.generic);
 	 * returning a new tensor needs allow-return-allocs */
-	{16, "arith.maxf", "arith.minf", false, "allow-return-allocs"},
+	{16, "arith.maxf", "arith.minf", false, "allow-return-allocs", false},
 	{19, "arith.maximumf", "arith.minimumf", true,
-	 "allow-return-allocs-from-loops"},
+	 "allow-return-allocs-from-loops", true},
 	{22, "arith.maximumf", "arith.minimumf", true,
-	 "allow-return-allocs-from-loops"},
+	 "allow-return-allocs-from-loops", true},
 };
 
 const MlirVersion *
@@ -946,6 +946,61 @@ ex_clone(Exporter *e, const Op *op)
 	rec(e, op, "bufferization.alloc_tensor", &a, 1, NULL, op->res, 1);
 }
 
+static void
+ex_from_elements(Exporter *e, const Op *op)
+{
+	Arg *a = args_new(e, op->nargs);
+
+	for (int i = 0; i < op->nargs; i++)
+		a[i] = lit(e, op, &op->args[i], op->type->dt);
+	ind(e);
+	put_results(e, op);
+	str_puts(e->out, "tensor.from_elements ");
+	put_args(e, a, op->nargs);
+	str_puts(e->out, " : ");
+	put_type(e, op->type);
+	end_line(e, op);
+	rec(e, op, "tensor.from_elements", a, op->nargs, NULL, op->res, 1);
+}
+
+/* collapse_shape/expand_shape; 19 on, expand_shape lists its result
+ * dims in output_shape. */
+static void
+ex_reshape(Exporter *e, const Op *op)
+{
+	const char *name = op->kind == OP_COLLAPSE_SHAPE
+				   ? "tensor.collapse_shape"
+				   : "tensor.expand_shape";
+	Arg a = lit(e, op, &op->args[0], op->type->dt);
+	int d = 0, tied = 0; /* "true": a view of its source */
+
+	ind(e);
+	put_results(e, op);
+	str_printf(e->out, "%s ", name);
+	put_arg(e, a);
+	str_puts(e->out, " [");
+	for (int g = 0; g < op->nreassoc; g++) {
+		str_puts(e->out, g ? ", [" : "[");
+		for (int i = 0; i < op->reassoc[g]; i++)
+			str_printf(e->out, i ? ", %d" : "%d", d++);
+		str_puts(e->out, "]");
+	}
+	str_puts(e->out, "]");
+	if (op->kind == OP_EXPAND_SHAPE && e->ver->expand_output_shape) {
+		str_puts(e->out, " output_shape [");
+		for (int i = 0; i < op->type->rank; i++)
+			str_printf(e->out, i ? ", %lld" : "%lld",
+				   (long long)op->type->dims[i]);
+		str_puts(e->out, "]");
+	}
+	str_puts(e->out, " : ");
+	put_type(e, op->args[0].v->type);
+	str_puts(e->out, " into ");
+	put_type(e, op->type);
+	end_line(e, op);
+	rec(e, op, name, &a, 1, &tied, op->res, 1);
+}
+
 /* ------------------------------------------------ calls and regions */
 
 /* A TIR future is a token plus values: it cannot cross a call, a
@@ -1329,6 +1384,8 @@ ex_op(Exporter *e, const Op *op)
 	case F_FOR: ex_for(e, op); break;
 	case F_ASYNC: ex_async(e, op); break;
 	case F_AWAIT: ex_await(e, op); break;
+	case F_FROM_ELEMENTS: ex_from_elements(e, op); break;
+	case F_RESHAPE: ex_reshape(e, op); break;
 	case F_YIELD: case F_RETURN: ex_term(e, op); break;
 	case F_FORALL: ex_forall(e, op); break;
 	case F_PARALLEL_INSERT: ex_pinsert(e, op); break;

@@ -567,6 +567,11 @@ read_annotation(MOp *m, void *ctx)
 		if (k < 0 || (base != DEC_NEW && base != DEC_VIEW) ||
 		    (base == DEC_VIEW && inplace))
 			continue;
+		/* a reshape's "true" is a view where the strides allow it;
+		 * MLIR copies a source it cannot collapse, and so do we */
+		if (inplace && op->kind == OP_COLLAPSE_SHAPE &&
+		    !buf_contiguous(R->c->prog, R->ds, eo->operands[k]))
+			continue;
 		into = eo->operands[k];
 		add_item(R, res, inplace ? into : NULL, op->loc);
 		str_printf(&R->note, "  %%%s:%s (line %d) <- %s (export line %d, "

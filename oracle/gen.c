@@ -427,6 +427,52 @@ gen_copy(G *g)
 	++*g->ops;
 }
 
+/* from_elements of scalars in scope and literals; collapse_shape of a
+ * 2-D tensor, expand_shape of a 1-D one of even size (views of views,
+ * of strided slices too). */
+static void
+gen_data(G *g)
+{
+	GV *a = any_tensor(g), *v, t;
+	char s[64], lb[32];
+	int n;
+
+	if (!a)
+		return;
+	a = &g->v[a - g->v];
+	t = *a;
+	if (chance(g, 30)) {
+		GV like = *a, *x;
+		like.scalar = true;
+		n = a->rank == 1 ? a->dims[0] : a->dims[0] * a->dims[1];
+		if (n > 8)
+			return;
+		v = new_value(g, a, "v");
+		str_printf(g->out, "%*s%%%s = from_elements ", 2 * g->depth + 2, "",
+			   v->name);
+		for (int i = 0; i < n; i++) {
+			x = chance(g, 50) ? find(g, &like, NULL) : NULL;
+			str_printf(g->out, "%s%s%s", i ? ", " : "", x ? "%" : "",
+				   x ? x->name : literal(g, a->dt, lb, sizeof lb));
+		}
+		str_printf(g->out, " : %s\n", ty(a, s, sizeof s));
+	} else if (a->rank == 2) {
+		t = tensor_type(a->dt, 1, a->dims[0] * a->dims[1], 0);
+		v = new_value(g, &t, "v");
+		line(g, "%%%s = collapse_shape %%%s [[0, 1]] : %s", v->name,
+		     a->name, ty(&t, s, sizeof s));
+	} else if (a->dims[0] % 2 == 0) {
+		int d0 = chance(g, 50) ? 2 : a->dims[0] / 2;
+		t = tensor_type(a->dt, 2, d0, a->dims[0] / d0);
+		v = new_value(g, &t, "v");
+		line(g, "%%%s = expand_shape %%%s [[0, 1]] : %s", v->name,
+		     a->name, ty(&t, s, sizeof s));
+	} else {
+		return;
+	}
+	++*g->ops;
+}
+
 /* ---- regions */
 
 static void gen_ops(G *g, int n);
@@ -734,6 +780,8 @@ gen_op(G *g)
 		gen_async(g);
 	else if (k < 96 && (mix & GEN_CALLS))
 		gen_call(g);
+	else if (k < 99 && (mix & GEN_SLICES))
+		gen_data(g);
 	else
 		gen_elementwise(g);
 }

@@ -642,6 +642,8 @@ typedef struct MlirVersion {
 				  * 16's allow-return-allocs so returning new
 				  * tensors is legal; later allow-return-allocs-
 				  * from-loops */
+	bool expand_output_shape; /* tensor.expand_shape takes output_shape
+				  * (19 on; not in 16) */
 } MlirVersion;
 
 const MlirVersion *mlir_version(int n);   /* 16, 19, 22; NULL otherwise */
