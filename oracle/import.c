@@ -167,7 +167,21 @@ tir_name(Imp *I, const char *mlir)
 
 	if (h)
 		*h = '_';
-	return s;
+	/* mlir-opt-16 numbers the values of sibling regions alike: TIR
+	 * wants one definition per name in a function */
+	for (int k = 1; ; k++) {
+		bool taken = false;
+		for (int i = 0; i < I->nvals && !taken; i++)
+			taken = !I->vals[i].cst && I->vals[i].fut < 0 &&
+				!strcmp(I->vals[i].tir, s);
+		if (!taken)
+			return s;
+		char buf[200];
+		snprintf(buf, sizeof buf, "%s_%d", mlir, k);
+		if ((h = strchr(buf, '#')))
+			*h = '_';
+		s = arena_strdup(I->a, buf);
+	}
 }
 
 static IVal *
@@ -372,10 +386,14 @@ im_cmp(Imp *I, const MOp *op, int depth)
 {
 	const char *p = cmp_pred(I, op);
 
+	IVal *a = operand(I, op, 0);
+
+	if (a->cst)
+		a = operand(I, op, 1);
 	put_results(I, op, depth);
 	str_printf(I->out, "%s ", p);
 	put_list(I, op, 0, 2, true);
-	put_type_end(I, op);
+	str_printf(I->out, " : %s\n", a->type);
 }
 
 /* ------------------------------------------------------------ constants */
@@ -686,7 +704,10 @@ im_named(Imp *I, const MOp *op, int depth)
 	if (!strcmp(n, "fill") || !strcmp(n, "copy"))
 		return im_dps(I, op, n, 1, depth);
 	if (!strcmp(n, "matmul")) {
-		if (mop_attr(op, "indexing_maps"))
+		const MAttr *m = mop_attr(op, "indexing_maps");
+		if (m && !strstr(m->text, "(d0, d1, d2) -> (d0, d2)>, affine_map<"
+				 "(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, "
+				 "d2) -> (d0, d1)>"))
 			imp_fail(I, op, "unsupported attribute 'indexing_maps' on "
 				 "'linalg.matmul'");
 		return im_dps(I, op, n, 2, depth);
@@ -714,9 +735,10 @@ static void
 im_transpose(Imp *I, const MOp *op, int depth)
 {
 	int64_t p[MAXRANK];
-	int n = ints_attr(I, op, "permutation", p, MAXRANK), nin, nout;
+	int n = ints_attr(I, op, "permutation", p, MAXRANK);
 
-	ins_outs(I, op, &nin, &nout);
+	if (op->noperands != 2 || op->nresults != 1)
+		imp_fail(I, op, "unsupported 'linalg.transpose'");
 	put_results(I, op, depth);
 	str_printf(I->out, "transpose %s", arg(I, op, 0, false));
 	put_ints(I, p, n);
@@ -868,11 +890,19 @@ ew_body(Imp *I, const MOp *op, int *which, int *nwhich)
 		return "copy";
 	}
 	if (nops == 3 && !strcmp(b->ops[0]->name, "arith.constant") && e &&
-	    scalar_tir(e->name) && !strcmp(scalar_tir(e->name), "max") &&
-	    !strcmp(e->operands[1], b->ops[0]->results[0]) &&
+	    mop_attr(b->ops[0], "value") &&
 	    strtod(mop_attr(b->ops[0], "value")->text, NULL) == 0) {
-		which[(*nwhich)++] = barg(b, e->operands[0]);
-		return which[0] >= 0 ? "relu" : NULL;
+		/* relu = max(x, 0); the exporter's integer neg = subi 0, x */
+		const char *c = b->ops[0]->results[0];
+		bool relu = !strcmp(e->name, "arith.maxsi") ||
+			    (scalar_tir(e->name) && !strcmp(scalar_tir(e->name), "max"));
+		bool neg = !strcmp(e->name, "arith.subi");
+		if (e->noperands == 2 && ((relu && !strcmp(e->operands[1], c)) ||
+		    (neg && !strcmp(e->operands[0], c))) &&
+		    (which[0] = barg(b, e->operands[relu ? 0 : 1])) >= 0) {
+			*nwhich = 1;
+			return relu ? "relu" : "neg";
+		}
 	}
 	if (nops != 2 || !scalar_tir(e->name) || strcmp(y->operands[0],
 							e->results[0]))
@@ -1055,15 +1085,21 @@ im_for(Imp *I, const MOp *op, int depth)
 	    op->regions[0].blocks[0]->nargs != n + 1)
 		imp_fail(I, op, "unsupported 'scf.for'");
 	b = op->regions[0].blocks[0];
+	const char *lb = arg(I, op, 0, true), *ub = arg(I, op, 1, true),
+		   *st = arg(I, op, 2, true), *init[64];
+	if (n > 64)
+		imp_fail(I, op, "too many iter args");
+	for (int j = 0; j < n; j++)
+		init[j] = arg(I, op, 3 + j, false);
 	put_results(I, op, depth);
-	str_printf(I->out, "for %s = %s to %s step %s", tir_name(I, b->args[0]),
-		   arg(I, op, 0, true), arg(I, op, 1, true), arg(I, op, 2, true));
 	block_args(I, op, b, 0);
+	str_printf(I->out, "for %s = %s to %s step %s",
+		   val_find(I, b->args[0])->tir, lb, ub, st);
 	if (n) {
 		str_puts(I->out, " iter(");
 		for (int j = 0; j < n; j++)
 			str_printf(I->out, "%s%s = %s", j ? ", " : "",
-				   tir_name(I, b->args[j + 1]), arg(I, op, 3 + j, false));
+				   val_find(I, b->args[j + 1])->tir, init[j]);
 		str_puts(I->out, ")");
 	}
 	put_rtypes(I, op, 0);

@@ -295,9 +295,10 @@ add_outputs(const ImpOpts *o, Str *b, const char *ctext)
 		return STATUS_BAD;
 	}
 	if (ref_run(c->prog, c->entry, c->inputs, &c->lim, &outs, &nouts, &d)) {
-		fprintf(stderr, "%s: error: the reference fails on the imported "
-			"program: %s\n", o->path, d.msg);
-		rc = STATUS_BAD;
+		/* the program imports; only these inputs make it fail */
+		fprintf(stderr, "%s: warning: the reference fails on the imported "
+			"program with these inputs (no expect.outputs): %s\n",
+			o->path, d.msg);
 	} else {
 		str_puts(b, "expect:\n  outputs:\n");
 		for (int i = 0; i < nouts; i++) {
