@@ -33,6 +33,7 @@ typedef struct Imp {
 	IVal *vals;
 	int nvals, cap;
 	const MOp *func;
+	const MOp *prev;         /* the op before the current one in its block */
 	const char **todo;       /* functions to emit, in order */
 	int ntodo, captodo;
 } Imp;
@@ -485,6 +486,26 @@ scalar_text(Imp *I, const MOp *op, const char *v, const char *type)
 	return s;
 }
 
+/* `dense<[1.5, 0x7FC00000]>` with the hex bits as TIR floats. */
+static void
+dense_text(Imp *I, const MOp *op, const char *p, const char *end,
+	   const char *type)
+{
+	const char *dt = strrchr(type, 'x') ? strrchr(type, 'x') + 1 : type + 7;
+	char *et = arena_strndup(I->a, dt, strcspn(dt, ">"));
+
+	while (p < end) {
+		if (p[0] == '0' && p[1] == 'x') {
+			size_t n = strspn(p + 2, "0123456789abcdefABCDEF") + 2;
+			str_puts(I->out, scalar_text(I, op, arena_strndup(I->a, p, n),
+						     et));
+			p += n;
+		} else {
+			str_put(I->out, p++, 1);
+		}
+	}
+}
+
 static void
 im_const(Imp *I, const MOp *op, int depth)
 {
@@ -516,8 +537,9 @@ im_const(Imp *I, const MOp *op, int depth)
 		if (*p == '(' || *p == '"')
 			imp_fail(I, op, "unsupported constant '%.60s'", a->text);
 	put_results(I, op, depth);
-	str_printf(I->out, "const %.*s : %s\n", (int)(colon + 1 - a->text),
-		   a->text, type);
+	str_puts(I->out, "const ");
+	dense_text(I, op, a->text, colon + 1, type);
+	str_printf(I->out, " : %s\n", type);
 }
 
 /* --------------------------------------------------------------- tensor */
@@ -933,7 +955,8 @@ put_ew(Imp *I, const MOp *op, const char *t, const int *which, int nw,
 	for (int i = 0; i < nw; i++)
 		str_printf(I->out, "%s%s", i ? ", " : "",
 			   arg(I, op, which[i], true));
-	if (!strcmp(t, "copy") || first < 0 || strcmp(op->operands[first], d))
+	if (!strcmp(t, "copy") || first < 0 || strcmp(op->operands[first], d) ||
+	    mop_attr(op, "bufdiff.into"))
 		str_printf(I->out, " into %s", arg(I, op, nin, false));
 	put_type_end(I, op);
 }
@@ -1168,37 +1191,43 @@ im_async(Imp *I, const MOp *op, int depth)
 	str_puts(I->out, "\n");
 }
 
-/* One TIR await takes every value of the future: the first async.await
- * of any part of it writes it, later ones reuse its names. */
+/* One TIR await takes every value of the future; the exporter writes it
+ * as one async.await per value, in a row with one loc.  An await that
+ * continues such a row reuses the names; any other starts a TIR await
+ * (the values it does not name get `%F_J`). */
 static void
 im_await(Imp *I, const MOp *op, int depth)
 {
 	IVal *v = operand(I, op, 0);
 	const char **aw = v->awaited;
 	int j = v->fut, n = v->nvals;
+	const MOp *p = I->prev;
+	bool cont = false;
 
 	if (j < 0)
 		imp_fail(I, op, "'async.await' of a value that is not async");
 	if (j && op->nresults != 1)
 		imp_fail(I, op, "unsupported 'async.await'");
-	if (!aw[0]) {
+	if (j > 1 && p && !strcmp(p->name, "async.await") && same_loc(I, p, op)) {
+		IVal *pv = val_find(I, p->operands[0]);
+		cont = pv && pv->awaited == aw && pv->fut == j - 1;
+	}
+	if (!cont) {
 		ind(I, depth);
 		for (int k = 1; k <= n; k++) {
-			aw[k] = k == j ? tir_name(I, op->results[0]) :
-				arena_strdup(I->a, "");
-			if (k != j) {
+			if (k == j) {
+				aw[k] = tir_name(I, op->results[0]);
+			} else {
 				char buf[160];
 				snprintf(buf, sizeof buf, "%s_%d", v->tir, k);
-				aw[k] = arena_strdup(I->a, buf);
+				aw[k] = tir_name(I, buf);
 			}
 			str_printf(I->out, "%s%s", k > 1 ? ", " : "", aw[k]);
 		}
 		str_printf(I->out, "%sawait %s\n", n ? " = " : "", v->tir);
-		aw[0] = v->tir;
 	}
-	if (j) {
+	if (j)
 		val_add(I, op, op->results[0], aw[j], op->restypes[0]);
-	}
 }
 
 /* ------------------------------------------------------------ functions */
@@ -1272,8 +1301,10 @@ imp_op(Imp *I, const MOp *op, int depth)
 static void
 imp_ops(Imp *I, const MBlock *b, int depth)
 {
-	for (int i = 0; i < b->nops; i++)
+	for (int i = 0; i < b->nops; i++) {
+		I->prev = i ? b->ops[i - 1] : NULL;
 		imp_op(I, b->ops[i], depth);
+	}
 }
 
 /* `(A, B) -> (C, D)` or `(A) -> C`: the result types, split at the top
