@@ -34,6 +34,8 @@ typedef struct Imp {
 	int nvals, cap;
 	const MOp *func;
 	const MOp *prev;         /* the op before the current one in its block */
+	const char **used;       /* TIR names defined in the function */
+	int nused, capused;
 	const char **todo;       /* functions to emit, in order */
 	int ntodo, captodo;
 } Imp;
@@ -172,17 +174,18 @@ tir_name(Imp *I, const char *mlir)
 	 * wants one definition per name in a function */
 	for (int k = 1; ; k++) {
 		bool taken = false;
-		for (int i = 0; i < I->nvals && !taken; i++)
-			taken = !I->vals[i].cst && I->vals[i].fut < 0 &&
-				!strcmp(I->vals[i].tir, s);
+		for (int i = 0; i < I->nused && !taken; i++)
+			taken = !strcmp(I->used[i], s);
 		if (!taken)
-			return s;
+			break;
 		char buf[200];
 		snprintf(buf, sizeof buf, "%s_%d", mlir, k);
 		if ((h = strchr(buf, '#')))
 			*h = '_';
 		s = arena_strdup(I->a, buf);
 	}
+	VEC_PUSH(I->a, I->used, I->nused, I->capused, (const char *)s);
+	return s;
 }
 
 static IVal *
@@ -435,14 +438,32 @@ takes_literals(const MOp *op)
 	return true;
 }
 
+/* The block op is in (names are unique there, nested regions included). */
+static const MBlock *
+const_block(const MOp *op)
+{
+	const MOp *p = op->parent;
+
+	for (int r = 0; p && r < p->nregions; r++)
+		for (int k = 0; k < p->regions[r].nblocks; k++) {
+			const MBlock *b = p->regions[r].blocks[k];
+			for (int i = 0; i < b->nops; i++)
+				if (b->ops[i] == op)
+					return b;
+		}
+	return NULL;
+}
+
 /* A scalar constant the exporter made for a literal: it carries the loc
  * of every op that uses it, and they all take literals. */
 static bool
 inlinable(Imp *I, const MOp *op)
 {
 	Uses u = {op->results[0], op, NULL, 0, 0, I->a};
+	const MBlock *b = const_block(op);
 
-	mop_walk((MOp *)I->func, uses_fn, &u);
+	for (int i = 0; b && i < b->nops; i++)
+		mop_walk(b->ops[i], uses_fn, &u);
 	if (!u.n)
 		return false;
 	for (int i = 0; i < u.n; i++)
@@ -1068,7 +1089,12 @@ region(Imp *I, const MOp *op, int k, int depth)
 {
 	if (k >= op->nregions || op->regions[k].nblocks != 1)
 		imp_fail(I, op, "'%s' needs a region of one block", op->name);
+	int n = I->nvals;
+
+	/* what the region defines is out of scope after it (mlir-opt-16
+	 * reuses the numbers in the next region) */
 	imp_ops(I, op->regions[k].blocks[0], depth + 1);
+	I->nvals = n;
 	ind(I, depth);
 	str_puts(I->out, "}");
 }
@@ -1167,9 +1193,8 @@ im_async(Imp *I, const MOp *op, int depth)
 		imp_fail(I, op, "'async.execute' with dependencies or operands");
 	if (st && mattr_int(st, &s) < 0)
 		imp_fail(I, op, "bad attribute 'bufdiff.stream'");
-	f = tir_name(I, op->results[0]);
-	if (strchr(f, '_'))
-		f = arena_strndup(I->a, f, strcspn(f, "_"));
+	f = tir_name(I, arena_strndup(I->a, op->results[0],
+				      strcspn(op->results[0], "#")));
 	aw = arena_alloc(I->a, op->nresults * sizeof *aw);
 	for (int j = 0; j < op->nresults; j++) {
 		const char *t = op->restypes[j];
@@ -1373,6 +1398,7 @@ imp_func(Imp *I, const MOp *f)
 	b = f->regions[0].blocks[0];
 	I->func = f;
 	I->nvals = 0;
+	I->nused = 0;
 	str_printf(I->out, "func @%s(", name);
 	for (int i = 0; i < b->nargs; i++) {
 		IVal *v = val_add(I, f, b->args[i], tir_name(I, b->args[i]),
