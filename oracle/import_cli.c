@@ -204,7 +204,7 @@ generic_text(const ImpOpts *o, const char *text, size_t len, char **gen,
 	}
 	q = shell_quote(o->path);
 	str_printf(&cmd, "%s --mlir-print-op-generic --mlir-print-debuginfo "
-		   "--mlir-print-local-scope %s", tool, q ? q : "");
+		   "--mlir-print-local-scope --allow-unregistered-dialect %s", tool, q ? q : "");
 	mem_free(q);
 	if (!(c = str_take(&cmd)) || tool_run(c, "", 0, o->timeout, &r)) {
 		mem_free(c);
@@ -243,7 +243,7 @@ put_input(Str *b, const Value *v, int64_t seed)
 		str_puts(b, ", shape: [");
 		for (int k = 0; k < t->rank; k++)
 			str_printf(b, "%s%" PRId64, k ? ", " : "",
-				   t->dims[k] == DIM_DYN ? 4 : t->dims[k]);
+				   t->dims[k] == DIM_DYN ? 8 : t->dims[k]);
 		str_puts(b, "]");
 	}
 	str_puts(b, "}\n");
