@@ -15,6 +15,44 @@ if ! command -v "$tool" >/dev/null; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# the CLI: exit 2 and one diagnostic at the user's line
+expect2() {
+	local want=$1
+	shift
+	out=$("$bufdiff" "$@" 2>&1)
+	rc=$?
+	if [ $rc -ne 2 ] || ! grep -qF -- "$want" <<<"$out"; then
+		echo "FAIL: bufdiff $* exited $rc, want 2 and '$want':"
+		echo "$out"
+		exit 1
+	fi
+}
+printf '%s\n' 'func.func @main(%a: tensor<4xf32>) -> tensor<6xf32> {' \
+	'  %c = arith.constant 0.0 : f32' \
+	'  %p = tensor.pad %a low[1] high[1] {' '  ^bb0(%i: index):' \
+	'    tensor.yield %c : f32' '  } : tensor<4xf32> to tensor<6xf32>' \
+	'  return %p : tensor<6xf32>' '}' >"$tmp/pad.mlir"
+expect2 "pad.mlir:3:8: error: unsupported op 'tensor.pad'" import "$tmp/pad.mlir" --tool "$tool"
+printf '%s\n' 'func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {' \
+	'  %b = arith.addf %a, %zz : tensor<4xf32>' '  return %b : tensor<4xf32>' '}' >"$tmp/bad.mlir"
+expect2 "bad.mlir:2:23: error: use of undeclared SSA value name" import "$tmp/bad.mlir" --tool "$tool"
+printf '%s\n' 'func.func @main(%a: memref<4xf32>) {' '  return' '}' >"$tmp/mem.mlir"
+expect2 "mem.mlir:1:1: error: unsupported type 'memref<4xf32>'" import "$tmp/mem.mlir" --tool "$tool"
+expect2 "pad.mlir:1:1: error: expected an operation" import "$tmp/pad.mlir" --no-tool
+expect2 "bufdiff import: cannot read $tmp/none.mlir" import "$tmp/none.mlir"
+expect2 "unknown option '--strategy'" import "$tmp/pad.mlir" --strategy x
+# the generic form without a tool gives the same case
+seed=$cases/seed/old-input-still-needed.yaml
+"$bufdiff" export "$seed" --mlir-version "$n" --out "$tmp/s.mlir"
+"$tool" "$tmp/s.mlir" --mlir-print-op-generic --mlir-print-debuginfo \
+	--mlir-print-local-scope >"$tmp/g.mlir"
+"$bufdiff" import "$tmp/g.mlir" --no-tool --seed 5 --out "$tmp/g.yaml"
+"$bufdiff" import "$tmp/s.mlir" --tool "$tool" --seed 5 --out "$tmp/s.yaml"
+if ! cmp -s <(tail -n +2 "$tmp/g.yaml") <(tail -n +2 "$tmp/s.yaml"); then
+	echo "FAIL: --no-tool on the generic form differs:"
+	diff "$tmp/g.yaml" "$tmp/s.yaml"
+	exit 1
+fi
 # %names -> %v1, %v2 ... in order of first appearance
 canon() {
 	perl -pe 'BEGIN { our %m; our $k = 0 } if (/^func /) { %m = (); $k = 0 }
