@@ -1255,6 +1255,130 @@ im_await(Imp *I, const MOp *op, int depth)
 		val_add(I, op, op->results[0], aw[j], op->restypes[0]);
 }
 
+/* scf.while whose condition forwards the iter args unchanged (FORMAT §5:
+ * `while iter(...) { ... condition %c } do { ... yield ... }`); the do
+ * region's args are the same values. */
+static void
+im_while(Imp *I, const MOp *op, int depth)
+{
+	const MBlock *before, *after;
+	const MOp *cond;
+	int n = op->noperands;
+
+	if (op->nregions != 2 || op->regions[0].nblocks != 1 ||
+	    op->regions[1].nblocks != 1)
+		imp_fail(I, op, "unsupported 'scf.while'");
+	before = op->regions[0].blocks[0];
+	after = op->regions[1].blocks[0];
+	cond = before->nops ? before->ops[before->nops - 1] : NULL;
+	if (before->nargs != n || after->nargs != n || op->nresults != n ||
+	    !cond || cond->noperands != n + 1)
+		imp_fail(I, op, "unsupported 'scf.while' (the condition must "
+			 "forward the iter args unchanged)");
+	for (int j = 0; j < n; j++)
+		if (strcmp(cond->operands[j + 1], before->args[j]) ||
+		    strcmp(op->restypes[j], before->argtypes[j]))
+			imp_fail(I, op, "unsupported 'scf.while' (the condition "
+				 "must forward the iter args unchanged)");
+	const char *init[64];
+	if (n > 64)
+		imp_fail(I, op, "too many iter args");
+	for (int j = 0; j < n; j++)
+		init[j] = arg(I, op, j, false);
+	put_results(I, op, depth);
+	block_args(I, op, before, 0);
+	for (int j = 0; j < n; j++)
+		val_add(I, op, after->args[j], val_find(I, before->args[j])->tir,
+			after->argtypes[j]);
+	str_puts(I->out, "while iter(");
+	for (int j = 0; j < n; j++)
+		str_printf(I->out, "%s%s = %s", j ? ", " : "",
+			   val_find(I, before->args[j])->tir, init[j]);
+	str_puts(I->out, ")");
+	put_rtypes(I, op, 0);
+	str_puts(I->out, " {\n");
+	region(I, op, 0, depth);
+	str_puts(I->out, " do {\n");
+	region(I, op, 1, depth);
+	str_puts(I->out, "\n");
+}
+
+static void
+im_condition(Imp *I, const MOp *op, int depth)
+{
+	ind(I, depth);
+	str_printf(I->out, "condition %s\n", arg(I, op, 0, false));
+}
+
+/* scf.forall, one dim from 0 step 1, its in_parallel's inserts inline. */
+static void
+im_forall(Imp *I, const MOp *op, int depth)
+{
+	int64_t seg[4], lb[2], ub[2], st[2];
+	const MBlock *b;
+	int k = 0, nout;
+	const char *ubt, *init[64];
+
+	segments(I, op, seg, 4);
+	if (ints_attr(I, op, "staticLowerBound", lb, 2) != 1 ||
+	    ints_attr(I, op, "staticUpperBound", ub, 2) != 1 ||
+	    ints_attr(I, op, "staticStep", st, 2) != 1 || seg[0] || seg[2] ||
+	    lb[0] != 0 || st[0] != 1 || mop_attr(op, "mapping"))
+		imp_fail(I, op, "unsupported 'scf.forall' (one dim, from 0, "
+			 "step 1, no mapping)");
+	if (ub[0] == INT64_MIN) {
+		ubt = arg(I, op, k++, true);
+	} else {
+		char buf[32];
+		snprintf(buf, sizeof buf, "%" PRId64, ub[0]);
+		ubt = arena_strdup(I->a, buf);
+	}
+	nout = (int)seg[3];
+	if (nout > 64 || op->nregions != 1 || op->regions[0].nblocks != 1 ||
+	    op->regions[0].blocks[0]->nargs != 1 + nout)
+		imp_fail(I, op, "unsupported 'scf.forall'");
+	for (int j = 0; j < nout; j++)
+		init[j] = arg(I, op, k + j, false);
+	b = op->regions[0].blocks[0];
+	put_results(I, op, depth);
+	block_args(I, op, b, 0);
+	str_printf(I->out, "forall %s = 0 to %s", val_find(I, b->args[0])->tir,
+		   ubt);
+	if (nout) {
+		str_puts(I->out, " shared(");
+		for (int j = 0; j < nout; j++)
+			str_printf(I->out, "%s%s = %s", j ? ", " : "",
+				   val_find(I, b->args[j + 1])->tir, init[j]);
+		str_puts(I->out, ")");
+	}
+	put_rtypes(I, op, 0);
+	str_puts(I->out, " {\n");
+	region(I, op, 0, depth);
+	str_puts(I->out, "\n");
+}
+
+static void
+im_in_parallel(Imp *I, const MOp *op, int depth)
+{
+	int n = I->nvals;
+
+	if (op->nregions != 1 || op->regions[0].nblocks > 1)
+		imp_fail(I, op, "unsupported 'scf.forall.in_parallel'");
+	if (op->regions[0].nblocks)
+		imp_ops(I, op->regions[0].blocks[0], depth);
+	I->nvals = n;
+}
+
+static void
+im_parallel_insert(Imp *I, const MOp *op, int depth)
+{
+	ind(I, depth);
+	str_printf(I->out, "parallel_insert_slice %s into %s",
+		   arg(I, op, 0, false), arg(I, op, 1, false));
+	put_slice(I, op, 2, 5);
+	str_puts(I->out, "\n");
+}
+
 /* ------------------------------------------------------------ functions */
 
 static const MOp *
@@ -1307,6 +1431,10 @@ static const struct {
 	{"func.return", im_yield},
 	{"func.call", im_call},
 	{"cf.assert", im_assert},
+	{"scf.while", im_while}, {"scf.condition", im_condition},
+	{"scf.forall", im_forall},
+	{"scf.forall.in_parallel", im_in_parallel},
+	{"tensor.parallel_insert_slice", im_parallel_insert},
 	{"async.execute", im_async}, {"async.await", im_await},
 };
 
