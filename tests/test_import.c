@@ -171,6 +171,30 @@ START_TEST(test_section5_ops)
 }
 END_TEST
 
+/* Every failing allocation and every cut of the text: an error or the
+ * text, never a crash or a leak. */
+START_TEST(test_alloc_and_cuts)
+{
+	long base = mem_live_blocks();
+	size_t len = strlen(sec5_mlir);
+
+	for (long n = 0; n < 400; n++) {
+		mem_fail_after(n);
+		char *s = imp(sec5_mlir, NULL);
+		mem_fail_after(-1);
+		free(s);
+		ck_assert_int_eq(mem_live_blocks(), base);
+	}
+	for (size_t cut = 0; cut < len; cut += 7) {
+		char *t = strndup(sec5_mlir, cut);
+		char *s = imp(t, NULL);
+		free(s);
+		free(t);
+		ck_assert_int_eq(mem_live_blocks(), base);
+	}
+}
+END_TEST
+
 static Suite *
 import_suite(void)
 {
@@ -180,6 +204,7 @@ import_suite(void)
 	tcase_add_test(tc, test_generic_no_tool);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_section5_ops);
+	tcase_add_test(tc, test_alloc_and_cuts);
 	suite_add_tcase(s, tc);
 	return s;
 }
