@@ -737,6 +737,25 @@ im_dps(Imp *I, const MOp *op, const char *tir, int want_in, int depth)
 	put_type_end(I, op);
 }
 
+/* linalg.elemwise_binary/unary's `fun = #linalg.binary_fn<add>` (19). */
+static const char *
+elemwise_fun(Imp *I, const MOp *op)
+{
+	static const char *const fns[][2] = {
+		{"add", "add"}, {"sub", "sub"}, {"mul", "mul"}, {"div", "div"},
+		{"max_signed", "max"}, {"min_signed", "min"}, {"exp", "exp"},
+		{"abs", "abs"}, {"negf", "neg"},
+	};
+	const MAttr *a = mop_attr(op, "fun");
+	const char *lt = a ? strchr(a->text, '<') : NULL;
+
+	for (size_t i = 0; lt && i < sizeof fns / sizeof *fns; i++)
+		if (!strncmp(lt + 1, fns[i][0], strlen(fns[i][0])) &&
+		    lt[1 + strlen(fns[i][0])] == '>')
+			return fns[i][1];
+	imp_fail(I, op, "unsupported attribute 'fun' on '%s'", op->name);
+}
+
 static void
 im_named(Imp *I, const MOp *op, int depth)
 {
@@ -762,6 +781,9 @@ im_named(Imp *I, const MOp *op, int depth)
 		return im_dps(I, op, n, 1, depth);
 	if (!strcmp(n, "negf"))
 		return im_dps(I, op, "neg", 1, depth);
+	if (!strcmp(n, "elemwise_binary") || !strcmp(n, "elemwise_unary"))
+		return im_dps(I, op, elemwise_fun(I, op), n[9] == 'b' ? 2 : 1,
+			      depth);
 	imp_fail(I, op, "unsupported op '%s'", op->name);
 }
 
