@@ -1619,6 +1619,9 @@ imp_module(Imp *I, const char *entry)
 	}
 }
 
+/* a location no compound literal has to survive the longjmp for */
+static const Loc noloc;
+
 int
 mlir_import(const char *text, size_t len, const char *file, const char *func,
 	    Str *out, Diag *d, const char **dfile)
@@ -1628,7 +1631,7 @@ mlir_import(const char *text, size_t len, const char *file, const char *func,
 
 	*dfile = file;
 	if (!(I.a = arena_new()))
-		return diag_set(d, (Loc){0, 0}, "out of memory");
+		return diag_set(d, noloc, "out of memory");
 	I.file = file;
 	I.out = out;
 	I.d = d;
@@ -1638,16 +1641,16 @@ mlir_import(const char *text, size_t len, const char *file, const char *func,
 		return -1;
 	}
 	d->msg[0] = 0;
-	d->loc = (Loc){0, 0};
+	d->loc = noloc;
 	if (setjmp(I.jb)) {
 		if (!d->msg[0])
-			diag_set(d, (Loc){0, 0}, "out of memory");
+			diag_set(d, noloc, "out of memory");
 		rc = -1;
 	} else {
 		I.a->oom = &I.jb;
 		imp_module(&I, func);
 		if (out->oom)
-			rc = diag_set(d, (Loc){0, 0}, "out of memory");
+			rc = diag_set(d, noloc, "out of memory");
 	}
 	/* dfile may point into the arena: keep it alive with a copy */
 	if (rc && *dfile != file) {
