@@ -1551,7 +1551,10 @@ imp_func(Imp *I, const MOp *f)
 	I->nused = 0;
 	str_printf(I->out, "func @%s(", name);
 	for (int i = 0; i < b->nargs; i++) {
-		IVal *v = val_add(I, f, b->args[i], tir_name(I, b->args[i]),
+		MOp at = *f;    /* a bad type is the argument's error */
+		if (b->arglocs && b->arglocs[i].file)
+			at.loc = b->arglocs[i];
+		IVal *v = val_add(I, &at, b->args[i], tir_name(I, b->args[i]),
 				  b->argtypes[i]);
 		str_printf(I->out, "%s%s: %s%s", i ? ", " : "", v->tir, v->type,
 			   arg_readonly(f, i) ? " {readonly}" : "");

@@ -37,7 +37,7 @@ printf '%s\n' 'func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {' \
 	'  %b = arith.addf %a, %zz : tensor<4xf32>' '  return %b : tensor<4xf32>' '}' >"$tmp/bad.mlir"
 expect2 "bad.mlir:2:23: error: use of undeclared SSA value name" import "$tmp/bad.mlir" --tool "$tool"
 printf '%s\n' 'func.func @main(%a: memref<4xf32>) {' '  return' '}' >"$tmp/mem.mlir"
-expect2 "mem.mlir:1:1: error: unsupported type 'memref<4xf32>'" import "$tmp/mem.mlir" --tool "$tool"
+expect2 "mem.mlir:1:17: error: unsupported type 'memref<4xf32>'" import "$tmp/mem.mlir" --tool "$tool"
 expect2 "pad.mlir:1:1: error: expected an operation" import "$tmp/pad.mlir" --no-tool
 expect2 "bufdiff import: cannot read $tmp/none.mlir" import "$tmp/none.mlir"
 expect2 "unknown option '--strategy'" import "$tmp/pad.mlir" --strategy x
