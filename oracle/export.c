@@ -519,7 +519,17 @@ ew_generic(Exporter *e, const Op *op, const Arg *in, int nin, Ew ew,
 	ops[nin] = arg_of(outs);
 	ind(e);
 	put_results(e, op);
-	str_puts(e->out, "linalg.generic {indexing_maps = [");
+	str_puts(e->out, "linalg.generic {");
+	/* `into` its own first operand looks like no `into` at all: say it,
+	 * so that import gives back the same program */
+	if (op->hasdest && op->dest.v) {
+		int k = 0;
+		while (k < nin && !(in[k].v && type_equal(in[k].v->type, t)))
+			k++;
+		if (k < nin && in[k].v == op->dest.v)
+			str_puts(e->out, "bufdiff.into, ");
+	}
+	str_puts(e->out, "indexing_maps = [");
 	for (int i = 0; i <= nin; i++) {
 		if (i)
 			str_puts(e->out, ", ");

@@ -739,6 +739,8 @@ main(int argc, char **argv)
 		return cmd_fuzz(argc, argv);
 	if (!strcmp(argv[1], "reduce"))
 		return cmd_reduce(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "import"))
+		return cmd_import(argc - 1, argv + 1);
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;

@@ -22,6 +22,8 @@
  *   mlir_read.c  MLIR's generic op form (what *-opt tools print with
  *              --mlir-print-op-generic --mlir-print-debuginfo) -> MOp tree,
  *              any dialect, locations resolved; the bridge back from *-opt
+ *   import.c   tensor-level MLIR (generic op form) -> TIR text, the
+ *              inverse of export.c; `bufdiff import` (docs/import.md)
  *   cache.c    text -> verdict or answer (reducer candidates, tool answers)
  *   external.c outside bufferizers as strategies: exec:, exec-mlir:, mlir
  *              (ask the tool, cache its answer, map it onto decisions)
@@ -36,7 +38,7 @@
  *   reduce_cli.c  `bufdiff reduce`
  *   report.c   text, JSON (--json) and JUnit (--junit) reports
  *   main.c     the CLI: run, check, print, bufferize, explain, export,
- *              strategies, --help, --version
+ *              import, strategies, --help, --version
  *
  * Every line and column here is a 1-based position in the .yaml file,
  * except in mlir_read.c, where they are positions in the MLIR text.
@@ -735,5 +737,23 @@ int mattr_int(const MAttr *a, int64_t *v);
 int mattr_ints(const MAttr *a, int64_t *out, int n);
 /* `"text"`: its contents unescaped in ar, or NULL. */
 const char *mattr_str(const MAttr *a, Arena *ar);
+
+/* ------------------------------------------------------------ import.c */
+
+/*
+ * MLIR in the generic op form (what mlir-opt prints with
+ * --mlir-print-op-generic --mlir-print-debuginfo --mlir-print-local-scope)
+ * -> TIR program text appended to out.  func NULL: every function; else
+ * that one and the functions it calls.  0, or -1 with d and *dfile, the
+ * file d->loc is in: the op's loc("FILE":L:C) when it has one, else
+ * `file` (positions in text).  Anything outside the subset is an error
+ * (`unsupported op 'tensor.pad'`, `unsupported type 'memref<4xf32>'`).
+ */
+int mlir_import(const char *text, size_t len, const char *file,
+		const char *func, Str *out, Diag *d, const char **dfile);
+/* `bufdiff import FILE.mlir [--func NAME] [--seed N] [--out CASE]
+ * [--tool TOOL | --no-tool] [--tool-timeout SEC]` (argv[0] "import"):
+ * 0, or 2 with one diagnostic on stderr. */
+int cmd_import(int argc, char **argv);
 
 #endif

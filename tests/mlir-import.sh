@@ -1,0 +1,81 @@
+#!/bin/bash
+# mlir-import.sh BUFDIFF CASES N: the round trip export -> import through
+# mlir-opt-N for every case under CASES whose program loads: the canonical
+# TIR of the imported case (bufdiff print) must be the case's own, value
+# names compared by their order of first appearance (mlir-opt numbers
+# values: %x comes back as %arg0).  Exit 77 (ctest skip) when mlir-opt-N
+# is not installed.  MIN_EXACT and MAX_FAILED pin the figures of
+# docs/import.md (the known differences are listed there).
+set -u
+bufdiff=$1 cases=$2 n=$3 min_exact=$4 max_failed=$5
+tool=mlir-opt-$n
+if ! command -v "$tool" >/dev/null; then
+	echo "SKIP: $tool not installed"
+	exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# the CLI: exit 2 and one diagnostic at the user's line
+expect2() {
+	local want=$1
+	shift
+	out=$("$bufdiff" "$@" 2>&1)
+	rc=$?
+	if [ $rc -ne 2 ] || ! grep -qF -- "$want" <<<"$out"; then
+		echo "FAIL: bufdiff $* exited $rc, want 2 and '$want':"
+		echo "$out"
+		exit 1
+	fi
+}
+printf '%s\n' 'func.func @main(%a: tensor<4xf32>) -> tensor<6xf32> {' \
+	'  %c = arith.constant 0.0 : f32' \
+	'  %p = tensor.pad %a low[1] high[1] {' '  ^bb0(%i: index):' \
+	'    tensor.yield %c : f32' '  } : tensor<4xf32> to tensor<6xf32>' \
+	'  return %p : tensor<6xf32>' '}' >"$tmp/pad.mlir"
+expect2 "pad.mlir:3:8: error: unsupported op 'tensor.pad'" import "$tmp/pad.mlir" --tool "$tool"
+printf '%s\n' 'func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {' \
+	'  %b = arith.addf %a, %zz : tensor<4xf32>' '  return %b : tensor<4xf32>' '}' >"$tmp/bad.mlir"
+expect2 "bad.mlir:2:23: error: use of undeclared SSA value name" import "$tmp/bad.mlir" --tool "$tool"
+printf '%s\n' 'func.func @main(%a: memref<4xf32>) {' '  return' '}' >"$tmp/mem.mlir"
+expect2 "mem.mlir:1:17: error: unsupported type 'memref<4xf32>'" import "$tmp/mem.mlir" --tool "$tool"
+expect2 "pad.mlir:1:1: error: expected an operation" import "$tmp/pad.mlir" --no-tool
+expect2 "bufdiff import: cannot read $tmp/none.mlir" import "$tmp/none.mlir"
+expect2 "unknown option '--strategy'" import "$tmp/pad.mlir" --strategy x
+# the generic form without a tool gives the same case
+seed=$cases/seed/old-input-still-needed.yaml
+"$bufdiff" export "$seed" --mlir-version "$n" --out "$tmp/s.mlir"
+"$tool" "$tmp/s.mlir" --mlir-print-op-generic --mlir-print-debuginfo \
+	--mlir-print-local-scope >"$tmp/g.mlir"
+"$bufdiff" import "$tmp/g.mlir" --no-tool --seed 5 --out "$tmp/g.yaml"
+"$bufdiff" import "$tmp/s.mlir" --tool "$tool" --seed 5 --out "$tmp/s.yaml"
+if ! cmp -s <(tail -n +2 "$tmp/g.yaml") <(tail -n +2 "$tmp/s.yaml"); then
+	echo "FAIL: --no-tool on the generic form differs:"
+	diff "$tmp/g.yaml" "$tmp/s.yaml"
+	exit 1
+fi
+# %names -> %v1, %v2 ... in order of first appearance
+canon() {
+	perl -pe 'BEGIN { our %m; our $k = 0 } if (/^func /) { %m = (); $k = 0 }
+		s/%([A-Za-z0-9_.\$-]+)/"%v" . ($m{$1} \/\/= ++$k)/ge; s/\b(\d+)\.0\b/$1/g'
+}
+total=0 same=0 differ=0 failed=0
+while IFS= read -r f; do
+	"$bufdiff" export "$f" --mlir-version "$n" --out "$tmp/x.mlir" 2>/dev/null || continue
+	total=$((total + 1))
+	if ! "$bufdiff" import "$tmp/x.mlir" --tool "$tool" --out "$tmp/x.yaml" 2>"$tmp/err"; then
+		echo "IMPORT FAILED $f: $(head -1 "$tmp/err")"
+		failed=$((failed + 1))
+		continue
+	fi
+	"$bufdiff" print "$f" | canon >"$tmp/a"
+	"$bufdiff" print "$tmp/x.yaml" | canon >"$tmp/b"
+	if cmp -s "$tmp/a" "$tmp/b"; then
+		same=$((same + 1))
+	else
+		echo "DIFFERS $f:"
+		diff "$tmp/a" "$tmp/b" | head -6
+		differ=$((differ + 1))
+	fi
+done < <(find "$cases" -name '*.yaml' | sort)
+echo "$tool: $total exported, $same round trips exact, $differ differ, $failed import failures"
+[ "$same" -ge "$min_exact" ] && [ "$failed" -le "$max_failed" ]

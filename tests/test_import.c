@@ -1,0 +1,216 @@
+/* import.c: the generic form without a tool, and every error class. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "oracle.h"
+#include "testutil.h"
+
+/* TIR text of `mlir` (generic form), or the error as "FILE:L:C: msg". */
+static char *
+imp(const char *mlir, const char *func)
+{
+	Str out = {0};
+	Diag d;
+	const char *dfile;
+	char buf[700];
+
+	if (mlir_import(mlir, strlen(mlir), "in.mlir", func, &out, &d, &dfile)) {
+		str_free(&out);
+		snprintf(buf, sizeof buf, "%s:%d:%d: %s", dfile, d.loc.line,
+			 d.loc.col, d.msg);
+		return strdup(buf);
+	}
+	char *s = str_take(&out), *r = strdup(s);
+	mem_free(s);
+	return r;
+}
+
+#define FUNC(body, args, types) \
+	"\"builtin.module\"() ({\n" \
+	"  \"func.func\"() <{function_type = (" types ") -> " types \
+	", sym_name = \"main\"}> ({\n" \
+	"  ^bb0(" args "):\n" body \
+	"  }) : () -> ()\n" \
+	"}) : () -> ()\n"
+
+START_TEST(test_generic_no_tool)
+{
+	char *s = imp(FUNC(
+		"    %0 = \"arith.constant\"() <{value = 10 : i32}> : () -> i32\n"
+		"    %1 = \"linalg.generic\"(%arg0, %0, %arg0) <{indexing_maps = "
+		"[affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<"
+		"(d0) -> (d0)>], iterator_types = [#linalg.iterator_type<parallel>],"
+		" operandSegmentSizes = array<i32: 2, 1>}> ({\n"
+		"    ^bb0(%a: i32, %b: i32, %c: i32):\n"
+		"      %2 = \"arith.addi\"(%a, %b) : (i32, i32) -> i32\n"
+		"      \"linalg.yield\"(%2) : (i32) -> ()\n"
+		"    }) : (tensor<3xi32>, i32, tensor<3xi32>) -> tensor<3xi32>\n"
+		"    \"func.return\"(%1) : (tensor<3xi32>) -> ()\n",
+		"%arg0: tensor<3xi32>", "tensor<3xi32>"), NULL);
+
+	/* no locations: the constant is a value of its own */
+	ck_assert_str_eq(s,
+		"func @main(%arg0: tensor<3xi32>) -> (tensor<3xi32>) {\n"
+		"  %0 = const 10 : i32\n"
+		"  %1 = add %arg0, %0 : tensor<3xi32>\n"
+		"  return %1\n"
+		"}\n");
+	free(s);
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+	static const struct {
+		const char *mlir, *want;
+	} t[] = {
+		{FUNC("    %0 = \"tensor.pad\"(%arg0) : (tensor<3xi32>) -> "
+		      "tensor<5xi32> loc(\"u.mlir\":4:10)\n"
+		      "    \"func.return\"(%0) : (tensor<5xi32>) -> ()\n",
+		      "%arg0: tensor<3xi32>", "tensor<3xi32>"),
+		 "u.mlir:4:10: unsupported op 'tensor.pad'"},
+		{FUNC("    \"func.return\"(%arg0) : (memref<3xi32>) -> ()\n",
+		      "%arg0: memref<3xi32>", "memref<3xi32>"),
+		 "in.mlir:2:3: unsupported type 'memref<3xi32>'"},
+		{FUNC("    \"func.return\"(%arg0) : (vector<4xf32>) -> ()\n",
+		      "%arg0: vector<4xf32>", "vector<4xf32>"),
+		 "in.mlir:2:3: unsupported type 'vector<4xf32>'"},
+		{FUNC("    \"func.return\"(%arg0) : (tensor<100000x100000xf32>) -> ()\n",
+		      "%arg0: tensor<100000x100000xf32>", "tensor<100000x100000xf32>"),
+		 "in.mlir:2:3: shape too large in type 'tensor<100000x100000xf32>' "
+		 "(limit 67108864 elements)"},
+		{FUNC("    \"func.return\"(%arg0) : (f16) -> ()\n",
+		      "%arg0: f16", "f16"),
+		 "in.mlir:2:3: unsupported type 'f16'"},
+		{"\"builtin.module\"() ({\n  %0 = \n",
+		 "in.mlir:3:1: expected '\"' to start an op name"},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+		char *s = imp(t[i].mlir, NULL);
+		ck_assert_msg(!strncmp(s, t[i].want, strlen(t[i].want)),
+			      "case %zu: got '%s'", i, s);
+		free(s);
+	}
+	char *s = imp(FUNC("    \"func.return\"(%arg0) : (i32) -> ()\n",
+			   "%arg0: i32", "i32"), "nope");
+	ck_assert_str_eq(s, "in.mlir:0:0: no function @nope");
+	free(s);
+	ck_assert_int_eq(mem_live_blocks(), 0);
+}
+END_TEST
+
+/* FORMAT §5's ops are emitted now; they load once the parser has them. */
+static const char sec5_mlir[] =
+		"\"builtin.module\"() ({\n"
+		"  \"func.func\"() <{function_type = (tensor<8xf32>, tensor<1xf32>, index) -> (tensor<8xf32>, index), sym_name = \"main\"}> ({\n"
+		"  ^bb0(%arg0: tensor<8xf32>, %arg1: tensor<1xf32>, %arg2: index):\n"
+		"    %0 = \"scf.forall\"(%arg0) <{operandSegmentSizes = array<i32: 0, 0, 0, 1>, staticLowerBound = array<i64: 0>, staticStep = array<i64: 1>, staticUpperBound = array<i64: 8>}> ({\n"
+		"    ^bb0(%arg7: index, %arg8: tensor<8xf32>):\n"
+		"      \"scf.forall.in_parallel\"() ({\n"
+		"        \"tensor.parallel_insert_slice\"(%arg1, %arg8, %arg7) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: 1>, static_strides = array<i64: 1>}> : (tensor<1xf32>, tensor<8xf32>, index) -> ()\n"
+		"      }) : () -> ()\n"
+		"    }) : (tensor<8xf32>) -> tensor<8xf32>\n"
+		"    %1 = \"arith.constant\"() <{value = 0 : index}> : () -> index\n"
+		"    %2:2 = \"scf.while\"(%0, %1) ({\n"
+		"    ^bb0(%arg5: tensor<8xf32>, %arg6: index):\n"
+		"      %8 = \"arith.cmpi\"(%arg6, %arg2) <{predicate = 2 : i64}> : (index, index) -> i1\n"
+		"      \"scf.condition\"(%8, %arg5, %arg6) : (i1, tensor<8xf32>, index) -> ()\n"
+		"    }, {\n"
+		"    ^bb0(%arg3: tensor<8xf32>, %arg4: index):\n"
+		"      %6 = \"arith.constant\"() <{value = 1 : index}> : () -> index\n"
+		"      %7 = \"arith.addi\"(%arg4, %6) <{overflowFlags = #arith.overflow<none>}> : (index, index) -> index\n"
+		"      \"scf.yield\"(%arg3, %7) : (tensor<8xf32>, index) -> ()\n"
+		"    }) : (tensor<8xf32>, index) -> (tensor<8xf32>, index)\n"
+		"    %3 = \"tensor.from_elements\"(%1, %1) : (index, index) -> tensor<2xindex>\n"
+		"    %4 = \"tensor.expand_shape\"(%arg0) <{reassociation = [[0, 1]], static_output_shape = array<i64: 2, 4>}> : (tensor<8xf32>) -> tensor<2x4xf32>\n"
+		"    %5 = \"arith.constant\"() <{value = true}> : () -> i1\n"
+		"    \"cf.assert\"(%5) <{msg = \"never\"}> : (i1) -> ()\n"
+		"    \"func.return\"(%2#0, %2#1) : (tensor<8xf32>, index) -> ()\n"
+		"  }) : () -> ()\n"
+		"}) : () -> ()\n";
+
+START_TEST(test_section5_ops)
+{
+	char *s = imp(sec5_mlir, NULL);
+	static const char *const ops[] = {"while", "forall", "from_elements",
+					  "expand_shape", "assert"};
+
+	ck_assert_str_eq(s,
+		"func @main(%arg0: tensor<8xf32>, %arg1: tensor<1xf32>, %arg2: index) -> (tensor<8xf32>, index) {\n"
+		"  %0 = forall %arg7 = 0 to 8 shared(%arg8 = %arg0) -> (tensor<8xf32>) {\n"
+		"    parallel_insert_slice %arg1 into %arg8[%arg7] [1] [1]\n"
+		"  }\n"
+		"  %1 = const 0 : index\n"
+		"  %2_0, %2_1 = while iter(%arg5 = %0, %arg6 = %1) -> (tensor<8xf32>, index) {\n"
+		"    %8 = lt %arg6, %arg2 : index\n"
+		"    condition %8\n"
+		"  } do {\n"
+		"    %6 = const 1 : index\n"
+		"    %7 = add %arg6, %6 : index\n"
+		"    yield %arg5, %7\n"
+		"  }\n"
+		"  %3 = from_elements %1, %1 : tensor<2xindex>\n"
+		"  %4 = expand_shape %arg0 [[0, 1]] : tensor<2x4xf32>\n"
+		"  %5 = const 1 : i1\n"
+		"  assert %5, \"never\"\n"
+		"  return %2_0, %2_1\n"
+		"}\n");
+	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+		if (op_lookup(ops[i], strlen(ops[i])) < 0) {
+			printf("test_section5_ops: loading skipped: the parser "
+			       "has no '%s' yet\n", ops[i]);
+			free(s);
+			return;
+		}
+	Diag d;
+	Program *p = tu_parse(s, &d);
+	ck_assert_msg(p != NULL, "%d:%d: %s", d.loc.line, d.loc.col, d.msg);
+	ck_assert_int_eq(tir_verify(p, &default_limits, &d), 0);
+	prog_free(p);
+	free(s);
+}
+END_TEST
+
+/* Every failing allocation and every cut of the text: an error or the
+ * text, never a crash or a leak. */
+START_TEST(test_alloc_and_cuts)
+{
+	long base = mem_live_blocks();
+	size_t len = strlen(sec5_mlir);
+
+	for (long n = 0; n < 400; n++) {
+		mem_fail_after(n);
+		char *s = imp(sec5_mlir, NULL);
+		mem_fail_after(-1);
+		free(s);
+		ck_assert_int_eq(mem_live_blocks(), base);
+	}
+	for (size_t cut = 0; cut < len; cut += 7) {
+		char *t = strndup(sec5_mlir, cut);
+		char *s = imp(t, NULL);
+		free(s);
+		free(t);
+		ck_assert_int_eq(mem_live_blocks(), base);
+	}
+}
+END_TEST
+
+static Suite *
+import_suite(void)
+{
+	Suite *s = suite_create("import");
+	TCase *tc = tcase_create("generic");
+
+	tcase_add_test(tc, test_generic_no_tool);
+	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_section5_ops);
+	tcase_add_test(tc, test_alloc_and_cuts);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return tu_run((Suite *[]){import_suite(), NULL});
+}
