@@ -167,7 +167,8 @@ typedef enum Form {
 	F_CONST, F_EMPTY, F_BINARY, F_UNARY, F_CMP, F_FILL, F_MATMUL,
 	F_TRANSPOSE, F_REDUCE, F_EXTRACT_SLICE, F_INSERT_SLICE, F_EXTRACT,
 	F_INSERT, F_COPY, F_CLONE, F_CALL, F_IF, F_FOR, F_ASYNC, F_AWAIT,
-	F_YIELD, F_RETURN
+	F_WHILE, F_ASSERT,
+	F_YIELD, F_RETURN, F_CONDITION /* terminators: F_YIELD and after */
 } Form;
 
 typedef enum Ew {
@@ -266,6 +267,7 @@ struct Op {
 	int seq;          /* pre-order number in the program: an op's regions
 			   * hold seq+1 .. last */
 	int last;
+	const char *msg;  /* assert: the message, unescaped */
 };
 /*
  * Operand layout per form (args[]):
@@ -282,6 +284,10 @@ struct Op {
  *   F_FOR          lb, ub, step, inits...   (body->args = iv, iter args)
  *   F_ASYNC        none (captures by scope; result: one future)
  *   F_AWAIT        the future          F_YIELD/F_RETURN  returned values
+ *   F_WHILE        inits...   (body = the condition region, orelse = the
+ *                  do region; both have args = the iter args, the same
+ *                  Values, owned by body)
+ *   F_CONDITION    cond                F_ASSERT     cond (msg)
  */
 
 struct Func {
@@ -330,7 +336,8 @@ typedef struct SrcMap {
  * plain whitespace; `//` comments run to the end of the line. */
 typedef enum TokKind {
 	TK_EOF, TK_IDENT, TK_VALUE /* %name */, TK_FUNC /* @name */,
-	TK_INT, TK_FLOAT, TK_PUNCT /* ( ) { } [ ] < > , : = and -> as 'A' */
+	TK_INT, TK_FLOAT, TK_PUNCT /* ( ) { } [ ] < > , : = and -> as 'A' */,
+	TK_STRING /* "text": s/len span the quotes and the escapes */
 } TokKind;
 
 typedef struct Token {
@@ -461,7 +468,9 @@ void k_reduce(Ew ew, const View *out, const View *a, const int *dims,
  * inputs[i] is borrowed (params of `entry`); on success *outs receives a
  * mem_alloc'ed array of nouts new tensors (caller frees each and the array).
  * Returns 0, or -1 with d set (limits exceeded, run-time shape mismatch,
- * dynamic slice out of bounds, out of memory), with the op's location. */
+ * dynamic slice out of bounds, out of memory), with the op's location,
+ * or 1 when an `assert` failed: d holds its location and its message
+ * (the failure path; no outputs). */
 int ref_run(const Program *p, const Func *entry, Tensor *const *inputs,
 	    const Limits *lim, Tensor ***outs, int *nouts, Diag *d);
 
