@@ -57,8 +57,11 @@ typedef struct ArgCopy {
 /* Lowering rules a strategy may switch off (only mutants do). */
 enum {
 	LOWER_NO_INIT_COPY = 1,   /* a `new` loop buffer starts uninitialized */
-	LOWER_TEXTUAL_FREES = 2   /* free at the root's own last textual use,
+	LOWER_TEXTUAL_FREES = 2,  /* free at the root's own last textual use,
 				   * ignoring aliases and pending launches */
+	LOWER_FAIL_NO_FREES = 4,  /* the failure path frees nothing */
+	LOWER_FAIL_NO_DRAIN = 8   /* the failure path frees without waiting
+				   * for pending launches */
 };
 
 typedef struct Decisions {
@@ -121,7 +124,9 @@ enum {
 	ONESHOT_FREES = 1 << 6,        /* frees after the last use of any alias */
 	ONESHOT_BRANCHES = 1 << 7,     /* branches exclude each other only once */
 	ONESHOT_CALLS = 1 << 8,        /* a written arg still read is copied */
-	ONESHOT_RETURNS = 1 << 9       /* returned values are read by the caller */
+	ONESHOT_RETURNS = 1 << 9,      /* returned values are read by the caller */
+	ONESHOT_FAIL_FREES = 1 << 10,  /* the failure path frees what it owns */
+	ONESHOT_FAIL_DRAIN = 1 << 11   /* ... after pending launches complete */
 };
 
 int oneshot_decide(const Program *p, Decisions *ds, unsigned breaks);

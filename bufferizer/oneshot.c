@@ -1027,6 +1027,10 @@ oneshot_decide(const Program *p, Decisions *ds, unsigned breaks)
 		goto out;
 	if (broken(&S, ONESHOT_ZERO_TRIP))
 		ds->lower |= LOWER_NO_INIT_COPY;
+	if (broken(&S, ONESHOT_FAIL_FREES))
+		ds->lower |= LOWER_FAIL_NO_FREES;
+	if (broken(&S, ONESHOT_FAIL_DRAIN))
+		ds->lower |= LOWER_FAIL_NO_DRAIN;
 	if (broken(&S, ONESHOT_FREES))
 		ds->lower |= LOWER_TEXTUAL_FREES;
 	rc = 0;

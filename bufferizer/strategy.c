@@ -125,6 +125,11 @@ static const Strategy strategies[] = {
 	 "passed without a copy", oneshot_decide, ONESHOT_CALLS, NULL},
 	{"mutant-returns-not-read", "mutant: returned values do not count as "
 	 "read after the function", oneshot_decide, ONESHOT_RETURNS, NULL},
+	{"mutant-failure-leaks", "mutant: a failed assert frees nothing on "
+	 "the failure path", oneshot_decide, ONESHOT_FAIL_FREES, NULL},
+	{"mutant-failure-frees-early", "mutant: the failure path frees "
+	 "without waiting for pending launches", oneshot_decide,
+	 ONESHOT_FAIL_DRAIN, NULL},
 };
 
 const Strategy *

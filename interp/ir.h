@@ -514,7 +514,9 @@ typedef struct Decision {
 typedef enum BKind {
 	BI_ALLOC, BI_ALIAS, BI_VIEW, BI_COPY, BI_COMPUTE, BI_CONST, BI_FREE,
 	BI_IF, BI_FOR, BI_CALL, BI_LAUNCH, BI_AWAIT, BI_DRAIN, BI_YIELD,
-	BI_RETURN
+	BI_RETURN,
+	BI_WHILE,   /* body: the condition block (yields the i1), orelse: do */
+	BI_ASSERT   /* a false operand ends the run through the failure path */
 } BKind;
 
 typedef struct BInst BInst;
@@ -625,6 +627,7 @@ typedef struct ExecResult {
 	int nviols;
 	MemStats mem;
 	char aborted[256];        /* non-empty: the run stopped early (why) */
+	const Op *failed;         /* the assert the run failed at, or NULL */
 } ExecResult;
 
 /* Run bp's function `entry` on copies of inputs.  Returns 0 (violations

@@ -799,6 +799,11 @@ check_assert(Verifier *v, const Op *op)
 {
 	static const Type i1 = {.kind = TY_SCALAR, .dt = DT_I1};
 
+	for (const Block *b = op->parent; b; b = outer_block(b))
+		if (b->parent && b->parent->kind == OP_ASYNC)
+			return diag_set(v->d, op->loc,
+					"assert inside an async region is not "
+					"supported");
 	return want_type(v, &op->args[0], &i1);
 }
 
