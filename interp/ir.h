@@ -314,6 +314,8 @@ Func *prog_func(const Program *p, const char *name); /* NULL if none */
  * in function f, or in any function when f is NULL.  NULL if none. */
 Value *prog_value(const Program *p, const Func *f, const char *name);
 void prog_free(Program *p); /* frees the arena; NULL ok */
+/* The op of kind k at loc (an assert a run failed at), or NULL. */
+const Op *prog_op_at(const Program *p, OpKind k, Loc loc);
 /* Is v an operand of op (args, slice offsets, destination)? */
 bool op_uses(const Op *op, const Value *v);
 /* Is op inside a branch or a loop body below block blk (it may not run

@@ -126,8 +126,13 @@ evaluate(Red *r, const Case *c, int run, RunOut *o, Diag *why)
 	int nref = 0;
 
 	memset(o, 0, sizeof *o);
-	if (ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref, &nref, why))
+	int rr = ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref, &nref,
+			 why);
+
+	if (rr < 0)
 		return reject(r, why) ? -1 : 1;
+	((Case *)c)->ref_failed = rr == 1 ? prog_op_at(c->prog, OP_ASSERT, why->loc)
+				: NULL;
 	diff_run(c, &c->runs[run], NULL, ref, nref, o);
 	for (int i = 0; i < nref; i++)
 		tensor_free(ref[i]);
