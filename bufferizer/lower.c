@@ -363,6 +363,7 @@ lower_async(Lower *L, const Op *op, BBlock *out)
 		snprintf(suffix, sizeof suffix, "%d", k);
 		res[k] = synth(L, &like, suffix);
 		set_root(L, res[k], res[k], true, op->parent);
+		L->hint[res[k]->id] = op->index; /* made at the launch */
 	}
 	L->futres[op->res[0]->id] = res;
 	in->body = lower_block(L, op->body);

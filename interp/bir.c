@@ -238,7 +238,13 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 	case BI_ASSERT:
 		str_printf(o, "assert ");
 		operand(o, &op->args[0]);
-		break;
+		if (!in->body || !in->body->n)
+			break;
+		str_printf(o, " else fail {");
+		note(o, start, in);
+		block(o, bp, in->body, depth + 1);
+		str_printf(o, "%*s}\n", 2 * depth, "");
+		return;
 	case BI_LAUNCH:
 		str_printf(o, "%%%s = launch stream %d {", in->v->name, op->stream);
 		note(o, start, in);
