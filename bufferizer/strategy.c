@@ -12,10 +12,12 @@ inplace_candidates(const Op *op, int resno, Value **out, int max)
 	switch (op_info[op->kind].write) {
 	case W_NONE:
 		return 0;
-	case W_INIT:
-		if (3 + resno < op->nargs && op->args[3 + resno].v && max > 0)
-			out[n++] = op->args[3 + resno].v;
+	case W_INIT: { /* for: after lb, ub, step; while: the inits alone */
+		int at = (op->kind == OP_WHILE ? 0 : 3) + resno;
+		if (at < op->nargs && op->args[at].v && max > 0)
+			out[n++] = op->args[at].v;
 		return n;
+	}
 	case W_DEST:
 	case W_ANY:
 		if (op->hasdest) {

@@ -157,7 +157,8 @@ op_conditional(const Block *blk, const Op *op)
 	     a = a->parent ? a->parent->parent : NULL)
 		if (a->parent && a->parent->parent &&
 		    (a->parent->parent->kind == OP_IF ||
-		     a->parent->parent->kind == OP_FOR))
+		     a->parent->parent->kind == OP_FOR ||
+		     a->parent->parent->kind == OP_WHILE))
 			return true;
 	return false;
 }
