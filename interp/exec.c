@@ -943,7 +943,8 @@ run_call(Exec *X, Frame *F, const BInst *in)
 	X->depth++;
 	run_block(X, &G, X->bp->funcs[fi].body, y);
 	X->depth--;
-	if (X->res->failed && !X->res->aborted[0])
+	/* the callee stopped at a failed assert: now the caller's part */
+	if (X->stop && X->res->failed && !X->res->aborted[0])
 		run_failure(X, F, in->orelse);
 	for (int k = 0; k < op->nres && !X->stop; k++)
 		reg_assign(reg(F, op->res[k]), &y[k]);

@@ -170,7 +170,7 @@ judge_failure(Case *c, const Strategy *s, bool case_runs, Outcome *o)
 		snprintf(o->why, sizeof o->why, "expected an error at line %d "
 			 "containing \"%s\", got a failure at line %d: %s",
 			 c->error.line, c->error.msg, e->loc.line, e->msg);
-	else if (!c->has_failure)
+	else if (!c->has_failure && c->has_outputs)
 		snprintf(o->why, sizeof o->why, "the reference failed at the "
 			 "assert of line %d: %s", e->loc.line, e->msg);
 	else if (c->failure.line != e->loc.line ||

@@ -52,6 +52,7 @@ typedef struct G {
 	Str *helpers;    /* helper functions' text */
 	int *nhelpers;
 	bool helper;     /* generating a helper: no calls, no launches */
+	int in_async;    /* inside launch regions: no asserts there */
 } G;
 
 /* ---- text */
@@ -567,6 +568,75 @@ gen_for(G *g)
 	*g->ops += 2;
 }
 
+/* A while counting %c up to a bound (%n or a literal, so it ends), its
+ * tensor iter arg rewritten in the do region; the condition region may
+ * read the iter arg or an outer value on every trip. */
+static void
+gen_while(G *g)
+{
+	GV *init = any_tensor(g), *acc, *v, *o;
+	char s[64], ub[16];
+	int mark, r, k;
+
+	if (!init || g->nloops == 8)
+		return;
+	init = &g->v[init - g->v];
+	GV tt = *init;
+	k = (*g->names)++;
+	r = (*g->names)++;
+	if (chance(g, 50) && !g->helper)
+		snprintf(ub, sizeof ub, "%%n");
+	else
+		snprintf(ub, sizeof ub, "%d", pick(g, 4));
+	line(g, "%%z%d = const 0 : index", k);
+	line(g, "%%r%d, %%w%d = while iter(%%acc%d = %%%s, %%c%d = %%z%d) -> "
+	     "(%s, index) {", r, r, k, init->name, k, k, ty(&tt, s, sizeof s));
+	g->depth++;
+	if (chance(g, 50)) {
+		char idx[64] = "", an[16];
+		const GV *src = chance(g, 50) ? (o = any_tensor(g)) : NULL;
+		snprintf(an, sizeof an, "acc%d", k);
+		if (!src)
+			src = &tt;
+		for (int d = 0; d < src->rank; d++)
+			strcat(idx, d ? ", 0" : "0");
+		line(g, "%%e%d = extract %%%s[%s] : %s", k,
+		     src == &tt ? an : src->name, idx, dtype_names[src->dt]);
+	}
+	line(g, "%%t%d = lt %%c%d, %s : index", k, k, ub);
+	line(g, "condition %%t%d", k);
+	g->depth--;
+	line(g, "} do {");
+	mark = enter(g);
+	acc = new_value(g, &tt, "acc");
+	snprintf(acc->name, sizeof acc->name, "acc%d", k);
+	gen_ops(g, 1 + pick(g, 3));
+	await_pending(g, g->depth);
+	line(g, "%%c%dn = add %%c%d, 1 : index", k, k);
+	line(g, "yield %%%s, %%c%dn", yield_of(g, &tt, mark), k);
+	leave(g, mark);
+	line(g, "}");
+	v = new_value(g, &tt, "r");
+	snprintf(v->name, sizeof v->name, "r%d", r);
+	*g->ops += 3;
+}
+
+/* An assert that fails for some inputs (%n is 0..3, a loop's iv grows):
+ * the failure path runs with whatever is live and pending then. */
+static void
+gen_assert(G *g)
+{
+	const char *on = g->nloops && chance(g, 50)
+				 ? g->loops[g->nloops - 1].iv : "n";
+	int k = (*g->names)++;
+
+	if (g->in_async || (g->helper && !strcmp(on, "n")))
+		return;
+	line(g, "%%ok%d = lt %%%s, %d : index", k, on, 1 + pick(g, 4));
+	line(g, "assert %%ok%d, \"%s stays small\"", k, on);
+	*g->ops += 2;
+}
+
 static void
 gen_async(G *g)
 {
@@ -583,7 +653,9 @@ gen_async(G *g)
 	line(g, "%%f%d = async stream %d -> (%s) {", k, pick(g, 3),
 	     ty(&tt, s, sizeof s));
 	mark = enter(g);
+	g->in_async++;
 	gen_ops(g, 1 + pick(g, 3));
+	g->in_async--;
 	close_region(g, &tt, mark);
 	line(g, "}");
 	f = &g->futs[g->nfuts++];
@@ -668,14 +740,18 @@ gen_op(G *g)
 		gen_matmul(g);
 	else if (k < 66 && (mix & GEN_MATMUL))
 		gen_transpose_reduce(g);
-	else if (k < 74 && (mix & GEN_LOOPS) && g->depth < 3)
+	else if (k < 71 && (mix & GEN_LOOPS) && g->depth < 3)
 		gen_for(g);
+	else if (k < 74 && (mix & GEN_LOOPS) && g->depth < 3)
+		gen_while(g);
 	else if (k < 82 && (mix & GEN_BRANCHES) && g->depth < 3)
 		gen_if(g);
 	else if (k < 90 && (mix & GEN_ASYNC) && g->depth < 3)
 		gen_async(g);
 	else if (k < 96 && (mix & GEN_CALLS))
 		gen_call(g);
+	else if (k < 98 && (mix & GEN_BRANCHES))
+		gen_assert(g);
 	else
 		gen_elementwise(g);
 }
