@@ -813,6 +813,10 @@ gen_case(uint64_t seed, const GenOpts *o, const char *strategy)
 	}
 	str_printf(&yaml, "%%n: index) -> (");
 	gen_ops(g, o->max_ops);
+	/* an assert at the end finds the most live and pending: the failure
+	 * path's frees and drains are exercised there */
+	if ((o->mix & GEN_BRANCHES) && chance(g, 35))
+		gen_assert(g);
 	await_pending(g, 1);
 	/* outputs: the newest value and up to two long-lived ones */
 	nouts = 0;
