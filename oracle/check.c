@@ -173,8 +173,8 @@ judge_failure(Case *c, const Strategy *s, bool case_runs, Outcome *o)
 	else if (!c->has_failure && c->has_outputs)
 		snprintf(o->why, sizeof o->why, "the reference failed at the "
 			 "assert of line %d: %s", e->loc.line, e->msg);
-	else if (c->failure.line != e->loc.line ||
-		 strcmp(c->failure.msg, e->msg))
+	else if (c->has_failure && (c->failure.line != e->loc.line ||
+				    strcmp(c->failure.msg, e->msg)))
 		snprintf(o->why, sizeof o->why, "expected a failure at line "
 			 "%d \"%s\", got a failure at line %d \"%s\"",
 			 c->failure.line, c->failure.msg, e->loc.line, e->msg);
