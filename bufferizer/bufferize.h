@@ -57,8 +57,11 @@ typedef struct ArgCopy {
 /* Lowering rules a strategy may switch off (only mutants do). */
 enum {
 	LOWER_NO_INIT_COPY = 1,   /* a `new` loop buffer starts uninitialized */
-	LOWER_TEXTUAL_FREES = 2   /* free at the root's own last textual use,
+	LOWER_TEXTUAL_FREES = 2,  /* free at the root's own last textual use,
 				   * ignoring aliases and pending launches */
+	LOWER_FAIL_NO_FREES = 4,  /* the failure path frees nothing */
+	LOWER_FAIL_NO_DRAIN = 8   /* the failure path frees without waiting
+				   * for pending launches */
 };
 
 typedef struct Decisions {
@@ -122,8 +125,10 @@ enum {
 	ONESHOT_BRANCHES = 1 << 7,     /* branches exclude each other only once */
 	ONESHOT_CALLS = 1 << 8,        /* a written arg still read is copied */
 	ONESHOT_RETURNS = 1 << 9,      /* returned values are read by the caller */
-	ONESHOT_FORALL = 1 << 10       /* another trip may overwrite what a
+	ONESHOT_FORALL = 1 << 10,      /* another trip may overwrite what a
 					* forall body reads of its shared arg */
+	ONESHOT_FAIL_FREES = 1 << 11,  /* the failure path frees what it owns */
+	ONESHOT_FAIL_DRAIN = 1 << 12   /* ... after pending launches complete */
 };
 
 int oneshot_decide(const Program *p, Decisions *ds, unsigned breaks);

@@ -330,6 +330,39 @@ lower_pinsert(Lower *L, const Op *op, BBlock *out)
 	emit(L, out, in);
 }
 
+/* A while keeps each tensor iter arg in one loop buffer, like a for; both
+ * regions see it through the shared block args. */
+static void
+lower_while(Lower *L, const Op *op, BBlock *out)
+{
+	BInst *in;
+
+	for (int k = 0; k < op->nres; k++) {
+		Value *r = op->res[k], *init = op->args[k].v;
+		if (!is_tensor(r))
+			continue;
+		if (L->ds->d[r->id].kind == DEC_INPLACE && init) {
+			in = inst_new(L, BI_ALIAS, op, r);
+			in->src = init;
+			emit(L, out, in);
+			set_root(L, r, L->root[init->id], L->whole[init->id],
+				 NULL);
+		} else {
+			fresh(L, out, op, r, init);
+			if (init && !(L->ds->lower & LOWER_NO_INIT_COPY))
+				emit_copy(L, out, op, r, init,
+					  "the loop buffer starts as a copy of "
+					  "its init");
+		}
+		set_root(L, op->body->args[k], L->root[r->id], L->whole[r->id],
+			 NULL);
+	}
+	in = inst_new(L, BI_WHILE, op, NULL);
+	in->body = lower_block(L, op->body);
+	in->orelse = lower_block(L, op->orelse);
+	emit(L, out, in);
+}
+
 /* A call passes its arguments' registers, or copies where the strategy
  * says the callee writes a param whose old value the caller still needs. */
 static void
@@ -337,6 +370,7 @@ lower_call(Lower *L, const Op *op, BBlock *out)
 {
 	BInst *in = inst_new(L, BI_CALL, op, NULL);
 
+	in->orelse = arena_alloc(L->a, sizeof(BBlock)); /* failure path */
 	in->nvals = op->nargs;
 	in->vals = arena_alloc(L->a, (size_t)(op->nargs + 1) * sizeof *in->vals);
 	for (int i = 0; i < op->nargs; i++)
@@ -380,6 +414,7 @@ lower_async(Lower *L, const Op *op, BBlock *out)
 		snprintf(suffix, sizeof suffix, "%d", k);
 		res[k] = synth(L, &like, suffix);
 		set_root(L, res[k], res[k], true, op->parent);
+		L->hint[res[k]->id] = op->index; /* made at the launch */
 	}
 	L->futres[op->res[0]->id] = res;
 	in->body = lower_block(L, op->body);
@@ -460,6 +495,14 @@ lower_op(Lower *L, const Op *op, BBlock *out)
 		return;
 	case F_PARALLEL_INSERT:
 		lower_pinsert(L, op, out);
+		return;
+	case F_WHILE:
+		lower_while(L, op, out);
+		return;
+	case F_ASSERT:
+		in = inst_new(L, BI_ASSERT, op, NULL);
+		in->body = arena_alloc(L->a, sizeof(BBlock));
+		emit(L, out, in);
 		return;
 	case F_ASYNC:
 		lower_async(L, op, out);
@@ -592,7 +635,10 @@ lower_terminator(Lower *L, const Block *blk, const Op *term, BBlock *out)
 
 	t->nvals = term->nargs;
 	t->vals = arena_alloc(L->a, (size_t)(t->nvals + 1) * sizeof *t->vals);
-	if (blk->parent && blk->parent->kind == OP_FOR)
+	if (term->kind == OP_CONDITION)
+		t->vals[0] = term->args[0].v; /* the scalar: no buffer */
+	else if (blk->parent && (blk->parent->kind == OP_FOR ||
+				 blk->parent->kind == OP_WHILE))
 		lower_loop_yield(L, blk->parent, term, t, out);
 	else
 		lower_escape(L, blk, term, t, out);
@@ -761,6 +807,65 @@ owned_roots(Lower *L, const Block *blk, int mark, Value **out)
 	return n;
 }
 
+/* The failure blocks of the asserts and calls in b (a call's: orelse), not
+ * inside launches: an assert there is refused by the verifier. */
+static void
+fail_blocks(const BBlock *b, BBlock **out, int *n, int cap)
+{
+	for (int i = 0; i < b->n && *n < cap; i++) {
+		const BInst *in = b->insts[i];
+		if (in->kind == BI_ASSERT || in->kind == BI_CALL) {
+			out[(*n)++] = in->kind == BI_ASSERT ? in->body : in->orelse;
+			continue;
+		}
+		if (in->kind == BI_LAUNCH)
+			continue;
+		if (in->body)
+			fail_blocks(in->body, out, n, cap);
+		if (in->orelse)
+			fail_blocks(in->orelse, out, n, cap);
+	}
+}
+
+/* The failure path through op i of blk: its launches so far complete,
+ * then what blk owns and has made but not freed yet is freed (at[k]: the
+ * op after which root k is freed, -1 when blk never frees it). */
+static void
+fail_frees(Lower *L, const Block *blk, int i, const BBlock *chunk,
+	   Value **roots, const int *at, int nroots)
+{
+	BBlock *fb[64];
+	int nfb = 0;
+
+	fail_blocks(chunk, fb, &nfb, 64);
+	for (int j = 0; j < nfb; j++) {
+		BInst *dr = NULL;
+		for (int o = 0; o < i && !(L->ds->lower & LOWER_FAIL_NO_DRAIN); o++) {
+			if (blk->ops[o]->kind != OP_ASYNC)
+				continue;
+			if (!dr) {
+				dr = inst_new(L, BI_DRAIN, blk->ops[i], NULL);
+				dr->vals = arena_alloc(L->a, (size_t)(i + 1) *
+						       sizeof *dr->vals);
+				emit(L, fb[j], dr);
+			}
+			dr->vals[dr->nvals++] = blk->ops[o]->res[0];
+		}
+		for (int k = 0; k < nroots && !(L->ds->lower & LOWER_FAIL_NO_FREES); k++) {
+			Value *v = roots[k];
+			int made = v->def ? index_in(blk, v->def) : L->hint[v->id];
+			if (made < 0 || made > i || (at[k] >= 0 && at[k] < i))
+				continue;
+			if (made == i && v->def && v->def->kind != OP_FOR &&
+			    v->def->kind != OP_WHILE)
+				continue; /* made when op i completes: not yet */
+			if (at[k] < 0 && !L->moved[v->id])
+				continue; /* the plan frees it */
+			emit_free(L, fb[j], blk->ops[i], v, "on the failure path");
+		}
+	}
+}
+
 /* Assemble the ops' chunks with the frees that follow each op; frees of
  * buffers last used by the terminator's copies go between those copies
  * and the terminator itself. */
@@ -774,11 +879,12 @@ place_frees(Lower *L, const Block *blk, BBlock *chunks, BInst *t, BBlock *out,
 	for (int i = 0; i < n; i++)
 		nroots += blk->ops[i]->nres;
 	roots = arena_alloc(L->a, (size_t)nroots * sizeof *roots);
-	int *first, *next;
+	int *first, *next, *fat;
 
 	nroots = owned_roots(L, blk, mark, roots);
 	first = arena_alloc(L->a, (size_t)(n + 1) * sizeof *first);
 	next = arena_alloc(L->a, (size_t)(nroots + 1) * sizeof *next);
+	fat = arena_alloc(L->a, (size_t)(nroots + 1) * sizeof *fat);
 	for (int i = 0; i < n; i++)
 		first[i] = -1;
 	last_uses(L, blk);
@@ -791,11 +897,15 @@ place_frees(Lower *L, const Block *blk, BBlock *chunks, BInst *t, BBlock *out,
 		/* unused: free where it was made (synthetic ones are made
 		 * and used by the terminator's copies) */
 		int at = last >= 0 ? last : v->def ? index_in(blk, v->def) : n - 1;
+		fat[k] = -1;
 		if (L->moved[v->id] || plan_frees_root(L, v) || at < 0)
 			continue;
+		fat[k] = at;
 		next[k] = first[at];
 		first[at] = k;
 	}
+	for (int i = 0; i < n - 1; i++)
+		fail_frees(L, blk, i, &chunks[i], roots, fat, nroots);
 	for (int i = 0; i < n; i++) {
 		const Op *op = blk->ops[i];
 		/* launches that may still run complete before the terminator's

@@ -157,6 +157,16 @@ scope_of(const Value *v)
 
 static int await_end(OS *S, const Op *launch);
 
+/* Is b the scope block, or the do region of the while whose condition
+ * region is the scope (both see the same iter args)? */
+static bool
+at_scope(const Block *b, const Block *scope)
+{
+	return b == scope || (scope->parent && scope->parent->kind == OP_WHILE &&
+			      scope == scope->parent->body &&
+			      b == scope->parent->orelse);
+}
+
 /* The block a value's buffer comes from: a view's (or an await result's)
  * is its source's. */
 static const Block *
@@ -243,9 +253,10 @@ add_read(OS *S, const Value *v, const Op *u)
 		r->end = INT_MAX; /* the caller reads it */
 	/* reading a view reads its source: loops between them repeat it */
 	scope = buffer_scope(S, v);
-	while (cur->parent != scope && cur->parent->parent) {
+	while (!at_scope(cur->parent, scope) && cur->parent->parent) {
 		const Op *P = cur->parent->parent;
-		if ((P->kind == OP_FOR || P->kind == OP_FORALL) &&
+		if ((P->kind == OP_FOR || P->kind == OP_FORALL ||
+		     P->kind == OP_WHILE) &&
 		    !broken(S, ONESHOT_CROSS_ITER)) {
 			r->start = P->seq < r->start ? P->seq : r->start;
 			r->end = P->last > r->end ? P->last : r->end;
@@ -447,7 +458,7 @@ same_index(const Op *w, const Value *v)
 	Form f = op_info[w->kind].form;
 	bool ew = f == F_BINARY || f == F_UNARY || f == F_COPY;
 
-	if (f == F_FOR || f == F_FORALL)
+	if (f == F_FOR || f == F_FORALL || f == F_WHILE)
 		return true; /* the init is the value the loop carries on */
 	if (f == F_INSERT_SLICE || f == F_INSERT)
 		return true; /* a copy reads its source whole before writing */
@@ -510,7 +521,7 @@ write_start(const OS *S, const Op *w, const Value *into)
 
 	if (broken(S, ONESHOT_ASYNC))
 		return start;
-	for (const Op *cur = w; cur->parent != scope && cur->parent->parent;
+	for (const Op *cur = w; !at_scope(cur->parent, scope) && cur->parent->parent;
 	     cur = cur->parent->parent)
 		if (cur->parent->parent->kind == OP_ASYNC)
 			start = cur->parent->parent->seq;
@@ -669,7 +680,8 @@ escapes(const Value *v)
 	const Block *b = v->def->parent;
 	const Op *t = b->ops[b->nops - 1];
 
-	if (b->parent && b->parent->kind == OP_FOR)
+	if (b->parent && (b->parent->kind == OP_FOR ||
+			  b->parent->kind == OP_WHILE))
 		return false; /* a loop yield copies into the loop buffer anyway */
 	for (int i = 0; i < t->nargs; i++)
 		if (t->args[i].v == v)
@@ -707,7 +719,7 @@ note_async_write(OS *S, const Op *w, const Value *into)
 	end = -1;
 	/* the innermost launch is the context the write is ordered in; it
 	 * may run until the latest await of any launch around it */
-	for (const Op *cur = w; cur->parent != scope && cur->parent->parent;
+	for (const Op *cur = w; !at_scope(cur->parent, scope) && cur->parent->parent;
 	     cur = cur->parent->parent) {
 		const Op *A = cur->parent->parent;
 		int e;
@@ -926,6 +938,27 @@ decide_for(OS *S, const Op *op)
 		unite(S, op->body->args[1 + k], op->res[k]);
 }
 
+/* A while is a loop like for (MLIR's scf.while): each tensor iter arg
+ * lives in one loop buffer, the init's when no read conflicts; both
+ * regions see it. */
+static void
+decide_while(OS *S, const Op *op)
+{
+	for (int k = 0; k < op->nres; k++) {
+		Value *r = op->res[k], *init = op->args[k].v;
+		if (!is_tensor(r))
+			continue;
+		if (init)
+			decide_result(S, op, r, &init, 1, false);
+		if (S->ds->d[r->id].kind == DEC_INPLACE)
+			unite(S, init, op->body->args[k]);
+	}
+	decide_block(S, op->body);
+	decide_block(S, op->orelse);
+	for (int k = 0; k < op->nres; k++)
+		unite(S, op->body->args[k], op->res[k]);
+}
+
 static void
 decide_op(OS *S, const Op *op)
 {
@@ -937,6 +970,9 @@ decide_op(OS *S, const Op *op)
 		return;
 	case F_FORALL:
 		decide_forall(S, op);
+		return;
+	case F_WHILE:
+		decide_while(S, op);
 		return;
 	case F_IF:
 		decide_block(S, op->body);
@@ -1199,6 +1235,10 @@ oneshot_decide(const Program *p, Decisions *ds, unsigned breaks)
 		goto out;
 	if (broken(&S, ONESHOT_ZERO_TRIP))
 		ds->lower |= LOWER_NO_INIT_COPY;
+	if (broken(&S, ONESHOT_FAIL_FREES))
+		ds->lower |= LOWER_FAIL_NO_FREES;
+	if (broken(&S, ONESHOT_FAIL_DRAIN))
+		ds->lower |= LOWER_FAIL_NO_DRAIN;
 	if (broken(&S, ONESHOT_FREES))
 		ds->lower |= LOWER_TEXTUAL_FREES;
 	rc = 0;

@@ -12,8 +12,10 @@ inplace_candidates(const Op *op, int resno, Value **out, int max)
 	switch (op_info[op->kind].write) {
 	case W_NONE:
 		return 0;
-	case W_INIT: { /* for: lb, ub, step, inits; forall: lb, ub, inits */
-		int a = (op->kind == OP_FORALL ? 2 : 3) + resno;
+	case W_INIT: { /* for: lb, ub, step, inits; forall: lb, ub, inits;
+			* while: the inits alone */
+		int a = (op->kind == OP_FORALL ? 2 : op->kind == OP_WHILE ? 0 : 3) +
+			resno;
 		if (a < op->nargs && op->args[a].v && max > 0)
 			out[n++] = op->args[a].v;
 		return n;
@@ -125,6 +127,11 @@ static const Strategy strategies[] = {
 	 "each other even inside a loop", oneshot_decide, ONESHOT_BRANCHES, NULL},
 	{"mutant-no-call-copy", "mutant: an argument the callee writes is "
 	 "passed without a copy", oneshot_decide, ONESHOT_CALLS, NULL},
+	{"mutant-failure-leaks", "mutant: a failed assert frees nothing on "
+	 "the failure path", oneshot_decide, ONESHOT_FAIL_FREES, NULL},
+	{"mutant-failure-frees-early", "mutant: the failure path frees "
+	 "without waiting for pending launches", oneshot_decide,
+	 ONESHOT_FAIL_DRAIN, NULL},
 	{"mutant-returns-not-read", "mutant: returned values do not count as "
 	 "read after the function", oneshot_decide, ONESHOT_RETURNS, NULL},
 	{"mutant-forall-no-cross-trip", "mutant: a forall body's read of its "

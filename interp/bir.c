@@ -183,7 +183,9 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 		break;
 	case BI_YIELD:
 	case BI_RETURN:
-		str_printf(o, in->kind == BI_YIELD ? "yield" : "return");
+		str_printf(o, in->kind == BI_RETURN ? "return"
+			      : op && op->kind == OP_CONDITION ? "condition"
+							       : "yield");
 		for (int i = 0; i < in->nvals; i++)
 			str_printf(o, "%s%%%s", i ? ", " : " ", in->vals[i]->name);
 		break;
@@ -210,6 +212,29 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 			str_printf(o, "%s%%%s = %%%s", k ? ", " : " iter(",
 			    op->body->args[1 + k]->name, op->res[k]->name);
 		str_printf(o, op->nres ? ") {" : " {");
+		note(o, start, in);
+		block(o, bp, in->body, depth + 1);
+		str_printf(o, "%*s}\n", 2 * depth, "");
+		return;
+	case BI_WHILE:
+		results(o, op);
+		str_printf(o, "while");
+		for (int k = 0; k < op->nres; k++)
+			str_printf(o, "%s%%%s = %%%s", k ? ", " : " iter(",
+			    op->body->args[k]->name, op->res[k]->name);
+		str_printf(o, op->nres ? ") {" : " {");
+		note(o, start, in);
+		block(o, bp, in->body, depth + 1);
+		str_printf(o, "%*s} do {\n", 2 * depth, "");
+		block(o, bp, in->orelse, depth + 1);
+		str_printf(o, "%*s}\n", 2 * depth, "");
+		return;
+	case BI_ASSERT:
+		str_printf(o, "assert ");
+		tir_put_operand(o, &op->args[0]);
+		if (!in->body || !in->body->n)
+			break;
+		str_printf(o, " else fail {");
 		note(o, start, in);
 		block(o, bp, in->body, depth + 1);
 		str_printf(o, "%*s}\n", 2 * depth, "");
@@ -289,7 +314,7 @@ explain_block(Str *o, const BBlock *b)
 			    type_str(in->v->type, ty, sizeof ty));
 			if (in->dec.kind != DEC_NONE)
 				str_printf(o, " [%s]", dec_str(in->v, &in->dec, dec, sizeof dec));
-			str_printf(o, ": %s\n", why ? why : in->op && in->op->kind == OP_FOR
+			str_printf(o, ": %s\n", why ? why : in->op && (in->op->kind == OP_FOR || in->op->kind == OP_WHILE)
 				? "the loop buffer" : "a result with no operand to reuse");
 		} else if (in->kind == BI_COPY) {
 			str_printf(o, "line %d: copy %%%s -> %%%s: %s\n", line,

@@ -43,6 +43,7 @@ typedef struct Run {
 	int64_t bytes;   /* live payload bytes */
 	int64_t trips;   /* loop iterations so far, all loops */
 	int depth;       /* active calls, the entry function included */
+	const Op *failed; /* the assert that failed: the run ends, rc 1 */
 } Run;
 
 /* A running forall: the results its parallel_insert_slices fill, and
@@ -1546,6 +1547,103 @@ out:
 	return rc;
 }
 
+/* The condition region of a while on the iter values cur: 1 to go on,
+ * 0 to stop, -1 on error (an undefined condition is a program defect). */
+static int
+while_cond(Frame *f, const Op *op, Box **cur)
+{
+	static Type i1 = {.kind = TY_SCALAR, .dt = DT_I1};
+	static Type *const types[1] = {&i1};
+	const Op *c = op->body->ops[op->body->nops - 1];
+	Box *out = NULL;
+	int rc;
+
+	for (int k = 0; k < op->nres; k++)
+		bind(f, op->body->args[k], box_ref(cur[k]));
+	rc = exec_block(f, op->body, types, &out, 1);
+	clear_block(f, op->body);
+	if (rc < 0)
+		return -1;
+	if (!tensor_defined(out->t, 0))
+		rc = diag_set(f->run->d, oploc(&c->args[0], c),
+			      "while condition on undefined value %%%s",
+			      oname(&c->args[0]));
+	else
+		rc = tensor_geti(out->t, 0) != 0;
+	box_unref(f->run, out);
+	return rc;
+}
+
+/* One trip of the do region, counted against the trip limit. */
+static int
+while_trip(Frame *f, const Op *op, Box **cur, Box **next)
+{
+	Run *r = f->run;
+	int rc;
+
+	if (r->trips >= r->lim->max_trips)
+		return diag_set(r->d, op->loc, "loop trip limit of %lld reached",
+				(long long)r->lim->max_trips);
+	r->trips++;
+	for (int k = 0; k < op->nres; k++)
+		bind(f, op->orelse->args[k], box_ref(cur[k]));
+	rc = exec_block(f, op->orelse, op->rtypes, next, op->nres);
+	clear_block(f, op->orelse);
+	return rc;
+}
+
+static int
+eval_while(Frame *f, const Op *op)
+{
+	Run *r = f->run;
+	int n = op->nres, rc = -1, go;
+	Box **cur = NULL, **next = NULL;
+
+	if (!(cur = boxes_new(r, op->loc, n)) ||
+	    !(next = boxes_new(r, op->loc, n)))
+		goto out;
+	for (int k = 0; k < n; k++)
+		if (!(cur[k] = operand_box(f, op, &op->args[k],
+					   op->rtypes[k]->dt)))
+			goto out;
+	while ((go = while_cond(f, op, cur)) > 0) {
+		Box **tmp;
+
+		if (while_trip(f, op, cur, next) < 0)
+			goto out;
+		for (int k = 0; k < n; k++) {
+			box_unref(r, cur[k]);
+			cur[k] = NULL;
+		}
+		tmp = cur, cur = next, next = tmp;
+	}
+	if (go < 0)
+		goto out;
+	bind_results(f, op, cur);
+	rc = 0;
+out:
+	boxes_free(r, cur, n);
+	boxes_free(r, next, n);
+	return rc;
+}
+
+/* assert: a false condition ends the run through the failure path. */
+static int
+eval_assert(Frame *f, const Op *op)
+{
+	const Operand *c = &op->args[0];
+	Lit l;
+	const Tensor *ct = operand(f, c, DT_I1, &l);
+
+	if (!tensor_defined(ct, 0))
+		return diag_set(f->run->d, oploc(c, op),
+				"assert on undefined value %%%s", oname(c));
+	if (tensor_geti(ct, 0))
+		return 0;
+	f->run->failed = op;
+	return diag_set(f->run->d, op->loc, "%s", op->msg ? op->msg : "");
+}
+
 /* async: the region runs now; the future holds what it yielded. */
 static int
 eval_async(Frame *f, const Op *op)
@@ -1602,6 +1700,8 @@ static const EvalFn eval_form[] = {
 	[F_FOR] = eval_for,
 	[F_ASYNC] = eval_async,
 	[F_AWAIT] = eval_await,
+	[F_WHILE] = eval_while,
+	[F_ASSERT] = eval_assert,
 	[F_FORALL] = eval_forall,
 	[F_PARALLEL_INSERT] = eval_parallel_insert,
 	[F_FROM_ELEMENTS] = eval_from_elements,
@@ -1620,8 +1720,7 @@ exec_block(Frame *f, const Block *b, Type *const *types, Box **outs,
 	const Op *term = b->nops ? b->ops[b->nops - 1] : NULL;
 	int nbody = b->nops;
 
-	if (term && (op_info[term->kind].form == F_YIELD ||
-		     op_info[term->kind].form == F_RETURN))
+	if (term && op_info[term->kind].form >= F_YIELD)
 		nbody--;
 	else
 		term = NULL;
@@ -1769,6 +1868,8 @@ ref_run(const Program *p, const Func *entry, Tensor *const *inputs,
 	frame_free(&f); /* drop the env's references: results can be taken */
 	rc = take_outputs(&r, entry, res, outs, nouts);
 out:
+	if (rc < 0 && r.failed)
+		rc = 1;
 	frame_free(&f);
 	boxes_free(&r, res, n);
 	mem_free(r.slot);

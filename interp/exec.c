@@ -895,6 +895,60 @@ run_for(Exec *X, Frame *F, const BInst *in)
 	}
 }
 
+/* A while: the condition block yields the i1, the do block the next
+ * iter values (already in their loop buffers); trips count like for's. */
+static void
+run_while(Exec *X, Frame *F, const BInst *in)
+{
+	const Op *op = in->op;
+	Reg *y = scratch(X, in, op->nres);
+
+	for (int k = 0; k < op->nres; k++)
+		if (op->res[k]->type->kind != TY_TENSOR)
+			set_scalar(reg(F, op->res[k]), &op->args[k], F,
+				   op->res[k]->type->dt);
+	for (;;) {
+		for (int k = 0; k < op->nres; k++)
+			reg_assign(reg(F, op->body->args[k]), reg(F, op->res[k]));
+		run_block(X, F, in->body, y);
+		if (X->stop || !scalar_int(&y[0], DT_I1))
+			return;
+		if (++X->trips > X->o->lim->max_trips) {
+			abort_run(X, op, "%sloop trip limit of %lld reached", "",
+				  (long long)X->o->lim->max_trips);
+			return;
+		}
+		run_block(X, F, in->orelse, y);
+		if (X->stop)
+			return;
+		for (int k = 0; k < op->nres; k++)
+			reg_assign(reg(F, op->res[k]), &y[k]);
+	}
+}
+
+/* The failure path of an assert or of a call that failed in its callee:
+ * the lowering's drains and frees, then the run stops. */
+static void
+run_failure(Exec *X, Frame *F, const BBlock *b)
+{
+	X->stop = false;
+	if (b)
+		run_block(X, F, b, NULL);
+	X->stop = true;
+}
+
+/* assert: a false operand ends the run here, through the failure path. */
+static void
+run_assert(Exec *X, Frame *F, const BInst *in)
+{
+	const Op *op = in->op;
+
+	if (int_operand(F, &op->args[0]))
+		return;
+	X->res->failed = op;
+	run_failure(X, F, in->body);
+}
+
 static Reg *
 frame_regs(Exec *X, int depth)
 {
@@ -934,6 +988,9 @@ run_call(Exec *X, Frame *F, const BInst *in)
 	X->depth++;
 	run_block(X, &G, X->bp->funcs[fi].body, y);
 	X->depth--;
+	/* the callee stopped at a failed assert: now the caller's part */
+	if (X->stop && X->res->failed && !X->res->aborted[0])
+		run_failure(X, F, in->orelse);
 	for (int k = 0; k < op->nres && !X->stop; k++)
 		reg_assign(reg(F, op->res[k]), &y[k]);
 }
@@ -966,6 +1023,8 @@ run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
 		case BI_FREE: run_free(X, F, in); break;
 		case BI_IF: run_if(X, F, in); break;
 		case BI_FOR: run_for(X, F, in); break;
+		case BI_WHILE: run_while(X, F, in); break;
+		case BI_ASSERT: run_assert(X, F, in); break;
 		case BI_CALL: run_call(X, F, in); break;
 		case BI_LAUNCH: launch_start(X, F, in); break;
 		case BI_AWAIT: launch_await(X, F, in); break;
@@ -1239,6 +1298,16 @@ collect_outputs(Exec *X, const BFunc *bf, Reg *outs)
 	}
 }
 
+/* After a failure: every allocation the failure path did not free. */
+static void
+check_leaks(Exec *X)
+{
+	for (int h = 0; h < X->nbufs; h++)
+		if (X->bufs[h].kind == BUF_ALLOC && !X->bufs[h].freed)
+			violate(X, VK_LEAK, X->bufs[h].made, X->bufs[h].owner,
+				NULL, h, NULL, 0, NULL);
+}
+
 int
 exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	 const ExecOpts *o, ExecResult *res, Diag *d)
@@ -1281,9 +1350,13 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	bind_inputs(&X, &F, entry, inputs);
 	outs = arena_alloc(X.arena, (size_t)(entry->nrtypes + 1) * sizeof *outs);
 	run_block(&X, &F, bf->body, outs);
+	if (res->failed && !res->aborted[0])
+		X.stop = false; /* the failure path ran: launches, leaks */
 	if (!X.stop)
 		launch_drain(&X, NULL);
-	if (!X.stop)
+	if (!X.stop && res->failed)
+		check_leaks(&X);
+	else if (!X.stop)
 		collect_outputs(&X, bf, outs);
 	launches_free(&X);
 	bufs_free(&X);

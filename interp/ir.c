@@ -158,7 +158,33 @@ op_conditional(const Block *blk, const Op *op)
 		if (a->parent && a->parent->parent &&
 		    (a->parent->parent->kind == OP_IF ||
 		     a->parent->parent->kind == OP_FOR ||
-		     a->parent->parent->kind == OP_FORALL))
+		     a->parent->parent->kind == OP_FORALL ||
+		     a->parent->parent->kind == OP_WHILE))
 			return true;
 	return false;
+}
+
+static const Op *
+block_op_at(const Block *b, OpKind k, Loc loc)
+{
+	for (int i = 0; b && i < b->nops; i++) {
+		const Op *op = b->ops[i], *in;
+		if (op->kind == k && op->loc.line == loc.line &&
+		    op->loc.col == loc.col)
+			return op;
+		if ((in = block_op_at(op->body, k, loc)) ||
+		    (in = block_op_at(op->orelse, k, loc)))
+			return in;
+	}
+	return NULL;
+}
+
+const Op *
+prog_op_at(const Program *p, OpKind k, Loc loc)
+{
+	const Op *op = NULL;
+
+	for (int i = 0; i < p->nfuncs && !op; i++)
+		op = block_op_at(p->funcs[i]->body, k, loc);
+	return op;
 }

@@ -169,7 +169,8 @@ typedef enum Form {
 	F_INSERT, F_COPY, F_CLONE, F_CALL, F_IF, F_FOR, F_ASYNC, F_AWAIT,
 	F_FORALL, F_PARALLEL_INSERT, /* before F_YIELD: run as ops */
 	F_FROM_ELEMENTS, F_RESHAPE,
-	F_YIELD, F_RETURN
+	F_WHILE, F_ASSERT,
+	F_YIELD, F_RETURN, F_CONDITION /* terminators: F_YIELD and after */
 } Form;
 
 typedef enum Ew {
@@ -268,6 +269,7 @@ struct Op {
 	int seq;          /* pre-order number in the program: an op's regions
 			   * hold seq+1 .. last */
 	int last;
+	const char *msg;  /* assert: the message, unescaped */
 	/* collapse_shape/expand_shape: the number of dims in each group of
 	 * the higher-rank side, in order (groups are consecutive dims) */
 	int reassoc[MAXRANK];
@@ -284,6 +286,10 @@ struct Op {
  *   F_INSERT_SLICE  s (dest = d, offs/sizes/strides)
  *   F_EXTRACT      a (offs = indices)  F_INSERT     v (dest = a, offs = indices)
  *   F_COPY         a (dest = d)        F_CLONE      a
+ *   F_WHILE        inits...   (body = the condition region, orelse = the
+ *                  do region; both have args = the iter args, the same
+ *                  Values, owned by body)
+ *   F_CONDITION    cond                F_ASSERT     cond (msg)
  *   F_CALL         call arguments      F_IF         cond
  *   F_FOR          lb, ub, step, inits...   (body->args = iv, iter args)
  *   F_ASYNC        none (captures by scope; result: one future)
@@ -320,6 +326,8 @@ Func *prog_func(const Program *p, const char *name); /* NULL if none */
  * in function f, or in any function when f is NULL.  NULL if none. */
 Value *prog_value(const Program *p, const Func *f, const char *name);
 void prog_free(Program *p); /* frees the arena; NULL ok */
+/* The op of kind k at loc (an assert a run failed at), or NULL. */
+const Op *prog_op_at(const Program *p, OpKind k, Loc loc);
 /* Is v an operand of op (args, slice offsets, destination)? */
 bool op_uses(const Op *op, const Value *v);
 /* Is op inside a branch or a loop body below block blk (it may not run
@@ -342,7 +350,8 @@ typedef struct SrcMap {
  * plain whitespace; `//` comments run to the end of the line. */
 typedef enum TokKind {
 	TK_EOF, TK_IDENT, TK_VALUE /* %name */, TK_FUNC /* @name */,
-	TK_INT, TK_FLOAT, TK_PUNCT /* ( ) { } [ ] < > , : = and -> as 'A' */
+	TK_INT, TK_FLOAT, TK_PUNCT /* ( ) { } [ ] < > , : = and -> as 'A' */,
+	TK_STRING /* "text": s/len span the quotes and the escapes */
 } TokKind;
 
 typedef struct Token {
@@ -492,7 +501,9 @@ bool slice_contiguous(int rank, const int64_t *dims, const int64_t *sizes,
  * inputs[i] is borrowed (params of `entry`); on success *outs receives a
  * mem_alloc'ed array of nouts new tensors (caller frees each and the array).
  * Returns 0, or -1 with d set (limits exceeded, run-time shape mismatch,
- * dynamic slice out of bounds, out of memory), with the op's location. */
+ * dynamic slice out of bounds, out of memory), with the op's location,
+ * or 1 when an `assert` failed: d holds its location and its message
+ * (the failure path; no outputs). */
 int ref_run(const Program *p, const Func *entry, Tensor *const *inputs,
 	    const Limits *lim, Tensor ***outs, int *nouts, Diag *d);
 
@@ -538,7 +549,9 @@ typedef enum BKind {
 	BI_IF, BI_FOR, BI_CALL, BI_LAUNCH, BI_AWAIT, BI_DRAIN, BI_YIELD,
 	BI_RETURN,
 	BI_FORALL,   /* vals: where each shared arg lives (result or init) */
-	BI_PINSERT   /* parallel_insert_slice: src into v (the result) */
+	BI_PINSERT,  /* parallel_insert_slice: src into v (the result) */
+	BI_WHILE,    /* body: the condition block (yields the i1), orelse: do */
+	BI_ASSERT    /* a false operand ends the run through the failure path */
 } BKind;
 
 typedef struct BInst BInst;
@@ -649,6 +662,7 @@ typedef struct ExecResult {
 	int nviols;
 	MemStats mem;
 	char aborted[256];        /* non-empty: the run stopped early (why) */
+	const Op *failed;         /* the assert the run failed at, or NULL */
 } ExecResult;
 
 /* Run bp's function `entry` on copies of inputs.  Returns 0 (violations

@@ -194,6 +194,34 @@ bad_char(Lexer *lx, Token *t, Diag *d)
 	return diag_set(d, t->loc, "unexpected character '\\x%02x'", c);
 }
 
+/* "text" with the escapes \" \\ \n \t, on one line; printable ASCII. */
+static int
+lex_string(Lexer *lx, Token *t, Diag *d)
+{
+	const char *q = lx->p + 1;
+
+	for (; q < lx->end && *q != '"'; q++) {
+		Loc loc = loc_at(lx, q);
+
+		if (*q == '\\') {
+			if (q + 1 >= lx->end || !strchr("\"\\nt", q[1]) || !q[1])
+				return diag_set(d, loc, "unknown escape in string "
+						"(use \\\" \\\\ \\n \\t)");
+			q++;
+		} else if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f) {
+			return diag_set(d, loc, "%s in string",
+					*q == '\n' ? "unterminated string: newline"
+						   : "unprintable character");
+		}
+	}
+	if (q >= lx->end)
+		return diag_set(d, t->loc, "unterminated string");
+	t->kind = TK_STRING;
+	t->len = (size_t)(q + 1 - lx->p);
+	lx->p = q + 1;
+	return 0;
+}
+
 int
 lex_next(Lexer *lx, Token *t, Diag *d)
 {
@@ -234,6 +262,8 @@ lex_next(Lexer *lx, Token *t, Diag *d)
 	}
 	if (is_ident_start(*p))
 		return lex_word(lx, t);
+	if (*p == '"')
+		return lex_string(lx, t, d);
 	if (strchr("(){}[]<>,:=", *p) && *p) {
 		t->kind = TK_PUNCT;
 		t->punct = *p;

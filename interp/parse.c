@@ -747,6 +747,74 @@ parse_forall(Parser *P, Op *op)
 	parse_region(P, op, body);
 }
 
+/* `while iter(%a = %x, ...) -> (T, ...) { ... condition %c } do { ... }`:
+ * both regions see the iter args (one set of Values, owned by body). */
+static void
+parse_while(Parser *P, Op *op)
+{
+	Block *body = new_block(P, op), *orelse = new_block(P, op);
+	int cap = 0, acap = 0;
+
+	op->body = body;
+	op->orelse = orelse;
+	if (is_kw(P, "iter")) {
+		next(P);
+		expect_punct(P, '(');
+		do {
+			Value *a;
+			Operand o;
+			if (P->tok.kind != TK_VALUE)
+				expected(P, "iter argument");
+			a = new_value(P, &P->tok);
+			a->owner = body;
+			VEC_PUSH(P->a, body->args, body->nargs, cap, a);
+			next(P);
+			expect_punct(P, '=');
+			o = parse_operand(P, false);
+			VEC_PUSH(P->a, op->args, op->nargs, acap, o);
+		} while (accept_punct(P, ','));
+		expect_punct(P, ')');
+	}
+	parse_rtypes(P, &op->rtypes, &op->nrtypes);
+	if (op->nrtypes != body->nargs)
+		perr(P, op->loc, "'while' has %d iter arg%s but %d result types",
+		     body->nargs, body->nargs == 1 ? "" : "s", op->nrtypes);
+	for (int i = 0; i < body->nargs; i++)
+		body->args[i]->type = op->rtypes[i];
+	orelse->args = body->args;
+	orelse->nargs = body->nargs;
+	parse_region(P, op, body);
+	if (!is_kw(P, "do"))
+		expected(P, "'do' region");
+	next(P);
+	parse_region(P, op, orelse);
+}
+
+/* `assert %c, "message"`: the message is kept unescaped. */
+static void
+parse_assert(Parser *P, Op *op)
+{
+	char *m;
+	size_t n = 0;
+
+	one_arg(P, op, false);
+	expect_punct(P, ',');
+	if (P->tok.kind != TK_STRING)
+		expected(P, "message string");
+	m = arena_alloc(P->a, P->tok.len);
+	for (size_t i = 1; i + 1 < P->tok.len; i++) {
+		char c = P->tok.s[i];
+		if (c == '\\') {
+			c = P->tok.s[++i];
+			c = c == 'n' ? '\n' : c == 't' ? '\t' : c;
+		}
+		m[n++] = c;
+	}
+	m[n] = 0;
+	op->msg = m;
+	next(P);
+}
+
 static void
 parse_if(Parser *P, Op *op)
 {
@@ -911,6 +979,15 @@ parse_body(Parser *P, Op *op)
 	case F_RETURN:
 		parse_term(P, op);
 		return;
+	case F_WHILE:
+		parse_while(P, op);
+		return;
+	case F_ASSERT:
+		parse_assert(P, op);
+		return;
+	case F_CONDITION:
+		one_arg(P, op, false);
+		return;
 	}
 	expect_punct(P, ':');
 	op->type = parse_type(P);
@@ -938,10 +1015,13 @@ type_results(Parser *P, Op *op)
 	case F_YIELD:
 	case F_RETURN:
 	case F_PARALLEL_INSERT:
+	case F_CONDITION:
+	case F_ASSERT:
 		check_nres(P, op, 0);
 		return;
 	case F_IF:
 	case F_FOR:
+	case F_WHILE:
 	case F_FORALL:
 		check_nres(P, op, op->nrtypes);
 		for (int i = 0; i < op->nres; i++)
@@ -1043,7 +1123,8 @@ parse_region(Parser *P, Op *parent, Block *b)
 	/* a forall body ends with its parallel_insert_slices: the yield
 	 * after them is implicit, whatever the results */
 	if (parent && (parent->nrtypes == 0 || parent->kind == OP_FORALL) &&
-	    (!last || last->kind != OP_YIELD))
+	    (!last || last->kind != OP_YIELD) &&
+	    !(parent->kind == OP_WHILE && b == parent->body))
 		push_op(P, b, &cap, implicit_term(P, OP_YIELD, P->tok.loc));
 	if (!parent && P->fn->nrtypes == 0 &&
 	    (!last || last->kind != OP_RETURN))

@@ -318,6 +318,47 @@ put_forall(Str *b, const Op *op, int depth)
 }
 
 static void
+put_while(Str *b, const Op *op, int depth)
+{
+	const Block *body = op->body;
+
+	if (op->nargs) {
+		str_puts(b, " iter(");
+		for (int i = 0; i < op->nargs; i++) {
+			if (i)
+				str_puts(b, ", ");
+			str_printf(b, "%%%s = ", body->args[i]->name);
+			tir_put_operand(b, &op->args[i]);
+		}
+		str_puts(b, ")");
+	}
+	put_rtypes(b, op->rtypes, op->nrtypes);
+	str_puts(b, " {\n");
+	put_block(b, body, depth + 1);
+	indent(b, depth);
+	str_puts(b, "} do {\n");
+	put_block(b, op->orelse, depth + 1);
+	indent(b, depth);
+	str_puts(b, "}");
+}
+
+/* The message re-escaped, so it parses back to the same text. */
+static void
+put_string(Str *b, const char *s)
+{
+	str_puts(b, "\"");
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			str_printf(b, "\\%c", *s);
+		else if (*s == '\n' || *s == '\t')
+			str_puts(b, *s == '\n' ? "\\n" : "\\t");
+		else
+			str_put(b, s, 1);
+	}
+	str_puts(b, "\"");
+}
+
+static void
 put_region_op(Str *b, const Op *op, int depth)
 {
 	switch (op_info[op->kind].form) {
@@ -428,6 +469,16 @@ put_body(Str *b, const Op *op, int depth)
 	case F_ASYNC:
 		put_region_op(b, op, depth);
 		return;
+	case F_WHILE:
+		put_while(b, op, depth);
+		return;
+	case F_ASSERT:
+		str_puts(b, " ");
+		tir_put_operand(b, &op->args[0]);
+		str_puts(b, ", ");
+		put_string(b, op->msg ? op->msg : "");
+		return;
+	case F_CONDITION:
 	case F_AWAIT:
 	case F_YIELD:
 	case F_RETURN:

@@ -124,8 +124,11 @@ check_visible(Verifier *v, const Op *u, const Operand *o)
 			return 0;
 	} else if (x->owner) {
 		for (; b; b = outer_block(b))
-			if (b == x->owner)
-				return 0;
+			if (b == x->owner || (b->parent &&
+					      b->parent->kind == OP_WHILE &&
+					      b == b->parent->orelse &&
+					      b->parent->body == x->owner))
+				return 0; /* a while's do region shares the args */
 	} else if (x->def) {
 		const Block *db = x->def->parent;
 
@@ -867,6 +870,50 @@ check_parallel_insert(Verifier *v, const Op *op)
 	return want_type(v, &op->args[0], &want);
 }
 
+static bool is_last(const Op *op);
+
+static int
+check_while(Verifier *v, const Op *op)
+{
+	if (op->nargs != op->nrtypes)
+		return diag_set(v->d, op->loc,
+				"while has %d iter args but %d result types",
+				op->nargs, op->nrtypes);
+	for (int i = 0; i < op->nargs; i++)
+		if (want_type(v, &op->args[i], op->rtypes[i]))
+			return -1;
+	if (!op->body || !op->orelse || op->body->nargs != op->nargs)
+		return diag_set(v->d, op->loc, "malformed while region");
+	return 0;
+}
+
+static int
+check_condition(Verifier *v, const Op *op)
+{
+	static const Type i1 = {.kind = TY_SCALAR, .dt = DT_I1};
+	const Op *w = op->parent->parent;
+
+	if (!w || w->kind != OP_WHILE || w->body != op->parent ||
+	    !is_last(op))
+		return diag_set(v->d, op->loc,
+				"condition is only allowed at the end of a "
+				"while's condition region");
+	return want_type(v, &op->args[0], &i1);
+}
+
+static int
+check_assert(Verifier *v, const Op *op)
+{
+	static const Type i1 = {.kind = TY_SCALAR, .dt = DT_I1};
+
+	for (const Block *b = op->parent; b; b = outer_block(b))
+		if (b->parent && b->parent->kind == OP_ASYNC)
+			return diag_set(v->d, op->loc,
+					"assert inside an async region is not "
+					"supported");
+	return want_type(v, &op->args[0], &i1);
+}
+
 static int
 check_async(Verifier *v, const Op *op)
 {
@@ -917,6 +964,10 @@ check_yield(Verifier *v, const Op *op)
 	if (!r || !is_last(op))
 		return diag_set(v->d, op->loc,
 				"yield is only allowed at the end of a region");
+	if (r->kind == OP_WHILE && op->parent == r->body)
+		return diag_set(v->d, op->loc,
+				"the condition region of while ends with "
+				"`condition`, not yield");
 	if (r->kind == OP_FORALL)
 		return check_results(v, op, NULL, 0);
 	return check_results(v, op, r->rtypes, r->nrtypes);
@@ -971,6 +1022,9 @@ static const FormRule form_rules[] = {
 	[F_RESHAPE] = {1, 0, true, check_reshape},
 	[F_YIELD] = {-1, 0, false, check_yield},
 	[F_RETURN] = {-1, 0, false, check_return},
+	[F_WHILE] = {-1, 0, false, check_while},
+	[F_ASSERT] = {1, 0, false, check_assert},
+	[F_CONDITION] = {1, 0, false, check_condition},
 };
 
 /* What the parser should already guarantee, checked so a malformed op is
@@ -1033,13 +1087,19 @@ verify_op(Verifier *v, const Op *op)
 static int
 verify_block(Verifier *v, const Block *b)
 {
-	Form want = b->parent ? F_YIELD : F_RETURN;
+	bool cond = b->parent && b->parent->kind == OP_WHILE &&
+		    b == b->parent->body;
+	Form want = cond ? F_CONDITION : b->parent ? F_YIELD : F_RETURN;
 
 	for (int i = 0; i < b->nops; i++)
 		if (verify_op(v, b->ops[i]))
 			return -1;
 	if (b->nops > 0 && form_of(b->ops[b->nops - 1]) == want)
 		return 0;
+	if (cond)
+		return diag_set(v->d, b->parent->loc,
+				"missing condition at the end of the while's "
+				"condition region");
 	if (b->parent)
 		return diag_set(v->d, b->parent->loc,
 				"missing yield at the end of the %s region",

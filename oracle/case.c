@@ -275,12 +275,38 @@ load_expect_error(Loader *L, Case *c, yaml_node_t *n)
 	c->has_error = true;
 }
 
+/* expect: {failure: {line, message}}: the run fails at that assert. */
+static void
+load_expect_failure(Loader *L, Case *c, yaml_node_t *n)
+{
+	static const char *const keys[] = {"line", "message", NULL};
+	yaml_node_t *v[2];
+	long x;
+	char *end;
+
+	yl_want(L, n, YAML_MAPPING_NODE, "failure");
+	yl_keys(L, n, keys, "expect.failure", v, NULL);
+	if (!v[0] || !v[1])
+		yl_fail(L, yl_loc(n), "expect.failure needs 'line' and "
+			"'message'");
+	yl_want(L, v[0], YAML_SCALAR_NODE, "line");
+	errno = 0;
+	x = strtol(yl_text(v[0]), &end, 10);
+	if (*end || !*yl_text(v[0]) || x < 1 || x > 100000000)
+		yl_fail(L, yl_loc(v[0]), "expect.failure: 'line' must be an "
+			"integer >= 1");
+	c->failure = (ExpectError){(int)x, 0, yl_str(L, v[1], "message"),
+				   false};
+	c->has_failure = true;
+}
+
 static void
 load_top(Loader *L, Case *c, unsigned flags)
 {
-	static const char *const ekeys[] = {"outputs", "error", NULL};
+	static const char *const ekeys[] = {"outputs", "error", "failure",
+					    NULL};
 	yaml_node_t *root = yaml_document_get_root_node(&L->doc);
-	yaml_node_t *v[K_N], *k[K_N], *ev[2] = {NULL, NULL};
+	yaml_node_t *v[K_N], *k[K_N], *ev[3] = {NULL, NULL, NULL};
 
 	if (root->type != YAML_MAPPING_NODE)
 		yl_fail(L, yl_loc(root), "a case file must be a mapping "
@@ -298,6 +324,11 @@ load_top(Loader *L, Case *c, unsigned flags)
 				"or 'error', not both");
 		if (ev[1])
 			load_expect_error(L, c, ev[1]);
+		if (ev[2] && (ev[0] || ev[1]))
+			yl_fail(L, yl_loc(v[K_EXPECT]), "expect: 'failure' goes "
+				"alone, without 'outputs' or 'error'");
+		if (ev[2])
+			load_expect_failure(L, c, ev[2]);
 	}
 	if (!v[K_CASE] || !v[K_PROGRAM])
 		yl_fail(L, yl_loc(root), "missing required key '%s'",

@@ -157,19 +157,59 @@ check_runs(Case *c, const Strategy *s, bool case_runs, Outcome *o)
 	}
 }
 
+/* The reference failed at an assert (o->err): expected or not, the
+ * bufferized runs must fail at the same one. */
+static void
+judge_failure(Case *c, const Strategy *s, bool case_runs, Outcome *o)
+{
+	const Diag *e = &o->err;
+
+	c->ref_failed = prog_op_at(c->prog, OP_ASSERT, e->loc);
+	o->status = STATUS_OK;
+	if (c->has_error)
+		snprintf(o->why, sizeof o->why, "expected an error at line %d "
+			 "containing \"%s\", got a failure at line %d: %s",
+			 c->error.line, c->error.msg, e->loc.line, e->msg);
+	else if (!c->has_failure && c->has_outputs)
+		snprintf(o->why, sizeof o->why, "the reference failed at the "
+			 "assert of line %d: %s", e->loc.line, e->msg);
+	else if (c->has_failure && (c->failure.line != e->loc.line ||
+				    strcmp(c->failure.msg, e->msg)))
+		snprintf(o->why, sizeof o->why, "expected a failure at line "
+			 "%d \"%s\", got a failure at line %d \"%s\"",
+			 c->failure.line, c->failure.msg, e->loc.line, e->msg);
+	if (o->why[0])
+		o->status = STATUS_FAIL;
+	check_runs(c, s, case_runs, o);
+}
+
 void
 check_case(Case *c, const Strategy *s, bool case_runs, Outcome *o)
 {
+	int rc;
+
 	memset(o, 0, sizeof *o);
-	if (ref_run(c->prog, c->entry, c->inputs, &c->lim, &o->outs, &o->nouts,
-		    &o->err)) {
+	c->ref_failed = NULL;
+	rc = ref_run(c->prog, c->entry, c->inputs, &c->lim, &o->outs,
+		     &o->nouts, &o->err);
+	if (rc == 1) {
+		o->failed = true;
+		judge_failure(c, s, case_runs, o);
+		return;
+	}
+	if (rc) {
 		o->outs = NULL;
 		o->nouts = 0;
 		judge_error(c, o);
 		return;
 	}
 	o->status = STATUS_OK;
-	if (c->has_error) {
+	if (c->has_failure) {
+		o->status = STATUS_FAIL;
+		snprintf(o->why, sizeof o->why, "expected a failure at line %d "
+			 "\"%s\", but the case ran without one",
+			 c->failure.line, c->failure.msg);
+	} else if (c->has_error) {
 		o->status = STATUS_FAIL;
 		snprintf(o->why, sizeof o->why, "expected an error at line %d "
 			 "containing \"%s\", but the case ran without one",

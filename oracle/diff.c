@@ -77,10 +77,19 @@ execute(const Case *c, const Decisions *ds, Schedule sched, FILE *trace,
  * NaN, where the reference is defined); first[k] = -1 when output k
  * agrees. */
 static Verdict
-judge(const ExecResult *ex, Tensor *const *ref, int nref, int64_t *first)
+judge(const ExecResult *ex, Tensor *const *ref, int nref, int64_t *first,
+      const Op *rfail)
 {
 	bool differs = ex->aborted[0] || ex->nouts != nref;
 
+	if (rfail || ex->failed) {
+		/* the failure path: the same assert, or a divergence */
+		for (int k = 0; k < nref; k++)
+			first[k] = -1;
+		if (ex->failed != rfail || ex->aborted[0])
+			return VERDICT_DIVERGE;
+		return ex->nviols ? VERDICT_FAULT : VERDICT_AGREE;
+	}
 	for (int k = 0; k < nref; k++) {
 		const Tensor *a = ref[k], *b = k < ex->nouts ? ex->outs[k] : NULL;
 		first[k] = -1;
@@ -142,7 +151,7 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 		mem_free(t.d);
 		return false;
 	}
-	v = judge(&ex, b->ref, b->nref, b->first);
+	v = judge(&ex, b->ref, b->nref, b->first, b->c->ref_failed);
 	exec_result_free(&ex);
 	mem_free(t.d);
 	return v != VERDICT_AGREE;
@@ -440,7 +449,7 @@ run_schedules(const Case *c, const Run *r, Tensor *const *ref, int nref,
 			mem_free(tmp);
 			return -1;
 		}
-		v = judge(&ex, ref, nref, tmp);
+		v = judge(&ex, ref, nref, tmp, c->ref_failed);
 		if (i && severity(v) <= severity(o->verdict)) {
 			exec_result_free(&ex);
 			bprog_free(bp);

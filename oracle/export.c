@@ -1265,6 +1265,101 @@ ex_forall(Exporter *e, const Op *op)
 	    op->res, op->nres);
 }
 
+/* `scf.while (%a = %x) : (T) -> (T) { ... scf.condition(%c) %a : T }
+ * do { ^bb0(%a: T): ... scf.yield ... }`: the do block's args reuse the
+ * iter args' names (sibling regions scope their names apart). */
+static void
+ex_while(Exporter *e, const Op *op)
+{
+	int n = op->nargs, *tied = arena_alloc(e->tmp, sizeof(int) * (size_t)(n + 1));
+	Arg *a = typed_args(e, op, op->rtypes, n);
+
+	no_future(e, "while", op->loc, op->rtypes, op->nrtypes);
+	for (int j = 0; j < op->nres; j++)
+		tied[j] = j;
+	ind(e);
+	put_results(e, op);
+	str_puts(e->out, "scf.while (");
+	for (int i = 0; i < n; i++) {
+		str_puts(e->out, i ? ", " : "");
+		put_name(e, op->body->args[i]);
+		str_puts(e->out, " = ");
+		put_arg(e, a[i]);
+	}
+	str_puts(e->out, ") : (");
+	put_types(e, op->rtypes, n);
+	str_puts(e->out, ") -> (");
+	put_types(e, op->rtypes, n);
+	str_puts(e->out, ") {\n");
+	ex_block(e, op->body);
+	ind(e);
+	str_puts(e->out, "} do {\n");
+	if (n) {
+		ind(e);
+		str_puts(e->out, "^bb0(");
+		for (int i = 0; i < n; i++) {
+			str_puts(e->out, i ? ", " : "");
+			put_name(e, op->body->args[i]);
+			str_puts(e->out, ": ");
+			put_type(e, op->rtypes[i]);
+		}
+		str_puts(e->out, "):\n");
+	}
+	ex_block(e, op->orelse);
+	ind(e);
+	str_puts(e->out, "}");
+	end_line(e, op);
+	rec(e, op, "scf.while", a, n, tied, op->res, op->nres);
+}
+
+/* `scf.condition(%c) %a, ... : T, ...`: the iter values go on unchanged. */
+static void
+ex_condition(Exporter *e, const Op *op)
+{
+	const Op *w = op->parent->parent;
+	int n = w->nrtypes;
+	Arg *a = args_new(e, n + 1);
+
+	a[0] = lit(e, op, &op->args[0], DT_I1);
+	for (int i = 0; i < n; i++)
+		a[1 + i] = (Arg){.v = w->body->args[i]};
+	ind(e);
+	str_puts(e->out, "scf.condition(");
+	put_arg(e, a[0]);
+	str_puts(e->out, ")");
+	if (n) {
+		str_puts(e->out, " ");
+		put_args(e, a + 1, n);
+		str_puts(e->out, " : ");
+		put_types(e, w->rtypes, n);
+	}
+	end_line(e, op);
+	rec(e, op, "scf.condition", a, n + 1, NULL, NULL, 0);
+}
+
+/* `cf.assert %c, "message"` (MLIR's string escapes are ours). */
+static void
+ex_assert(Exporter *e, const Op *op)
+{
+	Arg a = lit(e, op, &op->args[0], DT_I1);
+
+	ind(e);
+	str_puts(e->out, "cf.assert ");
+	put_arg(e, a);
+	str_puts(e->out, ", \"");
+	for (const char *c = op->msg ? op->msg : ""; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			str_printf(e->out, "\\%c", *c);
+		else if (*c == '\n' || *c == '\t')
+			str_puts(e->out, *c == '\n' ? "\\n" : "\\t");
+		else
+			str_put(e->out, c, 1);
+	}
+	str_puts(e->out, "\"");
+	end_line(e, op);
+	rec(e, op, "cf.assert", &a, 1, NULL, NULL, 0);
+}
+
 /* `%f, %_N:k = async.execute -> (!async.value<T>...)`: %f is the token,
  * %_N the values that `await` takes apart. */
 static void
@@ -1395,6 +1490,9 @@ ex_op(Exporter *e, const Op *op)
 	case F_ASYNC: ex_async(e, op); break;
 	case F_AWAIT: ex_await(e, op); break;
 	case F_FROM_ELEMENTS: ex_from_elements(e, op); break;
+	case F_WHILE: ex_while(e, op); break;
+	case F_CONDITION: ex_condition(e, op); break;
+	case F_ASSERT: ex_assert(e, op); break;
 	case F_RESHAPE: ex_reshape(e, op); break;
 	case F_YIELD: case F_RETURN: ex_term(e, op); break;
 	case F_FORALL: ex_forall(e, op); break;

@@ -161,7 +161,7 @@ static int
 fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 {
 	Tensor **ref = NULL;
-	int nref = 0, rc = -1, lrc = 0;
+	int nref = 0, rc = -1, lrc = 0, rr;
 	RunOut r;
 	Diag d;
 
@@ -178,8 +178,12 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 		rc = 1;
 		goto out;
 	}
-	if (ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref, &nref, &d))
+	c->ref_failed = NULL;
+	if ((rr = ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref, &nref,
+			  &d)) < 0)
 		goto out; /* e.g. a limit: not a program we can judge */
+	if (rr == 1)
+		c->ref_failed = prog_op_at(c->prog, OP_ASSERT, d.loc);
 	diff_run(c, &c->runs[0], NULL, ref, nref, &r);
 	rc = r.verdict != VERDICT_AGREE || r.status == STATUS_BAD;
 	if (r.verdict == VERDICT_TOOL_ERROR) {

@@ -53,6 +53,7 @@ typedef struct G {
 	Str *helpers;    /* helper functions' text */
 	int *nhelpers;
 	bool helper;     /* generating a helper: no calls, no launches */
+	int in_async;    /* inside launch regions: no asserts there */
 } G;
 
 /* ---- text */
@@ -666,6 +667,75 @@ gen_forall(G *g)
 	*g->ops += 5;
 }
 
+/* A while counting %c up to a bound (%n or a literal, so it ends), its
+ * tensor iter arg rewritten in the do region; the condition region may
+ * read the iter arg or an outer value on every trip. */
+static void
+gen_while(G *g)
+{
+	GV *init = any_tensor(g), *acc, *v, *o;
+	char s[64], ub[16];
+	int mark, r, k;
+
+	if (!init || g->nloops == 8)
+		return;
+	init = &g->v[init - g->v];
+	GV tt = *init;
+	k = (*g->names)++;
+	r = (*g->names)++;
+	if (chance(g, 50) && !g->helper)
+		snprintf(ub, sizeof ub, "%%n");
+	else
+		snprintf(ub, sizeof ub, "%d", pick(g, 4));
+	line(g, "%%z%d = const 0 : index", k);
+	line(g, "%%r%d, %%w%d = while iter(%%acc%d = %%%s, %%c%d = %%z%d) -> "
+	     "(%s, index) {", r, r, k, init->name, k, k, ty(&tt, s, sizeof s));
+	g->depth++;
+	if (chance(g, 50)) {
+		char idx[64] = "", an[16];
+		const GV *src = chance(g, 50) ? (o = any_tensor(g)) : NULL;
+		snprintf(an, sizeof an, "acc%d", k);
+		if (!src)
+			src = &tt;
+		for (int d = 0; d < src->rank; d++)
+			strcat(idx, d ? ", 0" : "0");
+		line(g, "%%e%d = extract %%%s[%s] : %s", k,
+		     src == &tt ? an : src->name, idx, dtype_names[src->dt]);
+	}
+	line(g, "%%t%d = lt %%c%d, %s : index", k, k, ub);
+	line(g, "condition %%t%d", k);
+	g->depth--;
+	line(g, "} do {");
+	mark = enter(g);
+	acc = new_value(g, &tt, "acc");
+	snprintf(acc->name, sizeof acc->name, "acc%d", k);
+	gen_ops(g, 1 + pick(g, 3));
+	await_pending(g, g->depth);
+	line(g, "%%c%dn = add %%c%d, 1 : index", k, k);
+	line(g, "yield %%%s, %%c%dn", yield_of(g, &tt, mark), k);
+	leave(g, mark);
+	line(g, "}");
+	v = new_value(g, &tt, "r");
+	snprintf(v->name, sizeof v->name, "r%d", r);
+	*g->ops += 3;
+}
+
+/* An assert that fails for some inputs (%n is 0..3, a loop's iv grows):
+ * the failure path runs with whatever is live and pending then. */
+static void
+gen_assert(G *g)
+{
+	const char *on = g->nloops && chance(g, 50)
+				 ? g->loops[g->nloops - 1].iv : "n";
+	int k = (*g->names)++;
+
+	if (g->in_async || (g->helper && !strcmp(on, "n")))
+		return;
+	line(g, "%%ok%d = lt %%%s, %d : index", k, on, 1 + pick(g, 4));
+	line(g, "assert %%ok%d, \"%s stays small\"", k, on);
+	*g->ops += 2;
+}
+
 static void
 gen_async(G *g)
 {
@@ -682,7 +752,9 @@ gen_async(G *g)
 	line(g, "%%f%d = async stream %d -> (%s) {", k, pick(g, 3),
 	     ty(&tt, s, sizeof s));
 	mark = enter(g);
+	g->in_async++;
 	gen_ops(g, 1 + pick(g, 3));
+	g->in_async--;
 	close_region(g, &tt, mark);
 	line(g, "}");
 	f = &g->futs[g->nfuts++];
@@ -767,12 +839,13 @@ gen_op(G *g)
 		gen_matmul(g);
 	else if (k < 66 && (mix & GEN_MATMUL))
 		gen_transpose_reduce(g);
+	else if (k < 71 && (mix & GEN_LOOPS) && g->depth < 3)
+		gen_for(g);
 	else if (k < 74 && (mix & GEN_LOOPS) && g->depth < 3) {
-		/* without foralls the draws stay those of older versions */
-		if (k >= 71 && (mix & GEN_FORALL))
+		if (k >= 72 && (mix & GEN_FORALL))
 			gen_forall(g);
 		else
-			gen_for(g);
+			gen_while(g);
 	}
 	else if (k < 82 && (mix & GEN_BRANCHES) && g->depth < 3)
 		gen_if(g);
@@ -780,7 +853,9 @@ gen_op(G *g)
 		gen_async(g);
 	else if (k < 96 && (mix & GEN_CALLS))
 		gen_call(g);
-	else if (k < 99 && (mix & GEN_SLICES))
+	else if (k < 98 && (mix & GEN_BRANCHES))
+		gen_assert(g);
+	else if (k < 100 && (mix & GEN_SLICES))
 		gen_data(g);
 	else
 		gen_elementwise(g);
@@ -843,6 +918,10 @@ gen_case(uint64_t seed, const GenOpts *o, const char *strategy)
 	}
 	str_printf(&yaml, "%%n: index) -> (");
 	gen_ops(g, o->max_ops);
+	/* an assert at the end finds the most live and pending: the failure
+	 * path's frees and drains are exercised there */
+	if ((o->mix & GEN_BRANCHES) && chance(g, 35))
+		gen_assert(g);
 	await_pending(g, 1);
 	/* outputs: the newest value and up to two long-lived ones */
 	nouts = 0;

@@ -236,6 +236,10 @@ typedef struct Case {
 	Run *runs;
 	int nruns;
 	Limits lim;
+	bool has_failure;       /* expect.failure (FORMAT §5) */
+	ExpectError failure;    /* line and the exact message */
+	const Op *ref_failed;   /* the assert the reference failed at, or NULL
+				 * (set by whoever ran the reference) */
 } Case;
 
 enum {
@@ -320,6 +324,8 @@ typedef struct Outcome {
 	int nouts;
 	RunOut *runs;           /* the bufferized runs, after the reference */
 	int nruns;
+	bool failed;            /* the reference failed at an assert: err holds
+				 * its location and message */
 } Outcome;
 
 /* Run the reference on a loaded case and compare with its expectations,

@@ -66,7 +66,13 @@ typedef struct Red {
 	int *fline, *fend;      /* by function index */
 	Cache cache;
 	int fresh;              /* counter for fresh names */
+	int64_t trip_cap;       /* candidates' loop-trip limit, 0: the case's */
 } Red;
+
+/* A candidate whose while no longer ends would spin to the case's trip
+ * limit (10^7, seconds a run): candidates get this one instead when the
+ * original run stays within it. */
+#define REDUCE_TRIP_CAP 100000
 
 static int
 oom(Red *r)
@@ -126,8 +132,13 @@ evaluate(Red *r, const Case *c, int run, RunOut *o, Diag *why)
 	int nref = 0;
 
 	memset(o, 0, sizeof *o);
-	if (ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref, &nref, why))
+	int rr = ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref, &nref,
+			 why);
+
+	if (rr < 0)
 		return reject(r, why) ? -1 : 1;
+	((Case *)c)->ref_failed = rr == 1 ? prog_op_at(c->prog, OP_ASSERT, why->loc)
+				: NULL;
 	diff_run(c, &c->runs[run], NULL, ref, nref, o);
 	for (int i = 0; i < nref; i++)
 		tensor_free(ref[i]);
@@ -446,6 +457,8 @@ judge(Red *r, const char *yaml, Case **out)
 		case_free(c);
 		return reject(r, &why);
 	}
+	if (r->trip_cap && r->trip_cap < c->lim.max_trips)
+		c->lim.max_trips = r->trip_cap;
 	rc = evaluate(r, c, 0, &o, &why);
 	if (rc) {
 		case_free(c);
@@ -1426,6 +1439,25 @@ reduce_loop(Red *r)
 	return 0;
 }
 
+/* Does c's reference run (to its end or its failure) within `cap` trips? */
+static bool
+trips_within(const Case *c, int64_t cap)
+{
+	Limits lim = c->lim;
+	Tensor **ref = NULL;
+	int nref = 0, rc;
+	Diag d;
+
+	if (lim.max_trips <= cap)
+		return false;
+	lim.max_trips = cap;
+	rc = ref_run(c->prog, c->entry, c->inputs, &lim, &ref, &nref, &d);
+	for (int i = 0; i < nref; i++)
+		tensor_free(ref[i]);
+	mem_free(ref);
+	return rc >= 0;
+}
+
 /* The original run: 1 when it does not fail; else its signature and the
  * starting point (the case re-written, which must fail the same way). */
 static int
@@ -1449,6 +1481,7 @@ reduce_start(Red *r, int run)
 	runout_clear(&o);
 	if (rc)
 		return -1;
+	r->trip_cap = trips_within(c, REDUCE_TRIP_CAP) ? REDUCE_TRIP_CAP : 0;
 	emit_inputs(&in, c->entry, c->inputs);
 	if (!(r->inputs = str_take(&in)) || !(text = tir_print(c->prog)) ||
 	    !(yaml = case_text(r, "reduce/start", NULL, text, r->inputs, c->prog,

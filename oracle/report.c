@@ -235,6 +235,12 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 		violation_text(out, &r->ex.viols[k]);
 	if (r->ex.aborted[0])
 		fprintf(out, "  the bufferized run stopped: %s\n", r->ex.aborted);
+	if (r->ex.failed)
+		fprintf(out, "  the bufferized run failed at the assert of line "
+			"%d: %s\n", r->ex.failed->loc.line, r->ex.failed->msg);
+	else if (o->failed)
+		fprintf(out, "  the bufferized run did not fail at the assert "
+			"of line %d\n", o->err.loc.line);
 	for (int k = 0; k < o->nouts && k < r->ex.nouts; k++) {
 		int64_t at = r->first_diff[k];
 		char a[64], b[64];
@@ -288,7 +294,11 @@ report_text(FILE *out, const Case *c, const Outcome *o)
 			fprintf(out, "FAIL: %s\n", o->why);
 		return;
 	}
-	fprintf(out, "reference outputs:\n");
+	if (o->failed)
+		fprintf(out, "reference: failed at the assert of line %d: %s\n",
+			o->err.loc.line, o->err.msg);
+	else
+		fprintf(out, "reference outputs:\n");
 	for (int i = 0; i < o->nouts; i++) {
 		const Type *t = c->entry && i < c->entry->nrtypes ?
 					c->entry->rtypes[i] : NULL;
@@ -538,6 +548,19 @@ memory_json(const MemStats *m)
 
 /* "tool": {"command", "status", "stderr", "decisions"} (FORMAT §5's
  * tool-error report; decisions: the tool's word per decision). */
+/* {"line": N, "message": "..."}: where a run failed (an assert). */
+static json_t *
+failure_json(Loc loc, const char *msg)
+{
+	json_t *j = json_object();
+
+	if (j && set(j, "line", json_integer(loc.line)) &&
+	    set(j, "message", json_string(msg ? msg : "")))
+		return j;
+	json_decref(j);
+	return NULL;
+}
+
 static json_t *
 tool_json(const RunOut *r)
 {
@@ -589,6 +612,9 @@ run_json(const Outcome *o, const RunOut *r)
 	ok = ok && set(j, "memory", memory_json(&r->ex.mem));
 	if (ok && r->ex.aborted[0])
 		ok = set(j, "aborted", json_string(r->ex.aborted));
+	if (ok && r->ex.failed)
+		ok = set(j, "failure", failure_json(r->ex.failed->loc,
+						    r->ex.failed->msg));
 	if (ok && r->status == STATUS_FAIL)
 		ok = set(j, "message", json_string(r->why));
 done:
@@ -624,6 +650,9 @@ case_json(const Case *c, const Outcome *o)
 	ok = ok && set(j, "status", json_string(status_names[o->status]));
 	if (!o->errored) {
 		ok = ok && set(ref, "outputs", outputs_json(o->outs, o->nouts));
+		if (o->failed)
+			ok = ok && set(ref, "failure", failure_json(o->err.loc,
+								    o->err.msg));
 		ok = ok && set(j, "reference", json_incref(ref));
 	} else {
 		ok = ok && set(j, "reference", json_null());

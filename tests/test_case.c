@@ -140,7 +140,8 @@ START_TEST(key_errors)
 		 "entry, inputs, expect, runs)");
 	LOAD_ERR(HEAD "case: u\n", 7, 1, "duplicate key 'case'");
 	LOAD_ERR(HEAD "expect:\n  output: []\n", 8, 3,
-		 "unknown key 'output' in expect (expected one of: outputs, error)");
+		 "unknown key 'output' in expect (expected one of: outputs, error, "
+		 "failure)");
 	LOAD_ERR(HEAD "expect: {error: {line: 1}}\n", 7, 17,
 		 "expect.error needs 'line' and 'message'");
 	LOAD_ERR(HEAD "expect: {error: {line: x, message: m}}\n", 7, 24,

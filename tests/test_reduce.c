@@ -30,7 +30,10 @@ culprits_of(const Case *c, int run, char names[][96], int max)
 	RunOut o;
 	Diag d;
 
-	ck_assert(!ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref, &nref, &d));
+	int rc = ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref, &nref, &d);
+
+	ck_assert(rc == 0 || rc == 1); /* 1: the failure path */
+	((Case *)c)->ref_failed = rc ? prog_op_at(c->prog, OP_ASSERT, d.loc) : NULL;
 	diff_run(c, &c->runs[run], NULL, ref, nref, &o);
 	for (int i = 0; i < o.nculprits && n < max; i++, n++)
 		dec_str(o.culprits[i], &o.ds.d[o.culprits[i]->id], names[n], 96);
