@@ -429,7 +429,7 @@ takes_literals(const MOp *op)
 {
 	static const char *const no[] = {
 		"func.return", "func.call", "scf.yield", "async.yield",
-		"scf.condition", "scf.if", "tensor.from_elements", "cf.assert",
+		"scf.condition", "scf.if", "cf.assert",
 		"tensor.empty", "bufferization.alloc_tensor", "tensor.cast",
 	};
 	for (size_t i = 0; i < sizeof no / sizeof *no; i++)
@@ -686,7 +686,7 @@ im_from_elements(Imp *I, const MOp *op, int depth)
 {
 	put_results(I, op, depth);
 	str_puts(I->out, "from_elements ");
-	put_list(I, op, 0, op->noperands, false);
+	put_list(I, op, 0, op->noperands, true);
 	put_type_end(I, op);
 }
 
@@ -1191,6 +1191,26 @@ im_yield(Imp *I, const MOp *op, int depth)
 	str_puts(I->out, "\n");
 }
 
+/* A TIR string: the escapes TIR has are \" \\ \n \t; other control
+ * characters cannot be written. */
+static void
+put_tir_string(Imp *I, const MOp *op, const char *s)
+{
+	str_puts(I->out, "\"");
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			str_printf(I->out, "\\%c", *s);
+		else if (*s == '\n' || *s == '\t')
+			str_puts(I->out, *s == '\n' ? "\\n" : "\\t");
+		else if ((unsigned char)*s < 0x20)
+			imp_fail(I, op, "unsupported character 0x%02x in a "
+				 "message", (unsigned char)*s);
+		else
+			str_put(I->out, s, 1);
+	}
+	str_puts(I->out, "\"");
+}
+
 static void
 im_assert(Imp *I, const MOp *op, int depth)
 {
@@ -1198,7 +1218,7 @@ im_assert(Imp *I, const MOp *op, int depth)
 
 	ind(I, depth);
 	str_printf(I->out, "assert %s, ", arg(I, op, 0, false));
-	emit_quoted(I->out, msg ? msg : "");
+	put_tir_string(I, op, msg ? msg : "");
 	str_puts(I->out, "\n");
 }
 
@@ -1312,11 +1332,11 @@ im_while(Imp *I, const MOp *op, int depth)
 	for (int j = 0; j < n; j++)
 		val_add(I, op, after->args[j], val_find(I, before->args[j])->tir,
 			after->argtypes[j]);
-	str_puts(I->out, "while iter(");
+	str_puts(I->out, n ? "while iter(" : "while");
 	for (int j = 0; j < n; j++)
 		str_printf(I->out, "%s%s = %s", j ? ", " : "",
 			   val_find(I, before->args[j])->tir, init[j]);
-	str_puts(I->out, ")");
+	str_puts(I->out, n ? ")" : "");
 	put_rtypes(I, op, 0);
 	str_puts(I->out, " {\n");
 	region(I, op, 0, depth);
