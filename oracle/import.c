@@ -1353,13 +1353,15 @@ im_condition(Imp *I, const MOp *op, int depth)
 }
 
 /* scf.forall, one dim from 0 step 1, its in_parallel's inserts inline. */
+static void forall_emit(Imp *I, const MOp *op, int depth, const char *ubt,
+			int k, int nout);
+
 static void
 im_forall(Imp *I, const MOp *op, int depth)
 {
 	int64_t seg[4], lb[2], ub[2], st[2];
-	const MBlock *b;
 	int k = 0, nout;
-	const char *ubt, *init[64];
+	const char *ubt;
 
 	segments(I, op, seg, 4);
 	if (ints_attr(I, op, "staticLowerBound", lb, 2) != 1 ||
@@ -1376,9 +1378,34 @@ im_forall(Imp *I, const MOp *op, int depth)
 		ubt = arena_strdup(I->a, buf);
 	}
 	nout = (int)seg[3];
+	forall_emit(I, op, depth, ubt, k, nout);
+}
+
+/* mlir-opt-16's scf.foreach_thread: one thread count, then the outputs. */
+static void
+im_foreach_thread(Imp *I, const MOp *op, int depth)
+{
+	int64_t seg[2];
+
+	segments(I, op, seg, 2);
+	if (seg[0] != 1 || mop_attr(op, "mapping") ||
+	    mop_attr(op, "thread_dim_mapping"))
+		imp_fail(I, op, "unsupported 'scf.foreach_thread' (one dim, "
+			 "no mapping)");
+	forall_emit(I, op, depth, arg(I, op, 0, true), 1, (int)seg[1]);
+}
+
+/* The forall of op with upper bound ubt, its nout inits from operand k. */
+static void
+forall_emit(Imp *I, const MOp *op, int depth, const char *ubt, int k,
+	    int nout)
+{
+	const MBlock *b;
+	const char *init[64];
+
 	if (nout > 64 || op->nregions != 1 || op->regions[0].nblocks != 1 ||
 	    op->regions[0].blocks[0]->nargs != 1 + nout)
-		imp_fail(I, op, "unsupported 'scf.forall'");
+		imp_fail(I, op, "unsupported '%s'", op->name);
 	for (int j = 0; j < nout; j++)
 		init[j] = arg(I, op, k + j, false);
 	b = op->regions[0].blocks[0];
@@ -1476,6 +1503,8 @@ static const struct {
 	{"scf.while", im_while}, {"scf.condition", im_condition},
 	{"scf.forall", im_forall},
 	{"scf.forall.in_parallel", im_in_parallel},
+	{"scf.foreach_thread", im_foreach_thread},
+	{"scf.foreach_thread.perform_concurrently", im_in_parallel},
 	{"tensor.parallel_insert_slice", im_parallel_insert},
 	{"async.execute", im_async}, {"async.await", im_await},
 };

@@ -240,10 +240,20 @@ put_input(Str *b, const Value *v, int64_t seed)
 	else
 		str_puts(b, "min: -8, max: 8");
 	if (t->kind == TY_TENSOR && !type_is_static(t)) {
-		str_puts(b, ", shape: [");
+		/* a `?` is 8 while the tensor stays within 4096 elements
+		 * (tensor<?x?x?x?x?x?x?x?xi32> would be 2^24), then 1 */
+		int64_t n = 1;
+
 		for (int k = 0; k < t->rank; k++)
-			str_printf(b, "%s%" PRId64, k ? ", " : "",
-				   t->dims[k] == DIM_DYN ? 8 : t->dims[k]);
+			if (t->dims[k] > 0 && n <= 4096)
+				n *= t->dims[k] < 4096 ? t->dims[k] : 4097;
+		str_puts(b, ", shape: [");
+		for (int k = 0; k < t->rank; k++) {
+			int64_t d = t->dims[k];
+			if (d == DIM_DYN)
+				n *= (d = n * 8 <= 4096 ? 8 : 1);
+			str_printf(b, "%s%" PRId64, k ? ", " : "", d);
+		}
 		str_puts(b, "]");
 	}
 	str_puts(b, "}\n");
