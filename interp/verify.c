@@ -906,11 +906,16 @@ check_assert(Verifier *v, const Op *op)
 {
 	static const Type i1 = {.kind = TY_SCALAR, .dt = DT_I1};
 
+	/* the failure path of a launch or of one forall trip among others
+	 * running is not modelled */
 	for (const Block *b = op->parent; b; b = outer_block(b))
-		if (b->parent && b->parent->kind == OP_ASYNC)
+		if (b->parent && (b->parent->kind == OP_ASYNC ||
+				  b->parent->kind == OP_FORALL))
 			return diag_set(v->d, op->loc,
-					"assert inside an async region is not "
-					"supported");
+					"assert inside %s is not supported",
+					b->parent->kind == OP_ASYNC
+						? "an async region"
+						: "a forall body");
 	return want_type(v, &op->args[0], &i1);
 }
 

@@ -53,7 +53,7 @@ typedef struct G {
 	Str *helpers;    /* helper functions' text */
 	int *nhelpers;
 	bool helper;     /* generating a helper: no calls, no launches */
-	int in_async;    /* inside launch regions: no asserts there */
+	int in_async;    /* inside launch regions or forall bodies: no asserts */
 } G;
 
 /* ---- text */
@@ -641,7 +641,9 @@ gen_forall(G *g)
 	snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv, "i%d", k);
 	g->loops[g->nloops++].ub = tt.dims[0];
 	g->helper = true;
+	g->in_async++; /* no asserts in a forall body either */
 	gen_ops(g, pick(g, 3));
+	g->in_async--;
 	g->helper = helper;
 	g->nloops--;
 	x = find(g, &tt, NULL);
