@@ -248,6 +248,26 @@ init_unobserved(const Op *op, int k)
 	       !used_in(op->body, op->body->args[1 + k]);
 }
 
+/* The buffer of a loop's result r (for, while, forall): its init's when
+ * in place, else a fresh one that starts as a copy of the init when
+ * `copy` (the loop may read it).  Returns whether it is the init's. */
+static bool
+loop_buffer(Lower *L, BBlock *out, const Op *op, Value *r, Value *init,
+	    bool copy, const char *why)
+{
+	if (L->ds->d[r->id].kind == DEC_INPLACE && init) {
+		BInst *a = inst_new(L, BI_ALIAS, op, r);
+		a->src = init;
+		emit(L, out, a);
+		set_root(L, r, L->root[init->id], L->whole[init->id], NULL);
+		return true;
+	}
+	fresh(L, out, op, r, init);
+	if (init && copy)
+		emit_copy(L, out, op, r, init, why);
+	return false;
+}
+
 static void
 lower_for(Lower *L, const Op *op, BBlock *out)
 {
@@ -258,20 +278,10 @@ lower_for(Lower *L, const Op *op, BBlock *out)
 		Value *arg = op->body->args[1 + k];
 		if (!is_tensor(r))
 			continue;
-		if (L->ds->d[r->id].kind == DEC_INPLACE && init) {
-			in = inst_new(L, BI_ALIAS, op, r);
-			in->src = init;
-			emit(L, out, in);
-			set_root(L, r, L->root[init->id], L->whole[init->id],
-				 NULL);
-		} else {
-			fresh(L, out, op, r, init);
-			if (init && !(L->ds->lower & LOWER_NO_INIT_COPY) &&
-			    !init_unobserved(op, k))
-				emit_copy(L, out, op, r, init,
-					  "the loop buffer starts as a copy of "
-					  "its init");
-		}
+		loop_buffer(L, out, op, r, init,
+			    !(L->ds->lower & LOWER_NO_INIT_COPY) &&
+				    !init_unobserved(op, k),
+			    "the loop buffer starts as a copy of its init");
 		set_root(L, arg, L->root[r->id], L->whole[r->id], NULL);
 	}
 	in = inst_new(L, BI_FOR, op, NULL);
@@ -293,20 +303,11 @@ lower_forall(Lower *L, const Op *op, BBlock *out)
 	for (int k = 0; k < op->nres; k++) {
 		Value *r = op->res[k], *init = op->args[2 + k].v;
 		Value *arg = op->body->args[1 + k];
-		if (L->ds->d[r->id].kind == DEC_INPLACE && init) {
-			BInst *a = inst_new(L, BI_ALIAS, op, r);
-			a->src = init;
-			emit(L, out, a);
-			set_root(L, r, L->root[init->id], L->whole[init->id],
-				 NULL);
+		if (loop_buffer(L, out, op, r, init, true, "the shared output "
+				"starts as a copy of its init"))
 			in->vals[k] = r;
-		} else {
-			fresh(L, out, op, r, init);
-			if (init)
-				emit_copy(L, out, op, r, init, "the shared output "
-					  "starts as a copy of its init");
+		else
 			in->vals[k] = init ? init : r;
-		}
 		set_root(L, arg, L->root[in->vals[k]->id],
 			 L->whole[in->vals[k]->id], NULL);
 	}
@@ -341,19 +342,9 @@ lower_while(Lower *L, const Op *op, BBlock *out)
 		Value *r = op->res[k], *init = op->args[k].v;
 		if (!is_tensor(r))
 			continue;
-		if (L->ds->d[r->id].kind == DEC_INPLACE && init) {
-			in = inst_new(L, BI_ALIAS, op, r);
-			in->src = init;
-			emit(L, out, in);
-			set_root(L, r, L->root[init->id], L->whole[init->id],
-				 NULL);
-		} else {
-			fresh(L, out, op, r, init);
-			if (init && !(L->ds->lower & LOWER_NO_INIT_COPY))
-				emit_copy(L, out, op, r, init,
-					  "the loop buffer starts as a copy of "
-					  "its init");
-		}
+		loop_buffer(L, out, op, r, init,
+			    !(L->ds->lower & LOWER_NO_INIT_COPY),
+			    "the loop buffer starts as a copy of its init");
 		set_root(L, op->body->args[k], L->root[r->id], L->whole[r->id],
 			 NULL);
 	}
