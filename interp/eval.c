@@ -1311,9 +1311,11 @@ for_bounds(Frame *f, const Op *op, int64_t *lb, int64_t *step,
 	return 0;
 }
 
-/* One trip of a for body: iv and iter args in, the yields out. */
+/* One trip of a for or forall body: iv and iter (shared) args in, the
+ * yields out into next[0..nnext) (a forall's trip yields nothing). */
 static int
-for_trip(Frame *f, const Op *op, int64_t iv, Box **cur, Box **next)
+loop_trip(Frame *f, const Op *op, int64_t iv, Box **cur, Box **next,
+	  int nnext)
 {
 	Run *r = f->run;
 	const Block *b = op->body;
@@ -1333,7 +1335,7 @@ for_trip(Frame *f, const Op *op, int64_t iv, Box **cur, Box **next)
 	bind(f, b->args[0], ivb);
 	for (int k = 0; k < op->nres; k++)
 		bind(f, b->args[1 + k], box_ref(cur[k]));
-	rc = exec_block(f, b, op->rtypes, next, op->nres);
+	rc = exec_block(f, b, op->rtypes, next, nnext);
 	clear_block(f, b);
 	return rc;
 }
@@ -1360,7 +1362,7 @@ eval_for(Frame *f, const Op *op)
 		Box **tmp;
 		int64_t iv = (int64_t)((uint64_t)lb + i * (uint64_t)step);
 
-		if (for_trip(f, op, iv, cur, next) < 0)
+		if (loop_trip(f, op, iv, cur, next, op->nres) < 0)
 			goto out;
 		for (int k = 0; k < n; k++) {
 			box_unref(r, cur[k]);
@@ -1449,32 +1451,6 @@ eval_parallel_insert(Frame *f, const Op *op)
 	return def_insert_slice(f->run, op->loc, g->outs[k], s, offs, op);
 }
 
-/* One trip of a forall: the shared args read the inits. */
-static int
-forall_trip(Frame *f, const Op *op, int64_t iv, Box **init)
-{
-	Run *r = f->run;
-	const Block *b = op->body;
-	Tensor *t;
-	Box *ivb;
-	int rc;
-
-	if (r->trips >= r->lim->max_trips)
-		return diag_set(r->d, op->loc, "loop trip limit of %lld reached",
-				(long long)r->lim->max_trips);
-	r->trips++;
-	if (!(t = t_new(r, op->loc, DT_INDEX, 0, NULL)))
-		return -1;
-	tensor_seti(t, 0, iv);
-	if (!(ivb = box_new(r, op->loc, t)))
-		return -1;
-	bind(f, b->args[0], ivb);
-	for (int k = 0; k < op->nres; k++)
-		bind(f, b->args[1 + k], box_ref(init[k]));
-	rc = exec_block(f, b, NULL, NULL, 0);
-	clear_block(f, b);
-	return rc;
-}
 
 static void
 gather_free(Run *r, Gather *g, int n)
@@ -1522,7 +1498,7 @@ eval_forall(Frame *f, const Op *op)
 	f->par = &g;
 	for (int64_t iv = lb; iv < ub; iv++) {
 		g.trip = (uint64_t)(iv - lb) + 1;
-		if (forall_trip(f, op, iv, init) < 0)
+		if (loop_trip(f, op, iv, init, NULL, 0) < 0)
 			goto out;
 	}
 	if (!(outs = boxes_new(r, op->loc, n)))
