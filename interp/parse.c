@@ -638,23 +638,61 @@ parse_const(Parser *P, Op *op)
 	fill_const(P, op, n);
 }
 
+/* `KW(%a = %x, ...)` when present: each %a a new arg of body, each %x the
+ * next operand of op (op->args[0..*n), capacity *cap). */
 static void
-parse_for(Parser *P, Op *op)
+parse_bindings(Parser *P, const char *kw, const char *what, Op *op, int *n,
+	       int *cap, Block *body, int *bcap)
 {
-	Block *body = new_block(P, op);
-	int n = 3, cap = 0, bcap = 0;
-	Value *iv;
-	Operand o;
+	int nn = *n, cc = *cap, bc = *bcap;
 
-	op->body = body;
+	if (!is_kw(P, kw))
+		return;
+	next(P);
+	expect_punct(P, '(');
+	do {
+		Value *a;
+		Operand o;
+		if (P->tok.kind != TK_VALUE)
+			expected(P, what);
+		a = new_value(P, &P->tok);
+		a->owner = body;
+		VEC_PUSH(P->a, body->args, body->nargs, bc, a);
+		next(P);
+		expect_punct(P, '=');
+		o = parse_operand(P, false);
+		VEC_PUSH(P->a, op->args, nn, cc, o);
+	} while (accept_punct(P, ','));
+	expect_punct(P, ')');
+	*n = nn;
+	*cap = cc;
+	*bcap = bc;
+}
+
+/* A loop's `%i =`: the index-typed first arg of body. */
+static void
+parse_iv(Parser *P, Block *body, int *bcap)
+{
+	Value *iv;
+
 	if (P->tok.kind != TK_VALUE)
 		expected(P, "loop variable");
 	iv = new_value(P, &P->tok);
 	iv->owner = body;
 	iv->type = new_scalar(P, DT_INDEX, P->tok.loc);
-	VEC_PUSH(P->a, body->args, body->nargs, bcap, iv);
+	VEC_PUSH(P->a, body->args, body->nargs, *bcap, iv);
 	next(P);
 	expect_punct(P, '=');
+}
+
+static void
+parse_for(Parser *P, Op *op)
+{
+	Block *body = new_block(P, op);
+	int n = 3, cap = 0, bcap = 0;
+
+	op->body = body;
+	parse_iv(P, body, &bcap);
 	op->args = arena_alloc(P->a, 4 * sizeof *op->args);
 	cap = 4;
 	op->args[0] = parse_operand(P, true);
@@ -669,23 +707,7 @@ parse_for(Parser *P, Op *op)
 		op->args[2].f = 1;
 		op->args[2].loc = op->loc;
 	}
-	if (is_kw(P, "iter")) {
-		next(P);
-		expect_punct(P, '(');
-		do {
-			Value *a;
-			if (P->tok.kind != TK_VALUE)
-				expected(P, "iter argument");
-			a = new_value(P, &P->tok);
-			a->owner = body;
-			VEC_PUSH(P->a, body->args, body->nargs, bcap, a);
-			next(P);
-			expect_punct(P, '=');
-			o = parse_operand(P, false);
-			VEC_PUSH(P->a, op->args, n, cap, o);
-		} while (accept_punct(P, ','));
-		expect_punct(P, ')');
-	}
+	parse_bindings(P, "iter", "iter argument", op, &n, &cap, body, &bcap);
 	op->nargs = n;
 	parse_rtypes(P, &op->rtypes, &op->nrtypes);
 	if (op->nrtypes != body->nargs - 1)
@@ -703,39 +725,14 @@ parse_forall(Parser *P, Op *op)
 {
 	Block *body = new_block(P, op);
 	int n = 2, cap = 2, bcap = 0;
-	Value *iv;
-	Operand o;
 
 	op->body = body;
-	if (P->tok.kind != TK_VALUE)
-		expected(P, "loop variable");
-	iv = new_value(P, &P->tok);
-	iv->owner = body;
-	iv->type = new_scalar(P, DT_INDEX, P->tok.loc);
-	VEC_PUSH(P->a, body->args, body->nargs, bcap, iv);
-	next(P);
-	expect_punct(P, '=');
+	parse_iv(P, body, &bcap);
 	op->args = arena_alloc(P->a, 2 * sizeof *op->args);
 	op->args[0] = parse_operand(P, true);
 	expect_kw(P, "to");
 	op->args[1] = parse_operand(P, true);
-	if (is_kw(P, "shared")) {
-		next(P);
-		expect_punct(P, '(');
-		do {
-			Value *a;
-			if (P->tok.kind != TK_VALUE)
-				expected(P, "shared argument");
-			a = new_value(P, &P->tok);
-			a->owner = body;
-			VEC_PUSH(P->a, body->args, body->nargs, bcap, a);
-			next(P);
-			expect_punct(P, '=');
-			o = parse_operand(P, false);
-			VEC_PUSH(P->a, op->args, n, cap, o);
-		} while (accept_punct(P, ','));
-		expect_punct(P, ')');
-	}
+	parse_bindings(P, "shared", "shared argument", op, &n, &cap, body, &bcap);
 	op->nargs = n;
 	parse_rtypes(P, &op->rtypes, &op->nrtypes);
 	if (op->nrtypes != body->nargs - 1)
@@ -753,28 +750,12 @@ static void
 parse_while(Parser *P, Op *op)
 {
 	Block *body = new_block(P, op), *orelse = new_block(P, op);
-	int cap = 0, acap = 0;
+	int n = 0, cap = 0, acap = 0;
 
 	op->body = body;
 	op->orelse = orelse;
-	if (is_kw(P, "iter")) {
-		next(P);
-		expect_punct(P, '(');
-		do {
-			Value *a;
-			Operand o;
-			if (P->tok.kind != TK_VALUE)
-				expected(P, "iter argument");
-			a = new_value(P, &P->tok);
-			a->owner = body;
-			VEC_PUSH(P->a, body->args, body->nargs, cap, a);
-			next(P);
-			expect_punct(P, '=');
-			o = parse_operand(P, false);
-			VEC_PUSH(P->a, op->args, op->nargs, acap, o);
-		} while (accept_punct(P, ','));
-		expect_punct(P, ')');
-	}
+	parse_bindings(P, "iter", "iter argument", op, &n, &acap, body, &cap);
+	op->nargs = n;
 	parse_rtypes(P, &op->rtypes, &op->nrtypes);
 	if (op->nrtypes != body->nargs)
 		perr(P, op->loc, "'while' has %d iter arg%s but %d result types",
