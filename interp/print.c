@@ -263,6 +263,33 @@ put_perm(Str *b, const Op *op)
 	str_puts(b, "]");
 }
 
+/* ` KW(%a = %x, ...)` for op's operands from `from` on, named by body's
+ * args from `arg` on; nothing when there are none. */
+static void
+put_bindings(Str *b, const char *kw, const Op *op, int from, int arg)
+{
+	if (op->nargs <= from)
+		return;
+	str_printf(b, " %s(", kw);
+	for (int i = from; i < op->nargs; i++) {
+		if (i > from)
+			str_puts(b, ", ");
+		str_printf(b, "%%%s = ", op->body->args[arg + i - from]->name);
+		tir_put_operand(b, &op->args[i]);
+	}
+	str_puts(b, ")");
+}
+
+/* A loop's `-> (T, ...) { body }`. */
+static void
+put_loop_body(Str *b, const Op *op, int depth)
+{
+	put_rtypes(b, op->rtypes, op->nrtypes);
+	str_puts(b, " {\n");
+	put_block(b, op->body, depth + 1);
+	indent(b, depth);
+}
+
 static void
 put_for(Str *b, const Op *op, int depth)
 {
@@ -274,20 +301,8 @@ put_for(Str *b, const Op *op, int depth)
 	tir_put_operand(b, &op->args[1]);
 	str_puts(b, " step ");
 	tir_put_operand(b, &op->args[2]);
-	if (op->nargs > 3) {
-		str_puts(b, " iter(");
-		for (int i = 3; i < op->nargs; i++) {
-			if (i > 3)
-				str_puts(b, ", ");
-			str_printf(b, "%%%s = ", body->args[i - 2]->name);
-			tir_put_operand(b, &op->args[i]);
-		}
-		str_puts(b, ")");
-	}
-	put_rtypes(b, op->rtypes, op->nrtypes);
-	str_puts(b, " {\n");
-	put_block(b, body, depth + 1);
-	indent(b, depth);
+	put_bindings(b, "iter", op, 3, 1);
+	put_loop_body(b, op, depth);
 	str_puts(b, "}");
 }
 
@@ -300,42 +315,16 @@ put_forall(Str *b, const Op *op, int depth)
 	tir_put_operand(b, &op->args[0]);
 	str_puts(b, " to ");
 	tir_put_operand(b, &op->args[1]);
-	if (op->nargs > 2) {
-		str_puts(b, " shared(");
-		for (int i = 2; i < op->nargs; i++) {
-			if (i > 2)
-				str_puts(b, ", ");
-			str_printf(b, "%%%s = ", body->args[i - 1]->name);
-			tir_put_operand(b, &op->args[i]);
-		}
-		str_puts(b, ")");
-	}
-	put_rtypes(b, op->rtypes, op->nrtypes);
-	str_puts(b, " {\n");
-	put_block(b, body, depth + 1);
-	indent(b, depth);
+	put_bindings(b, "shared", op, 2, 1);
+	put_loop_body(b, op, depth);
 	str_puts(b, "}");
 }
 
 static void
 put_while(Str *b, const Op *op, int depth)
 {
-	const Block *body = op->body;
-
-	if (op->nargs) {
-		str_puts(b, " iter(");
-		for (int i = 0; i < op->nargs; i++) {
-			if (i)
-				str_puts(b, ", ");
-			str_printf(b, "%%%s = ", body->args[i]->name);
-			tir_put_operand(b, &op->args[i]);
-		}
-		str_puts(b, ")");
-	}
-	put_rtypes(b, op->rtypes, op->nrtypes);
-	str_puts(b, " {\n");
-	put_block(b, body, depth + 1);
-	indent(b, depth);
+	put_bindings(b, "iter", op, 0, 0);
+	put_loop_body(b, op, depth);
 	str_puts(b, "} do {\n");
 	put_block(b, op->orelse, depth + 1);
 	indent(b, depth);
