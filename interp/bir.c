@@ -148,6 +148,26 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 	case BI_COPY:
 		str_printf(o, "copy %%%s -> %%%s", in->src->name, in->v->name);
 		break;
+	case BI_BIND:
+		str_printf(o, "bind %%%s = %%%s", in->v->name, in->src->name);
+		break;
+	case BI_VER:
+		str_printf(o, "expect %%%s holds %%%s", in->v->name,
+			   in->src ? in->src->name : "anything");
+		break;
+	case BI_META: {
+		static const char *const what[] = {"base", "offset", "size",
+						   "stride", "address"};
+		str_printf(o, "%%%s = %s", in->v->name, what[in->meta]);
+		if (in->meta == META_SIZE || in->meta == META_STRIDE)
+			str_printf(o, " %d", in->meta_dim);
+		str_printf(o, " of %%%s", in->src->name);
+		break;
+	}
+	case BI_SELECT:
+		str_printf(o, "%%%s = select %%%s, %%%s, %%%s", in->v->name,
+			   in->vals[0]->name, in->vals[1]->name, in->vals[2]->name);
+		break;
 	case BI_COMPUTE:
 		compute_text(o, op);
 		break;

@@ -134,6 +134,8 @@ check_part(Exec *X, const BInst *at, const Value *victim, const Reg *r,
 			NULL, 0, "read");
 	if (b->pins)
 		launch_check(X, at, victim, r->buf, part, false);
+	if (r->ver == VER_ANY)
+		return;
 	if (!r->ver) { /* allocated, never written (an insert's fresh
 			* destination has nothing outside its slice to read) */
 		if (!skip)
@@ -361,6 +363,8 @@ run_alloc(Exec *X, Frame *F, const BInst *in)
 	memset(r, 0, sizeof *r);
 	r->buf = buf_new(X, t->dt, n, BUF_ALLOC, in, in->v);
 	r->set = true;
+	if (X->bp->memref)
+		r->ver = VER_ANY; /* a memref program's own buffer */
 	contiguous(r, t->dt, t->rank, dims);
 }
 
@@ -416,6 +420,31 @@ insert_dest_copy(const BInst *in)
 	       in->src == op->dest.v && op->nres && in->v == op->res[0];
 }
 
+/* A memref program's copy: the elements keep their versions (a copy of
+ * a stale version is stale where it is read, not here). */
+static void
+carry_copy(Exec *X, const BInst *in, const Reg *src, Reg *dst)
+{
+	Reg any = *src;
+	View vd, vs;
+
+	any.ver = VER_ANY;
+	if (!check_read(X, in, in->src, &any) || !check_write(X, in, in->v, dst) ||
+	    src->buf < 0 || dst->buf < 0)
+		return;
+	vd = tview(X, dst);
+	vs = tview(X, src);
+	if (!same_sizes(&vd, &vs)) {
+		violate(X, VK_OUT_OF_BOUNDS, in, in->v, NULL, dst->buf, NULL, 0,
+			"copy between different shapes");
+		return;
+	}
+	copy_views(X, &vd, &vs);
+	shadow_copy(X, dst->buf, &vd, src->buf, &vs);
+	X->res->mem.copies++;
+	X->res->mem.copy_bytes += view_numel(&vs) * (int64_t)dtype_size(vs.dt);
+}
+
 static void
 run_copy(Exec *X, Frame *F, const BInst *in)
 {
@@ -424,6 +453,10 @@ run_copy(Exec *X, Frame *F, const BInst *in)
 
 	if (src->bad)
 		return;
+	if (in->carry) {
+		carry_copy(X, in, src, dst);
+		return;
+	}
 	if (insert_dest_copy(in))
 		check_dest_outside(X, F, in, src);
 	else if (!check_read(X, in, in->src, src))
@@ -467,7 +500,7 @@ run_free(Exec *X, Frame *F, const BInst *in)
 			b->kind == BUF_INPUT ? "free of an input" : "free of a constant");
 		return;
 	}
-	if (view_numel(&r->view) != b->n || r->view.off != 0) {
+	if (!X->bp->memref && (view_numel(&r->view) != b->n || r->view.off != 0)) {
 		violate(X, VK_INVALID_FREE, in, in->v, NULL, r->buf, NULL, 0,
 			"free of a view");
 		return;
@@ -816,7 +849,12 @@ run_compute(Exec *X, Frame *F, const BInst *in)
 	compute_kernel(X, F, in, out, &vo);
 	dest_ver = out->ver;
 	tag_write(X, in, res, out);
-	if (op->kind == OP_INSERT_SLICE || op->kind == OP_INSERT)
+	if (X->bp->memref && !in->top) {
+		out->ver = VER_ANY; /* the memref program's own data */
+		return;
+	}
+	if ((op->kind == OP_INSERT_SLICE || op->kind == OP_INSERT) &&
+	    dest_ver != VER_ANY)
 		insert_undef(X, F, in, out, dest_ver);
 }
 
@@ -945,7 +983,7 @@ run_assert(Exec *X, Frame *F, const BInst *in)
 
 	if (int_operand(F, &op->args[0]))
 		return;
-	X->res->failed = op;
+	X->res->failed = in->top ? in->top : op;
 	run_failure(X, F, in->body);
 }
 
@@ -1008,6 +1046,63 @@ trace_step(Exec *X, const BInst *in)
 static void run_forall(Exec *X, Frame *F, const BInst *in);
 static void run_pinsert(Exec *X, Frame *F, const BInst *in);
 
+/* ---- memref programs */
+
+/* v (a TIR value) lives where src lives; it keeps the version it must
+ * hold, which says what its readers expect. */
+static void
+run_bind(Exec *X, Frame *F, const BInst *in)
+{
+	Reg *r = reg(F, in->v), *s = reg(F, in->src);
+	uint32_t ver = r->ver;
+
+	(void)X;
+	reg_assign(r, s);
+	if (s->buf >= 0)
+		r->ver = ver ? ver : VER_ANY;
+}
+
+static void
+set_index(Reg *r, int64_t i)
+{
+	memset(r, 0, sizeof *r);
+	r->buf = -1;
+	r->set = true;
+	r->s.i = i;
+	r->view = scalar_view(r, DT_INDEX);
+}
+
+static void
+run_meta(Exec *X, Frame *F, const BInst *in)
+{
+	const Reg *s = reg(F, in->src);
+	Reg *r = reg(F, in->v);
+	int d = in->meta_dim;
+
+	switch (in->meta) {
+	case META_BASE:
+		reg_assign(r, s);
+		r->view.rank = 0;
+		r->view.off = 0;
+		r->ver = VER_ANY;
+		break;
+	case META_OFFSET:
+		set_index(r, s->view.off);
+		break;
+	case META_SIZE:
+		set_index(r, d < s->view.rank ? s->view.sizes[d] : 0);
+		break;
+	case META_STRIDE:
+		set_index(r, d < s->view.rank ? s->view.strides[d] : 0);
+		break;
+	case META_ADDR:
+		/* one fake address per allocation: handles are never reused */
+		set_index(r, s->buf < 0 ? 0 : ((int64_t)s->buf + 1) << 24);
+		break;
+	}
+	(void)X;
+}
+
 /* One instruction, then the launches' chance to run. */
 static void
 run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
@@ -1042,6 +1137,18 @@ run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
 			break;
 		case BI_FORALL: run_forall(X, F, in); break;
 		case BI_PINSERT: run_pinsert(X, F, in); break;
+		case BI_BIND: run_bind(X, F, in); break;
+		case BI_VER:
+			reg(F, in->v)->ver = in->src ? reg(F, in->src)->ver : VER_ANY;
+			if (!reg(F, in->v)->ver)
+				reg(F, in->v)->ver = VER_ANY; /* never written here */
+			break;
+		case BI_META: run_meta(X, F, in); break;
+		case BI_SELECT:
+			reg_assign(reg(F, in->v),
+				   reg(F, in->vals[scalar_int(reg(F, in->vals[0]),
+							      DT_I1) ? 1 : 2]));
+			break;
 		}
 		trace_step(X, in);
 		if (X->nlaunches)
@@ -1281,8 +1388,10 @@ collect_outputs(Exec *X, const BFunc *bf, Reg *outs)
 	res->outs = xalloc(X, (size_t)(ret->nvals + 1) * sizeof *res->outs);
 	for (int k = 0; k < ret->nvals; k++) {
 		const Value *v = ret->op->args[k].v;
+		const Value *want = ret->top && k < ret->top->nargs ?
+				    ret->top->args[k].v : v;
 		if (v->type->kind == TY_TENSOR)
-			check_read(X, ret, v, &outs[k]);
+			check_read(X, ret, want ? want : v, &outs[k]);
 		res->outs[k] = output_tensor(X, v, &outs[k]);
 		res->nouts = k + 1;
 	}
@@ -1354,7 +1463,7 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 		X.stop = false; /* the failure path ran: launches, leaks */
 	if (!X.stop)
 		launch_drain(&X, NULL);
-	if (!X.stop && res->failed)
+	if (!X.stop && res->failed && !bp->memref)
 		check_leaks(&X);
 	else if (!X.stop)
 		collect_outputs(&X, bf, outs);

@@ -35,6 +35,10 @@ typedef struct VerInfo {
 	int undef_buf;        /* the buffer undef_at is about */
 } VerInfo;
 
+/* A register that expects no particular version: memref programs' own
+ * buffers (ownership flags, pointer lists), read without version checks. */
+#define VER_ANY UINT32_MAX
+
 typedef struct Reg Reg;
 typedef struct Launch Launch;
 typedef struct Fut {
@@ -111,6 +115,9 @@ int64_t shadow_mismatch_except(Exec *X, int h, const View *v,
 			       const View *except, uint32_t want,
 			       uint32_t *found);
 void shadow_write(Exec *X, int h, const View *v, uint32_t ver);
+/* A copy's tags: each element of view vd of buffer hd takes the version
+ * its source element (view vs of hs, same sizes) holds. */
+void shadow_copy(Exec *X, int hd, const View *vd, int hs, const View *vs);
 bool version_undef(const Exec *X, uint32_t ver);
 bool version_undef_at(const Exec *X, uint32_t ver, int h, int64_t pos);
 /* Which elements of view v of buffer h a new version leaves undefined:

@@ -169,7 +169,7 @@ block_op_at(const Block *b, OpKind k, Loc loc)
 {
 	for (int i = 0; b && i < b->nops; i++) {
 		const Op *op = b->ops[i], *in;
-		if (op->kind == k && op->loc.line == loc.line &&
+		if ((k == OP_COUNT || op->kind == k) && op->loc.line == loc.line &&
 		    op->loc.col == loc.col)
 			return op;
 		if ((in = block_op_at(op->body, k, loc)) ||

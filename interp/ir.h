@@ -326,7 +326,8 @@ Func *prog_func(const Program *p, const char *name); /* NULL if none */
  * in function f, or in any function when f is NULL.  NULL if none. */
 Value *prog_value(const Program *p, const Func *f, const char *name);
 void prog_free(Program *p); /* frees the arena; NULL ok */
-/* The op of kind k at loc (an assert a run failed at), or NULL. */
+/* The op of kind k at loc (an assert a run failed at; OP_COUNT: of any
+ * kind), or NULL. */
 const Op *prog_op_at(const Program *p, OpKind k, Loc loc);
 /* Is v an operand of op (args, slice offsets, destination)? */
 bool op_uses(const Op *op, const Value *v);
@@ -551,8 +552,22 @@ typedef enum BKind {
 	BI_FORALL,   /* vals: where each shared arg lives (result or init) */
 	BI_PINSERT,  /* parallel_insert_slice: src into v (the result) */
 	BI_WHILE,    /* body: the condition block (yields the i1), orelse: do */
-	BI_ASSERT    /* a false operand ends the run through the failure path */
+	BI_ASSERT,   /* a false operand ends the run through the failure path */
+	/* memref programs (oracle/memref.c), where registers are the memref
+	 * program's values and the tensor program's values carry versions: */
+	BI_BIND,     /* v (a TIR value) lives where src lives now; v keeps the
+		      * version it must hold (scalars: v = src) */
+	BI_VER,      /* v must hold the version src holds (src NULL: any) */
+	BI_META,     /* v = a fact of src's buffer (MetaKind, index in meta_dim) */
+	BI_SELECT    /* v = vals[0] ? vals[1] : vals[2] */
 } BKind;
+
+/* What BI_META reads of a memref: its base buffer (the allocation, rank 0
+ * at offset 0), offset, size or stride of a dim, or the aligned pointer
+ * as an index (a stable fake address per allocation, never a real one). */
+typedef enum MetaKind {
+	META_BASE, META_OFFSET, META_SIZE, META_STRIDE, META_ADDR
+} MetaKind;
 
 typedef struct BInst BInst;
 typedef struct BBlock {
@@ -574,6 +589,12 @@ struct BInst {
 	const char *why;     /* alloc/copy: why it is there */
 	BBlock *body;        /* if then / for body / launch body */
 	BBlock *orelse;      /* if else */
+	/* memref programs only */
+	const Op *top;       /* the TIR op it came from (by location), or NULL */
+	Loc mloc;            /* where the memref op is in the tool's output */
+	bool carry;          /* BI_COPY: elements keep their versions */
+	MetaKind meta;       /* BI_META */
+	int meta_dim;
 };
 
 typedef struct BFunc {
@@ -591,6 +612,13 @@ typedef struct BProg {
 	int ninsts;
 	BInst **insts;       /* insts[id] */
 	Decision *dec;       /* by value id (nregs entries) */
+	/* a memref program (oracle/memref.c): regs[0..p->nvalues) are the
+	 * tensor program's values, which only say which version each read
+	 * expects; the memref program's own values follow.  A free releases
+	 * the allocation under any view of it; a failed assert aborts (no
+	 * failure path, nothing is a leak then). */
+	bool memref;
+	const char *mfile;   /* the memref program's file name, for reports */
 } BProg;
 
 /* Text of the buffer program, one instruction a line with its decision

@@ -424,6 +424,17 @@ shadow_mismatch_except(Exec *X, int h, const View *v, const View *except,
 	return bad;
 }
 
+/* One tag per element from now on. */
+static void
+shadow_expand(Exec *X, Buf *b)
+{
+	if (!b->vers)
+		b->vers = xalloc(X, (size_t)(b->n ? b->n : 1) * sizeof *b->vers);
+	for (int64_t i = 0; i < b->n; i++)
+		b->vers[i] = b->ver;
+	b->uniform = false;
+}
+
 void
 shadow_write(Exec *X, int h, const View *v, uint32_t ver)
 {
@@ -434,12 +445,29 @@ shadow_write(Exec *X, int h, const View *v, uint32_t ver)
 		b->ver = ver;
 		return;
 	}
-	if (b->uniform) {
-		if (!b->vers)
-			b->vers = xalloc(X, (size_t)(b->n ? b->n : 1) * sizeof *b->vers);
-		for (int64_t i = 0; i < b->n; i++)
-			b->vers[i] = b->ver;
-		b->uniform = false;
-	}
+	if (b->uniform)
+		shadow_expand(X, b);
 	VIEW_WALK(v, pos, li, { b->vers[pos] = ver; (void)li; });
+}
+
+void
+shadow_copy(Exec *X, int hd, const View *vd, int hs, const View *vs)
+{
+	Buf *s = &X->bufs[hs];
+	uint32_t *tags;
+	int64_t n = 1;
+
+	if (s->uniform) {
+		shadow_write(X, hd, vd, s->ver);
+		return;
+	}
+	for (int d = 0; d < vs->rank; d++)
+		n *= vs->sizes[d];
+	/* through a buffer of tags: source and destination may overlap */
+	tags = xalloc(X, (size_t)(n ? n : 1) * sizeof *tags);
+	VIEW_WALK(vs, pos, li, { tags[li] = s->vers[pos]; });
+	if (X->bufs[hd].uniform)
+		shadow_expand(X, &X->bufs[hd]);
+	VIEW_WALK(vd, pos, li, { X->bufs[hd].vers[pos] = tags[li]; });
+	mem_free(tags);
 }

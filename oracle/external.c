@@ -454,31 +454,6 @@ export_line(const char *text, const char *name, const char *mlir)
 	return 0;
 }
 
-/* The TIR op at line:col of the case, or NULL. */
-static const Op *
-op_at_block(const Block *b, int line, int col)
-{
-	for (int i = 0; b && i < b->nops; i++) {
-		const Op *op = b->ops[i], *in;
-		if (op->loc.line == line && op->loc.col == col)
-			return op;
-		if ((in = op_at_block(op->body, line, col)) ||
-		    (in = op_at_block(op->orelse, line, col)))
-			return in;
-	}
-	return NULL;
-}
-
-static const Op *
-op_at(const Program *p, int line, int col)
-{
-	const Op *op = NULL;
-
-	for (int f = 0; f < p->nfuncs && !op; f++)
-		op = op_at_block(p->funcs[f]->body, line, col);
-	return op;
-}
-
 static void
 add_item(Reading *R, Value *res, Value *into, Loc loc)
 {
@@ -510,7 +485,8 @@ read_annotation(MOp *m, void *ctx)
 	if (!attr || R->rc)
 		return;
 	if (!m->loc.file || strcmp(m->loc.file, R->c->file) ||
-	    !(op = op_at(R->c->prog, m->loc.line, m->loc.col))) {
+	    !(op = prog_op_at(R->c->prog, OP_COUNT,
+			      (Loc){m->loc.line, m->loc.col}))) {
 		R->rc = tool_error(R->t, "answer: %s at line %d has no location "
 				   "of an op of the case", m->name, m->at.line);
 		return;
