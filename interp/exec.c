@@ -1463,9 +1463,10 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 		X.stop = false; /* the failure path ran: launches, leaks */
 	if (!X.stop)
 		launch_drain(&X, NULL);
-	if (!X.stop && res->failed && !bp->memref)
-		check_leaks(&X);
-	else if (!X.stop)
+	if (!X.stop && res->failed) {
+		if (!bp->memref) /* a memref program's assert aborts */
+			check_leaks(&X);
+	} else if (!X.stop)
 		collect_outputs(&X, bf, outs);
 	launches_free(&X);
 	bufs_free(&X);

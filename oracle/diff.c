@@ -53,6 +53,8 @@ runout_clear(RunOut *o)
  * The violations point into the buffer program: *keep receives it (the
  * caller frees it after the report), or it is freed here when keep is
  * NULL. */
+static int kept(BProg *bp, BProg **keep, int rc);
+
 static int
 execute(const Case *c, const Decisions *ds, Schedule sched, FILE *trace,
 	ExecResult *ex, BProg **keep, Diag *err)
@@ -66,11 +68,37 @@ execute(const Case *c, const Decisions *ds, Schedule sched, FILE *trace,
 	if (!bp)
 		return -1;
 	rc = exec_run(bp, c->entry, c->inputs, &eo, ex, err);
+	return kept(bp, keep, rc);
+}
+
+/* The buffer program goes to *keep after a run, else it is freed. */
+static int
+kept(BProg *bp, BProg **keep, int rc)
+{
 	if (keep && !rc)
 		*keep = bp;
 	else
 		bprog_free(bp);
 	return rc;
+}
+
+/* mlir-pipeline: the memref program the tool printed (translated anew
+ * for each schedule: the tool's answer is cached). */
+static int
+execute_memref(const Case *c, const Strategy *s, Schedule sched, FILE *trace,
+	       ExecResult *ex, BProg **keep, RunOut *o)
+{
+	ExecOpts eo = {.lim = &c->lim, .sched = sched,
+		       .alloc_overhead = opt_overhead, .trace = trace};
+	const Func *entry;
+	BProg *bp;
+	int rc = external_memref(s, c, &bp, &entry, &o->tool, &o->err);
+
+	memset(ex, 0, sizeof *ex);
+	if (rc)
+		return rc;
+	rc = exec_run(bp, entry, c->inputs, &eo, ex, &o->err);
+	return kept(bp, keep, rc);
 }
 
 /* First differing element of each output (bit for bit but any NaN is any
@@ -420,8 +448,8 @@ schedule_name(Schedule s, char *buf, size_t n)
  * opt_nrandom random seeds) and keep the worst: its result, program and
  * schedule.  A program without launches runs once (sync). */
 static int
-run_schedules(const Case *c, const Run *r, Tensor *const *ref, int nref,
-	      RunOut *o)
+run_schedules(const Case *c, const Run *r, const Strategy *s,
+	      Tensor *const *ref, int nref, RunOut *o)
 {
 	Schedule want = opt_sched ? *opt_sched
 			: r && r->has_schedule ? r->schedule
@@ -444,10 +472,14 @@ run_schedules(const Case *c, const Run *r, Tensor *const *ref, int nref,
 		ExecResult ex;
 		BProg *bp = NULL;
 		Verdict v;
-		if (execute(c, &o->ds, list[i], i ? NULL : opt_trace, &ex, &bp,
-			    &o->err)) {
+		int rc = s && s->ext && s->ext->kind == EXT_PIPELINE ?
+			 execute_memref(c, s, list[i], i ? NULL : opt_trace,
+					&ex, &bp, o) :
+			 execute(c, &o->ds, list[i], i ? NULL : opt_trace, &ex,
+				 &bp, &o->err);
+		if (rc) {
 			mem_free(tmp);
-			return -1;
+			return rc;
 		}
 		v = judge(&ex, ref, nref, tmp, c->ref_failed);
 		if (i && severity(v) <= severity(o->verdict)) {
@@ -480,15 +512,23 @@ diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
 	o->strategy = r && run_has_plan(r) ? "plan" : s->name;
 	snprintf(o->schedule, sizeof o->schedule, "sync");
 	o->status = STATUS_OK;
-	if (s->ext && s->ext->kind == EXT_PIPELINE) {
-		o->skipped = true;
-		snprintf(o->why, sizeof o->why, "strategy %s is not implemented "
-			 "yet", s->name);
-		return;
-	}
 	if (!(o->first_diff = mem_calloc((size_t)nref + 1, sizeof *o->first_diff))) {
 		diag_set(&o->err, c->entry->loc, "out of memory");
 		o->status = STATUS_BAD;
+		return;
+	}
+	if (s->ext && s->ext->kind == EXT_PIPELINE) {
+		/* no decisions: the memref program says everything */
+		int rc = decisions_make(c->prog, strategy_find("copy-all"), &o->ds) ?
+			 -1 : run_schedules(c, r, s, ref, nref, o);
+		if (rc < 0) {
+			if (!o->err.msg[0])
+				diag_set(&o->err, c->entry->loc, "out of memory");
+			o->status = STATUS_BAD;
+			return;
+		}
+		o->verdict = rc > 0 ? VERDICT_TOOL_ERROR : o->verdict;
+		check_expectations(r, o);
 		return;
 	}
 	if (s->ext) {
@@ -508,7 +548,7 @@ diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
 		return;
 	}
 	if ((r && diff_plan(r, &o->ds, &o->err)) ||
-	    run_schedules(c, r, ref, nref, o)) {
+	    run_schedules(c, r, NULL, ref, nref, o)) {
 		o->status = STATUS_BAD;
 		return;
 	}

@@ -27,7 +27,7 @@ static struct External slots[MAX_EXTERNAL];
 static Strategy strategies[MAX_EXTERNAL];
 static int nslots;
 
-static ExternalOpts opts = {60.0, "", 0, 0};
+static ExternalOpts opts = {60.0, "", 0, 0, NULL};
 static ExternalStats stats;
 
 const ExternalStats *
@@ -216,6 +216,18 @@ external_command(const Strategy *s, Str *b)
 	Str p = {0};
 	char *pass;
 
+	if (e->kind == EXT_PIPELINE) {
+		str_printf(&p, "--pass-pipeline=builtin.module(%s)",
+			   opts.mlir_pipeline && *opts.mlir_pipeline ?
+			   opts.mlir_pipeline : MLIR_PIPELINE);
+		pass = str_take(&p);
+		str_printf(b, "%s ", e->arg);
+		sh_quote(b, pass ? pass : "");
+		str_puts(b, " --mlir-print-op-generic --mlir-print-debuginfo "
+			 "--mlir-print-local-scope");
+		mem_free(pass);
+		return;
+	}
 	if (e->kind != EXT_MLIR) {
 		str_puts(b, e->arg);
 		return;
@@ -622,17 +634,57 @@ external_decide(const Strategy *s, const Case *c, Decisions *ds,
 	return rc;
 }
 
+/* ---- mlir-pipeline: the memref program */
+
+int
+external_memref(const Strategy *s, const Case *c, BProg **bp,
+		const Func **entry, ToolReport *t, Diag *err)
+{
+	Arena *a = arena_new();
+	ExportMap map = {0};
+	const char *ans;
+	char *in = NULL;
+	Diag d;
+	int rc;
+
+	memset(t, 0, sizeof *t);
+	*bp = NULL;
+	if (!a)
+		return diag_set(err, c->entry->loc, "out of memory");
+	repro_command(s, c, t);
+	if (!(in = tool_input(s, c, a, &map, &d))) {
+		arena_free(a);
+		if (!d.msg[0])
+			return diag_set(err, c->entry->loc, "out of memory");
+		return tool_error(t, "cannot export: %d:%d: %s", d.loc.line,
+				  d.loc.col, d.msg);
+	}
+	rc = ask(s, in, &ans, t);
+	if (rc == 0 && memref_program(c, ans, &map, bp, entry, &d)) {
+		rc = -1;
+		if (d.loc.line)
+			diag_set(err, (Loc){0, 0}, "the memref program at %d:%d "
+				 "(%s): %s", d.loc.line, d.loc.col,
+				 strategy_label(s), d.msg);
+		else
+			*err = d;
+	}
+	mem_free(in);
+	arena_free(a);
+	return rc;
+}
+
 /* ---- options shared by every command that runs strategies */
 
 int
 external_opt(const char *name, const char *value, char *why, size_t n)
 {
 	static const char *const names[] = {"--tool-timeout", "--mlir-options",
-					    "--mlir-version"};
+					    "--mlir-version", "--mlir-pipeline"};
 	char *end;
 
 	if (!value) {
-		for (int i = 0; i < 3; i++)
+		for (int i = 0; i < 4; i++)
 			if (!strcmp(name, names[i]))
 				return 1;
 		return 0;
@@ -647,6 +699,13 @@ external_opt(const char *name, const char *value, char *why, size_t n)
 		opts.timeout = t;
 	} else if (!strcmp(name, "--mlir-options")) {
 		opts.mlir_options = value;
+	} else if (!strcmp(name, "--mlir-pipeline")) {
+		if (!*value || strchr(value, '\'')) {
+			snprintf(why, n, "--mlir-pipeline wants a pass pipeline "
+				 "(no quotes), got '%s'", value);
+			return -1;
+		}
+		opts.mlir_pipeline = value;
 	} else if (!strcmp(name, "--mlir-version")) {
 		long v = strtol(value, &end, 10);
 		if (*end || !*value || !mlir_version((int)v)) {

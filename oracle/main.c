@@ -224,8 +224,13 @@ print_run_errors(const Opts *o, const char *path, const Case *c,
 	for (int i = 0; c && i < out->nruns; i++) {
 		const RunOut *r = &out->runs[i];
 		bool doc = o->planned && i == c->nruns - 1;
-		if (r->status != STATUS_BAD || r->err.loc.line <= 0)
+		if (r->status != STATUS_BAD)
 			continue;
+		if (r->err.loc.line <= 0) { /* not in a file of the user's */
+			fprintf(stderr, "%s: error: run %d (%s): %s\n", path,
+				i + 1, r->strategy, r->err.msg);
+			continue;
+		}
 		diag_print(stderr, doc ? o->plan : path,
 			   doc ? o->plantext : c->text, &r->err);
 	}

@@ -361,7 +361,13 @@ typedef struct ExternalOpts {
 	int batch;              /* fuzz: programs per tool call (0: 64; 1:
 				 * unbatched, a call per program, for
 				 * bench/bench_mlir.c's comparison) */
+	const char *mlir_pipeline; /* --mlir-pipeline P (mlir-pipeline); NULL
+				 * or "": the default, MLIR_PIPELINE */
 } ExternalOpts;
+
+#define MLIR_PIPELINE "one-shot-bufferize{bufferize-function-boundaries}," \
+		      "buffer-deallocation-pipeline"
+
 
 /* Tool calls so far (for benches and fuzz summaries). */
 typedef struct ExternalStats {
@@ -373,7 +379,8 @@ typedef struct ExternalStats {
 void external_options(const ExternalOpts *o);
 const ExternalStats *external_stats(void);
 const ExternalOpts *external_opts(void);
-/* --tool-timeout, --mlir-options, --mlir-version for any command: 1 taken,
+/* --tool-timeout, --mlir-options, --mlir-version, --mlir-pipeline for any
+ * command: 1 taken,
  * 0 not one of these, -1 a bad value (why).  value NULL: only whether name
  * is one of them. */
 int external_opt(const char *name, const char *value, char *why, size_t n);
@@ -395,6 +402,13 @@ int external_mlir_version(const Strategy *s);
  * tool-error (t says why), -1 out of memory (err). */
 int external_decide(const Strategy *s, const struct Case *c, Decisions *ds,
 		    ToolReport *t, Diag *err);
+/* mlir-pipeline: the memref program TOOL prints for case c, as a buffer
+ * program (memref_program), with its entry function: 0, 1 a tool-error
+ * (t says why), -1 an unexecutable memref program (err, loc 0: the
+ * message names the op and its line in the tool's output) or out of
+ * memory.  *bp is bprog_free'd by the caller. */
+int external_memref(const Strategy *s, const struct Case *c, BProg **bp,
+		    const Func **entry, ToolReport *t, Diag *err);
 /* Remember (or, in fuzz batches, pre-fill) the answer to input text `in`. */
 void external_remember(const Strategy *s, const char *in, const char *answer);
 void external_forget(void);     /* drop every cached answer */
@@ -743,6 +757,18 @@ int mattr_int(const MAttr *a, int64_t *v);
 int mattr_ints(const MAttr *a, int64_t *out, int n);
 /* `"text"`: its contents unescaped in ar, or NULL. */
 const char *mattr_str(const MAttr *a, Arena *ar);
+
+/* ------------------------------------------------------------ memref.c */
+
+/*
+ * The memref program `text` (generic form with locations) that a tool's
+ * pipeline made of case c's export (map), as a buffer program over c's
+ * tensor program: *out and *entry (its function for c's entry).  0, or -1
+ * with d (d->loc: line and column in text; the message names the op).
+ */
+int memref_program(const struct Case *c, const char *text,
+		   const ExportMap *map, BProg **out, const Func **entry,
+		   Diag *d);
 
 /* ------------------------------------------------------------ import.c */
 

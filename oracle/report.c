@@ -143,6 +143,15 @@ violation_text(FILE *out, const Violation *v)
 			vname(inst_value(v->at)), vline(v->at), vname(v->victim),
 			v->detail);
 	}
+	if (v->at && v->at->mloc.line) { /* mlir-pipeline: both programs */
+		fprintf(out, "    in the memref program: line %d", v->at->mloc.line);
+		if (v->writer && v->writer->mloc.line)
+			fprintf(out, ", %s at line %d",
+				v->kind == VK_STALE_READ ? "written" :
+				v->kind == VK_LEAK ? "allocated" : "freed",
+				v->writer->mloc.line);
+		fputc('\n', out);
+	}
 	if (v->launch)
 		fprintf(out, "    in the launch of %%%s (stream %d, line %d)\n",
 			vname(v->launch->v), v->launch->op->stream,
@@ -222,8 +231,11 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 		return;
 	}
 	if (r->status == STATUS_BAD) {
-		fprintf(out, "error: %d:%d: %s\n", r->err.loc.line,
-			r->err.loc.col, r->err.msg);
+		if (r->err.loc.line)
+			fprintf(out, "error: %d:%d: %s\n", r->err.loc.line,
+				r->err.loc.col, r->err.msg);
+		else
+			fprintf(out, "error: %s\n", r->err.msg);
 		return;
 	}
 	fprintf(out, "%s%s\n", verdict_names[r->verdict],
@@ -415,7 +427,9 @@ value_line_json(const BInst *in)
 
 	if (j && set(j, "value", inst_value(in) ? json_string(inst_value(in)->name)
 						: json_null()) &&
-	    set(j, "line", json_integer(vline(in))))
+	    set(j, "line", json_integer(vline(in))) &&
+	    (!in || !in->mloc.line ||
+	     set(j, "memref_line", json_integer(in->mloc.line))))
 		return j;
 	json_decref(j);
 	return NULL;

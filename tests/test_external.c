@@ -60,7 +60,7 @@ command(const Strategy *s)
 static void
 reset_options(void)
 {
-	external_options(&(ExternalOpts){60.0, "", 0, 0});
+	external_options(&(ExternalOpts){60.0, "", 0, 0, NULL});
 }
 
 START_TEST(parse_builtin)
