@@ -116,7 +116,9 @@ note(Str *o, size_t linestart, const BInst *in)
 		str_printf(o, "(%s)  ", in->dec.reason);
 	if (in->why)
 		str_printf(o, "%s  ", in->why);
-	if (in->op)
+	if (in->mloc.line) /* a memref program's: its line in the tool's output */
+		str_printf(o, "memref line %d  ", in->mloc.line);
+	if (in->op && in->op->loc.line)
 		str_printf(o, "line %d", in->op->loc.line);
 	str_printf(o, "\n");
 }

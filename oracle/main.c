@@ -55,6 +55,8 @@ static const char usage[] =
 	"  --alloc-overhead BYTES  count BYTES more for each allocation\n"
 	"  --tool-timeout SEC      bound each call of an outside tool (60)\n"
 	"  --mlir-options OPTS     more One-Shot Bufferize options (mlir)\n"
+	"  --mlir-pipeline P       the pass pipeline (mlir-pipeline; default\n"
+	"                          " MLIR_PIPELINE ")\n"
 	"  --mlir-version N        the MLIR dialect version to export (16,\n"
 	"                          19, 22; default: the tool's, else 22)\n"
 	"  --memory-trace FILE     write M(t) per executed instruction as CSV\n"
@@ -555,9 +557,10 @@ cmd_print(Opts *o)
 /* ----------------------------------------------------- bufferize */
 
 /* Decisions for `bufferize`: --run I (the case's run, with its plan) or
- * --strategy S (default copy-all). */
+ * --strategy S (default copy-all); for mlir-pipeline, *bp: the buffer
+ * program the memref program translates to. */
 static int
-bufferize_decisions(Opts *o, Case *c, Decisions *ds, Diag *d)
+bufferize_decisions(Opts *o, Case *c, Decisions *ds, BProg **bp, Diag *d)
 {
 	const Run *r = NULL;
 	const Strategy *s = o->strategy;
@@ -570,12 +573,18 @@ bufferize_decisions(Opts *o, Case *c, Decisions *ds, Diag *d)
 	}
 	if (!s)
 		s = strategy_find("copy-all");
-	if (s->ext && s->ext->kind == EXT_PIPELINE)
-		return usage_error("strategy '%s' is not implemented yet", s->name);
 	if (s->ext) {
 		ToolReport t;
-		int rc = external_decide(s, c, ds, &t, d);
+		const Func *entry;
+		int rc = s->ext->kind == EXT_PIPELINE ?
+			 external_memref(s, c, bp, &entry, &t, d) :
+			 external_decide(s, c, ds, &t, d);
 		mem_free(t.decisions);
+		if (rc < 0 && s->ext->kind == EXT_PIPELINE && d->msg[0] &&
+		    strcmp(d->msg, "out of memory")) {
+			fprintf(stderr, "%s: error: %s\n", o->paths[0], d->msg);
+			return STATUS_BAD;
+		}
 		if (rc < 0)
 			return usage_error("%s", "out of memory");
 		if (rc > 0) {
@@ -585,6 +594,8 @@ bufferize_decisions(Opts *o, Case *c, Decisions *ds, Diag *d)
 				n && t.err[n - 1] != '\n' ? "\n" : "");
 			return STATUS_FAIL;
 		}
+		if (*bp)
+			return 0; /* the memref program: no decisions */
 	} else if (decisions_make(c->prog, s, ds)) {
 		return usage_error("%s", "out of memory");
 	}
@@ -612,8 +623,8 @@ cmd_bufferize_or_explain(Opts *o, bool explain)
 		case_free(c);
 		return STATUS_BAD;
 	}
-	rc = bufferize_decisions(o, c, &ds, &d);
-	if (!rc && (!(bp = bufferize_lower(c->prog, &ds, &d)) ||
+	rc = bufferize_decisions(o, c, &ds, &bp, &d);
+	if (!rc && ((!bp && !(bp = bufferize_lower(c->prog, &ds, &d))) ||
 		    !(s = explain ? bir_explain(bp) : bir_print(bp))))
 		rc = usage_error("%s", "out of memory");
 	if (s)

@@ -1231,29 +1231,38 @@ block_ops(MX *M, const MBlock *mb, BBlock *b)
 
 /* ---- functions and the module */
 
-/* "(a, b) -> (c, d)" or "(a) -> c": the number of result types. */
-static int
-count_results(const char *ft)
+/* "(a, b) -> (c, d)" or "(a) -> c": the result types into f. */
+static void
+fn_results(MX *M, const MOp *m, const char *ft, Func *f)
 {
-	const char *p = strstr(ft, ") -> ");
-	int depth = 0, n = 1;
+	const char *p = strstr(ft, ") -> "), *start;
+	int depth = 0;
+	bool paren;
 
 	if (!p)
-		return 0;
+		return;
 	p += 5;
-	if (*p != '(')
-		return 1;
-	if (p[1] == ')')
-		return 0;
-	for (p++; *p; p++) {
-		if (*p == '<' || *p == '(' || *p == '[')
-			depth++;
-		else if ((*p == '>' || *p == ')' || *p == ']') && depth-- == 0)
+	paren = *p == '(';
+	p += paren;
+	f->rtypes = arena_alloc(M->a, sizeof *f->rtypes * (strlen(p) / 2 + 1));
+	for (start = p;; p++) {
+		bool end = !*p || (!depth && (*p == ',' || (paren && *p == ')')));
+		if (end && p > start) {
+			char *t = arena_strndup(M->a, start, (size_t)(p - start));
+			f->rtypes[f->nrtypes++] = mx_type(M, m, t);
+		}
+		if (!*p || (end && *p == ')'))
 			break;
-		else if (*p == ',' && !depth)
-			n++;
+		if (end) {
+			start = p + 1;
+			while (*start == ' ')
+				start++;
+		} else if (*p == '<' || *p == '(' || *p == '[') {
+			depth++;
+		} else if (*p == '>' || *p == ')' || *p == ']') {
+			depth--;
+		}
 	}
-	return n;
 }
 
 static void
@@ -1280,7 +1289,7 @@ fn_declare(MX *M, const MOp *m)
 	mb = m->regions[0].blocks[0];
 	f->nparams = mb->nargs;
 	f->params = arena_alloc(M->a, (size_t)(mb->nargs + 1) * sizeof *f->params);
-	f->nrtypes = count_results(ft->text);
+	fn_results(M, m, ft->text, f);
 	M->cur = &fn;
 	for (int i = 0; i < mb->nargs; i++) {
 		Value *v = new_value(M, mb->args[i], mx_type(M, m, mb->argtypes[i]));

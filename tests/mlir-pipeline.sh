@@ -1,0 +1,40 @@
+#!/bin/bash
+# mlir-pipeline.sh BUFDIFF SRC: the mlir-pipeline strategy's command line and
+# its failures: the command it runs, a pipeline the tool rejects (a
+# tool-error with the tool's message, exit 1), a memref program with an op
+# outside the executed subset (exit 2, the op and its line in the tool's
+# output), a bad --mlir-pipeline (usage, exit 2), and the JSON report's
+# memref lines.  Exit 77 (ctest skip) without mlir-opt-22.
+set -u
+B=$1 S=$2
+if ! command -v mlir-opt-22 >/dev/null; then
+	echo "SKIP: mlir-opt-22 not installed"
+	exit 77
+fi
+seed=$S/cases/seed/old-input-still-needed.yaml
+fake="mlir-pipeline:sh $S/tests/tools/memref-fake.sh"
+. "$S/tests/expect.sh"
+
+expect 0 "$B" run "$seed" --strategy mlir-pipeline
+has "run 1: mlir-pipeline, schedule sync: agree (as expected)"
+has "  command: bufdiff export $seed --mlir-version 22 | mlir-opt-22 '--pass-pipeline=builtin.module(one-shot-bufferize{bufferize-function-boundaries},buffer-deallocation-pipeline)' --mlir-print-op-generic --mlir-print-debuginfo --mlir-print-local-scope"
+has "  memory: peak 36 bytes, 2 allocations (24 bytes), 1 copies (12 bytes), 0 views"
+
+# any pipeline: without deallocation, y's buffer leaks
+expect 1 "$B" run "$seed" --strategy mlir-pipeline --mlir-pipeline 'one-shot-bufferize{bufferize-function-boundaries}'
+has "==bufdiff== leak: the buffer of %1 (line 5, -) is never freed"
+# a pass the tool does not know: its error, a tool-error
+expect 1 "$B" run "$seed" --strategy mlir-pipeline --mlir-pipeline no-such-pass
+has "run 1: mlir-pipeline, schedule sync: tool-error"
+has "SUMMARY: bufdiff: tool-error: exit 1"
+expect 2 "$B" run "$seed" --strategy mlir-pipeline --mlir-pipeline "a'b"
+has "bufdiff: --mlir-pipeline wants a pass pipeline (no quotes), got 'a'b'"
+
+# an op outside the executed subset: named, with its line in the output
+expect 2 "$B" run "$seed" --strategy "$fake unsupported"
+has "$seed: error: run 1 ($fake unsupported): the memref program at 11:5 (mlir-pipeline): unsupported op 'memref.atomic_rmw' in the memref program"
+
+# both programs' lines in the JSON report
+expect 1 "$B" run "$seed" --strategy "$fake stale" --json
+json '"reader": {"value": "z", "line": 6, "memref_line": 12}, "victim": "x", "writer": {"value": "y", "line": 5, "memref_line": 6}'
+echo ok
