@@ -144,6 +144,17 @@ sym_find(MX *M, const char *name)
 	return NULL;
 }
 
+/* name (a block argument) stands for v */
+static void
+sym_bind(MX *M, const char *name, Value *v)
+{
+	Sym s = {0};
+
+	s.name = name;
+	s.v = v;
+	VEC_PUSH(M->a, M->syms, M->nsyms, M->capsyms, s);
+}
+
 static Value *
 val(MX *M, const MOp *m, int i)
 {
@@ -307,10 +318,7 @@ region_block(MX *M, const MOp *m, int r, Value **args, int nargs)
 			mx_fail(M, m, "%s: %d block arguments, expected %d",
 				m->name, mb->nargs, nargs);
 		for (int i = 0; i < nargs; i++) {
-			Sym s = {0};
-			s.name = mb->args[i];
-			s.v = args[i];
-			VEC_PUSH(M->a, M->syms, M->nsyms, M->capsyms, s);
+			sym_bind(M, mb->args[i], args[i]);
 		}
 	}
 	block_ops(M, mb, b);
@@ -949,10 +957,7 @@ op_for(MX *M, const MOp *m, BBlock *b)
 			emit_ver(M, body, t->body->args[1 + k], op->body->args[1 + k], m);
 		const MBlock *mb = m->regions[0].blocks[0];
 		for (int i = 0; i < mb->nargs; i++) {
-			Sym s = {0};
-			s.name = mb->args[i];
-			s.v = op->body->args[i];
-			VEC_PUSH(M->a, M->syms, M->nsyms, M->capsyms, s);
+			sym_bind(M, mb->args[i], op->body->args[i]);
 		}
 		block_ops(M, mb, body);
 		in->body = body;
@@ -1025,18 +1030,12 @@ op_while(MX *M, const MOp *m, BBlock *b)
 	for (int k = 0; t && k < n && k < t->nres; k++)
 		emit_ver(M, in->body, t->body->args[k], op->body->args[k], m);
 	for (int i = 0; i < n; i++) {
-		Sym s = {0};
-		s.name = before->args[i];
-		s.v = op->body->args[i];
-		VEC_PUSH(M->a, M->syms, M->nsyms, M->capsyms, s);
+		sym_bind(M, before->args[i], op->body->args[i]);
 	}
 	block_ops(M, before, in->body);
 	in->orelse = arena_alloc(M->a, sizeof *in->orelse);
 	for (int i = 0; i < n; i++) { /* the do region's args are the same */
-		Sym s = {0};
-		s.name = after->args[i];
-		s.v = op->body->args[i];
-		VEC_PUSH(M->a, M->syms, M->nsyms, M->capsyms, s);
+		sym_bind(M, after->args[i], op->body->args[i]);
 	}
 	block_ops(M, after, in->orelse);
 	result_versions(M, m, b, t, op->res, n);
@@ -1085,10 +1084,7 @@ op_forall(MX *M, const MOp *m, BBlock *b)
 		emit_ver(M, in->body, t->body->args[1 + j], t->args[2 + j].v, m);
 	{
 		const MBlock *mb = m->regions[0].blocks[0];
-		Sym s = {0};
-		s.name = mb->args[0];
-		s.v = op->body->args[0];
-		VEC_PUSH(M->a, M->syms, M->nsyms, M->capsyms, s);
+		sym_bind(M, mb->args[0], op->body->args[0]);
 		block_ops(M, mb, in->body);
 	}
 	for (int j = 0; t && j < t->nres; j++) /* its slices' versions */
@@ -1313,12 +1309,9 @@ fn_body(MX *M, const MFn *fn)
 	M->nsyms = 0;
 	M->cur = fn;
 	for (int i = 0; i < mb->nargs; i++) {
-		Sym s = {0};
-		s.name = mb->args[i];
-		s.v = fn->f->params[i];
-		VEC_PUSH(M->a, M->syms, M->nsyms, M->capsyms, s);
+		sym_bind(M, mb->args[i], fn->f->params[i]);
 		if (fn->tf && i < fn->tf->nparams)
-			emit_ver(M, b, fn->tf->params[i], s.v, NULL);
+			emit_ver(M, b, fn->tf->params[i], fn->f->params[i], NULL);
 	}
 	block_ops(M, mb, b);
 	if (!b->n || (b->insts[b->n - 1]->kind != BI_RETURN))
