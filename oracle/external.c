@@ -7,7 +7,8 @@
  *   mlir[:TOOL]       One-Shot Bufferize's analysis in TOOL (mlir-opt-22);
  *                     its __inplace_operands_attr__ read back through the
  *                     locations of the export
- *   mlir-pipeline[:TOOL]  the memref program TOOL emits (not yet: skipped)
+ *   mlir-pipeline[:TOOL]  the memref program TOOL's pipeline emits, run
+ *                     by the executor (oracle/memref.c)
  *
  * A strategy spec is parsed once into a process-lifetime slot (no heap, so
  * nothing to free); its answers are decisions like any strategy's, or a
@@ -206,6 +207,14 @@ sh_quote(Str *b, const char *s)
 	str_puts(b, "'");
 }
 
+/* The pipeline of mlir-pipeline, as given or the default. */
+static const char *
+pipeline(void)
+{
+	return opts.mlir_pipeline && *opts.mlir_pipeline ? opts.mlir_pipeline
+							 : MLIR_PIPELINE;
+}
+
 /* The shell command the tool runs as: exec's as given, mlir's the tool with
  * One-Shot Bufferize's analysis and the generic form with locations. */
 void
@@ -218,8 +227,7 @@ external_command(const Strategy *s, Str *b)
 
 	if (e->kind == EXT_PIPELINE) {
 		str_printf(&p, "--pass-pipeline=builtin.module(%s)",
-			   opts.mlir_pipeline && *opts.mlir_pipeline ?
-			   opts.mlir_pipeline : MLIR_PIPELINE);
+			   pipeline());
 		pass = str_take(&p);
 		str_printf(b, "%s ", e->arg);
 		sh_quote(b, pass ? pass : "");
@@ -722,7 +730,10 @@ external_opt(const char *name, const char *value, char *why, size_t n)
 
 /* ---- fuzz batches: many programs, one tool call */
 
-/* The analysis anchored on every nested module of the batch. */
+/* The analysis (mlir) or the whole pipeline (mlir-pipeline) anchored on
+ * every nested module of the batch.  Both run nested in mlir-opt-22: the
+ * nested modules are symbol tables, so each gets its own dealloc_helper,
+ * and a failing module stops the call (its diagnostics name it). */
 static char *
 batch_command(const Strategy *s)
 {
@@ -730,14 +741,19 @@ batch_command(const Strategy *s)
 	Str b = {0}, p = {0};
 	char *pipe;
 
-	str_puts(&p, "--pass-pipeline=builtin.module(builtin.module("
-		 "one-shot-bufferize{bufferize-function-boundaries "
-		 "test-analysis-only");
-	if (v->analysis_options && *v->analysis_options)
-		str_printf(&p, " %s", v->analysis_options);
-	if (opts.mlir_options && *opts.mlir_options)
-		str_printf(&p, " %s", opts.mlir_options);
-	str_puts(&p, "}))");
+	if (s->ext->kind == EXT_PIPELINE) {
+		str_printf(&p, "--pass-pipeline=builtin.module(builtin.module("
+			   "%s))", pipeline());
+	} else {
+		str_puts(&p, "--pass-pipeline=builtin.module(builtin.module("
+			 "one-shot-bufferize{bufferize-function-boundaries "
+			 "test-analysis-only");
+		if (v->analysis_options && *v->analysis_options)
+			str_printf(&p, " %s", v->analysis_options);
+		if (opts.mlir_options && *opts.mlir_options)
+			str_printf(&p, " %s", opts.mlir_options);
+		str_puts(&p, "}))");
+	}
 	pipe = str_take(&p);
 	str_printf(&b, "%s ", s->ext->arg);
 	sh_quote(&b, pipe ? pipe : "");
@@ -755,6 +771,27 @@ line_start(const char *text, int line)
 		if ((text = strchr(text, '\n')))
 			text++;
 	return text;
+}
+
+/* The text [from, to) with two spaces less at the start of each line: a
+ * nested module's lines as the tool prints the module alone, so that the
+ * memref lines of reports are those of the unbatched answer (only the
+ * SSA numbers and `<stdin>` locations differ; they name nothing we read). */
+static char *
+outdented(const char *from, const char *to)
+{
+	char *one = mem_alloc((size_t)(to - from) + 1), *o = one;
+
+	if (!one)
+		return NULL;
+	while (from < to) {
+		for (int k = 0; k < 2 && from < to && *from == ' '; k++)
+			from++;
+		while (from < to && (*o++ = *from++) != '\n')
+			;
+	}
+	*o = 0;
+	return one;
 }
 
 /* Split the batch's answer into one answer per nested module, in order,
@@ -783,10 +820,8 @@ split_answer(const Strategy *s, const char *ans, char **in, int n)
 		const char *to = i + 1 < n ? line_start(ans, b->ops[i + 1]->at.line)
 					   : end;
 		char *one;
-		if (!from || !to || to < from || !(one = mem_alloc((size_t)(to - from) + 1)))
+		if (!from || !to || to < from || !(one = outdented(from, to)))
 			goto out;
-		memcpy(one, from, (size_t)(to - from));
-		one[to - from] = 0;
 		external_remember(s, in[i], one);
 		mem_free(one);
 	}
@@ -884,7 +919,9 @@ external_prefill(const Strategy *s, Case *const *cases, int n)
 {
 	char **in = mem_calloc((size_t)n + 1, sizeof *in);
 	const char **files = mem_calloc((size_t)n + 1, sizeof *files);
-	char *cmd = s->ext && s->ext->kind == EXT_MLIR ? batch_command(s) : NULL;
+	char *cmd = s->ext && (s->ext->kind == EXT_MLIR ||
+			       s->ext->kind == EXT_PIPELINE) ?
+		    batch_command(s) : NULL;
 	int m = 0;
 
 	if (in && files && cmd)

@@ -412,8 +412,9 @@ int external_memref(const Strategy *s, const struct Case *c, BProg **bp,
 /* Remember (or, in fuzz batches, pre-fill) the answer to input text `in`. */
 void external_remember(const Strategy *s, const char *in, const char *answer);
 void external_forget(void);     /* drop every cached answer */
-/* Fuzz batches: ask the tool about many cases in one call (mlir: nested
- * modules, the analysis anchored on each) and remember each answer; a
+/* Fuzz batches: ask the tool about many cases in one call (mlir and
+ * mlir-pipeline: nested modules, the analysis or the pipeline anchored on
+ * each) and remember each answer (the nested module's text); a
  * failing batch is halved until the failing program runs alone.  Returns
  * the number of programs asked. */
 int external_prefill(const Strategy *s, struct Case *const *cases, int n);
