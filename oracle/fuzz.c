@@ -154,6 +154,38 @@ load_seed(const FuzzOpts *o, uint64_t seed, char **yaml, Case **c, Diag *d)
 	return case_parse(file, *yaml, strlen(*yaml), 0, c, d) ? 1 : 0;
 }
 
+/* ": MESSAGE" of the first `error:` line of a tool's stderr (its class
+ * in a campaign's log), or "". */
+static const char *
+first_error(const char *err)
+{
+	static char line[200];
+	const char *p = err ? strstr(err, "error: ") : NULL;
+
+	if (!p)
+		return "";
+	snprintf(line, sizeof line, ": %.*s", (int)strcspn(p + 7, "\n"), p + 7);
+	return line;
+}
+
+/* A failure's class on stderr, one line, so a campaign's log can be
+ * counted by class without running each repro again: an error (a memref
+ * program the executor does not take) with its message, else the verdict
+ * and the first violation's kind. */
+static void
+failure_line(uint64_t seed, const RunOut *r)
+{
+	fprintf(stderr, "\nseed %llu: ", (unsigned long long)seed);
+	if (r->status == STATUS_BAD)
+		fprintf(stderr, "error: %s\n", r->err.msg);
+	else if (r->ex.nviols)
+		fprintf(stderr, "%s: %s\n", verdict_names[r->verdict],
+			vkind_names[r->ex.viols[0].kind]);
+	else
+		fprintf(stderr, "%s%s%s\n", verdict_names[r->verdict],
+			r->why[0] ? ": " : "", r->why);
+}
+
 /* One seed: 1 failed, 0 agreed, -1 skipped (the reference rejected it).
  * yaml and c: the seed's case when a batch made it already (taken over),
  * else NULL. */
@@ -190,9 +222,12 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 		/* the tool failed on this program: kept, counted apart */
 		st->tool_errors++;
 		if (!o->quiet)
-			fprintf(stderr, "\nseed %llu: tool-error: %s\n",
-				(unsigned long long)seed, r.tool.status);
+			fprintf(stderr, "\nseed %llu: tool-error: %s%s\n",
+				(unsigned long long)seed, r.tool.status,
+				first_error(r.tool.err));
 	}
+	else if (rc && !o->quiet)
+		failure_line(seed, &r);
 	runout_clear(&r);
 	if (rc)
 		keep_failure(o, st, c, seed, yaml);
@@ -447,6 +482,14 @@ cmd_fuzz(int argc, char **argv)
 			o.seconds = strtod(v, &end);
 		} else if (!strcmp(a, "--out")) {
 			o.out = v;
+		} else if (!strcmp(a, "--tool-batch")) {
+			/* programs per tool call (outside strategies): 1
+			 * asks about each alone, for comparisons */
+			ExternalOpts xo = *external_opts();
+			xo.batch = (int)strtol(v, &end, 10);
+			if (xo.batch < 1 || xo.batch > FUZZ_BATCH_MAX)
+				return fuzz_usage("--tool-batch wants 1..4096:", v);
+			external_options(&xo);
 		} else if (!strcmp(a, "--max-ops")) {
 			o.gen.max_ops = (int)strtol(v, &end, 10);
 		} else if (!strcmp(a, "--mix")) {
