@@ -1100,6 +1100,36 @@ fn_find(MX *M, const char *name)
 	return NULL;
 }
 
+/* Is operand i's memref passed at another position of the call too? */
+static bool
+passed_twice(MX *M, const MOp *m, int i)
+{
+	for (int j = 0; j < m->noperands; j++)
+		if (j != i && !strcmp(m->operands[j], m->operands[i]))
+			return val(M, m, i)->type->kind == TY_TENSOR;
+	return false;
+}
+
+/* A register of its own for one argument of a call: each parameter
+ * expects the version of its own TIR argument.  MLIR passes one buffer
+ * for two arguments when one is dead in the callee (`call @g(%v, %p)`
+ * after %v was computed in %p's buffer, and @g never reads its second
+ * parameter); one register would make both parameters expect the last
+ * argument's version, and the live one's read would look stale. */
+static Value *
+call_alias(MX *M, const MOp *m, BBlock *b, Value *src, int i)
+{
+	char name[160];
+	Value *r;
+	BInst *in;
+
+	snprintf(name, sizeof name, "%s.arg%d", src->name, i);
+	r = new_value(M, name, src->type);
+	in = inst(M, b, BI_ALIAS, syn_op(M, OP_CLONE, m, 0), r, m);
+	in->src = src;
+	return r;
+}
+
 static void
 op_call(MX *M, const MOp *m, BBlock *b)
 {
@@ -1118,6 +1148,8 @@ op_call(MX *M, const MOp *m, BBlock *b)
 	v = arena_alloc(M->a, (size_t)(m->noperands + 1) * sizeof *v);
 	for (int i = 0; i < m->noperands; i++) {
 		v[i] = val(M, m, i);
+		if (t && i < t->nargs && passed_twice(M, m, i))
+			v[i] = call_alias(M, m, b, v[i], i);
 		op->args[i] = opnd(v[i]);
 		if (t && i < t->nargs)
 			emit_ver(M, b, v[i], t->args[i].v, m);
