@@ -51,6 +51,7 @@ typedef struct MX {
 	MFn *fns;
 	int nfns, capfns;
 	const MFn *cur;
+	const Op *term;         /* the TIR terminator of the region being read */
 	Diag *d;
 	jmp_buf fail;
 } MX;
@@ -302,8 +303,11 @@ segments(MX *M, const MOp *m, int64_t *seg, int n)
 
 static void block_ops(MX *M, const MBlock *mb, BBlock *b);
 
+static void region_ops(MX *M, const MBlock *mb, BBlock *b, const Block *blk);
+
 static BBlock *
-region_block(MX *M, const MOp *m, int r, Value **args, int nargs)
+region_block(MX *M, const MOp *m, int r, Value **args, int nargs,
+	     const Block *blk)
 {
 	BBlock *b = arena_alloc(M->a, sizeof *b);
 	const MBlock *mb;
@@ -321,7 +325,7 @@ region_block(MX *M, const MOp *m, int r, Value **args, int nargs)
 			sym_bind(M, mb->args[i], args[i]);
 		}
 	}
-	block_ops(M, mb, b);
+	region_ops(M, mb, b, blk);
 	return b;
 }
 
@@ -860,14 +864,45 @@ op_linalg(MX *M, const MOp *m, BBlock *b)
 
 /* ---- control flow */
 
-/* The yield's operands expect the versions of the TIR yield's. */
+static bool
+is_term(const Op *t)
+{
+	return t && (t->kind == OP_YIELD || t->kind == OP_RETURN ||
+		     t->kind == OP_CONDITION);
+}
+
+/* The last op of a TIR block when it is a terminator, else NULL. */
+static const Op *
+tir_term(const Block *blk)
+{
+	const Op *t = blk && blk->nops ? blk->ops[blk->nops - 1] : NULL;
+
+	return is_term(t) ? t : NULL;
+}
+
+/* Read mb into b as the region whose TIR block is blk (NULL: none). */
+static void
+region_ops(MX *M, const MBlock *mb, BBlock *b, const Block *blk)
+{
+	const Op *saved = M->term;
+
+	M->term = tir_term(blk);
+	block_ops(M, mb, b);
+	M->term = saved;
+}
+
+/* The yield's operands expect the versions of the TIR yield's: the one
+ * at its location, else its region's (the deallocation pipeline rebuilds
+ * a yield that passes ownership at the region op's location, its first
+ * operands the old ones). */
 static void
 yield_versions(MX *M, const MOp *m, BBlock *b, Value **v, int n)
 {
 	const Op *t = tir_of(M, m);
 
-	if (!t || (t->kind != OP_YIELD && t->kind != OP_RETURN &&
-		   t->kind != OP_CONDITION))
+	if (!is_term(t))
+		t = M->term;
+	if (!t)
 		return;
 	for (int k = 0; k < n && k + (t->kind == OP_CONDITION) < t->nargs; k++)
 		emit_ver(M, b, v[k], t->args[k + (t->kind == OP_CONDITION)].v, m);
@@ -959,7 +994,7 @@ op_for(MX *M, const MOp *m, BBlock *b)
 		for (int i = 0; i < mb->nargs; i++) {
 			sym_bind(M, mb->args[i], op->body->args[i]);
 		}
-		block_ops(M, mb, body);
+		region_ops(M, mb, body, t ? t->body : NULL);
 		in->body = body;
 	}
 	result_versions(M, m, b, t, op->res, n);
@@ -975,13 +1010,14 @@ op_if(MX *M, const MOp *m, BBlock *b)
 	if (m->noperands != 1)
 		unsupported(M, m);
 	op->args[0] = opnd(val(M, m, 0));
+	if (t && t->kind != OP_IF)
+		t = NULL;
 	in = inst(M, b, BI_IF, op, NULL, m);
-	in->body = region_block(M, m, 0, NULL, 0);
-	in->orelse = region_block(M, m, 1, NULL, 0);
+	in->body = region_block(M, m, 0, NULL, 0, t ? t->body : NULL);
+	in->orelse = region_block(M, m, 1, NULL, 0, t ? t->orelse : NULL);
 	op->res = results(M, m);
 	op->nres = m->nresults;
-	result_versions(M, m, b, t && t->kind == OP_IF ? t : NULL, op->res,
-			op->nres);
+	result_versions(M, m, b, t, op->res, op->nres);
 }
 
 /* scf.while whose condition forwards its own arguments, in order, to a
@@ -1032,12 +1068,12 @@ op_while(MX *M, const MOp *m, BBlock *b)
 	for (int i = 0; i < n; i++) {
 		sym_bind(M, before->args[i], op->body->args[i]);
 	}
-	block_ops(M, before, in->body);
+	region_ops(M, before, in->body, t ? t->body : NULL);
 	in->orelse = arena_alloc(M->a, sizeof *in->orelse);
 	for (int i = 0; i < n; i++) { /* the do region's args are the same */
 		sym_bind(M, after->args[i], op->body->args[i]);
 	}
-	block_ops(M, after, in->orelse);
+	region_ops(M, after, in->orelse, t ? t->orelse : NULL);
 	result_versions(M, m, b, t, op->res, n);
 }
 
@@ -1085,7 +1121,7 @@ op_forall(MX *M, const MOp *m, BBlock *b)
 	{
 		const MBlock *mb = m->regions[0].blocks[0];
 		sym_bind(M, mb->args[0], op->body->args[0]);
-		block_ops(M, mb, in->body);
+		region_ops(M, mb, in->body, NULL);
 	}
 	for (int j = 0; t && j < t->nres; j++) /* its slices' versions */
 		emit_ver(M, b, t->res[j], NULL, m);
