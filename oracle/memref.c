@@ -29,6 +29,7 @@ typedef struct Sym {
 	const Op *view;         /* a memref.subview: its slice */
 	const MOp *viewm;
 	const Value *viewsrc;
+	const MOp *defm;        /* the op that defined it; NULL: a block arg */
 } Sym;
 
 typedef struct MFn {
@@ -194,7 +195,10 @@ def(MX *M, const char *name, Type *t)
 static Value *
 res(MX *M, const MOp *m, int j)
 {
-	return def(M, m->results[j], mx_type(M, m, m->restypes[j]))->v;
+	Sym *s = def(M, m->results[j], mx_type(M, m, m->restypes[j]));
+
+	s->defm = m;
+	return s->v;
 }
 
 /* ---- instructions */
@@ -1000,24 +1004,52 @@ op_for(MX *M, const MOp *m, BBlock *b)
 	result_versions(M, m, b, t, op->res, n);
 }
 
+/* Does the scf.if test the TIR if's own condition?  The canonicalizer
+ * may rebuild an if at the old one's location on the inverted condition
+ * (`%c' = cmpi le` where TIR has `%c = gt`), its regions swapped: then
+ * its yields are not the TIR branches' in order. */
+static bool
+same_condition(MX *M, const MOp *m, const Op *t)
+{
+	const Sym *s = sym_find(M, m->operands[0]);
+	const Value *c = t->nargs ? t->args[0].v : NULL;
+
+	if (!s || !c)
+		return false;
+	if (!c->def)
+		return !s->defm;
+	return s->defm && tir_of(M, s->defm) == c->def;
+}
+
 static void
 op_if(MX *M, const MOp *m, BBlock *b)
 {
 	const Op *t = tir_of(M, m);
 	Op *op = syn_op(M, OP_IF, m, 1);
 	BInst *in;
+	bool direct;
 
 	if (m->noperands != 1)
 		unsupported(M, m);
 	op->args[0] = opnd(val(M, m, 0));
 	if (t && t->kind != OP_IF)
 		t = NULL;
+	direct = t && same_condition(M, m, t);
 	in = inst(M, b, BI_IF, op, NULL, m);
-	in->body = region_block(M, m, 0, NULL, 0, t ? t->body : NULL);
-	in->orelse = region_block(M, m, 1, NULL, 0, t ? t->orelse : NULL);
+	in->body = region_block(M, m, 0, NULL, 0, direct ? t->body : NULL);
+	in->orelse = region_block(M, m, 1, NULL, 0, direct ? t->orelse : NULL);
 	op->res = results(M, m);
 	op->nres = m->nresults;
-	result_versions(M, m, b, t, op->res, op->nres);
+	if (direct) {
+		result_versions(M, m, b, t, op->res, op->nres);
+		return;
+	}
+	/* a rebuilt if (often after an arith.select of the old yields'
+	 * buffers, taken before the branch computed into one of them): its
+	 * results' registers carry no TIR branch's version, so the TIR
+	 * results expect what their buffers hold */
+	for (int k = 0; t && k < op->nres && k < t->nres; k++)
+		emit_ver(M, b, t->res[k], NULL, m);
 }
 
 /* scf.while whose condition forwards its own arguments, in order, to a
