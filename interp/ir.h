@@ -592,9 +592,11 @@ struct BInst {
 	/* memref programs only */
 	const Op *top;       /* the TIR op it came from (by location), or NULL */
 	Loc mloc;            /* where the memref op is in the tool's output */
-	bool carry;          /* BI_COPY: elements keep their versions */
+	bool carry;          /* BI_COPY: elements keep their versions;
+			      * BI_BIND: the TIR result is computed there */
 	MetaKind meta;       /* BI_META */
-	int meta_dim;
+	int meta_dim;        /* BI_META: the dim; BI_AWAIT: the first of the
+			      * launch's results it takes */
 };
 
 typedef struct BFunc {

@@ -29,6 +29,8 @@ typedef struct Sym {
 	const Op *view;         /* a memref.subview: its slice */
 	const MOp *viewm;
 	const Value *viewsrc;
+	Value *fut;             /* an !async.value: its launch's future */
+	int futk;               /* ... and which result it is */
 } Sym;
 
 typedef struct MFn {
@@ -124,6 +126,10 @@ mx_type(MX *M, const MOp *m, const char *t)
 			       strncmp(p + strcspn(p, ",>"), ", strided<", 10)))
 			mx_fail(M, m, "unsupported type '%s'", t);
 		ty->dt = (DType)dt;
+		return ty;
+	}
+	if (!strcmp(p, "!async.token") || !strncmp(p, "!async.value<", 13)) {
+		ty->kind = TY_FUTURE;
 		return ty;
 	}
 	if ((dt = dtype_of(p, strlen(p))) < 0)
@@ -242,6 +248,15 @@ emit_bind(MX *M, BBlock *b, Value *tv, Value *src, const MOp *m)
 	BInst *in = inst(M, b, BI_BIND, NULL, tv, m);
 
 	in->src = src;
+}
+
+/* The TIR result tv is computed into src: a write of src's buffer (what
+ * a launch that does it pins as written). */
+static void
+emit_bind_out(MX *M, BBlock *b, Value *tv, Value *src, const MOp *m)
+{
+	emit_bind(M, b, tv, src, m);
+	b->insts[b->n - 1]->carry = true;
 }
 
 /* v must hold the version src holds (NULL: anything).  Only tensors. */
@@ -720,7 +735,7 @@ op_copy(MX *M, const MOp *m, BBlock *b)
 		op->nres = 1;
 		op->type = r->type;
 		emit_bind(M, b, s, src, m);
-		emit_bind(M, b, r, (Value *)ds->viewsrc, m);
+		emit_bind_out(M, b, r, (Value *)ds->viewsrc, m);
 		emit_ver(M, b, r, t->dest.v, m);
 		in = inst(M, b, BI_COMPUTE, op, NULL, m);
 		in->top = t;
@@ -792,7 +807,7 @@ op_store(MX *M, const MOp *m, BBlock *b)
 		unsupported(M, m);
 	if (mine) {
 		r = t->res[0];
-		emit_bind(M, b, r, mem, m);
+		emit_bind_out(M, b, r, mem, m);
 		emit_ver(M, b, r, t->kind == OP_INSERT ? t->dest.v : NULL, m);
 	} else {
 		r = new_value(M, m->operands[1], mem->type);
@@ -851,7 +866,7 @@ op_linalg(MX *M, const MOp *m, BBlock *b)
 	for (int i = 0; i < nin; i++)
 		if (eo->operands[i])
 			emit_bind(M, b, eo->operands[i], val(M, m, i), m);
-	emit_bind(M, b, t->res[0], val(M, m, nin), m);
+	emit_bind_out(M, b, t->res[0], val(M, m, nin), m);
 	if (op_info[t->kind].readsdest && t->hasdest)
 		emit_ver(M, b, t->res[0], t->dest.v, m);
 	in = inst(M, b, BI_COMPUTE, t, NULL, m);
@@ -1053,13 +1068,14 @@ op_condition(MX *M, const MOp *m, BBlock *b)
 	in->nvals = 1;
 }
 
-/* scf.forall on memrefs (no shared outs left): its trips in order. */
+/* scf.forall on memrefs (no shared outs left): its trips interleaved
+ * under the schedule, as TIR's forall (exec.c's run_forall). */
 static void
 op_forall(MX *M, const MOp *m, BBlock *b)
 {
 	const Op *t = tir_of(M, m);
 	int64_t lb[2], ub[2], st[2];
-	Op *op = syn_op(M, OP_FOR, m, 3);
+	Op *op = syn_op(M, OP_FORALL, m, 3);
 	BInst *in;
 	int k = 0;
 
@@ -1071,12 +1087,14 @@ op_forall(MX *M, const MOp *m, BBlock *b)
 	op->args[0] = lb[0] == DYN ? opnd(val(M, m, k++)) : lit(lb[0]);
 	op->args[1] = ub[0] == DYN ? opnd(val(M, m, k++)) : lit(ub[0]);
 	op->args[2] = st[0] == DYN ? opnd(val(M, m, k++)) : lit(st[0]);
+	if (op->args[2].v || op->args[2].i != 1)
+		mx_fail(M, m, "scf.forall: only step 1 is executed");
 	op->body = arena_alloc(M->a, sizeof *op->body);
 	op->body->args = block_values(M, m, 0, 0);
 	op->body->nargs = 1;
 	if (t && t->kind != OP_FORALL)
 		t = NULL;
-	in = inst(M, b, BI_FOR, op, NULL, m);
+	in = inst(M, b, BI_FORALL, op, NULL, m);
 	in->body = arena_alloc(M->a, sizeof *in->body);
 	/* a read of a shared arg expects the init's version; another trip's
 	 * insert into the part it reads is then stale */
@@ -1089,6 +1107,54 @@ op_forall(MX *M, const MOp *m, BBlock *b)
 	}
 	for (int j = 0; t && j < t->nres; j++) /* its slices' versions */
 		emit_ver(M, b, t->res[j], NULL, m);
+}
+
+/* async.execute: a launch on its stream (bufdiff.stream, else 0).  Its
+ * token and each !async.value stand for the future; an await of value k
+ * takes the launch's result k. */
+static void
+op_async(MX *M, const MOp *m, BBlock *b)
+{
+	int64_t seg[2] = {0, 0}, stream = 0;
+	Op *op = syn_op(M, OP_ASYNC, m, 0);
+	Value *f;
+	BInst *in;
+	Sym *s;
+
+	if (segments(M, m, seg, 2) >= 0 && (seg[0] || seg[1]))
+		mx_fail(M, m, "async.execute with dependencies or operands is "
+			"not executed");
+	if (m->nresults < 1 || m->nregions != 1)
+		unsupported(M, m);
+	mattr_int(mop_attr(m, "bufdiff.stream"), &stream);
+	op->stream = (int)stream;
+	op->nrtypes = m->nresults - 1;
+	f = res(M, m, 0);
+	in = inst(M, b, BI_LAUNCH, op, f, m);
+	in->top = tir_of(M, m);
+	in->body = region_block(M, m, 0, NULL, 0);
+	for (int k = 1; k < m->nresults; k++) {
+		s = def(M, m->results[k], f->type);
+		s->futk = k - 1;
+		s->fut = f;
+	}
+}
+
+static void
+op_await(MX *M, const MOp *m, BBlock *b)
+{
+	Sym *s = m->noperands == 1 ? sym_find(M, m->operands[0]) : NULL;
+	Op *op = syn_op(M, OP_AWAIT, m, 1);
+	BInst *in;
+
+	if (!s || s->v->type->kind != TY_FUTURE || m->nresults > 1)
+		unsupported(M, m);
+	op->args[0] = opnd(s->fut ? s->fut : s->v);
+	op->res = results(M, m);
+	op->nres = m->nresults;
+	in = inst(M, b, BI_AWAIT, op, NULL, m);
+	in->meta_dim = s->futk; /* which of the launch's results */
+	result_versions(M, m, b, tir_of(M, m), op->res, op->nres);
 }
 
 static const MFn *
@@ -1185,6 +1251,8 @@ static const struct {
 	{"scf.while", op_while},
 	{"scf.condition", op_condition},
 	{"scf.forall", op_forall},
+	{"async.execute", op_async},
+	{"async.await", op_await},
 	{"func.call", op_call},
 	{"cf.assert", op_assert},
 };
@@ -1198,7 +1266,8 @@ one_op(MX *M, const MOp *m, BBlock *b)
 		op_linalg(M, m, b);
 		return;
 	}
-	if (!strcmp(m->name, "scf.yield") || !strcmp(m->name, "scf.forall.in_parallel")) {
+	if (!strcmp(m->name, "scf.yield") || !strcmp(m->name, "async.yield") ||
+	    !strcmp(m->name, "scf.forall.in_parallel")) {
 		op_yield(M, m, b, BI_YIELD);
 		return;
 	}

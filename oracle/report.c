@@ -148,7 +148,9 @@ violation_text(FILE *out, const Violation *v)
 		if (v->writer && v->writer->mloc.line)
 			fprintf(out, ", %s at line %d",
 				v->kind == VK_STALE_READ ? "written" :
-				v->kind == VK_LEAK ? "allocated" : "freed",
+				v->kind == VK_LEAK ? "allocated" :
+				v->kind == VK_ASYNC_RACE ||
+				v->kind == VK_EARLY_AWAIT_READ ? "launched" : "freed",
 				v->writer->mloc.line);
 		fputc('\n', out);
 	}
