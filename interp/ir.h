@@ -592,6 +592,7 @@ struct BInst {
 	/* memref programs only */
 	const Op *top;       /* the TIR op it came from (by location), or NULL */
 	Loc mloc;            /* where the memref op is in the tool's output */
+	const char *mname;   /* ... and its name ("linalg.generic") */
 	bool carry;          /* BI_COPY: elements keep their versions;
 			      * BI_BIND: the TIR result is computed there */
 	MetaKind meta;       /* BI_META */

@@ -660,6 +660,8 @@ external_memref(const Strategy *s, const Case *c, BProg **bp,
 				  d.loc.col, d.msg);
 	}
 	rc = ask(s, in, &ans, t);
+	if (rc == 0)
+		t->memref = mem_strdup(ans);
 	if (rc == 0 && memref_program(c, ans, &map, bp, entry, &d)) {
 		rc = -1;
 		if (d.loc.line)

@@ -580,6 +580,7 @@ bufferize_decisions(Opts *o, Case *c, Decisions *ds, BProg **bp, Diag *d)
 			 external_memref(s, c, bp, &entry, &t, d) :
 			 external_decide(s, c, ds, &t, d);
 		mem_free(t.decisions);
+		mem_free(t.memref);
 		if (rc < 0 && s->ext->kind == EXT_PIPELINE && d->msg[0] &&
 		    strcmp(d->msg, "out of memory")) {
 			fprintf(stderr, "%s: error: %s\n", o->paths[0], d->msg);

@@ -236,6 +236,7 @@ inst(MX *M, BBlock *b, BKind k, const Op *op, Value *v, const MOp *m)
 	in->op = op;
 	in->v = v;
 	in->mloc = m ? m->at : (Loc){0, 0};
+	in->mname = m ? m->name : NULL;
 	in->id = bp->ninsts;
 	VEC_PUSH(M->a, bp->insts, bp->ninsts, M->capinsts, in);
 	VEC_PUSH(M->a, b->insts, b->n, b->cap, in);

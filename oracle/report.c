@@ -144,14 +144,15 @@ violation_text(FILE *out, const Violation *v)
 			v->detail);
 	}
 	if (v->at && v->at->mloc.line) { /* mlir-pipeline: both programs */
-		fprintf(out, "    in the memref program: line %d", v->at->mloc.line);
+		fprintf(out, "    in the memref program: line %d (%s)",
+			v->at->mloc.line, v->at->mname);
 		if (v->writer && v->writer->mloc.line)
-			fprintf(out, ", %s at line %d",
+			fprintf(out, ", %s at line %d (%s)",
 				v->kind == VK_STALE_READ ? "written" :
 				v->kind == VK_LEAK ? "allocated" :
 				v->kind == VK_ASYNC_RACE ||
 				v->kind == VK_EARLY_AWAIT_READ ? "launched" : "freed",
-				v->writer->mloc.line);
+				v->writer->mloc.line, v->writer->mname);
 		fputc('\n', out);
 	}
 	if (v->launch)
@@ -588,6 +589,8 @@ tool_json(const RunOut *r)
 		     set(j, "stderr", json_string(r->tool.err));
 	if (ok && r->tool.decisions)
 		ok = set(j, "decisions", json_string(r->tool.decisions));
+	if (ok && r->tool.memref)
+		ok = set(j, "memref", json_string(r->tool.memref));
 	if (ok)
 		return j;
 	json_decref(j);

@@ -34,7 +34,12 @@ has "bufdiff: --mlir-pipeline wants a pass pipeline (no quotes), got 'a'b'"
 expect 2 "$B" run "$seed" --strategy "$fake unsupported"
 has "$seed: error: run 1 ($fake unsupported): the memref program at 11:5 (mlir-pipeline): unsupported op 'memref.atomic_rmw' in the memref program"
 
+# both programs' lines, and the memref program kept in the JSON report
+expect 1 "$B" run "$seed" --strategy "$fake stale"
+has "==bufdiff== stale-read: %z (line 6) reads %x, but its buffer now holds %y"
+has "    in the memref program: line 12 (linalg.generic), written at line 6 (linalg.generic)"
 # both programs' lines in the JSON report
 expect 1 "$B" run "$seed" --strategy "$fake stale" --json
 json '"reader": {"value": "z", "line": 6, "memref_line": 12}, "victim": "x", "writer": {"value": "y", "line": 5, "memref_line": 6}'
+json '"memref": "\"builtin.module\"() ({\n  \"func.func\"()'
 echo ok
