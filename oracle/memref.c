@@ -164,7 +164,12 @@ sym_bind(MX *M, const char *name, Value *v)
 static Value *
 val(MX *M, const MOp *m, int i)
 {
-	Sym *s = sym_find(M, m->operands[i]);
+	Sym *s;
+
+	if (i >= m->noperands)
+		mx_fail(M, m, "%s: %d operands, too few for its attributes",
+			m->name, m->noperands);
+	s = sym_find(M, m->operands[i]);
 
 	if (!s)
 		mx_fail(M, m, "%s: undefined value %s", m->name, m->operands[i]);
@@ -199,6 +204,8 @@ def(MX *M, const char *name, Type *t)
 static Value *
 res(MX *M, const MOp *m, int j)
 {
+	if (j >= m->nresults)
+		mx_fail(M, m, "%s: %d results, too few", m->name, m->nresults);
 	return def(M, m->results[j], mx_type(M, m, m->restypes[j]))->v;
 }
 
