@@ -302,6 +302,7 @@ segments(MX *M, const MOp *m, int64_t *seg, int n)
 
 static void block_ops(MX *M, const MBlock *mb, BBlock *b);
 static Value **results(MX *M, const MOp *m);
+static void one_op(MX *M, const MOp *m, BBlock *b);
 
 static BBlock *
 region_block(MX *M, const MOp *m, int r, Value **args, int nargs)
@@ -1152,8 +1153,49 @@ op_if(MX *M, const MOp *m, BBlock *b)
 			op->nres);
 }
 
-/* scf.while whose condition forwards its own arguments, in order, to a
- * `do` region with as many: TIR's while. */
+static void op_condition(MX *M, const MOp *m, BBlock *b);
+
+/* Does the condition forward the before block's own arguments, in order? */
+static bool
+forwards_own(const MOp *cond, const MBlock *before, int nres)
+{
+	if (cond->noperands != nres + 1 || before->nargs != nres)
+		return false;
+	for (int k = 0; k < nres; k++)
+		if (strcmp(cond->operands[1 + k], before->args[k]))
+			return false;
+	return true;
+}
+
+/* The before block of a while whose condition forwards other values:
+ * they become the do block's arguments and, when the loop ends there,
+ * its results (r).  Both are set before the condition yields. */
+static void
+before_forwarding(MX *M, const MOp *m, BBlock *body, Value **r)
+{
+	const MBlock *before = m->regions[0].blocks[0];
+	const MBlock *after = m->regions[1].blocks[0];
+	const MOp *cond = before->ops[before->nops - 1];
+
+	for (int i = 0; i + 1 < before->nops; i++)
+		one_op(M, before->ops[i], body);
+	for (int k = 0; k < after->nargs; k++) {
+		Value *fwd = val(M, cond, 1 + k);
+		Value *a = new_value(M, after->args[k],
+				     mx_type(M, m, after->argtypes[k]));
+		inst(M, body, BI_ALIAS, syn_op(M, OP_CLONE, cond, 0), a,
+		     cond)->src = fwd;
+		inst(M, body, BI_ALIAS, syn_op(M, OP_CLONE, cond, 0), r[k],
+		     cond)->src = fwd;
+		sym_bind(M, after->args[k], a);
+	}
+	op_condition(M, cond, body);
+}
+
+/* scf.while: TIR's while when the condition forwards its own arguments
+ * (the do block's are the same registers); otherwise the loop carries
+ * the before block's arguments in registers of its own and the
+ * condition's values reach the do block and the results by alias. */
 static void
 op_while(MX *M, const MOp *m, BBlock *b)
 {
@@ -1163,22 +1205,21 @@ op_while(MX *M, const MOp *m, BBlock *b)
 	const MBlock *before, *after;
 	const MOp *cond;
 	BInst *in;
-	Value **init = arena_alloc(M->a, (size_t)(n + 1) * sizeof *init);
+	Value **init = arena_alloc(M->a, (size_t)(n + 1) * sizeof *init), **r;
+	bool own;
 
 	if (m->nregions != 2 || m->regions[0].nblocks != 1 ||
-	    m->regions[1].nblocks != 1 || m->nresults != n)
+	    m->regions[1].nblocks != 1)
 		unsupported(M, m);
 	before = m->regions[0].blocks[0];
 	after = m->regions[1].blocks[0];
 	cond = before->nops ? before->ops[before->nops - 1] : NULL;
 	if (!cond || strcmp(cond->name, "scf.condition") ||
-	    cond->noperands != n + 1 || after->nargs != n || before->nargs != n)
-		mx_fail(M, m, "scf.while: only a condition that forwards the "
-			"loop's own values is executed");
-	for (int k = 0; k < n; k++)
-		if (strcmp(cond->operands[1 + k], before->args[k]))
-			mx_fail(M, m, "scf.while: only a condition that forwards "
-				"the loop's own values is executed");
+	    cond->noperands != m->nresults + 1 ||
+	    after->nargs != m->nresults || before->nargs != n)
+		mx_fail(M, m, "scf.while: its condition, do block and results "
+			"do not match");
+	own = forwards_own(cond, before, m->nresults);
 	if (t && t->kind != OP_WHILE)
 		t = NULL;
 	for (int i = 0; i < n; i++) {
@@ -1188,7 +1229,8 @@ op_while(MX *M, const MOp *m, BBlock *b)
 	op->body = arena_alloc(M->a, sizeof *op->body);
 	op->body->args = block_values(M, m, 0, 0);
 	op->body->nargs = n;
-	op->res = results(M, m);
+	r = results(M, m);
+	op->res = own ? r : block_values(M, m, 0, 0); /* the carried state */
 	op->nres = n;
 	results_from(M, m, b, op->res, init, n);
 	for (int k = 0; t && k < n && k < t->nres; k++)
@@ -1200,13 +1242,16 @@ op_while(MX *M, const MOp *m, BBlock *b)
 	for (int i = 0; i < n; i++) {
 		sym_bind(M, before->args[i], op->body->args[i]);
 	}
-	block_ops(M, before, in->body);
 	in->orelse = arena_alloc(M->a, sizeof *in->orelse);
-	for (int i = 0; i < n; i++) { /* the do region's args are the same */
-		sym_bind(M, after->args[i], op->body->args[i]);
+	if (own) {
+		block_ops(M, before, in->body);
+		for (int i = 0; i < n; i++) /* the do block's are the same */
+			sym_bind(M, after->args[i], op->body->args[i]);
+	} else {
+		before_forwarding(M, m, in->body, r);
 	}
 	block_ops(M, after, in->orelse);
-	result_versions(M, m, b, t, op->res, n);
+	result_versions(M, m, b, t, r, m->nresults);
 }
 
 static void
