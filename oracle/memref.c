@@ -906,7 +906,7 @@ op_bdealloc(MX *M, const MOp *m, BBlock *b)
 		if ((v[i]->type->kind == TY_TENSOR) != (i < seg[0] ||
 							 i >= 2 * seg[0]) ||
 		    (i >= seg[0] && i < 2 * seg[0] && v[i]->type->dt != DT_I1))
-			mx_fail(M, m, "bufferization.dealloc: operand %d is a %s",
+			mx_fail(M, m, "bufferization.dealloc: operand %d has type %s",
 				i, m->optypes[i]);
 	}
 	op->res = results(M, m);
