@@ -324,6 +324,8 @@ segments(MX *M, const MOp *m, int64_t *seg, int n)
 /* ---- ops */
 
 static void block_ops(MX *M, const MBlock *mb, BBlock *b);
+static Value **results(MX *M, const MOp *m);
+static void one_op(MX *M, const MOp *m, BBlock *b);
 
 static BBlock *
 region_block(MX *M, const MOp *m, int r, Value **args, int nargs)
@@ -569,6 +571,99 @@ op_dealloc(MX *M, const MOp *m, BBlock *b)
 
 enum { DYN = INT64_MIN }; /* a dynamic entry of static_offsets etc. */
 
+/* One entry of a view's offsets, sizes or strides: the static value, or
+ * the next dynamic operand (*k, in operand order). */
+static Operand
+entry(MX *M, const MOp *m, int64_t st, int *k)
+{
+	if (st != DYN)
+		return lit(st);
+	if (*k >= m->noperands)
+		mx_fail(M, m, "%s: fewer operands than dynamic entries", m->name);
+	return opnd(val(M, m, (*k)++));
+}
+
+/* The entries of static_offsets, static_sizes and static_strides (k: the
+ * first dynamic operand).  Returns how many each holds. */
+static int
+view_entries(MX *M, const MOp *m, MView *mv, int *k)
+{
+	int64_t off[MAXRANK], size[MAXRANK], stride[MAXRANK];
+	int n = ints(M, m, "static_offsets", off, MAXRANK);
+	int ns = ints(M, m, "static_sizes", size, MAXRANK);
+
+	if (ints(M, m, "static_strides", stride, MAXRANK) != ns)
+		mx_fail(M, m, "%s: sizes and strides disagree in number", m->name);
+	for (int d = 0; d < n; d++)
+		mv->off[d] = entry(M, m, off[d], k);
+	for (int d = 0; d < ns; d++)
+		mv->size[d] = entry(M, m, size[d], k);
+	for (int d = 0; d < ns; d++)
+		mv->stride[d] = entry(M, m, stride[d], k);
+	if (*k != m->noperands)
+		mx_fail(M, m, "%s: more operands than dynamic entries", m->name);
+	mv->rank = ns;
+	return n;
+}
+
+/* Which unit dims a rank-reducing subview drops: the static 1s the
+ * result's dims do not match, in order (a unit dim kept or dropped
+ * addresses the same elements). */
+static uint32_t
+drop_mask(MX *M, const MOp *m, const MView *mv, const Type *res)
+{
+	int need = mv->rank - res->rank, r = 0;
+	uint32_t drop = 0;
+
+	for (int d = 0; d < mv->rank; d++) {
+		bool unit = !mv->size[d].v && mv->size[d].i == 1, later = false;
+		for (int e = d + 1; e < mv->rank; e++)
+			later |= !mv->size[e].v && mv->size[e].i == 1;
+		if (need > 0 && unit && (r >= res->rank || res->dims[r] != 1 ||
+					 !later)) {
+			drop |= 1u << d;
+			need--;
+		} else {
+			r++;
+		}
+	}
+	if (need || r != res->rank)
+		mx_fail(M, m, "memref.subview from %s to %s: no unit dims to "
+			"drop", m->optypes[0], m->restypes[0]);
+	return drop;
+}
+
+/* A subview the executor computes at run time: dynamic sizes or strides,
+ * dropped unit dims. */
+static void
+subview_dynamic(MX *M, const MOp *m, BBlock *b, Value *src, Value *v)
+{
+	MView *mv = arena_alloc(M->a, sizeof *mv);
+	int k = 1;
+	BInst *in;
+
+	mv->kind = MV_SUBVIEW;
+	if (view_entries(M, m, mv, &k) != mv->rank || mv->rank != src->type->rank)
+		mx_fail(M, m, "memref.subview: offsets, sizes and strides do "
+			"not match the source's rank");
+	if (v->type->rank > mv->rank)
+		mx_fail(M, m, "memref.subview from %s to %s adds dims",
+			m->optypes[0], m->restypes[0]);
+	mv->drop = v->type->rank < mv->rank ? drop_mask(M, m, mv, v->type) : 0;
+	in = inst(M, b, BI_VIEW, syn_op(M, OP_EXTRACT_SLICE, m, 0), v, m);
+	in->src = src;
+	in->mv = mv;
+}
+
+static bool
+all_static(const int64_t *a, int n)
+{
+	for (int d = 0; d < n; d++)
+		if (a[d] == DYN)
+			return false;
+	return true;
+}
+
 static void
 op_subview(MX *M, const MOp *m, BBlock *b)
 {
@@ -588,9 +683,11 @@ op_subview(MX *M, const MOp *m, BBlock *b)
 			"not match the source's rank");
 	s = def(M, m->results[0], mx_type(M, m, m->restypes[0]));
 	v = s->v;
-	if (v->type->rank != n)
-		mx_fail(M, m, "memref.subview: a rank-reducing subview (%s "
-			"to %s) is not executed", m->optypes[0], m->restypes[0]);
+	if (v->type->rank != n || !all_static(size, n) || !all_static(stride, n)) {
+		/* not an extract_slice's shape: no insert_slice copies into it */
+		subview_dynamic(M, m, b, src, v);
+		return;
+	}
 	op = syn_op(M, OP_EXTRACT_SLICE, m, 1);
 	op->args[0] = opnd(src);
 	op->offs = arena_alloc(M->a, (size_t)(n + 1) * sizeof *op->offs);
@@ -601,9 +698,6 @@ op_subview(MX *M, const MOp *m, BBlock *b)
 			op->offs[d] = opnd(val(M, m, k++));
 		else
 			op->offs[d] = lit(off[d]);
-		if (size[d] == DYN || stride[d] == DYN)
-			mx_fail(M, m, "memref.subview: dynamic sizes and "
-				"strides are not executed");
 		op->sizes[d] = size[d];
 		op->strides[d] = stride[d];
 	}
@@ -613,6 +707,31 @@ op_subview(MX *M, const MOp *m, BBlock *b)
 	s->view = op;
 	s->viewm = m;
 	s->viewsrc = src;
+}
+
+/* memref.reinterpret_cast: a view at an offset of the source's allocation
+ * (not of its view), checked against the allocation when it runs. */
+static void
+op_reinterpret(MX *M, const MOp *m, BBlock *b)
+{
+	MView *mv = arena_alloc(M->a, sizeof *mv);
+	Value *src, *v;
+	BInst *in;
+	int k = 1;
+
+	if (m->noperands < 1 || m->nresults != 1)
+		unsupported(M, m);
+	src = val(M, m, 0);
+	v = res(M, m, 0);
+	mv->kind = MV_REINTERPRET;
+	if (view_entries(M, m, mv, &k) != 1 || mv->rank != v->type->rank ||
+	    src->type->kind != TY_TENSOR || src->type->dt != v->type->dt)
+		mx_fail(M, m, "memref.reinterpret_cast from %s to %s: one offset, "
+			"and sizes and strides of the result's rank",
+			m->optypes[0], m->restypes[0]);
+	in = inst(M, b, BI_VIEW, syn_op(M, OP_EXTRACT_SLICE, m, 0), v, m);
+	in->src = src;
+	in->mv = mv;
 }
 
 static void
@@ -630,6 +749,17 @@ op_reshape(MX *M, const MOp *m, BBlock *b)
 	inst(M, b, BI_VIEW, op, v, m)->src = src;
 }
 
+/* A cast to a static dim the source's type leaves dynamic: the sizes must
+ * agree when it runs (MLIR leaves a disagreement undefined). */
+static bool
+cast_checks(const Type *src, const Type *res)
+{
+	for (int d = 0; d < res->rank; d++)
+		if (res->dims[d] != DIM_DYN && src->dims[d] == DIM_DYN)
+			return true;
+	return false;
+}
+
 static void
 op_cast(MX *M, const MOp *m, BBlock *b)
 {
@@ -642,6 +772,13 @@ op_cast(MX *M, const MOp *m, BBlock *b)
 	if (src->type->rank != v->type->rank || src->type->dt != v->type->dt)
 		mx_fail(M, m, "%s from %s to %s changes rank or type", m->name,
 			m->optypes[0], m->restypes[0]);
+	if (cast_checks(src->type, v->type)) {
+		BInst *in = inst(M, b, BI_VIEW, syn_op(M, OP_CLONE, m, 0), v, m);
+		in->src = src;
+		in->mv = arena_alloc(M->a, sizeof *in->mv);
+		((MView *)in->mv)->kind = MV_CAST;
+		return;
+	}
 	inst(M, b, BI_ALIAS, syn_op(M, OP_CLONE, m, 0), v, m)->src = src;
 }
 
@@ -769,6 +906,38 @@ op_clone(MX *M, const MOp *m, BBlock *b)
 	in->carry = true;
 	in->why = "bufferization.clone";
 	same_version(M, m, b);
+}
+
+/* bufferization.dealloc left unlowered: memrefs, their conditions, the
+ * retained memrefs (operandSegmentSizes); one i1 result per retained. */
+static void
+op_bdealloc(MX *M, const MOp *m, BBlock *b)
+{
+	int64_t seg[3];
+	Op *op = syn_op(M, OP_EMPTY, m, 0);
+	BInst *in;
+	Value **v;
+
+	if (segments(M, m, seg, 3) != 3 || seg[0] != seg[1] || seg[0] < 0 ||
+	    seg[2] < 0 || seg[0] + seg[1] + seg[2] != m->noperands ||
+	    m->nresults != seg[2])
+		mx_fail(M, m, "bufferization.dealloc: memrefs, conditions, "
+			"retained memrefs and results do not match");
+	v = arena_alloc(M->a, (size_t)(m->noperands + 1) * sizeof *v);
+	for (int i = 0; i < m->noperands; i++) {
+		v[i] = val(M, m, i);
+		if ((v[i]->type->kind == TY_TENSOR) != (i < seg[0] ||
+							 i >= 2 * seg[0]) ||
+		    (i >= seg[0] && i < 2 * seg[0] && v[i]->type->dt != DT_I1))
+			mx_fail(M, m, "bufferization.dealloc: operand %d has type %s",
+				i, m->optypes[i]);
+	}
+	op->res = results(M, m);
+	op->nres = m->nresults;
+	in = inst(M, b, BI_DEALLOC, op, NULL, m);
+	in->vals = v;
+	in->nvals = m->noperands;
+	in->nmem = (int)seg[0];
 }
 
 static void
@@ -1007,8 +1176,49 @@ op_if(MX *M, const MOp *m, BBlock *b)
 			op->nres);
 }
 
-/* scf.while whose condition forwards its own arguments, in order, to a
- * `do` region with as many: TIR's while. */
+static void op_condition(MX *M, const MOp *m, BBlock *b);
+
+/* Does the condition forward the before block's own arguments, in order? */
+static bool
+forwards_own(const MOp *cond, const MBlock *before, int nres)
+{
+	if (cond->noperands != nres + 1 || before->nargs != nres)
+		return false;
+	for (int k = 0; k < nres; k++)
+		if (strcmp(cond->operands[1 + k], before->args[k]))
+			return false;
+	return true;
+}
+
+/* The before block of a while whose condition forwards other values:
+ * they become the do block's arguments and, when the loop ends there,
+ * its results (r).  Both are set before the condition yields. */
+static void
+before_forwarding(MX *M, const MOp *m, BBlock *body, Value **r)
+{
+	const MBlock *before = m->regions[0].blocks[0];
+	const MBlock *after = m->regions[1].blocks[0];
+	const MOp *cond = before->ops[before->nops - 1];
+
+	for (int i = 0; i + 1 < before->nops; i++)
+		one_op(M, before->ops[i], body);
+	for (int k = 0; k < after->nargs; k++) {
+		Value *fwd = val(M, cond, 1 + k);
+		Value *a = new_value(M, after->args[k],
+				     mx_type(M, m, after->argtypes[k]));
+		inst(M, body, BI_ALIAS, syn_op(M, OP_CLONE, cond, 0), a,
+		     cond)->src = fwd;
+		inst(M, body, BI_ALIAS, syn_op(M, OP_CLONE, cond, 0), r[k],
+		     cond)->src = fwd;
+		sym_bind(M, after->args[k], a);
+	}
+	op_condition(M, cond, body);
+}
+
+/* scf.while: TIR's while when the condition forwards its own arguments
+ * (the do block's are the same registers); otherwise the loop carries
+ * the before block's arguments in registers of its own and the
+ * condition's values reach the do block and the results by alias. */
 static void
 op_while(MX *M, const MOp *m, BBlock *b)
 {
@@ -1018,22 +1228,21 @@ op_while(MX *M, const MOp *m, BBlock *b)
 	const MBlock *before, *after;
 	const MOp *cond;
 	BInst *in;
-	Value **init = arena_alloc(M->a, (size_t)(n + 1) * sizeof *init);
+	Value **init = arena_alloc(M->a, (size_t)(n + 1) * sizeof *init), **r;
+	bool own;
 
 	if (m->nregions != 2 || m->regions[0].nblocks != 1 ||
-	    m->regions[1].nblocks != 1 || m->nresults != n)
+	    m->regions[1].nblocks != 1)
 		unsupported(M, m);
 	before = m->regions[0].blocks[0];
 	after = m->regions[1].blocks[0];
 	cond = before->nops ? before->ops[before->nops - 1] : NULL;
 	if (!cond || strcmp(cond->name, "scf.condition") ||
-	    cond->noperands != n + 1 || after->nargs != n || before->nargs != n)
-		mx_fail(M, m, "scf.while: only a condition that forwards the "
-			"loop's own values is executed");
-	for (int k = 0; k < n; k++)
-		if (strcmp(cond->operands[1 + k], before->args[k]))
-			mx_fail(M, m, "scf.while: only a condition that forwards "
-				"the loop's own values is executed");
+	    cond->noperands != m->nresults + 1 ||
+	    after->nargs != m->nresults || before->nargs != n)
+		mx_fail(M, m, "scf.while: its condition, do block and results "
+			"do not match");
+	own = forwards_own(cond, before, m->nresults);
 	if (t && t->kind != OP_WHILE)
 		t = NULL;
 	for (int i = 0; i < n; i++) {
@@ -1043,7 +1252,8 @@ op_while(MX *M, const MOp *m, BBlock *b)
 	op->body = arena_alloc(M->a, sizeof *op->body);
 	op->body->args = block_values(M, m, 0, 0);
 	op->body->nargs = n;
-	op->res = results(M, m);
+	r = results(M, m);
+	op->res = own ? r : block_values(M, m, 0, 0); /* the carried state */
 	op->nres = n;
 	results_from(M, m, b, op->res, init, n);
 	for (int k = 0; t && k < n && k < t->nres; k++)
@@ -1055,13 +1265,16 @@ op_while(MX *M, const MOp *m, BBlock *b)
 	for (int i = 0; i < n; i++) {
 		sym_bind(M, before->args[i], op->body->args[i]);
 	}
-	block_ops(M, before, in->body);
 	in->orelse = arena_alloc(M->a, sizeof *in->orelse);
-	for (int i = 0; i < n; i++) { /* the do region's args are the same */
-		sym_bind(M, after->args[i], op->body->args[i]);
+	if (own) {
+		block_ops(M, before, in->body);
+		for (int i = 0; i < n; i++) /* the do block's are the same */
+			sym_bind(M, after->args[i], op->body->args[i]);
+	} else {
+		before_forwarding(M, m, in->body, r);
 	}
 	block_ops(M, after, in->orelse);
-	result_versions(M, m, b, t, op->res, n);
+	result_versions(M, m, b, t, r, m->nresults);
 }
 
 static void
@@ -1251,6 +1464,8 @@ static const struct {
 	{"memref.dim", op_dim},
 	{"memref.get_global", op_get_global},
 	{"bufferization.clone", op_clone},
+	{"bufferization.dealloc", op_bdealloc},
+	{"memref.reinterpret_cast", op_reinterpret},
 	{"bufferization.to_tensor", op_cast},
 	{"bufferization.to_memref", op_cast},
 	{"bufferization.to_buffer", op_cast},

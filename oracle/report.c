@@ -107,13 +107,23 @@ violation_text(FILE *out, const Violation *v)
 		if (v->at->kind == BI_FREE)
 			fprintf(out, "`free %%%s` after line %d", vname(v->at->v),
 				vline(v->at));
+		else if (v->at->kind == BI_DEALLOC)
+			fprintf(out, "a bufferization.dealloc after line %d",
+				vline(v->at));
 		else
 			fprintf(out, "%%%s (line %d)", vname(inst_value(v->at)),
 				vline(v->at));
 		fprintf(out, " %s the buffer of %%%s after it was freed\n",
 			v->kind == VK_DOUBLE_FREE ? "frees" : "uses",
 			vname(v->victim));
-		if (v->writer)
+		if (v->writer && v->writer->kind == BI_RETURN)
+			fprintf(out, "    freed by the return at line %d (a "
+				"memref.alloca ends with its function)\n",
+				vline(v->writer));
+		else if (v->writer && v->writer->kind == BI_DEALLOC)
+			fprintf(out, "    freed by a bufferization.dealloc after "
+				"line %d\n", vline(v->writer));
+		else if (v->writer)
 			fprintf(out, "    freed by `free %%%s` after line %d (%s)\n",
 				vname(v->writer->v), vline(v->writer),
 				v->writer->why ? v->writer->why : "");
