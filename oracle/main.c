@@ -293,7 +293,9 @@ cmd_run(Opts *o)
 	if (o->json) {
 		if (report_json(stdout, c, &out))
 			fprintf(stderr, "bufdiff: out of memory\n");
-	} else if (out.status != STATUS_BAD) {
+	} else if (!out.errored || out.status != STATUS_BAD) {
+		/* a run that is bad input (an illegal plan) hides not the
+		 * others' findings */
 		report_text(stdout, c, &out);
 	}
 	rc = out.status;
