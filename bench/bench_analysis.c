@@ -1,17 +1,20 @@
 /*
  * bench_analysis.c: one-shot's analysis time as programs grow.
  *
- * Two generated shapes, 10^2 .. 10^5 ops: a straight-line chain where
+ * Three generated shapes, 10^2 .. 10^6 ops: a straight-line chain where
  * every op also reads a value 7 ops back (so some writes conflict and some
- * do not), and the same chain split into loops nested three deep.  Prints
- * microseconds per op at each size: flat means no quadratic blow-up.  The
- * baseline is the parser on the same text (time per op of tir_parse).
- * When mlir-opt-22 is installed, the same programs written as MLIR
- * (func/arith/linalg/scf; `linalg.add ... outs(%a)` where TIR may reuse
- * a's buffer) go through its One-Shot Bufferize analysis
- * (bufferize-function-boundaries test-analysis-only
- * allow-return-allocs-from-loops): the figure to beat,
- * per op, whole process included.
+ * do not); the same chain split into loops nested three deep; and a chain
+ * where every third op reads one shared value %b first (`add %b, %prev`,
+ * MLIR's `linalg.add ins(%b, %prev) outs(%b)`: an in-place write into %b
+ * is considered there, and conflicts with %b's later reads).  Prints
+ * microseconds per op at each size, CPU time, min and median of 5
+ * repetitions: flat means no quadratic blow-up.  The baseline is the
+ * parser on the same text (time per op of tir_parse).  When mlir-opt-22 is
+ * installed, the same programs written as MLIR (func/arith/linalg/scf;
+ * `linalg.add ... outs(%a)` where TIR may reuse a's buffer) go through its
+ * One-Shot Bufferize analysis (bufferize-function-boundaries
+ * test-analysis-only allow-return-allocs-from-loops): the figure to beat,
+ * per op, the pass's own time from --mlir-timing (parsing apart).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,14 +25,19 @@
 
 #include "bufferize.h"
 
+/* CPU time: the machines are shared, wall time is disturbed. */
 static double
 now(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+enum { SHAPE_STRAIGHT, SHAPE_LOOPS, SHAPE_SHARED, NSHAPES };
+static const char *const shape_names[NSHAPES] = {"straight", "loop-nested",
+						 "shared-read"};
 
 /* The same programs in TIR or in MLIR (func/arith/linalg/scf), so that
  * mlir-opt-22's One-Shot Bufferize analysis can run on them too. */
@@ -68,6 +76,22 @@ chain(Gen *g, int from, int to, int depth)
 	}
 }
 
+/* every third op reads %b first: the write into %b it considers */
+static void
+shared_chain(Gen *g, int nops)
+{
+	char r[32], a[32];
+
+	for (int i = 1; i < nops; i++) {
+		snprintf(r, sizeof r, "v%d", i);
+		snprintf(a, sizeof a, "v%d", i - 1);
+		if (i % 3)
+			add(g, 1, r, a, NULL);
+		else
+			add(g, 1, r, "b", a);
+	}
+}
+
 static void
 loop_open(Gen *g, int depth, const char *res, const char *iv,
 	  const char *acc, int init)
@@ -90,21 +114,26 @@ yield(Gen *g, int depth, const char *v)
 }
 
 static char *
-program(int nops, bool loops, bool mlir)
+program(int nops, int shape, bool mlir)
 {
 	Gen g = {{0}, mlir};
 	char r[32], a[32], c[32];
+	bool loops = shape == SHAPE_LOOPS;
 	int i = 1;
 
 	if (mlir)
-		str_printf(&g.b, "func.func @main(%%v0: " T ") -> " T " {\n"
+		str_printf(&g.b, "func.func @main(%%v0: " T ", %%b: " T ") -> " T
+			   " {\n"
 			   "  %%one = arith.constant dense<1.0> : " T "\n"
 			   "  %%c0 = arith.constant 0 : index\n"
 			   "  %%c1 = arith.constant 1 : index\n"
 			   "  %%c2 = arith.constant 2 : index\n");
 	else
-		str_printf(&g.b, "func @main(%%v0: " T ") -> " T " {\n");
-	if (!loops) {
+		str_printf(&g.b, "func @main(%%v0: " T ", %%b: " T ") -> " T " {\n");
+	if (shape == SHAPE_SHARED) {
+		shared_chain(&g, nops);
+		i = nops;
+	} else if (!loops) {
 		chain(&g, 1, nops, 1);
 		i = nops;
 	}
@@ -145,17 +174,18 @@ program(int nops, bool loops, bool mlir)
 
 #define MLIR_CAP 60 /* seconds */
 
-/* Seconds mlir-opt-22's analysis takes on the program; -2 over the cap,
- * -1 when it cannot run. */
+/* Seconds One-Shot Bufferize's pass takes in mlir-opt-22 on the program
+ * (--mlir-timing's OneShotBufferizePass line); -2 over the cap, -1 when it
+ * cannot run. */
 static double
-mlir_seconds(int nops, bool loops)
+mlir_seconds(int nops, int shape)
 {
-	char *text = program(nops, loops, true);
+	char *text = program(nops, shape, true);
 	char path[] = "/tmp/bench-analysis-XXXXXX";
 	int fd = mkstemp(path);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	char cmd[512];
-	double t0, t;
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL, *p;
+	char cmd[512], line[256];
+	double t = -1;
 	int rc;
 
 	if (!f || fputs(text, f) < 0) {
@@ -167,65 +197,121 @@ mlir_seconds(int nops, bool loops)
 	/* capped: mlir-opt grows faster than linearly on long chains */
 	snprintf(cmd, sizeof cmd, "timeout %d mlir-opt-22 --one-shot-bufferize="
 		 "\"bufferize-function-boundaries test-analysis-only "
-		 "allow-return-allocs-from-loops\" %s "
-		 "-o /dev/null 2>/dev/null", MLIR_CAP, path);
-	t0 = now();
-	rc = system(cmd);
-	t = rc == 0 ? now() - t0 : WIFEXITED(rc) && WEXITSTATUS(rc) == 124 ? -2 : -1;
+		 "allow-return-allocs-from-loops\" --mlir-timing %s "
+		 "-o /dev/null 2>&1", MLIR_CAP, path);
+	if (!(p = popen(cmd, "r"))) {
+		unlink(path);
+		return -1;
+	}
+	while (fgets(line, sizeof line, p))
+		if (strstr(line, "OneShotBufferizePass"))
+			t = strtod(line, NULL);
+	rc = pclose(p);
+	if (WIFEXITED(rc) && WEXITSTATUS(rc) == 124)
+		t = -2;
+	else if (rc != 0)
+		t = -1;
 	unlink(path);
 	return t;
+}
+
+enum { REPS = 5 };
+
+typedef struct Fig {
+	double parse, oneshot, lower; /* seconds */
+} Fig;
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* One repetition: parse + verify, one-shot, lowering; -1 on an error. */
+static int
+measure(const char *text, Fig *f, int *nops)
+{
+	SrcMap map = {1, 0};
+	Diag d;
+	double t0 = now(), t1, t2, t3;
+	Program *p = tir_parse(text, strlen(text), map, &d);
+	Decisions ds;
+	BProg *bp;
+
+	if (!p || tir_verify(p, &default_limits, &d)) {
+		fprintf(stderr, "bench_analysis: %d:%d: %s\n", d.loc.line,
+			d.loc.col, d.msg);
+		prog_free(p);
+		return -1;
+	}
+	t1 = now();
+	if (decisions_make(p, strategy_find("one-shot"), &ds)) {
+		prog_free(p);
+		return -1;
+	}
+	t2 = now();
+	bp = bufferize_lower(p, &ds, &d);
+	t3 = now();
+	*f = (Fig){t1 - t0, t2 - t1, t3 - t2};
+	*nops = p->nops;
+	bprog_free(bp);
+	decisions_free(&ds);
+	prog_free(p);
+	return 0;
+}
+
+/* min and median over the repetitions of one figure */
+static void
+min_med(double *v, double *min, double *med)
+{
+	qsort(v, REPS, sizeof *v, cmp_double);
+	*min = v[0];
+	*med = v[REPS / 2];
 }
 
 int
 main(void)
 {
-	static const int sizes[] = {100, 1000, 10000, 100000};
-
+	static const int sizes[] = {100, 1000, 10000, 100000, 1000000};
 	bool mlir = system("mlir-opt-22 --version >/dev/null 2>&1") == 0;
-	bool over[2] = {false, false}; /* past the cap: skip larger sizes */
+	bool over[NSHAPES] = {false}; /* past the cap: skip larger sizes */
 
-	printf("one-shot analysis time per op (us), parse as baseline; "
-	       "mlir-opt-22 --one-shot-bufferize test-analysis-only on the same "
-	       "programs%s:\n", mlir ? "" : " (not installed: skipped)");
-	printf("%-12s %8s %10s %10s %10s %8s %10s\n", "shape", "ops", "parse/op",
-	       "oneshot/op", "lower/op", "ratio", "mlir/op");
-	for (int shape = 0; shape < 2; shape++)
+	printf("one-shot analysis CPU time per op (us), min/median of %d; parse "
+	       "as baseline; mlir-opt-22's OneShotBufferizePass (test-analysis-"
+	       "only, --mlir-timing) on the same programs%s:\n", REPS,
+	       mlir ? "" : " (not installed: skipped)");
+	printf("%-12s %8s %15s %15s %15s %8s %10s\n", "shape", "ops",
+	       "parse/op", "oneshot/op", "lower/op", "os/parse", "mlir/op");
+	for (int shape = 0; shape < NSHAPES; shape++)
 		for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
-			char *text = program(sizes[s], shape == 1, false);
-			SrcMap map = {1, 0};
-			Diag d;
-			double t0 = now(), t1, t2, t3;
-			Program *p = tir_parse(text, strlen(text), map, &d);
-			Decisions ds;
-			BProg *bp;
-
-			t1 = now();
-			if (!p || tir_verify(p, &default_limits, &d)) {
-				fprintf(stderr, "bench_analysis: %d:%d: %s\n",
-					d.loc.line, d.loc.col, d.msg);
-				return 1;
+			char *text = program(sizes[s], shape, false);
+			double pv[REPS], ov[REPS], lv[REPS], pm, pd, om, od, lm, ld;
+			int nops = 0;
+			for (int r = 0; r < REPS; r++) {
+				Fig f;
+				if (measure(text, &f, &nops))
+					return 1;
+				pv[r] = f.parse;
+				ov[r] = f.oneshot;
+				lv[r] = f.lower;
 			}
-			t1 = now();
-			if (decisions_make(p, strategy_find("one-shot"), &ds))
-				return 1;
-			t2 = now();
-			bp = bufferize_lower(p, &ds, &d);
-			t3 = now();
+			min_med(pv, &pm, &pd);
+			min_med(ov, &om, &od);
+			min_med(lv, &lm, &ld);
 			double tm = !mlir ? -1 : over[shape] ? -2
-				    : mlir_seconds(sizes[s], shape == 1);
+				    : mlir_seconds(sizes[s], shape);
 			over[shape] |= tm == -2;
-			printf("%-12s %8d %10.3f %10.3f %10.3f %8.2f", shape ?
-			       "loop-nested" : "straight", p->nops,
-			       1e6 * (t1 - t0) / p->nops, 1e6 * (t2 - t1) / p->nops,
-			       1e6 * (t3 - t2) / p->nops, (t2 - t1) / (t1 - t0));
+			printf("%-12s %8d %7.3f/%-7.3f %7.3f/%-7.3f %7.3f/%-7.3f "
+			       "%8.2f", shape_names[shape], nops, 1e6 * pm / nops,
+			       1e6 * pd / nops, 1e6 * om / nops, 1e6 * od / nops,
+			       1e6 * lm / nops, 1e6 * ld / nops, od / pd);
 			if (tm >= 0)
-				printf(" %10.3f\n", 1e6 * tm / p->nops);
+				printf(" %10.3f\n", 1e6 * tm / nops);
 			else
 				printf(" %10s\n", tm < -1 ? "> 60 s" : "error");
 			fflush(stdout);
-			bprog_free(bp);
-			decisions_free(&ds);
-			prog_free(p);
 			mem_free(text);
 		}
 	return 0;

@@ -66,7 +66,11 @@ typedef struct OS {
 	Decisions *ds;
 	unsigned breaks;
 	Arena *a;
-	Read **reads;         /* by value id: its own reads */
+	Read **reads;         /* by value id: its own reads, by start (a
+			       * scan stops at the first conflict); dead
+			       * ones are unlinked as the floor rises */
+	Read **rtail;         /* by value id: the last of them (while
+			       * collecting) */
 	Kid **kids;
 	int *rend;            /* by value id: latest read end, kids included */
 	int *up;              /* union-find */
@@ -237,6 +241,24 @@ find_awaits(OS *S, const Block *b)
 	}
 }
 
+/* Keep v's reads in order of start: reads come in program order, so
+ * almost always at the end. */
+static void
+read_insert(OS *S, int v, Read *r)
+{
+	Read **pp = &S->reads[v];
+
+	if (S->rtail[v] && S->rtail[v]->start <= r->start)
+		pp = &S->rtail[v]->next;
+	else
+		while (*pp && (*pp)->start <= r->start)
+			pp = &(*pp)->next;
+	r->next = *pp;
+	*pp = r;
+	if (!r->next)
+		S->rtail[v] = r;
+}
+
 static Read *
 add_read(OS *S, const Value *v, const Op *u)
 {
@@ -269,8 +291,7 @@ add_read(OS *S, const Value *v, const Op *u)
 		}
 		cur = P;
 	}
-	r->next = S->reads[v->id];
-	S->reads[v->id] = r;
+	read_insert(S, v->id, r);
 	return r;
 }
 
@@ -497,14 +518,26 @@ scan_value(OS *S, const Op *w, const Value *into, int wstart, int v,
 	   Conflict *c)
 {
 	bool found = false;
+	Read **pp = &S->reads[v], *r;
 
-	for (Read *r = S->reads[v]; r; r = r->next)
-		if (read_conflicts(S, w, into, wstart, r, S->p->values[v]) &&
-		    (!c->read || r->start < c->read->start)) {
-			c->read = r;
-			c->victim = S->p->values[v];
-			found = true;
+	/* by start: the first conflict is the earliest of v's; reads over
+	 * before the floor conflict with no later write (a value read by
+	 * every op of a long chain costs O(1) per write, not O(reads)) */
+	while ((r = *pp)) {
+		if (r->end < S->floor) {
+			*pp = r->next;
+			continue;
 		}
+		if (read_conflicts(S, w, into, wstart, r, S->p->values[v])) {
+			if (!c->read || r->start < c->read->start) {
+				c->read = r;
+				c->victim = S->p->values[v];
+			}
+			found = true;
+			break;
+		}
+		pp = &r->next;
+	}
 	for (Kid *k = S->kids[v]; k; k = k->next)
 		if (S->rend[k->v] >= wstart)
 			found |= scan_value(S, w, into, wstart, k->v, c);
@@ -1132,6 +1165,7 @@ os_init(OS *S, const Program *p, Decisions *ds, unsigned breaks)
 	if (!(S->a = arena_new()))
 		return -1;
 	S->reads = mem_calloc((size_t)n, sizeof *S->reads);
+	S->rtail = mem_calloc((size_t)n, sizeof *S->rtail);
 	S->kids = mem_calloc((size_t)n, sizeof *S->kids);
 	S->rend = mem_calloc((size_t)n, sizeof *S->rend);
 	S->up = mem_calloc((size_t)n, sizeof *S->up);
@@ -1145,7 +1179,7 @@ os_init(OS *S, const Program *p, Decisions *ds, unsigned breaks)
 	S->viewof = mem_alloc((size_t)n * sizeof *S->viewof);
 	S->asyncw = mem_alloc((size_t)n * sizeof *S->asyncw);
 	S->asyncws = mem_calloc((size_t)n, sizeof *S->asyncws);
-	if (!S->reads || !S->kids || !S->rend || !S->up || !S->next ||
+	if (!S->reads || !S->rtail || !S->kids || !S->rend || !S->up || !S->next ||
 	    !S->maxend || !S->ro || !S->written || !S->param || !S->awaitend ||
 	    !S->awaits || !S->viewof || !S->asyncw || !S->asyncws)
 		return -1;
@@ -1169,6 +1203,7 @@ os_free(OS *S)
 {
 	arena_free(S->a);
 	mem_free(S->reads);
+	mem_free(S->rtail);
 	mem_free(S->kids);
 	mem_free(S->rend);
 	mem_free(S->up);

@@ -103,6 +103,21 @@ count_uses(const Block *b)
 	return n;
 }
 
+/* A memref program's launch captures every register (its region is no
+ * TIR region to read the uses from); only the memref program's own are
+ * pinned (the TIR values' registers say which version a read expects). */
+static const int *
+captured_all(Exec *X, const BInst *in)
+{
+	int *ids = arena_alloc(X->arena, (size_t)(X->bp->nregs + 1) * sizeof *ids);
+
+	for (int i = 0; i < X->bp->nregs; i++)
+		ids[i] = i;
+	ids[X->bp->nregs] = -1;
+	X->captured[in->id] = ids;
+	return ids;
+}
+
 /* The value ids a launch's region uses from outside, -1 terminated;
  * computed once per launch instruction. */
 static const int *
@@ -112,6 +127,8 @@ captured(Exec *X, const BInst *in)
 
 	if (X->captured[in->id])
 		return X->captured[in->id];
+	if (X->bp->memref)
+		return captured_all(X, in);
 	ids = arena_alloc(X->arena, (size_t)(count_uses(in->op->body) + 1) *
 			  sizeof *ids);
 	uses_in(X, in->op, in->op->body, ids, &n);
@@ -182,6 +199,9 @@ region_writes(const BBlock *b, const Value **alias, int *nalias)
 			alias[(*nalias)++] = in->v;
 		} else if (in->kind == BI_COPY && in_set(alias, *nalias, in->v)) {
 			w = true; /* copied into */
+		} else if (in->kind == BI_BIND && in->carry &&
+			   in_set(alias, *nalias, in->src)) {
+			w = true; /* a memref program's op computes into it */
 		}
 		if (in->body && region_writes(in->body, alias, nalias))
 			w = true;
@@ -213,10 +233,20 @@ pin(Exec *X, Launch *L, const Value *v, const Reg *r)
 	Pin *p;
 
 	if (v->type->kind != TY_TENSOR || r->buf < 0 || r->bad ||
+	    (X->bp->memref && (v->id < X->bp->p->nvalues || !r->set)) ||
 	    !touches(L->in->body, v))
 		return;
 	alias = xalloc(X, (size_t)(count_insts(L->in->body) + 2) * sizeof *alias);
 	alias[0] = v;
+	for (int i = 0; X->bp->memref && i < L->npins; i++)
+		if (L->pins[i].buf == r->buf &&
+		    !memcmp(&L->pins[i].view, &r->view, sizeof r->view)) {
+			/* a cast or clone of what is pinned: one pin, written
+			 * if the region writes through either */
+			L->pins[i].write |= region_writes(L->in->body, alias, &nalias);
+			mem_free(alias);
+			return;
+		}
 	p = &L->pins[L->npins++];
 	p->buf = r->buf;
 	p->view = r->view;
@@ -357,7 +387,9 @@ launch_await(Exec *X, Frame *F, const BInst *in)
 	if (f->launch)
 		complete(X, f->launch);
 	for (int k = 0; k < op->nres && !X->stop; k++)
-		reg_assign(&F->regs[op->res[k]->id], &f->fut->regs[k]);
+		if (k + in->meta_dim < f->fut->n)
+			reg_assign(&F->regs[op->res[k]->id],
+				   &f->fut->regs[k + in->meta_dim]);
 	for (int k = 0; k < in->nvals && in->vals && !X->stop; k++)
 		if (in->vals[k])
 			reg_assign(&F->regs[in->vals[k]->id], &f->fut->regs[k]);

@@ -61,6 +61,48 @@ slice(Str *o, const Op *op)
 	str_printf(o, "]");
 }
 
+/* A memref view computed at run time: `[o] [s] [t]` (a subview's, with
+ * the dropped dims), `base[o] [s] [t]` (a reinterpret_cast's) or `as T`
+ * (a checked cast). */
+static void
+mview(Str *o, const MView *mv, const Type *t)
+{
+	char ty[128];
+	const Operand *e[3] = {mv->off, mv->size, mv->stride};
+
+	if (mv->kind == MV_CAST) {
+		str_printf(o, " as %s", type_str(t, ty, sizeof ty));
+		return;
+	}
+	str_printf(o, mv->kind == MV_REINTERPRET ? " base" : " ");
+	for (int k = 0; k < 3; k++) {
+		int n = k == 0 && mv->kind == MV_REINTERPRET ? 1 : mv->rank;
+		str_printf(o, "%s[", k ? " " : "");
+		operands(o, e[k], n);
+		str_printf(o, "]");
+	}
+	if (mv->drop)
+		str_printf(o, " as %s", type_str(t, ty, sizeof ty));
+}
+
+/* `%o0 = dealloc %m if %c retain %r` */
+static void
+dealloc_text(Str *o, const BInst *in)
+{
+	int n = in->nmem;
+
+	results(o, in->op);
+	str_printf(o, "dealloc");
+	for (int i = 0; i < n; i++)
+		str_printf(o, "%s%%%s", i ? ", " : " ", in->vals[i]->name);
+	str_printf(o, " if");
+	for (int i = 0; i < n; i++)
+		str_printf(o, "%s%%%s", i ? ", " : " ", in->vals[n + i]->name);
+	str_printf(o, " retain");
+	for (int i = 2 * n; i < in->nvals; i++)
+		str_printf(o, "%s%%%s", i > 2 * n ? ", " : " ", in->vals[i]->name);
+}
+
 /* The op a compute instruction runs, written over buffers. */
 static void
 compute_text(Str *o, const Op *op)
@@ -141,7 +183,9 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 		break;
 	case BI_VIEW:
 		str_printf(o, "%%%s = view %%%s", in->v->name, in->src->name);
-		if (op_info[op->kind].form == F_RESHAPE)
+		if (in->mv)
+			mview(o, in->mv, in->v->type);
+		else if (op_info[op->kind].form == F_RESHAPE)
 			str_printf(o, " as %s", type_str(in->v->type, ty,
 							 sizeof ty));
 		else
@@ -166,6 +210,9 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 		str_printf(o, " of %%%s", in->src->name);
 		break;
 	}
+	case BI_DEALLOC:
+		dealloc_text(o, in);
+		break;
 	case BI_SELECT:
 		str_printf(o, "%%%s = select %%%s, %%%s, %%%s", in->v->name,
 			   in->vals[0]->name, in->vals[1]->name, in->vals[2]->name);

@@ -365,6 +365,10 @@ run_alloc(Exec *X, Frame *F, const BInst *in)
 	r->set = true;
 	if (X->bp->memref)
 		r->ver = VER_ANY; /* a memref program's own buffer */
+	if (X->bp->memref && in->why && !strcmp(in->why, "memref.alloca")) {
+		X->bufs[r->buf].stack = X->depth + 1;
+		X->nstack++;
+	}
 	contiguous(r, t->dt, t->rank, dims);
 }
 
@@ -388,6 +392,137 @@ reshape_view_of(Exec *X, const BInst *in, const Reg *src, Reg *r)
 	r->view = v;
 }
 
+/* ---- memref views computed at run time (MView) */
+
+/* a + b * c, false on overflow (operands come from the memref program) */
+static bool
+mad(int64_t a, int64_t b, int64_t c, int64_t *out)
+{
+	int64_t p;
+
+	return !__builtin_mul_overflow(b, c, &p) &&
+	       !__builtin_add_overflow(a, p, out);
+}
+
+/* A subview of the source's view: offsets, sizes and strides in the
+ * source's dims, then the dropped unit dims leave.  false + detail. */
+static bool
+mview_sub(Frame *F, const MView *mv, const View *src, View *out,
+	  char *detail, size_t n)
+{
+	View v = *src;
+	int r = 0;
+
+	if (mv->rank != v.rank)
+		return snprintf(detail, n, "a subview of rank %d of a view of "
+				"rank %d", mv->rank, v.rank), false;
+	for (int d = 0; d < v.rank; d++) {
+		int64_t off = int_operand(F, &mv->off[d]), last = off;
+		int64_t size = int_operand(F, &mv->size[d]);
+		int64_t step = int_operand(F, &mv->stride[d]);
+		if (off < 0 || size < 0 || step < 0 ||
+		    (size > 0 && (!mad(off, size - 1, step, &last) ||
+				  last >= v.sizes[d])) ||
+		    !mad(v.off, off, v.strides[d], &v.off) ||
+		    __builtin_mul_overflow(v.strides[d], step, &v.strides[d]))
+			return snprintf(detail, n, "offset %lld size %lld stride "
+					"%lld in dim %d of size %lld", (long long)off,
+					(long long)size, (long long)step, d,
+					(long long)src->sizes[d]), false;
+		v.sizes[d] = size;
+	}
+	for (int d = 0; d < v.rank; d++) {
+		if (!(mv->drop >> d & 1)) {
+			v.sizes[r] = v.sizes[d];
+			v.strides[r++] = v.strides[d];
+		} else if (v.sizes[d] != 1) {
+			return snprintf(detail, n, "dim %d of size %lld dropped "
+					"(a rank-reducing subview drops unit dims)",
+					d, (long long)v.sizes[d]), false;
+		}
+	}
+	v.rank = r;
+	*out = v;
+	return true;
+}
+
+/* A view at an offset of the allocation itself (reinterpret_cast): every
+ * element it reaches must lie inside the allocation's n elements. */
+static bool
+mview_base(Frame *F, const MView *mv, const View *src, int64_t n, View *out,
+	   char *detail, size_t dn)
+{
+	View v = *src;
+	int64_t lo, hi;
+	bool empty = false, ok = true;
+
+	v.rank = mv->rank;
+	lo = hi = v.off = int_operand(F, &mv->off[0]);
+	for (int d = 0; d < v.rank; d++) {
+		v.sizes[d] = int_operand(F, &mv->size[d]);
+		v.strides[d] = int_operand(F, &mv->stride[d]);
+		empty |= v.sizes[d] == 0;
+		ok &= v.sizes[d] >= 0;
+		if (ok && v.sizes[d] > 0)
+			ok &= mad(v.strides[d] < 0 ? lo : hi, v.sizes[d] - 1,
+				  v.strides[d], v.strides[d] < 0 ? &lo : &hi);
+	}
+	if (!ok || (!empty && (lo < 0 || hi >= n)) || v.off < 0 || v.off > n)
+		return snprintf(detail, dn, "a view of elements [%lld, %lld] of "
+				"an allocation of %lld", (long long)lo,
+				(long long)hi, (long long)n), false;
+	*out = v;
+	return true;
+}
+
+/* The sizes a view has at run time against its type's static dims. */
+static bool
+mview_type(const View *v, const Type *t, char *detail, size_t n)
+{
+	if (v->rank != t->rank)
+		return snprintf(detail, n, "a view of rank %d for a type of rank "
+				"%d", v->rank, t->rank), false;
+	for (int d = 0; d < t->rank; d++)
+		if (t->dims[d] != DIM_DYN && t->dims[d] != v->sizes[d])
+			return snprintf(detail, n, "size %lld in dim %d where the "
+					"type says %lld", (long long)v->sizes[d],
+					d, (long long)t->dims[d]), false;
+	return true;
+}
+
+/* A subview, reinterpret_cast or checked cast; a view that leaves its
+ * buffer or disagrees with its type is out of bounds, and unusable. */
+static void
+run_mview(Exec *X, Frame *F, const BInst *in, const Reg *src, Reg *r)
+{
+	char detail[96] = "";
+	View v = src->view;
+	bool ok;
+
+	if (src->bad || src->buf < 0) {
+		r->bad = true;
+		return;
+	}
+	if (in->mv->kind != MV_CAST)
+		X->res->mem.views++;
+	if (in->mv->kind == MV_SUBVIEW)
+		ok = mview_sub(F, in->mv, &src->view, &v, detail, sizeof detail);
+	else if (in->mv->kind == MV_REINTERPRET)
+		ok = mview_base(F, in->mv, &src->view, X->bufs[src->buf].n, &v,
+				detail, sizeof detail);
+	else
+		ok = true;
+	if (ok)
+		ok = mview_type(&v, in->v->type, detail, sizeof detail);
+	if (!ok) {
+		violate(X, VK_OUT_OF_BOUNDS, in, in->src, NULL, src->buf, NULL,
+			0, detail);
+		r->bad = true;
+		return;
+	}
+	r->view = v;
+}
+
 static void
 run_view(Exec *X, Frame *F, const BInst *in)
 {
@@ -395,6 +530,10 @@ run_view(Exec *X, Frame *F, const BInst *in)
 	View v;
 
 	reg_assign(r, src);
+	if (in->mv) {
+		run_mview(X, F, in, src, r);
+		return;
+	}
 	X->res->mem.views++;
 	if (op_info[in->op->kind].form == F_RESHAPE) {
 		reshape_view_of(X, in, src, r);
@@ -479,10 +618,11 @@ run_copy(Exec *X, Frame *F, const BInst *in)
 	carry_undef(X, dst, 0, &dst->view, src);
 }
 
+/* Free the allocation under r (named v in reports): double frees,
+ * inputs, constants and a memref program's stack buffers are violations. */
 static void
-run_free(Exec *X, Frame *F, const BInst *in)
+free_reg(Exec *X, const BInst *in, Reg *r, const Value *v)
 {
-	Reg *r = reg(F, in->v);
 	Buf *b;
 
 	if (r->set && r->buf < 0 && r->fut)
@@ -491,21 +631,29 @@ run_free(Exec *X, Frame *F, const BInst *in)
 		return;
 	b = &X->bufs[r->buf];
 	if (b->freed) {
-		violate(X, VK_DOUBLE_FREE, in, in->v, b->freed_by, r->buf, NULL,
+		violate(X, VK_DOUBLE_FREE, in, v, b->freed_by, r->buf, NULL,
 			0, NULL);
 		return;
 	}
-	if (b->kind != BUF_ALLOC) {
-		violate(X, VK_INVALID_FREE, in, in->v, NULL, r->buf, NULL, 0,
-			b->kind == BUF_INPUT ? "free of an input" : "free of a constant");
+	if (b->kind != BUF_ALLOC || b->stack) {
+		violate(X, VK_INVALID_FREE, in, v, NULL, r->buf, NULL, 0,
+			b->stack ? "free of a stack allocation (memref.alloca)"
+			: b->kind == BUF_INPUT ? "free of an input"
+			: "free of a constant");
 		return;
 	}
 	if (!X->bp->memref && (view_numel(&r->view) != b->n || r->view.off != 0)) {
-		violate(X, VK_INVALID_FREE, in, in->v, NULL, r->buf, NULL, 0,
+		violate(X, VK_INVALID_FREE, in, v, NULL, r->buf, NULL, 0,
 			"free of a view");
 		return;
 	}
 	buf_release(X, r->buf, in);
+}
+
+static void
+run_free(Exec *X, Frame *F, const BInst *in)
+{
+	free_reg(X, in, reg(F, in->v), in->v);
 }
 
 static void
@@ -1103,6 +1251,72 @@ run_meta(Exec *X, Frame *F, const BInst *in)
 	(void)X;
 }
 
+static void
+yield_out(Frame *F, const BInst *in, Reg *out)
+{
+	for (int k = 0; k < in->nvals; k++)
+		if (in->vals[k])
+			reg_assign(&out[k], reg(F, in->vals[k]));
+}
+
+/* A return ends its call's memref.alloca buffers (the stack frame): a
+ * returned one is then used after free, and none is a leak. */
+static void
+stack_release(Exec *X, const BInst *in)
+{
+	for (int h = 0; h < X->nbufs && X->nstack; h++)
+		if (X->bufs[h].stack == X->depth + 1 && !X->bufs[h].freed) {
+			buf_release(X, h, in);
+			X->bufs[h].stack = -1; /* released, still no heap buffer */
+			X->nstack--;
+		}
+}
+
+static bool
+same_alloc(const Reg *a, const Reg *b)
+{
+	return a->buf >= 0 && a->buf == b->buf && !a->bad && !b->bad;
+}
+
+static void
+set_i1(Reg *r, bool b)
+{
+	memset(r, 0, sizeof *r);
+	r->buf = -1;
+	r->set = true;
+	r->s.b = b;
+	r->view = scalar_view(r, DT_I1);
+}
+
+/* bufferization.dealloc (BufferizationOps.td): each retained memref's
+ * ownership is the disjunction of the conditions of the memrefs that
+ * alias it; each allocation whose condition holds and that no retained
+ * memref aliases is freed, once however many of its memrefs are listed. */
+static void
+run_dealloc(Exec *X, Frame *F, const BInst *in)
+{
+	int n = in->nmem, nr = in->nvals - 2 * n;
+	Value **m = in->vals, **c = in->vals + n, **ret = in->vals + 2 * n;
+
+	for (int j = 0; j < nr; j++) {
+		bool own = false;
+		for (int i = 0; i < n; i++)
+			own |= same_alloc(reg(F, m[i]), reg(F, ret[j])) &&
+			       scalar_int(reg(F, c[i]), DT_I1);
+		set_i1(reg(F, in->op->res[j]), own);
+	}
+	for (int i = 0; i < n; i++) {
+		bool keep = !scalar_int(reg(F, c[i]), DT_I1);
+		for (int j = 0; j < nr && !keep; j++)
+			keep = same_alloc(reg(F, m[i]), reg(F, ret[j]));
+		for (int k = 0; k < i && !keep; k++) /* freed at k already */
+			keep = same_alloc(reg(F, m[i]), reg(F, m[k])) &&
+			       scalar_int(reg(F, c[k]), DT_I1);
+		if (!keep)
+			free_reg(X, in, reg(F, m[i]), m[i]);
+	}
+}
+
 /* One instruction, then the launches' chance to run. */
 static void
 run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
@@ -1129,11 +1343,12 @@ run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
 			break;
 		case BI_RETURN:
 			launch_drain(X, F);
-			/* fall through */
+			yield_out(F, in, out);
+			if (X->nstack)
+				stack_release(X, in);
+			break;
 		case BI_YIELD:
-			for (int k = 0; k < in->nvals; k++)
-				if (in->vals[k])
-					reg_assign(&out[k], reg(F, in->vals[k]));
+			yield_out(F, in, out);
 			break;
 		case BI_FORALL: run_forall(X, F, in); break;
 		case BI_PINSERT: run_pinsert(X, F, in); break;
@@ -1144,6 +1359,7 @@ run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
 				reg(F, in->v)->ver = VER_ANY; /* never written here */
 			break;
 		case BI_META: run_meta(X, F, in); break;
+		case BI_DEALLOC: run_dealloc(X, F, in); break;
 		case BI_SELECT:
 			reg_assign(reg(F, in->v),
 				   reg(F, in->vals[scalar_int(reg(F, in->vals[0]),

@@ -15,6 +15,8 @@ typedef struct Buf {
 	int pins;             /* pending launches using it (async.c) */
 	const BInst *made, *freed_by;
 	const Value *owner;   /* the value it was made for */
+	int stack;            /* a memref.alloca's: call depth + 1 (freed
+			       * when that call returns); 0 otherwise */
 	/* version shadow: one tag while uniform, else one per element */
 	bool uniform;
 	uint32_t ver;
@@ -82,6 +84,7 @@ typedef struct Exec {
 	int64_t undef_bytes;  /* held by VerInfo.undef_at (a budget) */
 	int64_t live, trips, step;
 	int depth, capviols;
+	int nstack;           /* memref.alloca buffers not yet released */
 	int *constbuf;        /* by instruction id: cached constant buffer */
 	uint32_t *constver;
 	Reg **scratch;        /* by instruction id: yielded registers */

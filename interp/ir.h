@@ -559,7 +559,10 @@ typedef enum BKind {
 		      * version it must hold (scalars: v = src) */
 	BI_VER,      /* v must hold the version src holds (src NULL: any) */
 	BI_META,     /* v = a fact of src's buffer (MetaKind, index in meta_dim) */
-	BI_SELECT    /* v = vals[0] ? vals[1] : vals[2] */
+	BI_SELECT,   /* v = vals[0] ? vals[1] : vals[2] */
+	BI_DEALLOC   /* bufferization.dealloc: vals = nmem memrefs, their nmem
+		      * conditions, then the retained memrefs; op->res: the
+		      * retained memrefs' updated ownership (i1) */
 } BKind;
 
 /* What BI_META reads of a memref: its base buffer (the allocation, rank 0
@@ -568,6 +571,22 @@ typedef enum BKind {
 typedef enum MetaKind {
 	META_BASE, META_OFFSET, META_SIZE, META_STRIDE, META_ADDR
 } MetaKind;
+
+/* A memref view computed at run time (oracle/memref.c), on a BI_VIEW: a
+ * subview of the source's view (dynamic sizes and strides, unit dims
+ * dropped), a reinterpret_cast relative to the source's allocation, or a
+ * cast that checks the source's sizes against the result type's static
+ * dims.  Entries are literals or index registers. */
+typedef enum MViewKind { MV_SUBVIEW, MV_REINTERPRET, MV_CAST } MViewKind;
+
+typedef struct MView {
+	MViewKind kind;
+	int rank;            /* entries: the source's rank (subview) or the
+			      * result's (reinterpret_cast) */
+	Operand off[MAXRANK], size[MAXRANK], stride[MAXRANK];
+			     /* reinterpret_cast: one offset, off[0] */
+	uint32_t drop;       /* subview: bit d drops unit dim d */
+} MView;
 
 typedef struct BInst BInst;
 typedef struct BBlock {
@@ -592,9 +611,14 @@ struct BInst {
 	/* memref programs only */
 	const Op *top;       /* the TIR op it came from (by location), or NULL */
 	Loc mloc;            /* where the memref op is in the tool's output */
-	bool carry;          /* BI_COPY: elements keep their versions */
+	const char *mname;   /* ... and its name ("linalg.generic") */
+	bool carry;          /* BI_COPY: elements keep their versions;
+			      * BI_BIND: the TIR result is computed there */
 	MetaKind meta;       /* BI_META */
-	int meta_dim;
+	int meta_dim;        /* BI_META: the dim; BI_AWAIT: the first of the
+			      * launch's results it takes */
+	const MView *mv;     /* BI_VIEW computed at run time, or NULL */
+	int nmem;            /* BI_DEALLOC: how many memrefs it may free */
 };
 
 typedef struct BFunc {

@@ -36,8 +36,15 @@ typedef struct Parser {
 	Diag *d;
 	Diag dummy;         /* when the caller passes no Diag */
 	bool failed;        /* d is filled (else a longjmp means OOM) */
+	int depth;          /* regions open now */
+	int ddepth;         /* dense lists open now */
 	jmp_buf jb;
 } Parser;
+
+/* Deepest nesting of regions the parser takes: every pass after it
+ * recurses over regions, so this bounds their stacks too (24,000 nested
+ * ifs overflowed the parser's stack). */
+enum { MAX_NEST = 256 };
 
 /* Dense literals are parsed before their type is known. */
 typedef struct DNode DNode;
@@ -509,15 +516,18 @@ parse_dense(Parser *P)
 	}
 	if (!is_punct(P, '['))
 		expected(P, "literal or '['");
+	if (++P->ddepth > MAXRANK)
+		perr(P, n->loc, "dense literal nested deeper than %d", MAXRANK);
 	next(P);
 	n->islist = true;
-	if (accept_punct(P, ']'))
-		return n;
-	do {
-		DNode *k = parse_dense(P);
-		VEC_PUSH(P->a, n->kids, n->n, cap, k);
-	} while (accept_punct(P, ','));
-	expect_punct(P, ']');
+	if (!accept_punct(P, ']')) {
+		do {
+			DNode *k = parse_dense(P);
+			VEC_PUSH(P->a, n->kids, n->n, cap, k);
+		} while (accept_punct(P, ','));
+		expect_punct(P, ']');
+	}
+	P->ddepth--;
 	return n;
 }
 
@@ -1094,6 +1104,8 @@ parse_region(Parser *P, Op *parent, Block *b)
 
 	if (!b)
 		b = new_block(P, parent);
+	if (++P->depth > MAX_NEST)
+		perr(P, open, "regions nested deeper than %d", MAX_NEST);
 	expect_punct(P, '{');
 	while (!is_punct(P, '}')) {
 		if (P->tok.kind == TK_EOF || is_kw(P, "func"))
@@ -1111,6 +1123,7 @@ parse_region(Parser *P, Op *parent, Block *b)
 	    (!last || last->kind != OP_RETURN))
 		push_op(P, b, &cap, implicit_term(P, OP_RETURN, P->tok.loc));
 	next(P);
+	P->depth--;
 	return b;
 }
 

@@ -46,6 +46,7 @@ runout_clear(RunOut *o)
 	mem_free(o->first_diff);
 	mem_free(o->culprits);
 	mem_free(o->tool.decisions);
+	mem_free(o->tool.memref);
 	memset(o, 0, sizeof *o);
 }
 
@@ -92,7 +93,11 @@ execute_memref(const Case *c, const Strategy *s, Schedule sched, FILE *trace,
 		       .alloc_overhead = opt_overhead, .trace = trace};
 	const Func *entry;
 	BProg *bp;
-	int rc = external_memref(s, c, &bp, &entry, &o->tool, &o->err);
+	int rc;
+
+	mem_free(o->tool.memref); /* each schedule asks (the cache answers) */
+	mem_free(o->tool.decisions);
+	rc = external_memref(s, c, &bp, &entry, &o->tool, &o->err);
 
 	memset(ex, 0, sizeof *ex);
 	if (rc)

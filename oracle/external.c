@@ -607,6 +607,25 @@ apply_mlir(const Case *c, const char *in, const char *ans,
 
 /* ---- the strategy */
 
+/* What the tool answers for case c: 0 with *in (what it read, mem_alloc'ed,
+ * map filled in arena a) and *ans (the cache's); 1 a tool-error (t), also
+ * when c cannot be exported; -1 out of memory. */
+static int
+ask_case(const Strategy *s, const Case *c, Arena *a, ExportMap *map,
+	 char **in, const char **ans, ToolReport *t)
+{
+	Diag d;
+
+	repro_command(s, c, t);
+	if (!(*in = tool_input(s, c, a, map, &d))) {
+		if (!d.msg[0])
+			return -1;
+		return tool_error(t, "cannot export: %d:%d: %s", d.loc.line,
+				  d.loc.col, d.msg);
+	}
+	return ask(s, *in, ans, t);
+}
+
 int
 external_decide(const Strategy *s, const Case *c, Decisions *ds,
 		ToolReport *t, Diag *err)
@@ -615,7 +634,6 @@ external_decide(const Strategy *s, const Case *c, Decisions *ds,
 	ExportMap map = {0};
 	const char *ans;
 	char *in = NULL;
-	Diag d;
 	int rc;
 
 	memset(t, 0, sizeof *t);
@@ -623,15 +641,7 @@ external_decide(const Strategy *s, const Case *c, Decisions *ds,
 		arena_free(a);
 		return diag_set(err, c->entry->loc, "out of memory");
 	}
-	repro_command(s, c, t);
-	if (!(in = tool_input(s, c, a, &map, &d))) {
-		arena_free(a);
-		if (!d.msg[0])
-			return diag_set(err, c->entry->loc, "out of memory");
-		return tool_error(t, "cannot export: %d:%d: %s", d.loc.line,
-				  d.loc.col, d.msg);
-	}
-	rc = ask(s, in, &ans, t);
+	rc = ask_case(s, c, a, &map, &in, &ans, t);
 	if (rc == 0)
 		rc = s->ext->kind == EXT_MLIR ? apply_mlir(c, in, ans, &map, ds, t)
 					      : apply_document(s, c, ans, ds, t);
@@ -659,15 +669,11 @@ external_memref(const Strategy *s, const Case *c, BProg **bp,
 	*bp = NULL;
 	if (!a)
 		return diag_set(err, c->entry->loc, "out of memory");
-	repro_command(s, c, t);
-	if (!(in = tool_input(s, c, a, &map, &d))) {
-		arena_free(a);
-		if (!d.msg[0])
-			return diag_set(err, c->entry->loc, "out of memory");
-		return tool_error(t, "cannot export: %d:%d: %s", d.loc.line,
-				  d.loc.col, d.msg);
-	}
-	rc = ask(s, in, &ans, t);
+	rc = ask_case(s, c, a, &map, &in, &ans, t);
+	if (rc < 0)
+		diag_set(err, c->entry->loc, "out of memory");
+	if (rc == 0)
+		t->memref = mem_strdup(ans);
 	if (rc == 0 && memref_program(c, ans, &map, bp, entry, &d)) {
 		rc = -1;
 		if (d.loc.line)

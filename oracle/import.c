@@ -429,7 +429,8 @@ takes_literals(const MOp *op)
 {
 	static const char *const no[] = {
 		"func.return", "func.call", "scf.yield", "async.yield",
-		"scf.condition", "scf.if", "cf.assert",
+		"scf.condition", "scf.if", "cf.assert", "arith.select",
+		"vector.print",
 		"tensor.empty", "bufferization.alloc_tensor", "tensor.cast",
 	};
 	for (size_t i = 0; i < sizeof no / sizeof *no; i++)
@@ -1477,6 +1478,47 @@ im_call(Imp *I, const MOp *op, int depth)
 	str_puts(I->out, ")\n");
 }
 
+/* arith.select %c, %a, %b (an i1 condition): TIR has no select; it is the
+ * `if` that yields one of the two, the same value.  One-Shot analyses both
+ * alike (the result may alias either operand); what bufdiff decides for
+ * the select is what it decides for the if. */
+static void
+im_select(Imp *I, const MOp *op, int depth)
+{
+	const char *t = operand(I, op, 0)->type, *c, *a, *b;
+
+	if (strcmp(t, "i1") || op->nresults != 1)
+		imp_fail(I, op, "'arith.select' with a condition of type '%s'",
+			 t);
+	c = arg(I, op, 0, false);
+	a = arg(I, op, 1, false);
+	b = arg(I, op, 2, false);
+	put_results(I, op, depth);
+	str_printf(I->out, "if %s -> (%s) {\n", c, op->restypes[0]);
+	ind(I, depth + 1);
+	str_printf(I->out, "yield %s\n", a);
+	ind(I, depth);
+	str_puts(I->out, "} else {\n");
+	ind(I, depth + 1);
+	str_printf(I->out, "yield %s\n", b);
+	ind(I, depth);
+	str_puts(I->out, "}\n");
+}
+
+/* vector.print of a scalar: TIR's only outputs are the results, so the
+ * print is dropped.  The reads that computed its operand stay (the
+ * tensor.extract), and the oracle checks every read, also one of a value
+ * nothing uses: a decision that makes it stale is still a fault. */
+static void
+im_print(Imp *I, const MOp *op, int depth)
+{
+	(void)depth;
+	if (op->noperands > 1)
+		imp_fail(I, op, "'vector.print' with %d operands", op->noperands);
+	if (op->noperands)
+		(void)operand(I, op, 0);
+}
+
 typedef void (*ImFn)(Imp *, const MOp *, int);
 
 static const struct {
@@ -1496,6 +1538,7 @@ static const struct {
 	{"linalg.transpose", im_transpose}, {"linalg.reduce", im_reduce},
 	{"bufferization.materialize_in_destination", im_copy},
 	{"scf.if", im_if}, {"scf.for", im_for},
+	{"arith.select", im_select}, {"vector.print", im_print},
 	{"scf.yield", im_yield}, {"async.yield", im_yield},
 	{"func.return", im_yield},
 	{"func.call", im_call},

@@ -310,7 +310,10 @@ add_outputs(const ImpOpts *o, Str *b, const char *ctext)
 			"program with these inputs (no expect.outputs): %s\n",
 			o->path, d.msg);
 	} else {
-		str_puts(b, "expect:\n  outputs:\n");
+		/* a function without results: `outputs:` alone would be
+		 * null, which the case reader refuses */
+		str_puts(b, nouts ? "expect:\n  outputs:\n" :
+			 "expect:\n  outputs: []\n");
 		for (int i = 0; i < nouts; i++) {
 			str_puts(b, "    - ");
 			emit_data(b, outs[i], c->entry->rtypes[i]);

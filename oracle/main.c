@@ -293,7 +293,9 @@ cmd_run(Opts *o)
 	if (o->json) {
 		if (report_json(stdout, c, &out))
 			fprintf(stderr, "bufdiff: out of memory\n");
-	} else if (out.status != STATUS_BAD) {
+	} else if (!out.errored || out.status != STATUS_BAD) {
+		/* a run that is bad input (an illegal plan) hides not the
+		 * others' findings */
 		report_text(stdout, c, &out);
 	}
 	rc = out.status;
@@ -580,6 +582,7 @@ bufferize_decisions(Opts *o, Case *c, Decisions *ds, BProg **bp, Diag *d)
 			 external_memref(s, c, bp, &entry, &t, d) :
 			 external_decide(s, c, ds, &t, d);
 		mem_free(t.decisions);
+		mem_free(t.memref);
 		if (rc < 0 && s->ext->kind == EXT_PIPELINE && d->msg[0] &&
 		    strcmp(d->msg, "out of memory")) {
 			fprintf(stderr, "%s: error: %s\n", o->paths[0], d->msg);

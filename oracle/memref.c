@@ -30,6 +30,8 @@ typedef struct Sym {
 	const MOp *viewm;
 	const Value *viewsrc;
 	const MOp *defm;        /* the op that defined it; NULL: a block arg */
+	Value *fut;             /* an !async.value: its launch's future */
+	int futk;               /* ... and which result it is */
 } Sym;
 
 typedef struct MFn {
@@ -128,6 +130,10 @@ mx_type(MX *M, const MOp *m, const char *t)
 		ty->dt = (DType)dt;
 		return ty;
 	}
+	if (!strcmp(p, "!async.token") || !strncmp(p, "!async.value<", 13)) {
+		ty->kind = TY_FUTURE;
+		return ty;
+	}
 	if ((dt = dtype_of(p, strlen(p))) < 0)
 		mx_fail(M, m, "unsupported type '%s'", t);
 	ty->kind = TY_SCALAR;
@@ -160,7 +166,12 @@ sym_bind(MX *M, const char *name, Value *v)
 static Value *
 val(MX *M, const MOp *m, int i)
 {
-	Sym *s = sym_find(M, m->operands[i]);
+	Sym *s;
+
+	if (i >= m->noperands)
+		mx_fail(M, m, "%s: %d operands, too few for its attributes",
+			m->name, m->noperands);
+	s = sym_find(M, m->operands[i]);
 
 	if (!s)
 		mx_fail(M, m, "%s: undefined value %s", m->name, m->operands[i]);
@@ -195,8 +206,11 @@ def(MX *M, const char *name, Type *t)
 static Value *
 res(MX *M, const MOp *m, int j)
 {
-	Sym *s = def(M, m->results[j], mx_type(M, m, m->restypes[j]));
+	Sym *s;
 
+	if (j >= m->nresults)
+		mx_fail(M, m, "%s: %d results, too few", m->name, m->nresults);
+	s = def(M, m->results[j], mx_type(M, m, m->restypes[j]));
 	s->defm = m;
 	return s->v;
 }
@@ -235,6 +249,7 @@ inst(MX *M, BBlock *b, BKind k, const Op *op, Value *v, const MOp *m)
 	in->op = op;
 	in->v = v;
 	in->mloc = m ? m->at : (Loc){0, 0};
+	in->mname = m ? m->name : NULL;
 	in->id = bp->ninsts;
 	VEC_PUSH(M->a, bp->insts, bp->ninsts, M->capinsts, in);
 	VEC_PUSH(M->a, b->insts, b->n, b->cap, in);
@@ -247,6 +262,15 @@ emit_bind(MX *M, BBlock *b, Value *tv, Value *src, const MOp *m)
 	BInst *in = inst(M, b, BI_BIND, NULL, tv, m);
 
 	in->src = src;
+}
+
+/* The TIR result tv is computed into src: a write of src's buffer (what
+ * a launch that does it pins as written). */
+static void
+emit_bind_out(MX *M, BBlock *b, Value *tv, Value *src, const MOp *m)
+{
+	emit_bind(M, b, tv, src, m);
+	b->insts[b->n - 1]->carry = true;
 }
 
 /* v must hold the version src holds (NULL: anything).  Only tensors. */
@@ -306,6 +330,8 @@ segments(MX *M, const MOp *m, int64_t *seg, int n)
 /* ---- ops */
 
 static void block_ops(MX *M, const MBlock *mb, BBlock *b);
+static Value **results(MX *M, const MOp *m);
+static void one_op(MX *M, const MOp *m, BBlock *b);
 
 static void region_ops(MX *M, const MBlock *mb, BBlock *b, const Block *blk);
 
@@ -554,6 +580,99 @@ op_dealloc(MX *M, const MOp *m, BBlock *b)
 
 enum { DYN = INT64_MIN }; /* a dynamic entry of static_offsets etc. */
 
+/* One entry of a view's offsets, sizes or strides: the static value, or
+ * the next dynamic operand (*k, in operand order). */
+static Operand
+entry(MX *M, const MOp *m, int64_t st, int *k)
+{
+	if (st != DYN)
+		return lit(st);
+	if (*k >= m->noperands)
+		mx_fail(M, m, "%s: fewer operands than dynamic entries", m->name);
+	return opnd(val(M, m, (*k)++));
+}
+
+/* The entries of static_offsets, static_sizes and static_strides (k: the
+ * first dynamic operand).  Returns how many each holds. */
+static int
+view_entries(MX *M, const MOp *m, MView *mv, int *k)
+{
+	int64_t off[MAXRANK], size[MAXRANK], stride[MAXRANK];
+	int n = ints(M, m, "static_offsets", off, MAXRANK);
+	int ns = ints(M, m, "static_sizes", size, MAXRANK);
+
+	if (ints(M, m, "static_strides", stride, MAXRANK) != ns)
+		mx_fail(M, m, "%s: sizes and strides disagree in number", m->name);
+	for (int d = 0; d < n; d++)
+		mv->off[d] = entry(M, m, off[d], k);
+	for (int d = 0; d < ns; d++)
+		mv->size[d] = entry(M, m, size[d], k);
+	for (int d = 0; d < ns; d++)
+		mv->stride[d] = entry(M, m, stride[d], k);
+	if (*k != m->noperands)
+		mx_fail(M, m, "%s: more operands than dynamic entries", m->name);
+	mv->rank = ns;
+	return n;
+}
+
+/* Which unit dims a rank-reducing subview drops: the static 1s the
+ * result's dims do not match, in order (a unit dim kept or dropped
+ * addresses the same elements). */
+static uint32_t
+drop_mask(MX *M, const MOp *m, const MView *mv, const Type *res)
+{
+	int need = mv->rank - res->rank, r = 0;
+	uint32_t drop = 0;
+
+	for (int d = 0; d < mv->rank; d++) {
+		bool unit = !mv->size[d].v && mv->size[d].i == 1, later = false;
+		for (int e = d + 1; e < mv->rank; e++)
+			later |= !mv->size[e].v && mv->size[e].i == 1;
+		if (need > 0 && unit && (r >= res->rank || res->dims[r] != 1 ||
+					 !later)) {
+			drop |= 1u << d;
+			need--;
+		} else {
+			r++;
+		}
+	}
+	if (need || r != res->rank)
+		mx_fail(M, m, "memref.subview from %s to %s: no unit dims to "
+			"drop", m->optypes[0], m->restypes[0]);
+	return drop;
+}
+
+/* A subview the executor computes at run time: dynamic sizes or strides,
+ * dropped unit dims. */
+static void
+subview_dynamic(MX *M, const MOp *m, BBlock *b, Value *src, Value *v)
+{
+	MView *mv = arena_alloc(M->a, sizeof *mv);
+	int k = 1;
+	BInst *in;
+
+	mv->kind = MV_SUBVIEW;
+	if (view_entries(M, m, mv, &k) != mv->rank || mv->rank != src->type->rank)
+		mx_fail(M, m, "memref.subview: offsets, sizes and strides do "
+			"not match the source's rank");
+	if (v->type->rank > mv->rank)
+		mx_fail(M, m, "memref.subview from %s to %s adds dims",
+			m->optypes[0], m->restypes[0]);
+	mv->drop = v->type->rank < mv->rank ? drop_mask(M, m, mv, v->type) : 0;
+	in = inst(M, b, BI_VIEW, syn_op(M, OP_EXTRACT_SLICE, m, 0), v, m);
+	in->src = src;
+	in->mv = mv;
+}
+
+static bool
+all_static(const int64_t *a, int n)
+{
+	for (int d = 0; d < n; d++)
+		if (a[d] == DYN)
+			return false;
+	return true;
+}
+
 static void
 op_subview(MX *M, const MOp *m, BBlock *b)
 {
@@ -573,9 +692,11 @@ op_subview(MX *M, const MOp *m, BBlock *b)
 			"not match the source's rank");
 	s = def(M, m->results[0], mx_type(M, m, m->restypes[0]));
 	v = s->v;
-	if (v->type->rank != n)
-		mx_fail(M, m, "memref.subview: a rank-reducing subview (%s "
-			"to %s) is not executed", m->optypes[0], m->restypes[0]);
+	if (v->type->rank != n || !all_static(size, n) || !all_static(stride, n)) {
+		/* not an extract_slice's shape: no insert_slice copies into it */
+		subview_dynamic(M, m, b, src, v);
+		return;
+	}
 	op = syn_op(M, OP_EXTRACT_SLICE, m, 1);
 	op->args[0] = opnd(src);
 	op->offs = arena_alloc(M->a, (size_t)(n + 1) * sizeof *op->offs);
@@ -586,9 +707,6 @@ op_subview(MX *M, const MOp *m, BBlock *b)
 			op->offs[d] = opnd(val(M, m, k++));
 		else
 			op->offs[d] = lit(off[d]);
-		if (size[d] == DYN || stride[d] == DYN)
-			mx_fail(M, m, "memref.subview: dynamic sizes and "
-				"strides are not executed");
 		op->sizes[d] = size[d];
 		op->strides[d] = stride[d];
 	}
@@ -598,6 +716,31 @@ op_subview(MX *M, const MOp *m, BBlock *b)
 	s->view = op;
 	s->viewm = m;
 	s->viewsrc = src;
+}
+
+/* memref.reinterpret_cast: a view at an offset of the source's allocation
+ * (not of its view), checked against the allocation when it runs. */
+static void
+op_reinterpret(MX *M, const MOp *m, BBlock *b)
+{
+	MView *mv = arena_alloc(M->a, sizeof *mv);
+	Value *src, *v;
+	BInst *in;
+	int k = 1;
+
+	if (m->noperands < 1 || m->nresults != 1)
+		unsupported(M, m);
+	src = val(M, m, 0);
+	v = res(M, m, 0);
+	mv->kind = MV_REINTERPRET;
+	if (view_entries(M, m, mv, &k) != 1 || mv->rank != v->type->rank ||
+	    src->type->kind != TY_TENSOR || src->type->dt != v->type->dt)
+		mx_fail(M, m, "memref.reinterpret_cast from %s to %s: one offset, "
+			"and sizes and strides of the result's rank",
+			m->optypes[0], m->restypes[0]);
+	in = inst(M, b, BI_VIEW, syn_op(M, OP_EXTRACT_SLICE, m, 0), v, m);
+	in->src = src;
+	in->mv = mv;
 }
 
 static void
@@ -615,6 +758,17 @@ op_reshape(MX *M, const MOp *m, BBlock *b)
 	inst(M, b, BI_VIEW, op, v, m)->src = src;
 }
 
+/* A cast to a static dim the source's type leaves dynamic: the sizes must
+ * agree when it runs (MLIR leaves a disagreement undefined). */
+static bool
+cast_checks(const Type *src, const Type *res)
+{
+	for (int d = 0; d < res->rank; d++)
+		if (res->dims[d] != DIM_DYN && src->dims[d] == DIM_DYN)
+			return true;
+	return false;
+}
+
 static void
 op_cast(MX *M, const MOp *m, BBlock *b)
 {
@@ -627,6 +781,13 @@ op_cast(MX *M, const MOp *m, BBlock *b)
 	if (src->type->rank != v->type->rank || src->type->dt != v->type->dt)
 		mx_fail(M, m, "%s from %s to %s changes rank or type", m->name,
 			m->optypes[0], m->restypes[0]);
+	if (cast_checks(src->type, v->type)) {
+		BInst *in = inst(M, b, BI_VIEW, syn_op(M, OP_CLONE, m, 0), v, m);
+		in->src = src;
+		in->mv = arena_alloc(M->a, sizeof *in->mv);
+		((MView *)in->mv)->kind = MV_CAST;
+		return;
+	}
 	inst(M, b, BI_ALIAS, syn_op(M, OP_CLONE, m, 0), v, m)->src = src;
 }
 
@@ -728,7 +889,7 @@ op_copy(MX *M, const MOp *m, BBlock *b)
 		op->nres = 1;
 		op->type = r->type;
 		emit_bind(M, b, s, src, m);
-		emit_bind(M, b, r, (Value *)ds->viewsrc, m);
+		emit_bind_out(M, b, r, (Value *)ds->viewsrc, m);
 		emit_ver(M, b, r, t->dest.v, m);
 		in = inst(M, b, BI_COMPUTE, op, NULL, m);
 		in->top = t;
@@ -754,6 +915,38 @@ op_clone(MX *M, const MOp *m, BBlock *b)
 	in->carry = true;
 	in->why = "bufferization.clone";
 	same_version(M, m, b);
+}
+
+/* bufferization.dealloc left unlowered: memrefs, their conditions, the
+ * retained memrefs (operandSegmentSizes); one i1 result per retained. */
+static void
+op_bdealloc(MX *M, const MOp *m, BBlock *b)
+{
+	int64_t seg[3];
+	Op *op = syn_op(M, OP_EMPTY, m, 0);
+	BInst *in;
+	Value **v;
+
+	if (segments(M, m, seg, 3) != 3 || seg[0] != seg[1] || seg[0] < 0 ||
+	    seg[2] < 0 || seg[0] + seg[1] + seg[2] != m->noperands ||
+	    m->nresults != seg[2])
+		mx_fail(M, m, "bufferization.dealloc: memrefs, conditions, "
+			"retained memrefs and results do not match");
+	v = arena_alloc(M->a, (size_t)(m->noperands + 1) * sizeof *v);
+	for (int i = 0; i < m->noperands; i++) {
+		v[i] = val(M, m, i);
+		if ((v[i]->type->kind == TY_TENSOR) != (i < seg[0] ||
+							 i >= 2 * seg[0]) ||
+		    (i >= seg[0] && i < 2 * seg[0] && v[i]->type->dt != DT_I1))
+			mx_fail(M, m, "bufferization.dealloc: operand %d has type %s",
+				i, m->optypes[i]);
+	}
+	op->res = results(M, m);
+	op->nres = m->nresults;
+	in = inst(M, b, BI_DEALLOC, op, NULL, m);
+	in->vals = v;
+	in->nvals = m->noperands;
+	in->nmem = (int)seg[0];
 }
 
 static void
@@ -800,7 +993,7 @@ op_store(MX *M, const MOp *m, BBlock *b)
 		unsupported(M, m);
 	if (mine) {
 		r = t->res[0];
-		emit_bind(M, b, r, mem, m);
+		emit_bind_out(M, b, r, mem, m);
 		emit_ver(M, b, r, t->kind == OP_INSERT ? t->dest.v : NULL, m);
 	} else {
 		r = new_value(M, m->operands[1], mem->type);
@@ -859,7 +1052,7 @@ op_linalg(MX *M, const MOp *m, BBlock *b)
 	for (int i = 0; i < nin; i++)
 		if (eo->operands[i])
 			emit_bind(M, b, eo->operands[i], val(M, m, i), m);
-	emit_bind(M, b, t->res[0], val(M, m, nin), m);
+	emit_bind_out(M, b, t->res[0], val(M, m, nin), m);
 	if (op_info[t->kind].readsdest && t->hasdest)
 		emit_ver(M, b, t->res[0], t->dest.v, m);
 	in = inst(M, b, BI_COMPUTE, t, NULL, m);
@@ -906,7 +1099,8 @@ yield_versions(MX *M, const MOp *m, BBlock *b, Value **v, int n)
 
 	if (!is_term(t))
 		t = M->term;
-	if (!t)
+	/* an scf.condition stands for a TIR condition, a yield for a yield */
+	if (!t || (t->kind == OP_CONDITION) != !strcmp(m->name, "scf.condition"))
 		return;
 	for (int k = 0; k < n && k + (t->kind == OP_CONDITION) < t->nargs; k++)
 		emit_ver(M, b, v[k], t->args[k + (t->kind == OP_CONDITION)].v, m);
@@ -1052,8 +1246,49 @@ op_if(MX *M, const MOp *m, BBlock *b)
 		emit_ver(M, b, t->res[k], NULL, m);
 }
 
-/* scf.while whose condition forwards its own arguments, in order, to a
- * `do` region with as many: TIR's while. */
+static void op_condition(MX *M, const MOp *m, BBlock *b);
+
+/* Does the condition forward the before block's own arguments, in order? */
+static bool
+forwards_own(const MOp *cond, const MBlock *before, int nres)
+{
+	if (cond->noperands != nres + 1 || before->nargs != nres)
+		return false;
+	for (int k = 0; k < nres; k++)
+		if (strcmp(cond->operands[1 + k], before->args[k]))
+			return false;
+	return true;
+}
+
+/* The before block of a while whose condition forwards other values:
+ * they become the do block's arguments and, when the loop ends there,
+ * its results (r).  Both are set before the condition yields. */
+static void
+before_forwarding(MX *M, const MOp *m, BBlock *body, Value **r)
+{
+	const MBlock *before = m->regions[0].blocks[0];
+	const MBlock *after = m->regions[1].blocks[0];
+	const MOp *cond = before->ops[before->nops - 1];
+
+	for (int i = 0; i + 1 < before->nops; i++)
+		one_op(M, before->ops[i], body);
+	for (int k = 0; k < after->nargs; k++) {
+		Value *fwd = val(M, cond, 1 + k);
+		Value *a = new_value(M, after->args[k],
+				     mx_type(M, m, after->argtypes[k]));
+		inst(M, body, BI_ALIAS, syn_op(M, OP_CLONE, cond, 0), a,
+		     cond)->src = fwd;
+		inst(M, body, BI_ALIAS, syn_op(M, OP_CLONE, cond, 0), r[k],
+		     cond)->src = fwd;
+		sym_bind(M, after->args[k], a);
+	}
+	op_condition(M, cond, body);
+}
+
+/* scf.while: TIR's while when the condition forwards its own arguments
+ * (the do block's are the same registers); otherwise the loop carries
+ * the before block's arguments in registers of its own and the
+ * condition's values reach the do block and the results by alias. */
 static void
 op_while(MX *M, const MOp *m, BBlock *b)
 {
@@ -1063,22 +1298,21 @@ op_while(MX *M, const MOp *m, BBlock *b)
 	const MBlock *before, *after;
 	const MOp *cond;
 	BInst *in;
-	Value **init = arena_alloc(M->a, (size_t)(n + 1) * sizeof *init);
+	Value **init = arena_alloc(M->a, (size_t)(n + 1) * sizeof *init), **r;
+	bool own;
 
 	if (m->nregions != 2 || m->regions[0].nblocks != 1 ||
-	    m->regions[1].nblocks != 1 || m->nresults != n)
+	    m->regions[1].nblocks != 1)
 		unsupported(M, m);
 	before = m->regions[0].blocks[0];
 	after = m->regions[1].blocks[0];
 	cond = before->nops ? before->ops[before->nops - 1] : NULL;
 	if (!cond || strcmp(cond->name, "scf.condition") ||
-	    cond->noperands != n + 1 || after->nargs != n || before->nargs != n)
-		mx_fail(M, m, "scf.while: only a condition that forwards the "
-			"loop's own values is executed");
-	for (int k = 0; k < n; k++)
-		if (strcmp(cond->operands[1 + k], before->args[k]))
-			mx_fail(M, m, "scf.while: only a condition that forwards "
-				"the loop's own values is executed");
+	    cond->noperands != m->nresults + 1 ||
+	    after->nargs != m->nresults || before->nargs != n)
+		mx_fail(M, m, "scf.while: its condition, do block and results "
+			"do not match");
+	own = forwards_own(cond, before, m->nresults);
 	if (t && t->kind != OP_WHILE)
 		t = NULL;
 	for (int i = 0; i < n; i++) {
@@ -1088,7 +1322,8 @@ op_while(MX *M, const MOp *m, BBlock *b)
 	op->body = arena_alloc(M->a, sizeof *op->body);
 	op->body->args = block_values(M, m, 0, 0);
 	op->body->nargs = n;
-	op->res = results(M, m);
+	r = results(M, m);
+	op->res = own ? r : block_values(M, m, 0, 0); /* the carried state */
 	op->nres = n;
 	results_from(M, m, b, op->res, init, n);
 	for (int k = 0; t && k < n && k < t->nres; k++)
@@ -1100,13 +1335,19 @@ op_while(MX *M, const MOp *m, BBlock *b)
 	for (int i = 0; i < n; i++) {
 		sym_bind(M, before->args[i], op->body->args[i]);
 	}
-	region_ops(M, before, in->body, t ? t->body : NULL);
 	in->orelse = arena_alloc(M->a, sizeof *in->orelse);
-	for (int i = 0; i < n; i++) { /* the do region's args are the same */
-		sym_bind(M, after->args[i], op->body->args[i]);
+	if (own) {
+		region_ops(M, before, in->body, t ? t->body : NULL);
+		for (int i = 0; i < n; i++) /* the do block's are the same */
+			sym_bind(M, after->args[i], op->body->args[i]);
+	} else {
+		const Op *saved = M->term;
+		M->term = NULL; /* its condition forwards other values */
+		before_forwarding(M, m, in->body, r);
+		M->term = saved;
 	}
 	region_ops(M, after, in->orelse, t ? t->orelse : NULL);
-	result_versions(M, m, b, t, op->res, n);
+	result_versions(M, m, b, t, r, m->nresults);
 }
 
 static void
@@ -1121,13 +1362,14 @@ op_condition(MX *M, const MOp *m, BBlock *b)
 	in->nvals = 1;
 }
 
-/* scf.forall on memrefs (no shared outs left): its trips in order. */
+/* scf.forall on memrefs (no shared outs left): its trips interleaved
+ * under the schedule, as TIR's forall (exec.c's run_forall). */
 static void
 op_forall(MX *M, const MOp *m, BBlock *b)
 {
 	const Op *t = tir_of(M, m);
 	int64_t lb[2], ub[2], st[2];
-	Op *op = syn_op(M, OP_FOR, m, 3);
+	Op *op = syn_op(M, OP_FORALL, m, 3);
 	BInst *in;
 	int k = 0;
 
@@ -1139,12 +1381,14 @@ op_forall(MX *M, const MOp *m, BBlock *b)
 	op->args[0] = lb[0] == DYN ? opnd(val(M, m, k++)) : lit(lb[0]);
 	op->args[1] = ub[0] == DYN ? opnd(val(M, m, k++)) : lit(ub[0]);
 	op->args[2] = st[0] == DYN ? opnd(val(M, m, k++)) : lit(st[0]);
+	if (op->args[2].v || op->args[2].i != 1)
+		mx_fail(M, m, "scf.forall: only step 1 is executed");
 	op->body = arena_alloc(M->a, sizeof *op->body);
 	op->body->args = block_values(M, m, 0, 0);
 	op->body->nargs = 1;
 	if (t && t->kind != OP_FORALL)
 		t = NULL;
-	in = inst(M, b, BI_FOR, op, NULL, m);
+	in = inst(M, b, BI_FORALL, op, NULL, m);
 	in->body = arena_alloc(M->a, sizeof *in->body);
 	/* a read of a shared arg expects the init's version; another trip's
 	 * insert into the part it reads is then stale */
@@ -1157,6 +1401,54 @@ op_forall(MX *M, const MOp *m, BBlock *b)
 	}
 	for (int j = 0; t && j < t->nres; j++) /* its slices' versions */
 		emit_ver(M, b, t->res[j], NULL, m);
+}
+
+/* async.execute: a launch on its stream (bufdiff.stream, else 0).  Its
+ * token and each !async.value stand for the future; an await of value k
+ * takes the launch's result k. */
+static void
+op_async(MX *M, const MOp *m, BBlock *b)
+{
+	int64_t seg[2] = {0, 0}, stream = 0;
+	Op *op = syn_op(M, OP_ASYNC, m, 0);
+	Value *f;
+	BInst *in;
+	Sym *s;
+
+	if (segments(M, m, seg, 2) >= 0 && (seg[0] || seg[1]))
+		mx_fail(M, m, "async.execute with dependencies or operands is "
+			"not executed");
+	if (m->nresults < 1 || m->nregions != 1)
+		unsupported(M, m);
+	mattr_int(mop_attr(m, "bufdiff.stream"), &stream);
+	op->stream = (int)stream;
+	op->nrtypes = m->nresults - 1;
+	f = res(M, m, 0);
+	in = inst(M, b, BI_LAUNCH, op, f, m);
+	in->top = tir_of(M, m);
+	in->body = region_block(M, m, 0, NULL, 0, NULL);
+	for (int k = 1; k < m->nresults; k++) {
+		s = def(M, m->results[k], f->type);
+		s->futk = k - 1;
+		s->fut = f;
+	}
+}
+
+static void
+op_await(MX *M, const MOp *m, BBlock *b)
+{
+	Sym *s = m->noperands == 1 ? sym_find(M, m->operands[0]) : NULL;
+	Op *op = syn_op(M, OP_AWAIT, m, 1);
+	BInst *in;
+
+	if (!s || s->v->type->kind != TY_FUTURE || m->nresults > 1)
+		unsupported(M, m);
+	op->args[0] = opnd(s->fut ? s->fut : s->v);
+	op->res = results(M, m);
+	op->nres = m->nresults;
+	in = inst(M, b, BI_AWAIT, op, NULL, m);
+	in->meta_dim = s->futk; /* which of the launch's results */
+	result_versions(M, m, b, tir_of(M, m), op->res, op->nres);
 }
 
 static const MFn *
@@ -1277,6 +1569,8 @@ static const struct {
 	{"memref.dim", op_dim},
 	{"memref.get_global", op_get_global},
 	{"bufferization.clone", op_clone},
+	{"bufferization.dealloc", op_bdealloc},
+	{"memref.reinterpret_cast", op_reinterpret},
 	{"bufferization.to_tensor", op_cast},
 	{"bufferization.to_memref", op_cast},
 	{"bufferization.to_buffer", op_cast},
@@ -1285,6 +1579,8 @@ static const struct {
 	{"scf.while", op_while},
 	{"scf.condition", op_condition},
 	{"scf.forall", op_forall},
+	{"async.execute", op_async},
+	{"async.await", op_await},
 	{"func.call", op_call},
 	{"cf.assert", op_assert},
 };
@@ -1298,7 +1594,8 @@ one_op(MX *M, const MOp *m, BBlock *b)
 		op_linalg(M, m, b);
 		return;
 	}
-	if (!strcmp(m->name, "scf.yield") || !strcmp(m->name, "scf.forall.in_parallel")) {
+	if (!strcmp(m->name, "scf.yield") || !strcmp(m->name, "async.yield") ||
+	    !strcmp(m->name, "scf.forall.in_parallel")) {
 		op_yield(M, m, b, BI_YIELD);
 		return;
 	}

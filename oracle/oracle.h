@@ -292,6 +292,9 @@ typedef struct ToolReport {
 	char err[1024];         /* tool-error: the first lines of its stderr */
 	char *decisions;        /* mem_alloc'ed: the tool's own word for each
 				 * decision it took, one per line, or NULL */
+	char *memref;           /* mlir-pipeline: the memref program the
+				 * tool printed (reports' memref lines are
+				 * in it), mem_alloc'ed, or NULL */
 } ToolReport;
 
 /* One bufferized run and what it showed (diff.c). */

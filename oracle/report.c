@@ -107,13 +107,23 @@ violation_text(FILE *out, const Violation *v)
 		if (v->at->kind == BI_FREE)
 			fprintf(out, "`free %%%s` after line %d", vname(v->at->v),
 				vline(v->at));
+		else if (v->at->kind == BI_DEALLOC)
+			fprintf(out, "a bufferization.dealloc after line %d",
+				vline(v->at));
 		else
 			fprintf(out, "%%%s (line %d)", vname(inst_value(v->at)),
 				vline(v->at));
 		fprintf(out, " %s the buffer of %%%s after it was freed\n",
 			v->kind == VK_DOUBLE_FREE ? "frees" : "uses",
 			vname(v->victim));
-		if (v->writer)
+		if (v->writer && v->writer->kind == BI_RETURN)
+			fprintf(out, "    freed by the return at line %d (a "
+				"memref.alloca ends with its function)\n",
+				vline(v->writer));
+		else if (v->writer && v->writer->kind == BI_DEALLOC)
+			fprintf(out, "    freed by a bufferization.dealloc after "
+				"line %d\n", vline(v->writer));
+		else if (v->writer)
 			fprintf(out, "    freed by `free %%%s` after line %d (%s)\n",
 				vname(v->writer->v), vline(v->writer),
 				v->writer->why ? v->writer->why : "");
@@ -144,12 +154,15 @@ violation_text(FILE *out, const Violation *v)
 			v->detail);
 	}
 	if (v->at && v->at->mloc.line) { /* mlir-pipeline: both programs */
-		fprintf(out, "    in the memref program: line %d", v->at->mloc.line);
+		fprintf(out, "    in the memref program: line %d (%s)",
+			v->at->mloc.line, v->at->mname);
 		if (v->writer && v->writer->mloc.line)
-			fprintf(out, ", %s at line %d",
+			fprintf(out, ", %s at line %d (%s)",
 				v->kind == VK_STALE_READ ? "written" :
-				v->kind == VK_LEAK ? "allocated" : "freed",
-				v->writer->mloc.line);
+				v->kind == VK_LEAK ? "allocated" :
+				v->kind == VK_ASYNC_RACE ||
+				v->kind == VK_EARLY_AWAIT_READ ? "launched" : "freed",
+				v->writer->mloc.line, v->writer->mname);
 		fputc('\n', out);
 	}
 	if (v->launch)
@@ -586,6 +599,8 @@ tool_json(const RunOut *r)
 		     set(j, "stderr", json_string(r->tool.err));
 	if (ok && r->tool.decisions)
 		ok = set(j, "decisions", json_string(r->tool.decisions));
+	if (ok && r->tool.memref)
+		ok = set(j, "memref", json_string(r->tool.memref));
 	if (ok)
 		return j;
 	json_decref(j);

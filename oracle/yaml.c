@@ -211,6 +211,49 @@ yaml_error(const yaml_parser_t *p, const char *text, Diag *d)
 	return diag_set(d, l, "%s", prob);
 }
 
+/* Deepest nesting of YAML collections a file may have: data is at most
+ * MAXRANK deep, and libyaml's scanner slows down quadratically with the
+ * depth of flow collections (10^5 took a minute), so the events are
+ * checked before the document is built. */
+enum { MAX_YAML_DEPTH = 64 };
+
+static int
+depth_check(const char *text, size_t len, Diag *d)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	int depth = 0, rc = 0;
+
+	if (!yaml_parser_initialize(&p))
+		return diag_set(d, (Loc){0, 0}, "out of memory");
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	for (;;) {
+		if (!yaml_parser_parse(&p, &ev))
+			break; /* the load reports it */
+		if (ev.type == YAML_SEQUENCE_START_EVENT ||
+		    ev.type == YAML_MAPPING_START_EVENT) {
+			if (++depth > MAX_YAML_DEPTH) {
+				rc = diag_set(d, (Loc){(int)ev.start_mark.line + 1,
+					      (int)ev.start_mark.column + 1},
+					      "YAML collections nested deeper "
+					      "than %d", MAX_YAML_DEPTH);
+				yaml_event_delete(&ev);
+				break;
+			}
+		} else if (ev.type == YAML_SEQUENCE_END_EVENT ||
+			   ev.type == YAML_MAPPING_END_EVENT) {
+			depth--;
+		}
+		if (ev.type == YAML_STREAM_END_EVENT) {
+			yaml_event_delete(&ev);
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&p);
+	return rc;
+}
+
 int
 yl_load(Loader *L, const char *text, size_t len, const char *what,
 	bool *hasdoc, Diag *d)
@@ -220,6 +263,8 @@ yl_load(Loader *L, const char *text, size_t len, const char *what,
 	yaml_node_t *root;
 	int rc = 0;
 
+	if (depth_check(text, len, d))
+		return -1;
 	if (!yaml_parser_initialize(&p))
 		return diag_set(d, (Loc){0, 0}, "out of memory");
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);

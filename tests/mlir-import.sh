@@ -41,6 +41,16 @@ expect2 "mem.mlir:1:17: error: unsupported type 'memref<4xf32>'" import "$tmp/me
 expect2 "pad.mlir:1:1: error: expected an operation" import "$tmp/pad.mlir" --no-tool
 expect2 "bufdiff import: cannot read $tmp/none.mlir" import "$tmp/none.mlir"
 expect2 "unknown option '--strategy'" import "$tmp/pad.mlir" --strategy x
+# a function without results imports into a case that runs (outputs: [])
+printf '%s\n' 'func.func @main(%t: tensor<4xf32>, %i: index) {' \
+	'  %e = tensor.extract %t[%i] : tensor<4xf32>' '  vector.print %e : f32' \
+	'  return' '}' >"$tmp/nores.mlir"
+"$bufdiff" import "$tmp/nores.mlir" --tool "$tool" --out "$tmp/nores.yaml"
+if ! out=$("$bufdiff" run "$tmp/nores.yaml" --strategy one-shot 2>&1); then
+	echo "FAIL: the case of a function without results does not run:"
+	echo "$out"
+	exit 1
+fi
 # the generic form without a tool gives the same case
 seed=$cases/seed/old-input-still-needed.yaml
 "$bufdiff" export "$seed" --mlir-version "$n" --out "$tmp/s.mlir"

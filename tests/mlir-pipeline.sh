@@ -3,7 +3,8 @@
 # its failures: the command it runs, a pipeline the tool rejects (a
 # tool-error with the tool's message, exit 1), a memref program with an op
 # outside the executed subset (exit 2, the op and its line in the tool's
-# output), a bad --mlir-pipeline (usage, exit 2), and the JSON report's
+# output; hand-written ones that misuse a view or a dealloc), a bad
+# --mlir-pipeline (usage, exit 2), and the JSON report's
 # memref lines.  Exit 77 (ctest skip) without mlir-opt-22.
 set -u
 B=$1 S=$2
@@ -34,7 +35,22 @@ has "bufdiff: --mlir-pipeline wants a pass pipeline (no quotes), got 'a'b'"
 expect 2 "$B" run "$seed" --strategy "$fake unsupported"
 has "$seed: error: run 1 ($fake unsupported): the memref program at 11:5 (mlir-pipeline): unsupported op 'memref.atomic_rmw' in the memref program"
 
-# both programs' lines in the JSON report
+# hand-written memref programs outside what the executor takes: the op
+# and its line in the tool's output, exit 2 (tests/tools/memref/bad-*.mlir)
+file="mlir-pipeline:sh $S/tests/tools/memref-file.sh $S/tests/tools/memref"
+bad() { # case bad-file message
+	expect 2 "$B" run "$S/cases/external/mlir/pipeline-file-$1.yaml" --strategy "$file/$2.mlir"
+	has "$S/cases/external/mlir/pipeline-file-$1.yaml: error: run 1 ($file/$2.mlir): the memref program at $3"
+}
+bad reinterpret bad-reinterpret "8:5 (mlir-pipeline): memref.reinterpret_cast from memref<i32> to memref<2xi32, strided<[1], offset: ?>>: one offset, and sizes and strides of the result's rank"
+bad subview bad-subview "7:5 (mlir-pipeline): memref.subview from memref<2x3xi32, strided<[?, ?], offset: ?>> to memref<3xi32, strided<[?], offset: ?>>: no unit dims to drop"
+bad alloca bad-dealloc "17:5 (mlir-pipeline): bufferization.dealloc: operand 1 has type i32"
+
+# both programs' lines, and the memref program kept in the JSON report
+expect 1 "$B" run "$seed" --strategy "$fake stale"
+has "==bufdiff== stale-read: %z (line 6) reads %x, but its buffer now holds %y"
+has "    in the memref program: line 12 (linalg.generic), written at line 6 (linalg.generic)"
 expect 1 "$B" run "$seed" --strategy "$fake stale" --json
 json '"reader": {"value": "z", "line": 6, "memref_line": 12}, "victim": "x", "writer": {"value": "y", "line": 5, "memref_line": 6}'
+json '"memref": "\"builtin.module\"() ({\n  \"func.func\"()'
 echo ok

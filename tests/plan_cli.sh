@@ -24,4 +24,26 @@ expect 2 "$B" run "$S/cases/plans/anchor-dest-read.yaml" --plan /nonexistent.jso
 expect 0 "$B" reduce "$S/cases/plans/anchor-dest-read.yaml" --plan "$S/tests/plans/anchor-wrong.json"
 has "    anchor: {e: r}"
 has "    culprits: ['f:e']"
+# a run that is illegal (a plan for a scalar) is an error with its
+# location, and the other runs' results still come out (issue 12 item 15)
+cat >"$tmp/illegal.yaml" <<'EOF'
+case: illegal
+program: |
+  func @main(%x: tensor<3xi32>, %n: index) -> tensor<3xi32> {
+    %m = add %n, 1 : index
+    %y = add %x, 10 : tensor<3xi32>
+    return %y
+  }
+inputs:
+  x: [1, 2, 3]
+  n: 1
+runs:
+  - plan: {m: n}
+  - plan: {y: x}
+    verdict: agree
+EOF
+expect 2 "$B" run "$tmp/illegal.yaml"
+has "$tmp/illegal.yaml:12:12: error: plan: %m has no buffer of its own to place"
+has "run 1: plan, schedule sync: error: 12:12: plan: %m has no buffer of its own to place"
+has "run 2: plan, schedule sync: agree (as expected)"
 echo ok

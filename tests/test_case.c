@@ -567,6 +567,58 @@ START_TEST(json_floats_shortest)
 }
 END_TEST
 
+/* Hostile nesting, generated (issue 12 item 12): each is one error at
+ * the first level too deep, quickly, with no crash of the stack. */
+static void
+deep_error(const char *text, int line, int col, const char *msg)
+{
+	Case *c = NULL;
+	Diag d;
+
+	ck_assert_int_eq(case_parse("deep.yaml", text, strlen(text), 0, &c, &d),
+			 -1);
+	ck_assert_msg(strstr(d.msg, msg) != NULL, "%s", d.msg);
+	ck_assert_int_eq(d.loc.line, line);
+	ck_assert_int_eq(d.loc.col, col);
+	case_free(c);
+}
+
+START_TEST(hostile_nesting)
+{
+	enum { N = 30000 };
+	Str b = {0};
+	char *t;
+
+	/* 30,000 nested ifs: the 257th region (the body is the first) is
+	 * refused */
+	str_puts(&b, "case: deep\nprogram: |\n  func @main(%c: i1) -> i32 {\n");
+	for (int i = 0; i < N; i++)
+		str_printf(&b, "    %%r%d = if %%c -> (i32) {\n", i);
+	str_puts(&b, "  }\n");
+	t = str_take(&b);
+	deep_error(t, 4 + 255, 28, "regions nested deeper than 256");
+	mem_free(t);
+	/* a dense literal 200,000 lists deep: refused past rank 8 */
+	str_puts(&b, "case: deep\nprogram: |\n  func @main() -> i32 {\n"
+		 "    %c = const dense<");
+	for (int i = 0; i < 200000; i++)
+		str_puts(&b, "[");
+	str_puts(&b, "\n");
+	t = str_take(&b);
+	deep_error(t, 4, 30, "dense literal nested deeper than 8");
+	mem_free(t);
+	/* input data 100,000 flow lists deep: refused before libyaml builds
+	 * it (a minute in libyaml's scanner) */
+	str_puts(&b, "case: deep\ninputs:\n  x: ");
+	for (int i = 0; i < 100000; i++)
+		str_puts(&b, "[");
+	str_puts(&b, "1\n");
+	t = str_take(&b);
+	deep_error(t, 3, 4 + 64, "YAML collections nested deeper than 64");
+	mem_free(t);
+}
+END_TEST
+
 static Suite *
 case_suite(void)
 {
@@ -581,6 +633,7 @@ case_suite(void)
 	tcase_add_test(t, input_forms);
 	tcase_add_test(t, random_is_deterministic);
 	tcase_add_test(t, runs_validation);
+	tcase_add_test(t, hostile_nesting);
 	suite_add_tcase(s, t);
 	t = tcase_create("check");
 	tcase_add_test(t, checks_expectations);

@@ -25,6 +25,15 @@ imp(const char *mlir, const char *func)
 	return r;
 }
 
+/* FUNC with the argument types `types` and one result of type `rt` */
+#define FUNC1(body, args, types, rt) \
+	"\"builtin.module\"() ({\n" \
+	"  \"func.func\"() <{function_type = (" types ") -> " rt \
+	", sym_name = \"main\"}> ({\n" \
+	"  ^bb0(" args "):\n" body \
+	"  }) : () -> ()\n" \
+	"}) : () -> ()\n"
+
 #define FUNC(body, args, types) \
 	"\"builtin.module\"() ({\n" \
 	"  \"func.func\"() <{function_type = (" types ") -> " types \
@@ -195,6 +204,45 @@ START_TEST(test_alloc_and_cuts)
 }
 END_TEST
 
+/* arith.select is the `if` yielding one of its operands; vector.print is
+ * dropped, the extract it prints stays (a read the oracle checks). */
+START_TEST(test_select_and_print)
+{
+	char *s = imp(FUNC1(
+		"    %0 = \"arith.select\"(%arg2, %arg0, %arg1) : (i1, "
+		"tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n"
+		"    %1 = \"arith.constant\"() <{value = 0 : index}> : () -> index\n"
+		"    %2 = \"tensor.extract\"(%0, %1) : (tensor<4xf32>, index) -> f32\n"
+		"    \"vector.print\"(%2) : (f32) -> ()\n"
+		"    \"func.return\"(%0) : (tensor<4xf32>) -> ()\n",
+		"%arg0: tensor<4xf32>, %arg1: tensor<4xf32>, %arg2: i1",
+		"tensor<4xf32>, tensor<4xf32>, i1", "tensor<4xf32>"), NULL);
+
+	ck_assert_str_eq(s,
+		"func @main(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>, %arg2: i1) -> (tensor<4xf32>) {\n"
+		"  %0 = if %arg2 -> (tensor<4xf32>) {\n"
+		"    yield %arg0\n"
+		"  } else {\n"
+		"    yield %arg1\n"
+		"  }\n"
+		"  %1 = const 0 : index\n"
+		"  %2 = extract %0[%1] : f32\n"
+		"  return %0\n"
+		"}\n");
+	free(s);
+	/* a select of tensors by a tensor of conditions is no `if` */
+	s = imp(FUNC1(
+		"    %0 = \"arith.select\"(%arg1, %arg0, %arg0) : (tensor<4xi1>, "
+		"tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> loc(\"u.mlir\":3:8)\n"
+		"    \"func.return\"(%0) : (tensor<4xf32>) -> ()\n",
+		"%arg0: tensor<4xf32>, %arg1: tensor<4xi1>",
+		"tensor<4xf32>, tensor<4xi1>", "tensor<4xf32>"), NULL);
+	ck_assert_str_eq(s, "u.mlir:3:8: 'arith.select' with a condition of "
+			 "type 'tensor<4xi1>'");
+	free(s);
+}
+END_TEST
+
 static Suite *
 import_suite(void)
 {
@@ -203,6 +251,7 @@ import_suite(void)
 
 	tcase_add_test(tc, test_generic_no_tool);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_select_and_print);
 	tcase_add_test(tc, test_section5_ops);
 	tcase_add_test(tc, test_alloc_and_cuts);
 	suite_add_tcase(s, tc);

@@ -1,0 +1,221 @@
+/* test_memref.c: memref programs (oracle/memref.c) as buffer programs:
+ * the seed's runs and agrees, and a memref program cut short anywhere,
+ * missing any line, or read while allocations fail, is an error or a run,
+ * never a crash or a leak. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "oracle.h"
+#include "testutil.h"
+
+static const char *case_text =
+	"case: seed\n"
+	"program: |\n"
+	"  func @main(%x: tensor<3xi32>) -> tensor<3xi32> {\n"
+	"    %y = add %x, 10 : tensor<3xi32>\n"
+	"    %z = add %x, %y : tensor<3xi32>\n"
+	"    return %z\n"
+	"  }\n"
+	"inputs:\n"
+	"  x: [1, 2, 3]\n";
+
+/* y in a new buffer, z in place into x's, a clone returned, y freed (what
+ * mlir-opt-22's pipeline emits), through a dealloc helper's loop, loads and
+ * stores of ownership flags and fake addresses. */
+static const char *memref_text =
+	"\"builtin.module\"() ({\n"
+	"  \"func.func\"() <{function_type = (memref<3xi32, strided<[?], offset: ?>>) -> memref<3xi32, strided<[?], offset: ?>>, sym_name = \"main\"}> ({\n"
+	"  ^bb0(%arg0: memref<3xi32, strided<[?], offset: ?>>):\n"
+	"    %0 = \"arith.constant\"() <{value = 10 : i32}> : () -> i32 loc(\"seed.yaml\":4:5)\n"
+	"    %c0 = \"arith.constant\"() <{value = 0 : index}> : () -> index\n"
+	"    %c1 = \"arith.constant\"() <{value = 1 : index}> : () -> index\n"
+	"    %t = \"arith.constant\"() <{value = true}> : () -> i1\n"
+	"    %1 = \"memref.alloc\"() <{alignment = 64 : i64, operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<3xi32> loc(\"seed.yaml\":4:5)\n"
+	"    \"linalg.generic\"(%arg0, %0, %1) <{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = [#linalg.iterator_type<parallel>], operandSegmentSizes = array<i32: 2, 1>}> ({\n"
+	"    ^bb0(%a: i32, %b: i32, %c: i32):\n"
+	"      %2 = \"arith.addi\"(%a, %b) : (i32, i32) -> i32\n"
+	"      \"linalg.yield\"(%2) : (i32) -> ()\n"
+	"    }) : (memref<3xi32, strided<[?], offset: ?>>, i32, memref<3xi32>) -> () loc(\"seed.yaml\":4:5)\n"
+	"    \"linalg.generic\"(%arg0, %1, %arg0) <{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = [#linalg.iterator_type<parallel>], operandSegmentSizes = array<i32: 2, 1>}> ({\n"
+	"    ^bb0(%d: i32, %e: i32, %f: i32):\n"
+	"      %3 = \"arith.addi\"(%d, %e) : (i32, i32) -> i32\n"
+	"      \"linalg.yield\"(%3) : (i32) -> ()\n"
+	"    }) : (memref<3xi32, strided<[?], offset: ?>>, memref<3xi32>, memref<3xi32, strided<[?], offset: ?>>) -> () loc(\"seed.yaml\":5:5)\n"
+	"    %4 = \"bufferization.clone\"(%arg0) : (memref<3xi32, strided<[?], offset: ?>>) -> memref<3xi32, strided<[?], offset: ?>>\n"
+	"    %5 = \"memref.alloc\"() <{operandSegmentSizes = array<i32: 0, 0>}> : () -> memref<2xindex>\n"
+	"    %6 = \"memref.extract_aligned_pointer_as_index\"(%1) : (memref<3xi32>) -> index\n"
+	"    \"scf.for\"(%c0, %c1, %c1) ({\n"
+	"    ^bb0(%i: index):\n"
+	"      \"memref.store\"(%6, %5, %i) : (index, memref<2xindex>, index) -> ()\n"
+	"      \"scf.yield\"() : () -> ()\n"
+	"    }) : (index, index, index) -> ()\n"
+	"    %7 = \"memref.load\"(%5, %c0) : (memref<2xindex>, index) -> index\n"
+	"    %8 = \"arith.cmpi\"(%7, %6) <{predicate = 0 : i64}> : (index, index) -> i1\n"
+	"    \"scf.if\"(%8) ({\n"
+	"      \"memref.dealloc\"(%1) : (memref<3xi32>) -> ()\n"
+	"      \"scf.yield\"() : () -> ()\n"
+	"    }, {\n"
+	"    }) : (i1) -> ()\n"
+	"    \"memref.dealloc\"(%5) : (memref<2xindex>) -> ()\n"
+	"    \"func.return\"(%4) : (memref<3xi32, strided<[?], offset: ?>>) -> () loc(\"seed.yaml\":6:5)\n"
+	"  }) : () -> () loc(\"seed.yaml\":3:3)\n"
+	"}) : () -> ()\n";
+
+typedef struct Fix {
+	Case *c;
+	Arena *a;
+	ExportMap map;
+} Fix;
+
+static void
+fix_load(Fix *f)
+{
+	Str s = {0};
+	Diag d;
+
+	ck_assert_msg(!case_parse("seed.yaml", case_text, strlen(case_text), 0,
+				  &f->c, &d), "%s", d.msg);
+	f->a = arena_new();
+	ck_assert(!mlir_export(f->c->prog, "seed.yaml", mlir_version(22), &s,
+			       f->a, &f->map, &d));
+	str_free(&s);
+}
+
+static void
+fix_free(Fix *f)
+{
+	arena_free(f->a);
+	case_free(f->c);
+}
+
+/* Translate and run text; 0 ran (res filled, then freed), -1 refused,
+ * -2 the run failed (out of memory). */
+static int
+run_text(Fix *f, const char *text, ExecResult *keep)
+{
+	ExecOpts eo = {.lim = &f->c->lim, .sched = {SCHED_SYNC, 0}};
+	ExecResult res;
+	const Func *entry;
+	BProg *bp;
+	Diag d;
+
+	if (memref_program(f->c, text, &f->map, &bp, &entry, &d))
+		return -1;
+	ck_assert(bp != NULL);
+	if (exec_run(bp, entry, f->c->inputs, &eo, &res, &d)) {
+		bprog_free(bp);
+		return -2;
+	}
+	if (keep)
+		*keep = res;
+	else
+		exec_result_free(&res);
+	bprog_free(bp);
+	return 0;
+}
+
+START_TEST(seed_agrees)
+{
+	Fix f;
+	ExecResult res;
+
+	fix_load(&f);
+	ck_assert_int_eq(run_text(&f, memref_text, &res), 0);
+	ck_assert_int_eq(res.nviols, 0);
+	ck_assert_int_eq(res.nouts, 1);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(tensor_geti(res.outs[0], i), 12 + 2 * i);
+	/* y's buffer and the clone (12 bytes each), the pointer list (16) */
+	ck_assert_int_eq(res.mem.allocations, 3);
+	ck_assert_int_eq(res.mem.alloc_bytes, 40);
+	exec_result_free(&res);
+	fix_free(&f);
+}
+END_TEST
+
+/* Cut short anywhere: an error (a syntax error of the reader, a value
+ * used before it is defined) or a program that runs; never a crash. */
+START_TEST(cut_anywhere)
+{
+	size_t n = strlen(memref_text);
+	char *buf = malloc(n + 1);
+	int ok = 0;
+	Fix f;
+
+	fix_load(&f);
+	for (size_t k = 0; k < n; k += 3) {
+		memcpy(buf, memref_text, k);
+		buf[k] = 0;
+		ok += run_text(&f, buf, NULL) != -1;
+	}
+	ck_assert_int_eq(ok, 0); /* no prefix is a whole module */
+	free(buf);
+	fix_free(&f);
+}
+END_TEST
+
+/* Without any one line: an error or a run with violations; never a
+ * crash. */
+START_TEST(drop_each_line)
+{
+	size_t n = strlen(memref_text);
+	char *buf = malloc(n + 1);
+	int ran = 0;
+	Fix f;
+
+	fix_load(&f);
+	for (const char *p = memref_text; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t a = (size_t)(p - memref_text), l = (size_t)(e - p) + 1;
+		memcpy(buf, memref_text, a);
+		memcpy(buf + a, e + 1, n - a - l + 1);
+		ran += run_text(&f, buf, NULL) != -1;
+		p = e + 1;
+	}
+	ck_assert_int_gt(ran, 0); /* e.g. without the dealloc: a leak */
+	free(buf);
+	fix_free(&f);
+}
+END_TEST
+
+START_TEST(out_of_memory)
+{
+	Fix f;
+	long base;
+	int rc = -1;
+
+	fix_load(&f);
+	base = mem_live_blocks();
+	for (long n = 0; rc && n < 100000; n++) {
+		mem_fail_after(n);
+		rc = run_text(&f, memref_text, NULL);
+		mem_fail_after(-1);
+		ck_assert_int_eq(mem_live_blocks(), base);
+	}
+	ck_assert_int_eq(rc, 0);
+	fix_free(&f);
+}
+END_TEST
+
+static Suite *
+memref_suite(void)
+{
+	Suite *s = suite_create("memref");
+	TCase *t = tcase_create("memref");
+
+	tcase_add_test(t, seed_agrees);
+	tcase_add_test(t, cut_anywhere);
+	tcase_add_test(t, drop_each_line);
+	tcase_add_test(t, out_of_memory);
+	tcase_set_timeout(t, 120);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int
+main(void)
+{
+	Suite *suites[] = {memref_suite(), NULL};
+
+	return tu_run(suites);
+}
