@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "bufferize.h"
 
 /* CPU time: the machines are shared, wall time is disturbed. */
@@ -221,14 +222,6 @@ typedef struct Fig {
 	double parse, oneshot, lower; /* seconds */
 } Fig;
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* One repetition: parse + verify, one-shot, lowering; -1 on an error. */
 static int
 measure(const char *text, Fig *f, int *nops)
@@ -262,15 +255,6 @@ measure(const char *text, Fig *f, int *nops)
 	return 0;
 }
 
-/* min and median over the repetitions of one figure */
-static void
-min_med(double *v, double *min, double *med)
-{
-	qsort(v, REPS, sizeof *v, cmp_double);
-	*min = v[0];
-	*med = v[REPS / 2];
-}
-
 int
 main(void)
 {
@@ -297,9 +281,12 @@ main(void)
 				ov[r] = f.oneshot;
 				lv[r] = f.lower;
 			}
-			min_med(pv, &pm, &pd);
-			min_med(ov, &om, &od);
-			min_med(lv, &lm, &ld);
+			pm = bench_min(pv, REPS);
+			pd = bench_median(pv, REPS);
+			om = bench_min(ov, REPS);
+			od = bench_median(ov, REPS);
+			lm = bench_min(lv, REPS);
+			ld = bench_median(lv, REPS);
 			double tm = !mlir ? -1 : over[shape] ? -2
 				    : mlir_seconds(sizes[s], shape);
 			over[shape] |= tm == -2;

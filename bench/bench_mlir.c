@@ -33,6 +33,7 @@
 #include <malloc.h>
 #endif
 
+#include "bench.h"
 #include "oracle.h"
 
 #define REPS 5
@@ -45,56 +46,6 @@ now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* User + system CPU seconds of this process or of its waited children. */
-static double
-cpu(int who)
-{
-	struct rusage ru;
-
-	getrusage(who, &ru);
-	return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
-	       (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Min and median of v[0..REPS) (sorted in place). */
-static double
-vmin(double *v)
-{
-	qsort(v, REPS, sizeof *v, cmp_double);
-	return v[0];
-}
-
-static double
-vmed(double *v)
-{
-	qsort(v, REPS, sizeof *v, cmp_double);
-	return v[REPS / 2];
-}
-
-static bool
-on_path(const char *name)
-{
-	const char *p = getenv("PATH");
-	char buf[4096];
-
-	for (p = p ? p : "/usr/bin:/bin"; *p;) {
-		size_t n = strcspn(p, ":");
-		snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, name);
-		if (n && !access(buf, X_OK))
-			return true;
-		p += n + (p[n] == ':');
-	}
-	return false;
 }
 
 /* ---- 1. fuzzing */
@@ -117,7 +68,7 @@ fuzz_reps(const Strategy *s, const GenOpts *g, long count, int batch, Fz *f)
 		FuzzOpts o = {0};
 		FuzzStats st;
 		ExternalStats x0 = *external_stats();
-		double c0 = cpu(RUSAGE_SELF) + cpu(RUSAGE_CHILDREN);
+		double c0 = bench_cpu(RUSAGE_SELF) + bench_cpu(RUSAGE_CHILDREN);
 
 		external_forget(); /* every repetition asks the tool again */
 		o.strategy = s;
@@ -128,7 +79,7 @@ fuzz_reps(const Strategy *s, const GenOpts *g, long count, int batch, Fz *f)
 		o.gen = *g;
 		fuzz_run(&o, &st);
 		f->wall[r] = st.seconds;
-		f->cpu[r] = cpu(RUSAGE_SELF) + cpu(RUSAGE_CHILDREN) - c0;
+		f->cpu[r] = bench_cpu(RUSAGE_SELF) + bench_cpu(RUSAGE_CHILDREN) - c0;
 		f->tool[r] = external_stats()->seconds - x0.seconds;
 		f->share[r] = st.seconds > 0 ? f->tool[r] / st.seconds : 0;
 		f->programs = st.programs;
@@ -146,8 +97,8 @@ fuzz_row(const char *name, Fz *f)
 	double n = (double)f->programs;
 
 	printf("  %-22s %7.0f %7.0f %9.0f %7.1f%% %6ld %6ld %5ld\n", name,
-	       n / vmin(f->wall), n / vmed(f->wall), n / vmed(f->cpu),
-	       100 * vmed(f->share), f->calls, f->failures, f->tool_errors);
+	       n / bench_min(f->wall, REPS), n / bench_median(f->wall, REPS), n / bench_median(f->cpu, REPS),
+	       100 * bench_median(f->share, REPS), f->calls, f->failures, f->tool_errors);
 }
 
 static void
@@ -167,17 +118,17 @@ fuzz_mix(const char *title, const GenOpts *g, long count, long ucount)
 	fuzz_row("mlir, batch of 64", &bat);
 	fuzz_row("mlir, unbatched", &unb);
 	printf("  batched / unbatched: %.1fx (median wall), %.1fx (CPU)\n",
-	       ((double)bat.programs / vmed(bat.wall)) /
-	       ((double)unb.programs / vmed(unb.wall)),
-	       ((double)bat.programs / vmed(bat.cpu)) /
-	       ((double)unb.programs / vmed(unb.cpu)));
+	       ((double)bat.programs / bench_median(bat.wall, REPS)) /
+	       ((double)unb.programs / bench_median(unb.wall, REPS)),
+	       ((double)bat.programs / bench_median(bat.cpu, REPS)) /
+	       ((double)unb.programs / bench_median(unb.cpu, REPS)));
 	printf("  one-shot / mlir batched: %.1fx (median wall), %.1fx (CPU)\n",
-	       ((double)base.programs / vmed(base.wall)) /
-	       ((double)bat.programs / vmed(bat.wall)),
-	       ((double)base.programs / vmed(base.cpu)) /
-	       ((double)bat.programs / vmed(bat.cpu)));
+	       ((double)base.programs / bench_median(base.wall, REPS)) /
+	       ((double)bat.programs / bench_median(bat.wall, REPS)),
+	       ((double)base.programs / bench_median(base.cpu, REPS)) /
+	       ((double)bat.programs / bench_median(bat.cpu, REPS)));
 	printf("  mlir batched, per core: %.0f programs/CPU-s (aim: 300)\n",
-	       (double)bat.programs / vmed(bat.cpu));
+	       (double)bat.programs / bench_median(bat.cpu, REPS));
 }
 
 /* The cost of a tool call that does nothing: an empty module. */
@@ -193,17 +144,17 @@ empty_call(const Strategy *s)
 		return;
 	for (int r = 0; r < REPS; r++) {
 		ToolResult t;
-		double c0 = cpu(RUSAGE_CHILDREN);
+		double c0 = bench_cpu(RUSAGE_CHILDREN);
 		w[r] = c[r] = 0;
 		if (tool_run(cmd, "module {}\n", 10, 60, &t))
 			continue;
 		w[r] = t.seconds;
-		c[r] = cpu(RUSAGE_CHILDREN) - c0;
+		c[r] = bench_cpu(RUSAGE_CHILDREN) - c0;
 		tool_result_free(&t);
 	}
 	printf("baseline: %s on an empty module: %.1f ms min, %.1f ms median "
-	       "wall, %.1f ms CPU (median of %d)\n", TOOL, 1e3 * vmin(w),
-	       1e3 * vmed(w), 1e3 * vmed(c), REPS);
+	       "wall, %.1f ms CPU (median of %d)\n", TOOL, 1e3 * bench_min(w, REPS),
+	       1e3 * bench_median(w, REPS), 1e3 * bench_median(c, REPS), REPS);
 	mem_free(cmd);
 }
 
@@ -291,22 +242,22 @@ trip_case(const Strategy *s, const char *cmd, const Case *c, Trip *t, int r,
 	t->export[r] += now() - w;
 	external_forget();
 	x0 = external_stats()->seconds;
-	c0 = cpu(RUSAGE_SELF);
-	k0 = cpu(RUSAGE_CHILDREN);
+	c0 = bench_cpu(RUSAGE_SELF);
+	k0 = bench_cpu(RUSAGE_CHILDREN);
 	w = now();
 	rc = external_decide(s, c, &ds, &tr, &err);
 	t->decide[r] += now() - w;
 	t->in_tool[r] += external_stats()->seconds - x0;
-	t->ours_cpu[r] += cpu(RUSAGE_SELF) - c0;
-	t->tool_cpu[r] += cpu(RUSAGE_CHILDREN) - k0;
+	t->ours_cpu[r] += bench_cpu(RUSAGE_SELF) - c0;
+	t->tool_cpu[r] += bench_cpu(RUSAGE_CHILDREN) - k0;
 	*terr += rc == 1;
 	if (rc >= 0)
 		decisions_free(&ds);
 	mem_free(tr.decisions);
-	k0 = cpu(RUSAGE_CHILDREN);
+	k0 = bench_cpu(RUSAGE_CHILDREN);
 	if (!tool_run(cmd, text, strlen(text), 60, &res)) {
 		t->alone[r] += res.seconds;
-		t->alone_cpu[r] += cpu(RUSAGE_CHILDREN) - k0;
+		t->alone_cpu[r] += bench_cpu(RUSAGE_CHILDREN) - k0;
 		tool_result_free(&res);
 	}
 	mem_free(text);
@@ -316,7 +267,7 @@ trip_case(const Strategy *s, const char *cmd, const Case *c, Trip *t, int r,
 static void
 trip_row(const char *name, double *v)
 {
-	printf("  %-34s %9.1f %9.1f\n", name, 1e3 * vmin(v), 1e3 * vmed(v));
+	printf("  %-34s %9.1f %9.1f\n", name, 1e3 * bench_min(v, REPS), 1e3 * bench_median(v, REPS));
 }
 
 static void
@@ -365,14 +316,14 @@ round_trip(const char *dir)
 	trip_row("  the tool's CPU", t.tool_cpu);
 	trip_row("mlir-opt alone, same text (wall)", t.alone);
 	trip_row("mlir-opt alone, same text (CPU)", t.alone_cpu);
-	ours_med = vmed(ours);
+	ours_med = bench_median(ours, REPS);
 	printf("  external_decide / mlir-opt alone: %.3fx (median wall)\n",
-	       vmed(t.decide) / vmed(t.alone));
+	       bench_median(t.decide, REPS) / bench_median(t.alone, REPS));
 	printf("  bufdiff's part / mlir-opt alone: %.3f (median wall), %.3f "
-	       "(CPU)\n", ours_med / vmed(t.alone),
-	       vmed(t.ours_cpu) / vmed(t.alone_cpu));
+	       "(CPU)\n", ours_med / bench_median(t.alone, REPS),
+	       bench_median(t.ours_cpu, REPS) / bench_median(t.alone_cpu, REPS));
 	printf("  export / bufdiff's part: %.2f; read back + mapping: %.2f\n",
-	       vmed(t.export) / ours_med, 1 - vmed(t.export) / ours_med);
+	       bench_median(t.export, REPS) / ours_med, 1 - bench_median(t.export, REPS) / ours_med);
 	for (int i = 0; i < n; i++)
 		case_free(cases[i]);
 	mem_free(cases);
@@ -394,7 +345,7 @@ main(int argc, char **argv)
 	mallopt(M_TOP_PAD, 16 << 20);
 #endif
 	setvbuf(stdout, NULL, _IOLBF, 0); /* progress when piped to a file */
-	if (!on_path(TOOL)) {
+	if (!bench_on_path(TOOL)) {
 		printf("bench_mlir: %s is not installed: nothing measured\n", TOOL);
 		return 0;
 	}

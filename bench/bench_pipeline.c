@@ -29,68 +29,11 @@
 #include <malloc.h>
 #endif
 
+#include "bench.h"
 #include "oracle.h"
 
 #define REPS 5
 #define TOOL "mlir-opt-22"
-
-static double
-clock_s(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* User + system CPU seconds of this process or of its waited children. */
-static double
-cpu(int who)
-{
-	struct rusage ru;
-
-	getrusage(who, &ru);
-	return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
-	       (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double
-vmin(double *v)
-{
-	qsort(v, REPS, sizeof *v, cmp_double);
-	return v[0];
-}
-
-static double
-vmed(double *v)
-{
-	qsort(v, REPS, sizeof *v, cmp_double);
-	return v[REPS / 2];
-}
-
-static bool
-on_path(const char *name)
-{
-	const char *p = getenv("PATH");
-	char buf[4096];
-
-	for (p = p ? p : "/usr/bin:/bin"; *p;) {
-		size_t n = strcspn(p, ":");
-		snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, name);
-		if (n && !access(buf, X_OK))
-			return true;
-		p += n + (p[n] == ':');
-	}
-	return false;
-}
 
 /* ---- 1. the executor on large tensors */
 
@@ -159,10 +102,10 @@ exec_once(const Case *c, const BProg *bp, const Func *entry)
 	ExecOpts eo = {.lim = &c->lim};
 	ExecResult ex;
 	Diag d;
-	double t0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), t;
+	double t0 = bench_clock(CLOCK_PROCESS_CPUTIME_ID), t;
 	int rc = exec_run(bp, entry, c->inputs, &eo, &ex, &d);
 
-	t = clock_s(CLOCK_PROCESS_CPUTIME_ID) - t0;
+	t = bench_clock(CLOCK_PROCESS_CPUTIME_ID) - t0;
 	if (rc || ex.nviols || ex.aborted[0])
 		t = -1;
 	if (!rc)
@@ -222,9 +165,9 @@ exec_program(int k)
 	for (int r = 0; r < REPS; r++) { /* the translation, answer cached */
 		BProg *again = NULL;
 		const Func *e2;
-		double t0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+		double t0 = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
 		external_memref(s, c, &again, &e2, &t, &d);
-		tr[r] = clock_s(CLOCK_PROCESS_CPUTIME_ID) - t0;
+		tr[r] = bench_clock(CLOCK_PROCESS_CPUTIME_ID) - t0;
 		bprog_free(again);
 		mem_free(t.decisions);
 	}
@@ -240,16 +183,16 @@ exec_program(int k)
 	}
 	printf("  %-30s %9s %9s\n", "exec_run, CPU ms", "min", "median");
 	printf("  %-30s %9.2f %9.2f\n", "memref program (mlir-opt-22)",
-	       1e3 * vmin(vm), 1e3 * vmed(vm));
-	printf("  %-30s %9.2f %9.2f\n", "copy-all lowering", 1e3 * vmin(vc),
-	       1e3 * vmed(vc));
-	printf("  %-30s %9.2f %9.2f\n", "one-shot lowering", 1e3 * vmin(vo),
-	       1e3 * vmed(vo));
+	       1e3 * bench_min(vm, REPS), 1e3 * bench_median(vm, REPS));
+	printf("  %-30s %9.2f %9.2f\n", "copy-all lowering", 1e3 * bench_min(vc, REPS),
+	       1e3 * bench_median(vc, REPS));
+	printf("  %-30s %9.2f %9.2f\n", "one-shot lowering", 1e3 * bench_min(vo, REPS),
+	       1e3 * bench_median(vo, REPS));
 	printf("  %-30s %9.2f %9.2f\n", "(translation, memref_program)",
-	       1e3 * vmin(tr), 1e3 * vmed(tr));
+	       1e3 * bench_min(tr, REPS), 1e3 * bench_median(tr, REPS));
 	printf("  memref / copy-all: %.2fx (min), %.2fx (median); memref / "
-	       "one-shot: %.2fx (min), %.2fx (median)\n", vmin(vm) / vmin(vc),
-	       vmed(vm) / vmed(vc), vmin(vm) / vmin(vo), vmed(vm) / vmed(vo));
+	       "one-shot: %.2fx (min), %.2fx (median)\n", bench_min(vm, REPS) / bench_min(vc, REPS),
+	       bench_median(vm, REPS) / bench_median(vc, REPS), bench_min(vm, REPS) / bench_min(vo, REPS), bench_median(vm, REPS) / bench_median(vo, REPS));
 out:
 	bprog_free(mp);
 	bprog_free(ca);
@@ -279,7 +222,7 @@ fuzz_reps(const GenOpts *g, long count, int batch, Fz *f)
 		FuzzOpts o = {0};
 		FuzzStats st;
 		ExternalStats x0 = *external_stats();
-		double c0 = cpu(RUSAGE_SELF) + cpu(RUSAGE_CHILDREN);
+		double c0 = bench_cpu(RUSAGE_SELF) + bench_cpu(RUSAGE_CHILDREN);
 
 		external_forget(); /* every repetition asks the tool again */
 		o.strategy = strategy_parse("mlir-pipeline");
@@ -290,7 +233,7 @@ fuzz_reps(const GenOpts *g, long count, int batch, Fz *f)
 		o.gen = *g;
 		fuzz_run(&o, &st);
 		f->wall[r] = st.seconds;
-		f->cpu[r] = cpu(RUSAGE_SELF) + cpu(RUSAGE_CHILDREN) - c0;
+		f->cpu[r] = bench_cpu(RUSAGE_SELF) + bench_cpu(RUSAGE_CHILDREN) - c0;
 		f->share[r] = st.seconds > 0 ? (external_stats()->seconds -
 						x0.seconds) / st.seconds : 0;
 		f->programs = st.programs;
@@ -310,8 +253,8 @@ fuzz_row(const char *name, Fz *f)
 	double n = (double)f->programs;
 
 	printf("  %-24s %7.0f %7.0f %9.0f %7.1f%% %6ld %6ld %5ld\n", name,
-	       n / vmin(f->wall), n / vmed(f->wall), n / vmed(f->cpu),
-	       100 * vmed(f->share), f->calls, f->failures, f->tool_errors);
+	       n / bench_min(f->wall, REPS), n / bench_median(f->wall, REPS), n / bench_median(f->cpu, REPS),
+	       100 * bench_median(f->share, REPS), f->calls, f->failures, f->tool_errors);
 }
 
 static void
@@ -329,10 +272,10 @@ fuzz_throughput(long count)
 	fuzz_row("batch of 64", &bat);
 	fuzz_row("unbatched", &unb);
 	printf("  batched / unbatched: %.1fx (median wall), %.1fx (CPU)\n",
-	       ((double)bat.programs / vmed(bat.wall)) /
-	       ((double)unb.programs / vmed(unb.wall)),
-	       ((double)bat.programs / vmed(bat.cpu)) /
-	       ((double)unb.programs / vmed(unb.cpu)));
+	       ((double)bat.programs / bench_median(bat.wall, REPS)) /
+	       ((double)unb.programs / bench_median(unb.wall, REPS)),
+	       ((double)bat.programs / bench_median(bat.cpu, REPS)) /
+	       ((double)unb.programs / bench_median(unb.cpu, REPS)));
 }
 
 int
@@ -347,7 +290,7 @@ main(int argc, char **argv)
 	mallopt(M_TOP_PAD, 16 << 20);
 #endif
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!on_path(TOOL)) {
+	if (!bench_on_path(TOOL)) {
 		printf("bench_pipeline: %s is not installed: nothing measured\n",
 		       TOOL);
 		return 0;

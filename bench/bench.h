@@ -1,0 +1,20 @@
+/* bench.h: what the benches share (bench.c): clocks, CPU time, min and
+ * median of repetitions, a tool on PATH.  Figures are printed, never
+ * checked. */
+#ifndef BUFDIFF_BENCH_H
+#define BUFDIFF_BENCH_H
+
+#include <stdbool.h>
+#include <time.h>
+
+double bench_clock(clockid_t id);    /* seconds on clock id */
+/* User + system CPU seconds of this process (RUSAGE_SELF) or of its waited
+ * children (RUSAGE_CHILDREN). */
+double bench_cpu(int who);
+int bench_cmp_double(const void *a, const void *b);  /* for qsort */
+/* Min and median of v[0..n) (sorted in place). */
+double bench_min(double *v, int n);
+double bench_median(double *v, int n);
+bool bench_on_path(const char *name); /* an executable `name` on PATH */
+
+#endif
