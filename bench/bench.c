@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "oracle.h"
 
 double
 bench_clock(clockid_t id)
@@ -62,4 +63,42 @@ bench_on_path(const char *name)
 		p += n + (p[n] == ':');
 	}
 	return false;
+}
+
+void
+bench_fuzz_reps(const Strategy *s, const GenOpts *g, long count, int batch,
+		BenchFuzz *f)
+{
+	ExternalOpts xo = *external_opts();
+
+	xo.batch = batch;
+	external_options(&xo);
+	memset(f, 0, sizeof *f);
+	for (int r = 0; r < BENCH_REPS; r++) {
+		FuzzOpts o = {0};
+		FuzzStats st;
+		ExternalStats x0 = *external_stats();
+		double c0 = bench_cpu(RUSAGE_SELF) + bench_cpu(RUSAGE_CHILDREN);
+
+		external_forget(); /* every repetition asks the tool again */
+		o.strategy = s;
+		o.seed = 1000000;
+		o.count = count;
+		o.nshards = 1;
+		o.quiet = true;
+		o.gen = *g;
+		fuzz_run(&o, &st);
+		f->wall[r] = st.seconds;
+		f->cpu[r] = bench_cpu(RUSAGE_SELF) + bench_cpu(RUSAGE_CHILDREN) - c0;
+		f->tool[r] = external_stats()->seconds - x0.seconds;
+		f->share[r] = st.seconds > 0 ? f->tool[r] / st.seconds : 0;
+		f->programs = st.programs;
+		f->failures = st.failures;
+		f->tool_errors = st.tool_errors;
+		f->calls = external_stats()->calls - x0.calls;
+		fuzz_stats_free(&st);
+	}
+	external_forget();
+	xo.batch = 0;
+	external_options(&xo);
 }

@@ -17,4 +17,21 @@ double bench_min(double *v, int n);
 double bench_median(double *v, int n);
 bool bench_on_path(const char *name); /* an executable `name` on PATH */
 
+/* Fuzz throughput of one configuration (bench_mlir, bench_pipeline):
+ * BENCH_REPS runs of `count` programs from seed 10^6 with strategy s,
+ * `batch` programs per tool call (0: the default), the answer cache
+ * emptied before each so that every run asks the tool. */
+enum { BENCH_REPS = 5 };
+
+typedef struct BenchFuzz {
+	double wall[BENCH_REPS], cpu[BENCH_REPS], tool[BENCH_REPS],
+	       share[BENCH_REPS]; /* share: of wall time, inside the tool */
+	long programs, failures, tool_errors, calls;
+} BenchFuzz;
+
+struct Strategy;
+struct GenOpts;
+void bench_fuzz_reps(const struct Strategy *s, const struct GenOpts *g,
+		     long count, int batch, BenchFuzz *f);
+
 #endif

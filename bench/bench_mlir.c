@@ -50,49 +50,8 @@ now(void)
 
 /* ---- 1. fuzzing */
 
-/* One configuration's repetitions. */
-typedef struct Fz {
-	double wall[REPS], cpu[REPS], tool[REPS], share[REPS];
-	long programs, failures, tool_errors, calls;
-} Fz;
-
 static void
-fuzz_reps(const Strategy *s, const GenOpts *g, long count, int batch, Fz *f)
-{
-	ExternalOpts xo = *external_opts();
-
-	xo.batch = batch;
-	external_options(&xo);
-	memset(f, 0, sizeof *f);
-	for (int r = 0; r < REPS; r++) {
-		FuzzOpts o = {0};
-		FuzzStats st;
-		ExternalStats x0 = *external_stats();
-		double c0 = bench_cpu(RUSAGE_SELF) + bench_cpu(RUSAGE_CHILDREN);
-
-		external_forget(); /* every repetition asks the tool again */
-		o.strategy = s;
-		o.seed = 1000000;
-		o.count = count;
-		o.nshards = 1;
-		o.quiet = true;
-		o.gen = *g;
-		fuzz_run(&o, &st);
-		f->wall[r] = st.seconds;
-		f->cpu[r] = bench_cpu(RUSAGE_SELF) + bench_cpu(RUSAGE_CHILDREN) - c0;
-		f->tool[r] = external_stats()->seconds - x0.seconds;
-		f->share[r] = st.seconds > 0 ? f->tool[r] / st.seconds : 0;
-		f->programs = st.programs;
-		f->failures = st.failures;
-		f->tool_errors = st.tool_errors;
-		f->calls = external_stats()->calls - x0.calls;
-		fuzz_stats_free(&st);
-	}
-	external_forget();
-}
-
-static void
-fuzz_row(const char *name, Fz *f)
+fuzz_row(const char *name, BenchFuzz *f)
 {
 	double n = (double)f->programs;
 
@@ -105,11 +64,11 @@ static void
 fuzz_mix(const char *title, const GenOpts *g, long count, long ucount)
 {
 	const Strategy *mlir = strategy_parse("mlir");
-	Fz base, bat, unb;
+	BenchFuzz base, bat, unb;
 
-	fuzz_reps(strategy_find("one-shot"), g, count, 0, &base);
-	fuzz_reps(mlir, g, count, 0, &bat);
-	fuzz_reps(mlir, g, ucount, 1, &unb);
+	bench_fuzz_reps(strategy_find("one-shot"), g, count, 0, &base);
+	bench_fuzz_reps(mlir, g, count, 0, &bat);
+	bench_fuzz_reps(mlir, g, ucount, 1, &unb);
 	printf("\n%s: %ld programs (unbatched: the first %ld), %d reps\n",
 	       title, count, ucount, REPS);
 	printf("  %-22s %7s %7s %9s %8s %6s %6s %5s\n", "", "best/s", "med/s",

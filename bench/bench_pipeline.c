@@ -205,50 +205,8 @@ out:
 
 /* ---- 2. fuzz throughput */
 
-typedef struct Fz {
-	double wall[REPS], cpu[REPS], share[REPS];
-	long programs, failures, tool_errors, calls;
-} Fz;
-
 static void
-fuzz_reps(const GenOpts *g, long count, int batch, Fz *f)
-{
-	ExternalOpts xo = *external_opts();
-
-	xo.batch = batch;
-	external_options(&xo);
-	memset(f, 0, sizeof *f);
-	for (int r = 0; r < REPS; r++) {
-		FuzzOpts o = {0};
-		FuzzStats st;
-		ExternalStats x0 = *external_stats();
-		double c0 = bench_cpu(RUSAGE_SELF) + bench_cpu(RUSAGE_CHILDREN);
-
-		external_forget(); /* every repetition asks the tool again */
-		o.strategy = strategy_parse("mlir-pipeline");
-		o.seed = 1000000;
-		o.count = count;
-		o.nshards = 1;
-		o.quiet = true;
-		o.gen = *g;
-		fuzz_run(&o, &st);
-		f->wall[r] = st.seconds;
-		f->cpu[r] = bench_cpu(RUSAGE_SELF) + bench_cpu(RUSAGE_CHILDREN) - c0;
-		f->share[r] = st.seconds > 0 ? (external_stats()->seconds -
-						x0.seconds) / st.seconds : 0;
-		f->programs = st.programs;
-		f->failures = st.failures;
-		f->tool_errors = st.tool_errors;
-		f->calls = external_stats()->calls - x0.calls;
-		fuzz_stats_free(&st);
-	}
-	external_forget();
-	xo.batch = 0;
-	external_options(&xo);
-}
-
-static void
-fuzz_row(const char *name, Fz *f)
+fuzz_row(const char *name, BenchFuzz *f)
 {
 	double n = (double)f->programs;
 
@@ -261,10 +219,10 @@ static void
 fuzz_throughput(long count)
 {
 	GenOpts g = {12, GEN_ALL & ~GEN_ASYNC, true};
-	Fz bat, unb;
+	BenchFuzz bat, unb;
 
-	fuzz_reps(&g, count, 0, &bat);
-	fuzz_reps(&g, count / 4, 1, &unb);
+	bench_fuzz_reps(strategy_parse("mlir-pipeline"), &g, count, 0, &bat);
+	bench_fuzz_reps(strategy_parse("mlir-pipeline"), &g, count / 4, 1, &unb);
 	printf("\nfuzz, no async, no copies: %ld programs from seed 1000000 "
 	       "(unbatched: the first %ld), %d reps\n", count, count / 4, REPS);
 	printf("  %-24s %7s %7s %9s %8s %6s %6s %5s\n", "", "best/s", "med/s",
