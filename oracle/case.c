@@ -14,8 +14,10 @@
 #include "oracle.h"
 
 static const char *const top_keys[] = {
-	"case", "about", "program", "entry", "inputs", "expect", "runs", NULL};
-enum { K_CASE, K_ABOUT, K_PROGRAM, K_ENTRY, K_INPUTS, K_EXPECT, K_RUNS, K_N };
+	"case", "about", "program", "entry", "inputs", "expect", "runs",
+	"limits", NULL};
+enum { K_CASE, K_ABOUT, K_PROGRAM, K_ENTRY, K_INPUTS, K_EXPECT, K_RUNS,
+       K_LIMITS, K_N };
 
 /* ------------------------------------------------- # expect-error: */
 
@@ -300,6 +302,41 @@ load_expect_failure(Loader *L, Case *c, yaml_node_t *n)
 	c->has_failure = true;
 }
 
+/* `limits: {trips: N, elements: N, bytes: N, depth: N}`: a case may lower
+ * the default limits (a test of a limit need not run 10^7 trips), never
+ * raise them: a case file from elsewhere cannot buy itself more. */
+static void
+load_limits(Loader *L, Case *c, const yaml_node_t *n)
+{
+	static const char *const keys[] = {"trips", "elements", "bytes",
+					   "depth", NULL};
+	int64_t *slot[] = {&c->lim.max_trips, &c->lim.max_elems,
+			   &c->lim.max_bytes, NULL};
+	yaml_node_t *v[4];
+
+	yl_want(L, n, YAML_MAPPING_NODE, "limits");
+	yl_keys(L, n, keys, "limits", v, NULL);
+	for (int k = 0; k < 4; k++) {
+		int64_t cap = k < 3 ? *slot[k] : c->lim.max_depth, x;
+		const char *s;
+		char *end;
+
+		if (!v[k])
+			continue;
+		s = yl_str(L, v[k], keys[k]);
+		errno = 0;
+		x = strtoll(s, &end, 10);
+		if (*end || !*s || *s == '+' || errno || x < 1 || x > cap)
+			yl_fail(L, yl_loc(v[k]), "limits: '%s' must be an "
+				"integer from 1 to %lld (the default)", keys[k],
+				(long long)cap);
+		if (k < 3)
+			*slot[k] = x;
+		else
+			c->lim.max_depth = (int)x;
+	}
+}
+
 static void
 load_top(Loader *L, Case *c, unsigned flags)
 {
@@ -330,6 +367,8 @@ load_top(Loader *L, Case *c, unsigned flags)
 		if (ev[2])
 			load_expect_failure(L, c, ev[2]);
 	}
+	if (v[K_LIMITS])
+		load_limits(L, c, v[K_LIMITS]);
 	if (!v[K_CASE] || !v[K_PROGRAM])
 		yl_fail(L, yl_loc(root), "missing required key '%s'",
 			top_keys[v[K_CASE] ? K_PROGRAM : K_CASE]);

@@ -241,6 +241,22 @@ same_failure(const Red *r, const RunOut *o)
 
 /* ------------------------------------------------------ case text */
 
+/* The case's own `limits:` (those below the defaults), kept in the
+ * reduced case so that it fails the same way. */
+static void
+emit_limits(Str *b, const Limits *l)
+{
+	const Limits *d = &default_limits;
+
+	if (l->max_trips == d->max_trips && l->max_elems == d->max_elems &&
+	    l->max_bytes == d->max_bytes && l->max_depth == d->max_depth)
+		return;
+	str_printf(b, "limits: {trips: %lld, elements: %lld, bytes: %lld, "
+		   "depth: %d}\n", (long long)l->max_trips,
+		   (long long)l->max_elems, (long long)l->max_bytes,
+		   l->max_depth);
+}
+
 /* The whole case file: program p's text `prog`, inputs, the run (with
  * its results when o is not NULL). */
 static char *
@@ -272,6 +288,7 @@ case_text(const Red *r, const char *name, const char *about,
 		emit_quoted(&b, r->orig->entry->name);
 		str_puts(&b, "\n");
 	}
+	emit_limits(&b, &r->orig->lim);
 	if (*inputs) {
 		str_puts(&b, "inputs:\n");
 		str_puts(&b, inputs);
