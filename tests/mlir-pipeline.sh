@@ -29,7 +29,7 @@ expect 1 "$B" run "$seed" --strategy mlir-pipeline --mlir-pipeline no-such-pass
 has "run 1: mlir-pipeline, schedule sync: tool-error"
 has "SUMMARY: bufdiff: tool-error: exit 1"
 expect 2 "$B" run "$seed" --strategy mlir-pipeline --mlir-pipeline "a'b"
-has "bufdiff: --mlir-pipeline wants a pass pipeline (no quotes), got 'a'b'"
+has "bufdiff run: --mlir-pipeline wants a pass pipeline (no quotes), got 'a'b'"
 
 # an op outside the executed subset: named, with its line in the output
 expect 2 "$B" run "$seed" --strategy "$fake unsupported"
