@@ -51,6 +51,6 @@ expect 1 "$B" run "$seed" --strategy "$fake stale"
 has "==bufdiff== stale-read: %z (line 6) reads %x, but its buffer now holds %y"
 has "    in the memref program: line 12 (linalg.generic), written at line 6 (linalg.generic)"
 expect 1 "$B" run "$seed" --strategy "$fake stale" --json
-json '"reader": {"value": "z", "line": 6, "memref_line": 12}, "victim": "x", "writer": {"value": "y", "line": 5, "memref_line": 6}'
+json '"reader": {"value": "z", "op": "add", "line": 6, "memref_line": 12}, "victim": "x", "writer": {"value": "y", "op": "add", "line": 5, "memref_line": 6}, "decision": null'
 json '"memref": "\"builtin.module\"() ({\n  \"func.func\"()'
 echo ok
