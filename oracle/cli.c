@@ -68,7 +68,7 @@ struct Flag {
 	const char *name;       /* without the dashes */
 	const char *meta;       /* its value in help; NULL: none (a bool) */
 	FlagParse *parse;
-	size_t off;             /* offsetof(Args, ...) */
+	size_t off, size;       /* offsetof(Args, ...), its sizeof */
 	long long lo, hi;       /* numbers: the range (seconds: (lo, hi]) */
 	unsigned cmds;          /* bit per CliCmd */
 	const char *help;
@@ -77,9 +77,9 @@ struct Flag {
 #define C(x) (1u << CLI_##x)
 /* commands that run strategies, and take the outside strategies' flags */
 #define STRAT (C(RUN) | C(CHECK) | C(BUFFERIZE) | C(EXPLAIN) | C(FUZZ) | C(REDUCE))
-#define F(field) offsetof(Args, field)
+#define F(field) offsetof(Args, field), sizeof ((Args *)0)->field
 
-static FlagParse p_str, p_int, p_long, p_llong, p_u64, p_seconds, p_strategy,
+static FlagParse p_str, p_num, p_u64, p_seconds, p_strategy,
 	p_schedule, p_shard, p_mix, p_external;
 
 static const Flag flags[] = {
@@ -95,9 +95,9 @@ static const Flag flags[] = {
 	 "run reduced)"},
 	{"schedule", "X", p_schedule, F(schedule), 0, 0, C(RUN) | C(CHECK),
 	 "sync, late, all or random:SEED: the schedule of every run"},
-	{"schedules", "N", p_int, F(nrandom), 0, 64, C(RUN) | C(CHECK),
+	{"schedules", "N", p_num, F(nrandom), 0, 64, C(RUN) | C(CHECK),
 	 "random seeds that the schedule `all` tries (0..64; default 8)"},
-	{"run", "I", p_int, F(run), 1, 1000000,
+	{"run", "I", p_num, F(run), 1, 1000000,
 	 C(BUFFERIZE) | C(EXPLAIN) | C(REDUCE),
 	 "the case's run I (1-based) with its plan (reduce: default the first, "
 	 "or the --plan run)"},
@@ -106,7 +106,7 @@ static const Flag flags[] = {
 	 "docs/report.schema.json"},
 	{"junit", "FILE", p_str, F(junit), 0, 0, C(CHECK),
 	 "also write a JUnit XML report to FILE"},
-	{"alloc-overhead", "BYTES", p_llong, F(overhead), 0, 1LL << 40,
+	{"alloc-overhead", "BYTES", p_num, F(overhead), 0, 1LL << 40,
 	 C(RUN) | C(CHECK),
 	 "count BYTES more for each allocation in the memory figures (0..2^40)"},
 	{"memory-trace", "FILE", p_str, F(trace), 0, 0, C(RUN),
@@ -119,14 +119,14 @@ static const Flag flags[] = {
 	 "in --json's `repros`"},
 	{"seed", "N", p_u64, F(seed), 0, 0, C(FUZZ),
 	 "the first seed (0..2^64-1; default 0)"},
-	{"count", "K", p_long, F(count), 1, 1000000000, C(FUZZ),
+	{"count", "K", p_num, F(count), 1, 1000000000, C(FUZZ),
 	 "programs to generate (1..10^9; default 1000 when --time is not given)"},
 	{"time", "SEC", p_seconds, F(seconds), 0, 31536000, C(FUZZ),
 	 "generate programs for SEC seconds instead of --count (0 < SEC <= "
 	 "31536000)"},
 	{"shard", "I/N", p_shard, F(shard), 0, 0, C(FUZZ),
 	 "this shard of N (0 <= I < N <= 2^31-1): seeds seed+I, seed+I+N, ..."},
-	{"max-ops", "M", p_int, F(max_ops), 1, 100000, C(FUZZ),
+	{"max-ops", "M", p_num, F(max_ops), 1, 100000, C(FUZZ),
 	 "ops per generated program at most (1..100000; default 12)"},
 	{"mix", "LIST", p_mix, F(mix), 0, 0, C(FUZZ),
 	 "constructs to generate: a comma list of slices, matmul, loops, "
@@ -137,22 +137,22 @@ static const Flag flags[] = {
 	 "keep failures whole"},
 	{"quiet", NULL, NULL, F(quiet), 0, 0, C(FUZZ),
 	 "no progress line, no failure lines"},
-	{"tool-batch", "N", p_int, F(tool_batch), 1, 4096, C(FUZZ),
+	{"tool-batch", "N", p_num, F(tool_batch), 1, 4096, C(FUZZ),
 	 "programs per call of an outside tool (mlir, mlir-pipeline; 1..4096; "
 	 "default 64)"},
-	{"tool-timeout", "SEC", p_external, 0, 0, 0, STRAT,
+	{"tool-timeout", "SEC", p_external, 0, 0, 0, 0, STRAT,
 	 "bound each call of an outside tool (0 < SEC <= 86400; default 60)"},
-	{"mlir-options", "OPTS", p_external, 0, 0, 0, STRAT,
+	{"mlir-options", "OPTS", p_external, 0, 0, 0, 0, STRAT,
 	 "more One-Shot Bufferize options (mlir), e.g. analysis-fuzzer-seed=7"},
-	{"mlir-pipeline", "P", p_external, 0, 0, 0, STRAT,
+	{"mlir-pipeline", "P", p_external, 0, 0, 0, 0, STRAT,
 	 "the pass pipeline of mlir-pipeline (default " MLIR_PIPELINE ")"},
-	{"mlir-version", "N", p_external, 0, 0, 0, STRAT | C(EXPORT),
+	{"mlir-version", "N", p_external, 0, 0, 0, 0, STRAT | C(EXPORT),
 	 "the MLIR dialect version to export (16, 19, 22; default: the tool's, "
 	 "else 22)"},
 	{"func", "NAME", p_str, F(func), 0, 0, C(IMPORT),
 	 "that function and what it calls (default every function, entry main "
 	 "or the first)"},
-	{"seed", "N", p_llong, F(import_seed), 0, 1000000000, C(IMPORT),
+	{"seed", "N", p_num, F(import_seed), 0, 1000000000, C(IMPORT),
 	 "inputs {random: N*1000+i} (0..10^9; default 1)"},
 	{"tool", "TOOL", p_str, F(tool), 0, 0, C(IMPORT),
 	 "the tool that prints FILE in the generic op form (default the newest "
@@ -341,51 +341,29 @@ p_str(Args *a, const Flag *f, const char *v, void *field, char *why, size_t n)
 	return 0;
 }
 
-/* A whole number in [f->lo, f->hi]: no sign games, no overflow. */
+/* A whole number in [f->lo, f->hi] (no sign games, no overflow) into an
+ * int or long long field. */
 static int
-number(const Flag *f, const char *v, long long *out, char *why, size_t n)
+p_num(Args *a, const Flag *f, const char *v, void *field, char *why, size_t n)
 {
+	long long x;
 	char *end;
 
+	(void)a;
 	errno = 0;
-	*out = strtoll(v, &end, 10);
-	if (end == v || *end || errno == ERANGE || *out < f->lo || *out > f->hi) {
+	x = strtoll(v, &end, 10);
+	if (end == v || *end || errno == ERANGE || x < f->lo || x > f->hi) {
 		snprintf(why, n, "--%s wants a whole number in %lld..%lld, got "
 			 "'%s'", f->name, f->lo, f->hi, v);
 		return -1;
 	}
+	if (f->size == sizeof(int))
+		*(int *)field = (int)x;
+	else if (f->size == sizeof(long long))
+		*(long long *)field = x;
+	else
+		abort(); /* a number flag's field of another width */
 	return 0;
-}
-
-static int
-p_int(Args *a, const Flag *f, const char *v, void *field, char *why, size_t n)
-{
-	long long x;
-
-	(void)a;
-	if (number(f, v, &x, why, n))
-		return -1;
-	*(int *)field = (int)x;
-	return 0;
-}
-
-static int
-p_long(Args *a, const Flag *f, const char *v, void *field, char *why, size_t n)
-{
-	long long x;
-
-	(void)a;
-	if (number(f, v, &x, why, n))
-		return -1;
-	*(long *)field = (long)x;
-	return 0;
-}
-
-static int
-p_llong(Args *a, const Flag *f, const char *v, void *field, char *why, size_t n)
-{
-	(void)a;
-	return number(f, v, (long long *)field, why, n);
 }
 
 static int

@@ -434,7 +434,7 @@ fuzz_main(const Args *a)
 
 	o.strategy = a->strategy;
 	o.seed = a->seed;
-	o.count = a->count;
+	o.count = (long)a->count;
 	o.seconds = a->seconds;
 	o.out = a->out;
 	o.shard = a->shard;

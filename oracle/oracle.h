@@ -540,7 +540,7 @@ typedef struct Args {
 	int run;                        /* --run I, 1-based; 0: not given */
 	/* fuzz */
 	uint64_t seed;                  /* --seed N (0) */
-	long count;                     /* --count K; 0: not given */
+	long long count;                /* --count K; 0: not given */
 	double seconds;                 /* --time SEC; 0: not given */
 	int shard, nshards;             /* --shard I/N (0/1) */
 	int max_ops;                    /* --max-ops M (12) */
