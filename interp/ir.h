@@ -683,6 +683,7 @@ typedef struct Violation {
 	int buffer;           /* handle */
 	int rank;
 	int64_t elem[MAXRANK]; /* first bad element, in the victim's view */
+	bool has_elem;        /* elem is set (not: the buffer as a whole) */
 	int count;            /* repeats folded into this record */
 	char detail[96];      /* e.g. "slice [3:5] of dim 0 (size 4)" */
 } Violation;

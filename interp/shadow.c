@@ -227,6 +227,7 @@ violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
 	nv->launch = X->cur_in;
 	nv->count = 1;
 	if (v) { /* element li of the view, row-major, as an index */
+		nv->has_elem = true;
 		nv->rank = v->rank;
 		for (int d = v->rank - 1; d >= 0; d--) {
 			int64_t s = v->sizes[d] ? v->sizes[d] : 1;

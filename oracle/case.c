@@ -472,17 +472,50 @@ case_parse(const char *file, const char *text, size_t len, unsigned flags,
 	return case_fill(c, flags, d);
 }
 
-/* The whole file into c's arena. */
+/* All of stdin (`-` on the command line) into c's arena. */
+static int
+read_stdin(Case *c, Diag *d)
+{
+	Str b = {0};
+	char chunk[65536], *buf;
+	size_t n;
+
+	while (!b.oom && (n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
+		str_put(&b, chunk, n);
+	if (ferror(stdin) || b.oom) {
+		str_free(&b);
+		return diag_set(d, (Loc){0, 0}, "cannot read stdin");
+	}
+	buf = arena_alloc(c->arena, b.len + 1);
+	if (!buf) {
+		str_free(&b);
+		return diag_set(d, (Loc){0, 0}, "out of memory");
+	}
+	if ((n = b.len))
+		memcpy(buf, b.s, n);
+	buf[n] = 0;
+	str_free(&b);
+	if (memchr(buf, 0, n))
+		return diag_set(d, yl_offset_loc(buf, strlen(buf)), "NUL byte in "
+				"the case file");
+	c->text = buf;
+	c->len = n;
+	return 0;
+}
+
+/* The whole file into c's arena ("-": stdin). */
 static int
 read_file(Case *c, const char *path, Diag *d)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f;
 	long n;
 	char *buf;
 
 	struct stat st;
 
-	if (!f)
+	if (!strcmp(path, "-"))
+		return read_stdin(c, d);
+	if (!(f = fopen(path, "rb")))
 		return diag_set(d, (Loc){0, 0}, "cannot open %s: %s", path,
 				strerror(errno));
 	/* A directory opens fine and ftell gives LONG_MAX on it. */

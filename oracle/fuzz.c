@@ -376,14 +376,6 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 
 /* ---- `bufdiff fuzz` */
 
-static int
-fuzz_usage(const char *what, const char *arg)
-{
-	fprintf(stderr, "bufdiff fuzz: %s%s%s\n(see bufdiff --help)\n", what,
-		arg ? " " : "", arg ? arg : "");
-	return 2;
-}
-
 static void
 fuzz_json(const FuzzStats *st)
 {
@@ -405,9 +397,8 @@ fuzz_json(const FuzzStats *st)
 	printf("]}\n");
 }
 
-/* "loops,async" or a bitmask (as libFuzzer's messages print it). */
-static int
-parse_mix(const char *s, unsigned *mix)
+int
+fuzz_parse_mix(const char *s, unsigned *mix)
 {
 	static const char *const names[] = {"slices", "matmul", "loops",
 					    "branches", "async", "calls",
@@ -435,85 +426,32 @@ parse_mix(const char *s, unsigned *mix)
 }
 
 int
-cmd_fuzz(int argc, char **argv)
+fuzz_main(const Args *a)
 {
 	FuzzOpts o = {0};
 	FuzzStats st;
 	int rc;
 
-	o.nshards = 1;
-	o.reduce = true;
-	o.gen.max_ops = 12;
-	o.gen.mix = GEN_ALL;
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		char *end = NULL;
-		if (!strcmp(a, "--json")) {
-			o.json = true;
-			continue;
-		}
-		if (!strcmp(a, "--no-reduce")) {
-			o.reduce = false;
-			continue;
-		}
-		if (!strcmp(a, "--no-copies")) {
-			o.gen.no_copies = true;
-			continue;
-		}
-		if (!strcmp(a, "--quiet")) {
-			o.quiet = true;
-			continue;
-		}
-		if (!v)
-			return fuzz_usage("option needs a value:", a);
-		i++;
-		if (external_opt(a, NULL, NULL, 0)) {
-			char why[160];
-			if (external_opt(a, v, why, sizeof why) < 0)
-				return fuzz_usage(why, NULL);
-		} else if (!strcmp(a, "--strategy")) {
-			if (!(o.strategy = strategy_parse(v)))
-				return fuzz_usage("unknown strategy", v);
-		} else if (!strcmp(a, "--seed")) {
-			o.seed = strtoull(v, &end, 10);
-		} else if (!strcmp(a, "--count")) {
-			o.count = strtol(v, &end, 10);
-		} else if (!strcmp(a, "--time")) {
-			o.seconds = strtod(v, &end);
-		} else if (!strcmp(a, "--out")) {
-			o.out = v;
-		} else if (!strcmp(a, "--tool-batch")) {
-			/* programs per tool call (outside strategies): 1
-			 * asks about each alone, for comparisons */
-			ExternalOpts xo = *external_opts();
-			xo.batch = (int)strtol(v, &end, 10);
-			if (xo.batch < 1 || xo.batch > FUZZ_BATCH_MAX)
-				return fuzz_usage("--tool-batch wants 1..4096:", v);
-			external_options(&xo);
-		} else if (!strcmp(a, "--max-ops")) {
-			o.gen.max_ops = (int)strtol(v, &end, 10);
-		} else if (!strcmp(a, "--mix")) {
-			if (parse_mix(v, &o.gen.mix))
-				return fuzz_usage("--mix wants a list of slices, matmul, "
-						  "loops, branches, async, calls, forall (or a "
-						  "number):", v);
-		} else if (!strcmp(a, "--shard")) {
-			if (sscanf(v, "%d/%d", &o.shard, &o.nshards) != 2 ||
-			    o.nshards < 1 || o.shard < 0 || o.shard >= o.nshards)
-				return fuzz_usage("--shard wants I/N with 0 <= I < N:", v);
-		} else {
-			return fuzz_usage("unknown option", a);
-		}
-		if (end && *end)
-			return fuzz_usage("bad number", v);
+	o.strategy = a->strategy;
+	o.seed = a->seed;
+	o.count = (long)a->count;
+	o.seconds = a->seconds;
+	o.out = a->out;
+	o.shard = a->shard;
+	o.nshards = a->nshards;
+	o.json = a->json;
+	o.quiet = a->quiet || a->json;
+	o.reduce = !a->no_reduce;
+	o.gen.max_ops = a->max_ops;
+	o.gen.mix = a->mix;
+	o.gen.no_copies = a->no_copies;
+	if (a->tool_batch) {
+		/* programs per tool call (outside strategies): 1 asks about
+		 * each alone, for comparisons */
+		ExternalOpts xo = *external_opts();
+		xo.batch = a->tool_batch;
+		external_options(&xo);
 	}
-	if (!o.strategy)
-		return fuzz_usage("--strategy S is required", NULL);
-	if (!o.count && o.seconds <= 0)
-		o.count = 1000;
-	if (o.gen.max_ops < 1 || o.gen.max_ops > 100000)
-		return fuzz_usage("--max-ops wants 1..100000", NULL);
-	o.quiet |= o.json;
 	rc = fuzz_run(&o, &st);
 	if (o.json)
 		fuzz_json(&st);
@@ -524,4 +462,16 @@ cmd_fuzz(int argc, char **argv)
 		       st.seconds > 0 ? (double)st.programs / st.seconds : 0.0);
 	fuzz_stats_free(&st);
 	return rc;
+}
+
+int
+cmd_fuzz(int argc, char **argv)
+{
+	Args a;
+	int rc = cli_parse(argc, argv, &a);
+
+	if (!rc)
+		rc = fuzz_main(&a);
+	cli_args_free(&a);
+	return rc < 0 ? 0 : rc;
 }

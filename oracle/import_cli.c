@@ -20,59 +20,6 @@ typedef struct ImpOpts {
 	double timeout;
 } ImpOpts;
 
-static int
-imp_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "bufdiff import: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nusage: bufdiff import FILE.mlir [--func NAME] "
-		"[--seed N] [--out CASE] [--tool TOOL | --no-tool] "
-		"[--tool-timeout SEC]\n");
-	return STATUS_BAD;
-}
-
-static int
-imp_args(ImpOpts *o, int argc, char **argv)
-{
-	o->seed = 1;
-	o->timeout = 60;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		char *end;
-		if (!strcmp(a, "--no-tool")) {
-			o->no_tool = true;
-		} else if (!strcmp(a, "--func") || !strcmp(a, "--out") ||
-			   !strcmp(a, "--tool") || !strcmp(a, "--seed") ||
-			   !strcmp(a, "--tool-timeout")) {
-			if (i + 1 >= argc)
-				return imp_usage("option %s needs a value", a);
-			const char *v = argv[++i];
-			if (!strcmp(a, "--func"))
-				o->func = v;
-			else if (!strcmp(a, "--out"))
-				o->out = v;
-			else if (!strcmp(a, "--tool"))
-				o->tool = v;
-			else if (!strcmp(a, "--seed") &&
-				 ((o->seed = strtoll(v, &end, 10)) < 0 || *end ||
-				  end == v || o->seed > 1000000000))
-				return imp_usage("bad seed '%s'", v);
-			else if (!strcmp(a, "--tool-timeout") &&
-				 ((o->timeout = strtod(v, &end)) <= 0 || *end))
-				return imp_usage("bad timeout '%s'", v);
-		} else if (a[0] == '-' && a[1]) {
-			return imp_usage("unknown option '%s'", a);
-		} else if (o->path) {
-			return imp_usage("takes exactly one FILE, got '%s' too", a);
-		} else {
-			o->path = a;
-		}
-	}
-	if (!o->path)
-		return imp_usage("%s", "no FILE given");
-	return 0;
-}
-
 /* The whole file, mem_alloc'ed, or NULL. */
 static char *
 slurp(const char *path, size_t *len)
@@ -378,9 +325,10 @@ write_out(const ImpOpts *o, const char *s)
 }
 
 int
-cmd_import(int argc, char **argv)
+cmd_import(const Args *a)
 {
-	ImpOpts o = {0};
+	ImpOpts o = {a->paths[0], a->func, a->out, a->tool, a->no_tool,
+		     a->import_seed, a->tool_timeout};
 	size_t len, glen;
 	char *text, *gen = NULL, *tir, *ctext = NULL;
 	const char *dfile;
@@ -388,8 +336,6 @@ cmd_import(int argc, char **argv)
 	Diag d;
 	int rc;
 
-	if ((rc = imp_args(&o, argc, argv)))
-		return rc;
 	if (!(text = slurp(o.path, &len))) {
 		fprintf(stderr, "bufdiff import: cannot read %s\n", o.path);
 		return STATUS_BAD;

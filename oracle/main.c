@@ -12,196 +12,13 @@
 
 #include "oracle.h"
 
-static const char usage[] =
-	"usage:\n"
-	"  bufdiff run CASE [--strategy S] [--plan FILE] [--schedule X] [--json]\n"
-	"              [--alloc-overhead BYTES] [--memory-trace FILE]\n"
-	"  bufdiff check PATH... [--strategy S] [--plan FILE] [--schedule X]\n"
-	"              [--json] [--junit FILE]\n"
-	"  bufdiff print CASE\n"
-	"  bufdiff bufferize CASE [--strategy S] [--run I]\n"
-	"  bufdiff explain CASE [--strategy S] [--run I]\n"
-	"  bufdiff fuzz --strategy S [--seed N] [--count K | --time SEC]\n"
-	"              [--out DIR] [--shard I/N] [--max-ops N] [--mix LIST]\n"
-	"              [--no-reduce] [--tool-batch N] [--json]\n"
-	"  bufdiff reduce CASE [--run I] [--plan FILE] [--out FILE]\n"
-	"  bufdiff export CASE [--mlir-version 16|19|22] [--out FILE]\n"
-	"  bufdiff strategies\n"
-	"  bufdiff --help | --version\n"
-	"\n"
-	"  run         the reference and the bufferized runs of CASE (its runs,\n"
-	"              or --strategy S alone), checked against its expectations\n"
-	"  check       every *.yaml case under the PATHs: [ok] / [FAIL] per case\n"
-	"  print       the case's program as canonical TIR\n"
-	"  bufferize   the buffer program of CASE under S (default copy-all), or\n"
-	"              under the case's run I (1-based) with its plan\n"
-	"  explain     one line per allocation and copy: why it is there\n"
-	"  fuzz        generate programs from seeds, run S under every schedule,\n"
-	"              reduce each failure into a case file in DIR\n"
-	"  reduce      the smallest case on which run I still fails the same way\n"
-	"  export      the program as MLIR that mlir-opt-N parses (default 22),\n"
-	"              every op with loc(\"CASE\":LINE:COL) of its TIR op\n"
-	"  strategies  the bufferization strategies, one per line\n"
-	"\n"
-	"  --strategy S   copy-all, inplace-all, last-use, one-shot, plan, the\n"
-	"                 mutants, exec:CMD, exec-mlir:CMD, mlir[:TOOL]\n"
-	"  --plan FILE    one more run per case with the decisions of FILE (JSON\n"
-	"                 or YAML; `run`: instead of the case's runs) over\n"
-	"                 --strategy S or copy-all; it must agree\n"
-	"  --schedule X   sync, late, all or random:SEED (overrides the runs')\n"
-	"  --schedules N  random seeds that `all` tries (default 8)\n"
-	"  --json         one JSON object per case on stdout\n"
-	"  --junit FILE   also write a JUnit XML report to FILE\n"
-	"  --alloc-overhead BYTES  count BYTES more for each allocation\n"
-	"  --tool-timeout SEC      bound each call of an outside tool (60)\n"
-	"  --mlir-options OPTS     more One-Shot Bufferize options (mlir)\n"
-	"  --mlir-pipeline P       the pass pipeline (mlir-pipeline; default\n"
-	"                          " MLIR_PIPELINE ")\n"
-	"  --mlir-version N        the MLIR dialect version to export (16,\n"
-	"                          19, 22; default: the tool's, else 22)\n"
-	"  --memory-trace FILE     write M(t) per executed instruction as CSV\n"
-	"\n"
-	"exit: 0 ok, 1 an expectation failed, 2 bad input or usage\n";
-
+/* The command, and what main.c's commands keep beside its Args. */
 typedef struct Opts {
-	const char *cmd;
-	const char **paths;
-	int npaths;
-	const Strategy *strategy; /* NULL: the case's runs */
-	Schedule schedule;
-	bool has_schedule;      /* --schedule given */
-	int nrandom;            /* --schedules N */
-	bool json;
-	const char *junit;
-	const char *trace;      /* --memory-trace FILE */
-	long long overhead;     /* --alloc-overhead BYTES */
-	int run;                /* --run I, 1-based; 0: none */
-	const char *plan;       /* --plan FILE */
-	bool planned;           /* the last case got the document's run */
+	Args a;
+	bool planned;           /* the last case got the --plan document's run */
 	char *plantext;         /* its text (mem_alloc'ed) */
 	size_t planlen;
-	const char *out;        /* --out FILE */
 } Opts;
-
-static int
-usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "bufdiff: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n(see bufdiff --help)\n");
-	return STATUS_BAD;
-}
-
-/* The value of option argv[*i]; NULL (after a message) if missing. */
-static const char *
-opt_value(int argc, char **argv, int *i)
-{
-	if (*i + 1 >= argc) {
-		usage_error("option %s needs a value", argv[*i]);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-static int
-parse_opt(Opts *o, int argc, char **argv, int *i)
-{
-	const char *a = argv[*i], *v;
-	char why[160];
-
-	if (external_opt(a, NULL, why, sizeof why)) { /* they take a value */
-		if (!(v = opt_value(argc, argv, i)))
-			return STATUS_BAD;
-		if (external_opt(a, v, why, sizeof why) < 0)
-			return usage_error("%s", why);
-	} else if (!strcmp(a, "--json")) {
-		o->json = true;
-	} else if (!strcmp(a, "--strategy")) {
-		if (!(v = opt_value(argc, argv, i)))
-			return STATUS_BAD;
-		if (!(o->strategy = strategy_parse(v)))
-			return usage_error("unknown strategy '%s' (see bufdiff "
-					   "strategies)", v);
-	} else if (!strcmp(a, "--schedule")) {
-		if (!(v = opt_value(argc, argv, i)))
-			return STATUS_BAD;
-		o->has_schedule = true;
-		if (schedule_parse(v, &o->schedule))
-			return usage_error("unknown schedule '%s' (sync, late, "
-					   "all or random:SEED)", v);
-	} else if (!strcmp(a, "--junit")) {
-		if (!(o->junit = opt_value(argc, argv, i)))
-			return STATUS_BAD;
-	} else if (!strcmp(a, "--plan")) {
-		if (!(o->plan = opt_value(argc, argv, i)))
-			return STATUS_BAD;
-	} else if (!strcmp(a, "--out")) {
-		if (!(o->out = opt_value(argc, argv, i)))
-			return STATUS_BAD;
-	} else if (!strcmp(a, "--memory-trace")) {
-		if (!(o->trace = opt_value(argc, argv, i)))
-			return STATUS_BAD;
-	} else if (!strcmp(a, "--alloc-overhead") || !strcmp(a, "--run") ||
-		   !strcmp(a, "--schedules")) {
-		char *end;
-		long long n;
-		if (!(v = opt_value(argc, argv, i)))
-			return STATUS_BAD;
-		n = strtoll(v, &end, 10);
-		if (*end || !*v || n < 0 || n > ((long long)1 << 40))
-			return usage_error("bad number '%s'", v);
-		if (!strcmp(a, "--run"))
-			o->run = (int)n;
-		else if (!strcmp(a, "--schedules"))
-			o->nrandom = n > 64 ? 64 : (int)n;
-		else
-			o->overhead = n;
-	} else {
-		return usage_error("unknown option '%s'", a);
-	}
-	return 0;
-}
-
-/* Options valid per command. */
-static bool
-opt_allowed(const char *cmd, const char *opt)
-{
-	if (!strcmp(cmd, "run"))
-		return strcmp(opt, "--junit") && strcmp(opt, "--run");
-	if (!strcmp(cmd, "check"))
-		return strcmp(opt, "--run") &&
-		       strcmp(opt, "--memory-trace");
-	if (!strcmp(cmd, "export"))
-		return !strcmp(opt, "--mlir-version") || !strcmp(opt, "--out");
-	if (!strcmp(cmd, "bufferize") || !strcmp(cmd, "explain"))
-		return !strcmp(opt, "--strategy") || !strcmp(opt, "--run") ||
-		       external_opt(opt, NULL, NULL, 0);
-	return false;
-}
-
-static int
-parse_args(Opts *o, int argc, char **argv)
-{
-	int rc;
-
-	o->cmd = argv[1];
-	o->strategy = NULL;
-	o->nrandom = 8;
-	o->paths = mem_alloc(sizeof *o->paths * (size_t)argc);
-	if (!o->paths)
-		return usage_error("%s", "out of memory");
-	for (int i = 2; i < argc; i++) {
-		if (argv[i][0] != '-' || !argv[i][1]) {
-			o->paths[o->npaths++] = argv[i];
-			continue;
-		}
-		if (!opt_allowed(o->cmd, argv[i]))
-			return usage_error("option '%s' is not valid here", argv[i]);
-		if ((rc = parse_opt(o, argc, argv, &i)))
-			return rc;
-	}
-	return 0;
-}
 
 /* An error in a case file, with its source line and caret when it has a
  * location (an unreadable file has none). */
@@ -233,7 +50,7 @@ print_run_errors(const Opts *o, const char *path, const Case *c,
 				i + 1, r->strategy, r->err.msg);
 			continue;
 		}
-		diag_print(stderr, doc ? o->plan : path,
+		diag_print(stderr, doc ? o->a.plan : path,
 			   doc ? o->plantext : c->text, &r->err);
 	}
 }
@@ -250,10 +67,10 @@ check_planned(Opts *o, const char *path, bool only, Case **c, Outcome *out)
 	o->planned = false;
 	if (case_load(path, 0, c, &d)) { /* reported (or expected) as usual */
 		case_free(*c);
-		check_file(path, o->strategy, true, c, out);
+		check_file(path, o->a.strategy, true, c, out);
 		return;
 	}
-	if (!plandoc_add_run(o->plan, o->plantext, o->planlen, *c, o->strategy,
+	if (!plandoc_add_run(o->a.plan, o->plantext, o->planlen, *c, o->a.strategy,
 			     only, &found, &d)) {
 		if (found || !only) {
 			o->planned = found;
@@ -264,12 +81,12 @@ check_planned(Opts *o, const char *path, bool only, Case **c, Outcome *out)
 			 "'cases'", (*c)->name);
 	}
 	if (d.loc.line > 0)
-		diag_print(stderr, o->plan, o->plantext, &d);
+		diag_print(stderr, o->a.plan, o->plantext, &d);
 	else
-		fprintf(stderr, "%s: error: %s\n", o->plan, d.msg);
+		fprintf(stderr, "%s: error: %s\n", o->a.plan, d.msg);
 	memset(out, 0, sizeof *out);
 	out->status = STATUS_BAD;
-	snprintf(out->why, sizeof out->why, "%s:%d:%d: error: %.400s", o->plan,
+	snprintf(out->why, sizeof out->why, "%s:%d:%d: error: %.400s", o->a.plan,
 		 d.loc.line, d.loc.col, d.msg);
 }
 
@@ -280,17 +97,15 @@ cmd_run(Opts *o)
 	Outcome out;
 	int rc;
 
-	if (o->npaths != 1)
-		return usage_error("%s", "run takes exactly one CASE");
-	if (o->plan)
-		check_planned(o, o->paths[0], true, &c, &out);
+	if (o->a.plan)
+		check_planned(o, o->a.paths[0], true, &c, &out);
 	else
-		check_file(o->paths[0], o->strategy, !o->strategy, &c, &out);
+		check_file(o->a.paths[0], o->a.strategy, !o->a.strategy, &c, &out);
 	if (out.errored && out.status != STATUS_OK)
-		print_error(o->paths[0], c, &out.err);
+		print_error(o->a.paths[0], c, &out.err);
 	else if (out.status == STATUS_BAD)
-		print_run_errors(o, o->paths[0], c, &out);
-	if (o->json) {
+		print_run_errors(o, o->a.paths[0], c, &out);
+	if (o->a.json) {
 		if (report_json(stdout, c, &out))
 			fprintf(stderr, "bufdiff: out of memory\n");
 	} else if (!out.errored || out.status != STATUS_BAD) {
@@ -397,15 +212,18 @@ collect(Opts *o, Files *f)
 	struct stat st;
 	int rc = 0;
 
-	for (int i = 0; i < o->npaths; i++) {
-		if (stat(o->paths[i], &st)) {
-			fprintf(stderr, "bufdiff: cannot open %s: %s\n", o->paths[i],
+	for (int i = 0; i < o->a.npaths; i++) {
+		if (!strcmp(o->a.paths[i], "-")) { /* a case on stdin */
+			if (files_add(f, "-"))
+				rc = -1;
+		} else if (stat(o->a.paths[i], &st)) {
+			fprintf(stderr, "bufdiff: cannot open %s: %s\n", o->a.paths[i],
 				strerror(errno));
 			rc = -1;
 		} else if (S_ISDIR(st.st_mode)) {
-			if (walk(f, o->paths[i]))
+			if (walk(f, o->a.paths[i]))
 				rc = -1;
-		} else if (files_add(f, o->paths[i])) {
+		} else if (files_add(f, o->a.paths[i])) {
 			rc = -1;
 		}
 	}
@@ -429,10 +247,10 @@ check_one_file(Opts *o, const char *path, JEntry *je, int idx)
 	Outcome out;
 	const char *dup;
 
-	if (o->plan)
+	if (o->a.plan)
 		check_planned(o, path, false, &c, &out);
 	else
-		check_file(path, o->strategy, true, &c, &out);
+		check_file(path, o->a.strategy, true, &c, &out);
 	je[idx].file = mem_strdup(path);
 	je[idx].name = c && c->name ? mem_strdup(c->name) : NULL;
 	if (out.status == STATUS_OK && (dup = duplicate(je, idx))) {
@@ -446,7 +264,7 @@ check_one_file(Opts *o, const char *path, JEntry *je, int idx)
 		print_error(path, c, &out.err);
 	else if (out.status == STATUS_BAD)
 		print_run_errors(o, path, c, &out);
-	if (o->json)
+	if (o->a.json)
 		report_json(stdout, c, &out);
 	else if (out.status == STATUS_OK)
 		printf("[ok] %s\n", path);
@@ -480,7 +298,7 @@ plan_unmatched(Opts *o, const JEntry *je, int n)
 			continue;
 		diag_set(&d, locs[i], "no case named '%s' under the checked "
 			 "paths", names[i]);
-		diag_print(stderr, o->plan, o->plantext, &d);
+		diag_print(stderr, o->a.plan, o->plantext, &d);
 		bad = true;
 	}
 	arena_free(a);
@@ -494,14 +312,12 @@ cmd_check(Opts *o)
 	JEntry *je;
 	int worst = 0, passed = 0;
 
-	if (!o->npaths)
-		return usage_error("%s", "check needs at least one PATH");
 	if (collect(o, &f))
 		worst = STATUS_BAD;
 	je = mem_calloc((size_t)f.n + 1, sizeof *je);
 	if (!je) {
 		files_free(&f);
-		return usage_error("%s", "out of memory");
+		return cli_usage(&o->a, "%s", "out of memory");
 	}
 	for (int i = 0; i < f.n; i++) {
 		check_one_file(o, f.v[i], je, i);
@@ -509,12 +325,12 @@ cmd_check(Opts *o)
 		if ((int)je[i].status > worst)
 			worst = je[i].status;
 	}
-	if (o->plan && plan_unmatched(o, je, f.n))
+	if (o->a.plan && plan_unmatched(o, je, f.n))
 		worst = STATUS_BAD;
-	fprintf(o->json ? stderr : stdout, "%d passed, %d failed\n", passed,
+	fprintf(o->a.json ? stderr : stdout, "%d passed, %d failed\n", passed,
 		f.n - passed);
-	if (o->junit && report_junit(o->junit, je, f.n)) {
-		fprintf(stderr, "bufdiff: cannot write %s: %s\n", o->junit,
+	if (o->a.junit && report_junit(o->a.junit, je, f.n)) {
+		fprintf(stderr, "bufdiff: cannot write %s: %s\n", o->a.junit,
 			strerror(errno));
 		worst = STATUS_BAD;
 	}
@@ -538,10 +354,8 @@ cmd_print(Opts *o)
 	char *s;
 	int rc = STATUS_OK;
 
-	if (o->npaths != 1)
-		return usage_error("%s", "print takes exactly one CASE");
-	if (case_load(o->paths[0], CASE_PROGRAM_ONLY, &c, &d)) {
-		print_error(o->paths[0], c, &d);
+	if (case_load(o->a.paths[0], CASE_PROGRAM_ONLY, &c, &d)) {
+		print_error(o->a.paths[0], c, &d);
 		case_free(c);
 		return STATUS_BAD;
 	}
@@ -565,12 +379,16 @@ static int
 bufferize_decisions(Opts *o, Case *c, Decisions *ds, BProg **bp, Diag *d)
 {
 	const Run *r = NULL;
-	const Strategy *s = o->strategy;
+	const Strategy *s = o->a.strategy;
 
-	if (o->run) {
-		if (o->run > c->nruns)
-			return usage_error("%s has fewer runs", o->paths[0]);
-		r = &c->runs[o->run - 1];
+	if (o->a.run) {
+		if (o->a.run > c->nruns) {
+			fprintf(stderr, "%s: error: the case has %d run%s, no run "
+				"%d\n", o->a.paths[0], c->nruns,
+				c->nruns == 1 ? "" : "s", o->a.run);
+			return STATUS_BAD;
+		}
+		r = &c->runs[o->a.run - 1];
 		s = r->strategy ? r->strategy : s;
 	}
 	if (!s)
@@ -585,11 +403,11 @@ bufferize_decisions(Opts *o, Case *c, Decisions *ds, BProg **bp, Diag *d)
 		mem_free(t.memref);
 		if (rc < 0 && s->ext->kind == EXT_PIPELINE && d->msg[0] &&
 		    strcmp(d->msg, "out of memory")) {
-			fprintf(stderr, "%s: error: %s\n", o->paths[0], d->msg);
+			fprintf(stderr, "%s: error: %s\n", o->a.paths[0], d->msg);
 			return STATUS_BAD;
 		}
 		if (rc < 0)
-			return usage_error("%s", "out of memory");
+			return cli_usage(&o->a, "%s", "out of memory");
 		if (rc > 0) {
 			size_t n = strlen(t.err);
 			fprintf(stderr, "bufdiff: tool-error: %s\n  command: %s\n%s%s",
@@ -600,10 +418,10 @@ bufferize_decisions(Opts *o, Case *c, Decisions *ds, BProg **bp, Diag *d)
 		if (*bp)
 			return 0; /* the memref program: no decisions */
 	} else if (decisions_make(c->prog, s, ds)) {
-		return usage_error("%s", "out of memory");
+		return cli_usage(&o->a, "%s", "out of memory");
 	}
 	if (r && diff_plan(r, ds, d)) {
-		print_error(o->paths[0], c, d);
+		print_error(o->a.paths[0], c, d);
 		return STATUS_BAD;
 	}
 	return 0;
@@ -619,17 +437,15 @@ cmd_bufferize_or_explain(Opts *o, bool explain)
 	char *s = NULL;
 	int rc;
 
-	if (o->npaths != 1)
-		return usage_error("%s", "bufferize takes exactly one CASE");
-	if (case_load(o->paths[0], 0, &c, &d)) {
-		print_error(o->paths[0], c, &d);
+	if (case_load(o->a.paths[0], 0, &c, &d)) {
+		print_error(o->a.paths[0], c, &d);
 		case_free(c);
 		return STATUS_BAD;
 	}
 	rc = bufferize_decisions(o, c, &ds, &bp, &d);
 	if (!rc && ((!bp && !(bp = bufferize_lower(c->prog, &ds, &d))) ||
 		    !(s = explain ? bir_explain(bp) : bir_print(bp))))
-		rc = usage_error("%s", "out of memory");
+		rc = cli_usage(&o->a, "%s", "out of memory");
 	if (s)
 		fputs(s, stdout);
 	mem_free(s);
@@ -676,22 +492,20 @@ cmd_export(Opts *o)
 	char *s;
 	int rc = STATUS_OK, v = external_opts()->mlir_version;
 
-	if (o->npaths != 1)
-		return usage_error("%s", "export takes exactly one CASE");
 	/* the program only (no inputs needed), verified */
-	if (case_load(o->paths[0], CASE_PROGRAM_ONLY, &c, &d) ||
+	if (case_load(o->a.paths[0], CASE_PROGRAM_ONLY, &c, &d) ||
 	    tir_verify(c->prog, &c->lim, &d) ||
-	    mlir_export(c->prog, o->paths[0], mlir_version(v ? v : 22), &b, NULL,
+	    mlir_export(c->prog, o->a.paths[0], mlir_version(v ? v : 22), &b, NULL,
 			NULL, &d)) {
-		print_error(o->paths[0], c, &d);
+		print_error(o->a.paths[0], c, &d);
 		str_free(&b);
 		case_free(c);
 		return STATUS_BAD;
 	}
 	if (!(s = str_take(&b)))
-		rc = usage_error("%s", "out of memory");
-	else if (write_text(o->out, s))
-		rc = usage_error("cannot write %s", o->out);
+		rc = cli_usage(&o->a, "%s", "out of memory");
+	else if (write_text(o->a.out, s))
+		rc = cli_usage(&o->a, "cannot write %s", o->a.out);
 	mem_free(s);
 	case_free(c);
 	return rc;
@@ -700,8 +514,7 @@ cmd_export(Opts *o)
 static int
 cmd_strategies(Opts *o)
 {
-	if (o->npaths)
-		return usage_error("%s", "strategies takes no arguments");
+	(void)o;
 	for (int i = 0; strategy_at(i); i++)
 		printf("%-34s %s\n", strategy_at(i)->name, strategy_at(i)->about);
 	printf("%-34s %s\n", "exec:CMD", "outside bufferizer: canonical TIR on "
@@ -714,38 +527,76 @@ cmd_strategies(Opts *o)
 	return 0;
 }
 
-static const struct {
-	const char *name;
-	int (*fn)(Opts *);
-} commands[] = {
-	{"run", cmd_run},
-	{"check", cmd_check},
-	{"print", cmd_print},
-	{"bufferize", cmd_bufferize},
-	{"explain", cmd_explain},
-	{"export", cmd_export},
-	{"strategies", cmd_strategies},
+static int
+cmd_fuzz_opts(Opts *o)
+{
+	return fuzz_main(&o->a);
+}
+
+static int
+cmd_reduce_opts(Opts *o)
+{
+	return cmd_reduce(&o->a);
+}
+
+static int
+cmd_import_opts(Opts *o)
+{
+	return cmd_import(&o->a);
+}
+
+/* cli.c's commands (help is done by cli_parse). */
+static int (*const commands[CLI_NCMDS])(Opts *) = {
+	[CLI_RUN] = cmd_run,
+	[CLI_CHECK] = cmd_check,
+	[CLI_PRINT] = cmd_print,
+	[CLI_BUFFERIZE] = cmd_bufferize,
+	[CLI_EXPLAIN] = cmd_explain,
+	[CLI_FUZZ] = cmd_fuzz_opts,
+	[CLI_REDUCE] = cmd_reduce_opts,
+	[CLI_EXPORT] = cmd_export,
+	[CLI_IMPORT] = cmd_import_opts,
+	[CLI_STRATEGIES] = cmd_strategies,
 };
+
+/* The commands that run cases get --plan's text, --memory-trace's file
+ * and the diff options; then the command runs. */
+static int
+run_command(Opts *o)
+{
+	FILE *trace = NULL;
+	Diag d;
+	int rc = 0;
+
+	if (o->a.plan && o->a.cmd != CLI_REDUCE &&
+	    !(o->plantext = plandoc_read(o->a.plan, &o->planlen, &d))) {
+		fprintf(stderr, "bufdiff: %s\n", d.msg);
+		rc = STATUS_BAD;
+	}
+	if (!rc && o->a.trace && !(trace = fopen(o->a.trace, "w")))
+		rc = cli_usage(&o->a, "cannot write %s", o->a.trace);
+	if (!rc) {
+		if (trace)
+			fputs("step,bytes,line\n", trace);
+		diff_options(o->a.overhead, trace,
+			     o->a.has_schedule ? &o->a.schedule : NULL,
+			     o->a.nrandom);
+		if (!commands[o->a.cmd])
+			abort(); /* a command of cli.c's table without a function */
+		rc = commands[o->a.cmd](o);
+	}
+	if (trace)
+		fclose(trace);
+	mem_free(o->plantext);
+	return rc;
+}
 
 int
 main(int argc, char **argv)
 {
 	Opts o = {0};
-	Diag d;
 	int rc;
 
-	if (argc < 2) {
-		fputs(usage, stderr);
-		return STATUS_BAD;
-	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs(usage, stdout);
-		return 0;
-	}
-	if (!strcmp(argv[1], "--version")) {
-		printf("bufdiff %s\n", bufdiff_version);
-		return 0;
-	}
 #ifdef __GLIBC__
 	/* fuzzing allocates and frees a whole program's state thousands of
 	 * times a second: keep the heap instead of trimming it each time */
@@ -753,38 +604,9 @@ main(int argc, char **argv)
 	mallopt(M_TOP_PAD, 16 << 20);
 #endif
 	report_json_init();
-	/* commands with options of their own */
-	if (!strcmp(argv[1], "fuzz"))
-		return cmd_fuzz(argc, argv);
-	if (!strcmp(argv[1], "reduce"))
-		return cmd_reduce(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "import"))
-		return cmd_import(argc - 1, argv + 1);
-	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
-		if (strcmp(argv[1], commands[i].name))
-			continue;
-		FILE *trace = NULL;
-		rc = parse_args(&o, argc, argv);
-		if (!rc && o.plan && !(o.plantext = plandoc_read(o.plan,
-							&o.planlen, &d))) {
-			fprintf(stderr, "bufdiff: %s\n", d.msg);
-			rc = STATUS_BAD;
-		}
-		if (!rc && o.trace && !(trace = fopen(o.trace, "w")))
-			rc = usage_error("cannot write %s", o.trace);
-		if (!rc) {
-			if (trace)
-				fputs("step,bytes,line\n", trace);
-			diff_options(o.overhead, trace,
-				     o.has_schedule ? &o.schedule : NULL,
-				     o.nrandom);
-			rc = commands[i].fn(&o);
-		}
-		if (trace)
-			fclose(trace);
-		mem_free(o.paths);
-		mem_free(o.plantext);
-		return rc;
-	}
-	return usage_error("unknown command '%s'", argv[1]);
+	rc = cli_parse(argc, argv, &o.a);
+	if (!rc)
+		rc = run_command(&o);
+	cli_args_free(&o.a);
+	return rc < 0 ? 0 : rc;
 }

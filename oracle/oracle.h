@@ -37,8 +37,11 @@
  *              way (docs/reduce.md)
  *   reduce_cli.c  `bufdiff reduce`
  *   report.c   text, JSON (--json) and JUnit (--junit) reports
- *   main.c     the CLI: run, check, print, bufferize, explain, export,
- *              import, strategies, --help, --version
+ *   cli.c      the command line: one table of commands and one of flags,
+ *              parsed with getopt_long into Args; help generated from the
+ *              tables; "did you mean" (docs/cli.md)
+ *   main.c     the commands run, check, print, bufferize, explain, export,
+ *              strategies, and the dispatch over cli.c's commands
  *
  * Every line and column here is a 1-based position in the .yaml file,
  * except in mlir_read.c, where they are positions in the MLIR text.
@@ -125,8 +128,10 @@ Tensor **data_outputs(Loader *L, const yaml_node_t *n, Type *const *rtypes,
 /* -------------------------------------------------------------- runs.c */
 
 
-/* "sync", "late", "all", "random:N" -> 0, else -1. */
+/* "sync", "late", "all", "random:N" (N in 0..2^64-1) -> 0, else -1. */
 int schedule_parse(const char *s, Schedule *out);
+/* Decimal digits only (no sign, no blanks) that fit in 64 bits -> true. */
+bool u64_parse(const char *s, uint64_t *out);
 
 /* tool-error (FORMAT §5): an outside bufferizer was missing, failed, timed
  * out or answered something unreadable; nothing was executed. */
@@ -510,6 +515,58 @@ typedef struct GenOpts {
  * The same seed gives the same text on any machine. */
 char *gen_case(uint64_t seed, const GenOpts *o, const char *strategy);
 
+/* --------------------------------------------------------------- cli.c */
+
+/* The commands, in the order `bufdiff --help` lists them. */
+typedef enum CliCmd {
+	CLI_RUN, CLI_CHECK, CLI_PRINT, CLI_BUFFERIZE, CLI_EXPLAIN, CLI_FUZZ,
+	CLI_REDUCE, CLI_EXPORT, CLI_IMPORT, CLI_STRATEGIES, CLI_HELP, CLI_NCMDS
+} CliCmd;
+
+/* Every flag's value (cli.c's table says which commands take it and what
+ * it holds when not given), and the positional arguments. */
+typedef struct Args {
+	CliCmd cmd;
+	const char *name;               /* the command's name */
+	const char **paths;             /* positional arguments ("-": stdin) */
+	int npaths;
+	const Strategy *strategy;       /* --strategy; NULL: not given */
+	Schedule schedule;              /* --schedule, when has_schedule */
+	bool has_schedule;
+	int nrandom;                    /* --schedules N (8) */
+	bool json;
+	const char *junit, *trace, *plan, *out;
+	long long overhead;             /* --alloc-overhead BYTES */
+	int run;                        /* --run I, 1-based; 0: not given */
+	/* fuzz */
+	uint64_t seed;                  /* --seed N (0) */
+	long long count;                /* --count K; 0: not given */
+	double seconds;                 /* --time SEC; 0: not given */
+	int shard, nshards;             /* --shard I/N (0/1) */
+	int max_ops;                    /* --max-ops M (12) */
+	unsigned mix;                   /* --mix LIST (GEN_ALL) */
+	int tool_batch;                 /* --tool-batch N; 0: not given */
+	bool no_reduce, no_copies, quiet;
+	/* import */
+	const char *func, *tool;
+	bool no_tool;
+	long long import_seed;          /* import --seed N (1) */
+	double tool_timeout;            /* import --tool-timeout SEC (60) */
+} Args;
+
+/* argv (argv[1] the command) -> a: 0 to run the command, -1 when help was
+ * printed (exit 0), STATUS_BAD after a usage error on stderr.  Free a
+ * with cli_args_free in every case. */
+int cli_parse(int argc, char **argv, Args *a);
+void cli_args_free(Args *a);
+/* "bufdiff CMD: MESSAGE" and "(see bufdiff help CMD)" on stderr:
+ * STATUS_BAD. */
+int cli_usage(const Args *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The closest of names[0..n) to word by edit distance, or NULL when none
+ * is close enough to suggest. */
+const char *cli_nearest(const char *word, const char *const *names, int n);
+
 /* -------------------------------------------------------------- fuzz.c */
 
 typedef struct ReduceStats {
@@ -547,8 +604,12 @@ typedef struct FuzzStats {
  * 1 some failed, 2 bad usage (an unwritable directory). */
 int fuzz_run(const FuzzOpts *o, FuzzStats *st);
 void fuzz_stats_free(FuzzStats *st);
-/* `bufdiff fuzz ...` (argv[1] is "fuzz"): exit code as fuzz_run. */
+/* `bufdiff fuzz ...` (argv[1] is "fuzz"): exit code as fuzz_run;
+ * fuzz_main the same from parsed arguments. */
 int cmd_fuzz(int argc, char **argv);
+int fuzz_main(const Args *a);
+/* --mix: "loops,async" or a bitmask (as libFuzzer's messages print it). */
+int fuzz_parse_mix(const char *s, unsigned *mix);
 
 /* -------------------------------------------------------------- emit.c */
 
@@ -604,9 +665,9 @@ void reduce_budget(int n);
 
 /* -------------------------------------------------------- reduce_cli.c */
 
-/* `bufdiff reduce CASE [--run I] [--out FILE]` (argv[0] is "reduce"):
- * 0 reduced, 1 the run does not fail, 2 bad input or usage. */
-int cmd_reduce(int argc, char **argv);
+/* `bufdiff reduce CASE [--run I] [--plan FILE] [--out FILE]`: 0 reduced,
+ * 1 the run does not fail, 2 bad input or usage. */
+int cmd_reduce(const Args *a);
 
 /* ------------------------------------------------------------ report.c */
 
@@ -788,8 +849,8 @@ int memref_program(const struct Case *c, const char *text,
 int mlir_import(const char *text, size_t len, const char *file,
 		const char *func, Str *out, Diag *d, const char **dfile);
 /* `bufdiff import FILE.mlir [--func NAME] [--seed N] [--out CASE]
- * [--tool TOOL | --no-tool] [--tool-timeout SEC]` (argv[0] "import"):
- * 0, or 2 with one diagnostic on stderr. */
-int cmd_import(int argc, char **argv);
+ * [--tool TOOL | --no-tool] [--tool-timeout SEC]`: 0, or 2 with one
+ * diagnostic on stderr. */
+int cmd_import(const Args *a);
 
 #endif

@@ -10,56 +10,10 @@
 
 #include "oracle.h"
 
-static int
-reduce_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "bufdiff reduce: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nusage: bufdiff reduce CASE [--run I] [--plan FILE] "
-		"[--out FILE]\n");
-	return STATUS_BAD;
-}
-
 typedef struct ReduceOpts {
 	const char *path, *out, *plan;
 	int run;                /* 1-based; 0: the first, or the plan's */
 } ReduceOpts;
-
-static int
-reduce_args(ReduceOpts *o, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--run") || !strcmp(a, "--out") ||
-		    !strcmp(a, "--plan")) {
-			char *end;
-			long n;
-			if (i + 1 >= argc)
-				return reduce_usage("option %s needs a value", a);
-			if (strcmp(a, "--run")) {
-				*(!strcmp(a, "--out") ? &o->out : &o->plan) = argv[++i];
-				continue;
-			}
-			n = strtol(argv[++i], &end, 10);
-			if (*end || end == argv[i] || n < 1 || n > 1000000)
-				return reduce_usage("bad run number '%s'", argv[i]);
-			o->run = (int)n;
-		} else if (external_opt(a, NULL, NULL, 0)) {
-			char why[160];
-			if (i + 1 >= argc)
-				return reduce_usage("option %s needs a value", a);
-			if (external_opt(a, argv[++i], why, sizeof why) < 0)
-				return reduce_usage("%s", why);
-		} else if (a[0] == '-' && a[1]) {
-			return reduce_usage("unknown option '%s'", a);
-		} else if (o->path) {
-			return reduce_usage("takes exactly one CASE, got '%s' too", a);
-		} else {
-			o->path = a;
-		}
-	}
-	return o->path ? 0 : reduce_usage("%s", "missing CASE");
-}
 
 /* The --plan document's run, appended to c; o->run defaults to it. */
 static int
@@ -115,17 +69,15 @@ write_out(const char *path, const char *yaml)
 }
 
 int
-cmd_reduce(int argc, char **argv)
+cmd_reduce(const Args *a)
 {
-	ReduceOpts o = {0};
+	ReduceOpts o = {a->paths[0], a->out, a->plan, a->run};
 	ReduceStats st;
 	Case *c = NULL;
 	char *yaml = NULL;
 	Diag d;
 	int rc;
 
-	if ((rc = reduce_args(&o, argc, argv)))
-		return rc;
 	if (case_load(o.path, 0, &c, &d)) {
 		if (d.loc.line > 0)
 			diag_print(stderr, o.path, c ? c->text : NULL, &d);

@@ -371,6 +371,8 @@ elem_json(const Tensor *t, int64_t i)
 	buf[0] = 0;
 	buf[1] = '#';
 	len = tensor_elem_str(t, i, buf + 2, sizeof buf - 2);
+	if (!strcmp(buf + 2, "-0")) /* -0 reads back as the integer 0 */
+		len = snprintf(buf + 2, sizeof buf - 2, "-0.0");
 	return json_stringn(buf, (size_t)len + 2);
 }
 
@@ -438,8 +440,12 @@ value_line_json(const BInst *in)
 {
 	json_t *j = json_object();
 
+	/* value: null when the instruction defines none (a return, a free);
+	 * op says which it is (docs/format.md) */
 	if (j && set(j, "value", inst_value(in) ? json_string(inst_value(in)->name)
 						: json_null()) &&
+	    (!in || !in->op ||
+	     set(j, "op", json_string(op_info[in->op->kind].name))) &&
 	    set(j, "line", json_integer(vline(in))) &&
 	    (!in || !in->mloc.line ||
 	     set(j, "memref_line", json_integer(in->mloc.line))))
@@ -465,6 +471,7 @@ static json_t *
 violation_json(const Violation *v)
 {
 	json_t *j = json_object();
+	const char *dn;
 	char dec[96];
 	bool ok = j;
 
@@ -474,11 +481,13 @@ violation_json(const Violation *v)
 					      : json_null());
 	ok = ok && set(j, "writer", v->writer ? value_line_json(v->writer)
 					      : json_null());
-	ok = ok && set(j, "decision", json_string(decision_of(v->writer ? v->writer
-								   : v->at,
-							      dec, sizeof dec)));
+	/* null, not "-", when that instruction's buffer has no decision */
+	dn = decision_of(v->writer ? v->writer : v->at, dec, sizeof dec);
+	ok = ok && set(j, "decision", strcmp(dn, "-") ? json_string(dn)
+						     : json_null());
 	ok = ok && set(j, "buffer", json_integer(v->buffer));
-	ok = ok && set(j, "first_element", index_json(v->elem, v->rank));
+	ok = ok && set(j, "first_element", v->has_elem ?
+		       index_json(v->elem, v->rank) : json_null());
 	ok = ok && set(j, "count", json_integer(v->count));
 	if (v->detail[0])
 		ok = ok && set(j, "detail", json_string(v->detail));

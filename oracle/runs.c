@@ -5,6 +5,7 @@
  * The bufferized executor runs them.  Decisions documents (plandoc.c) go
  * through the same key parsers.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 
@@ -22,11 +23,21 @@ const char *const memstat_names[MS_COUNT + 1] = {
 };
 
 
-int
-schedule_parse(const char *s, Schedule *out)
+bool
+u64_parse(const char *s, uint64_t *out)
 {
 	char *end;
 
+	if (*s < '0' || *s > '9')
+		return false; /* strtoull takes "-1" and " 1" */
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return !*end && errno != ERANGE;
+}
+
+int
+schedule_parse(const char *s, Schedule *out)
+{
 	out->seed = 0;
 	if (!strcmp(s, "all"))
 		out->kind = SCHED_ALL;
@@ -34,12 +45,9 @@ schedule_parse(const char *s, Schedule *out)
 		out->kind = SCHED_SYNC;
 	else if (!strcmp(s, "late"))
 		out->kind = SCHED_LATE;
-	else if (!strncmp(s, "random:", 7) && s[7] >= '0' && s[7] <= '9') {
+	else if (!strncmp(s, "random:", 7) && u64_parse(s + 7, &out->seed))
 		out->kind = SCHED_RANDOM;
-		out->seed = strtoull(s + 7, &end, 10);
-		if (*end)
-			return -1;
-	} else
+	else
 		return -1;
 	return 0;
 }

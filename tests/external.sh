@@ -176,7 +176,7 @@ bad() { # message args...
 	local msg=$1
 	shift
 	expect 2 "$B" "$@"
-	has "bufdiff: $msg"
+	has "bufdiff $1: $msg"
 }
 bad "--tool-timeout wants seconds in (0, 86400], got '0'" run "$seed" --strategy mlir --tool-timeout 0
 bad "--tool-timeout wants seconds in (0, 86400], got '-1'" run "$seed" --strategy mlir --tool-timeout -1

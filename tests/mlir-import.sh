@@ -40,7 +40,7 @@ printf '%s\n' 'func.func @main(%a: memref<4xf32>) {' '  return' '}' >"$tmp/mem.m
 expect2 "mem.mlir:1:17: error: unsupported type 'memref<4xf32>'" import "$tmp/mem.mlir" --tool "$tool"
 expect2 "pad.mlir:1:1: error: expected an operation" import "$tmp/pad.mlir" --no-tool
 expect2 "bufdiff import: cannot read $tmp/none.mlir" import "$tmp/none.mlir"
-expect2 "unknown option '--strategy'" import "$tmp/pad.mlir" --strategy x
+expect2 "option '--strategy' is not valid here" import "$tmp/pad.mlir" --strategy x
 # a function without results imports into a case that runs (outputs: [])
 printf '%s\n' 'func.func @main(%t: tensor<4xf32>, %i: index) {' \
 	'  %e = tensor.extract %t[%i] : tensor<4xf32>' '  vector.print %e : f32' \

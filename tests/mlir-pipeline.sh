@@ -29,7 +29,7 @@ expect 1 "$B" run "$seed" --strategy mlir-pipeline --mlir-pipeline no-such-pass
 has "run 1: mlir-pipeline, schedule sync: tool-error"
 has "SUMMARY: bufdiff: tool-error: exit 1"
 expect 2 "$B" run "$seed" --strategy mlir-pipeline --mlir-pipeline "a'b"
-has "bufdiff: --mlir-pipeline wants a pass pipeline (no quotes), got 'a'b'"
+has "bufdiff run: --mlir-pipeline wants a pass pipeline (no quotes), got 'a'b'"
 
 # an op outside the executed subset: named, with its line in the output
 expect 2 "$B" run "$seed" --strategy "$fake unsupported"
@@ -51,6 +51,6 @@ expect 1 "$B" run "$seed" --strategy "$fake stale"
 has "==bufdiff== stale-read: %z (line 6) reads %x, but its buffer now holds %y"
 has "    in the memref program: line 12 (linalg.generic), written at line 6 (linalg.generic)"
 expect 1 "$B" run "$seed" --strategy "$fake stale" --json
-json '"reader": {"value": "z", "line": 6, "memref_line": 12}, "victim": "x", "writer": {"value": "y", "line": 5, "memref_line": 6}'
+json '"reader": {"value": "z", "op": "add", "line": 6, "memref_line": 12}, "victim": "x", "writer": {"value": "y", "op": "add", "line": 5, "memref_line": 6}, "decision": null'
 json '"memref": "\"builtin.module\"() ({\n  \"func.func\"()'
 echo ok
