@@ -16,6 +16,74 @@ static int64_t opt_overhead;
 static FILE *opt_trace;
 static const Schedule *opt_sched;   /* --schedule: overrides the runs' */
 static int opt_nrandom = 8;         /* --schedules N: random seeds in `all` */
+static bool opt_record;             /* keep RunOut.series (--html) */
+static int trace_run;               /* --memory-trace's run column */
+
+void
+diff_record(bool on)
+{
+	opt_record = on;
+}
+
+/* What one execution's steps go to: the CSV and/or a series. */
+typedef struct Rec {
+	MemSeries s;
+	const char *strategy;
+	const char *sched;
+	int run;
+} Rec;
+
+/* A CSV field, quoted when it holds a comma, a quote or a line break. */
+static void
+csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void
+series_add(MemSeries *s, int64_t step, int64_t live, const BInst *in,
+	   int stream)
+{
+	if (s->n == s->cap) {
+		int nc = s->cap ? 2 * s->cap : 256;
+		MemPoint *np = nc <= MEMSERIES_MAX ?
+			       mem_realloc(s->p, sizeof *np * (size_t)nc) : NULL;
+		if (!np) {
+			s->truncated = true;
+			return;
+		}
+		s->p = np;
+		s->cap = nc;
+	}
+	s->p[s->n++] = (MemPoint){step, live, in, stream};
+}
+
+static void
+on_step(void *ctx, int64_t step, int64_t live, const BInst *in, int stream)
+{
+	Rec *r = ctx;
+
+	if (opt_trace) {
+		fprintf(opt_trace, "%lld,%lld,%d,%d,", (long long)step,
+			(long long)live, in->op ? in->op->loc.line : 0, r->run);
+		csv_field(opt_trace, r->strategy);
+		fputc(',', opt_trace);
+		csv_field(opt_trace, r->sched);
+		fputc('\n', opt_trace);
+	}
+	if (opt_record)
+		series_add(&r->s, step, live, in, stream);
+}
 
 void
 diff_options(int64_t alloc_overhead, FILE *trace, const Schedule *sched,
@@ -47,6 +115,7 @@ runout_clear(RunOut *o)
 	mem_free(o->culprits);
 	mem_free(o->tool.decisions);
 	mem_free(o->tool.memref);
+	mem_free(o->series.p);
 	memset(o, 0, sizeof *o);
 }
 
@@ -57,11 +126,12 @@ runout_clear(RunOut *o)
 static int kept(BProg *bp, BProg **keep, int rc);
 
 static int
-execute(const Case *c, const Decisions *ds, Schedule sched, FILE *trace,
+execute(const Case *c, const Decisions *ds, Schedule sched, Rec *rec,
 	ExecResult *ex, BProg **keep, Diag *err)
 {
 	ExecOpts eo = {.lim = &c->lim, .sched = sched,
-		       .alloc_overhead = opt_overhead, .trace = trace};
+		       .alloc_overhead = opt_overhead,
+		       .on_step = rec ? on_step : NULL, .step_ctx = rec};
 	BProg *bp = bufferize_lower(c->prog, ds, err);
 	int rc;
 
@@ -86,11 +156,12 @@ kept(BProg *bp, BProg **keep, int rc)
 /* mlir-pipeline: the memref program the tool printed (translated anew
  * for each schedule: the tool's answer is cached). */
 static int
-execute_memref(const Case *c, const Strategy *s, Schedule sched, FILE *trace,
+execute_memref(const Case *c, const Strategy *s, Schedule sched, Rec *rec,
 	       ExecResult *ex, BProg **keep, RunOut *o)
 {
 	ExecOpts eo = {.lim = &c->lim, .sched = sched,
-		       .alloc_overhead = opt_overhead, .trace = trace};
+		       .alloc_overhead = opt_overhead,
+		       .on_step = rec ? on_step : NULL, .step_ctx = rec};
 	const Func *entry;
 	BProg *bp;
 	int rc;
@@ -477,12 +548,15 @@ run_schedules(const Case *c, const Run *r, const Strategy *s,
 		ExecResult ex;
 		BProg *bp = NULL;
 		Verdict v;
+		char sname[32];
+		Rec rec = {{0}, o->strategy, schedule_name(list[i], sname,
+			   sizeof sname), trace_run};
+		Rec *rp = opt_trace || opt_record ? &rec : NULL;
 		int rc = s && s->ext && s->ext->kind == EXT_PIPELINE ?
-			 execute_memref(c, s, list[i], i ? NULL : opt_trace,
-					&ex, &bp, o) :
-			 execute(c, &o->ds, list[i], i ? NULL : opt_trace, &ex,
-				 &bp, &o->err);
+			 execute_memref(c, s, list[i], rp, &ex, &bp, o) :
+			 execute(c, &o->ds, list[i], rp, &ex, &bp, &o->err);
 		if (rc) {
+			mem_free(rec.s.p);
 			mem_free(tmp);
 			return rc;
 		}
@@ -490,10 +564,13 @@ run_schedules(const Case *c, const Run *r, const Strategy *s,
 		if (i && severity(v) <= severity(o->verdict)) {
 			exec_result_free(&ex);
 			bprog_free(bp);
+			mem_free(rec.s.p);
 			continue;
 		}
 		exec_result_free(&o->ex);
 		bprog_free(o->bp);
+		mem_free(o->series.p);
+		o->series = rec.s;
 		o->ex = ex;
 		o->bp = bp;
 		o->verdict = v;
@@ -510,6 +587,7 @@ diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
 	 int nref, RunOut *o)
 {
 	memset(o, 0, sizeof *o);
+	trace_run++;
 	if (r) /* a case's run: its own strategy (plans: copy-all for the rest) */
 		s = r->strategy;
 	if (!s)

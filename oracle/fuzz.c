@@ -439,6 +439,7 @@ cmd_fuzz(int argc, char **argv)
 {
 	FuzzOpts o = {0};
 	FuzzStats st;
+	const char *html = NULL;        /* --html DIR: pages of the repros */
 	int rc;
 
 	o.nshards = 1;
@@ -482,6 +483,8 @@ cmd_fuzz(int argc, char **argv)
 			o.seconds = strtod(v, &end);
 		} else if (!strcmp(a, "--out")) {
 			o.out = v;
+		} else if (!strcmp(a, "--html")) {
+			html = v;
 		} else if (!strcmp(a, "--tool-batch")) {
 			/* programs per tool call (outside strategies): 1
 			 * asks about each alone, for comparisons */
@@ -514,7 +517,14 @@ cmd_fuzz(int argc, char **argv)
 	if (o.gen.max_ops < 1 || o.gen.max_ops > 100000)
 		return fuzz_usage("--max-ops wants 1..100000", NULL);
 	o.quiet |= o.json;
+	if (html && !o.out)
+		o.out = html;   /* the repros beside their pages */
 	rc = fuzz_run(&o, &st);
+	if (html && html_check_files(html, "bufdiff fuzz: failures", st.repros,
+				     st.nrepros, NULL)) {
+		fprintf(stderr, "bufdiff: cannot write the pages in %s\n", html);
+		rc = 2;
+	}
 	if (o.json)
 		fuzz_json(&st);
 	else

@@ -15,9 +15,9 @@
 static const char usage[] =
 	"usage:\n"
 	"  bufdiff run CASE [--strategy S] [--plan FILE] [--schedule X] [--json]\n"
-	"              [--alloc-overhead BYTES] [--memory-trace FILE]\n"
+	"              [--alloc-overhead BYTES] [--memory-trace FILE] [--html FILE]\n"
 	"  bufdiff check PATH... [--strategy S] [--plan FILE] [--schedule X]\n"
-	"              [--json] [--junit FILE]\n"
+	"              [--json] [--junit FILE] [--html DIR]\n"
 	"  bufdiff print CASE\n"
 	"  bufdiff bufferize CASE [--strategy S] [--run I]\n"
 	"  bufdiff explain CASE [--strategy S] [--run I]\n"
@@ -26,6 +26,8 @@ static const char usage[] =
 	"              [--no-reduce] [--tool-batch N] [--json]\n"
 	"  bufdiff reduce CASE [--run I] [--plan FILE] [--out FILE]\n"
 	"  bufdiff export CASE [--mlir-version 16|19|22] [--out FILE]\n"
+	"  bufdiff lab cache [--capacity C] [--stride S] [--requests N]\n"
+	"              [--step K] [--html FILE]\n"
 	"  bufdiff strategies\n"
 	"  bufdiff --help | --version\n"
 	"\n"
@@ -41,6 +43,7 @@ static const char usage[] =
 	"  reduce      the smallest case on which run I still fails the same way\n"
 	"  export      the program as MLIR that mlir-opt-N parses (default 22),\n"
 	"              every op with loc(\"CASE\":LINE:COL) of its TIR op\n"
+	"  lab cache   the seed's LRU cache toy: trace, order, hit rate\n"
 	"  strategies  the bufferization strategies, one per line\n"
 	"\n"
 	"  --strategy S   copy-all, inplace-all, last-use, one-shot, plan, the\n"
@@ -60,6 +63,8 @@ static const char usage[] =
 	"  --mlir-version N        the MLIR dialect version to export (16,\n"
 	"                          19, 22; default: the tool's, else 22)\n"
 	"  --memory-trace FILE     write M(t) per executed instruction as CSV\n"
+	"  --html FILE|DIR         a self-contained page per case (check: DIR\n"
+	"                          with index.html; fuzz: its failures)\n"
 	"\n"
 	"exit: 0 ok, 1 an expectation failed, 2 bad input or usage\n";
 
@@ -74,6 +79,7 @@ typedef struct Opts {
 	bool json;
 	const char *junit;
 	const char *trace;      /* --memory-trace FILE */
+	const char *html;       /* --html FILE (run) or DIR (check) */
 	long long overhead;     /* --alloc-overhead BYTES */
 	int run;                /* --run I, 1-based; 0: none */
 	const char *plan;       /* --plan FILE */
@@ -141,6 +147,9 @@ parse_opt(Opts *o, int argc, char **argv, int *i)
 	} else if (!strcmp(a, "--memory-trace")) {
 		if (!(o->trace = opt_value(argc, argv, i)))
 			return STATUS_BAD;
+	} else if (!strcmp(a, "--html")) {
+		if (!(o->html = opt_value(argc, argv, i)))
+			return STATUS_BAD;
 	} else if (!strcmp(a, "--alloc-overhead") || !strcmp(a, "--run") ||
 		   !strcmp(a, "--schedules")) {
 		char *end;
@@ -168,6 +177,7 @@ opt_allowed(const char *cmd, const char *opt)
 {
 	if (!strcmp(cmd, "run"))
 		return strcmp(opt, "--junit") && strcmp(opt, "--run");
+	/* check --html DIR; run --html FILE */
 	if (!strcmp(cmd, "check"))
 		return strcmp(opt, "--run") &&
 		       strcmp(opt, "--memory-trace");
@@ -282,6 +292,7 @@ cmd_run(Opts *o)
 
 	if (o->npaths != 1)
 		return usage_error("%s", "run takes exactly one CASE");
+	diff_record(o->html != NULL);
 	if (o->plan)
 		check_planned(o, o->paths[0], true, &c, &out);
 	else
@@ -299,6 +310,11 @@ cmd_run(Opts *o)
 		report_text(stdout, c, &out);
 	}
 	rc = out.status;
+	if (o->html && html_case_file(o->html, c, &out, o->paths[0])) {
+		fprintf(stderr, "bufdiff: cannot write %s: %s\n", o->html,
+			strerror(errno));
+		rc = STATUS_BAD;
+	}
 	outcome_clear(&out);
 	case_free(c);
 	return rc;
@@ -446,6 +462,15 @@ check_one_file(Opts *o, const char *path, JEntry *je, int idx)
 		print_error(path, c, &out.err);
 	else if (out.status == STATUS_BAD)
 		print_run_errors(o, path, c, &out);
+	if (o->html) {
+		char page[64], file[4096];
+		snprintf(file, sizeof file, "%s/%s", o->html,
+			 html_page_name(idx, page, sizeof page));
+		if (html_case_file(file, c, &out, path)) {
+			fprintf(stderr, "bufdiff: cannot write %s\n", file);
+			je[idx].status = STATUS_BAD;
+		}
+	}
 	if (o->json)
 		report_json(stdout, c, &out);
 	else if (out.status == STATUS_OK)
@@ -498,6 +523,11 @@ cmd_check(Opts *o)
 		return usage_error("%s", "check needs at least one PATH");
 	if (collect(o, &f))
 		worst = STATUS_BAD;
+	if (o->html && html_dir(o->html)) {
+		files_free(&f);
+		return usage_error("cannot make the directory %s", o->html);
+	}
+	diff_record(o->html != NULL);
 	je = mem_calloc((size_t)f.n + 1, sizeof *je);
 	if (!je) {
 		files_free(&f);
@@ -511,6 +541,10 @@ cmd_check(Opts *o)
 	}
 	if (o->plan && plan_unmatched(o, je, f.n))
 		worst = STATUS_BAD;
+	if (o->html && html_index(o->html, "bufdiff check", je, f.n)) {
+		fprintf(stderr, "bufdiff: cannot write %s/index.html\n", o->html);
+		worst = STATUS_BAD;
+	}
 	fprintf(o->json ? stderr : stdout, "%d passed, %d failed\n", passed,
 		f.n - passed);
 	if (o->junit && report_junit(o->junit, je, f.n)) {
@@ -760,6 +794,8 @@ main(int argc, char **argv)
 		return cmd_reduce(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "import"))
 		return cmd_import(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "lab"))
+		return cmd_lab(argc - 1, argv + 1);
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;
@@ -774,7 +810,7 @@ main(int argc, char **argv)
 			rc = usage_error("cannot write %s", o.trace);
 		if (!rc) {
 			if (trace)
-				fputs("step,bytes,line\n", trace);
+				fputs(MEMORY_TRACE_HEADER, trace);
 			diff_options(o.overhead, trace,
 				     o.has_schedule ? &o.schedule : NULL,
 				     o.nrandom);
