@@ -83,8 +83,8 @@ region(Str *b, const Op *op, const Block *blk, const char *what)
 {
 	if (!blk)
 		return;
-	str_printf(b, "  subgraph cluster_%d_%s {\n  label=\"%s%s (line %d)\"; "
-		   "style=rounded; color=\"#999\";\n", op->seq, what,
+	str_printf(b, "  subgraph cluster_%d_%d {\n  label=\"%s%s (line %d)\"; "
+		   "style=rounded; color=\"#999\";\n", op->seq, blk == op->orelse,
 		   op_info[op->kind].name, what, op->loc.line);
 	if (blk != op->orelse || op->kind != OP_WHILE) /* do: the same args */
 		arg_nodes(b, blk, op->kind == OP_FOR || op->kind == OP_FORALL ?
@@ -149,7 +149,20 @@ inst_op(const BInst *in)
 	return op ? op->seq : -1;
 }
 
-/* The writer-to-reader edge of each distinct violation. */
+/* Does run r have a violation from writer op w to reader op a before
+ * its violation `before` (-1: any)? */
+static bool
+has_edge(const RunOut *ro, int w, int a, int before)
+{
+	for (int j = 0; j < ro->ex.nviols && (before < 0 || j < before); j++)
+		if (inst_op(ro->ex.viols[j].writer) == w &&
+		    inst_op(ro->ex.viols[j].at) == a)
+			return true;
+	return false;
+}
+
+/* The writer-to-reader edge of each distinct violation, once, with the
+ * runs that have it. */
 static void
 blame_edges(Str *b, const Outcome *o)
 {
@@ -157,13 +170,12 @@ blame_edges(Str *b, const Outcome *o)
 		const RunOut *ro = &o->runs[r];
 		for (int k = 0; k < ro->ex.nviols; k++) {
 			const Violation *v = &ro->ex.viols[k];
-			int w = inst_op(v->writer), a = inst_op(v->at);
-			bool seen = false;
+			int w = inst_op(v->writer), a = inst_op(v->at), n = 0;
+			bool seen = has_edge(ro, w, a, k);
 			if (w < 0 || a < 0)
 				continue;
-			for (int j = 0; j < k && !seen; j++)
-				seen = inst_op(ro->ex.viols[j].writer) == w &&
-				       inst_op(ro->ex.viols[j].at) == a;
+			for (int q = 0; q < r && !seen; q++)
+				seen = has_edge(&o->runs[q], w, a, -1);
 			if (seen)
 				continue;
 			str_printf(b, "  o%d -> o%d [color=\"#d62728\", penwidth=2.5, "
@@ -171,7 +183,10 @@ blame_edges(Str *b, const Outcome *o)
 				   "class=\"blame\", label=\"%s of %%", w, a,
 				   vkind_names[v->kind]);
 			dot_put(b, v->victim ? v->victim->name : "?");
-			str_printf(b, " (run %d)\"];\n", r + 1);
+			for (int q = r; q < o->nruns; q++)
+				if (has_edge(&o->runs[q], w, a, -1))
+					str_printf(b, "%s%d", n++ ? ", " : " (run ", q + 1);
+			str_puts(b, ")\"];\n");
 		}
 	}
 }
