@@ -28,6 +28,12 @@ dot_put(Str *b, const char *s)
 	}
 }
 
+/* A graph being written: the nodes go into their clusters, the edges after
+ * all of them (in DOT an edge inside a cluster pulls its nodes in). */
+typedef struct G {
+	Str *n, *e;
+} G;
+
 static void
 value_src(Str *b, const Value *v)
 {
@@ -38,13 +44,13 @@ value_src(Str *b, const Value *v)
 }
 
 static void
-use_edge(Str *b, const Value *u, const Op *op)
+use_edge(G *g, const Value *u, const Op *op)
 {
 	if (!u)
 		return;
-	str_puts(b, "  ");
-	value_src(b, u);
-	str_printf(b, " -> o%d;\n", op->seq);
+	str_puts(g->e, "  ");
+	value_src(g->e, u);
+	str_printf(g->e, " -> o%d;\n", op->seq);
 }
 
 static void
@@ -57,7 +63,7 @@ arg_nodes(Str *b, const Block *blk, const char *what)
 	}
 }
 
-static void graph_block(Str *b, const Block *blk);
+static void graph_block(G *g, const Block *blk);
 
 /* The terminator of blk (its last op) yields into `to`: for the values
  * of a loop's next trip (back edges), or the results of an if/async. */
@@ -79,8 +85,10 @@ yield_edges(Str *b, const Block *blk, const Op *region, bool back)
 }
 
 static void
-region(Str *b, const Op *op, const Block *blk, const char *what)
+region(G *g, const Op *op, const Block *blk, const char *what)
 {
+	Str *b = g->n;
+
 	if (!blk)
 		return;
 	str_printf(b, "  subgraph cluster_%d_%d {\n  label=\"%s%s (line %d)\"; "
@@ -89,15 +97,17 @@ region(Str *b, const Op *op, const Block *blk, const char *what)
 	if (blk != op->orelse || op->kind != OP_WHILE) /* do: the same args */
 		arg_nodes(b, blk, op->kind == OP_FOR || op->kind == OP_FORALL ?
 			  "induction var" : "");
-	graph_block(b, blk);
+	graph_block(g, blk);
 	str_puts(b, "  }\n");
-	yield_edges(b, blk, op, op->kind == OP_FOR || op->kind == OP_WHILE ||
+	yield_edges(g->e, blk, op, op->kind == OP_FOR || op->kind == OP_WHILE ||
 		    op->kind == OP_FORALL);
 }
 
 static void
-op_node(Str *b, const Op *op)
+op_node(G *g, const Op *op)
 {
+	Str *b = g->n;
+
 	str_printf(b, "  o%d [label=\"", op->seq);
 	for (int i = 0; i < op->nres; i++) {
 		str_puts(b, i ? ", %" : "%");
@@ -106,39 +116,39 @@ op_node(Str *b, const Op *op)
 	str_printf(b, "%s%s\\nline %d\"];\n", op->nres ? " = " : "",
 		   op_info[op->kind].name, op->loc.line);
 	for (int i = 0; i < op->nargs; i++)
-		use_edge(b, op->args[i].v, op);
+		use_edge(g, op->args[i].v, op);
 	if (op->hasdest)
-		use_edge(b, op->dest.v, op);
+		use_edge(g, op->dest.v, op);
 	for (int i = 0; i < op->noffs; i++)
-		use_edge(b, op->offs[i].v, op);
+		use_edge(g, op->offs[i].v, op);
 	/* the inits enter the loop's iter args */
 	if ((op->kind == OP_FOR || op->kind == OP_FORALL) && op->body) {
 		int lead = op->kind == OP_FOR ? 3 : 2;
 		for (int i = lead; i < op->nargs && i - lead + 1 < op->body->nargs;
 		     i++)
-			str_printf(b, "  o%d -> v%d [style=dotted, label=\"init\"];\n",
+			str_printf(g->e, "  o%d -> v%d [style=dotted, label=\"init\"];\n",
 				   op->seq, op->body->args[i - lead + 1]->id);
 	}
 	if (op->kind == OP_WHILE && op->body)
 		for (int i = 0; i < op->nargs && i < op->body->nargs; i++)
-			str_printf(b, "  o%d -> v%d [style=dotted, label=\"init\"];\n",
+			str_printf(g->e, "  o%d -> v%d [style=dotted, label=\"init\"];\n",
 				   op->seq, op->body->args[i]->id);
 	if (op->kind == OP_IF) {
-		region(b, op, op->body, "");
-		region(b, op, op->orelse, " else");
+		region(g, op, op->body, "");
+		region(g, op, op->orelse, " else");
 	} else if (op->kind == OP_WHILE) {
-		region(b, op, op->body, " condition");
-		region(b, op, op->orelse, " do");
+		region(g, op, op->body, " condition");
+		region(g, op, op->orelse, " do");
 	} else {
-		region(b, op, op->body, "");
+		region(g, op, op->body, "");
 	}
 }
 
 static void
-graph_block(Str *b, const Block *blk)
+graph_block(G *g, const Block *blk)
 {
 	for (int i = 0; i < blk->nops; i++)
-		op_node(b, blk->ops[i]);
+		op_node(g, blk->ops[i]);
 }
 
 static int
@@ -194,6 +204,9 @@ blame_edges(Str *b, const Outcome *o)
 void
 graph_dot(Str *b, const Program *p, const Outcome *o)
 {
+	Str e = {0};
+	G g = {b, &e};
+
 	str_puts(b, "digraph defuse {\n  rankdir=TB; fontname=\"monospace\"; "
 		 "fontsize=10;\n  node [shape=box, fontname=\"monospace\", "
 		 "fontsize=10];\n  edge [fontname=\"sans-serif\", fontsize=9];\n");
@@ -209,9 +222,13 @@ graph_dot(Str *b, const Program *p, const Outcome *o)
 			str_printf(b, "\\nparam%s\"];\n", fn->params[i]->readonly ?
 				   " (readonly)" : "");
 		}
-		graph_block(b, fn->body);
+		graph_block(&g, fn->body);
 		str_puts(b, "  }\n");
 	}
+	if (e.len)
+		str_put(b, e.s, e.len);
+	b->oom |= e.oom;
+	str_free(&e);
 	blame_edges(b, o);
 	str_puts(b, "}\n");
 }
