@@ -338,6 +338,8 @@ program_panel(Str *b, const Case *c, const Outcome *o)
 
 /* ---- M(t): every run on one chart */
 
+enum { MARKS_MAX = 1000 };      /* ticks or timeline marks per run */
+
 typedef struct Chart {
 	int w, h, l, r, t, bot;
 	int64_t maxs, maxb;
@@ -357,6 +359,41 @@ cy(const Chart *ch, int64_t v)
 		       (1.0 - (double)v / (double)(ch->maxb ? ch->maxb : 1));
 }
 
+/* The step curve of s as polyline points, a pixel column at a time: in
+ * each column the bytes before it, its highest and lowest, and the bytes
+ * after it.  That is the step function when a column holds one change,
+ * and at most four points per column when a loop allocates on every trip
+ * (the page stays small whatever the trip count). */
+static void
+curve(Str *b, const Chart *ch, const MemSeries *s)
+{
+	int64_t before = 0, lo = 0, hi = 0, last = 0;
+	int col = -1;
+
+	for (int i = 0; i <= s->n; i++) {
+		const MemPoint *p = i < s->n ? &s->p[i] : NULL;
+		int c = p ? (int)cx(ch, p->step) : -2;
+		if (p && p->live == last && i != s->n - 1)
+			continue;       /* nothing changes here */
+		if (c != col && col >= 0)
+			str_printf(b, " %d,%.1f %d,%.1f %d,%.1f %d,%.1f", col,
+				   cy(ch, before), col, cy(ch, hi), col, cy(ch, lo),
+				   col, cy(ch, last));
+		if (!p)
+			break;
+		if (c != col) {
+			before = last;
+			lo = hi = p->live;
+			col = c;
+		}
+		lo = p->live < lo ? p->live : lo;
+		hi = p->live > hi ? p->live : hi;
+		last = p->live;
+	}
+	str_printf(b, " %.1f,%.1f", cx(ch, s->n ? s->p[s->n - 1].step : 0),
+		   cy(ch, last));
+}
+
 /* The step curve of one series (its change points only: a loop that
  * allocates nothing adds nothing to the page), its peak, and its ticks:
  * allocation (up), release (down), a free that released nothing yet (a
@@ -366,7 +403,7 @@ chart_series(Str *b, const Chart *ch, const MemSeries *s, int k,
 	     const char *label)
 {
 	const char *col = palette[k % NPAL];
-	int64_t prev = 0, peak = -1, peaks = 0;
+	int64_t prev, peak = -1, peaks = 0;
 	double band = ch->h - ch->bot + 14 + 12 * k;
 	int nticks = 0;
 
@@ -376,15 +413,10 @@ chart_series(Str *b, const Chart *ch, const MemSeries *s, int k,
 		   "stroke-width=\"1.5\" points=\"%.1f,%.1f", col, cx(ch, 0),
 		   cy(ch, 0));
 	for (int i = 0; i < s->n; i++) {
-		const MemPoint *p = &s->p[i];
-		if (p->live > peak)
-			peak = p->live, peaks = p->step;
-		if (p->live == prev && i != s->n - 1)
-			continue;
-		str_printf(b, " %.1f,%.1f %.1f,%.1f", cx(ch, p->step), cy(ch, prev),
-			   cx(ch, p->step), cy(ch, p->live));
-		prev = p->live;
+		if (s->p[i].live > peak)
+			peak = s->p[i].live, peaks = s->p[i].step;
 	}
+	curve(b, ch, s);
 	str_puts(b, "\"/>\n");
 	str_printf(b, "<circle class=\"peak\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
 		   "fill=\"%s\"><title>peak %lld bytes at step %lld</title>"
@@ -395,7 +427,7 @@ chart_series(Str *b, const Chart *ch, const MemSeries *s, int k,
 	str_printf(b, "<text x=\"2\" y=\"%.1f\" fill=\"%s\">run %d</text>\n",
 		   band + 3, col, k + 1);
 	prev = 0;
-	for (int i = 0; i < s->n && nticks < 4000; i++) {
+	for (int i = 0; i < s->n && nticks < MARKS_MAX; i++) {
 		const MemPoint *p = &s->p[i];
 		double x = cx(ch, p->step);
 		const char *what = NULL, *cls = NULL;
@@ -531,7 +563,7 @@ static void
 timeline_run(Str *b, const RunOut *ro, int k)
 {
 	const MemSeries *s = &ro->series;
-	int lanes[MAXLANES] = {-1}, nl = 1;
+	int lanes[MAXLANES] = {-1}, nl = 1, nev = 0;
 	Chart ch = {760, 0, 90, 20, 10, 20, 1, 1};
 	char lab[96];
 
@@ -568,12 +600,17 @@ timeline_run(Str *b, const RunOut *ro, int k)
 		case BI_FREE: what = "free"; break;
 		case BI_DEALLOC: what = "free"; break;
 		default:
-			if (p->stream >= 0)
+			/* a stretch of one stream's steps: one bar */
+			if (p->stream >= 0 && (!i || s->p[i - 1].stream != p->stream)) {
+				int j = i;
+				while (j + 1 < s->n && s->p[j + 1].stream == p->stream)
+					j++;
 				str_printf(b, "<rect class=\"busy\" x=\"%.1f\" y=\"%d\" "
-					   "width=\"3\" height=\"8\" fill=\"#9ab\"/>",
-					   x - 1, y - 4);
+					   "width=\"%.1f\" height=\"8\" fill=\"#9ab\"/>",
+					   x - 1, y - 4, cx(&ch, s->p[j].step) - x + 3);
+			}
 		}
-		if (!what)
+		if (!what || ++nev > MARKS_MAX) /* a page, not a log */
 			continue;
 		str_printf(b, "<g class=\"ev %s\"><title>step %lld, line %d: %s",
 			   what, (long long)p->step, inst_line(p->in), what);
