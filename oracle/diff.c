@@ -65,7 +65,9 @@ series_add(MemSeries *s, int64_t step, int64_t live, const BInst *in,
 		s->p = np;
 		s->cap = nc;
 	}
-	s->p[s->n++] = (MemPoint){step, live, in, stream};
+	s->p[s->n++] = (MemPoint){step, live, in,
+				  in->op ? in->op->loc.line :
+				  in->top ? in->top->loc.line : 0, stream};
 }
 
 static void

@@ -436,15 +436,15 @@ chart_series(Str *b, const Chart *ch, const MemSeries *s, int k,
 			what = cls = "alloc", dv = -8;
 		else if (p->live < prev)
 			what = cls = "release", dv = 8;
-		else if (p->in->kind == BI_FREE)
+		else if (p->in && p->in->kind == BI_FREE)
 			what = "free, still live (pending launch)", cls = "pending";
-		else if (p->in->kind == BI_VIEW)
+		else if (p->in && p->in->kind == BI_VIEW)
 			what = "view, +0 bytes", cls = "view", dv = 2;
 		if (what) {
 			nticks++;
 			str_printf(b, "<g class=\"tick %s\"><title>step %lld, line "
 				   "%d: %s, %lld bytes live</title>", cls,
-				   (long long)p->step, inst_line(p->in), what,
+				   (long long)p->step, p->line, what,
 				   (long long)p->live);
 			if (dv == 2) {
 				str_printf(b, "<path stroke=\"%s\" d=\"M%.1f %.1fv2\"/>",
@@ -463,37 +463,22 @@ chart_series(Str *b, const Chart *ch, const MemSeries *s, int k,
 	str_puts(b, "</g>\n");
 }
 
-static void
-memory_panel(Str *b, const Outcome *o)
+void
+html_chart(Str *b, const MemSeries *const *s, const char *const *labels,
+	   int n)
 {
 	Chart ch = {760, 0, 70, 20, 24, 0, 1, 1};
-	char lab[96];
-	int nruns = 0;
 
-	for (int i = 0; i < o->nruns; i++) {
-		const MemSeries *s = &o->runs[i].series;
-		if (!s->n)
+	for (int i = 0; i < n; i++) {
+		if (!s[i]->n)
 			continue;
-		nruns++;
-		if (s->p[s->n - 1].step > ch.maxs)
-			ch.maxs = s->p[s->n - 1].step;
-		for (int k = 0; k < s->n; k++)
-			if (s->p[k].live > ch.maxb)
-				ch.maxb = s->p[k].live;
+		if (s[i]->p[s[i]->n - 1].step > ch.maxs)
+			ch.maxs = s[i]->p[s[i]->n - 1].step;
+		for (int k = 0; k < s[i]->n; k++)
+			if (s[i]->p[k].live > ch.maxb)
+				ch.maxb = s[i]->p[k].live;
 	}
-	str_puts(b, "<section id=\"memory\"><h2>Memory over time, M(t)</h2>\n"
-		 "<p class=\"note\">Payload bytes of all live buffers after each "
-		 "executed buffer instruction (x: steps), one curve per run (its "
-		 "reported schedule); the dot is the peak. Ticks under the axis: "
-		 "allocation (up), release (down), view (short: views count "
-		 "nothing), hollow circle: a free after which the buffer stays live "
-		 "because a pending launch uses it (it is released when the launch "
-		 "completes).</p>\n");
-	if (!nruns) {
-		str_puts(b, "<p>No bufferized run was executed.</p></section>\n");
-		return;
-	}
-	ch.bot = 34 + 12 * o->nruns;
+	ch.bot = 34 + 12 * n;
 	ch.h = 220 + ch.bot;
 	str_printf(b, "<svg id=\"mt\" xmlns=\"http://www.w3.org/2000/svg\" "
 		   "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n", ch.w,
@@ -504,18 +489,50 @@ memory_panel(Str *b, const Outcome *o)
 		   "</text>\n", ch.l, ch.t, cy(&ch, 0), ch.w - ch.r, ch.t + 4,
 		   (long long)ch.maxb, cy(&ch, 0), ch.w - ch.r, cy(&ch, 0) + 12,
 		   (long long)ch.maxs);
-	for (int i = 0; i < o->nruns; i++)
-		if (o->runs[i].series.n)
-			chart_series(b, &ch, &o->runs[i].series, i,
-				     run_label(&o->runs[i], i, lab, sizeof lab));
+	for (int i = 0; i < n; i++)
+		if (s[i]->n)
+			chart_series(b, &ch, s[i], i, labels[i]);
 	str_puts(b, "</svg>\n<p class=\"note\">");
-	for (int i = 0; i < o->nruns; i++) {
+	for (int i = 0; i < n; i++) {
 		str_printf(b, "<span style=\"color:%s\">&#9632; ", palette[i % NPAL]);
-		html_put(b, run_label(&o->runs[i], i, lab, sizeof lab));
-		str_printf(b, "%s</span> ", o->runs[i].series.truncated ?
-			   " (first steps only)" : "");
+		html_put(b, labels[i]);
+		str_printf(b, "%s</span> ", s[i]->truncated ? " (first steps only)" :
+			   "");
 	}
-	str_puts(b, "</p></section>\n");
+	str_puts(b, "</p>\n");
+}
+
+static void
+memory_panel(Str *b, const Outcome *o)
+{
+	const MemSeries **s = mem_calloc((size_t)o->nruns + 1, sizeof *s);
+	char (*lab)[96] = mem_calloc((size_t)o->nruns + 1, sizeof *lab);
+	const char **labels = mem_calloc((size_t)o->nruns + 1, sizeof *labels);
+	int nruns = 0;
+
+	str_puts(b, "<section id=\"memory\"><h2>Memory over time, M(t)</h2>\n"
+		 "<p class=\"note\">Payload bytes of all live buffers after each "
+		 "executed buffer instruction (x: steps), one curve per run (its "
+		 "reported schedule); the dot is the peak. Ticks under the axis: "
+		 "allocation (up), release (down), view (short: views count "
+		 "nothing), hollow circle: a free after which the buffer stays live "
+		 "because a pending launch uses it (it is released when the launch "
+		 "completes).</p>\n");
+	for (int i = 0; s && lab && labels && i < o->nruns; i++) {
+		s[i] = &o->runs[i].series;
+		labels[i] = run_label(&o->runs[i], i, lab[i], sizeof lab[i]);
+		nruns += s[i]->n > 0;
+	}
+	if (!s || !lab || !labels)
+		b->oom = true;
+	else if (!nruns)
+		str_puts(b, "<p>No bufferized run was executed.</p>\n");
+	else
+		html_chart(b, s, labels, o->nruns);
+	str_puts(b, "</section>\n");
+	mem_free(s);
+	mem_free(lab);
+	mem_free(labels);
 }
 
 /* ---- timeline: a lane per stream */
@@ -613,7 +630,7 @@ timeline_run(Str *b, const RunOut *ro, int k)
 		if (!what || ++nev > MARKS_MAX) /* a page, not a log */
 			continue;
 		str_printf(b, "<g class=\"ev %s\"><title>step %lld, line %d: %s",
-			   what, (long long)p->step, inst_line(p->in), what);
+			   what, (long long)p->step, p->line, what);
 		if (p->in->kind == BI_LAUNCH && p->in->op)
 			str_printf(b, " on stream %d", p->in->op->stream);
 		str_puts(b, "</title>");

@@ -26,6 +26,7 @@ static const char usage[] =
 	"              [--no-reduce] [--tool-batch N] [--json]\n"
 	"  bufdiff reduce CASE [--run I] [--plan FILE] [--out FILE]\n"
 	"  bufdiff export CASE [--mlir-version 16|19|22] [--out FILE]\n"
+	"  bufdiff plot TRACE.csv --html FILE\n"
 	"  bufdiff lab cache [--capacity C] [--stride S] [--requests N]\n"
 	"              [--step K] [--html FILE]\n"
 	"  bufdiff strategies\n"
@@ -43,6 +44,7 @@ static const char usage[] =
 	"  reduce      the smallest case on which run I still fails the same way\n"
 	"  export      the program as MLIR that mlir-opt-N parses (default 22),\n"
 	"              every op with loc(\"CASE\":LINE:COL) of its TIR op\n"
+	"  plot        a --memory-trace file as M(t), a curve per run and schedule\n"
 	"  lab cache   the seed's LRU cache toy: trace, order, hit rate\n"
 	"  strategies  the bufferization strategies, one per line\n"
 	"\n"
@@ -796,6 +798,8 @@ main(int argc, char **argv)
 		return cmd_import(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "lab"))
 		return cmd_lab(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "plot"))
+		return cmd_plot(argc - 1, argv + 1);
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;

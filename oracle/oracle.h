@@ -40,6 +40,8 @@
  *   html.c     --html: one self-contained page per case (program, graph,
  *              timeline, M(t), decisions), an index for many (docs/html.md)
  *   graph.c    the def-use graph as DOT, laid out as SVG by `dot -Tsvg`
+ *   plot.c     `bufdiff plot TRACE.csv --html FILE`: a --memory-trace file
+ *              drawn as M(t), a curve per run and schedule
  *   lab.c      `bufdiff lab cache`: the seed's LRU cache toy (docs/lab.md)
  *   main.c     the CLI: run, check, print, bufferize, explain, export,
  *              import, strategies, --help, --version
@@ -302,11 +304,12 @@ typedef struct ToolReport {
 } ToolReport;
 
 /* One executed instruction of a bufferized run: the live bytes after it
- * (M(t)), and the stream it ran on (-1: the program's own order). */
+ * (M(t)), its .yaml line (0: none), the stream it ran on (-1: the
+ * program's own order).  `in` is NULL in a trace read back from CSV. */
 typedef struct MemPoint {
 	int64_t step, live;
 	const BInst *in;
-	int stream;
+	int line, stream;
 } MemPoint;
 
 /* The steps of one execution, recorded when diff_record is on (--html);
@@ -673,6 +676,10 @@ int html_write(const char *path, Str *b);
 void html_case(Str *b, const Case *c, const Outcome *o, const char *path);
 int html_case_file(const char *file, const Case *c, const Outcome *o,
 		   const char *path);
+/* M(t) of n series on one chart (svg#mt) and its legend; a point's `in`
+ * may be NULL (then no free or view ticks). */
+void html_chart(Str *b, const MemSeries *const *s, const char *const *labels,
+		int n);
 /* Many cases: page i of a directory is "case-%04d.html" (i + 1). */
 const char *html_page_name(int i, char *buf, size_t n);
 int html_dir(const char *dir);          /* make it if needed: 0 or -1 */
@@ -690,6 +697,11 @@ int html_check_files(const char *dir, const char *title, char *const *paths,
 void graph_dot(Str *b, const Program *p, const Outcome *o);
 /* The page's graph panel: the SVG of `dot -Tsvg`, or why not. */
 void graph_panel(Str *b, const Case *c, const Outcome *o);
+
+/* -------------------------------------------------------------- plot.c */
+
+/* `bufdiff plot TRACE.csv --html FILE` (argv[0] is "plot"): 0, or 2. */
+int cmd_plot(int argc, char **argv);
 
 /* --------------------------------------------------------------- lab.c */
 

@@ -61,6 +61,24 @@ count 17 ",6,copy-all,late" a.csv
 expect 0 "$bufdiff" run "$seed" --strategy 'exec:cat >/dev/null; echo "{}" # a,b' --memory-trace q.csv
 [ "$(sed -n 2p q.csv)" = '1,24,5,1,"exec:cat >/dev/null; echo ""{}"" # a,b",sync' ] || fail "quoted: $(sed -n 2p q.csv)"
 
+# --- plot: a --memory-trace file as M(t), a curve per run and schedule
+expect 0 "$bufdiff" plot a.csv --html plot.html
+count 24 '<g class="series"' plot.html
+grep -qF '<title>run 3: plan, random:8</title>' plot.html || fail "plot.html: no curve of run 3 under random:8"
+printf 'step,bytes,line\n1,2,3\n2,x,3\n' >bad.csv
+expect 2 "$bufdiff" plot bad.csv --html p.html
+has "bad.csv:3:3: error: bytes must be an integer"
+has "2,x,3"
+has "  ^"
+printf 'step,bytes,line\n1,2,3\n2,4,3,1,"abc\n' >bad.csv
+expect 2 "$bufdiff" plot bad.csv --html p.html
+has "bad.csv:3:9: error: unterminated quoted field"
+printf 'step,bytes\n' >bad.csv
+expect 2 "$bufdiff" plot bad.csv --html p.html
+has "bad.csv:1:1: error: not a --memory-trace file (its header starts step,bytes,line)"
+expect 2 "$bufdiff" plot a.csv
+has "bufdiff: plot needs TRACE.csv and --html FILE"
+
 # --- run --html FILE: the panels, the blamed lines and edge
 expect 0 "$bufdiff" run "$seed" --html seed.html
 for id in program graph defuse timeline memory mt decisions dtable errors ready; do
