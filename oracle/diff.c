@@ -28,26 +28,39 @@ diff_record(bool on)
 /* What one execution's steps go to: the CSV and/or a series. */
 typedef struct Rec {
 	MemSeries s;
-	const char *strategy;
-	const char *sched;
-	int run;
+	char tail[4200];        /* the CSV row's last three fields, "\n" */
 } Rec;
 
 /* A CSV field, quoted when it holds a comma, a quote or a line break. */
 static void
-csv_field(FILE *f, const char *s)
+csv_field(Str *b, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
+		str_puts(b, s);
 		return;
 	}
-	fputc('"', f);
+	str_puts(b, "\"");
 	for (; *s; s++) {
 		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
+			str_puts(b, "\"");     /* doubled */
+		str_put(b, s, 1);
 	}
-	fputc('"', f);
+	str_puts(b, "\"");
+}
+
+/* ",RUN,STRATEGY,SCHEDULE\n" into r->tail (cut to fit). */
+static void
+rec_tail(Rec *r, int run, const char *strategy, const char *sched)
+{
+	Str b = {0};
+
+	str_printf(&b, ",%d,", run);
+	csv_field(&b, strategy);
+	str_puts(&b, ",");
+	csv_field(&b, sched);
+	str_puts(&b, "\n");
+	snprintf(r->tail, sizeof r->tail, "%s", b.oom ? "\n" : b.s);
+	str_free(&b);
 }
 
 static void
@@ -76,12 +89,9 @@ on_step(void *ctx, int64_t step, int64_t live, const BInst *in, int stream)
 	Rec *r = ctx;
 
 	if (opt_trace) {
-		fprintf(opt_trace, "%lld,%lld,%d,%d,", (long long)step,
-			(long long)live, in->op ? in->op->loc.line : 0, r->run);
-		csv_field(opt_trace, r->strategy);
-		fputc(',', opt_trace);
-		csv_field(opt_trace, r->sched);
-		fputc('\n', opt_trace);
+		fprintf(opt_trace, "%lld,%lld,%d", (long long)step,
+			(long long)live, in->op ? in->op->loc.line : 0);
+		fputs(r->tail, opt_trace);
 	}
 	if (opt_record)
 		series_add(&r->s, step, live, in, stream);
@@ -551,10 +561,14 @@ run_schedules(const Case *c, const Run *r, const Strategy *s,
 		BProg *bp = NULL;
 		Verdict v;
 		char sname[32];
-		Rec rec = {{0}, o->strategy, schedule_name(list[i], sname,
-			   sizeof sname), trace_run};
+		Rec rec = {{0}, ""};
 		Rec *rp = opt_trace || opt_record ? &rec : NULL;
-		int rc = s && s->ext && s->ext->kind == EXT_PIPELINE ?
+		int rc;
+
+		if (opt_trace)
+			rec_tail(&rec, trace_run, o->strategy,
+				 schedule_name(list[i], sname, sizeof sname));
+		rc = s && s->ext && s->ext->kind == EXT_PIPELINE ?
 			 execute_memref(c, s, list[i], rp, &ex, &bp, o) :
 			 execute(c, &o->ds, list[i], rp, &ex, &bp, &o->err);
 		if (rc) {
