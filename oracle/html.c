@@ -246,6 +246,14 @@ title_add(Lines *L, int line, const char *s)
 	str_puts(&L->title[line], s);
 }
 
+/* mlir-pipeline runs execute the tool's memref program: their Decisions
+ * are only copy-all's placeholders, not what ran. */
+static bool
+has_decisions(const RunOut *ro)
+{
+	return ro->ds.d && !ro->tool.memref;
+}
+
 /* Each run's decision for each result, on the line of its op. */
 static void
 decision_titles(Lines *L, const Case *c, const Outcome *o)
@@ -255,7 +263,7 @@ decision_titles(Lines *L, const Case *c, const Outcome *o)
 
 	for (int r = 0; r < o->nruns; r++) {
 		const RunOut *ro = &o->runs[r];
-		if (!ro->ds.d)
+		if (!has_decisions(ro))
 			continue;
 		for (int i = 0; i < p->nvalues; i++) {
 			const Value *v = p->values[i];
@@ -746,7 +754,7 @@ decisions_panel(Str *b, const Case *c, const Outcome *o)
 		const Value *v = p->values[i];
 		bool any = false;
 		for (int r = 0; r < o->nruns && !any; r++)
-			any = o->runs[r].ds.d && v->def &&
+			any = has_decisions(&o->runs[r]) && v->def &&
 			      o->runs[r].ds.d[i].kind != DEC_NONE;
 		if (!any)
 			continue;
@@ -755,8 +763,11 @@ decisions_panel(Str *b, const Case *c, const Outcome *o)
 		html_put(b, v->name);
 		str_printf(b, " (%d)</th>", v->def->loc.line);
 		for (int r = 0; r < o->nruns; r++) {
-			if (o->runs[r].ds.d)
+			if (has_decisions(&o->runs[r]))
 				decision_cell(b, v, &o->runs[r].ds.d[i]);
+			else if (o->runs[r].tool.memref)
+				str_puts(b, "<td title=\"the memref program the tool "
+					 "printed places it\">memref</td>");
 			else
 				str_puts(b, "<td></td>");
 		}
