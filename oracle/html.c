@@ -557,15 +557,17 @@ first_step(const MemSeries *s, const BInst *in, int *stream)
 	return -1;
 }
 
-/* Where launch point i is drawn: a launch that ran at once (sync) is
- * recorded after its body, so at the body's first step. */
+/* Where launch point i is drawn: under sync a launch runs at once and is
+ * recorded after its body, so at the body's first step (under the other
+ * schedules the steps before it may be another launch's). */
 static int64_t
-launch_step(const MemSeries *s, int i)
+launch_step(const RunOut *ro, int i)
 {
+	const MemSeries *s = &ro->series;
 	int j = i, st = s->p[i].in->op ? s->p[i].in->op->stream : -2;
 
-	while (j > 0 && s->p[j - 1].stream == st &&
-	       s->p[j - 1].stream != s->p[i].stream)
+	while (ro->sched.kind == SCHED_SYNC && j > 0 &&
+	       s->p[j - 1].stream == st && s->p[j - 1].stream != s->p[i].stream)
 		j--;
 	return s->p[j].step;
 }
@@ -644,7 +646,7 @@ timeline_run(Str *b, const RunOut *ro, int k)
 		str_puts(b, "</title>");
 		if (p->in->kind == BI_LAUNCH)
 			str_printf(b, "<path fill=\"#2a7\" d=\"M%.1f %d l8 5 l-8 5z\"/>",
-				   cx(&ch, launch_step(s, i)), y - 5);
+				   cx(&ch, launch_step(ro, i)), y - 5);
 		else if (p->in->kind == BI_AWAIT)
 			str_printf(b, "<path fill=\"#27a\" d=\"M%.1f %d l5 6 l-5 6 l-5 "
 				   "-6z\"/>", x, y - 6);
@@ -665,8 +667,9 @@ timeline_run(Str *b, const RunOut *ro, int k)
 			   inst_line(v->at), vkind_names[v->kind]);
 		html_put(b, v->victim ? v->victim->name : "?");
 		str_printf(b, "</title><circle cx=\"%.1f\" cy=\"%d\" r=\"5\" "
-			   "fill=\"none\" stroke=\"#d00\" stroke-width=\"2\"/></g>\n",
-			   cx(&ch, at), ch.t + 26 * lane_of(lanes, &nl, st) + 13);
+			   "fill=\"%s\" stroke=\"#d00\" stroke-width=\"2\"/></g>\n",
+			   cx(&ch, at), ch.t + 26 * lane_of(lanes, &nl, st) + 13,
+			   race ? "#f99" : "none");
 	}
 	str_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">step %lld"
 		   "</text></svg>\n", ch.w - ch.r, ch.h - 4, (long long)ch.maxs);
@@ -679,8 +682,8 @@ timeline_panel(Str *b, const Outcome *o)
 		 "One lane for the program's own order and one per stream, over "
 		 "executed steps: launch (green triangle, on the lane that issued "
 		 "it), the launch's body running (grey), await (blue diamond), free "
-		 "(cross), violations (red ring; racing accesses are the async-race "
-		 "and early-await-read ones). Hover for the step and line.</p>\n");
+		 "(cross), violations (red ring; filled: a racing access, async-race "
+		 "or early-await-read). Hover for the step and line.</p>\n");
 	for (int i = 0; i < o->nruns; i++)
 		if (o->runs[i].series.n)
 			timeline_run(b, &o->runs[i], i);
