@@ -23,7 +23,7 @@ static const char usage[] =
 	"  bufdiff explain CASE [--strategy S] [--run I]\n"
 	"  bufdiff fuzz --strategy S [--seed N] [--count K | --time SEC]\n"
 	"              [--out DIR] [--shard I/N] [--max-ops N] [--mix LIST]\n"
-	"              [--no-reduce] [--tool-batch N] [--json]\n"
+	"              [--no-reduce] [--tool-batch N] [--json] [--html DIR]\n"
 	"  bufdiff reduce CASE [--run I] [--plan FILE] [--out FILE]\n"
 	"  bufdiff export CASE [--mlir-version 16|19|22] [--out FILE]\n"
 	"  bufdiff plot TRACE.csv --html FILE\n"
