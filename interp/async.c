@@ -482,3 +482,9 @@ launches_free(Exec *X)
 		mem_free(X->launches[i]->regs);
 	X->nlaunches = 0;
 }
+
+int
+launch_stream(const Exec *X)
+{
+	return X->cur ? X->cur->stream : -1;
+}

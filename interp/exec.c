@@ -1189,6 +1189,9 @@ trace_step(Exec *X, const BInst *in)
 	if (X->o->trace)
 		fprintf(X->o->trace, "%lld,%lld,%d\n", (long long)X->step,
 			(long long)X->live, in->op ? in->op->loc.line : 0);
+	if (X->o->on_step)
+		X->o->on_step(X->o->step_ctx, X->step, X->live, in,
+			      launch_stream(X));
 }
 
 static void run_forall(Exec *X, Frame *F, const BInst *in);

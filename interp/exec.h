@@ -151,5 +151,7 @@ void launch_tick(Exec *X);                      /* a legal point */
 void launch_check(Exec *X, const BInst *at, const Value *victim, int h,
 		  const View *v, bool write);
 void launches_free(Exec *X);
+/* The stream of the launch whose body runs now, -1 outside launches. */
+int launch_stream(const Exec *X);
 
 #endif

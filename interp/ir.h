@@ -706,6 +706,13 @@ typedef struct ExecOpts {
 	Schedule sched;           /* sync, late or random:SEED */
 	int64_t alloc_overhead;   /* bytes added to each allocation */
 	void *trace;              /* FILE*: M(t) per step as CSV, or NULL */
+	/* called after every executed instruction (the oracle's M(t) and
+	 * timelines): the step, the live bytes after it, the instruction,
+	 * the stream of the launch it ran in (-1: the program's own order);
+	 * NULL: none */
+	void (*on_step)(void *ctx, int64_t step, int64_t live,
+			const BInst *in, int stream);
+	void *step_ctx;
 } ExecOpts;
 
 typedef struct ExecResult {

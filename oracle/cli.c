@@ -53,6 +53,12 @@ static const struct {
 	[CLI_IMPORT] = {"import", "FILE.mlir", 1, 1,
 		"a case from tensor-level MLIR: the program in TIR, seeded inputs, "
 		"the reference's outputs"},
+	[CLI_PLOT] = {"plot", "TRACE.csv", 1, 1,
+		"a --memory-trace file drawn as M(t), a curve per run and "
+		"schedule, into the page --html FILE"},
+	[CLI_LAB] = {"lab", "cache", 1, 1,
+		"the seed's LRU cache toy: the trace of (i*s) mod 16, the cache "
+		"order and the hit rate (docs/lab.md)"},
 	[CLI_STRATEGIES] = {"strategies", NULL, 0, 0,
 		"the bufferization strategies, one a line"},
 	[CLI_HELP] = {"help", "[COMMAND]", 0, 1,
@@ -111,7 +117,21 @@ static const Flag flags[] = {
 	 "count BYTES more for each allocation in the memory figures (0..2^40)"},
 	{"memory-trace", "FILE", p_str, F(trace), 0, 0, C(RUN),
 	 "write M(t) after each executed buffer instruction as CSV "
-	 "(step,bytes,line)"},
+	 "(step,bytes,line,run,strategy,schedule)"},
+	{"html", "FILE", p_str, F(html), 0, 0, C(RUN) | C(PLOT) | C(LAB),
+	 "also write a self-contained HTML page to FILE (docs/html.md; lab: "
+	 "the interactive version)"},
+	{"html", "DIR", p_str, F(html), 0, 0, C(CHECK) | C(FUZZ),
+	 "a self-contained HTML page per case (fuzz: per failure) and "
+	 "DIR/index.html (docs/html.md)"},
+	{"capacity", "C", p_num, F(lab_cap), 1, 4096, C(LAB),
+	 "cache lines (1..4096; default 4)"},
+	{"stride", "S", p_num, F(lab_stride), -1000000, 1000000, C(LAB),
+	 "the stream's stride: addresses (i*S) mod 16 (default 4)"},
+	{"requests", "N", p_num, F(lab_requests), 0, 4096, C(LAB),
+	 "requests played (0..4096; default 16)"},
+	{"step", "K", p_num, F(lab_step), 0, 4096, C(LAB),
+	 "K more requests after N (playback capped at 4096)"},
 	{"out", "FILE", p_str, F(out), 0, 0, C(REDUCE) | C(EXPORT) | C(IMPORT),
 	 "write the result to FILE instead of stdout"},
 	{"out", "DIR", p_str, F(out), 0, 0, C(FUZZ),
@@ -541,6 +561,7 @@ defaults(Args *a)
 	a->mix = GEN_ALL;
 	a->import_seed = 1;
 	a->tool_timeout = 60;
+	a->lab_cap = 4, a->lab_stride = 4, a->lab_requests = 16;
 }
 
 /* An option getopt_long does not know: text is how it was given. */

@@ -16,6 +16,86 @@ static int64_t opt_overhead;
 static FILE *opt_trace;
 static const Schedule *opt_sched;   /* --schedule: overrides the runs' */
 static int opt_nrandom = 8;         /* --schedules N: random seeds in `all` */
+static bool opt_record;             /* keep RunOut.series (--html) */
+static int trace_run;               /* --memory-trace's run column */
+
+void
+diff_record(bool on)
+{
+	opt_record = on;
+}
+
+/* What one execution's steps go to: the CSV and/or a series. */
+typedef struct Rec {
+	MemSeries s;
+	char tail[4200];        /* the CSV row's last three fields, "\n" */
+} Rec;
+
+/* A CSV field, quoted when it holds a comma, a quote or a line break. */
+static void
+csv_field(Str *b, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		str_puts(b, s);
+		return;
+	}
+	str_puts(b, "\"");
+	for (; *s; s++) {
+		if (*s == '"')
+			str_puts(b, "\"");     /* doubled */
+		str_put(b, s, 1);
+	}
+	str_puts(b, "\"");
+}
+
+/* ",RUN,STRATEGY,SCHEDULE\n" into r->tail (cut to fit). */
+static void
+rec_tail(Rec *r, int run, const char *strategy, const char *sched)
+{
+	Str b = {0};
+
+	str_printf(&b, ",%d,", run);
+	csv_field(&b, strategy);
+	str_puts(&b, ",");
+	csv_field(&b, sched);
+	str_puts(&b, "\n");
+	snprintf(r->tail, sizeof r->tail, "%s", b.oom ? "\n" : b.s);
+	str_free(&b);
+}
+
+static void
+series_add(MemSeries *s, int64_t step, int64_t live, const BInst *in,
+	   int stream)
+{
+	if (s->n == s->cap) {
+		int nc = s->cap ? 2 * s->cap : 256;
+		MemPoint *np = nc <= MEMSERIES_MAX ?
+			       mem_realloc(s->p, sizeof *np * (size_t)nc) : NULL;
+		if (!np) {
+			s->truncated = true;
+			return;
+		}
+		s->p = np;
+		s->cap = nc;
+	}
+	s->p[s->n++] = (MemPoint){step, live, in,
+				  in->op ? in->op->loc.line :
+				  in->top ? in->top->loc.line : 0, stream};
+}
+
+static void
+on_step(void *ctx, int64_t step, int64_t live, const BInst *in, int stream)
+{
+	Rec *r = ctx;
+
+	if (opt_trace) {
+		fprintf(opt_trace, "%lld,%lld,%d", (long long)step,
+			(long long)live, in->op ? in->op->loc.line : 0);
+		fputs(r->tail, opt_trace);
+	}
+	if (opt_record)
+		series_add(&r->s, step, live, in, stream);
+}
 
 void
 diff_options(int64_t alloc_overhead, FILE *trace, const Schedule *sched,
@@ -47,6 +127,7 @@ runout_clear(RunOut *o)
 	mem_free(o->culprits);
 	mem_free(o->tool.decisions);
 	mem_free(o->tool.memref);
+	mem_free(o->series.p);
 	memset(o, 0, sizeof *o);
 }
 
@@ -57,11 +138,12 @@ runout_clear(RunOut *o)
 static int kept(BProg *bp, BProg **keep, int rc);
 
 static int
-execute(const Case *c, const Decisions *ds, Schedule sched, FILE *trace,
+execute(const Case *c, const Decisions *ds, Schedule sched, Rec *rec,
 	ExecResult *ex, BProg **keep, Diag *err)
 {
 	ExecOpts eo = {.lim = &c->lim, .sched = sched,
-		       .alloc_overhead = opt_overhead, .trace = trace};
+		       .alloc_overhead = opt_overhead,
+		       .on_step = rec ? on_step : NULL, .step_ctx = rec};
 	BProg *bp = bufferize_lower(c->prog, ds, err);
 	int rc;
 
@@ -86,11 +168,12 @@ kept(BProg *bp, BProg **keep, int rc)
 /* mlir-pipeline: the memref program the tool printed (translated anew
  * for each schedule: the tool's answer is cached). */
 static int
-execute_memref(const Case *c, const Strategy *s, Schedule sched, FILE *trace,
+execute_memref(const Case *c, const Strategy *s, Schedule sched, Rec *rec,
 	       ExecResult *ex, BProg **keep, RunOut *o)
 {
 	ExecOpts eo = {.lim = &c->lim, .sched = sched,
-		       .alloc_overhead = opt_overhead, .trace = trace};
+		       .alloc_overhead = opt_overhead,
+		       .on_step = rec ? on_step : NULL, .step_ctx = rec};
 	const Func *entry;
 	BProg *bp;
 	int rc;
@@ -477,12 +560,19 @@ run_schedules(const Case *c, const Run *r, const Strategy *s,
 		ExecResult ex;
 		BProg *bp = NULL;
 		Verdict v;
-		int rc = s && s->ext && s->ext->kind == EXT_PIPELINE ?
-			 execute_memref(c, s, list[i], i ? NULL : opt_trace,
-					&ex, &bp, o) :
-			 execute(c, &o->ds, list[i], i ? NULL : opt_trace, &ex,
-				 &bp, &o->err);
+		char sname[32];
+		Rec rec = {{0}, ""};
+		Rec *rp = opt_trace || opt_record ? &rec : NULL;
+		int rc;
+
+		if (opt_trace)
+			rec_tail(&rec, trace_run, o->strategy,
+				 schedule_name(list[i], sname, sizeof sname));
+		rc = s && s->ext && s->ext->kind == EXT_PIPELINE ?
+			 execute_memref(c, s, list[i], rp, &ex, &bp, o) :
+			 execute(c, &o->ds, list[i], rp, &ex, &bp, &o->err);
 		if (rc) {
+			mem_free(rec.s.p);
 			mem_free(tmp);
 			return rc;
 		}
@@ -490,10 +580,13 @@ run_schedules(const Case *c, const Run *r, const Strategy *s,
 		if (i && severity(v) <= severity(o->verdict)) {
 			exec_result_free(&ex);
 			bprog_free(bp);
+			mem_free(rec.s.p);
 			continue;
 		}
 		exec_result_free(&o->ex);
 		bprog_free(o->bp);
+		mem_free(o->series.p);
+		o->series = rec.s;
 		o->ex = ex;
 		o->bp = bp;
 		o->verdict = v;
@@ -510,6 +603,7 @@ diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
 	 int nref, RunOut *o)
 {
 	memset(o, 0, sizeof *o);
+	trace_run++;
 	if (r) /* a case's run: its own strategy (plans: copy-all for the rest) */
 		s = r->strategy;
 	if (!s)

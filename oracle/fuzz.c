@@ -430,6 +430,7 @@ fuzz_main(const Args *a)
 {
 	FuzzOpts o = {0};
 	FuzzStats st;
+	const char *html = a->html;     /* --html DIR: pages of the repros */
 	int rc;
 
 	o.strategy = a->strategy;
@@ -452,7 +453,14 @@ fuzz_main(const Args *a)
 		xo.batch = a->tool_batch;
 		external_options(&xo);
 	}
+	if (html && !o.out)
+		o.out = html;   /* the repros beside their pages */
 	rc = fuzz_run(&o, &st);
+	if (html && html_check_files(html, "bufdiff fuzz: failures", st.repros,
+				     st.nrepros, NULL)) {
+		fprintf(stderr, "bufdiff: cannot write the pages in %s\n", html);
+		rc = 2;
+	}
 	if (o.json)
 		fuzz_json(&st);
 	else

@@ -97,6 +97,7 @@ cmd_run(Opts *o)
 	Outcome out;
 	int rc;
 
+	diff_record(o->a.html != NULL);
 	if (o->a.plan)
 		check_planned(o, o->a.paths[0], true, &c, &out);
 	else
@@ -114,6 +115,11 @@ cmd_run(Opts *o)
 		report_text(stdout, c, &out);
 	}
 	rc = out.status;
+	if (o->a.html && html_case_file(o->a.html, c, &out, o->a.paths[0])) {
+		fprintf(stderr, "bufdiff: cannot write %s: %s\n", o->a.html,
+			strerror(errno));
+		rc = STATUS_BAD;
+	}
 	outcome_clear(&out);
 	case_free(c);
 	return rc;
@@ -270,6 +276,15 @@ check_one_file(Opts *o, const char *path, JEntry *je, int idx)
 		printf("[ok] %s\n", path);
 	else
 		printf("[FAIL] %s: %s\n", path, out.why);
+	if (o->a.html) {
+		char page[64], file[4096];
+		snprintf(file, sizeof file, "%s/%s", o->a.html,
+			 html_page_name(idx, page, sizeof page));
+		if (html_case_file(file, c, &out, path)) {
+			fprintf(stderr, "bufdiff: cannot write %s\n", file);
+			je[idx].status = STATUS_BAD;
+		}
+	}
 	outcome_clear(&out);
 	case_free(c);
 }
@@ -314,6 +329,13 @@ cmd_check(Opts *o)
 
 	if (collect(o, &f))
 		worst = STATUS_BAD;
+	if (o->a.html && html_dir(o->a.html)) {
+		files_free(&f);
+		fprintf(stderr, "bufdiff: cannot make the directory %s\n",
+			o->a.html);
+		return STATUS_BAD;
+	}
+	diff_record(o->a.html != NULL);
 	je = mem_calloc((size_t)f.n + 1, sizeof *je);
 	if (!je) {
 		files_free(&f);
@@ -327,6 +349,11 @@ cmd_check(Opts *o)
 	}
 	if (o->a.plan && plan_unmatched(o, je, f.n))
 		worst = STATUS_BAD;
+	if (o->a.html && html_index(o->a.html, "bufdiff check", je, f.n)) {
+		fprintf(stderr, "bufdiff: cannot write %s/index.html\n",
+			o->a.html);
+		worst = STATUS_BAD;
+	}
 	fprintf(o->a.json ? stderr : stdout, "%d passed, %d failed\n", passed,
 		f.n - passed);
 	if (o->a.junit && report_junit(o->a.junit, je, f.n)) {
@@ -522,8 +549,8 @@ cmd_strategies(Opts *o)
 	printf("%-34s %s\n", "exec-mlir:CMD", "the same with the exported MLIR");
 	printf("%-34s %s\n", "mlir[:TOOL]", "One-Shot Bufferize's analysis in "
 	       "TOOL (default mlir-opt-22), decisions read back");
-	printf("%-34s %s\n", "mlir-pipeline[:TOOL]", "the memref program TOOL "
-	       "emits (not implemented yet)");
+	printf("%-34s %s\n", "mlir-pipeline[:TOOL]", "the memref program TOOL's "
+	       "pipeline emits, executed (--mlir-pipeline P)");
 	return 0;
 }
 
@@ -545,6 +572,18 @@ cmd_import_opts(Opts *o)
 	return cmd_import(&o->a);
 }
 
+static int
+cmd_plot_opts(Opts *o)
+{
+	return cmd_plot(&o->a);
+}
+
+static int
+cmd_lab_opts(Opts *o)
+{
+	return cmd_lab(&o->a);
+}
+
 /* cli.c's commands (help is done by cli_parse). */
 static int (*const commands[CLI_NCMDS])(Opts *) = {
 	[CLI_RUN] = cmd_run,
@@ -556,6 +595,8 @@ static int (*const commands[CLI_NCMDS])(Opts *) = {
 	[CLI_REDUCE] = cmd_reduce_opts,
 	[CLI_EXPORT] = cmd_export,
 	[CLI_IMPORT] = cmd_import_opts,
+	[CLI_PLOT] = cmd_plot_opts,
+	[CLI_LAB] = cmd_lab_opts,
 	[CLI_STRATEGIES] = cmd_strategies,
 };
 
@@ -577,7 +618,7 @@ run_command(Opts *o)
 		rc = cli_usage(&o->a, "cannot write %s", o->a.trace);
 	if (!rc) {
 		if (trace)
-			fputs("step,bytes,line\n", trace);
+			fputs(MEMORY_TRACE_HEADER, trace);
 		diff_options(o->a.overhead, trace,
 			     o->a.has_schedule ? &o->a.schedule : NULL,
 			     o->a.nrandom);

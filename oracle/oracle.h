@@ -40,6 +40,12 @@
  *   cli.c      the command line: one table of commands and one of flags,
  *              parsed with getopt_long into Args; help generated from the
  *              tables; "did you mean" (docs/cli.md)
+ *   html.c     --html: one self-contained page per case (program, graph,
+ *              timeline, M(t), decisions), an index for many (docs/html.md)
+ *   graph.c    the def-use graph as DOT, laid out as SVG by `dot -Tsvg`
+ *   plot.c     `bufdiff plot TRACE.csv --html FILE`: a --memory-trace file
+ *              drawn as M(t), a curve per run and schedule
+ *   lab.c      `bufdiff lab cache`: the seed's LRU cache toy (docs/lab.md)
  *   main.c     the commands run, check, print, bufferize, explain, export,
  *              strategies, and the dispatch over cli.c's commands
  *
@@ -302,6 +308,24 @@ typedef struct ToolReport {
 				 * in it), mem_alloc'ed, or NULL */
 } ToolReport;
 
+/* One executed instruction of a bufferized run: the live bytes after it
+ * (M(t)), its .yaml line (0: none), the stream it ran on (-1: the
+ * program's own order).  `in` is NULL in a trace read back from CSV. */
+typedef struct MemPoint {
+	int64_t step, live;
+	const BInst *in;
+	int line, stream;
+} MemPoint;
+
+/* The steps of one execution, recorded when diff_record is on (--html);
+ * at most MEMSERIES_MAX points (then `truncated`). */
+typedef struct MemSeries {
+	MemPoint *p;            /* mem_alloc'ed */
+	int n, cap;
+	bool truncated;
+} MemSeries;
+enum { MEMSERIES_MAX = 200000 };
+
 /* One bufferized run and what it showed (diff.c). */
 typedef struct RunOut {
 	const char *strategy;   /* as reported: "plan" when the run forces any */
@@ -319,6 +343,7 @@ typedef struct RunOut {
 	int nculprits;
 	char why[640];          /* the first unmet expectation */
 	ToolReport tool;        /* outside strategies: the call and its answer */
+	MemSeries series;       /* diff_record: the worst execution's steps */
 } RunOut;
 
 /* What happened to one case. */
@@ -440,6 +465,11 @@ int diff_plan(const Run *r, Decisions *ds, Diag *err);
  * --schedules N (random seeds tried by `all`), for every later run. */
 void diff_options(int64_t alloc_overhead, FILE *trace, const Schedule *sched,
 		  int nrandom);
+/* Keep each run's steps in RunOut.series (for --html pages). */
+void diff_record(bool on);
+/* The header of --memory-trace's CSV (docs/cli.md): the first three
+ * columns as they always were, then run, strategy, schedule. */
+#define MEMORY_TRACE_HEADER "step,bytes,line,run,strategy,schedule\n"
 /* "sync", "late", "random:7". */
 const char *schedule_name(Schedule s, char *buf, size_t n);
 /* The value an instruction writes or reads for (for blame), or NULL. */
@@ -520,7 +550,8 @@ char *gen_case(uint64_t seed, const GenOpts *o, const char *strategy);
 /* The commands, in the order `bufdiff --help` lists them. */
 typedef enum CliCmd {
 	CLI_RUN, CLI_CHECK, CLI_PRINT, CLI_BUFFERIZE, CLI_EXPLAIN, CLI_FUZZ,
-	CLI_REDUCE, CLI_EXPORT, CLI_IMPORT, CLI_STRATEGIES, CLI_HELP, CLI_NCMDS
+	CLI_REDUCE, CLI_EXPORT, CLI_IMPORT, CLI_PLOT, CLI_LAB, CLI_STRATEGIES,
+	CLI_HELP, CLI_NCMDS
 } CliCmd;
 
 /* Every flag's value (cli.c's table says which commands take it and what
@@ -536,6 +567,7 @@ typedef struct Args {
 	int nrandom;                    /* --schedules N (8) */
 	bool json;
 	const char *junit, *trace, *plan, *out;
+	const char *html;               /* --html FILE (run, plot, lab) or DIR */
 	long long overhead;             /* --alloc-overhead BYTES */
 	int run;                        /* --run I, 1-based; 0: not given */
 	/* fuzz */
@@ -552,6 +584,8 @@ typedef struct Args {
 	bool no_tool;
 	long long import_seed;          /* import --seed N (1) */
 	double tool_timeout;            /* import --tool-timeout SEC (60) */
+	/* lab cache */
+	int lab_cap, lab_stride, lab_requests, lab_step; /* (4, 4, 16, 0) */
 } Args;
 
 /* argv (argv[1] the command) -> a: 0 to run the command, -1 when help was
@@ -691,6 +725,54 @@ typedef struct JEntry {
 
 /* JUnit XML, one testcase per entry.  0 or -1 (cannot write). */
 int report_junit(const char *path, const JEntry *e, int n);
+
+/* -------------------------------------------------------------- html.c */
+
+/* s HTML-escaped (& < > " '), control characters shown as \xNN. */
+void html_put(Str *b, const char *s);
+/* A page's head (inline CSS, the window.onerror hook that fills #errors)
+ * and its end (#errors, #ready, then `script`, which may be NULL). */
+void html_begin(Str *b, const char *title);
+void html_end(Str *b, const char *script);
+/* Write b's text to path (b is emptied): 0 or -1. */
+int html_write(const char *path, Str *b);
+/* The page of one case checked with diff_record on (o->runs[].series);
+ * c may be NULL (unreadable), path labels it. */
+void html_case(Str *b, const Case *c, const Outcome *o, const char *path);
+int html_case_file(const char *file, const Case *c, const Outcome *o,
+		   const char *path);
+/* M(t) of n series on one chart (svg#mt) and its legend; a point's `in`
+ * may be NULL (then no free or view ticks). */
+void html_chart(Str *b, const MemSeries *const *s, const char *const *labels,
+		int n);
+/* Many cases: page i of a directory is "case-%04d.html" (i + 1). */
+const char *html_page_name(int i, char *buf, size_t n);
+int html_dir(const char *dir);          /* make it if needed: 0 or -1 */
+/* DIR/index.html linking the pages of e[0..n). */
+int html_index(const char *dir, const char *title, const JEntry *e, int n);
+/* Check each of paths (strategy s as check_file) and write its page and
+ * the index into dir: 0 or -1 (cannot write). */
+int html_check_files(const char *dir, const char *title, char *const *paths,
+		     int n, const Strategy *s);
+
+/* ------------------------------------------------------------- graph.c */
+
+/* The def-use graph of p as DOT, o's violations as red edges (o may be
+ * NULL). */
+void graph_dot(Str *b, const Program *p, const Outcome *o);
+/* The page's graph panel: the SVG of `dot -Tsvg`, or why not. */
+void graph_panel(Str *b, const Case *c, const Outcome *o);
+
+/* -------------------------------------------------------------- plot.c */
+
+/* `bufdiff plot TRACE.csv --html FILE`: 0, or 2. */
+int cmd_plot(const Args *a);
+
+/* --------------------------------------------------------------- lab.c */
+
+/* `bufdiff lab cache [--capacity C] [--stride S] [--requests N] [--step K]
+ * [--html FILE]`: 0, or 2 on bad usage. */
+int cmd_lab(const Args *a);
 
 /* ------------------------------------------------------------ export.c */
 

@@ -1,0 +1,208 @@
+/* test_html.c: the --html page writers (oracle/html.c, graph.c) and the
+ * steps diff_record keeps: escaping, the panels, the blamed edge and the
+ * loop's back edge in the DOT text, M(t)'s peak equal to the reported
+ * peak_bytes on every run of a set of cases, and out of memory anywhere
+ * in a page: no crash, no leak. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "oracle.h"
+#include "testutil.h"
+
+static char *
+escaped(const char *s)
+{
+	Str b = {0};
+
+	html_put(&b, s);
+	return str_take(&b);
+}
+
+START_TEST(escapes_markup_and_control_characters)
+{
+	char *s = escaped("a<b>&\"'\x01\x7f\tz\n");
+
+	ck_assert_str_eq(s, "a&lt;b&gt;&amp;&quot;&#39;\\x01\\x7f\tz\n");
+	mem_free(s);
+}
+END_TEST
+
+/* Load and check a corpus case with the steps kept. */
+static Case *
+checked(const char *rel, Outcome *o)
+{
+	char path[512];
+	Case *c = NULL;
+
+	snprintf(path, sizeof path, "%s/cases/%s", SRCDIR, rel);
+	diff_record(true);
+	check_file(path, NULL, true, &c, o);
+	diff_record(false);
+	ck_assert_msg(o->status == STATUS_OK, "%s: %s", rel, o->why);
+	return c;
+}
+
+static char *
+page(const Case *c, const Outcome *o)
+{
+	Str b = {0};
+
+	html_case(&b, c, o, "x.yaml");
+	return str_take(&b);
+}
+
+START_TEST(seed_page_has_every_panel_and_the_blame)
+{
+	Outcome o;
+	Case *c = checked("seed/old-input-still-needed.yaml", &o);
+	char *s = page(c, &o);
+	Str dot = {0};
+	static const char *const ids[] = {
+		"summary", "program", "graph", "timeline", "memory", "mt",
+		"decisions", "dtable", "errors", "ready", NULL
+	};
+
+	for (int i = 0; ids[i]; i++) {
+		char want[64];
+		snprintf(want, sizeof want, "id=\"%s\"", ids[i]);
+		ck_assert_msg(strstr(s, want), "no %s", want);
+	}
+	/* reader z (line 6), writer y (line 5), victim x (its func, line 4) */
+	ck_assert(strstr(s, "<div class=\"ln reader\" id=\"line-6\""));
+	ck_assert(strstr(s, "<div class=\"ln writer\" id=\"line-5\""));
+	ck_assert(strstr(s, "<div class=\"ln victim\" id=\"line-4\""));
+	graph_dot(&dot, c->prog, &o);
+	ck_assert(!dot.oom);
+	ck_assert_msg(strstr(dot.s, "class=\"blame\", label=\"stale-read of %x "
+			     "(run 2, 4)\""), "%s", dot.s);
+	str_free(&dot);
+	mem_free(s);
+	outcome_clear(&o);
+	case_free(c);
+}
+END_TEST
+
+START_TEST(loop_graph_has_its_back_edge)
+{
+	Outcome o;
+	Case *c = checked("loops/cross-iteration-read.yaml", &o);
+	Str dot = {0};
+
+	graph_dot(&dot, c->prog, &o);
+	/* the yield (line 10) feeds %acc of the next trip */
+	ck_assert_msg(strstr(dot.s, "label=\"next trip\""), "%s", dot.s);
+	ck_assert_msg(strstr(dot.s, "label=\"init\""), "%s", dot.s);
+	ck_assert_msg(strstr(dot.s, "stale-read of %x (run 1)"), "%s", dot.s);
+	str_free(&dot);
+	outcome_clear(&o);
+	case_free(c);
+}
+END_TEST
+
+/* The chart's peak is the reported one: the highest live bytes of the
+ * kept steps equals memory.peak_bytes, run by run. */
+START_TEST(series_peak_is_peak_bytes)
+{
+	static const char *const cases[] = {
+		"seed/old-input-still-needed.yaml",
+		"async/quiz-free-before-async-reader.yaml",
+		"async/two-streams-race.yaml",
+		"loops/cross-iteration-read.yaml",
+		"calls/callee-writes-param.yaml",
+		NULL
+	};
+
+	for (int k = 0; cases[k]; k++) {
+		Outcome o;
+		Case *c = checked(cases[k], &o);
+		for (int r = 0; r < o.nruns; r++) {
+			const MemSeries *s = &o.runs[r].series;
+			int64_t peak = 0;
+			ck_assert_msg(s->n > 0 && !s->truncated, "%s run %d", cases[k],
+				      r + 1);
+			for (int i = 0; i < s->n; i++) {
+				peak = s->p[i].live > peak ? s->p[i].live : peak;
+				ck_assert(s->p[i].step == i + 1);
+			}
+			ck_assert_msg(peak == o.runs[r].ex.mem.peak_bytes,
+				      "%s run %d: %lld, reported %lld", cases[k],
+				      r + 1, (long long)peak,
+				      (long long)o.runs[r].ex.mem.peak_bytes);
+		}
+		outcome_clear(&o);
+		case_free(c);
+	}
+}
+END_TEST
+
+/* A pending launch keeps a freed buffer live: under `late` the free of
+ * the quiz case releases nothing (the page's hollow ring). */
+START_TEST(free_under_pending_launch_releases_nothing)
+{
+	Outcome o;
+	Case *c = checked("async/quiz-free-before-async-reader.yaml", &o);
+	const MemSeries *s = &o.runs[1].series;         /* plan, late */
+	int pending = 0;
+
+	ck_assert_str_eq(o.runs[1].schedule, "late");
+	for (int i = 1; i < s->n; i++)
+		pending += s->p[i].in->kind == BI_FREE &&
+			   s->p[i].live == s->p[i - 1].live;
+	ck_assert_int_eq(pending, 1);
+	outcome_clear(&o);
+	case_free(c);
+}
+END_TEST
+
+START_TEST(page_under_oom)
+{
+	Outcome o;
+	Case *c = checked("async/two-streams-race.yaml", &o);
+	char *want = page(c, &o);
+
+	ck_assert(want);
+	for (long n = 0;; n++) {
+		long start = mem_live_blocks();
+		char *s;
+		mem_fail_after(n);
+		s = page(c, &o);
+		mem_fail_after(-1);
+		ck_assert_msg(mem_live_blocks() == start + (s != NULL),
+			      "n=%ld: leak", n);
+		if (s && !strcmp(s, want)) {
+			mem_free(s);
+			break;
+		}
+		/* a failure anywhere is no page (or, where only `dot` could not
+		 * start, a page that says so) */
+		ck_assert_msg(!s || strstr(s, "id=\"nograph\""), "n=%ld", n);
+		mem_free(s);
+	}
+	mem_free(want);
+	outcome_clear(&o);
+	case_free(c);
+}
+END_TEST
+
+static Suite *
+html_suite(void)
+{
+	Suite *s = suite_create("html");
+	TCase *t = tcase_create("pages");
+
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, escapes_markup_and_control_characters);
+	tcase_add_test(t, seed_page_has_every_panel_and_the_blame);
+	tcase_add_test(t, loop_graph_has_its_back_edge);
+	tcase_add_test(t, series_peak_is_peak_bytes);
+	tcase_add_test(t, free_under_pending_launch_releases_nothing);
+	tcase_add_test(t, page_under_oom);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int
+main(void)
+{
+	return tu_run((Suite *[]){html_suite(), NULL});
+}
