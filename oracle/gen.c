@@ -55,6 +55,7 @@ typedef struct Fut {
 typedef struct Loop {
 	char iv[16];
 	int ub;          /* iv < ub (a bound on %n's value too) */
+	int mark;        /* values before it: defined outside the loop */
 } Loop;
 
 typedef struct Helper {
@@ -235,6 +236,18 @@ any_tensor(G *g, int want)
 	if (chance(g, 30))
 		return &g->v[idx[pick(g, n < 3 ? n : 3)]];
 	return &g->v[idx[n - 1 - pick(g, n < 6 ? n : 6)]];
+}
+
+/* A tensor defined before the innermost loop (read on every trip). */
+static GV *
+outer_tensor(G *g)
+{
+	int idx[MAXV], n = 0;
+
+	for (int i = 0; i < g->loops[g->nloops - 1].mark; i++)
+		if (!g->v[i].scalar)
+			idx[n++] = i;
+	return n ? &g->v[idx[n - 1 - pick(g, n)]] : NULL;
 }
 
 static GV *
@@ -904,17 +917,18 @@ types_text(const GV *t, int n, char *buf, size_t size)
 /* An i1 condition: on a loop's iv (the branches alternate between trips),
  * on a computed i1 in scope, or on %n; its name into cond. */
 static void
-condition(G *g, char *cond, size_t n)
+condition(G *g, bool on_iv, char *cond, size_t n)
 {
 	static const char *const cmp[] = {"lt", "le", "eq", "ne", "gt", "ge"};
-	GV *c = chance(g, 25) ? any_scalar(g, DT_I1) : NULL;
+	GV *c = !on_iv && chance(g, 25) ? any_scalar(g, DT_I1) : NULL;
 	const char *on, *op;
 
 	if (c) {
 		snprintf(cond, n, "%s", c->name);
 		return;
 	}
-	on = g->nloops && chance(g, 60) ? g->loops[pick(g, g->nloops)].iv : "n";
+	on = g->nloops && (on_iv || chance(g, 60))
+		     ? g->loops[pick(g, g->nloops)].iv : "n";
 	op = cmp[pick(g, 6)];
 	snprintf(cond, n, "c%d", g->sh->names++);
 	line(g, "%%%s = %s %%%s, %d : index", cond, op, on, pick(g, 4));
@@ -962,19 +976,21 @@ gen_if(G *g)
 	if (!t || g->in_forall)
 		return;
 	tt = *t;
-	condition(g, cond, sizeof cond);
+	/* now and then, in a loop, one branch writes an outer value without
+	 * reading it while the other reads it: exclusive in one trip, not
+	 * across the trips (the condition is on an iv) */
+	pair = g->nloops && chance(g, 40) && (t = outer_tensor(g));
+	if (pair)
+		tt = *t;
+	condition(g, pair, cond, sizeof cond);
 	if (g->helper)
 		count(g, GC_HELPER_BRANCH);
-	if (chance(g, 30)) {
+	if (!pair && chance(g, 30)) {
 		gen_if_bare(g, cond);
 		return;
 	}
 	r = g->sh->names++;
 	line(g, "%%r%d = if %%%s -> (%s) {", r, cond, ty(&tt, s, sizeof s));
-	/* now and then one branch writes an outer value without reading it
-	 * while the other reads it: exclusive in one trip, not across a
-	 * loop's trips */
-	pair = g->nloops && chance(g, 40);
 	mark = enter(g);
 	if (pair) {
 		GV *w = new_value(g, &tt, "v");
@@ -1048,6 +1064,7 @@ gen_for(G *g)
 		snprintf(acc->name, sizeof acc->name, i ? "acc%db" : "acc%d", k);
 	}
 	snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv, "i%d", k);
+	g->loops[g->nloops].mark = mark;
 	g->loops[g->nloops++].ub = bound;
 	gen_ops(g, 1 + pick(g, 3));
 	g->nloops--;
@@ -1091,9 +1108,19 @@ gen_forall(G *g)
 	o = new_value(g, &tt, "o");
 	snprintf(o->name, sizeof o->name, "o%d", k);
 	snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv, "i%d", k);
+	g->loops[g->nloops].mark = mark;
 	g->loops[g->nloops++].ub = tt.dims[0];
 	g->in_forall = true;
 	g->in_async++; /* no asserts in a forall body either */
+	if (chance(g, 35)) { /* an element other trips may write */
+		char idx[64];
+		GV sc = tt;
+		sc.scalar = true;
+		element_index(g, &tt, idx, sizeof idx);
+		line(g, "%%%s = extract %%%s[%s] : %s",
+		     new_value(g, &sc, "s")->name, o->name, idx, dtype_names[tt.dt]);
+		++g->sh->ops;
+	}
 	gen_ops(g, pick(g, 3));
 	g->in_async--;
 	g->in_forall = in_forall;
