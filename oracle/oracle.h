@@ -699,6 +699,8 @@ typedef struct ExportOp {
 	Value **results;         /* MLIR result j -> TIR value (async.execute:
 				  * the future for the token and each value) */
 	int nresults;
+	int arg;                 /* a call's tensor.cast: the call operand it
+				  * feeds */
 } ExportOp;
 
 typedef struct ExportMap {
