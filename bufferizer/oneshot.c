@@ -901,6 +901,31 @@ decide_forall(OS *S, const Op *op)
 			unite(S, op->body->args[1 + k], op->res[k]);
 }
 
+/* An earlier result of loop w that went in place into c's class: two
+ * iter args (or shared args) started from one tensor, or from a view of
+ * it, cannot both live in its buffer (found by fuzzing: `iter(%a = %p,
+ * %b = %p)` with `yield %b, %b` returned %b's value for %a). */
+static const Value *
+sibling_in(OS *S, const Op *w, const Value *v, const Value *c)
+{
+	for (int j = 0; j < w->nres && w->res[j] != v; j++) {
+		const Decision *d = &S->ds->d[w->res[j]->id];
+		if (d->kind == DEC_INPLACE && find(S, d->into->id) == find(S, c->id))
+			return w->res[j];
+	}
+	return NULL;
+}
+
+static const char *
+sibling_reason(OS *S, const Value *r, const Value *c)
+{
+	char buf[200];
+
+	snprintf(buf, sizeof buf, "the buffer of %%%s already holds %%%s, "
+		 "another result of the loop", c->name, r->name);
+	return arena_strdup(S->ds->arena, buf);
+}
+
 /* Place result v of op w: the first conflict-free candidate (temps before
  * params), or `new` with the reason the first candidate was refused.  With
  * join false (a loop result) v joins the class later. */
@@ -909,12 +934,18 @@ decide_result(OS *S, const Op *w, Value *v, Value **cand, int n, bool join)
 {
 	Decision *d = &S->ds->d[v->id];
 	const char *why = NULL;
+	const Value *r;
 	Conflict c;
 
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < n; i++) {
 			if (is_param_class(S, cand[i]) != (pass == 1))
 				continue;
+			if (!join && (r = sibling_in(S, w, v, cand[i]))) {
+				if (!why)
+					why = sibling_reason(S, r, cand[i]);
+				continue;
+			}
 			if (in_shared(S, w, cand[i])) {
 				if (!why)
 					why = shared_reason(S, cand[i]);

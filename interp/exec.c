@@ -1370,7 +1370,12 @@ run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
 			break;
 		}
 		trace_step(X, in);
-		if (X->nlaunches)
+		/* not after a terminator: it has written the enclosing op's
+		 * results into that op's scratch registers, which a launch
+		 * running the same op in another activation (a helper called
+		 * in a launch and by the host) would overwrite; the tick after
+		 * the enclosing op is the same point */
+		if (X->nlaunches && in->kind != BI_RETURN && in->kind != BI_YIELD)
 			launch_tick(X);
 	}
 }

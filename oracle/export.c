@@ -289,6 +289,7 @@ rec(Exporter *e, const Op *op, const char *mlir, const Arg *ops, int nops,
 	for (int i = 0; i < nops; i++)
 		x->operands[i] = (Value *)(ops[i].v ? ops[i].v : ops[i].src);
 	x->nresults = nres;
+	x->arg = -1;
 	x->tied = arena_alloc(e->a, sizeof *x->tied * (size_t)(nres + 1));
 	x->results = arena_alloc(e->a, sizeof *x->results * (size_t)(nres + 1));
 	for (int j = 0; j < nres; j++) {
@@ -1038,7 +1039,7 @@ typed_args(Exporter *e, const Op *op, Type *const *ty, int n)
 /* A static tensor passed for a `?` parameter: tensor.cast to the
  * parameter's type (func.call wants the types exactly). */
 static Arg
-cast(Exporter *e, const Op *op, Arg a, const Type *want)
+cast(Exporter *e, const Op *op, Arg a, const Type *want, int arg)
 {
 	Arg c;
 
@@ -1056,6 +1057,8 @@ cast(Exporter *e, const Op *op, Arg a, const Type *want)
 	put_type(e, want);
 	end_line(e, op);
 	rec(e, op, "tensor.cast", &a, 1, NULL, NULL, 1);
+	if (e->map)
+		e->map->ops[e->map->nops - 1].arg = arg;
 	return c;
 }
 
@@ -1073,7 +1076,7 @@ ex_call(Exporter *e, const Op *op)
 	for (int i = 0; i < op->nargs && i < f->nparams; i++)
 		a[i] = cast(e, op, lit(e, op, &op->args[i],
 				       f->params[i]->type->dt),
-			    f->params[i]->type);
+			    f->params[i]->type, i);
 	ind(e);
 	put_results(e, op);
 	str_puts(e->out, "func.call ");

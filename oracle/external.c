@@ -454,7 +454,21 @@ typedef struct Reading {
 	const char *exported;   /* the MLIR the tool read */
 	Str note;
 	int rc;                 /* 1 at the first impossible answer */
+	const Op *castop;       /* the call whose tensor.casts are being read */
+	int ncasts;             /* how many of them so far */
 } Reading;
+
+/* The n-th tensor.cast exported for call op (the answer keeps them in
+ * order; they share the call's location). */
+static const ExportOp *
+call_cast(const ExportMap *m, const Op *op, int n)
+{
+	for (int i = 0; m && i < m->nops; i++)
+		if (m->ops[i].op == op && !strcmp(m->ops[i].mlir, "tensor.cast") &&
+		    !n--)
+			return &m->ops[i];
+	return NULL;
+}
 
 /* The line of the exported MLIR where `%NAME = OPNAME` starts, or 0. */
 static int
@@ -511,7 +525,15 @@ read_annotation(MOp *m, void *ctx)
 				   "of an op of the case", m->name, m->at.line);
 		return;
 	}
-	if (!(eo = export_find(R->map, op, m->name))) {
+	if (!strcmp(m->name, "tensor.cast") && op_info[op->kind].form == F_CALL) {
+		if (R->castop != op)
+			R->ncasts = 0;
+		R->castop = op;
+		eo = call_cast(R->map, op, R->ncasts++);
+	} else {
+		eo = export_find(R->map, op, m->name);
+	}
+	if (!eo) {
 		/* mlir-opt-16 states some out-of-place uses by inserting a
 		 * copy (alloc_tensor copy(%v)) that one use reads: no plan
 		 * can say "this use reads a copy" */
@@ -539,15 +561,19 @@ read_annotation(MOp *m, void *ctx)
 			return;
 		}
 	if (op_info[op->kind].form == F_CALL) {
+		/* a cast's operand is the call's operand eo->arg: MLIR puts
+		 * the copy of an argument cast to a `?` param on the cast */
+		bool is_cast = !strcmp(eo->mlir, "tensor.cast");
 		for (int k = 0; k < n; k++)
 			if (!strcmp(w[k], "false") && eo->operands[k] &&
 			    eo->operands[k]->type->kind == TY_TENSOR) {
-				if (decisions_argcopy(R->ds, op, k, "MLIR copies "
+				int arg = is_cast ? eo->arg : k;
+				if (decisions_argcopy(R->ds, op, arg, "MLIR copies "
 						      "the argument"))
 					R->rc = -1;
 				str_printf(&R->note, "  call @%s (line %d) arg %d: "
 					   "copy (%s at line %d: \"false\")\n",
-					   op->callee, op->loc.line, k, m->name,
+					   op->callee, op->loc.line, arg, m->name,
 					   m->at.line);
 			}
 		return;
@@ -583,7 +609,7 @@ apply_mlir(const Case *c, const char *in, const char *ans,
 	   const ExportMap *map, Decisions *ds, ToolReport *t)
 {
 	Arena *a = arena_new();
-	Reading R = {a, c, map, ds, t, NULL, 0, 0, in, {0}, 0};
+	Reading R = {a, c, map, ds, t, NULL, 0, 0, in, {0}, 0, NULL, 0};
 	MOp *top;
 	Diag d;
 

@@ -545,6 +545,54 @@ typedef struct GenOpts {
  * The same seed gives the same text on any machine. */
 char *gen_case(uint64_t seed, const GenOpts *o, const char *strategy);
 
+/* The constructs the generator counts as it makes them (GC_*, name). */
+#define GEN_CONSTRUCTS(X) \
+	X(GC_RANK0, "rank-0 tensor") \
+	X(GC_RANK3, "rank-3 tensor") \
+	X(GC_DYNAMIC, "dynamic dim") \
+	X(GC_I1_TENSOR, "i1 tensor") \
+	X(GC_INDEX_TENSOR, "index tensor") \
+	X(GC_SCALAR_ARITH, "scalar arithmetic") \
+	X(GC_BROADCAST, "scalar broadcast") \
+	X(GC_IF, "if with a result") \
+	X(GC_IF_BARE, "if without results") \
+	X(GC_FOR, "for") \
+	X(GC_FOR_MULTI, "for with two iter args") \
+	X(GC_FOR_START, "for from a nonzero start") \
+	X(GC_FOR_STEP, "for with step > 1") \
+	X(GC_WHILE, "while") \
+	X(GC_FORALL, "forall") \
+	X(GC_ASSERT, "assert") \
+	X(GC_ASYNC, "launch") \
+	X(GC_FUT0, "launch without results") \
+	X(GC_FUT2, "launch with two results") \
+	X(GC_AWAIT_AGAIN, "future awaited again") \
+	X(GC_CALL, "call") \
+	X(GC_CALL_AGAIN, "helper called again") \
+	X(GC_HELPER_BRANCH, "branch in a helper") \
+	X(GC_HELPER_ASYNC, "launch in a helper") \
+	X(GC_HELPER_CALL, "call in a helper") \
+	X(GC_DYN_INDEX, "dynamic extract/insert index") \
+	X(GC_STRIDED_INSERT, "strided insert_slice")
+
+typedef enum GenConstruct {
+#define GC_ENUM(e, name) e,
+	GEN_CONSTRUCTS(GC_ENUM)
+#undef GC_ENUM
+	GC_COUNT
+} GenConstruct;
+
+extern const char *const gen_construct_names[GC_COUNT];
+
+/* How many times each construct was made (added to by each call). */
+typedef struct GenStats {
+	long n[GC_COUNT];
+} GenStats;
+
+/* gen_case, adding what it made to *st (NULL: nothing counted). */
+char *gen_case_stats(uint64_t seed, const GenOpts *o, const char *strategy,
+		     GenStats *st);
+
 /* --------------------------------------------------------------- cli.c */
 
 /* The commands, in the order `bufdiff --help` lists them. */
@@ -794,6 +842,8 @@ typedef struct ExportOp {
 	Value **results;         /* MLIR result j -> TIR value (async.execute:
 				  * the future for the token and each value) */
 	int nresults;
+	int arg;                 /* a call's tensor.cast: the call operand it
+				  * feeds */
 } ExportOp;
 
 typedef struct ExportMap {

@@ -363,15 +363,16 @@ is_op_line(const char *s)
 	return *s && *s != '}' && strncmp(s, "func ", 5) && strncmp(s, "//", 2);
 }
 
-/* A forall body's empty yield is implicit: no line of its own (an empty
- * range at line l). */
+/* An empty yield the printer leaves implicit (a forall body's, or that of
+ * an op without results: an `if`, a launch) has no line of its own (an
+ * empty range at line l). */
 static int
 skip_unprinted(Red *r, int k, int l)
 {
 	while (k < r->c->prog->nops) {
-		const Op *op = r->ops[k];
+		const Op *op = r->ops[k], *owner = op->parent->parent;
 		if (op->kind != OP_YIELD || op->nargs ||
-		    op->parent->parent->kind != OP_FORALL)
+		    (owner->kind != OP_FORALL && owner->nrtypes != 0))
 			break;
 		r->opline[k] = r->opend[k] = l;
 		k++;
