@@ -155,7 +155,31 @@ typedef struct Bisect {
 	int n;
 	int64_t *first;
 	bool oom;
+	/* the failure to keep: the run's verdict and its first violation */
+	Verdict verdict;
+	const Violation *viol;
 } Bisect;
+
+/* Is ex's failure the one bisection keeps: the same verdict and, when the
+ * run had violations, one of the same kind, victim and reader as its
+ * first?  (Any failure would do otherwise: a subset that trades a
+ * use-after-free for an unrelated stale read is not this failure's
+ * culprit.) */
+static bool
+same_failure(const Bisect *b, const ExecResult *ex, Verdict v)
+{
+	if (v != b->verdict)
+		return false;
+	if (!b->viol)
+		return true;
+	for (int i = 0; i < ex->nviols; i++) {
+		const Violation *w = &ex->viols[i];
+		if (w->kind == b->viol->kind && w->victim == b->viol->victim &&
+		    inst_value(w->at) == inst_value(b->viol->at))
+			return true;
+	}
+	return false;
+}
 
 /* Does the run still fail with only `keep` in place (the rest `new`)? */
 static bool
@@ -165,6 +189,7 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 	ExecResult ex;
 	Diag err;
 	Verdict v;
+	bool same;
 
 	t.d = mem_alloc((size_t)(b->c->prog->nvalues + 1) * sizeof *t.d);
 	if (!t.d) {
@@ -185,9 +210,10 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 		return false;
 	}
 	v = judge(&ex, b->ref, b->nref, b->first, b->c->ref_failed);
+	same = same_failure(b, &ex, v);
 	exec_result_free(&ex);
 	mem_free(t.d);
-	return v != VERDICT_AGREE;
+	return same;
 }
 
 /* Zeller's ddmin: shrink set[0..*n) to a 1-minimal failing subset. */
@@ -236,7 +262,8 @@ ddmin(Bisect *b, Value **set, int *n)
 static void
 bisect(const Case *c, Schedule sched, Tensor *const *ref, int nref, RunOut *o)
 {
-	Bisect b = {c, &o->ds, sched, ref, nref, NULL, 0, NULL, false};
+	Bisect b = {c, &o->ds, sched, ref, nref, NULL, 0, NULL, false,
+		    o->verdict, o->ex.nviols ? &o->ex.viols[0] : NULL};
 	int n = decisions_inplace(&o->ds, NULL, 0);
 
 	b.all = mem_alloc((size_t)(n + 1) * sizeof *b.all);
