@@ -235,12 +235,14 @@ emit_run_head(Str *b, const Run *r, const Program *p, const Func *entry)
 	}
 }
 
-/* ", key: name" for v (a value of p). */
+/* ", key: name" for v when it is a value of p (not one the lowering
+ * made: `%x.out`). */
 static void
 blame_key(Str *b, const Program *p, const Func *entry, const char *key,
 	  const Value *v)
 {
-	if (!v || !v->name || !v->func)
+	if (!v || !v->func || v->id < 0 || v->id >= p->nvalues ||
+	    p->values[v->id] != v)
 		return;
 	str_printf(b, ", %s: ", key);
 	put_ref(b, p, entry, NULL, v);
