@@ -198,6 +198,7 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 	ExecResult ex;
 	Diag err;
 	Verdict v;
+	BProg *bp = NULL;
 	bool same;
 
 	t.d = mem_alloc((size_t)(b->c->prog->nvalues + 1) * sizeof *t.d);
@@ -213,14 +214,15 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 		if (!kept)
 			t.d[b->all[i]->id] = (Decision){DEC_NEW, NULL, NULL, true};
 	}
-	if (execute(b->c, &t, b->sched, NULL, &ex, NULL, &err)) {
+	if (execute(b->c, &t, b->sched, NULL, &ex, &bp, &err)) {
 		b->oom = true;
 		mem_free(t.d);
 		return false;
 	}
 	v = judge(&ex, b->ref, b->nref, b->first, b->c->ref_failed);
-	same = same_failure(b, &ex, v);
+	same = same_failure(b, &ex, v); /* its violations point into bp */
 	exec_result_free(&ex);
+	bprog_free(bp);
 	mem_free(t.d);
 	return same;
 }
