@@ -6,7 +6,7 @@
 # violation's kind, as `bufdiff fuzz` prints it for the original)?  Prints
 # one line:
 #   STRATEGY: P programs, F failures: R reduced (K same class, C changed
-#   class), U unreducible
+#   class), U unreducible; ops A -> B (mean)
 # where "unreducible" is a failure written out whole (the reducer gave up)
 # and "changed class" lists its classes `before->after`.  Not a timed test:
 # run it by hand (docs/reduce.md has the figures).
@@ -25,7 +25,7 @@ awk -v dir="$dir" -v label="$label" -v strat="$strat" -v count="$count" '
 	if ($4 != "" && $4 != "verdict") cls = cls ":" $4 # not "verdict ..., expected agree"
 	orig[s] = cls; nf++
 }
-/^seed [0-9]+: reduced/ { s = $2; sub(":", "", s); red[s] = 1 }
+/^seed [0-9]+: reduced/ { s = $2; sub(":", "", s); red[s] = 1; ob += $4; oa += $6 }
 END {
 	for (s in orig) {
 		if (!(s in red)) { nu++; continue }
@@ -40,7 +40,7 @@ END {
 		if (cls == orig[s]) ns++
 		else { nc++; ch[orig[s] "->" cls]++ }
 	}
-	printf "%s: %d programs, %d failures: %d reduced (%d same class, %d changed class), %d unreducible\n",
-	       strat, count, nf, ns + nc, ns, nc, nu
+	printf "%s: %d programs, %d failures: %d reduced (%d same class, %d changed class), %d unreducible; ops %.1f -> %.1f (mean)\n",
+	       strat, count, nf, ns + nc, ns, nc, nu, ns + nc ? ob / (ns + nc) : 0, ns + nc ? oa / (ns + nc) : 0
 	for (c in ch) printf "  changed %s: %d\n", c, ch[c]
 }' "$dir/log"

@@ -160,12 +160,6 @@ typedef struct Bisect {
 	const Violation *viol;
 } Bisect;
 
-/* Is ex's failure the one bisection keeps: the same verdict and, when the
- * run had violations, one of the same kind seen by the same reader as its
- * first?  (Any failure would do otherwise: a subset that trades a
- * use-after-free for an unrelated stale read is not this failure's
- * culprit.  The victim is not compared: which value's buffer a freed read
- * names depends on the decisions.) */
 /* The same value, or one the lowering made alike (`%x.out`: made anew in
  * every lowering). */
 static bool
@@ -174,6 +168,12 @@ same_value(const Value *a, const Value *b)
 	return a == b || (a && b && a->func == b->func && !strcmp(a->name, b->name));
 }
 
+/* Is ex's failure the one bisection keeps: the same verdict and, when the
+ * run had violations, one of the same kind seen by the same reader as its
+ * first?  (Any failure would do otherwise: a subset that trades a
+ * use-after-free for an unrelated stale read is not this failure's
+ * culprit.  The victim is not compared: which value's buffer a freed read
+ * names depends on the decisions.) */
 static bool
 same_failure(const Bisect *b, const ExecResult *ex, Verdict v)
 {

@@ -57,12 +57,14 @@ runs_value(const Program *p, const Func *in, const Func *entry,
 	Value *v = NULL;
 
 	if (slash) {
-		for (int i = 0; i < p->nfuncs && !v; i++)
-			if (strlen(p->funcs[i]->name) == (size_t)(slash - name - 1) &&
-			    !strncmp(p->funcs[i]->name, name + 1,
-				     (size_t)(slash - name - 1)))
-				v = prog_value(p, p->funcs[i], slash + 1);
-		return v;
+		char fn[256];
+		const Func *f;
+		if ((size_t)(slash - name) > sizeof fn)
+			return NULL;
+		memcpy(fn, name + 1, (size_t)(slash - name - 1));
+		fn[slash - name - 1] = 0;
+		f = prog_func(p, fn);
+		return f ? prog_value(p, f, slash + 1) : NULL;
 	}
 	if (in)
 		v = prog_value(p, in, name);
@@ -78,8 +80,8 @@ value_in(Loader *L, Case *c, const Func *in, const char *name,
 	Value *v = runs_value(c->prog, in, c->entry, name);
 
 	if (!v)
-		yl_fail(L, yl_loc(at), name[0] == '@' ? "unknown value %s"
-			: "unknown value %%%s", name);
+		yl_fail(L, yl_loc(at), "unknown value %s%s",
+			name[0] == '@' ? "" : "%", name);
 	return v;
 }
 
