@@ -158,23 +158,28 @@ START_TEST(reduces_bloated_seed)
 }
 END_TEST
 
-/* The reduced case of path's run 0 (checked like reduce_file) and its
- * text; yaml is the reducer's output. */
+/* Reduce run 0 of path: the reduced case loads, checks, has verdict v and
+ * every text in `wants` (NULL-terminated).  Returns it (case_free it). */
 static Case *
-reduce_text(const char *path, char **yaml)
+reduces_to(const char *path, Verdict v, const char *const *wants)
 {
 	Case *c = load(path), *rc = NULL;
+	char *yaml = NULL;
 	ReduceStats st;
 	Outcome o;
 	Diag d;
 
-	ck_assert_msg(!reduce_case(c, 0, "reduced/test", NULL, yaml, &st, &d),
+	ck_assert_msg(!reduce_case(c, 0, "reduced/test", NULL, &yaml, &st, &d),
 		      "%s: %s", path, d.msg);
-	ck_assert_msg(!case_parse("reduced.yaml", *yaml, strlen(*yaml), 0, &rc, &d),
-		      "%s: %d: %s\n%s", path, d.loc.line, d.msg, *yaml);
+	ck_assert_msg(!case_parse("reduced.yaml", yaml, strlen(yaml), 0, &rc, &d),
+		      "%s: %d: %s\n%s", path, d.loc.line, d.msg, yaml);
 	check_case(rc, NULL, true, &o);
-	ck_assert_msg(o.status == STATUS_OK, "%s: %s\n%s", path, o.why, *yaml);
+	ck_assert_msg(o.status == STATUS_OK, "%s: %s\n%s", path, o.why, yaml);
 	outcome_clear(&o);
+	ck_assert_msg(rc->runs[0].verdict == v, "%s", yaml);
+	for (; *wants; wants++)
+		ck_assert_msg(strstr(yaml, *wants), "no '%s' in\n%s", *wants, yaml);
+	mem_free(yaml);
 	case_free(c);
 	return rc;
 }
@@ -184,21 +189,17 @@ reduce_text(const char *path, char **yaml)
  * fault, not a divergence. */
 START_TEST(keeps_fault_and_culprit)
 {
-	Case *c = load(SRCDIR "/cases/reduce/textual-frees-99999.yaml"), *rc;
-	char names[16][96], *yaml = NULL;
+	Case *c = load(SRCDIR "/cases/reduce/textual-frees-99999.yaml");
+	char names[16][96];
 
 	ck_assert_int_eq(culprits_of(c, 0, names, 16), 1);
 	ck_assert_str_eq(names[0], "v5:e4");
 	case_free(c);
-	rc = reduce_text(SRCDIR "/cases/reduce/textual-frees-99999.yaml", &yaml);
-	ck_assert_msg(rc->runs[0].verdict == VERDICT_FAULT, "%s", yaml);
-	ck_assert_ptr_nonnull(strstr(yaml, "    blame:\n      - {kind: "
-				     "use-after-free, writer: e4, victim: v5, "
-				     "reader: v6}\n"));
-	ck_assert_ptr_nonnull(strstr(yaml, "culprits: ['v5:e4']\n"));
-	ck_assert_ptr_nonnull(strstr(yaml, "= matmul %v5, %p1 into %v5"));
-	mem_free(yaml);
-	case_free(rc);
+	case_free(reduces_to(SRCDIR "/cases/reduce/textual-frees-99999.yaml",
+			     VERDICT_FAULT, (const char *[]){
+		"    blame:\n      - {kind: use-after-free, writer: e4, "
+		"victim: v5, reader: v6}\n",
+		"culprits: ['v5:e4']\n", "= matmul %v5, %p1 into %v5", NULL}));
 }
 END_TEST
 
@@ -206,67 +207,29 @@ END_TEST
  * at 2x2 (at 1x1 it reads only what it then writes: no failure at all). */
 START_TEST(keeps_transpose_divergence)
 {
-	char *yaml = NULL;
-	Case *rc = reduce_text(SRCDIR "/cases/reduce/inplace-transpose-63.yaml",
-			       &yaml);
+	Case *rc = reduces_to(SRCDIR "/cases/reduce/inplace-transpose-63.yaml",
+			      VERDICT_DIVERGE, (const char *[]){
+		"= transpose %p0 [1, 0] into %p0 : tensor<2x2xi64>",
+		"{kind: readonly-write, writer: v0, victim: p0, reader: v0}",
+		"culprits: ['v0:p0']\n", NULL});
 
-	ck_assert_msg(rc->runs[0].verdict == VERDICT_DIVERGE, "%s", yaml);
-	ck_assert_ptr_nonnull(strstr(yaml, "= transpose %p0 [1, 0] into %p0 : "
-				     "tensor<2x2xi64>"));
-	ck_assert_ptr_nonnull(strstr(yaml, "{kind: readonly-write, writer: v0, "
-				     "victim: p0, reader: v0}"));
-	ck_assert_ptr_nonnull(strstr(yaml, "culprits: ['v0:p0']\n"));
 	ck_assert_int_eq(rc->prog->nops, 2);
-	mem_free(yaml);
 	case_free(rc);
 }
 END_TEST
 
 /* g1's %v2 into g1's %q0, while main has a %q0 and a %v2 and g0 a %q0:
- * the reduced case qualifies the culprit, and loads. */
+ * the reduced case qualifies the culprit, and loads and checks. */
 START_TEST(names_resolve_per_function)
 {
-	static const char *text =
-		"case: reduce/names\n"
-		"program: |\n"
-		"  func @main(%q0: tensor<4xi32>, %y: tensor<4xi32>) -> (i32, tensor<4xi32>, tensor<4xi32>) {\n"
-		"    %b = call @g1(%q0)\n"
-		"    %v2 = add %q0, 1 : tensor<4xi32>\n"
-		"    %w = call @g0(%y)\n"
-		"    return %b, %v2, %w\n"
-		"  }\n"
-		"  func @g0(%q0: tensor<4xi32>) -> tensor<4xi32> {\n"
-		"    %v1 = add %q0, 1 : tensor<4xi32>\n"
-		"    return %v1\n"
-		"  }\n"
-		"  func @g1(%q0: tensor<4xi32>) -> i32 {\n"
-		"    %v2 = mul %q0, 2 : tensor<4xi32>\n"
-		"    %s2 = extract %v2[1] : i32\n"
-		"    return %s2\n"
-		"  }\n"
-		"inputs: {q0: [1, 2, 3, 4], y: [5, 6, 7, 8]}\n"
-		"runs:\n"
-		"  - strategy: mutant-no-call-copy\n";
-	Case *c = NULL, *rc = NULL;
-	char *yaml = NULL;
-	ReduceStats st;
-	Outcome o;
-	Diag d;
+	Case *rc = reduces_to(SRCDIR "/cases/reduce/helpers-share-names.yaml",
+			      VERDICT_DIVERGE, (const char *[]){
+		"culprits: ['@g1/v2:q0']\n",
+		"writer: '@g1/v2', victim: q0, reader: v2}", NULL});
 
-	ck_assert(!case_parse("names.yaml", text, strlen(text), 0, &c, &d));
-	ck_assert_msg(!reduce_case(c, 0, "reduced/names", NULL, &yaml, &st, &d),
-		      "%s", d.msg);
-	ck_assert_ptr_nonnull(strstr(yaml, "culprits: ['@g1/v2:q0']\n"));
-	ck_assert_ptr_nonnull(strstr(yaml, "writer: '@g1/v2', victim: q0, "
-				     "reader: v2}"));
-	ck_assert(!case_parse("r.yaml", yaml, strlen(yaml), 0, &rc, &d));
 	ck_assert_str_eq(rc->runs[0].culprits[0].result->func->name, "g1");
-	check_case(rc, NULL, true, &o);
-	ck_assert_msg(o.status == STATUS_OK, "%s\n%s", o.why, yaml);
-	outcome_clear(&o);
+	ck_assert_ptr_null(prog_func(rc->prog, "g0"));
 	case_free(rc);
-	case_free(c);
-	mem_free(yaml);
 }
 END_TEST
 
