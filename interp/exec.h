@@ -1,4 +1,5 @@
-/* exec.h: private to the instrumented executor (exec.c, shadow.c). */
+/* exec.h: private to the instrumented executor (exec.c, shadow.c,
+ * overlap.c, async.c). */
 #ifndef BUFDIFF_EXEC_H
 #define BUFDIFF_EXEC_H
 

@@ -8,9 +8,10 @@
  * the inputs and the names are checked exactly as a user's case would be.
  * A candidate is accepted when it verifies, its reference run succeeds, it
  * is smaller (ops, then tensor elements, then text), and the same run still
- * diverges or faults with the same signature: every original culprit
- * decision ("y:x") among its culprits, or, without culprits, the same first
- * violation kind and victim.  Verdicts are cached by candidate text.
+ * fails the same way: the same verdict, the same first violation kind seen
+ * by the same kind of op, every original culprit decision ("@f/y:x")
+ * among its culprits, or, without culprits, the same victim.  Verdicts are
+ * cached by candidate text.
  *
  * Passes, repeated to a fixpoint within a candidate budget: expose an
  * intermediate as the entry's only result (dropping dead ops); structural
