@@ -750,27 +750,36 @@ shape_ok(Exec *X, const BInst *in, const Value *victim, const View *a,
 	return false;
 }
 
-/* A kernel reading part of the buffer it writes, other than index by
- * index (a transpose, a reduce, or an elementwise op between shifted
- * views), reads elements it already overwrote. */
-static void
+/* Does input a share the buffer out writes, other than index by index (a
+ * transpose, a reduce, or an elementwise op between shifted views)?  Then
+ * the op runs one element at a time (overlap.c). */
+static bool
 self_overlap(Exec *X, const BInst *in, const Value *a, Frame *F,
 	     const Reg *out)
 {
 	const Reg *r;
+	int f;
 
 	if (!a || a->type->kind != TY_TENSOR)
-		return;
+		return false;
 	r = reg(F, a);
 	if (r->buf < 0 || r->buf != out->buf || !views_overlap(&r->view, &out->view))
-		return;
+		return false;
 	if (version_undef(X, r->ver))
-		return; /* it reads undefined elements: any value will do */
-	if (op_info[in->op->kind].ew != EW_NONE && r->view.off == out->view.off &&
-	    !memcmp(r->view.strides, out->view.strides, sizeof r->view.strides))
-		return; /* the same elements, index by index */
-	violate(X, VK_STALE_READ, in, a, in, r->buf, NULL, 0,
-		"reads the buffer it writes, not index by index");
+		return false; /* it reads undefined elements: any value will do */
+	f = op_info[in->op->kind].form;
+	return (f != F_BINARY && f != F_UNARY) || r->view.off != out->view.off ||
+	       memcmp(r->view.strides, out->view.strides, sizeof r->view.strides);
+}
+
+/* Only an element read after this op overwrote it is a violation. */
+static void
+blame_stale(Exec *X, const BInst *in, const Stale *s, const View *v,
+	    const Reg *out)
+{
+	if (s->input >= 0)
+		violate(X, VK_STALE_READ, in, in->op->args[s->input].v, in,
+			out->buf, v, s->li, "reads an element it overwrote");
 }
 
 /* Run the kernel of in->op with output view vo; false when it could not
@@ -800,16 +809,26 @@ compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
 			k_cmp(oi->ew, vo, &va, &vb);
 			return true;
 		}
-		self_overlap(X, in, op->args[0].v, F, out);
-		self_overlap(X, in, op->args[1].v, F, out);
-		k_binary(oi->ew, vo, &va, &vb);
+		if (self_overlap(X, in, op->args[0].v, F, out) ||
+		    self_overlap(X, in, op->args[1].v, F, out)) {
+			Stale st;
+			serial_ew(X, oi->ew, vo, &va, &vb, &st);
+			blame_stale(X, in, &st, st.input ? &vb : &va, out);
+		} else {
+			k_binary(oi->ew, vo, &va, &vb);
+		}
 		return true;
 	case F_UNARY:
 		if (!operand_view(X, F, in, &op->args[0], dt, vo, &ta, &va) ||
 		    !shape_ok(X, in, op->args[0].v, &va, vo))
 			return false;
-		self_overlap(X, in, op->args[0].v, F, out);
-		k_unary(oi->ew, vo, &va);
+		if (self_overlap(X, in, op->args[0].v, F, out)) {
+			Stale st;
+			serial_ew(X, oi->ew, vo, &va, NULL, &st);
+			blame_stale(X, in, &st, &va, out);
+		} else {
+			k_unary(oi->ew, vo, &va);
+		}
 		return true;
 	case F_FILL:
 		operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va);
@@ -831,17 +850,27 @@ compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
 	case F_TRANSPOSE:
 		if (!operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va))
 			return false;
-		self_overlap(X, in, op->args[0].v, F, out);
 		for (int d = 0; d < vo->rank; d++)
 			if (vo->sizes[d] != va.sizes[op->perm[d]])
 				return shape_ok(X, in, op->args[0].v, &va, vo);
-		k_transpose(vo, &va, op->perm);
+		if (self_overlap(X, in, op->args[0].v, F, out)) {
+			Stale st;
+			serial_transpose(X, vo, &va, op->perm, &st);
+			blame_stale(X, in, &st, &va, out);
+		} else {
+			k_transpose(vo, &va, op->perm);
+		}
 		return true;
 	case F_REDUCE:
 		if (!operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va))
 			return false;
-		self_overlap(X, in, op->args[0].v, F, out);
-		k_reduce(oi->ew, vo, &va, op->perm, op->nperm);
+		if (self_overlap(X, in, op->args[0].v, F, out)) {
+			Stale st;
+			serial_reduce(X, oi->ew, vo, &va, op->perm, op->nperm, &st);
+			blame_stale(X, in, &st, &va, out);
+		} else {
+			k_reduce(oi->ew, vo, &va, op->perm, op->nperm);
+		}
 		return true;
 	case F_EXTRACT_SLICE:
 	case F_EXTRACT: {

@@ -1,4 +1,5 @@
-/* exec.h: private to the instrumented executor (exec.c, shadow.c). */
+/* exec.h: private to the instrumented executor (exec.c, shadow.c,
+ * overlap.c, async.c). */
 #ifndef BUFDIFF_EXEC_H
 #define BUFDIFF_EXEC_H
 
@@ -133,6 +134,19 @@ uint8_t *undef_carry(Exec *X, int h, const View *v, uint32_t dest_ver,
 		     const View *vs);
 void versions_free(Exec *X);
 bool views_overlap(const View *a, const View *b);
+
+/* overlap.c: an op reading the buffer it writes, one element at a time */
+typedef struct Stale {
+	int input;            /* the operand that read an element this op had
+			       * already overwritten, or -1 */
+	int64_t li;           /* that element in its view, row-major */
+} Stale;
+void serial_ew(Exec *X, Ew ew, const View *out, const View *a, const View *b,
+	       Stale *s);
+void serial_transpose(Exec *X, const View *out, const View *a, const int *perm,
+		      Stale *s);
+void serial_reduce(Exec *X, Ew ew, const View *out, const View *a,
+		   const int *dims, int ndims, Stale *s);
 
 /* exec.c */
 void exec_block(Exec *X, Frame *F, const BBlock *b, Reg *out);

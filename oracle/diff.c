@@ -238,7 +238,40 @@ typedef struct Bisect {
 	int n;
 	int64_t *first;
 	bool oom;
+	/* the failure to keep: the run's verdict and its first violation */
+	Verdict verdict;
+	const Violation *viol;
 } Bisect;
+
+/* The same value, or one the lowering made alike (`%x.out`: made anew in
+ * every lowering). */
+static bool
+same_value(const Value *a, const Value *b)
+{
+	return a == b || (a && b && a->func == b->func && !strcmp(a->name, b->name));
+}
+
+/* Is ex's failure the one bisection keeps: the same verdict and, when the
+ * run had violations, one of the same kind seen by the same reader as its
+ * first?  (Any failure would do otherwise: a subset that trades a
+ * use-after-free for an unrelated stale read is not this failure's
+ * culprit.  The victim is not compared: which value's buffer a freed read
+ * names depends on the decisions.) */
+static bool
+same_failure(const Bisect *b, const ExecResult *ex, Verdict v)
+{
+	if (v != b->verdict)
+		return false;
+	if (!b->viol)
+		return true;
+	for (int i = 0; i < ex->nviols; i++) {
+		const Violation *w = &ex->viols[i];
+		if (w->kind == b->viol->kind &&
+		    same_value(inst_value(w->at), inst_value(b->viol->at)))
+			return true;
+	}
+	return false;
+}
 
 /* Does the run still fail with only `keep` in place (the rest `new`)? */
 static bool
@@ -248,6 +281,8 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 	ExecResult ex;
 	Diag err;
 	Verdict v;
+	BProg *bp = NULL;
+	bool same;
 
 	t.d = mem_alloc((size_t)(b->c->prog->nvalues + 1) * sizeof *t.d);
 	if (!t.d) {
@@ -262,15 +297,17 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 		if (!kept)
 			t.d[b->all[i]->id] = (Decision){DEC_NEW, NULL, NULL, true};
 	}
-	if (execute(b->c, &t, b->sched, NULL, &ex, NULL, &err)) {
+	if (execute(b->c, &t, b->sched, NULL, &ex, &bp, &err)) {
 		b->oom = true;
 		mem_free(t.d);
 		return false;
 	}
 	v = judge(&ex, b->ref, b->nref, b->first, b->c->ref_failed);
+	same = same_failure(b, &ex, v); /* its violations point into bp */
 	exec_result_free(&ex);
+	bprog_free(bp);
 	mem_free(t.d);
-	return v != VERDICT_AGREE;
+	return same;
 }
 
 /* Zeller's ddmin: shrink set[0..*n) to a 1-minimal failing subset. */
@@ -319,7 +356,8 @@ ddmin(Bisect *b, Value **set, int *n)
 static void
 bisect(const Case *c, Schedule sched, Tensor *const *ref, int nref, RunOut *o)
 {
-	Bisect b = {c, &o->ds, sched, ref, nref, NULL, 0, NULL, false};
+	Bisect b = {c, &o->ds, sched, ref, nref, NULL, 0, NULL, false,
+		    o->verdict, o->ex.nviols ? &o->ex.viols[0] : NULL};
 	int n = decisions_inplace(&o->ds, NULL, 0);
 
 	b.all = mem_alloc((size_t)(n + 1) * sizeof *b.all);

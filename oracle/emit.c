@@ -97,23 +97,50 @@ emit_inputs(Str *b, const Func *f, Tensor *const *inputs)
 
 /* ---------------------------------------------------------------- runs */
 
-/* v by name in p as the loader resolves it (entry first, then any
- * function), or NULL. */
+const char *
+emit_ref(const Program *p, const Func *entry, const Func *in, const Value *v,
+	 char *buf, size_t n)
+{
+	if (!v->func || runs_value(p, in, entry, v->name) == v)
+		snprintf(buf, n, "%s", v->name);
+	else
+		snprintf(buf, n, "@%s/%s", v->func->name, v->name);
+	return buf;
+}
+
+/* v's name as a YAML scalar (quoted when qualified: '@' starts no plain
+ * scalar). */
+static void
+put_ref(Str *b, const Program *p, const Func *entry, const Func *in,
+	const Value *v)
+{
+	char buf[200];
+
+	emit_ref(p, entry, in, v, buf, sizeof buf);
+	str_printf(b, buf[0] == '@' ? "'%s'" : "%s", buf);
+}
+
+/* v, a value of another program (the case being reduced), in p: the value
+ * of the same name in the function of the same name, or NULL. */
 static const Value *
-named(const Program *p, const Func *entry, const char *name)
+counterpart(const Program *p, const Value *v)
 {
-	const Value *v = prog_value(p, entry, name);
+	const Func *f = v && v->func ? prog_func(p, v->func->name) : NULL;
 
-	return v ? v : prog_value(p, NULL, name);
+	return f ? prog_value(p, f, v->name) : NULL;
 }
 
-static bool
-has_name(const Program *p, const Func *entry, const char *name)
+/* "KEY: VALUE" of a map entry (VALUE in KEY's function first). */
+static void
+put_pair(Str *b, const Program *p, const Func *entry, const Value *k,
+	 const char *sep, const Value *v)
 {
-	return named(p, entry, name) != NULL;
+	put_ref(b, p, entry, NULL, k);
+	str_puts(b, sep);
+	put_ref(b, p, entry, k->func, v);
 }
 
-/* anchor, hoist and args entries whose names still exist in p (a reduced
+/* anchor, hoist and args entries whose values still exist in p (a reduced
  * program that breaks one is rejected by the loader, like any other). */
 static void
 emit_run_extras(Str *b, const Run *r, const Program *p, const Func *entry)
@@ -121,30 +148,34 @@ emit_run_extras(Str *b, const Run *r, const Program *p, const Func *entry)
 	int n = 0;
 
 	for (int i = 0; i < r->nanchors; i++) {
-		const PlanAnchor *a = &r->anchors[i];
-		if (!has_name(p, entry, a->e->name) || !has_name(p, entry, a->r->name))
+		const Value *e = counterpart(p, r->anchors[i].e);
+		const Value *rr = counterpart(p, r->anchors[i].r);
+		if (!e || !rr)
 			continue;
 		str_puts(b, n++ ? ", " : "    anchor: {");
-		str_printf(b, "%s: %s", a->e->name, a->r->name);
+		put_pair(b, p, entry, e, ": ", rr);
 	}
 	if (n)
 		str_puts(b, "}\n");
 	n = 0;
 	for (int i = 0; i < r->nhoists; i++) {
-		if (!has_name(p, entry, r->hoists[i].v->name))
+		const Value *v = counterpart(p, r->hoists[i].v);
+		if (!v)
 			continue;
 		str_puts(b, n++ ? ", " : "    hoist: [");
-		str_puts(b, r->hoists[i].v->name);
+		put_ref(b, p, entry, NULL, v);
 	}
 	if (n)
 		str_puts(b, "]\n");
 	n = 0;
 	for (int i = 0; i < r->nargs; i++) {
 		const PlanArgs *pa = &r->args[i];
-		if (!has_name(p, entry, pa->r->name))
+		const Value *v = counterpart(p, pa->r);
+		if (!v)
 			continue;
 		str_puts(b, n++ ? ", " : "    args: {");
-		str_printf(b, "%s: [", pa->r->name);
+		put_ref(b, p, entry, NULL, v);
+		str_puts(b, ": [");
 		for (int k = 0; k < pa->n; k++)
 			str_printf(b, "%s%s", k ? ", " : "",
 				   (pa->copy >> k) & 1 ? "copy" : "share");
@@ -155,7 +186,7 @@ emit_run_extras(Str *b, const Run *r, const Program *p, const Func *entry)
 }
 
 /* The run's keys: strategy, plan, free, anchor, hoist and args entries
- * whose names still exist in p, schedule.  Starts a list item ("  - "). */
+ * whose values still exist in p, schedule.  Starts a list item ("  - "). */
 void
 emit_run_head(Str *b, const Run *r, const Program *p, const Func *entry)
 {
@@ -169,23 +200,30 @@ emit_run_head(Str *b, const Run *r, const Program *p, const Func *entry)
 	str_puts(b, "\n");
 	for (int i = 0; i < r->nplan; i++) {
 		const Forced *f = &r->plan[i];
-		if (!has_name(p, entry, f->result->name) ||
-		    (f->operand && !has_name(p, entry, f->operand->name)))
+		const Value *res = counterpart(p, f->result);
+		const Value *op = counterpart(p, f->operand);
+		if (!res || (f->operand && !op))
 			continue;
 		str_puts(b, n++ ? ", " : "    plan: {");
-		str_printf(b, "%s: %s", f->result->name,
-			   f->operand ? f->operand->name : "new");
+		if (op) {
+			put_pair(b, p, entry, res, ": ", op);
+		} else {
+			put_ref(b, p, entry, NULL, res);
+			str_puts(b, ": new");
+		}
 	}
 	if (n)
 		str_puts(b, "}\n");
 	n = 0;
 	for (int i = 0; i < r->nfrees; i++) {
-		const FreeAt *f = &r->frees[i];
-		if (!has_name(p, entry, f->value->name) ||
-		    !has_name(p, entry, f->after->name))
+		const Value *v = counterpart(p, r->frees[i].value);
+		const Value *after = counterpart(p, r->frees[i].after);
+		if (!v || !after)
 			continue;
 		str_puts(b, n++ ? ", " : "    free: {");
-		str_printf(b, "%s: after %s", f->value->name, f->after->name);
+		put_ref(b, p, entry, NULL, v);
+		str_puts(b, ": after ");
+		put_ref(b, p, entry, NULL, after);
 	}
 	if (n)
 		str_puts(b, "}\n");
@@ -197,13 +235,17 @@ emit_run_head(Str *b, const Run *r, const Program *p, const Func *entry)
 	}
 }
 
-/* ", key: name" when v is the value the loader finds under its name. */
+/* ", key: name" for v when it is a value of p (not one the lowering
+ * made: `%x.out`). */
 static void
 blame_key(Str *b, const Program *p, const Func *entry, const char *key,
 	  const Value *v)
 {
-	if (v && v->name && named(p, entry, v->name) == v)
-		str_printf(b, ", %s: %s", key, v->name);
+	if (!v || !v->func || v->id < 0 || v->id >= p->nvalues ||
+	    p->values[v->id] != v)
+		return;
+	str_printf(b, ", %s: ", key);
+	put_ref(b, p, entry, NULL, v);
 }
 
 /* What run o showed on program p: verdict, up to `nblame` blame records
@@ -212,7 +254,7 @@ void
 emit_run_result(Str *b, const Program *p, const Func *entry,
 		const RunOut *o, int nblame)
 {
-	char buf[160];
+	char buf[200];
 	int n = 0;
 
 	str_printf(b, "    verdict: %s\n", verdict_names[o->verdict]);
@@ -231,9 +273,12 @@ emit_run_result(Str *b, const Program *p, const Func *entry,
 	str_puts(b, "    culprits: [");
 	for (int i = 0; i < o->nculprits; i++) {
 		const Value *v = o->culprits[i];
-		str_puts(b, i ? ", '" : "'");
-		str_puts(b, dec_str(v, &o->ds.d[v->id], buf, sizeof buf));
-		str_puts(b, "'");
+		char dec[200];
+		const char *colon = strchr(dec_str(v, &o->ds.d[v->id], dec,
+						   sizeof dec), ':');
+		str_printf(b, "%s'%s%s'", i ? ", " : "",
+			   emit_ref(p, entry, NULL, v, buf, sizeof buf),
+			   colon ? colon : "");
 	}
 	str_puts(b, "]\n");
 }

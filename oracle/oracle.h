@@ -218,6 +218,11 @@ void runs_load_plan(Loader *L, struct Case *c, Run *r,
 		    yaml_node_t *const *vals);
 /* Does r force anything (plan, free, anchor, hoist, args)? */
 bool run_has_plan(const Run *r);
+/* A value by the name a run gives it, as the loader resolves it:
+ * `@f/name` in function f; else in `in` (NULL: none; an operand looks in
+ * its result's function), the entry, then any function. */
+Value *runs_value(const Program *p, const Func *in, const Func *entry,
+		  const char *name);
 
 /* -------------------------------------------------------------- case.c */
 
@@ -702,13 +707,20 @@ void emit_quoted(Str *b, const char *s);
 void emit_data(Str *b, const Tensor *t, const Type *ty);
 /* `  NAME: DATA` lines for f's params. */
 void emit_inputs(Str *b, const Func *f, Tensor *const *inputs);
-/* "  - strategy: S" and the run's plan/free entries whose names exist in
- * p (looked up like the loader: entry first), and its schedule. */
+/* "  - strategy: S" and the run's plan/free entries whose values exist in
+ * p (the same name in the function of the same name), and its schedule.
+ * Names are written as the loader resolves them: `'@f/name'` when the
+ * name alone would find another function's value. */
 void emit_run_head(Str *b, const Run *r, const Program *p, const Func *entry);
-/* "    verdict:", up to nblame blame records (first distinct violations,
- * names that resolve in p) and all culprits of o. */
+/* "    verdict:", up to nblame blame records (first distinct violations)
+ * and all culprits of o. */
 void emit_run_result(Str *b, const Program *p, const Func *entry,
 		     const RunOut *o, int nblame);
+/* The name the case file gives v (of p): v->name, or `@f/name` when the
+ * loader would find another value by v->name alone (`in`: as for
+ * runs_value).  buf holds it. */
+const char *emit_ref(const Program *p, const Func *entry, const Func *in,
+		     const Value *v, char *buf, size_t n);
 
 /* ------------------------------------------------------------- cache.c */
 

@@ -8,9 +8,10 @@
  * the inputs and the names are checked exactly as a user's case would be.
  * A candidate is accepted when it verifies, its reference run succeeds, it
  * is smaller (ops, then tensor elements, then text), and the same run still
- * diverges or faults with the same signature: every original culprit
- * decision ("y:x") among its culprits, or, without culprits, the same first
- * violation kind and victim.  Verdicts are cached by candidate text.
+ * fails the same way: the same verdict, the same first violation kind seen
+ * by the same kind of op, every original culprit decision ("@f/y:x")
+ * among its culprits, or, without culprits, the same victim.  Verdicts are
+ * cached by candidate text.
  *
  * Passes, repeated to a fixpoint within a candidate budget: expose an
  * intermediate as the entry's only result (dropping dead ops); structural
@@ -46,10 +47,12 @@ typedef struct Red {
 	Diag *d;
 	ReduceStats *st;
 	/* the failure's signature */
-	char **culprits;        /* "y:x" */
+	Verdict verdict;
+	char **culprits;        /* "@f/y:x" */
 	int nculprits;
-	int vkind;              /* without culprits: first violation, or -1 */
-	char *victim;           /* its victim's name, or NULL */
+	int vkind;              /* the first violation's kind, or -1 */
+	int reader;             /* ... the kind of the op that saw it, or -1 */
+	char *victim;           /* ... its victim, "@f/x", or NULL */
 	char *tool;             /* a tool-error: its status up to the first
 				 * ':' ("exit 1", "answer"), else NULL */
 	/* the current (smallest) case */
@@ -168,33 +171,56 @@ tool_kind_len(const RunOut *o)
 	return strcspn(o->tool.status, ":");
 }
 
+/* v's name qualified by its function ("@f/x"; a decision: "@f/y:x"), so
+ * that two helpers' %q0 are told apart. */
 static const char *
-victim_name(const RunOut *o)
+qualified(const Value *v, const Decision *d, char *buf, size_t n)
+{
+	char dec[160];
+
+	snprintf(buf, n, "@%s/%s", v->func ? v->func->name : "",
+		 d ? dec_str(v, d, dec, sizeof dec) : v->name);
+	return buf;
+}
+
+static const char *
+victim_name(const RunOut *o, char *buf, size_t n)
 {
 	const Value *v = o->ex.nviols ? o->ex.viols[0].victim : NULL;
 
-	return v ? v->name : NULL;
+	return v ? qualified(v, NULL, buf, n) : NULL;
+}
+
+/* The kind of the op at which o's first violation was seen, or -1. */
+static int
+reader_kind(const RunOut *o)
+{
+	const BInst *at = o->ex.nviols ? o->ex.viols[0].at : NULL;
+
+	return at && at->op ? (int)at->op->kind : -1;
 }
 
 /* The original failure's signature, from its run. */
 static int
 set_signature(Red *r, const RunOut *o)
 {
-	char buf[160];
-	const char *vn = victim_name(o);
+	char buf[200];
+	const char *vn = victim_name(o, buf, sizeof buf);
 
+	r->verdict = o->verdict;
+	r->vkind = o->ex.nviols ? (int)o->ex.viols[0].kind : -1;
+	r->reader = reader_kind(o);
+	if (vn && !(r->victim = mem_strdup(vn)))
+		return oom(r);
 	r->culprits = mem_calloc((size_t)o->nculprits + 1, sizeof *r->culprits);
 	if (!r->culprits)
 		return oom(r);
 	for (int i = 0; i < o->nculprits; i++, r->nculprits++) {
 		const Value *v = o->culprits[i];
-		dec_str(v, &o->ds.d[v->id], buf, sizeof buf);
+		qualified(v, &o->ds.d[v->id], buf, sizeof buf);
 		if (!(r->culprits[i] = mem_strdup(buf)))
 			return oom(r);
 	}
-	r->vkind = o->ex.nviols ? (int)o->ex.viols[0].kind : -1;
-	if (vn && !(r->victim = mem_strdup(vn)))
-		return oom(r);
 	if (o->verdict == VERDICT_TOOL_ERROR) {
 		size_t n = tool_kind_len(o);
 		if (!(r->tool = mem_alloc(n + 1)))
@@ -208,35 +234,43 @@ set_signature(Red *r, const RunOut *o)
 static bool
 has_culprit(const RunOut *o, const char *name)
 {
-	char buf[160];
+	char buf[200];
 
 	for (int j = 0; j < o->nculprits; j++) {
 		const Value *v = o->culprits[j];
-		if (!strcmp(dec_str(v, &o->ds.d[v->id], buf, sizeof buf), name))
+		if (!strcmp(qualified(v, &o->ds.d[v->id], buf, sizeof buf), name))
 			return true;
 	}
 	return false;
 }
 
+/* The failure kept: the same verdict, the same first violation's kind
+ * seen by the same kind of op, every original culprit decision among the
+ * candidate's; without culprits, the same victim.  (Shrinking a
+ * transpose's dims until it no longer diverges but still faults is not
+ * the same failure.) */
 static bool
 same_failure(const Red *r, const RunOut *o)
 {
+	char buf[200];
 	const char *vn;
 
-	if (!failing(o))
+	if (!failing(o) || o->verdict != r->verdict)
 		return false;
 	if (r->tool || o->verdict == VERDICT_TOOL_ERROR)
 		return r->tool && o->verdict == VERDICT_TOOL_ERROR &&
 		       strlen(r->tool) == tool_kind_len(o) &&
 		       !strncmp(r->tool, o->tool.status, tool_kind_len(o));
+	if ((o->ex.nviols ? (int)o->ex.viols[0].kind : -1) != r->vkind ||
+	    reader_kind(o) != r->reader)
+		return false;
 	for (int i = 0; i < r->nculprits; i++)
 		if (!has_culprit(o, r->culprits[i]))
 			return false;
 	if (r->nculprits || r->vkind < 0)
 		return true;
-	vn = victim_name(o);
-	return o->ex.nviols && (int)o->ex.viols[0].kind == r->vkind &&
-	       (vn && r->victim ? !strcmp(vn, r->victim) : vn == r->victim);
+	vn = victim_name(o, buf, sizeof buf);
+	return vn && r->victim ? !strcmp(vn, r->victim) : vn == r->victim;
 }
 
 /* ------------------------------------------------------ case text */
@@ -1618,7 +1652,7 @@ int
 reduce_case(const Case *c, int run, const char *name, const char *about,
 	    char **yaml, ReduceStats *st, Diag *d)
 {
-	Red r = {.orig = c, .d = d, .st = st, .vkind = -1};
+	Red r = {.orig = c, .d = d, .st = st, .vkind = -1, .reader = -1};
 	double t0 = now();
 	char *defname = NULL;
 	int rc;

@@ -54,17 +54,49 @@ schedule_parse(const char *s, Schedule *out)
 
 /* --------------------------------------------------------- names */
 
-/* A value by name: the entry function first, then any function. */
+/* A value by name: `@f/name` in function f; otherwise in function `in`
+ * (an operand: the function of its result), then the entry, then any
+ * function.  NULL when there is none. */
+Value *
+runs_value(const Program *p, const Func *in, const Func *entry,
+	   const char *name)
+{
+	const char *slash = name[0] == '@' ? strchr(name, '/') : NULL;
+	Value *v = NULL;
+
+	if (slash) {
+		char fn[256];
+		const Func *f;
+		if ((size_t)(slash - name) > sizeof fn)
+			return NULL;
+		memcpy(fn, name + 1, (size_t)(slash - name - 1));
+		fn[slash - name - 1] = 0;
+		f = prog_func(p, fn);
+		return f ? prog_value(p, f, slash + 1) : NULL;
+	}
+	if (in)
+		v = prog_value(p, in, name);
+	if (!v)
+		v = prog_value(p, entry, name);
+	return v ? v : prog_value(p, NULL, name);
+}
+
+static Value *
+value_in(Loader *L, Case *c, const Func *in, const char *name,
+	 const yaml_node_t *at)
+{
+	Value *v = runs_value(c->prog, in, c->entry, name);
+
+	if (!v)
+		yl_fail(L, yl_loc(at), "unknown value %s%s",
+			name[0] == '@' ? "" : "%", name);
+	return v;
+}
+
 static Value *
 value_named(Loader *L, Case *c, const char *name, const yaml_node_t *at)
 {
-	Value *v = prog_value(c->prog, c->entry, name);
-
-	if (!v)
-		v = prog_value(c->prog, NULL, name);
-	if (!v)
-		yl_fail(L, yl_loc(at), "unknown value %%%s", name);
-	return v;
+	return value_in(L, c, NULL, name, at);
 }
 
 static Value *
@@ -86,7 +118,7 @@ decision(Loader *L, Case *c, const char *r, const char *o,
 
 	if (!strcmp(o, "new"))
 		return d;
-	d.operand = value_named(L, c, o, oat);
+	d.operand = value_in(L, c, d.result->func, o, oat);
 	if (!op_uses(d.result->def, d.operand))
 		yl_fail(L, yl_loc(oat), "%%%s is not an operand of the op "
 			"defining %%%s", o, r);

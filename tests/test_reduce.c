@@ -158,6 +158,81 @@ START_TEST(reduces_bloated_seed)
 }
 END_TEST
 
+/* Reduce run 0 of path: the reduced case loads, checks, has verdict v and
+ * every text in `wants` (NULL-terminated).  Returns it (case_free it). */
+static Case *
+reduces_to(const char *path, Verdict v, const char *const *wants)
+{
+	Case *c = load(path), *rc = NULL;
+	char *yaml = NULL;
+	ReduceStats st;
+	Outcome o;
+	Diag d;
+
+	ck_assert_msg(!reduce_case(c, 0, "reduced/test", NULL, &yaml, &st, &d),
+		      "%s: %s", path, d.msg);
+	ck_assert_msg(!case_parse("reduced.yaml", yaml, strlen(yaml), 0, &rc, &d),
+		      "%s: %d: %s\n%s", path, d.loc.line, d.msg, yaml);
+	check_case(rc, NULL, true, &o);
+	ck_assert_msg(o.status == STATUS_OK, "%s: %s\n%s", path, o.why, yaml);
+	outcome_clear(&o);
+	ck_assert_msg(rc->runs[0].verdict == v, "%s", yaml);
+	for (; *wants; wants++)
+		ck_assert_msg(strstr(yaml, *wants), "no '%s' in\n%s", *wants, yaml);
+	mem_free(yaml);
+	case_free(c);
+	return rc;
+}
+
+/* Seed 99999 of mutant-textual-frees: bisection blames v5:e4 (the
+ * use-after-free the run reports), and the reduced case is still that
+ * fault, not a divergence. */
+START_TEST(keeps_fault_and_culprit)
+{
+	Case *c = load(SRCDIR "/cases/reduce/textual-frees-99999.yaml");
+	char names[16][96];
+
+	ck_assert_int_eq(culprits_of(c, 0, names, 16), 1);
+	ck_assert_str_eq(names[0], "v5:e4");
+	case_free(c);
+	case_free(reduces_to(SRCDIR "/cases/reduce/textual-frees-99999.yaml",
+			     VERDICT_FAULT, (const char *[]){
+		"    blame:\n      - {kind: use-after-free, writer: e4, "
+		"victim: v5, reader: v6}\n",
+		"culprits: ['v5:e4']\n", "= matmul %v5, %p1 into %v5", NULL}));
+}
+END_TEST
+
+/* An in-place transpose that diverges stays a divergence: its dims stop
+ * at 2x2 (at 1x1 it reads only what it then writes: no failure at all). */
+START_TEST(keeps_transpose_divergence)
+{
+	Case *rc = reduces_to(SRCDIR "/cases/reduce/inplace-transpose-63.yaml",
+			      VERDICT_DIVERGE, (const char *[]){
+		"= transpose %p0 [1, 0] into %p0 : tensor<2x2xi64>",
+		"{kind: readonly-write, writer: v0, victim: p0, reader: v0}",
+		"culprits: ['v0:p0']\n", NULL});
+
+	ck_assert_int_eq(rc->prog->nops, 2);
+	case_free(rc);
+}
+END_TEST
+
+/* g1's %v2 into g1's %q0, while main has a %q0 and a %v2 and g0 a %q0:
+ * the reduced case qualifies the culprit, and loads and checks. */
+START_TEST(names_resolve_per_function)
+{
+	Case *rc = reduces_to(SRCDIR "/cases/reduce/helpers-share-names.yaml",
+			      VERDICT_DIVERGE, (const char *[]){
+		"culprits: ['@g1/v2:q0']\n",
+		"writer: '@g1/v2', victim: q0, reader: v2}", NULL});
+
+	ck_assert_str_eq(rc->runs[0].culprits[0].result->func->name, "g1");
+	ck_assert_ptr_null(prog_func(rc->prog, "g0"));
+	case_free(rc);
+}
+END_TEST
+
 /* Floats read back to the same bits, NaN and infinities included. */
 START_TEST(keeps_float_inputs)
 {
@@ -264,6 +339,9 @@ reduce_suite(void)
 	tcase_add_test(t, reduces_bloated_seed);
 	tcase_add_test(t, keeps_float_inputs);
 	tcase_add_test(t, agreeing_run_is_not_reduced);
+	tcase_add_test(t, keeps_fault_and_culprit);
+	tcase_add_test(t, keeps_transpose_divergence);
+	tcase_add_test(t, names_resolve_per_function);
 	suite_add_tcase(s, t);
 	t = tcase_create("oom");
 	tcase_set_timeout(t, 300);
