@@ -56,20 +56,29 @@ runout_clear(RunOut *o)
  * NULL. */
 static int kept(BProg *bp, BProg **keep, int rc);
 
+/* Execute a program lowered already (run_schedules lowers once for every
+ * schedule). */
+static int
+execute_lowered(const Case *c, const BProg *bp, Schedule sched, FILE *trace,
+		ExecResult *ex, Diag *err)
+{
+	ExecOpts eo = {.lim = &c->lim, .sched = sched,
+		       .alloc_overhead = opt_overhead, .trace = trace};
+
+	memset(ex, 0, sizeof *ex);
+	return exec_run(bp, c->entry, c->inputs, &eo, ex, err);
+}
+
 static int
 execute(const Case *c, const Decisions *ds, Schedule sched, FILE *trace,
 	ExecResult *ex, BProg **keep, Diag *err)
 {
-	ExecOpts eo = {.lim = &c->lim, .sched = sched,
-		       .alloc_overhead = opt_overhead, .trace = trace};
 	BProg *bp = bufferize_lower(c->prog, ds, err);
-	int rc;
 
 	memset(ex, 0, sizeof *ex);
 	if (!bp)
 		return -1;
-	rc = exec_run(bp, c->entry, c->inputs, &eo, ex, err);
-	return kept(bp, keep, rc);
+	return kept(bp, keep, execute_lowered(c, bp, sched, trace, ex, err));
 }
 
 /* The buffer program goes to *keep after a run, else it is freed. */
@@ -471,17 +480,25 @@ run_schedules(const Case *c, const Run *r, const Strategy *s,
 		for (int i = 1; i <= opt_nrandom && i <= 64; i++)
 			list[n++] = (Schedule){SCHED_RANDOM, (uint64_t)i};
 	}
+	bool memref = s && s->ext && s->ext->kind == EXT_PIPELINE;
+
 	if (!tmp)
 		return diag_set(&o->err, c->entry->loc, "out of memory");
+	/* one lowering serves every schedule (the executor does not change
+	 * the buffer program); o->bp owns it from here */
+	if (!memref && !(o->bp = bufferize_lower(c->prog, &o->ds, &o->err))) {
+		mem_free(tmp);
+		return -1;
+	}
 	for (int i = 0; i < n; i++) {
 		ExecResult ex;
 		BProg *bp = NULL;
 		Verdict v;
-		int rc = s && s->ext && s->ext->kind == EXT_PIPELINE ?
+		int rc = memref ?
 			 execute_memref(c, s, list[i], i ? NULL : opt_trace,
 					&ex, &bp, o) :
-			 execute(c, &o->ds, list[i], i ? NULL : opt_trace, &ex,
-				 &bp, &o->err);
+			 execute_lowered(c, o->bp, list[i], i ? NULL : opt_trace,
+					 &ex, &o->err);
 		if (rc) {
 			mem_free(tmp);
 			return rc;
@@ -493,9 +510,11 @@ run_schedules(const Case *c, const Run *r, const Strategy *s,
 			continue;
 		}
 		exec_result_free(&o->ex);
-		bprog_free(o->bp);
+		if (memref) {
+			bprog_free(o->bp);
+			o->bp = bp;
+		}
 		o->ex = ex;
-		o->bp = bp;
 		o->verdict = v;
 		o->sched = list[i];
 		memcpy(o->first_diff, tmp, (size_t)nref * sizeof *tmp);
