@@ -32,6 +32,9 @@
 	} while (0)
 
 /* some formats below are odd on purpose (flags the C library ignores) */
+#ifdef __clang__
+#pragma clang diagnostic ignored "-Wunknown-warning-option"
+#endif
 #pragma GCC diagnostic ignored "-Wformat"
 #pragma GCC diagnostic ignored "-Wformat-zero-length"
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
