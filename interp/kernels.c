@@ -7,9 +7,11 @@
  * the last remaining dim is handed to a row function chosen once per call
  * from a table indexed by (ew, dtype).  A row function has a flat path per
  * contiguity pattern (all stride 1, or one operand a broadcast scalar) that
- * the compiler vectorizes, and a plain strided loop otherwise.  Every path
- * applies the same scalar function to every element, so the bits never
- * depend on strides, offsets or alignment.  See docs/kernels.md.
+ * the compiler vectorizes, and a plain strided loop otherwise.  An input
+ * read across its rows (a transposed view) is walked in tiles copied to a
+ * local row-major block first.  Every path applies the same scalar
+ * function to every element, so the bits never depend on strides, offsets
+ * or alignment.  See docs/kernels.md.
  */
 #include <cblas.h>
 #include <math.h>
@@ -153,7 +155,6 @@ typedef struct Row {
 	char *o;
 	const char *a, *b;
 	int64_t so, sa, sb;
-	bool gather; /* out shares no element with a or b (or is a itself) */
 } Row;
 
 typedef void RowFn(const Row *r);
@@ -183,8 +184,6 @@ typedef void RowFn(const Row *r);
 
 #define VEC_A(i) pa[i]
 #define VEC_B(i) pb[i]
-#define STR_A(i) pa[(i) * sa]
-#define STR_B(i) pb[(i) * sb]
 #define SCL_A(i) xa
 #define SCL_B(i) yb
 
@@ -204,10 +203,6 @@ typedef void RowFn(const Row *r);
 		} else if (so == 1 && sa == 0 && sb == 1) {                  \
 			TI xa = pa[0];                                       \
 			FLAT_BIN(TI, FN, SCL_A, VEC_B);                      \
-		} else if (so == 1 && r->gather) {                           \
-			/* strided inputs gathered a block at a time: the  \
-			 * arithmetic stays vectorized */                   \
-			FLAT_BIN(TI, FN, STR_A, STR_B);                      \
 		} else {                                                     \
 			for (int64_t i = 0; i < n; i++)                      \
 				po[i * so] = FN(pa[i * sa], pb[i * sb]);     \
@@ -236,17 +231,6 @@ typedef void RowFn(const Row *r);
 			T y = FN(pa[0]);                                     \
 			for (int64_t i = 0; i < n; i++)                      \
 				po[i] = y;                                   \
-		} else if (so == 1 && r->gather) {                           \
-			int64_t i = 0;                                       \
-			for (; i + BLK <= n; i += BLK) {                     \
-				T x_[BLK];                                   \
-				for (int j = 0; j < BLK; j++)                \
-					x_[j] = pa[(i + j) * sa];            \
-				for (int j = 0; j < BLK; j++)                \
-					po[i + j] = FN(x_[j]);               \
-			}                                                    \
-			for (; i < n; i++)                                   \
-				po[i] = FN(pa[i * sa]);                      \
 		} else {                                                     \
 			for (int64_t i = 0; i < n; i++)                      \
 				po[i * so] = FN(pa[i * sa]);                 \
@@ -430,7 +414,7 @@ iter_at(const Iter *it, const int64_t *idx, int upto, char **p)
 
 /* Call fn once per row, outer dims in row-major order. */
 static void
-iter_run(const Iter *it, RowFn *fn, bool gather)
+iter_run(const Iter *it, RowFn *fn)
 {
 	int64_t idx[MAXRANK] = {0};
 	int outer = it->rank - 1;
@@ -441,7 +425,6 @@ iter_run(const Iter *it, RowFn *fn, bool gather)
 	r.so = it->strides[0][outer];
 	r.sa = it->nv > 1 ? it->strides[1][outer] : 0;
 	r.sb = it->nv > 2 ? it->strides[2][outer] : 0;
-	r.gather = gather;
 	for (;;) {
 		iter_at(it, idx, outer, p);
 		r.o = p[0];
@@ -530,7 +513,6 @@ iter_run_tiled(const Iter *it, RowFn *fn)
 	r.so = it->strides[0][dc];
 	r.sa = it->nv > 1 ? (tiled[1] ? 1 : it->strides[1][dc]) : 0;
 	r.sb = it->nv > 2 ? (tiled[2] ? 1 : it->strides[2][dc]) : 0;
-	r.gather = true;
 	for (;;) {
 		iter_at(it, idx, dr, p);
 		for (int64_t i0 = 0; i0 < R; i0 += TROWS)
@@ -590,22 +572,15 @@ static void
 ew_run(RowFn *fn, const View *out, const View *a, const View *b)
 {
 	const View *v[3] = {out, a, b};
-	bool strided = false, gather;
 	Iter it;
 
 	if (!fn || !iter_init(&it, b ? 3 : 2, v))
 		return;
-	for (int k = 1; k < it.nv; k++) {
-		int64_t s = it.strides[k][it.rank - 1];
-		strided |= s != 0 && s != 1;
-	}
-	/* only strided inputs need the check: the flat paths never gather */
-	gather = strided && it.strides[0][it.rank - 1] == 1 && apart(out, a) &&
-		 apart(out, b);
-	if (gather && iter_tiles(&it))
+	/* the overlap check only where tiles are possible */
+	if (iter_tiles(&it) && apart(out, a) && apart(out, b))
 		iter_run_tiled(&it, fn);
 	else
-		iter_run(&it, fn, gather);
+		iter_run(&it, fn);
 }
 
 void

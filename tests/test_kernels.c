@@ -351,8 +351,7 @@ ref_ew(Ew ew, DType dt, const void *x, const void *y, void *r)
 /* ------------------------------------------------------- elementwise */
 
 /* Logical shapes: rank 3 crossing the 16-element blocks, long rank 1,
- * (last: 40x70, where a transposed input is walked in 32x32 tiles and a
- * padded one gathered a block at a time),
+ * (last: 40x70, where a transposed input is walked in 32x32 tiles),
  * rank 0, and one with size-1 dims. */
 static const int ranks[] = {3, 1, 0, 4, 2};
 static const int64_t shapes[][MAXRANK] = {{3, 5, 7}, {1000}, {0}, {2, 1, 9, 1},
@@ -726,10 +725,10 @@ END_TEST
 
 /*
  * A strided input that shares elements with out (a wrong plan can make
- * one) is read element by element in order, as before the gathered and
- * tiled paths: out[i] = x[i] <- x[63 - 2i] + 1 reads, from i = 22 on,
- * elements written earlier in the same call.  A transposed input over
- * out's own buffer likewise is not tiled.
+ * one) is read element by element in order: out[i] = x[i] <- x[63 - 2i] +
+ * 1 reads, from i = 22 on, elements written earlier in the same call.  A
+ * transposed input over out's own buffer is not tiled: the copy below
+ * reads elements it wrote before, in row-major order.
  */
 START_TEST(strided_overlap_order)
 {
