@@ -461,10 +461,8 @@ fuzz_json(const FuzzOpts *o, const FuzzStats *st)
 		   x->calls, x->seconds, st->seconds,
 		   st->seconds > 0 ? (double)st->programs / st->seconds : 0.0);
 	for (int i = 0; i < st->nrepros; i++) {
-		str_printf(&b, "%s\"", i ? ", " : "");
-		for (const char *p = st->repros[i]; *p; p++)
-			str_printf(&b, *p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
-		str_puts(&b, "\"");
+		str_puts(&b, i ? ", " : "");
+		fuzz_json_string(&b, st->repros[i]);
 	}
 	str_printf(&b, "], \"interrupted\": %s, \"seed\": %llu, "
 		   "\"shard\": \"%d/%d\", \"buckets\": ",

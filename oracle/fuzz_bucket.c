@@ -11,7 +11,6 @@
  * a count and the seeds.  `bufdiff fuzz --merge` adds up the --json
  * summaries of several shards, buckets included.  See docs/fuzz.md.
  */
-#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 
@@ -167,8 +166,8 @@ buckets_add(Buckets *bs, const char *sig, long count, bool *isnew)
 	return k;
 }
 
-static void
-put_jstr(Str *b, const char *s)
+void
+fuzz_json_string(Str *b, const char *s)
 {
 	str_puts(b, "\"");
 	for (; *s; s++) {
@@ -189,14 +188,14 @@ buckets_json(Str *b, const Buckets *bs)
 	for (int i = 0; i < bs->n; i++) {
 		const Bucket *k = &bs->b[i];
 		str_printf(b, "%s{\"signature\": ", i ? ", " : "");
-		put_jstr(b, k->sig);
+		fuzz_json_string(b, k->sig);
 		str_printf(b, ", \"count\": %ld, \"seeds\": [", k->count);
 		for (int j = 0; j < k->nseeds; j++)
 			str_printf(b, "%s%llu", j ? ", " : "",
 				   (unsigned long long)k->seeds[j]);
 		str_puts(b, "], \"repro\": ");
 		if (k->repro)
-			put_jstr(b, k->repro);
+			fuzz_json_string(b, k->repro);
 		else
 			str_puts(b, "null");
 		str_puts(b, "}");
@@ -219,33 +218,6 @@ buckets_print(FILE *f, const Buckets *bs)
 }
 
 /* -------------------------------------------------------------- merge */
-
-/* The whole of path (or stdin for "-"), NUL-terminated; NULL with d. */
-static char *
-slurp(const char *path, Diag *d)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	Str b = {0};
-	char buf[8192];
-	size_t n;
-
-	if (!f) {
-		diag_set(d, (Loc){0, 0}, "cannot open %s: %s", path,
-			 strerror(errno));
-		return NULL;
-	}
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		str_put(&b, buf, n);
-	if (ferror(f))
-		diag_set(d, (Loc){0, 0}, "cannot read %s", path);
-	if (f != stdin)
-		fclose(f);
-	if (d->msg[0]) {
-		str_free(&b);
-		return NULL;
-	}
-	return str_take(&b);
-}
 
 static const char *const merge_sums[] = {"programs", "failures", "skipped",
 					 "tool_errors", "tool_calls"};
@@ -339,7 +311,7 @@ merge_summary(Merged *m, const char *path, const char *text, int line,
 		json_array_foreach(json_object_get(j, "repros"), i, v)
 			if (json_is_string(v)) {
 				str_puts(&m->repros, m->nrepros++ ? ", " : "");
-				put_jstr(&m->repros, json_string_value(v));
+				fuzz_json_string(&m->repros, json_string_value(v));
 			}
 		json_array_foreach(json_object_get(j, "buckets"), i, v)
 			if (!rc && merge_bucket(m, v))
@@ -356,7 +328,9 @@ static int
 merge_one(Merged *m, const char *path)
 {
 	Diag d = {{0, 0}, ""};
-	char *text = slurp(path, &d);
+	size_t len;
+	char *text = plandoc_read(strcmp(path, "-") ? path : "/dev/stdin", &len,
+				  &d);
 	int rc = 0, line = 1, seen = 0;
 
 	if (!text)

@@ -584,6 +584,7 @@ Bucket *buckets_add(Buckets *bs, const char *sig, long count, bool *isnew);
 void bucket_seed(Bucket *k, uint64_t seed);
 void buckets_free(Buckets *bs);
 void buckets_json(Str *b, const Buckets *bs);
+void fuzz_json_string(Str *b, const char *s); /* a JSON string, quoted */
 void buckets_print(FILE *f, const Buckets *bs);
 /* `bufdiff fuzz --merge FILE...`: the shards' --json summaries added up
  * (human, or JSON like one shard's); 0 / 1 some failed / 2 bad input. */
