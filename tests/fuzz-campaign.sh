@@ -98,21 +98,22 @@ sed 's/^  - strategy: "mutant-zero-trip"$/  - strategy: one-shot/' \
 	whole/mutant-zero-trip-6.yaml >fixed.yaml
 "$B" check fixed.yaml >/dev/null 2>&1 || fail "the repro under a fixed strategy does not agree"
 
-# ---- SIGINT: the summary and the JSON still come out
-"$B" fuzz --strategy one-shot --time 60 --json >int.json 2>int.err &
-pid=$!
-sleep 1
-kill -INT $pid
-wait $pid
+# ---- SIGINT: the summary and the JSON still come out.  The signal is
+# sent once --out exists: fuzz_run makes it after the handlers are set.
+stopped() { # SIGNAL DIR: start a campaign, signal it, its exit code
+	"$B" "${F[@]}" --time 120 --out "$2" --json >"$2.json" 2>"$2.err" &
+	local pid=$! k=0
+	while [ ! -d "$2" ] && [ $k -lt 600 ]; do sleep 0.1; k=$((k + 1)); done
+	sleep 0.2
+	kill -"$1" $pid
+	wait $pid
+}
+stopped INT int
 rc=$?
-[ $rc = 0 ] || fail "interrupted campaign exit $rc"
+[ $rc = 1 ] || fail "interrupted campaign (failures found) exit $rc"
 grep -q '"interrupted": true' int.json || fail "no interrupted summary: $(head -c 200 int.json)"
 grep -q "^bufdiff fuzz: interrupted (SIGINT) after [0-9]* programs$" int.err || fail "interrupt message: $(cat int.err)"
-"$B" fuzz --strategy one-shot --time 60 --json >term.json 2>/dev/null &
-pid=$!
-sleep 1
-kill -TERM $pid
-wait $pid
+stopped TERM term
 grep -q '"interrupted": true' term.json || fail "no summary on SIGTERM"
 
 # ---- shards by hand and by the Slurm script's body: the unsharded figures
