@@ -1,32 +1,34 @@
 /*
- * bench_kernels.c: kernel throughput against the machine's own ceilings.
+ * bench_kernels.c: each kernel path against the yardstick that does the
+ * same work, measured in the same run.
  *
- *   (a) k_binary add over 2^24 f32 vs memcpy on the same buffers.  Bytes
- *       moved: add reads two arrays and writes one, 3 * 4 * 2^24; memcpy
- *       reads one and writes one, 2 * 4 * 2^24.  GB/s = bytes / s / 1e9.
- *   (b) 1024x1024x1024 f32 matmul through k_matmul vs cblas_sgemm called
- *       directly on the same buffers; GFLOP/s = 2 * M * N * K / s / 1e9.
+ *   memory-bound ops (add: contiguous, stride-2 inputs, a transposed
+ *   input; copy of a transposed view): k_* against memcpy of the same
+ *   bytes (GB/s ratio, bytes = every element read and written once) and
+ *   against a plain C loop over the same views;
+ *   compute-bound ops (exp, div): k_* against a plain libm loop over the
+ *   same data (time ratio; memcpy says nothing about them);
+ *   matmul: k_matmul on dense and transposed views, at the sizes the
+ *   fuzzer makes (n = 4, 16) and at 256 and 1024, against cblas_sgemm
+ *   called directly with the transpose flags on the same operands.
  *
- * Best of REPS timed runs after one warm-up.  Prints figures, never fails
- * on them.
+ * Each pair runs A B A B ... (REPS pairs after a warm-up), timed in CPU
+ * seconds of this process (the machine is shared: wall time counts the
+ * neighbours), OpenBLAS on one thread (as one fuzzing core); the ratio printed is the median of the pairs' ratios, with the
+ * min and max, so a slow moment of the shared machine moves one pair, not
+ * the figure.  A ratio is "yardstick time / kernel time": 1.00 is as fast
+ * as the yardstick, higher is faster.  Prints figures, never fails on
+ * them.  `bench_kernels matmul` or `bench_kernels ew` runs one half.
  */
 #include <cblas.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "bench.h"
 #include "ir.h"
 
-#define REPS 25
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#define REPS 15
 
 /* A 64-byte-aligned block of n bytes (the raw pointer in *raw). */
 static void *
@@ -41,7 +43,7 @@ aligned(size_t n, void **raw)
 }
 
 static View
-view2(float *p, int64_t rows, int64_t cols)
+view2(float *p, int64_t rows, int64_t cols, int64_t s0, int64_t s1)
 {
 	View v;
 
@@ -51,101 +53,285 @@ view2(float *p, int64_t rows, int64_t cols)
 	v.rank = 2;
 	v.sizes[0] = rows;
 	v.sizes[1] = cols;
-	v.strides[0] = cols;
-	v.strides[1] = 1;
+	v.strides[0] = s0;
+	v.strides[1] = s1;
 	return v;
 }
 
-static void
-bench_add(void)
+/* ---------------------------------------------------- the pair timer */
+
+typedef void Job(void *ctx);
+
+typedef struct Pair {
+	double ta, tb;     /* best seconds of A (kernel) and B (yardstick) */
+	double rmin, rmed, rmax; /* tb / ta over the pairs */
+} Pair;
+
+static double
+timed(Job *f, void *ctx, int inner)
 {
-	int64_t n = (int64_t)1 << 24;
-	size_t bytes = (size_t)n * sizeof(float);
+	double t0 = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
+
+	for (int i = 0; i < inner; i++)
+		f(ctx);
+	return (bench_clock(CLOCK_PROCESS_CPUTIME_ID) - t0) / inner;
+}
+
+static Pair
+pair(Job *a, Job *b, void *ctx, int inner)
+{
+	double ta[REPS], tb[REPS], r[REPS];
+	Pair p;
+
+	a(ctx);
+	b(ctx);
+	for (int i = 0; i < REPS; i++) {
+		ta[i] = timed(a, ctx, inner);
+		tb[i] = timed(b, ctx, inner);
+		r[i] = tb[i] / ta[i];
+	}
+	p.ta = bench_min(ta, REPS);
+	p.tb = bench_min(tb, REPS);
+	p.rmed = bench_median(r, REPS);
+	p.rmin = r[0];
+	p.rmax = r[REPS - 1];
+	return p;
+}
+
+static void
+show(const char *what, const char *yard, Pair p, double bytes)
+{
+	printf("  %-34s %8.3f ms", what, p.ta * 1e3);
+	if (bytes > 0)
+		printf(" %6.2f GB/s", bytes / p.ta / 1e9);
+	else
+		printf("            ");
+	printf("  vs %-22s %5.2f  (%.2f-%.2f)\n", yard, p.rmed, p.rmin, p.rmax);
+}
+
+/* ------------------------------------------------ elementwise and copy */
+
+enum { EW_N = 2048 }; /* 2048 x 2048 f32: 16 MiB an operand */
+
+typedef struct EwCtx {
+	float *a, *b, *o;         /* EW_N^2 each; a and b hold 2 * EW_N^2 */
+	View va, vb, vo;
+	int64_t n;                /* elements of the result */
+	int64_t sa;               /* stride of the inputs (1-D cases) */
+	size_t bytes;             /* for memcpy: the result's bytes */
+} EwCtx;
+
+static void j_memcpy(void *c) { EwCtx *x = c; memcpy(x->o, x->a, x->bytes); }
+static void j_add(void *c) { EwCtx *x = c; k_binary(EW_ADD, &x->vo, &x->va, &x->vb); }
+static void j_copy(void *c) { EwCtx *x = c; k_copy(&x->vo, &x->va); }
+static void j_exp(void *c) { EwCtx *x = c; k_unary(EW_EXP, &x->vo, &x->va); }
+static void j_div(void *c) { EwCtx *x = c; k_binary(EW_DIV, &x->vo, &x->va, &x->vb); }
+
+/* the plain loops: what a C programmer writes first */
+static void
+l_add(void *c)
+{
+	EwCtx *x = c;
+
+	for (int64_t i = 0; i < x->n; i++)
+		x->o[i] = x->a[i * x->sa] + x->b[i * x->sa];
+}
+
+static void
+l_add_t(void *c) /* o = a^T + b, row by row */
+{
+	EwCtx *x = c;
+
+	for (int64_t i = 0; i < EW_N; i++)
+		for (int64_t j = 0; j < EW_N; j++)
+			x->o[i * EW_N + j] = x->a[j * EW_N + i] + x->b[i * EW_N + j];
+}
+
+static void
+l_copy_t(void *c)
+{
+	EwCtx *x = c;
+
+	for (int64_t i = 0; i < EW_N; i++)
+		for (int64_t j = 0; j < EW_N; j++)
+			x->o[i * EW_N + j] = x->a[j * EW_N + i];
+}
+
+static void
+l_exp(void *c)
+{
+	EwCtx *x = c;
+
+	for (int64_t i = 0; i < x->n; i++)
+		x->o[i] = expf(x->a[i]);
+}
+
+static void
+l_div(void *c)
+{
+	EwCtx *x = c;
+
+	for (int64_t i = 0; i < x->n; i++)
+		x->o[i] = x->a[i] / x->b[i];
+}
+
+static void
+bench_ew(void)
+{
+	int64_t n = (int64_t)EW_N * EW_N;
 	void *ra, *rb, *ro;
-	float *a = aligned(bytes, &ra), *b = aligned(bytes, &rb);
-	float *o = aligned(bytes, &ro);
-	View va = view2(a, 1, n), vb = view2(b, 1, n), vo = view2(o, 1, n);
-	double tcpy = 1e30, tadd = 1e30;
+	EwCtx x;
+	double f4 = 4.0 * (double)n;
 
-	for (int64_t i = 0; i < n; i++) {
-		a[i] = (float)(i % 1000) * 0.5f;
-		b[i] = (float)(i % 777) * 0.25f;
-		o[i] = 0;
+	x.a = aligned(2 * (size_t)n * 4, &ra);
+	x.b = aligned(2 * (size_t)n * 4, &rb);
+	x.o = aligned((size_t)n * 4, &ro);
+	for (int64_t i = 0; i < 2 * n; i++) {
+		x.a[i] = (float)(i % 1000) * 0.005f - 2.0f;
+		x.b[i] = (float)(i % 777) * 0.25f + 1.0f;
 	}
-	memcpy(o, a, bytes); /* warm-up */
-	k_binary(EW_ADD, &vo, &va, &vb);
-	for (int r = 0; r < REPS; r++) {
-		double t0 = now(), t1;
+	memset(x.o, 0, (size_t)n * 4);
+	x.n = n;
+	x.bytes = (size_t)n * 4;
+	printf("elementwise, %dx%d f32 (GB/s: every element read or written "
+	       "once)\n", EW_N, EW_N);
 
-		memcpy(o, a, bytes);
-		t1 = now();
-		k_binary(EW_ADD, &vo, &va, &vb);
-		tadd = tadd < now() - t1 ? tadd : now() - t1;
-		tcpy = tcpy < t1 - t0 ? tcpy : t1 - t0;
-	}
-	double gcpy = 2.0 * (double)bytes / tcpy / 1e9;
-	double gadd = 3.0 * (double)bytes / tadd / 1e9;
-	printf("(a) 2^24 f32, bytes moved: memcpy 2*4*2^24, add 3*4*2^24\n");
-	printf("    memcpy          %7.2f GB/s  (%.3f ms)\n", gcpy, tcpy * 1e3);
-	printf("    k_binary add    %7.2f GB/s  (%.3f ms)\n", gadd, tadd * 1e3);
-	printf("    ratio add/memcpy %.2f\n", gadd / gcpy);
+	x.sa = 1;
+	x.va = view2(x.a, 1, n, n, 1);
+	x.vb = view2(x.b, 1, n, n, 1);
+	x.vo = view2(x.o, 1, n, n, 1);
+	Pair m = pair(j_add, j_memcpy, &x, 1);
+	show("add, contiguous", "memcpy (GB/s)", (Pair){m.ta, m.tb,
+	     m.rmin * 1.5, m.rmed * 1.5, m.rmax * 1.5}, 3 * f4);
+	show("add, contiguous", "plain loop", pair(j_add, l_add, &x, 1), 3 * f4);
+
+	x.sa = 2;
+	x.va = view2(x.a, 1, n, 2 * n, 2);
+	x.vb = view2(x.b, 1, n, 2 * n, 2);
+	m = pair(j_add, j_memcpy, &x, 1);
+	show("add, stride-2 inputs", "memcpy (GB/s)", (Pair){m.ta, m.tb,
+	     m.rmin * 1.5, m.rmed * 1.5, m.rmax * 1.5}, 3 * f4);
+	show("add, stride-2 inputs", "plain loop", pair(j_add, l_add, &x, 1),
+	     3 * f4);
+
+	x.va = view2(x.a, EW_N, EW_N, 1, EW_N); /* a^T */
+	x.vb = view2(x.b, EW_N, EW_N, EW_N, 1);
+	x.vo = view2(x.o, EW_N, EW_N, EW_N, 1);
+	m = pair(j_add, j_memcpy, &x, 1);
+	show("add, transposed input", "memcpy (GB/s)", (Pair){m.ta, m.tb,
+	     m.rmin * 1.5, m.rmed * 1.5, m.rmax * 1.5}, 3 * f4);
+	show("add, transposed input", "plain loop", pair(j_add, l_add_t, &x, 1),
+	     3 * f4);
+	m = pair(j_copy, j_memcpy, &x, 1);
+	show("copy of a transposed view", "memcpy (GB/s)", m, 2 * f4);
+	show("copy of a transposed view", "plain loop",
+	     pair(j_copy, l_copy_t, &x, 1), 2 * f4);
+
+	x.sa = 1;
+	x.va = view2(x.a, EW_N, EW_N, EW_N, 1);
+	x.vb = view2(x.b, EW_N, EW_N, EW_N, 1);
+	m = pair(j_exp, j_memcpy, &x, 1);
+	show("exp", "memcpy (GB/s)", m, 2 * f4);
+	show("exp", "plain expf loop", pair(j_exp, l_exp, &x, 1), 2 * f4);
+	show("div", "plain loop", pair(j_div, l_div, &x, 1), 3 * f4);
 	mem_free(ra);
 	mem_free(rb);
 	mem_free(ro);
 }
 
-static void
-bench_matmul(void)
-{
-	const int n = 1024;
-	size_t bytes = (size_t)n * n * sizeof(float);
-	void *ra, *rb, *rc;
-	float *a = aligned(bytes, &ra), *b = aligned(bytes, &rb);
-	float *c = aligned(bytes, &rc);
-	View va = view2(a, n, n), vb = view2(b, n, n), vc = view2(c, n, n);
-	double tk = 1e30, tb = 1e30, flop = 2.0 * n * n * n;
+/* ------------------------------------------------------------- matmul */
 
-	for (int64_t i = 0; i < (int64_t)n * n; i++) {
-		a[i] = (float)(i % 17) * 0.125f;
-		b[i] = (float)(i % 13) * 0.25f;
-		c[i] = 0;
-	}
-	if (k_matmul(&vc, &va, &vb) < 0) { /* warm-up */
+typedef struct MmCtx {
+	int n;
+	bool ta, tb;              /* a (b) given as the transpose of a view */
+	float *a, *b, *c;
+	View va, vb, vc;
+} MmCtx;
+
+static void
+j_matmul(void *p)
+{
+	MmCtx *m = p;
+
+	if (k_matmul(&m->vc, &m->va, &m->vb) < 0) {
 		fprintf(stderr, "bench_kernels: out of memory\n");
 		exit(1);
 	}
-	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
-		    a, n, b, n, 1.0f, c, n);
-	for (int r = 0; r < REPS; r++) {
-		double t0 = now(), t1, t2;
+}
 
-		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n,
-			    1.0f, a, n, b, n, 1.0f, c, n);
-		t1 = now();
-		(void)k_matmul(&vc, &va, &vb);
-		t2 = now();
-		tb = tb < t1 - t0 ? tb : t1 - t0;
-		tk = tk < t2 - t1 ? tk : t2 - t1;
+static void
+j_sgemm(void *p)
+{
+	MmCtx *m = p;
+	int n = m->n;
+
+	cblas_sgemm(CblasRowMajor, m->ta ? CblasTrans : CblasNoTrans,
+		    m->tb ? CblasTrans : CblasNoTrans, n, n, n, 1.0f, m->a, n,
+		    m->b, n, 1.0f, m->c, n);
+}
+
+static void
+bench_mm(int n, bool ta, bool tb)
+{
+	size_t bytes = (size_t)n * (size_t)n * sizeof(float);
+	void *ra, *rb, *rc;
+	MmCtx m = {n, ta, tb, aligned(bytes, &ra), aligned(bytes, &rb),
+		   aligned(bytes, &rc), {0}, {0}, {0}};
+	double flop = 2.0 * n * n * n;
+	int inner = (int)(5e7 / flop) + 1;
+	char what[64];
+
+	for (int64_t i = 0; i < (int64_t)n * n; i++) {
+		m.a[i] = (float)(i % 17) * 0.125f;
+		m.b[i] = (float)(i % 13) * 0.25f;
+		m.c[i] = 0;
 	}
-	printf("(b) 1024x1024x1024 f32 matmul, 2*n^3 flop\n");
-	printf("    cblas_sgemm     %7.2f GFLOP/s  (%.3f ms)\n",
-	       flop / tb / 1e9, tb * 1e3);
-	printf("    k_matmul        %7.2f GFLOP/s  (%.3f ms)\n",
-	       flop / tk / 1e9, tk * 1e3);
-	printf("    ratio k_matmul/cblas %.2f\n", tb / tk);
+	/* the matrix a view shows is the transpose of the memory */
+	m.va = ta ? view2(m.a, n, n, 1, n) : view2(m.a, n, n, n, 1);
+	m.vb = tb ? view2(m.b, n, n, 1, n) : view2(m.b, n, n, n, 1);
+	m.vc = view2(m.c, n, n, n, 1);
+	Pair p = pair(j_matmul, j_sgemm, &m, inner);
+	snprintf(what, sizeof what, "n=%d, %s", n,
+		 ta && tb ? "a^T b^T views" : ta ? "a^T view" : tb ? "b^T view"
+							 : "dense");
+	printf("  %-26s %10.4f ms %7.2f GFLOP/s  vs cblas_sgemm%s %5.2f  "
+	       "(%.2f-%.2f)\n", what, p.ta * 1e3, flop / p.ta / 1e9,
+	       ta && tb ? "(T,T)" : ta ? "(T,N)" : tb ? "(N,T)" : "(N,N)",
+	       p.rmed, p.rmin, p.rmax);
 	mem_free(ra);
 	mem_free(rb);
 	mem_free(rc);
 }
 
-int
-main(void)
+static void
+bench_matmul(void)
 {
+	static const int sizes[] = {4, 16, 256, 1024};
+
+	printf("matmul f32, c += a.b, against cblas_sgemm with the transpose "
+	       "flags on the same operands\n");
+	for (int i = 0; i < 4; i++) {
+		bench_mm(sizes[i], false, false);
+		bench_mm(sizes[i], true, false);
+		bench_mm(sizes[i], false, true);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *only = argc > 1 ? argv[1] : "";
+
 #ifndef __OPTIMIZE__
 	printf("note: unoptimized build, figures are not meaningful\n");
 #endif
-	printf("bench_kernels: best of %d after a warm-up\n", REPS);
-	bench_add();
-	bench_matmul();
+	printf("bench_kernels: %d pairs (kernel, yardstick) after a warm-up; "
+	       "ratio = yardstick time / kernel time, median (min-max)\n",
+	       REPS);
+	openblas_set_num_threads(1);
+	if (strcmp(only, "matmul"))
+		bench_ew();
+	if (strcmp(only, "ew"))
+		bench_matmul();
 	return 0;
 }

@@ -3,6 +3,7 @@
  *
  *   mem.c      allocation hook (tests can fail the Nth allocation), arenas
  *   str.c      growing strings for everything that writes text
+ *   fmt.c      snprintf without glibc's slow path (ir.h maps snprintf on it)
  *   diag.c     diagnostics: an error is a value (Diag), never an exit
  *   ir.c       types, values, ops, functions; op table lookups
  *   lex.c      TIR tokens with locations in the .yaml file
@@ -92,6 +93,21 @@ void str_printf(Str *b, const char *fmt, ...)
  * Str is empty afterwards either way. */
 char *str_take(Str *b);
 void str_free(Str *b);
+
+/* ---------------------------------------------------------------- fmt.c */
+
+/* snprintf/vsnprintf, the same bytes as the C library's, without the slow
+ * path that libquadmath's printf hooks (loaded with OpenBLAS) put every
+ * call on; see fmt.c.  Every file that includes ir.h gets them (stdio.h
+ * first, so that its declarations keep their names). */
+#include <stdarg.h>
+#include <stdio.h>
+int fmt_snprintf(char *s, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int fmt_vsnprintf(char *s, size_t n, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+#define snprintf fmt_snprintf
+#define vsnprintf fmt_vsnprintf
 
 /* --------------------------------------------------------------- diag.c */
 

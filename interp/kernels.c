@@ -7,9 +7,11 @@
  * the last remaining dim is handed to a row function chosen once per call
  * from a table indexed by (ew, dtype).  A row function has a flat path per
  * contiguity pattern (all stride 1, or one operand a broadcast scalar) that
- * the compiler vectorizes, and a plain strided loop otherwise.  Every path
- * applies the same scalar function to every element, so the bits never
- * depend on strides, offsets or alignment.  See docs/kernels.md.
+ * the compiler vectorizes, and a plain strided loop otherwise.  An input
+ * read across its rows (a transposed view) is walked in tiles copied to a
+ * local row-major block first.  Every path applies the same scalar
+ * function to every element, so the bits never depend on strides, offsets
+ * or alignment.  See docs/kernels.md.
  */
 #include <cblas.h>
 #include <math.h>
@@ -302,6 +304,42 @@ row_for(Ew ew, DType dt)
 	return ew_rows[ew - EW_ADD][dt_class(dt)];
 }
 
+/* ------------------------------------------------------- overlaps */
+
+static char *
+first_elem(const View *v)
+{
+	return (char *)v->base + v->off * (int64_t)dtype_size(v->dt);
+}
+
+/* The byte range [lo, hi) a view touches (it is not empty). */
+static void
+byte_range(const View *v, uintptr_t *lo, uintptr_t *hi)
+{
+	int64_t min = 0, max = 0, esz = (int64_t)dtype_size(v->dt);
+
+	for (int d = 0; d < v->rank; d++) {
+		int64_t e = (v->sizes[d] - 1) * v->strides[d];
+
+		if (e < 0)
+			min += e;
+		else
+			max += e;
+	}
+	*lo = (uintptr_t)first_elem(v) + (uintptr_t)(min * esz);
+	*hi = (uintptr_t)first_elem(v) + (uintptr_t)((max + 1) * esz);
+}
+
+static bool
+overlaps(const View *x, const View *y)
+{
+	uintptr_t xl, xh, yl, yh;
+
+	byte_range(x, &xl, &xh);
+	byte_range(y, &yl, &yh);
+	return xl < yh && yl < xh;
+}
+
 /* ----------------------------------------------------------- driver */
 
 /* Up to three operands (out, a, b) walked over out's shape. */
@@ -361,6 +399,19 @@ iter_init(Iter *it, int nv, const View *const *v)
 	return true;
 }
 
+/* The element offsets of outer index idx[0..upto) for each operand. */
+static void
+iter_at(const Iter *it, const int64_t *idx, int upto, char **p)
+{
+	for (int k = 0; k < it->nv; k++) {
+		int64_t e = 0;
+
+		for (int d = 0; d < upto; d++)
+			e += idx[d] * it->strides[k][d];
+		p[k] = it->base[k] + e * it->esz[k];
+	}
+}
+
 /* Call fn once per row, outer dims in row-major order. */
 static void
 iter_run(const Iter *it, RowFn *fn)
@@ -375,13 +426,7 @@ iter_run(const Iter *it, RowFn *fn)
 	r.sa = it->nv > 1 ? it->strides[1][outer] : 0;
 	r.sb = it->nv > 2 ? it->strides[2][outer] : 0;
 	for (;;) {
-		for (int k = 0; k < it->nv; k++) {
-			int64_t e = 0;
-
-			for (int d = 0; d < outer; d++)
-				e += idx[d] * it->strides[k][d];
-			p[k] = it->base[k] + e * it->esz[k];
-		}
+		iter_at(it, idx, outer, p);
 		r.o = p[0];
 		r.a = p[1];
 		r.b = p[2];
@@ -394,13 +439,147 @@ iter_run(const Iter *it, RowFn *fn)
 	}
 }
 
+/*
+ * An input read across its rows (a transposed view: stride 1 on the
+ * second-to-last dim, a long stride on the last) touches a new cache line
+ * per element, and at power-of-two strides every line falls in the same
+ * cache set.  Such inputs are walked in tiles of TROWS x TILE elements of
+ * the last two dims: each tile is first read down its columns (stride 1) into a local
+ * row-major copy, whose rows then go to the row function as contiguous
+ * rows.  Only where every element is independent: out writes each element
+ * once (no broadcast, no reduce) and shares no element with an input.
+ */
+enum { TILE = 32, TROWS = 32 }; /* a tile: TROWS rows of TILE */
+
+/* Whether operand k is read across its rows. */
+static bool
+across(const Iter *it, int k)
+{
+	int64_t in = it->strides[k][it->rank - 1];
+	int64_t acr = it->strides[k][it->rank - 2];
+
+	return (in > TILE || in < -TILE) && (acr == 1 || acr == -1);
+}
+
+static bool
+iter_tiles(const Iter *it)
+{
+	int d = it->rank - 1;
+	bool any = false;
+
+	if (it->rank < 2 || it->sizes[d] < TILE || it->sizes[d - 1] < 8 ||
+	    it->strides[0][d] == 0 || it->strides[0][d - 1] == 0)
+		return false;
+	for (int k = 1; k < it->nv; k++)
+		any |= across(it, k);
+	return any;
+}
+
+/* t[i * TILE + j] = p[i * sr + j * sc] for i < ni, j < nj; the inner loop
+ * runs down a column, where sr is +-1. */
+#define TILE_LOAD(T)                                                         \
+	do {                                                                 \
+		const T *s_ = (const T *)(const void *)p;                    \
+		T *d_ = (T *)(void *)t;                                      \
+		for (int64_t j = 0; j < nj; j++)                             \
+			for (int64_t i = 0; i < ni; i++)                     \
+				d_[i * TILE + j] = s_[i * sr + j * sc];      \
+	} while (0)
+
+static void
+tile_load(char *t, const char *p, int64_t sr, int64_t sc, int64_t esz,
+	  int64_t ni, int64_t nj)
+{
+	if (esz == 1)
+		TILE_LOAD(uint8_t);
+	else if (esz == 4)
+		TILE_LOAD(uint32_t);
+	else
+		TILE_LOAD(uint64_t);
+}
+
+static void
+iter_run_tiled(const Iter *it, RowFn *fn)
+{
+	_Alignas(64) char tiles[2][TROWS * TILE * 8];
+	int64_t idx[MAXRANK] = {0};
+	int dr = it->rank - 2, dc = it->rank - 1;
+	int64_t R = it->sizes[dr], C = it->sizes[dc];
+	bool tiled[3] = {false, it->nv > 1 && across(it, 1),
+			 it->nv > 2 && across(it, 2)};
+	char *p[3] = {0};
+	Row r;
+
+	r.so = it->strides[0][dc];
+	r.sa = it->nv > 1 ? (tiled[1] ? 1 : it->strides[1][dc]) : 0;
+	r.sb = it->nv > 2 ? (tiled[2] ? 1 : it->strides[2][dc]) : 0;
+	for (;;) {
+		iter_at(it, idx, dr, p);
+		for (int64_t i0 = 0; i0 < R; i0 += TROWS)
+			for (int64_t j0 = 0; j0 < C; j0 += TILE) {
+				int64_t ni = R - i0 < TROWS ? R - i0 : TROWS;
+				int64_t nj = C - j0 < TILE ? C - j0 : TILE;
+				char *q[3] = {0};
+
+				for (int k = 0; k < it->nv; k++) {
+					q[k] = p[k] + (i0 * it->strides[k][dr] +
+						       j0 * it->strides[k][dc]) *
+							      it->esz[k];
+					if (tiled[k])
+						tile_load(tiles[k - 1], q[k],
+							  it->strides[k][dr],
+							  it->strides[k][dc],
+							  it->esz[k], ni, nj);
+				}
+				r.n = nj;
+				for (int64_t i = 0; i < ni; i++) {
+					char *row[3] = {0};
+					for (int k = 0; k < it->nv; k++)
+						row[k] = tiled[k] ?
+							 tiles[k - 1] + i * TILE * it->esz[k] :
+							 q[k] + i * it->strides[k][dr] *
+									it->esz[k];
+					r.o = row[0];
+					r.a = it->nv > 1 ? row[1] : NULL;
+					r.b = it->nv > 2 ? row[2] : NULL;
+					fn(&r);
+				}
+			}
+		int d = dr - 1;
+		while (d >= 0 && ++idx[d] == it->sizes[d])
+			idx[d--] = 0;
+		if (d < 0)
+			break;
+	}
+}
+
+/* out is the input itself (the same view), or shares no byte with it. */
+static bool
+apart(const View *out, const View *in)
+{
+	if (!in)
+		return true;
+	if (in->base == out->base && in->off == out->off &&
+	    in->rank == out->rank &&
+	    !memcmp(in->strides, out->strides,
+		    sizeof(int64_t) * (size_t)in->rank) &&
+	    !memcmp(in->sizes, out->sizes, sizeof(int64_t) * (size_t)in->rank))
+		return true;
+	return !overlaps(out, in);
+}
+
 static void
 ew_run(RowFn *fn, const View *out, const View *a, const View *b)
 {
 	const View *v[3] = {out, a, b};
 	Iter it;
 
-	if (fn && iter_init(&it, b ? 3 : 2, v))
+	if (!fn || !iter_init(&it, b ? 3 : 2, v))
+		return;
+	/* the overlap check only where tiles are possible */
+	if (iter_tiles(&it) && apart(out, a) && apart(out, b))
+		iter_run_tiled(&it, fn);
+	else
 		iter_run(&it, fn);
 }
 
@@ -577,54 +756,51 @@ k_reduce(Ew ew, const View *out, const View *a, const int *dims, int ndims)
 
 /* ------------------------------------------------------------- matmul */
 
+/*
+ * How gemm takes a 2-D view without copying it: row-major with a leading
+ * dimension (strides {ld, 1}: a dense matrix or a block of rows and
+ * columns of one) is NoTrans, column-major (strides {1, ld}: a transposed
+ * view) is Trans.  Size-1 dims have no stride that matters.  False for
+ * anything else (inner strides other than 1, broadcasts, negative
+ * strides), which is packed.
+ */
+typedef struct Gm {
+	const char *p;
+	bool trans;
+	int ld;
+} Gm;
+
 static bool
-is_dense(const View *v)
+gemm_layout(const View *v, Gm *g)
 {
-	return (v->sizes[1] <= 1 || v->strides[1] == 1) &&
-	       (v->sizes[0] <= 1 || v->strides[0] == v->sizes[1]);
-}
+	int64_t r = v->sizes[0], c = v->sizes[1];
+	int64_t s0 = r > 1 ? v->strides[0] : c > 1 ? c : 1;
+	int64_t s1 = c > 1 ? v->strides[1] : 1;
 
-static char *
-first_elem(const View *v)
-{
-	return (char *)v->base + v->off * (int64_t)dtype_size(v->dt);
-}
-
-/* The byte range [lo, hi) a view touches (it is not empty). */
-static void
-byte_range(const View *v, uintptr_t *lo, uintptr_t *hi)
-{
-	int64_t min = 0, max = 0, esz = (int64_t)dtype_size(v->dt);
-
-	for (int d = 0; d < v->rank; d++) {
-		int64_t e = (v->sizes[d] - 1) * v->strides[d];
-
-		if (e < 0)
-			min += e;
-		else
-			max += e;
+	g->p = first_elem(v);
+	if (s1 == 1 && s0 >= (c > 1 ? c : 1) && s0 <= INT32_MAX) {
+		g->trans = false;
+		g->ld = (int)s0;
+		return true;
 	}
-	*lo = (uintptr_t)first_elem(v) + (uintptr_t)(min * esz);
-	*hi = (uintptr_t)first_elem(v) + (uintptr_t)((max + 1) * esz);
-}
-
-static bool
-overlaps(const View *x, const View *y)
-{
-	uintptr_t xl, xh, yl, yh;
-
-	byte_range(x, &xl, &xh);
-	byte_range(y, &yl, &yh);
-	return xl < yh && yl < xh;
+	s0 = r > 1 ? v->strides[0] : 1;
+	s1 = c > 1 ? v->strides[1] : r > 1 ? r : 1;
+	if (s0 == 1 && s1 >= (r > 1 ? r : 1) && s1 <= INT32_MAX) {
+		g->trans = true;
+		g->ld = (int)s1;
+		return true;
+	}
+	return false;
 }
 
 /*
- * A dense row-major operand for gemm: the view itself when it already is
- * one (and may be used in place), else a copy packed into a 64-byte-aligned
- * temporary t (raw allocation in *raw, to free).  -1 when out of memory.
+ * An operand for gemm: the view itself when gemm can take it (and it may
+ * be used in place; an output must be row-major), else a copy packed
+ * dense row-major into a 64-byte-aligned temporary (raw allocation in
+ * *raw, to free; t the packed view).  -1 when out of memory.
  */
 static int
-operand(const View *v, bool mustpack, View *t, void **raw)
+operand(const View *v, bool mustpack, bool out, Gm *g, View *t, void **raw)
 {
 	size_t esz = dtype_size(v->dt);
 	size_t n = (size_t)(v->sizes[0] * v->sizes[1]);
@@ -632,7 +808,7 @@ operand(const View *v, bool mustpack, View *t, void **raw)
 
 	*t = *v;
 	*raw = NULL;
-	if (!mustpack && is_dense(v))
+	if (!mustpack && gemm_layout(v, g) && !(out && g->trans))
 		return 0;
 	*raw = mem_alloc(n * esz + 63);
 	if (!*raw)
@@ -643,6 +819,7 @@ operand(const View *v, bool mustpack, View *t, void **raw)
 	t->strides[0] = v->sizes[1];
 	t->strides[1] = 1;
 	k_copy(t, v);
+	gemm_layout(t, g);
 	return 0;
 }
 
@@ -680,35 +857,41 @@ int_matmul(const View *out, const View *a, const View *b)
 }
 
 static void
-gemm(const View *c, const View *a, const View *b)
+gemm(DType dt, int M, int N, int K, const Gm *c, const Gm *a, const Gm *b)
 {
-	int M = (int)a->sizes[0], K = (int)a->sizes[1], N = (int)b->sizes[1];
+	CBLAS_TRANSPOSE ta = a->trans ? CblasTrans : CblasNoTrans;
+	CBLAS_TRANSPOSE tb = b->trans ? CblasTrans : CblasNoTrans;
 
-	if (c->dt == DT_F32)
-		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K,
-			    1.0f, (const float *)(const void *)first_elem(a), K,
-			    (const float *)(const void *)first_elem(b), N, 1.0f,
-			    (float *)(void *)first_elem(c), N);
+	if (dt == DT_F32)
+		cblas_sgemm(CblasRowMajor, ta, tb, M, N, K, 1.0f,
+			    (const float *)(const void *)a->p, a->ld,
+			    (const float *)(const void *)b->p, b->ld, 1.0f,
+			    (float *)(void *)c->p, c->ld);
 	else
-		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K,
-			    1.0, (const double *)(const void *)first_elem(a), K,
-			    (const double *)(const void *)first_elem(b), N, 1.0,
-			    (double *)(void *)first_elem(c), N);
+		cblas_dgemm(CblasRowMajor, ta, tb, M, N, K, 1.0,
+			    (const double *)(const void *)a->p, a->ld,
+			    (const double *)(const void *)b->p, b->ld, 1.0,
+			    (double *)(void *)c->p, c->ld);
 }
 
 /*
- * Floats: every operand reaches gemm dense row-major (packed when it is
- * not), so gemm always gets the same M, N, K, lda = K, ldb = ldc = N,
- * whatever the views.  Only the pointers' alignment differs between a
- * packed and a direct operand; OpenBLAS packs A and B itself and its
- * results do not depend on it (tests/test_kernels.c checks this over
- * every 4-byte offset modulo 64).  An input overlapping out is packed,
- * since out is written in place.
+ * Floats: every operand reaches gemm as it is when gemm can read it
+ * (row-major with a leading dimension, or column-major through the
+ * transpose flag), else packed dense row-major.  OpenBLAS copies A and B
+ * into its own panels before it multiplies (and its small-matrix kernels
+ * read them in the same order whatever the flags), so the bits do not
+ * depend on the layout, the leading dimension or the alignment:
+ * tests/test_kernels.c checks dense against padded, transposed and packed
+ * operands at the fuzzer's sizes and beyond, and every element offset
+ * modulo 64 bytes.  An input overlapping out is packed, since out is
+ * written in place; an out gemm cannot write row-major is packed and
+ * copied back.
  */
 int
 k_matmul(const View *out, const View *a, const View *b)
 {
 	View ta, tb, tc;
+	Gm ga, gb, gc;
 	void *ra = NULL, *rb = NULL, *rc = NULL;
 	int rv = -1;
 
@@ -717,18 +900,19 @@ k_matmul(const View *out, const View *a, const View *b)
 	if (!dtype_is_float(out->dt)) {
 		bool pa = overlaps(out, a), pb = overlaps(out, b);
 
-		if ((!pa || operand(a, true, &ta, &ra) == 0) &&
-		    (!pb || operand(b, true, &tb, &rb) == 0)) {
+		if ((!pa || operand(a, true, false, &ga, &ta, &ra) == 0) &&
+		    (!pb || operand(b, true, false, &gb, &tb, &rb) == 0)) {
 			int_matmul(out, pa ? &ta : a, pb ? &tb : b);
 			rv = 0;
 		}
 		goto done;
 	}
-	if (operand(a, overlaps(out, a), &ta, &ra) < 0 ||
-	    operand(b, overlaps(out, b), &tb, &rb) < 0 ||
-	    operand(out, false, &tc, &rc) < 0)
+	if (operand(a, overlaps(out, a), false, &ga, &ta, &ra) < 0 ||
+	    operand(b, overlaps(out, b), false, &gb, &tb, &rb) < 0 ||
+	    operand(out, false, true, &gc, &tc, &rc) < 0)
 		goto done;
-	gemm(&tc, &ta, &tb);
+	gemm(out->dt, (int)a->sizes[0], (int)b->sizes[1], (int)a->sizes[1], &gc,
+	     &ga, &gb);
 	if (rc)
 		k_copy(out, &tc);
 	rv = 0;

@@ -41,7 +41,7 @@ static const struct {
 	[CLI_EXPLAIN] = {"explain", "CASE", 1, 1,
 		"one line per allocation and copy of the buffer program: why it is "
 		"there (conflict triple, read-only buffer, pending launch, ...)"},
-	[CLI_FUZZ] = {"fuzz", NULL, 0, 0,
+	[CLI_FUZZ] = {"fuzz", NULL, 0, -1,
 		"generate programs from seeds, run --strategy S under every "
 		"schedule, reduce each failure into a case file in DIR"},
 	[CLI_REDUCE] = {"reduce", "CASE", 1, 1,
@@ -153,6 +153,11 @@ static const Flag flags[] = {
 	 "branches, async, calls, forall, or a bitmask (default all)"},
 	{"no-copies", NULL, NULL, F(no_copies), 0, 0, C(FUZZ),
 	 "no `copy ... into` in the programs"},
+	{"max-failures", "N", p_num, F(max_failures), 1, 1000000000, C(FUZZ),
+	 "stop after N failures (1: at the first)"},
+	{"merge", NULL, NULL, F(merge), 0, 0, C(FUZZ),
+	 "add up the shards' --json summaries FILE... (- for stdin) and "
+	 "their buckets, instead of fuzzing"},
 	{"no-reduce", NULL, NULL, F(no_reduce), 0, 0, C(FUZZ),
 	 "keep failures whole"},
 	{"quiet", NULL, NULL, F(quiet), 0, 0, C(FUZZ),
@@ -650,7 +655,10 @@ positional(Args *a)
 static int
 cross_checks(Args *a)
 {
-	if (a->cmd == CLI_FUZZ) {
+	if (a->cmd == CLI_FUZZ && !a->merge) {
+		if (a->npaths)
+			return cli_usage(a, "unexpected argument '%s' (FILE... "
+					 "only with --merge)", a->paths[0]);
 		if (!a->strategy)
 			return cli_usage(a, "--strategy S is required");
 		if (!strcmp(a->strategy->name, "plan"))

@@ -137,21 +137,30 @@ runout_clear(RunOut *o)
  * NULL. */
 static int kept(BProg *bp, BProg **keep, int rc);
 
+/* Execute a program lowered already (run_schedules lowers once for every
+ * schedule). */
 static int
-execute(const Case *c, const Decisions *ds, Schedule sched, Rec *rec,
-	ExecResult *ex, BProg **keep, Diag *err)
+execute_lowered(const Case *c, const BProg *bp, Schedule sched, Rec *rec,
+		ExecResult *ex, Diag *err)
 {
 	ExecOpts eo = {.lim = &c->lim, .sched = sched,
 		       .alloc_overhead = opt_overhead,
 		       .on_step = rec ? on_step : NULL, .step_ctx = rec};
+
+	memset(ex, 0, sizeof *ex);
+	return exec_run(bp, c->entry, c->inputs, &eo, ex, err);
+}
+
+static int
+execute(const Case *c, const Decisions *ds, Schedule sched, Rec *rec,
+	ExecResult *ex, BProg **keep, Diag *err)
+{
 	BProg *bp = bufferize_lower(c->prog, ds, err);
-	int rc;
 
 	memset(ex, 0, sizeof *ex);
 	if (!bp)
 		return -1;
-	rc = exec_run(bp, c->entry, c->inputs, &eo, ex, err);
-	return kept(bp, keep, rc);
+	return kept(bp, keep, execute_lowered(c, bp, sched, rec, ex, err));
 }
 
 /* The buffer program goes to *keep after a run, else it is freed. */
@@ -592,8 +601,16 @@ run_schedules(const Case *c, const Run *r, const Strategy *s,
 		for (int i = 1; i <= opt_nrandom && i <= 64; i++)
 			list[n++] = (Schedule){SCHED_RANDOM, (uint64_t)i};
 	}
+	bool memref = s && s->ext && s->ext->kind == EXT_PIPELINE;
+
 	if (!tmp)
 		return diag_set(&o->err, c->entry->loc, "out of memory");
+	/* one lowering serves every schedule (the executor does not change
+	 * the buffer program); o->bp owns it from here */
+	if (!memref && !(o->bp = bufferize_lower(c->prog, &o->ds, &o->err))) {
+		mem_free(tmp);
+		return -1;
+	}
 	for (int i = 0; i < n; i++) {
 		ExecResult ex;
 		BProg *bp = NULL;
@@ -606,9 +623,9 @@ run_schedules(const Case *c, const Run *r, const Strategy *s,
 		if (opt_trace)
 			rec_tail(&rec, trace_run, o->strategy,
 				 schedule_name(list[i], sname, sizeof sname));
-		rc = s && s->ext && s->ext->kind == EXT_PIPELINE ?
-			 execute_memref(c, s, list[i], rp, &ex, &bp, o) :
-			 execute(c, &o->ds, list[i], rp, &ex, &bp, &o->err);
+		rc = memref ? execute_memref(c, s, list[i], rp, &ex, &bp, o) :
+			      execute_lowered(c, o->bp, list[i], rp, &ex,
+					      &o->err);
 		if (rc) {
 			mem_free(rec.s.p);
 			mem_free(tmp);
@@ -622,11 +639,13 @@ run_schedules(const Case *c, const Run *r, const Strategy *s,
 			continue;
 		}
 		exec_result_free(&o->ex);
-		bprog_free(o->bp);
+		if (memref) {
+			bprog_free(o->bp);
+			o->bp = bp;
+		}
 		mem_free(o->series.p);
 		o->series = rec.s;
 		o->ex = ex;
-		o->bp = bp;
 		o->verdict = v;
 		o->sched = list[i];
 		memcpy(o->first_diff, tmp, (size_t)nref * sizeof *tmp);

@@ -2,11 +2,15 @@
  * fuzz.c: generate, run, compare, reduce.  Seeds are split between shards
  * (seed + k*nshards + shard), so N machines never repeat each other and
  * the same seed gives the same program, schedule and verdict anywhere.
+ * Failures are bucketed by signature (fuzz_bucket.c): the first of each
+ * bucket is reduced and written, the others are counted with their seeds.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "oracle.h"
 
@@ -25,7 +29,24 @@ fuzz_stats_free(FuzzStats *st)
 	for (int i = 0; i < st->nrepros; i++)
 		mem_free(st->repros[i]);
 	mem_free(st->repros);
+	buckets_free(&st->buckets);
 	memset(st, 0, sizeof *st);
+}
+
+/* SIGINT / SIGTERM (Ctrl-C, a Slurm time limit, parallel's --timeout):
+ * the campaign stops after the program it is running and prints its
+ * summary; a second signal ends the process as usual. */
+static volatile sig_atomic_t stop_signal;
+
+static void
+on_stop(int sig)
+{
+	if (stop_signal) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	stop_signal = sig;
 }
 
 static int
@@ -102,16 +123,24 @@ keep_bridge(const FuzzOpts *o, const char *path, const char *yaml)
 	case_free(c);
 }
 
-/* A failing program: reduce it (or keep it whole) and write it out. */
+/* A failing program: counted in its signature's bucket; the first of a
+ * bucket (and every tool error: FORMAT keeps each program a tool failed
+ * on) is reduced (or kept whole) and written out. */
 static void
 keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
-	     const char *yaml)
+	     const char *yaml, const char *sig, bool tool_error)
 {
 	char path[4096], name[128], about[256];
 	char *reduced = NULL;
 	ReduceStats rs = {0};
+	bool isnew;
+	Bucket *k = buckets_add(&st->buckets, sig, 1, &isnew);
 	Diag d;
 
+	if (k)
+		bucket_seed(k, seed);
+	if (!isnew && !tool_error)
+		return;
 	snprintf(name, sizeof name, "fuzz/%s-%llu", strategy_label(o->strategy),
 		 (unsigned long long)seed);
 	snprintf(about, sizeof about, "found by bufdiff fuzz --strategy %s "
@@ -126,15 +155,23 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 	if (o->out) {
 		snprintf(path, sizeof path, "%s/%s-%llu.yaml", o->out,
 			 strategy_label(o->strategy), (unsigned long long)seed);
-		if (write_file(path, reduced ? reduced : yaml))
+		if (o->lazy_out && mkdir(o->out, 0777) && errno != EEXIST)
+			fprintf(stderr, "bufdiff: cannot create %s: %s\n", o->out,
+				strerror(errno));
+		else if (write_file(path, reduced ? reduced : yaml))
 			fprintf(stderr, "bufdiff: cannot write %s: %s\n", path,
 				strerror(errno));
-		else
+		else {
 			add_repro(st, path);
+			if (k && !k->repro)
+				k->repro = mem_strdup(path);
+			if (!o->quiet)
+				fprintf(stderr, "seed %llu: new bucket, repro "
+					"written to %s\n", (unsigned long long)seed,
+					path);
+		}
 		if (o->strategy->ext && o->strategy->ext->kind != EXT_EXEC)
 			keep_bridge(o, path, reduced ? reduced : yaml);
-	} else if (!o->quiet) {
-		fputs(reduced ? reduced : yaml, stdout);
 	}
 	mem_free(reduced);
 }
@@ -194,6 +231,8 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 {
 	Tensor **ref = NULL;
 	int nref = 0, rc = -1, lrc = 0, rr;
+	char sig[512];
+	bool tool;
 	RunOut r;
 	Diag d;
 
@@ -204,9 +243,14 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 	if (lrc > 0) {
 		/* the generator made something the verifier rejects: a bug
 		 * of bufdiff's own, reported like a failure */
+		bool isnew;
+		Bucket *k = buckets_add(&st->buckets, "generator: program "
+					"rejected", 1, &isnew);
 		fprintf(stderr, "\nbufdiff fuzz: seed %llu: generated program "
 			"rejected: %d:%d: %s\n", (unsigned long long)seed,
 			d.loc.line, d.loc.col, d.msg);
+		if (k)
+			bucket_seed(k, seed);
 		rc = 1;
 		goto out;
 	}
@@ -228,9 +272,12 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 	}
 	else if (rc && !o->quiet)
 		failure_line(seed, &r);
+	if (rc)
+		fuzz_signature(&r, c, sig, sizeof sig);
+	tool = r.verdict == VERDICT_TOOL_ERROR;
 	runout_clear(&r);
 	if (rc)
-		keep_failure(o, st, c, seed, yaml);
+		keep_failure(o, st, c, seed, yaml, sig, tool);
 out:
 	for (int i = 0; i < nref; i++)
 		tensor_free(ref[i]);
@@ -301,16 +348,25 @@ prefill(const FuzzOpts *o, Batch *b, uint64_t seed, int stride, long left)
 	mem_free(loaded);
 }
 
+/* One line, redrawn (a terminal only: cmd_fuzz sets o->progress): the
+ * next seed, the rate, failures and buckets, and the time left. */
 static void
-progress(const FuzzOpts *o, const FuzzStats *st, double t0, bool last)
+progress(const FuzzOpts *o, const FuzzStats *st, double t0, uint64_t seed,
+	 long k, bool last)
 {
-	double dt = now() - t0;
+	double dt = now() - t0, rate = dt > 0 ? (double)st->programs / dt : 0.0;
+	double left = o->seconds > 0 ? o->seconds - dt :
+		      o->count && rate > 0 ? (double)(o->count - k) / rate : 0;
 
-	if (o->quiet)
+	if (!o->progress)
 		return;
-	fprintf(stderr, "\rprograms %ld, %.0f/s, failures %ld%s", st->programs,
-		dt > 0 ? (double)st->programs / dt : 0.0, st->failures,
-		last ? "\n" : "");
+	if (last) {
+		fprintf(stderr, "\r\033[K");
+		return;
+	}
+	fprintf(stderr, "\r\033[Kseed %llu, %.0f/s, %ld failures in %d buckets, "
+		"%.0f s left", (unsigned long long)seed, rate, st->failures,
+		st->buckets.n, left > 0 ? left : 0);
 }
 
 int
@@ -323,7 +379,7 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 	Batch b = {0};
 
 	memset(st, 0, sizeof *st);
-	if (o->out && mkdir(o->out, 0777) && errno != EEXIST) {
+	if (o->out && !o->lazy_out && mkdir(o->out, 0777) && errno != EEXIST) {
 		fprintf(stderr, "bufdiff: cannot create %s: %s\n", o->out,
 			strerror(errno));
 		return 2;
@@ -340,6 +396,10 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 		Case *c = NULL;
 		if (o->count && k >= o->count)
 			break;
+		if (stop_signal) {
+			st->interrupted = true;
+			break;
+		}
 		if (batched && i == 0)
 			prefill(o, &b, seed, n, o->count ? o->count - k : nb);
 		if (o->seconds > 0 && now() - t0 >= o->seconds)
@@ -361,8 +421,10 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 		st->failures += rc > 0;
 		if (rc > 0 && o->first)
 			break;
-		if (now() - shown > 1) {
-			progress(o, st, t0, false);
+		if (o->max_failures && st->failures >= o->max_failures)
+			break;
+		if (o->progress && now() - shown > 0.5) {
+			progress(o, st, t0, seed + (uint64_t)n, k + 1, false);
 			shown = now();
 		}
 	}
@@ -370,31 +432,40 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 	mem_free(b.yaml);
 	mem_free(b.cases);
 	st->seconds = now() - t0;
-	progress(o, st, t0, true);
+	progress(o, st, t0, 0, 0, true);
 	return st->failures ? 1 : 0;
 }
 
 /* ---- `bufdiff fuzz` */
 
 static void
-fuzz_json(const FuzzStats *st)
+fuzz_json(const FuzzOpts *o, const FuzzStats *st)
 {
 	const ExternalStats *x = external_stats();
+	Str b = {0};
+	char *s;
 
-	printf("{\"programs\": %ld, \"failures\": %ld, \"skipped\": %ld, "
-	       "\"tool_errors\": %ld, \"tool_calls\": %ld, "
-	       "\"tool_seconds\": %.3f, "
-	       "\"seconds\": %.3f, \"programs_per_s\": %.1f, \"repros\": [",
-	       st->programs, st->failures, st->skipped, st->tool_errors,
-	       x->calls, x->seconds, st->seconds,
-	       st->seconds > 0 ? (double)st->programs / st->seconds : 0.0);
+	str_printf(&b, "{\"programs\": %ld, \"failures\": %ld, \"skipped\": %ld, "
+		   "\"tool_errors\": %ld, \"tool_calls\": %ld, "
+		   "\"tool_seconds\": %.3f, "
+		   "\"seconds\": %.3f, \"programs_per_s\": %.1f, \"repros\": [",
+		   st->programs, st->failures, st->skipped, st->tool_errors,
+		   x->calls, x->seconds, st->seconds,
+		   st->seconds > 0 ? (double)st->programs / st->seconds : 0.0);
 	for (int i = 0; i < st->nrepros; i++) {
-		printf("%s\"", i ? ", " : "");
-		for (const char *p = st->repros[i]; *p; p++)
-			printf(*p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
-		printf("\"");
+		str_puts(&b, i ? ", " : "");
+		fuzz_json_string(&b, st->repros[i]);
 	}
-	printf("]}\n");
+	str_printf(&b, "], \"interrupted\": %s, \"seed\": %llu, "
+		   "\"shard\": \"%d/%d\", \"buckets\": ",
+		   st->interrupted ? "true" : "false",
+		   (unsigned long long)o->seed, o->shard,
+		   o->nshards > 0 ? o->nshards : 1);
+	buckets_json(&b, &st->buckets);
+	str_puts(&b, "}\n");
+	if ((s = str_take(&b)))
+		fputs(s, stdout);
+	mem_free(s);
 }
 
 int
@@ -433,6 +504,15 @@ fuzz_main(const Args *a)
 	const char *html = a->html;     /* --html DIR: pages of the repros */
 	int rc;
 
+	struct sigaction sa, oldint, oldterm;
+
+	if (a->merge) {
+		/* --merge FILE... [--json]: shard summaries added up */
+		if (!a->npaths)
+			return cli_usage(a, "--merge wants the shards' --json "
+					 "summaries (files, or - for stdin)");
+		return fuzz_merge(a->npaths, a->paths, a->json);
+	}
 	o.strategy = a->strategy;
 	o.seed = a->seed;
 	o.count = (long)a->count;
@@ -443,6 +523,7 @@ fuzz_main(const Args *a)
 	o.json = a->json;
 	o.quiet = a->quiet || a->json;
 	o.reduce = !a->no_reduce;
+	o.max_failures = (long)a->max_failures;
 	o.gen.max_ops = a->max_ops;
 	o.gen.mix = a->mix;
 	o.gen.no_copies = a->no_copies;
@@ -455,19 +536,42 @@ fuzz_main(const Args *a)
 	}
 	if (html && !o.out)
 		o.out = html;   /* the repros beside their pages */
+	o.progress = !o.quiet && isatty(2);
+	if (!o.out) { /* repros go to files `check` reads, never to stdout */
+		o.out = "bufdiff-fuzz";
+		o.lazy_out = true;
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	stop_signal = 0;
+	sigaction(SIGINT, &sa, &oldint);
+	sigaction(SIGTERM, &sa, &oldterm);
 	rc = fuzz_run(&o, &st);
+	sigaction(SIGINT, &oldint, NULL);
+	sigaction(SIGTERM, &oldterm, NULL);
+	if (st.interrupted)
+		fprintf(stderr, "bufdiff fuzz: interrupted (%s) after %ld "
+			"programs\n", stop_signal == SIGINT ? "SIGINT" : "SIGTERM",
+			st.programs);
 	if (html && html_check_files(html, "bufdiff fuzz: failures", st.repros,
 				     st.nrepros, NULL)) {
 		fprintf(stderr, "bufdiff: cannot write the pages in %s\n", html);
 		rc = 2;
 	}
 	if (o.json)
-		fuzz_json(&st);
-	else
+		fuzz_json(&o, &st);
+	else {
 		printf("%ld programs, %ld failures (%ld tool errors), %.2f s "
 		       "(%.0f programs/s)\n",
 		       st.programs, st.failures, st.tool_errors, st.seconds,
 		       st.seconds > 0 ? (double)st.programs / st.seconds : 0.0);
+		if (st.buckets.n) {
+			printf("%d bucket%s (count, signature, repro, seeds):\n",
+			       st.buckets.n, st.buckets.n > 1 ? "s" : "");
+			buckets_print(stdout, &st.buckets);
+		}
+	}
 	fuzz_stats_free(&st);
 	return rc;
 }

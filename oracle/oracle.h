@@ -32,6 +32,7 @@
  *              the run's expectations -> RunOut
  *   gen.c      the program generator: seed -> case text
  *   fuzz.c     `bufdiff fuzz`: generate, run, compare, reduce, write repros
+ *   fuzz_bucket.c  failures by signature (one repro each); `fuzz --merge`
  *   emit.c     a case written back as YAML: data, a run's keys and results
  *   reduce.c   a failing run -> the smallest case that still fails the same
  *              way (docs/reduce.md)
@@ -632,6 +633,8 @@ typedef struct Args {
 	unsigned mix;                   /* --mix LIST (GEN_ALL) */
 	int tool_batch;                 /* --tool-batch N; 0: not given */
 	bool no_reduce, no_copies, quiet;
+	long long max_failures;         /* --max-failures N; 0: no limit */
+	bool merge;                     /* --merge: paths are summaries */
 	/* import */
 	const char *func, *tool;
 	bool no_tool;
@@ -673,8 +676,28 @@ typedef struct FuzzOpts {
 	bool json, quiet;
 	bool reduce;            /* reduce failures before writing them */
 	bool first;             /* stop at the first failure */
+	long max_failures;      /* stop after this many failures (0: never) */
+	bool progress;          /* a progress line on stderr (a terminal) */
+	bool lazy_out;          /* out is the default: made at the first repro */
 	GenOpts gen;
 } FuzzOpts;
+
+/* Failures with one signature (fuzz_bucket.c): how many, the smallest
+ * seeds, and the repro written for the first of them. */
+enum { BUCKET_SEEDS = 32 };
+
+typedef struct Bucket {
+	char *sig;              /* "fault/stale-read culprit=add in=loop" */
+	long count;
+	uint64_t seeds[BUCKET_SEEDS]; /* the smallest, ascending */
+	int nseeds;
+	char *repro;            /* path, or NULL (nothing written) */
+} Bucket;
+
+typedef struct Buckets {
+	Bucket *b;
+	int n;
+} Buckets;
 
 typedef struct FuzzStats {
 	long programs, failures, skipped;
@@ -685,6 +708,8 @@ typedef struct FuzzStats {
 	ReduceStats first_reduce; /* and its reduction */
 	char **repros;          /* paths written (mem_alloc'ed) */
 	int nrepros;
+	Buckets buckets;        /* failures by signature, in order found */
+	bool interrupted;       /* SIGINT or SIGTERM ended it */
 } FuzzStats;
 
 /* Generate, run and compare; reduce and write failures.  0 none failed,
@@ -697,6 +722,23 @@ int cmd_fuzz(int argc, char **argv);
 int fuzz_main(const Args *a);
 /* --mix: "loops,async" or a bitmask (as libFuzzer's messages print it). */
 int fuzz_parse_mix(const char *s, unsigned *mix);
+
+/* ------------------------------------------------------- fuzz_bucket.c */
+
+/* A failure's signature: what went wrong (verdict/first violation kind,
+ * or the tool's status), the ops of the culprit decisions and the
+ * constructs around them (or around the access, with no culprit). */
+void fuzz_signature(const RunOut *r, const Case *c, char *buf, size_t n);
+Bucket *buckets_find(const Buckets *bs, const char *sig);
+Bucket *buckets_add(Buckets *bs, const char *sig, long count, bool *isnew);
+void bucket_seed(Bucket *k, uint64_t seed);
+void buckets_free(Buckets *bs);
+void buckets_json(Str *b, const Buckets *bs);
+void fuzz_json_string(Str *b, const char *s); /* a JSON string, quoted */
+void buckets_print(FILE *f, const Buckets *bs);
+/* `bufdiff fuzz --merge FILE...`: the shards' --json summaries added up
+ * (human, or JSON like one shard's); 0 / 1 some failed / 2 bad input. */
+int fuzz_merge(int nfiles, const char *const *files, bool json);
 
 /* -------------------------------------------------------------- emit.c */
 

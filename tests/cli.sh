@@ -40,7 +40,7 @@ usage fuzz "--tool-batch wants a whole number in 1..4096, got '4097'" fuzz --str
 usage fuzz "--mix wants a list of slices, matmul, loops, branches, async, calls, forall (or a number), got 'bogus'" fuzz --strategy one-shot --mix bogus
 usage fuzz "unknown strategy 'one-shto' (did you mean 'one-shot'? see bufdiff strategies)" fuzz --strategy one-shto
 usage fuzz "unknown strategy 'xyzzy' (see bufdiff strategies)" fuzz --strategy xyzzy
-usage fuzz "fuzz takes no arguments, got 'cases'" fuzz --strategy one-shot cases
+usage fuzz "unexpected argument 'cases' (FILE... only with --merge)" fuzz --strategy one-shot cases
 
 # ---- --run, --schedules, --schedule
 usage bufferize "--run wants a whole number in 1..1000000, got '0'" bufferize "$seed" --run 0

@@ -351,10 +351,13 @@ ref_ew(Ew ew, DType dt, const void *x, const void *y, void *r)
 /* ------------------------------------------------------- elementwise */
 
 /* Logical shapes: rank 3 crossing the 16-element blocks, long rank 1,
+ * (last: 33x40, where a transposed input is walked in 32x32 tiles, the
+ * last tile of each way partial),
  * rank 0, and one with size-1 dims. */
-static const int ranks[] = {3, 1, 0, 4};
-static const int64_t shapes[][MAXRANK] = {{3, 5, 7}, {1000}, {0}, {2, 1, 9, 1}};
-#define NSHAPES 4
+static const int ranks[] = {3, 1, 0, 4, 2};
+static const int64_t shapes[][MAXRANK] = {{3, 5, 7}, {1000}, {0}, {2, 1, 9, 1},
+					  {33, 40}};
+#define NSHAPES 5
 
 /* (out, a, b) layouts tried for every op and dtype. */
 static const int combos[][3] = {
@@ -721,6 +724,47 @@ START_TEST(transpose_rank3)
 }
 END_TEST
 
+/*
+ * A strided input that shares elements with out (a wrong plan can make
+ * one) is read element by element in order: out[i] = x[i] <- x[63 - 2i] +
+ * 1 reads, from i = 22 on, elements written earlier in the same call.  A
+ * transposed input over out's own buffer is not tiled: the copy below
+ * reads elements it wrote before, in row-major order.
+ */
+START_TEST(strided_overlap_order)
+{
+	float x[64], want[64];
+	int64_t n32[1] = {32}, sq[2] = {32, 32};
+	View vo, va, one;
+	static float y[32 * 32 + 32], ywant[32 * 32 + 32];
+
+	for (int i = 0; i < 64; i++)
+		x[i] = want[i] = (float)i;
+	for (int i = 0; i < 32; i++)
+		want[i] = want[63 - 2 * i] + 1;
+	vo = mk_view(x, DT_F32, 1, n32, L_CONTIG);
+	va = vo;
+	va.off = 63;
+	va.strides[0] = -2;
+	one = mk_view(x, DT_F32, 0, n32, L_CONTIG);
+	one.base = &(float){1};
+	k_binary(EW_ADD, &vo, &va, &one);
+	ck_assert(!memcmp(x, want, sizeof x));
+	/* out rows = the input's columns, shifted by one row: in order */
+	for (int i = 0; i < 32 * 32 + 32; i++)
+		y[i] = ywant[i] = (float)(i % 97);
+	for (int i = 0; i < 32; i++)
+		for (int j = 0; j < 32; j++)
+			ywant[32 + i * 32 + j] = ywant[j * 32 + i];
+	vo = mk_view(y, DT_F32, 2, sq, L_CONTIG);
+	vo.off = 32;
+	va = mk_view(y, DT_F32, 2, sq, L_REVERSED);
+	va.off = 0;
+	k_copy(&vo, &va);
+	ck_assert(!memcmp(y, ywant, sizeof y));
+}
+END_TEST
+
 /* ------------------------------------------------------------- reduce */
 
 START_TEST(reduce_all_dimsets)
@@ -951,6 +995,79 @@ START_TEST(matmul_alignment)
 }
 END_TEST
 
+/*
+ * gemm takes row-major views with a leading dimension (a block of a wider
+ * matrix) and column-major ones (transposed views, through the transpose
+ * flag) without packing them: at the fuzzer's sizes (4, 16) and at sizes
+ * where OpenBLAS blocks, every layout of a, b and out must give the bits
+ * of the dense run.  Layouts: 0 dense, 1 rows padded (ld = cols + 3),
+ * 2 transposed, 3 transposed with ld = rows + 5, 4 inner stride 2
+ * (packed); out: 0, 1 and 2 (packed, copied back).
+ */
+static View
+mm_view(char *buf, DType dt, int64_t r, int64_t c, int lay)
+{
+	int64_t sz[2] = {r, c};
+	View v = mk_view(buf, dt, 2, sz, L_CONTIG);
+
+	switch (lay) {
+	case 1: v.strides[0] = c + 3; break;
+	case 2: v.strides[0] = 1, v.strides[1] = r; break;
+	case 3: v.strides[0] = 1, v.strides[1] = r + 5; break;
+	case 4: v.strides[0] = 2 * c, v.strides[1] = 2; break;
+	default: break;
+	}
+	v.off = lay ? 1 : 0;
+	return v;
+}
+
+START_TEST(matmul_views)
+{
+	static const int64_t sz[][3] = {{4, 4, 4}, {16, 16, 16}, {4, 16, 4},
+					{16, 4, 16}, {1, 16, 4}, {4, 1, 16},
+					{16, 16, 1}, {37, 70, 29}, {130, 257, 131}};
+
+	for (int dti = 0; dti < 2; dti++)
+		for (int m = 0; m < 9; m++) {
+			DType dt = dti ? DT_F64 : DT_F32;
+			size_t esz = dtype_size(dt);
+			int64_t M = sz[m][0], K = sz[m][1], N = sz[m][2];
+			size_t big = (size_t)((M + 6) * (K + 6) + (K + 6) * (N + 6) +
+					      (M + 6) * (N + 6)) * 2 * esz;
+			char *A = malloc(big), *B = malloc(big), *C = malloc(big),
+			     *R0 = malloc(big), *R = malloc(big);
+			char *ba = malloc(big), *bb = malloc(big), *bc = malloc(big);
+			size_t nc = (size_t)(M * N) * esz;
+
+			fill_mm(dt, A, M * K, false);
+			fill_mm(dt, B, K * N, false);
+			fill_mm(dt, C, M * N, false);
+			for (int la = 0; la < 5; la++)
+				for (int lb = 0; lb < 5; lb++)
+					for (int lc = 0; lc < 3; lc++) {
+						View va = mm_view(ba, dt, M, K, la);
+						View vb = mm_view(bb, dt, K, N, lb);
+						View vc = mm_view(bc, dt, M, N, lc);
+
+						scatter(&va, A);
+						scatter(&vb, B);
+						scatter(&vc, C);
+						ck_assert_int_eq(k_matmul(&vc, &va, &vb), 0);
+						gather(&vc, la || lb || lc ? R : R0);
+						ck_assert_msg(!memcmp(la || lb || lc ? R : R0,
+								      R0, nc),
+							      "matmul %s %lldx%lldx%lld "
+							      "layouts %d %d %d",
+							      dtype_names[dt], (long long)M,
+							      (long long)K, (long long)N,
+							      la, lb, lc);
+					}
+			free(A), free(B), free(C), free(R0), free(R);
+			free(ba), free(bb), free(bc);
+		}
+}
+END_TEST
+
 /* out may share memory with an input: the input is read as it was. */
 START_TEST(matmul_alias_and_edges)
 {
@@ -986,9 +1103,10 @@ END_TEST
 
 START_TEST(matmul_oom)
 {
-	float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 1, 1, 1, 1, 1}, c[4] = {0};
+	float a[24] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 1, 1, 1, 1, 1}, c[4] = {0};
 	int64_t sa[2] = {2, 3}, sb[2] = {3, 2}, sc[2] = {2, 2};
-	View va = mk_view(a, DT_F32, 2, sa, L_REVERSED);
+	/* inner stride 2: packed (a transposed view goes to gemm as it is) */
+	View va = mk_view(a, DT_F32, 2, sa, L_PADDED);
 	View vb = mk_view(b, DT_F32, 2, sb, L_CONTIG);
 	View vc = mk_view(c, DT_F32, 2, sc, L_CONTIG);
 	long live = mem_live_blocks();
@@ -1001,9 +1119,17 @@ START_TEST(matmul_oom)
 		ck_assert_int_eq(rv, n < 1 ? -1 : 0);
 		ck_assert_int_eq(mem_live_blocks(), live);
 	}
-	/* dense operands need no memory */
+	/* dense operands need no memory, nor transposed ones, nor blocks of
+	 * rows and columns of a wider matrix */
 	va = mk_view(a, DT_F32, 2, sa, L_CONTIG);
 	mem_fail_after(0);
+	ck_assert_int_eq(k_matmul(&vc, &va, &vb), 0);
+	va = mk_view(a, DT_F32, 2, sa, L_REVERSED);
+	ck_assert_int_eq(k_matmul(&vc, &va, &vb), 0);
+	va.strides[0] = 5; /* rows of 3 out of 5 */
+	va.strides[1] = 1;
+	ck_assert_int_eq(k_matmul(&vc, &va, &vb), 0);
+	vb = mk_view(b, DT_F32, 2, sb, L_REVERSED);
 	ck_assert_int_eq(k_matmul(&vc, &va, &vb), 0);
 	mem_fail_after(-1);
 }
@@ -1044,6 +1170,8 @@ fold_suite(void)
 	tcase_add_test(tc, reduce_order);
 	tcase_add_test(tc, matmul_all);
 	tcase_add_test(tc, matmul_alignment);
+	tcase_add_test(tc, matmul_views);
+	tcase_add_test(tc, strided_overlap_order);
 	tcase_add_test(tc, matmul_alias_and_edges);
 	tcase_add_test(tc, matmul_oom);
 	suite_add_tcase(s, tc);

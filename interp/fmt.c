@@ -1,0 +1,289 @@
+/*
+ * fmt.c: snprintf for the common conversions, byte for byte what glibc
+ * prints, without glibc's slow path.
+ *
+ * Linking OpenBLAS loads libgfortran and with it libquadmath, whose
+ * constructor registers printf hooks (the Q modifier for __float128).
+ * From then on glibc sends every printf-family call through
+ * printf_positional, about 3x slower; fuzzing, which formats names, types
+ * and reasons for every program, spent a fifth of its time there.
+ * ir.h maps snprintf and vsnprintf onto fmt_snprintf and fmt_vsnprintf
+ * (as git's compat layer maps them onto its own), which handle %d %i %u %x
+ * %X %c %s %p-free formats with the flags - 0 + space, a width (or *) and,
+ * for %s, a precision (or .*), with the length modifiers hh h l ll z j t.
+ * Any other format (floats, %n, positional arguments, '#', an integer
+ * precision) goes to the C library's vsnprintf whole, so every output byte
+ * is the C library's.  tests/test_fmt.c compares the two.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ir.h"
+
+#undef snprintf
+#undef vsnprintf
+
+typedef struct Out {
+	char *s;
+	size_t cap, len; /* len counts what would be written */
+} Out;
+
+static void
+put(Out *o, const char *p, size_t n)
+{
+	if (o->len < o->cap) {
+		size_t room = o->cap - o->len;
+		memcpy(o->s + o->len, p, n < room ? n : room);
+	}
+	o->len += n;
+}
+
+static void
+pad(Out *o, char c, long n)
+{
+	char b[32];
+
+	memset(b, c, sizeof b);
+	for (; n > 0; n -= (long)sizeof b)
+		put(o, b, n < (long)sizeof b ? (size_t)n : sizeof b);
+}
+
+/* One conversion's spec. */
+typedef struct Spec {
+	bool left, zero, plus, space;
+	long width;
+	long prec;  /* -1: none */
+	int len;    /* 0 int, 1 char (hh), 2 short, 3 long, 4 long long,
+		       5 size_t, 6 intmax_t, 7 ptrdiff_t */
+	char conv;
+} Spec;
+
+static void
+put_padded(Out *o, const Spec *sp, const char *sign, const char *p, size_t n)
+{
+	long fill = sp->width - (long)(n + strlen(sign));
+
+	if (!sp->left && !sp->zero)
+		pad(o, ' ', fill);
+	put(o, sign, strlen(sign));
+	if (!sp->left && sp->zero)
+		pad(o, '0', fill);
+	put(o, p, n);
+	if (sp->left)
+		pad(o, ' ', fill);
+}
+
+static void
+put_int(Out *o, const Spec *sp, bool neg, uintmax_t u)
+{
+	static const char lo[] = "0123456789abcdef", up[] = "0123456789ABCDEF";
+	const char *dig = sp->conv == 'X' ? up : lo;
+	unsigned base = sp->conv == 'x' || sp->conv == 'X' ? 16 : 10;
+	char b[32], *e = b + sizeof b, *p = e;
+	const char *sign = neg ? "-" : sp->plus ? "+" : sp->space ? " " : "";
+
+	do
+		*--p = dig[u % base];
+	while ((u /= base));
+	put_padded(o, sp, sign, p, (size_t)(e - p));
+}
+
+/* A signed argument of the spec's length, as sign and magnitude. */
+static uintmax_t
+arg_signed(va_list *ap, int len, bool *neg)
+{
+	intmax_t v;
+
+	switch (len) {
+	case 1: v = (signed char)va_arg(*ap, int); break;
+	case 2: v = (short)va_arg(*ap, int); break;
+	case 3: v = va_arg(*ap, long); break;
+	case 4: v = va_arg(*ap, long long); break;
+	case 5: v = (intmax_t)va_arg(*ap, size_t); break; /* %zd */
+	case 6: v = va_arg(*ap, intmax_t); break;
+	case 7: v = va_arg(*ap, ptrdiff_t); break;
+	default: v = va_arg(*ap, int);
+	}
+	*neg = v < 0;
+	return v < 0 ? (uintmax_t)0 - (uintmax_t)v : (uintmax_t)v;
+}
+
+static uintmax_t
+arg_unsigned(va_list *ap, int len)
+{
+	switch (len) {
+	case 1: return (unsigned char)va_arg(*ap, unsigned);
+	case 2: return (unsigned short)va_arg(*ap, unsigned);
+	case 3: return va_arg(*ap, unsigned long);
+	case 4: return va_arg(*ap, unsigned long long);
+	case 5: return va_arg(*ap, size_t);
+	case 6: return va_arg(*ap, uintmax_t);
+	case 7: return (uintmax_t)va_arg(*ap, ptrdiff_t);
+	default: return va_arg(*ap, unsigned);
+	}
+}
+
+/* Parse the spec after '%' at *f; false when it is one we leave to the C
+ * library.  A '*' width or precision takes its int from ap. */
+static bool
+parse_spec(const char **f, Spec *sp, va_list *ap)
+{
+	const char *p = *f;
+
+	memset(sp, 0, sizeof *sp);
+	sp->prec = -1;
+	for (;; p++) {
+		if (*p == '-')
+			sp->left = true;
+		else if (*p == '0')
+			sp->zero = true;
+		else if (*p == '+')
+			sp->plus = true;
+		else if (*p == ' ')
+			sp->space = true;
+		else
+			break;
+	}
+	if (*p == '*') {
+		int w = va_arg(*ap, int);
+		if (w < 0) {
+			sp->left = true;
+			w = w == INT32_MIN ? INT32_MAX : -w;
+		}
+		sp->width = w;
+		p++;
+	} else {
+		for (; *p >= '0' && *p <= '9'; p++) {
+			if (sp->width > 100000)
+				return false;
+			sp->width = sp->width * 10 + (*p - '0');
+		}
+		if (*p == '$')
+			return false; /* positional */
+	}
+	if (*p == '.') {
+		p++;
+		if (*p == '*') {
+			int pr = va_arg(*ap, int);
+			sp->prec = pr < 0 ? -1 : pr;
+			p++;
+		} else {
+			sp->prec = 0;
+			for (; *p >= '0' && *p <= '9'; p++) {
+				if (sp->prec > 100000)
+					return false;
+				sp->prec = sp->prec * 10 + (*p - '0');
+			}
+		}
+	}
+	switch (*p) {
+	case 'h':
+		sp->len = p[1] == 'h' ? 1 : 2;
+		p += p[1] == 'h' ? 2 : 1;
+		break;
+	case 'l':
+		sp->len = p[1] == 'l' ? 4 : 3;
+		p += p[1] == 'l' ? 2 : 1;
+		break;
+	case 'z': sp->len = 5; p++; break;
+	case 'j': sp->len = 6; p++; break;
+	case 't': sp->len = 7; p++; break;
+	default: break;
+	}
+	sp->conv = *p;
+	*f = p + 1;
+	switch (sp->conv) {
+	case 'd': case 'i': case 'u': case 'x': case 'X':
+		/* an integer precision changes zero padding: the C library's */
+		if (sp->prec >= 0)
+			return false;
+		return sp->conv == 'd' || sp->conv == 'i' ||
+		       !(sp->plus || sp->space);
+	case 'c':
+		return sp->len == 0 && !sp->zero && !sp->plus && !sp->space;
+	case 's':
+		return sp->len == 0 && !sp->zero && !sp->plus && !sp->space;
+	case '%':
+		return !sp->left && !sp->zero && !sp->plus && !sp->space &&
+		       !sp->width && sp->prec < 0 && !sp->len;
+	default:
+		return false;
+	}
+}
+
+/* The fast path: false (nothing usable in o) when a spec is not ours. */
+static bool
+format(Out *o, const char *fmt, va_list ap0)
+{
+	va_list ap;
+	bool ok = true;
+
+	va_copy(ap, ap0);
+	while (*fmt) {
+		const char *pct = strchr(fmt, '%');
+		Spec sp;
+		if (!pct) {
+			put(o, fmt, strlen(fmt));
+			break;
+		}
+		put(o, fmt, (size_t)(pct - fmt));
+		fmt = pct + 1;
+		if (!parse_spec(&fmt, &sp, &ap)) {
+			ok = false;
+			break;
+		}
+		if (sp.conv == '%') {
+			put(o, "%", 1);
+		} else if (sp.conv == 'c') {
+			char ch = (char)va_arg(ap, int);
+			put_padded(o, &sp, "", &ch, 1);
+		} else if (sp.conv == 's') {
+			const char *s = va_arg(ap, const char *);
+			size_t n;
+			if (!s)
+				s = sp.prec < 0 || sp.prec >= 6 ? "(null)" : "";
+			n = sp.prec < 0 ? strlen(s) : strnlen(s, (size_t)sp.prec);
+			sp.zero = false;
+			put_padded(o, &sp, "", s, n);
+		} else if (sp.conv == 'd' || sp.conv == 'i') {
+			bool neg;
+			uintmax_t u = arg_signed(&ap, sp.len, &neg);
+			if (sp.left)
+				sp.zero = false;
+			put_int(o, &sp, neg, u);
+		} else {
+			uintmax_t u = arg_unsigned(&ap, sp.len);
+			if (sp.left)
+				sp.zero = false;
+			put_int(o, &sp, false, u);
+		}
+	}
+	va_end(ap);
+	return ok;
+}
+
+int
+fmt_vsnprintf(char *s, size_t n, const char *fmt, va_list ap)
+{
+	Out o = {s, n ? n - 1 : 0, 0};
+
+	if (!format(&o, fmt, ap) || o.len > INT32_MAX)
+		return vsnprintf(s, n, fmt, ap);
+	if (n)
+		s[o.len < o.cap ? o.len : o.cap] = 0;
+	return (int)o.len;
+}
+
+int
+fmt_snprintf(char *s, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = fmt_vsnprintf(s, n, fmt, ap);
+	va_end(ap);
+	return r;
+}
