@@ -17,11 +17,21 @@ typedef struct Buf {
 	const Value *owner;   /* the value it was made for */
 	int stack;            /* a memref.alloca's: call depth + 1 (freed
 			       * when that call returns); 0 otherwise */
-	/* version shadow: one tag while uniform, else one per element */
+	/* version shadow: while uniform, one tag (ver) under at most
+	 * SHADOW_PATCHES partial writes (later ones win); else one tag per
+	 * element (vers) */
 	bool uniform;
 	uint32_t ver;
 	uint32_t *vers;
+	struct Patch *patch;  /* SHADOW_PATCHES of them, once needed */
+	int npatch;
 } Buf;
+
+enum { SHADOW_PATCHES = 4 };
+typedef struct Patch {
+	View v;               /* base unused */
+	uint32_t ver;
+} Patch;
 
 /* Which value a dynamic version holds, and the instruction that wrote it
  * (NULL for inputs).  Elements undefined in the reference are refined by

@@ -4,8 +4,15 @@
  *
  * A buffer's shadow says which dynamic version each element holds.  While
  * every write covers the whole buffer (the common case: elementwise chains)
- * the shadow is one tag, so checks and writes are O(1); the first partial
- * write (a view, an insert_slice) expands it to one tag per element.
+ * the shadow is one tag, so checks and writes are O(1).  A partial write
+ * (into a view, a row of a loop) adds a patch: a view and its tag, over
+ * the base tag; a check answers from the patches when it can (a read
+ * inside one patch, an insert's read outside the patch it replaces) and a
+ * whole write drops them, so a loop that writes a row and inserts it back
+ * costs O(1) a trip.  Past SHADOW_PATCHES patches, or when a check cannot
+ * decide from them (a mismatch to locate, an overlap to untangle), the
+ * shadow expands to one tag per element (4 bytes an element) until the
+ * next whole write.
  */
 #include <stdio.h>
 
@@ -185,6 +192,7 @@ bufs_free(Exec *X)
 	for (int i = 0; i < X->nbufs; i++) {
 		mem_free(X->bufs[i].data);
 		mem_free(X->bufs[i].vers);
+		mem_free(X->bufs[i].patch);
 	}
 	mem_free(X->bufs);
 	X->bufs = NULL;
@@ -365,6 +373,102 @@ stale_at(uint32_t have, uint32_t want, const uint8_t *undef, int64_t pos)
 	return have != want && !(undef && undef[pos]);
 }
 
+/* The span of flat offsets view v reaches; false when it is empty. */
+static bool
+view_span(const View *v, int64_t *lo, int64_t *hi)
+{
+	*lo = *hi = v->off;
+	for (int d = 0; d < v->rank; d++) {
+		int64_t e = (v->sizes[d] - 1) * v->strides[d];
+		if (v->sizes[d] == 0)
+			return false;
+		if (e < 0)
+			*lo += e;
+		else
+			*hi += e;
+	}
+	return true;
+}
+
+static bool
+same_view(const View *a, const View *b)
+{
+	if (a->rank != b->rank || a->off != b->off)
+		return false;
+	for (int d = 0; d < a->rank; d++)
+		if (a->sizes[d] != b->sizes[d] ||
+		    (a->sizes[d] != 1 && a->strides[d] != b->strides[d]))
+			return false;
+	return true;
+}
+
+/* Is every element of a an element of b?  (Exact when true: the same
+ * view, or b dense row-major and a's span inside b's.) */
+static bool
+view_within(const View *a, const View *b)
+{
+	int64_t alo, ahi, blo = b->off, stride = 1;
+
+	if (!view_span(a, &alo, &ahi) || same_view(a, b))
+		return true;
+	for (int d = b->rank - 1; d >= 0; d--) {
+		if (b->sizes[d] != 1 && b->strides[d] != stride)
+			return false;
+		stride *= b->sizes[d];
+	}
+	return stride > 0 && alo >= blo && ahi < blo + stride;
+}
+
+/* One tag per element from now on: the base, then the patches in order. */
+static void
+shadow_expand(Exec *X, Buf *b)
+{
+	if (!b->vers)
+		b->vers = xalloc(X, (size_t)(b->n ? b->n : 1) * sizeof *b->vers);
+	for (int64_t i = 0; i < b->n; i++)
+		b->vers[i] = b->ver;
+	for (int k = 0; k < b->npatch; k++) {
+		const Patch *p = &b->patch[k];
+		VIEW_WALK(&p->v, pos, li, { b->vers[pos] = p->ver; (void)li; });
+	}
+	b->npatch = 0;
+	b->uniform = false;
+}
+
+/* From the patches alone: do all elements of v hold want?  1 yes, 0 no
+ * or cannot tell (expand and look). */
+static bool
+patches_hold(const Buf *b, const View *v, uint32_t want)
+{
+	for (int k = b->npatch - 1; k >= 0; k--) {
+		const Patch *p = &b->patch[k];
+		if (!views_overlap(&p->v, v))
+			continue;
+		if (p->ver != want)
+			return false;
+		if (view_within(v, &p->v))
+			return true;
+	}
+	return b->ver == want;
+}
+
+/* Likewise for the elements of v outside except: a patch of another
+ * version is fine inside except. */
+static bool
+patches_hold_except(const Buf *b, const View *v, const View *except,
+		    uint32_t want)
+{
+	if (b->ver != want)
+		return false;
+	for (int k = b->npatch - 1; k >= 0; k--) {
+		const Patch *p = &b->patch[k];
+		if (p->ver != want && views_overlap(&p->v, v) &&
+		    !view_within(&p->v, except))
+			return false;
+	}
+	return true;
+}
+
 int64_t
 shadow_mismatch(Exec *X, int h, const View *v, uint32_t want, uint32_t *found)
 {
@@ -374,7 +478,7 @@ shadow_mismatch(Exec *X, int h, const View *v, uint32_t want, uint32_t *found)
 
 	if (version_undef(X, want))
 		return -1; /* any version refines an undefined element */
-	if (b->uniform && !undef) {
+	if (b->uniform && !undef && !b->npatch) {
 		int64_t tot = 1;
 		for (int d = 0; d < v->rank; d++)
 			tot *= v->sizes[d];
@@ -383,6 +487,11 @@ shadow_mismatch(Exec *X, int h, const View *v, uint32_t want, uint32_t *found)
 			return 0;
 		}
 		return -1;
+	}
+	if (b->uniform && b->npatch) {
+		if (!undef && patches_hold(b, v, want))
+			return -1;
+		shadow_expand(X, b);
 	}
 	VIEW_WALK(v, pos, li, {
 		uint32_t have = b->uniform ? b->ver : b->vers[pos];
@@ -406,8 +515,14 @@ shadow_mismatch_except(Exec *X, int h, const View *v, const View *except,
 	uint8_t *skip;
 	int64_t bad = -1;
 
-	if ((b->uniform && b->ver == want) || version_undef(X, want))
+	if ((b->uniform && b->ver == want && !b->npatch) ||
+	    version_undef(X, want))
 		return -1;
+	if (b->uniform && b->npatch) {
+		if (!undef && patches_hold_except(b, v, except, want))
+			return -1;
+		shadow_expand(X, b);
+	}
 	skip = mem_calloc((size_t)(b->n ? b->n : 1), 1);
 	if (!skip)
 		longjmp(X->oom, 1);
@@ -424,17 +539,6 @@ shadow_mismatch_except(Exec *X, int h, const View *v, const View *except,
 	return bad;
 }
 
-/* One tag per element from now on. */
-static void
-shadow_expand(Exec *X, Buf *b)
-{
-	if (!b->vers)
-		b->vers = xalloc(X, (size_t)(b->n ? b->n : 1) * sizeof *b->vers);
-	for (int64_t i = 0; i < b->n; i++)
-		b->vers[i] = b->ver;
-	b->uniform = false;
-}
-
 void
 shadow_write(Exec *X, int h, const View *v, uint32_t ver)
 {
@@ -443,6 +547,17 @@ shadow_write(Exec *X, int h, const View *v, uint32_t ver)
 	if (covers_whole(b, v)) {
 		b->uniform = true;
 		b->ver = ver;
+		b->npatch = 0;
+		mem_free(b->vers); /* 4 bytes an element: only while needed */
+		b->vers = NULL;
+		return;
+	}
+	if (b->uniform && b->npatch < SHADOW_PATCHES) {
+		if (!b->patch)
+			b->patch = xalloc(X, SHADOW_PATCHES * sizeof *b->patch);
+		b->patch[b->npatch].v = *v;
+		b->patch[b->npatch].v.base = NULL;
+		b->patch[b->npatch++].ver = ver;
 		return;
 	}
 	if (b->uniform)
@@ -450,17 +565,35 @@ shadow_write(Exec *X, int h, const View *v, uint32_t ver)
 	VIEW_WALK(v, pos, li, { b->vers[pos] = ver; (void)li; });
 }
 
+/* The one tag all of view v of b holds, from the base and the patches,
+ * or false when they do not say. */
+static bool
+uniform_tag(const Buf *b, const View *v, uint32_t *tag)
+{
+	for (int k = b->npatch - 1; k >= 0; k--) {
+		const Patch *p = &b->patch[k];
+		if (!views_overlap(&p->v, v))
+			continue;
+		*tag = p->ver;
+		return view_within(v, &p->v);
+	}
+	*tag = b->ver;
+	return true;
+}
+
 void
 shadow_copy(Exec *X, int hd, const View *vd, int hs, const View *vs)
 {
 	Buf *s = &X->bufs[hs];
-	uint32_t *tags;
+	uint32_t *tags, tag;
 	int64_t n = 1;
 
-	if (s->uniform) {
-		shadow_write(X, hd, vd, s->ver);
+	if (s->uniform && uniform_tag(s, vs, &tag)) {
+		shadow_write(X, hd, vd, tag);
 		return;
 	}
+	if (s->uniform)
+		shadow_expand(X, s);
 	for (int d = 0; d < vs->rank; d++)
 		n *= vs->sizes[d];
 	/* through a buffer of tags: source and destination may overlap */

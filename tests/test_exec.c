@@ -49,12 +49,16 @@ START_TEST(shadow_uniform_then_partial)
 	shadow_write(X, h, &whole, 5);
 	ck_assert(X->bufs[h].uniform);
 	ck_assert_int_eq(shadow_mismatch(X, h, &whole, 5, &found), -1);
-	/* a strided write splits the tag: elements 1, 3, 5, 7 */
+	/* a strided write splits the tag: elements 1, 3, 5, 7 (a patch
+	 * over the base, until a check must locate a mismatch) */
 	shadow_write(X, h, &odd, 6);
-	ck_assert(!X->bufs[h].uniform);
+	ck_assert(X->bufs[h].uniform);
+	ck_assert_int_eq(X->bufs[h].npatch, 1);
 	ck_assert_int_eq(shadow_mismatch(X, h, &odd, 6, &found), -1);
+	ck_assert(X->bufs[h].uniform);
 	ck_assert_int_eq(shadow_mismatch(X, h, &whole, 5, &found), 1);
 	ck_assert_int_eq(found, 6);
+	ck_assert(!X->bufs[h].uniform);
 	/* lo = x[0:4]: the first stale element is lo[1] */
 	ck_assert_int_eq(shadow_mismatch(X, h, &lo, 5, &found), 1);
 	/* a whole write makes it uniform again */
@@ -69,6 +73,57 @@ START_TEST(shadow_uniform_then_partial)
 	ck_assert_ptr_null(X->bufs[h].data);
 	ck_assert_int_eq((unsigned char)buf_data(X, h)[0], 0xDE);
 	ck_assert_int_eq((unsigned char)buf_data(X, h)[3], 0xEF);
+	bufs_free(X);
+	exec_result_free(&res);
+}
+END_TEST
+
+/* A row written in place and inserted back (the row loop): the checks
+ * answer from the patch, the insert's whole write drops it, and the shadow
+ * never takes a tag per element.  A read the patches cannot decide, or a
+ * fifth patch, expands it with the same answers. */
+START_TEST(shadow_patches)
+{
+	ExecResult res;
+	ExecOpts o = {.lim = &default_limits};
+	Exec *X = exec_new(&res, &o);
+	View whole = view1(0, 16, 1), row = view1(4, 4, 1), in_row = view1(5, 2, 1);
+	View across = view1(2, 4, 1);
+	uint32_t found = 0;
+	int h;
+
+	if (setjmp(X->oom))
+		ck_abort_msg("out of memory");
+	h = buf_new(X, DT_I32, 16, BUF_ALLOC, NULL, NULL);
+	shadow_write(X, h, &whole, 1);
+	for (uint32_t trip = 0; trip < 3; trip++) {
+		uint32_t base = 1 + 2 * trip;
+		shadow_write(X, h, &row, base + 1);       /* add into the row */
+		ck_assert_int_eq(shadow_mismatch(X, h, &row, base + 1, &found), -1);
+		ck_assert_int_eq(shadow_mismatch(X, h, &in_row, base + 1, &found), -1);
+		/* the insert reads all but its row, expecting the base */
+		ck_assert_int_eq(shadow_mismatch_except(X, h, &whole, &row, base,
+							&found), -1);
+		shadow_write(X, h, &whole, base + 2);   /* the insert */
+		ck_assert(X->bufs[h].uniform);
+		ck_assert_int_eq(X->bufs[h].npatch, 0);
+		ck_assert_ptr_null(X->bufs[h].vers);
+	}
+	/* a read across the patch's edge: found at across[2] (element 4) */
+	shadow_write(X, h, &row, 9);
+	ck_assert_int_eq(shadow_mismatch(X, h, &across, 7, &found), 2);
+	ck_assert_int_eq(found, 9);
+	ck_assert(!X->bufs[h].uniform);
+	/* five partial writes: the fifth expands */
+	shadow_write(X, h, &whole, 10);
+	for (int k = 0; k < 5; k++) {
+		View one = view1(k, 1, 1);
+		shadow_write(X, h, &one, 11 + (uint32_t)k);
+	}
+	ck_assert(!X->bufs[h].uniform);
+	ck_assert_int_eq(shadow_mismatch(X, h, &whole, 10, &found), 0);
+	ck_assert_int_eq(found, 11);
+	ck_assert_int_eq(shadow_mismatch_except(X, h, &whole, &row, 10, &found), 0);
 	bufs_free(X);
 	exec_result_free(&res);
 }
@@ -434,6 +489,7 @@ main(void)
 	TCase *h = tcase_create("harness");
 
 	tcase_add_test(t, shadow_uniform_then_partial);
+	tcase_add_test(t, shadow_patches);
 	tcase_add_test(t, shadow_undefined_version);
 	tcase_add_test(t, violations_fold_repeats);
 	tcase_add_test(t, nan_is_nan);
