@@ -5,6 +5,7 @@
  * write and view checks the buffer table.  Wrong plans become violations.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "exec.h"
 
@@ -1013,9 +1014,27 @@ run_compute(Exec *X, Frame *F, const BInst *in)
 static Reg *
 scratch(Exec *X, const BInst *in, int n)
 {
-	if (!X->scratch[in->id])
+	if (!X->scratch[in->id]) {
 		X->scratch[in->id] = arena_alloc(X->arena, (size_t)(n + 1) * sizeof(Reg));
+		X->scratchn[in->id] = n + 1;
+	}
 	return X->scratch[in->id];
+}
+
+/* Every register file that can name a buffer or a version between two
+ * instructions (tables_collect): the frames by depth, the regions'
+ * scratch areas, the entry's results; launches are async.c's. */
+void
+exec_roots(Exec *X, RegVisit *visit, void *ctx)
+{
+	for (int d = 0; d <= X->o->lim->max_depth; d++)
+		if (X->frames[d])
+			visit(X, X->frames[d], (size_t)X->bp->nregs, ctx);
+	for (int i = 0; i <= X->bp->ninsts; i++)
+		if (X->scratch[i])
+			visit(X, X->scratch[i], (size_t)X->scratchn[i], ctx);
+	if (X->outs)
+		visit(X, X->outs, (size_t)X->nouts, ctx);
 }
 
 static void
@@ -1244,8 +1263,9 @@ run_meta(Exec *X, Frame *F, const BInst *in)
 		set_index(r, d < s->view.rank ? s->view.strides[d] : 0);
 		break;
 	case META_ADDR:
-		/* one fake address per allocation: handles are never reused */
-		set_index(r, s->buf < 0 ? 0 : ((int64_t)s->buf + 1) << 24);
+		/* one fake address per allocation (its id: a handle whose
+		 * buffer is gone and unreferenced is reused) */
+		set_index(r, s->buf < 0 ? 0 : (X->bufs[s->buf].id + 1) << 24);
 		break;
 	}
 	(void)X;
@@ -1369,6 +1389,7 @@ run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
 		trace_step(X, in);
 		if (X->nlaunches)
 			launch_tick(X);
+		tables_maybe_collect(X);
 	}
 }
 
@@ -1466,8 +1487,12 @@ forall_room(Exec *X, const BInst *in, int nres)
 
 	if (!r || r[n].set) {
 		r = arena_alloc(X->arena, (n + 2 + (size_t)nres) * sizeof *r);
-		if (!X->scratch[in->id])
+		if (!X->scratch[in->id]) {
 			X->scratch[in->id] = r;
+			X->scratchn[in->id] = (int)(n + 2 + (size_t)nres);
+		} else {
+			X->unrooted++; /* a recursive run's: no collection now */
+		}
 	}
 	r[n].set = true; /* busy */
 	return r;
@@ -1541,6 +1566,8 @@ run_forall(Exec *X, Frame *F, const BInst *in)
 		shadow_write(X, r->buf, &v, r->ver);
 	}
 	files[busy].set = false;
+	if (files != X->scratch[in->id])
+		X->unrooted--;
 }
 
 static void
@@ -1594,6 +1621,8 @@ output_tensor(Exec *X, const Value *v, Reg *r)
 	return t;
 }
 
+static void check_leaks(Exec *X, const Reg *outs, int n);
+
 static void
 collect_outputs(Exec *X, const BFunc *bf, Reg *outs)
 {
@@ -1611,26 +1640,43 @@ collect_outputs(Exec *X, const BFunc *bf, Reg *outs)
 		res->outs[k] = output_tensor(X, v, &outs[k]);
 		res->nouts = k + 1;
 	}
+	check_leaks(X, outs, ret->nvals);
+}
+
+static int
+by_id(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* Every allocation not freed and not among the n results is a leak,
+ * reported in allocation order. */
+static void
+check_leaks(Exec *X, const Reg *outs, int n)
+{
+	int64_t (*l)[2] = xalloc(X, ((size_t)X->nbufs + 1) * sizeof *l);
+	int nl = 0;
+
 	for (int h = 0; h < X->nbufs; h++) {
 		bool returned = false;
 		if (X->bufs[h].kind != BUF_ALLOC || X->bufs[h].freed)
 			continue;
-		for (int k = 0; k < ret->nvals; k++)
+		for (int k = 0; k < n; k++)
 			returned |= outs[k].buf == h;
-		if (!returned)
-			violate(X, VK_LEAK, X->bufs[h].made, X->bufs[h].owner,
-				NULL, h, NULL, 0, NULL);
+		if (!returned) {
+			l[nl][0] = X->bufs[h].id;
+			l[nl++][1] = h;
+		}
 	}
-}
-
-/* After a failure: every allocation the failure path did not free. */
-static void
-check_leaks(Exec *X)
-{
-	for (int h = 0; h < X->nbufs; h++)
-		if (X->bufs[h].kind == BUF_ALLOC && !X->bufs[h].freed)
-			violate(X, VK_LEAK, X->bufs[h].made, X->bufs[h].owner,
-				NULL, h, NULL, 0, NULL);
+	qsort(l, (size_t)nl, sizeof *l, by_id);
+	for (int i = 0; i < nl; i++) {
+		const Buf *b = &X->bufs[l[i][1]];
+		violate(X, VK_LEAK, b->made, b->owner, NULL, (int)l[i][1], NULL,
+			0, NULL);
+	}
+	mem_free(l);
 }
 
 int
@@ -1663,6 +1709,9 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	X.scratch = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.scratch);
 	X.frames = arena_alloc(X.arena, (size_t)(o->lim->max_depth + 1) * sizeof *X.frames);
 	X.captured = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.captured);
+	X.scratchn = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.scratchn);
+	X.gc_vers = 1024;
+	X.gc_bufs = 64;
 	X.rng = o->sched.seed;
 	for (int i = 0; i < bp->ninsts; i++)
 		X.constbuf[i] = -1;
@@ -1674,6 +1723,8 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	version_new(&X, NULL, NULL); /* version 0: never written */
 	bind_inputs(&X, &F, entry, inputs);
 	outs = arena_alloc(X.arena, (size_t)(entry->nrtypes + 1) * sizeof *outs);
+	X.outs = outs;
+	X.nouts = entry->nrtypes + 1;
 	run_block(&X, &F, bf->body, outs);
 	if (res->failed && !res->aborted[0])
 		X.stop = false; /* the failure path ran: launches, leaks */
@@ -1681,7 +1732,7 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 		launch_drain(&X, NULL);
 	if (!X.stop && res->failed) {
 		if (!bp->memref) /* a memref program's assert aborts */
-			check_leaks(&X);
+			check_leaks(&X, NULL, 0);
 	} else if (!X.stop)
 		collect_outputs(&X, bf, outs);
 	launches_free(&X);

@@ -15,6 +15,9 @@ typedef struct Buf {
 	int pins;             /* pending launches using it (async.c) */
 	const BInst *made, *freed_by;
 	const Value *owner;   /* the value it was made for */
+	int64_t id;           /* allocation number: what reports name (the
+			       * slot, the handle, is reused once unreferenced) */
+	bool slot_free;       /* on the free list (tables_collect) */
 	int stack;            /* a memref.alloca's: call depth + 1 (freed
 			       * when that call returns); 0 otherwise */
 	/* version shadow: while uniform, one tag (ver) under at most
@@ -45,6 +48,7 @@ typedef struct VerInfo {
 	bool undef;
 	uint8_t *undef_at;
 	int undef_buf;        /* the buffer undef_at is about */
+	bool dead;            /* on the free list (tables_collect) */
 } VerInfo;
 
 /* A register that expects no particular version: memref programs' own
@@ -91,6 +95,16 @@ typedef struct Exec {
 	int nbufs, capbufs;
 	VerInfo *vers;
 	uint32_t nvers, capvers;
+	/* reuse (tables_collect): free slots and version ids, and when to
+	 * collect next (entries in use) */
+	int *freebufs, nfreebufs, capfreebufs;
+	uint32_t *freevers, nfreevers, capfreevers;
+	int64_t nextbuf;      /* Buf.id of the next allocation */
+	int64_t gc_bufs, gc_vers;
+	int unrooted;         /* busy register files tables_collect cannot see */
+	int *scratchn;        /* by instruction id: registers in scratch[id] */
+	Reg *outs;            /* the entry's results (nouts) */
+	int nouts;
 	int64_t undef_bytes;  /* held by VerInfo.undef_at (a budget) */
 	int64_t live, trips, step;
 	int depth, capviols;
@@ -143,6 +157,17 @@ uint8_t *undef_carry(Exec *X, int h, const View *v, uint32_t dest_ver,
 		     const View *vs);
 void versions_free(Exec *X);
 bool views_overlap(const View *a, const View *b);
+/* Make unreferenced freed buffer slots and version ids reusable, when
+ * enough were made since the last time: memory follows the live buffers,
+ * not the trips.  Called between instructions (every register that can
+ * refer to a buffer or a version is then in a frame, a scratch area, a
+ * launch or the outputs). */
+void tables_maybe_collect(Exec *X);
+void tables_collect(Exec *X);
+/* The visitor of register files, for tables_collect. */
+typedef void RegVisit(Exec *X, const Reg *r, size_t n, void *ctx);
+void exec_roots(Exec *X, RegVisit *visit, void *ctx);     /* exec.c */
+void launches_roots(Exec *X, RegVisit *visit, void *ctx); /* async.c */
 
 /* exec.c */
 void exec_block(Exec *X, Frame *F, const BBlock *b, Reg *out);

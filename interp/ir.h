@@ -700,6 +700,9 @@ typedef struct Violation {
 
 typedef struct MemStats {
 	int64_t peak_bytes, allocations, alloc_bytes, copies, copy_bytes, views;
+	/* the executor's own tables at their largest: buffer slots and
+	 * version entries (bounded by what is live, not by loop trips) */
+	int64_t table_bufs, table_vers;
 } MemStats;
 
 /* When async launches run (FORMAT.md §2): SCHED_ALL is the harness's

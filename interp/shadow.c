@@ -53,6 +53,15 @@ fill_poison(char *p, int64_t bytes)
 uint32_t
 version_new(Exec *X, const Value *v, const BInst *in)
 {
+	uint32_t id;
+
+	if (X->nfreevers) {
+		id = X->freevers[--X->nfreevers];
+		X->vers[id] = (VerInfo){v, in, v && v->def &&
+					op_info[v->def->kind].form == F_EMPTY,
+					NULL, -1, false};
+		return id;
+	}
 	if (X->nvers == X->capvers) {
 		uint32_t nc = X->capvers ? 2 * X->capvers : 256;
 		VerInfo *nv = mem_realloc(X->vers, nc * sizeof *nv);
@@ -63,7 +72,9 @@ version_new(Exec *X, const Value *v, const BInst *in)
 	}
 	X->vers[X->nvers] = (VerInfo){v, in, v && v->def &&
 				      op_info[v->def->kind].form == F_EMPTY,
-				      NULL, -1};
+				      NULL, -1, false};
+	if (X->nvers + 1 > X->res->mem.table_vers)
+		X->res->mem.table_vers = X->nvers + 1;
 	return X->nvers++;
 }
 
@@ -108,8 +119,10 @@ versions_free(Exec *X)
 	for (uint32_t i = 0; i < X->nvers; i++)
 		mem_free(X->vers[i].undef_at);
 	mem_free(X->vers);
+	mem_free(X->freevers);
 	X->vers = NULL;
-	X->nvers = X->capvers = 0;
+	X->freevers = NULL;
+	X->nvers = X->capvers = X->nfreevers = X->capfreevers = 0;
 }
 
 static void
@@ -124,17 +137,26 @@ buf_new(Exec *X, DType dt, int64_t n, int kind, const BInst *made,
 	const Value *owner)
 {
 	Buf *b;
+	int h;
 
-	if (X->nbufs == X->capbufs) {
-		int nc = X->capbufs ? 2 * X->capbufs : 64;
-		Buf *nb = mem_realloc(X->bufs, (size_t)nc * sizeof *nb);
-		if (!nb)
-			longjmp(X->oom, 1);
-		X->bufs = nb;
-		X->capbufs = nc;
+	if (X->nfreebufs) {
+		h = X->freebufs[--X->nfreebufs];
+	} else {
+		if (X->nbufs == X->capbufs) {
+			int nc = X->capbufs ? 2 * X->capbufs : 64;
+			Buf *nb = mem_realloc(X->bufs, (size_t)nc * sizeof *nb);
+			if (!nb)
+				longjmp(X->oom, 1);
+			X->bufs = nb;
+			X->capbufs = nc;
+		}
+		h = X->nbufs++;
+		if (X->nbufs > X->res->mem.table_bufs)
+			X->res->mem.table_bufs = X->nbufs;
 	}
-	b = &X->bufs[X->nbufs];
+	b = &X->bufs[h];
 	memset(b, 0, sizeof *b);
+	b->id = X->nextbuf++;
 	b->dt = dt;
 	b->n = n;
 	b->bytes = n * (int64_t)dtype_size(dt);
@@ -145,7 +167,6 @@ buf_new(Exec *X, DType dt, int64_t n, int kind, const BInst *made,
 	b->data = mem_calloc((size_t)(b->bytes ? b->bytes : 1), 1);
 	if (!b->data)
 		longjmp(X->oom, 1);
-	X->nbufs++;
 	X->live += b->bytes;
 	if (kind == BUF_ALLOC) {
 		X->live += X->o->alloc_overhead;
@@ -153,7 +174,7 @@ buf_new(Exec *X, DType dt, int64_t n, int kind, const BInst *made,
 		X->res->mem.alloc_bytes += b->bytes;
 	}
 	mem_step(X);
-	return X->nbufs - 1;
+	return h;
 }
 
 void
@@ -195,8 +216,10 @@ bufs_free(Exec *X)
 		mem_free(X->bufs[i].patch);
 	}
 	mem_free(X->bufs);
+	mem_free(X->freebufs);
 	X->bufs = NULL;
-	X->nbufs = 0;
+	X->freebufs = NULL;
+	X->nbufs = X->nfreebufs = X->capfreebufs = 0;
 }
 
 /* ---- violations, folded when they repeat (compute-sanitizer style) */
@@ -231,7 +254,8 @@ violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
 	nv->at = at;
 	nv->victim = victim;
 	nv->writer = writer;
-	nv->buffer = buffer;
+	nv->buffer = buffer >= 0 && buffer < X->nbufs ? (int)X->bufs[buffer].id
+						      : buffer;
 	nv->launch = X->cur_in;
 	nv->count = 1;
 	if (v) { /* element li of the view, row-major, as an index */
@@ -603,4 +627,179 @@ shadow_copy(Exec *X, int hd, const View *vd, int hs, const View *vs)
 		shadow_expand(X, &X->bufs[hd]);
 	VIEW_WALK(vd, pos, li, { X->bufs[hd].vers[pos] = tags[li]; });
 	mem_free(tags);
+}
+
+/* ---- reuse: the tables hold what live state can refer to
+ *
+ * A loop that allocates and frees a buffer a trip, or writes a version a
+ * trip, would grow both tables by the trips.  Every so often (when the
+ * entries in use have doubled since the last time, and at least 1024
+ * versions or 64 buffers more) the live state is marked: each register
+ * (frames, scratch areas, launches, outputs) marks its buffer and the
+ * version it expects, each buffer that is not free, or that a register
+ * still names, marks the versions its shadow holds (the writer of a
+ * clobbered version is still named by the element that holds it).  What
+ * is left is reusable.  A reused slot gets a new Buf.id, which is what
+ * reports name, so they read as before.  The scan of per-element shadows
+ * is paid for by waiting for an eighth of their elements in new versions. */
+
+typedef struct Marks {
+	uint8_t *buf, *ver;
+} Marks;
+
+static void
+mark_regs(Exec *X, const Reg *r, size_t n, void *ctx)
+{
+	Marks *m = ctx;
+
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].buf >= 0 && r[i].buf < X->nbufs)
+			m->buf[r[i].buf] = 1;
+		if (r[i].ver < X->nvers)
+			m->ver[r[i].ver] = 1;
+	}
+}
+
+/* The versions b's shadow holds; the elements it scanned. */
+static int64_t
+mark_shadow(const Exec *X, const Buf *b, uint8_t *ver)
+{
+	if (b->ver < X->nvers)
+		ver[b->ver] = 1;
+	for (int k = 0; k < b->npatch; k++)
+		if (b->patch[k].ver < X->nvers)
+			ver[b->patch[k].ver] = 1;
+	if (b->uniform || !b->vers)
+		return 0;
+	for (int64_t i = 0; i < b->n; i++)
+		if (b->vers[i] < X->nvers)
+			ver[b->vers[i]] = 1;
+	return b->n;
+}
+
+static void
+push_int(Exec *X, int **v, int *n, int *cap, int x)
+{
+	if (*n == *cap) {
+		int nc = *cap ? 2 * *cap : 64;
+		int *nv = mem_realloc(*v, (size_t)nc * sizeof *nv);
+		if (!nv)
+			longjmp(X->oom, 1);
+		*v = nv;
+		*cap = nc;
+	}
+	(*v)[(*n)++] = x;
+}
+
+static void
+push_u32(Exec *X, uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t x)
+{
+	if (*n == *cap) {
+		uint32_t nc = *cap ? 2 * *cap : 256;
+		uint32_t *nv = mem_realloc(*v, (size_t)nc * sizeof *nv);
+		if (!nv)
+			longjmp(X->oom, 1);
+		*v = nv;
+		*cap = nc;
+	}
+	(*v)[(*n)++] = x;
+}
+
+/* A version's undefined-element map goes (its bytes back to the budget). */
+static void
+drop_undef(Exec *X, VerInfo *vi)
+{
+	if (vi->undef_at) {
+		X->undef_bytes -= X->bufs[vi->undef_buf].n;
+		mem_free(vi->undef_at);
+	}
+	vi->undef_at = NULL;
+	vi->undef_buf = -1;
+}
+
+/* Which buffer slots stay: not freed, pinned, or named by a register;
+ * marks the versions their shadows hold.  Returns the elements scanned. */
+static int64_t
+keep_bufs(Exec *X, Marks *m)
+{
+	int64_t elems = 0;
+
+	for (int i = 0; i < X->bp->ninsts; i++)
+		if (X->constbuf[i] >= 0) {
+			m->buf[X->constbuf[i]] = 1;
+			m->ver[X->constver[i]] = 1;
+		}
+	for (int h = 0; h < X->nbufs; h++) {
+		Buf *b = &X->bufs[h];
+		if (b->slot_free)
+			continue;
+		if (!b->freed || b->pins)
+			m->buf[h] = 1;
+		if (m->buf[h])
+			elems += mark_shadow(X, b, m->ver);
+	}
+	return elems;
+}
+
+void
+tables_collect(Exec *X)
+{
+	Marks m;
+	int64_t elems;
+	uint32_t used;
+
+	if (X->unrooted)
+		return;
+	m.buf = mem_calloc((size_t)X->nbufs + 1, 1);
+	m.ver = mem_calloc((size_t)X->nvers + 1, 1);
+	if (!m.buf || !m.ver) {
+		mem_free(m.buf);
+		mem_free(m.ver);
+		longjmp(X->oom, 1);
+	}
+	exec_roots(X, mark_regs, &m);
+	launches_roots(X, mark_regs, &m);
+	elems = keep_bufs(X, &m);
+	m.ver[0] = 1; /* never written */
+	for (uint32_t v = 1; v < X->nvers; v++) {
+		VerInfo *vi = &X->vers[v];
+		if (vi->dead)
+			continue;
+		if (m.ver[v]) { /* its map is about a buffer that goes: unused */
+			if (vi->undef_at && !m.buf[vi->undef_buf])
+				drop_undef(X, vi);
+			continue;
+		}
+		drop_undef(X, vi);
+		vi->dead = true;
+		vi->v = NULL;
+		vi->in = NULL;
+		push_u32(X, &X->freevers, &X->nfreevers, &X->capfreevers, v);
+	}
+	for (int h = 0; h < X->nbufs; h++) {
+		Buf *b = &X->bufs[h];
+		if (m.buf[h] || b->slot_free)
+			continue;
+		mem_free(b->data); /* poison a use after free made */
+		mem_free(b->vers);
+		mem_free(b->patch);
+		b->data = NULL;
+		b->vers = NULL;
+		b->patch = NULL;
+		b->slot_free = true;
+		push_int(X, &X->freebufs, &X->nfreebufs, &X->capfreebufs, h);
+	}
+	used = X->nvers - X->nfreevers;
+	X->gc_vers = 2 * (int64_t)used + 1024 + elems / 8;
+	X->gc_bufs = 2 * (int64_t)(X->nbufs - X->nfreebufs) + 64;
+	mem_free(m.buf);
+	mem_free(m.ver);
+}
+
+void
+tables_maybe_collect(Exec *X)
+{
+	if ((int64_t)(X->nvers - X->nfreevers) >= X->gc_vers ||
+	    (int64_t)(X->nbufs - X->nfreebufs) >= X->gc_bufs)
+		tables_collect(X);
 }
