@@ -10,6 +10,7 @@
 #include "exec.h"
 
 static void run_block(Exec *X, Frame *F, const BBlock *b, Reg *out);
+static bool whole_of(const Exec *X, const Reg *r);
 
 void
 exec_block(Exec *X, Frame *F, const BBlock *b, Reg *out)
@@ -604,13 +605,15 @@ run_copy(Exec *X, Frame *F, const BInst *in)
 	if (!check_write(X, in, in->v, dst))
 		return;
 	if (src->buf >= 0) {
-		vd = tview(X, dst);
-		vs = tview(X, src);
-		if (!same_sizes(&vd, &vs)) {
+		if (!same_sizes(&dst->view, &src->view)) {
 			violate(X, VK_OUT_OF_BOUNDS, in, in->v, NULL, dst->buf,
 				NULL, 0, "copy between different shapes");
 			return;
 		}
+		if (dst->buf >= 0 && dst->buf != src->buf && whole_of(X, dst))
+			buf_whole_write(X, dst->buf);
+		vd = tview(X, dst);
+		vs = tview(X, src);
 		copy_views(X, &vd, &vs);
 		X->res->mem.copies++;
 		X->res->mem.copy_bytes += view_numel(&vs) * (int64_t)dtype_size(vs.dt);
@@ -966,6 +969,39 @@ identity_write(Frame *F, const BInst *in, const Reg *out)
 	return true;
 }
 
+/* Does r view all of its buffer, contiguously? */
+static bool
+whole_of(const Exec *X, const Reg *r)
+{
+	int64_t s = 1;
+
+	if (r->bad || r->buf < 0 || r->view.off)
+		return false;
+	for (int d = r->view.rank - 1; d >= 0; d--) {
+		if (r->view.sizes[d] != 1 && r->view.strides[d] != s)
+			return false;
+		s *= r->view.sizes[d];
+	}
+	return s == X->bufs[r->buf].n;
+}
+
+/* Will the kernel write every element of out's buffer without reading
+ * any (its destination's or, through an operand, its own)? */
+static bool
+writes_whole(const Exec *X, Frame *F, const BInst *in, const Reg *out)
+{
+	const Op *op = in->op;
+	int form = op_info[op->kind].form;
+
+	if (op_info[op->kind].readsdest || form == F_EMPTY || !whole_of(X, out))
+		return false;
+	for (int k = 0; k < op->nargs; k++)
+		if (op->args[k].v && op->args[k].v->type->kind == TY_TENSOR &&
+		    reg(F, op->args[k].v)->buf == out->buf)
+			return false;
+	return true;
+}
+
 static void
 run_compute(Exec *X, Frame *F, const BInst *in)
 {
@@ -974,6 +1010,7 @@ run_compute(Exec *X, Frame *F, const BInst *in)
 	Reg *out = reg(F, res);
 	uint32_t dest_ver;
 	View vo;
+	bool whole;
 
 	if (res->type->kind == TY_SCALAR) {
 		memset(out, 0, sizeof *out);
@@ -990,12 +1027,17 @@ run_compute(Exec *X, Frame *F, const BInst *in)
 		check_dest_outside(X, F, in, out);
 	else if (op_info[op->kind].readsdest && op->hasdest)
 		check_read(X, in, op->dest.v, out);
+	/* no zeroing of a fresh buffer the kernel writes whole (zeros after
+	 * all if it could not run) */
+	if ((whole = X->bufs[out->buf].lazy && writes_whole(X, F, in, out)))
+		buf_whole_write(X, out->buf);
 	vo = tview(X, out);
 	if (identity_write(F, in, out)) {
 		compute_kernel(X, F, in, out, &vo); /* its reads are checked */
 		return;
 	}
-	compute_kernel(X, F, in, out, &vo);
+	if (!compute_kernel(X, F, in, out, &vo) && whole)
+		memset(vo.base, 0, (size_t)X->bufs[out->buf].bytes);
 	dest_ver = out->ver;
 	tag_write(X, in, res, out);
 	if (X->bp->memref && !in->top) {
@@ -1588,6 +1630,7 @@ bind_inputs(Exec *X, Frame *F, const Func *fn, Tensor *const *inputs)
 		}
 		r->buf = buf_new(X, t->dt, t->n, BUF_INPUT, NULL, p);
 		contiguous(r, t->dt, t->rank, t->dims);
+		buf_whole_write(X, r->buf);
 		vr = tview(X, r);
 		vt = view_of(t);
 		k_copy(&vr, &vt);

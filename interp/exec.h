@@ -12,6 +12,9 @@ typedef struct Buf {
 	int64_t n, bytes;
 	int kind;             /* BUF_* */
 	bool freed;
+	bool lazy;            /* data not zeroed yet: buf_data zeroes it,
+			       * unless buf_whole_write says a kernel is
+			       * about to write all of it */
 	int pins;             /* pending launches using it (async.c) */
 	const BInst *made, *freed_by;
 	const Value *owner;   /* the value it was made for */
@@ -132,6 +135,8 @@ int buf_new(Exec *X, DType dt, int64_t n, int kind, const BInst *made,
 	    const Value *owner);
 void buf_release(Exec *X, int h, const BInst *by);
 char *buf_data(Exec *X, int h);
+/* Buffer h is about to be written whole (no zeroing needed first). */
+void buf_whole_write(Exec *X, int h);
 void bufs_free(Exec *X);
 void violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
 	     const BInst *writer, int buffer, const View *v, int64_t li,

@@ -164,9 +164,10 @@ buf_new(Exec *X, DType dt, int64_t n, int kind, const BInst *made,
 	b->made = made;
 	b->owner = owner;
 	b->uniform = true;
-	b->data = mem_calloc((size_t)(b->bytes ? b->bytes : 1), 1);
+	b->data = mem_alloc((size_t)(b->bytes ? b->bytes : 1));
 	if (!b->data)
 		longjmp(X->oom, 1);
+	b->lazy = true;
 	X->live += b->bytes;
 	if (kind == BUF_ALLOC) {
 		X->live += X->o->alloc_overhead;
@@ -203,8 +204,18 @@ buf_data(Exec *X, int h)
 	if (!b->data) { /* freed: fresh poison */
 		b->data = xalloc(X, (size_t)(b->bytes ? b->bytes : 1));
 		fill_poison(b->data, b->bytes);
+		b->lazy = false;
+	} else if (b->lazy) { /* an allocation reads as zeros */
+		memset(b->data, 0, (size_t)b->bytes);
+		b->lazy = false;
 	}
 	return b->data;
+}
+
+void
+buf_whole_write(Exec *X, int h)
+{
+	X->bufs[h].lazy = false;
 }
 
 void
@@ -353,12 +364,43 @@ view_pos(const View *v, int64_t li)
 
 enum { UNDEF_BUDGET = 64 << 20 }; /* bytes of undef_at maps, then strict */
 
+/* Is v a dense row-major run of flat positions [*off, *off + *n)? */
+static bool
+dense_run(const View *v, int64_t *off, int64_t *n)
+{
+	int64_t s = 1;
+
+	for (int d = v->rank - 1; d >= 0; d--) {
+		if (v->sizes[d] != 1 && v->strides[d] != s)
+			return false;
+		s *= v->sizes[d];
+	}
+	*off = v->off;
+	*n = s;
+	return true;
+}
+
+/* map[pos] = x for the positions of view v. */
+static void
+map_fill(uint8_t *map, const View *v, uint8_t x)
+{
+	int64_t off, n;
+
+	if (dense_run(v, &off, &n)) {
+		memset(map + off, x, (size_t)n);
+		return;
+	}
+	VIEW_WALK(v, pos, li, { map[pos] = x; (void)li; });
+}
+
 uint8_t *
 undef_carry(Exec *X, int h, const View *v, uint32_t dest_ver,
 	    const View *slice, uint32_t src_ver, int hs, const View *vs)
 {
 	Buf *b = &X->bufs[h];
 	uint8_t *map;
+	const uint8_t *dm;
+	int64_t off, n;
 	bool any = false;
 
 	if (vs->rank != slice->rank ||
@@ -372,15 +414,25 @@ undef_carry(Exec *X, int h, const View *v, uint32_t dest_ver,
 	map = mem_calloc((size_t)(b->n ? b->n : 1), 1);
 	if (!map)
 		longjmp(X->oom, 1);
-	if (version_partly_undef(X, dest_ver))
-		VIEW_WALK(v, pos, li, {
-			map[pos] = version_undef_at(X, dest_ver, h, pos);
-			(void)li;
+	if (version_undef(X, dest_ver)) {
+		map_fill(map, v, 1);
+	} else if ((dm = undef_map(X, dest_ver, h))) {
+		if (dense_run(v, &off, &n))
+			memcpy(map + off, dm + off, (size_t)n);
+		else
+			VIEW_WALK(v, pos, li, { map[pos] = dm[pos]; (void)li; });
+	}
+	if (version_undef(X, src_ver) || !undef_map(X, src_ver, hs))
+		map_fill(map, slice, version_undef(X, src_ver));
+	else
+		VIEW_WALK(slice, pos, li, {
+			map[pos] = version_undef_at(X, src_ver, hs,
+						    view_pos(vs, li));
 		});
-	VIEW_WALK(slice, pos, li, {
-		map[pos] = version_undef_at(X, src_ver, hs, view_pos(vs, li));
-	});
-	VIEW_WALK(v, pos, li, { any |= map[pos]; (void)li; });
+	if (dense_run(v, &off, &n))
+		any = memchr(map + off, 1, (size_t)n) != NULL;
+	else
+		VIEW_WALK(v, pos, li, { any |= map[pos]; (void)li; });
 	if (!any) {
 		mem_free(map);
 		return NULL;
