@@ -1640,6 +1640,25 @@ bind_inputs(Exec *X, Frame *F, const Func *fn, Tensor *const *inputs)
 	}
 }
 
+/* May output r take its buffer's payload?  A whole allocation, written,
+ * not freed, that no other output names (outputs are taken in order, and
+ * a taken buffer has no data left). */
+static bool
+stealable(Exec *X, const Reg *r)
+{
+	const Buf *b;
+
+	if (!whole_of(X, r))
+		return false;
+	b = &X->bufs[r->buf];
+	if (b->kind != BUF_ALLOC || b->freed || b->pins || !b->data || b->lazy)
+		return false;
+	for (int k = 0; k + 1 < X->nouts; k++) /* the last is a spare */
+		if (&X->outs[k] != r && X->outs[k].buf == r->buf)
+			return false;
+	return true;
+}
+
 static Tensor *
 output_tensor(Exec *X, const Value *v, Reg *r)
 {
@@ -1651,6 +1670,20 @@ output_tensor(Exec *X, const Value *v, Reg *r)
 		if (!t)
 			longjmp(X->oom, 1);
 		memcpy(t->data, &r->s, dtype_size(t->dt));
+		return t;
+	}
+	if (stealable(X, r)) { /* the run is over: its payload, no copy */
+		Buf *b = &X->bufs[r->buf];
+		t = tensor_alloc(r->view.dt, 0, NULL, false);
+		if (!t)
+			longjmp(X->oom, 1);
+		mem_free(t->data);
+		t->data = b->data;
+		b->data = NULL;
+		b->lazy = false;
+		t->rank = r->view.rank;
+		memcpy(t->dims, r->view.sizes, sizeof t->dims);
+		t->n = b->n;
 		return t;
 	}
 	t = tensor_new(r->view.dt, r->view.rank, r->view.sizes);
