@@ -788,7 +788,7 @@ peak_of(const char *text, Tensor **ins, const Limits *lim, int64_t k,
  * a value read inside a loop body lives until the loop ends. */
 START_TEST(peak_last_use)
 {
-	double v[16] = {0}, e;
+	double v[16] = {0}, one[16] = {1}, e;
 
 	ck_assert_int_eq(peak_of("func @main(%x: tensor<16xi32>) -> tensor<16xi32> {\n"
 				 "  %a = add %x, 1 : tensor<16xi32>\n"
@@ -807,7 +807,7 @@ START_TEST(peak_last_use)
 				 "    yield %b\n"
 				 "  }\n"
 				 "  return %r\n"
-				 "}\n", INS(mk1(DT_I32, 16, V(1))), &small, 0, &e),
+				 "}\n", INS(mk1(DT_I32, 16, one)), &small, 0, &e),
 			 200);
 	ck_assert(e == 21);
 	/* %y is read in the then-branch and the loop: live until the loop
@@ -826,7 +826,7 @@ START_TEST(peak_last_use)
 				 "    yield %a\n"
 				 "  }\n"
 				 "  return %r\n"
-				 "}\n", INS(mk1(DT_I32, 8, V(1))), &small, 0, &e),
+				 "}\n", INS(mk1(DT_I32, 8, one)), &small, 0, &e),
 			 5 * 32 + 8);
 	ck_assert(e == 10);
 }
