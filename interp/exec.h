@@ -100,7 +100,7 @@ typedef struct Exec {
 	uint32_t nvers, capvers;
 	/* reuse (tables_collect): free slots and version ids, and when to
 	 * collect next (entries in use) */
-	int *freebufs, nfreebufs, capfreebufs;
+	uint32_t *freebufs, nfreebufs, capfreebufs;
 	uint32_t *freevers, nfreevers, capfreevers;
 	int64_t nextbuf;      /* Buf.id of the next allocation */
 	int64_t gc_bufs, gc_vers;

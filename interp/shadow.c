@@ -140,7 +140,7 @@ buf_new(Exec *X, DType dt, int64_t n, int kind, const BInst *made,
 	int h;
 
 	if (X->nfreebufs) {
-		h = X->freebufs[--X->nfreebufs];
+		h = (int)X->freebufs[--X->nfreebufs];
 	} else {
 		if (X->nbufs == X->capbufs) {
 			int nc = X->capbufs ? 2 * X->capbufs : 64;
@@ -729,22 +729,9 @@ mark_shadow(const Exec *X, const Buf *b, uint8_t *ver)
 	return b->n;
 }
 
+/* Push x onto a free list (of slots or version ids). */
 static void
-push_int(Exec *X, int **v, int *n, int *cap, int x)
-{
-	if (*n == *cap) {
-		int nc = *cap ? 2 * *cap : 64;
-		int *nv = mem_realloc(*v, (size_t)nc * sizeof *nv);
-		if (!nv)
-			longjmp(X->oom, 1);
-		*v = nv;
-		*cap = nc;
-	}
-	(*v)[(*n)++] = x;
-}
-
-static void
-push_u32(Exec *X, uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t x)
+push_free(Exec *X, uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t x)
 {
 	if (*n == *cap) {
 		uint32_t nc = *cap ? 2 * *cap : 256;
@@ -826,7 +813,7 @@ tables_collect(Exec *X)
 		vi->dead = true;
 		vi->v = NULL;
 		vi->in = NULL;
-		push_u32(X, &X->freevers, &X->nfreevers, &X->capfreevers, v);
+		push_free(X, &X->freevers, &X->nfreevers, &X->capfreevers, v);
 	}
 	for (int h = 0; h < X->nbufs; h++) {
 		Buf *b = &X->bufs[h];
@@ -839,11 +826,12 @@ tables_collect(Exec *X)
 		b->vers = NULL;
 		b->patch = NULL;
 		b->slot_free = true;
-		push_int(X, &X->freebufs, &X->nfreebufs, &X->capfreebufs, h);
+		push_free(X, &X->freebufs, &X->nfreebufs, &X->capfreebufs,
+			  (uint32_t)h);
 	}
 	used = X->nvers - X->nfreevers;
 	X->gc_vers = 2 * (int64_t)used + 1024 + elems / 8;
-	X->gc_bufs = 2 * (int64_t)(X->nbufs - X->nfreebufs) + 64;
+	X->gc_bufs = 2 * ((int64_t)X->nbufs - X->nfreebufs) + 64;
 	mem_free(m.buf);
 	mem_free(m.ver);
 }
@@ -852,6 +840,6 @@ void
 tables_maybe_collect(Exec *X)
 {
 	if ((int64_t)(X->nvers - X->nfreevers) >= X->gc_vers ||
-	    (int64_t)(X->nbufs - X->nfreebufs) >= X->gc_bufs)
+	    (int64_t)X->nbufs - X->nfreebufs >= X->gc_bufs)
 		tables_collect(X);
 }
