@@ -1732,7 +1732,8 @@ by_id(const void *a, const void *b)
 static void
 check_leaks(Exec *X, const Reg *outs, int n)
 {
-	int64_t (*l)[2] = xalloc(X, ((size_t)X->nbufs + 1) * sizeof *l);
+	/* in the arena: a violation may run out of memory midway */
+	int64_t (*l)[2] = arena_alloc(X->arena, ((size_t)X->nbufs + 1) * sizeof *l);
 	int nl = 0;
 
 	for (int h = 0; h < X->nbufs; h++) {
@@ -1752,7 +1753,6 @@ check_leaks(Exec *X, const Reg *outs, int n)
 		violate(X, VK_LEAK, b->made, b->owner, NULL, (int)l[i][1], NULL,
 			0, NULL);
 	}
-	mem_free(l);
 }
 
 int

@@ -104,6 +104,8 @@ typedef struct Exec {
 	uint32_t *freevers, nfreevers, capfreevers;
 	int64_t nextbuf;      /* Buf.id of the next allocation */
 	int64_t gc_bufs, gc_vers;
+	uint8_t *markbuf, *markver; /* tables_collect's marks, kept */
+	size_t capmarkbuf, capmarkver;
 	int unrooted;         /* busy register files tables_collect cannot see */
 	int *scratchn;        /* by instruction id: registers in scratch[id] */
 	Reg *outs;            /* the entry's results (nouts) */

@@ -120,8 +120,11 @@ versions_free(Exec *X)
 		mem_free(X->vers[i].undef_at);
 	mem_free(X->vers);
 	mem_free(X->freevers);
+	mem_free(X->markver);
 	X->vers = NULL;
 	X->freevers = NULL;
+	X->markver = NULL;
+	X->capmarkver = 0;
 	X->nvers = X->capvers = X->nfreevers = X->capfreevers = 0;
 }
 
@@ -228,8 +231,11 @@ bufs_free(Exec *X)
 	}
 	mem_free(X->bufs);
 	mem_free(X->freebufs);
+	mem_free(X->markbuf);
 	X->bufs = NULL;
 	X->freebufs = NULL;
+	X->markbuf = NULL;
+	X->capmarkbuf = 0;
 	X->nbufs = X->nfreebufs = X->capfreebufs = 0;
 }
 
@@ -780,6 +786,22 @@ keep_bufs(Exec *X, Marks *m)
 	return elems;
 }
 
+/* n zeroed marks, in an array kept in X (freed with the tables, so an
+ * out-of-memory exit midway leaks nothing). */
+static uint8_t *
+marks_room(Exec *X, uint8_t **m, size_t *cap, size_t n)
+{
+	if (n > *cap) {
+		uint8_t *nm = mem_realloc(*m, 2 * n);
+		if (!nm)
+			longjmp(X->oom, 1);
+		*m = nm;
+		*cap = 2 * n;
+	}
+	memset(*m, 0, n);
+	return *m;
+}
+
 void
 tables_collect(Exec *X)
 {
@@ -789,13 +811,8 @@ tables_collect(Exec *X)
 
 	if (X->unrooted)
 		return;
-	m.buf = mem_calloc((size_t)X->nbufs + 1, 1);
-	m.ver = mem_calloc((size_t)X->nvers + 1, 1);
-	if (!m.buf || !m.ver) {
-		mem_free(m.buf);
-		mem_free(m.ver);
-		longjmp(X->oom, 1);
-	}
+	m.buf = marks_room(X, &X->markbuf, &X->capmarkbuf, (size_t)X->nbufs + 1);
+	m.ver = marks_room(X, &X->markver, &X->capmarkver, (size_t)X->nvers + 1);
 	exec_roots(X, mark_regs, &m);
 	launches_roots(X, mark_regs, &m);
 	elems = keep_bufs(X, &m);
@@ -832,8 +849,6 @@ tables_collect(Exec *X)
 	used = X->nvers - X->nfreevers;
 	X->gc_vers = 2 * (int64_t)used + 1024 + elems / 8;
 	X->gc_bufs = 2 * ((int64_t)X->nbufs - X->nfreebufs) + 64;
-	mem_free(m.buf);
-	mem_free(m.ver);
 }
 
 void
