@@ -476,6 +476,17 @@ launch_check(Exec *X, const BInst *at, const Value *victim, int h,
 }
 
 void
+launches_roots(Exec *X, RegVisit *visit, void *ctx)
+{
+	for (int i = 0; i < X->nlaunches; i++) {
+		const Launch *L = X->launches[i];
+		if (L->regs)
+			visit(X, L->regs, (size_t)X->bp->nregs + 1, ctx);
+		visit(X, L->fut->regs, (size_t)L->fut->n + 1, ctx);
+	}
+}
+
+void
 launches_free(Exec *X)
 {
 	for (int i = 0; i < X->nlaunches; i++)

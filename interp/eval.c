@@ -11,10 +11,16 @@
  * launch (value semantics ignores streams).
  *
  * Each call has a Frame: an environment of boxes indexed by a per-function
- * slot number (Run.slot[Value.id]).  A value lives until the block that
- * defines it finishes: a loop body's values die at the end of each trip.
- * Live payload bytes are counted as tensors are made and freed and checked
- * against Limits.max_bytes; inputs count too.
+ * slot number (Run.slot[Value.id]).  A value is unbound right after the
+ * last op of its block that uses it (that op's regions included: a value
+ * read inside a loop body lives until the loop ends), computed once per
+ * run (dead_fill); an unused one right after the op that made it (a block
+ * arg: after the block's first op); what a terminator yields stays until
+ * the block finishes.  A tensor goes when its last box does.  A tensor
+ * that an op's kernel writes entirely is not zeroed first.  Live payload
+ * bytes are counted as tensors are made and freed and checked against
+ * Limits.max_bytes; inputs count too, for the whole run (the caller owns
+ * them); the peak is RefStats.peak_bytes.
  *
  * Errors: an eval function frees whatever it made and returns -1 with the
  * Diag set at the op (or operand) location; frames release their
@@ -42,8 +48,12 @@ typedef struct Run {
 	int *nslots;     /* slots per function, indexed like p->funcs */
 	int64_t bytes;   /* live payload bytes */
 	int64_t trips;   /* loop iterations so far, all loops */
+	int64_t peak;    /* max of bytes */
 	int depth;       /* active calls, the entry function included */
 	const Op *failed; /* the assert that failed: the run ends, rc 1 */
+	/* last uses: the values to unbind after op (by Op.seq), as a list
+	 * through dead_next (by Value.id); -1 ends it */
+	int *dead_head, *dead_next, *last;
 } Run;
 
 /* A running forall: the results its parallel_insert_slices fill, and
@@ -92,9 +102,10 @@ t_bytes(const Tensor *t)
 	return t->n * (int64_t)dtype_size(t->dt);
 }
 
-/* A new zeroed tensor, within the element and live-byte limits. */
+/* A new tensor, within the element and live-byte limits: zeroed, or
+ * (t_new_raw) not, for a kernel that writes every element. */
 static Tensor *
-t_new(Run *r, Loc loc, DType dt, int rank, const int64_t *dims)
+t_alloc(Run *r, Loc loc, DType dt, int rank, const int64_t *dims, bool zero)
 {
 	int64_t n = 1, bytes;
 	Tensor *t;
@@ -116,12 +127,26 @@ t_new(Run *r, Loc loc, DType dt, int rank, const int64_t *dims)
 			 (long long)r->lim->max_bytes);
 		return NULL;
 	}
-	if (!(t = tensor_new(dt, rank, dims))) {
+	if (!(t = tensor_alloc(dt, rank, dims, zero))) {
 		oom(r, loc);
 		return NULL;
 	}
 	r->bytes += bytes;
+	if (r->bytes > r->peak)
+		r->peak = r->bytes;
 	return t;
+}
+
+static Tensor *
+t_new(Run *r, Loc loc, DType dt, int rank, const int64_t *dims)
+{
+	return t_alloc(r, loc, dt, rank, dims, true);
+}
+
+static Tensor *
+t_new_raw(Run *r, Loc loc, DType dt, int rank, const int64_t *dims)
+{
+	return t_alloc(r, loc, dt, rank, dims, false);
 }
 
 static void
@@ -219,7 +244,7 @@ bcast_view(const Tensor *t, const Tensor *out)
 static Tensor *
 t_dup(Run *r, Loc loc, const Tensor *a)
 {
-	Tensor *t = t_new(r, loc, a->dt, a->rank, a->dims);
+	Tensor *t = t_new_raw(r, loc, a->dt, a->rank, a->dims);
 	View vo, va;
 
 	if (!t)
@@ -389,6 +414,99 @@ slots_init(Run *r, Loc loc)
 		r->slot[id] = fi < 0 ? -1 : r->nslots[fi]++;
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------- last uses */
+
+/* The block a value is defined in (a param: its function's body). */
+static const Block *
+def_block(const Value *v)
+{
+	if (v->def)
+		return v->def->parent;
+	if (v->owner)
+		return v->owner;
+	return v->func ? v->func->body : NULL;
+}
+
+/* u is used by the op of v's block that is u or holds u in a region. */
+static void
+dead_use(Run *r, const Op *u, const Value *v)
+{
+	const Block *b;
+
+	if (!v)
+		return;
+	b = def_block(v);
+	while (u && u->parent != b)
+		u = u->parent ? u->parent->parent : NULL;
+	if (u && u->index > r->last[v->id])
+		r->last[v->id] = u->index;
+}
+
+static void
+dead_walk(Run *r, const Block *b)
+{
+	if (!b)
+		return;
+	for (int i = 0; i < b->nops; i++) {
+		const Op *u = b->ops[i];
+		for (int k = 0; k < u->nargs; k++)
+			dead_use(r, u, u->args[k].v);
+		for (int k = 0; k < u->noffs; k++)
+			dead_use(r, u, u->offs[k].v);
+		dead_use(r, u, u->dest.v);
+		dead_walk(r, u->body);
+		dead_walk(r, u->orelse);
+	}
+}
+
+/* After which op each value can go: its last use in its own block; what
+ * the block's terminator uses stays until clear_block. */
+static int
+dead_fill(Run *r, Loc loc)
+{
+	const Program *p = r->p;
+	int nv = p->nvalues ? p->nvalues : 1;
+
+	r->last = mem_alloc((size_t)nv * sizeof *r->last);
+	r->dead_next = mem_alloc((size_t)nv * sizeof *r->dead_next);
+	r->dead_head = mem_alloc((size_t)(p->nops ? p->nops : 1) *
+				 sizeof *r->dead_head);
+	if (!r->last || !r->dead_next || !r->dead_head)
+		return oom(r, loc);
+	for (int id = 0; id < p->nvalues; id++) {
+		const Value *v = p->values[id];
+		r->last[id] = v->def ? v->def->index : 0;
+	}
+	for (int i = 0; i < p->nops; i++)
+		r->dead_head[i] = -1;
+	for (int fi = 0; fi < p->nfuncs; fi++)
+		dead_walk(r, p->funcs[fi]->body);
+	for (int id = 0; id < p->nvalues; id++) {
+		const Value *v = p->values[id];
+		const Block *b = def_block(v);
+		const Op *at;
+
+		if (!b || r->last[id] >= b->nops)
+			continue;
+		at = b->ops[r->last[id]];
+		if (op_info[at->kind].form >= F_YIELD)
+			continue; /* a terminator's operand, or an empty block */
+		r->dead_next[id] = r->dead_head[at->seq];
+		r->dead_head[at->seq] = id;
+	}
+	return 0;
+}
+
+/* Unbind the values whose last use was op. */
+static void
+dead_drop(Frame *f, const Op *op)
+{
+	Run *r = f->run;
+
+	for (int id = r->dead_head[op->seq]; id >= 0; id = r->dead_next[id])
+		bind(f, r->p->values[id], NULL);
 }
 
 static int
@@ -773,7 +891,7 @@ eval_elementwise(Frame *f, const Op *op, bool binary)
 
 	if (ew_shape(f, op, ts, os, 3, rank, dims) < 0)
 		return -1;
-	if (!(t = t_new(f->run, op->loc, dt, rank, dims)))
+	if (!(t = t_new_raw(f->run, op->loc, dt, rank, dims)))
 		return -1;
 	vo = view_of(t);
 	va = bcast_view(a, t);
@@ -831,7 +949,7 @@ eval_fill(Frame *f, const Op *op)
 	Lit l;
 	const Tensor *v = operand(f, &op->args[0], op->type->dt, &l);
 	const Tensor *d = lookup(f, op->dest.v)->t;
-	Tensor *t = t_new(f->run, op->loc, op->type->dt, d->rank, d->dims);
+	Tensor *t = t_new_raw(f->run, op->loc, op->type->dt, d->rank, d->dims);
 	View vo, vv;
 
 	if (!t)
@@ -896,7 +1014,7 @@ eval_transpose(Frame *f, const Op *op)
 		if (a->dims[op->perm[j]] != d->dims[j])
 			return shape_mismatch(f->run, op->loc, &op->args[0],
 					      a, &op->dest, d);
-	if (!(t = t_new(f->run, op->loc, a->dt, d->rank, d->dims)))
+	if (!(t = t_new_raw(f->run, op->loc, a->dt, d->rank, d->dims)))
 		return -1;
 	vo = view_of(t);
 	va = view_of(a);
@@ -999,7 +1117,7 @@ eval_extract_slice(Frame *f, const Op *op)
 
 	if (slice_offsets(f, op, a, &op->args[0], offs) < 0)
 		return -1;
-	if (!(t = t_new(f->run, op->loc, a->dt, a->rank, op->sizes)))
+	if (!(t = t_new_raw(f->run, op->loc, a->dt, a->rank, op->sizes)))
 		return -1;
 	vo = view_of(t);
 	vs = sub_view(a, false, offs, op->sizes, op->strides);
@@ -1312,11 +1430,14 @@ for_bounds(Frame *f, const Op *op, int64_t *lb, int64_t *step,
 }
 
 /* One trip of a for or forall body: iv and iter (shared) args in, the
- * yields out into next[0..nnext) (a forall's trip yields nothing). */
+ * yields out into next[0..nnext) (a forall's trip yields nothing).  A for
+ * hands cur over to the body (its last use may free it); a forall keeps
+ * its shared args for the next trip. */
 static int
 loop_trip(Frame *f, const Op *op, int64_t iv, Box **cur, Box **next,
 	  int nnext)
 {
+	bool keep = op_info[op->kind].form == F_FORALL;
 	Run *r = f->run;
 	const Block *b = op->body;
 	Tensor *t;
@@ -1333,8 +1454,11 @@ loop_trip(Frame *f, const Op *op, int64_t iv, Box **cur, Box **next,
 	if (!(ivb = box_new(r, op->loc, t)))
 		return -1;
 	bind(f, b->args[0], ivb);
-	for (int k = 0; k < op->nres; k++)
-		bind(f, b->args[1 + k], box_ref(cur[k]));
+	for (int k = 0; k < op->nres; k++) {
+		bind(f, b->args[1 + k], keep ? box_ref(cur[k]) : cur[k]);
+		if (!keep)
+			cur[k] = NULL;
+	}
 	rc = exec_block(f, b, op->rtypes, next, nnext);
 	clear_block(f, b);
 	return rc;
@@ -1561,8 +1685,10 @@ while_trip(Frame *f, const Op *op, Box **cur, Box **next)
 		return diag_set(r->d, op->loc, "loop trip limit of %lld reached",
 				(long long)r->lim->max_trips);
 	r->trips++;
-	for (int k = 0; k < op->nres; k++)
-		bind(f, op->orelse->args[k], box_ref(cur[k]));
+	for (int k = 0; k < op->nres; k++) { /* handed over, like for's */
+		bind(f, op->orelse->args[k], cur[k]);
+		cur[k] = NULL;
+	}
 	rc = exec_block(f, op->orelse, op->rtypes, next, op->nres);
 	clear_block(f, op->orelse);
 	return rc;
@@ -1712,6 +1838,7 @@ exec_block(Frame *f, const Block *b, Type *const *types, Box **outs,
 					op_info[op->kind].name);
 		if (fn(f, op) < 0)
 			return -1;
+		dead_drop(f, op);
 	}
 	for (int k = 0; term && k < nouts && k < term->nargs; k++) {
 		outs[k] = operand_box(f, term, &term->args[k], types[k]->dt);
@@ -1781,6 +1908,8 @@ bind_inputs(Frame *f, const Func *fn, Tensor *const *inputs)
 		if (!(b = mem_calloc(1, sizeof *b)))
 			return oom(r, pv->loc);
 		r->bytes += t_bytes(in);
+		if (r->bytes > r->peak)
+			r->peak = r->bytes;
 		b->refs = 1;
 		b->borrowed = true;
 		b->t = in;
@@ -1827,6 +1956,14 @@ int
 ref_run(const Program *p, const Func *entry, Tensor *const *inputs,
 	const Limits *lim, Tensor ***outs, int *nouts, Diag *d)
 {
+	return ref_run_stats(p, entry, inputs, lim, outs, nouts, d, NULL);
+}
+
+int
+ref_run_stats(const Program *p, const Func *entry, Tensor *const *inputs,
+	      const Limits *lim, Tensor ***outs, int *nouts, Diag *d,
+	      RefStats *st)
+{
 	Run r = {.p = p, .lim = lim ? lim : &default_limits, .d = d,
 		 .depth = 1};
 	Frame f = {0};
@@ -1835,7 +1972,7 @@ ref_run(const Program *p, const Func *entry, Tensor *const *inputs,
 
 	*outs = NULL;
 	*nouts = 0;
-	if (slots_init(&r, entry->loc) < 0 ||
+	if (slots_init(&r, entry->loc) < 0 || dead_fill(&r, entry->loc) < 0 ||
 	    frame_init(&r, &f, entry, entry->loc) < 0 ||
 	    bind_inputs(&f, entry, inputs) < 0 ||
 	    !(res = boxes_new(&r, entry->loc, n)) ||
@@ -1850,5 +1987,10 @@ out:
 	boxes_free(&r, res, n);
 	mem_free(r.slot);
 	mem_free(r.nslots);
+	mem_free(r.last);
+	mem_free(r.dead_head);
+	mem_free(r.dead_next);
+	if (st)
+		st->peak_bytes = r.peak;
 	return rc;
 }

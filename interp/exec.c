@@ -5,10 +5,12 @@
  * write and view checks the buffer table.  Wrong plans become violations.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "exec.h"
 
 static void run_block(Exec *X, Frame *F, const BBlock *b, Reg *out);
+static bool whole_of(const Exec *X, const Reg *r);
 
 void
 exec_block(Exec *X, Frame *F, const BBlock *b, Reg *out)
@@ -603,13 +605,15 @@ run_copy(Exec *X, Frame *F, const BInst *in)
 	if (!check_write(X, in, in->v, dst))
 		return;
 	if (src->buf >= 0) {
-		vd = tview(X, dst);
-		vs = tview(X, src);
-		if (!same_sizes(&vd, &vs)) {
+		if (!same_sizes(&dst->view, &src->view)) {
 			violate(X, VK_OUT_OF_BOUNDS, in, in->v, NULL, dst->buf,
 				NULL, 0, "copy between different shapes");
 			return;
 		}
+		if (dst->buf >= 0 && dst->buf != src->buf && whole_of(X, dst))
+			buf_whole_write(X, dst->buf);
+		vd = tview(X, dst);
+		vs = tview(X, src);
 		copy_views(X, &vd, &vs);
 		X->res->mem.copies++;
 		X->res->mem.copy_bytes += view_numel(&vs) * (int64_t)dtype_size(vs.dt);
@@ -994,6 +998,39 @@ identity_write(Frame *F, const BInst *in, const Reg *out)
 	return true;
 }
 
+/* Does r view all of its buffer, contiguously? */
+static bool
+whole_of(const Exec *X, const Reg *r)
+{
+	int64_t s = 1;
+
+	if (r->bad || r->buf < 0 || r->view.off)
+		return false;
+	for (int d = r->view.rank - 1; d >= 0; d--) {
+		if (r->view.sizes[d] != 1 && r->view.strides[d] != s)
+			return false;
+		s *= r->view.sizes[d];
+	}
+	return s == X->bufs[r->buf].n;
+}
+
+/* Will the kernel write every element of out's buffer without reading
+ * any (its destination's or, through an operand, its own)? */
+static bool
+writes_whole(const Exec *X, Frame *F, const BInst *in, const Reg *out)
+{
+	const Op *op = in->op;
+	int form = op_info[op->kind].form;
+
+	if (op_info[op->kind].readsdest || form == F_EMPTY || !whole_of(X, out))
+		return false;
+	for (int k = 0; k < op->nargs; k++)
+		if (op->args[k].v && op->args[k].v->type->kind == TY_TENSOR &&
+		    reg(F, op->args[k].v)->buf == out->buf)
+			return false;
+	return true;
+}
+
 static void
 run_compute(Exec *X, Frame *F, const BInst *in)
 {
@@ -1002,6 +1039,7 @@ run_compute(Exec *X, Frame *F, const BInst *in)
 	Reg *out = reg(F, res);
 	uint32_t dest_ver;
 	View vo;
+	bool whole;
 
 	if (res->type->kind == TY_SCALAR) {
 		memset(out, 0, sizeof *out);
@@ -1018,12 +1056,17 @@ run_compute(Exec *X, Frame *F, const BInst *in)
 		check_dest_outside(X, F, in, out);
 	else if (op_info[op->kind].readsdest && op->hasdest)
 		check_read(X, in, op->dest.v, out);
+	/* no zeroing of a fresh buffer the kernel writes whole (zeros after
+	 * all if it could not run) */
+	if ((whole = X->bufs[out->buf].lazy && writes_whole(X, F, in, out)))
+		buf_whole_write(X, out->buf);
 	vo = tview(X, out);
 	if (identity_write(F, in, out)) {
 		compute_kernel(X, F, in, out, &vo); /* its reads are checked */
 		return;
 	}
-	compute_kernel(X, F, in, out, &vo);
+	if (!compute_kernel(X, F, in, out, &vo) && whole)
+		memset(vo.base, 0, (size_t)X->bufs[out->buf].bytes);
 	dest_ver = out->ver;
 	tag_write(X, in, res, out);
 	if (X->bp->memref && !in->top) {
@@ -1042,9 +1085,27 @@ run_compute(Exec *X, Frame *F, const BInst *in)
 static Reg *
 scratch(Exec *X, const BInst *in, int n)
 {
-	if (!X->scratch[in->id])
+	if (!X->scratch[in->id]) {
 		X->scratch[in->id] = arena_alloc(X->arena, (size_t)(n + 1) * sizeof(Reg));
+		X->scratchn[in->id] = n + 1;
+	}
 	return X->scratch[in->id];
+}
+
+/* Every register file that can name a buffer or a version between two
+ * instructions (tables_collect): the frames by depth, the regions'
+ * scratch areas, the entry's results; launches are async.c's. */
+void
+exec_roots(Exec *X, RegVisit *visit, void *ctx)
+{
+	for (int d = 0; d <= X->o->lim->max_depth; d++)
+		if (X->frames[d])
+			visit(X, X->frames[d], (size_t)X->bp->nregs, ctx);
+	for (int i = 0; i <= X->bp->ninsts; i++)
+		if (X->scratch[i])
+			visit(X, X->scratch[i], (size_t)X->scratchn[i], ctx);
+	if (X->outs)
+		visit(X, X->outs, (size_t)X->nouts, ctx);
 }
 
 static void
@@ -1276,8 +1337,9 @@ run_meta(Exec *X, Frame *F, const BInst *in)
 		set_index(r, d < s->view.rank ? s->view.strides[d] : 0);
 		break;
 	case META_ADDR:
-		/* one fake address per allocation: handles are never reused */
-		set_index(r, s->buf < 0 ? 0 : ((int64_t)s->buf + 1) << 24);
+		/* one fake address per allocation (its id: a handle whose
+		 * buffer is gone and unreferenced is reused) */
+		set_index(r, s->buf < 0 ? 0 : (X->bufs[s->buf].id + 1) << 24);
 		break;
 	}
 	(void)X;
@@ -1406,6 +1468,7 @@ run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
 		 * the enclosing op is the same point */
 		if (X->nlaunches && in->kind != BI_RETURN && in->kind != BI_YIELD)
 			launch_tick(X);
+		tables_maybe_collect(X);
 	}
 }
 
@@ -1503,8 +1566,12 @@ forall_room(Exec *X, const BInst *in, int nres)
 
 	if (!r || r[n].set) {
 		r = arena_alloc(X->arena, (n + 2 + (size_t)nres) * sizeof *r);
-		if (!X->scratch[in->id])
+		if (!X->scratch[in->id]) {
 			X->scratch[in->id] = r;
+			X->scratchn[in->id] = (int)(n + 2 + (size_t)nres);
+		} else {
+			X->unrooted++; /* a recursive run's: no collection now */
+		}
 	}
 	r[n].set = true; /* busy */
 	return r;
@@ -1578,6 +1645,8 @@ run_forall(Exec *X, Frame *F, const BInst *in)
 		shadow_write(X, r->buf, &v, r->ver);
 	}
 	files[busy].set = false;
+	if (files != X->scratch[in->id])
+		X->unrooted--;
 }
 
 static void
@@ -1598,6 +1667,7 @@ bind_inputs(Exec *X, Frame *F, const Func *fn, Tensor *const *inputs)
 		}
 		r->buf = buf_new(X, t->dt, t->n, BUF_INPUT, NULL, p);
 		contiguous(r, t->dt, t->rank, t->dims);
+		buf_whole_write(X, r->buf);
 		vr = tview(X, r);
 		vt = view_of(t);
 		k_copy(&vr, &vt);
@@ -1605,6 +1675,25 @@ bind_inputs(Exec *X, Frame *F, const Func *fn, Tensor *const *inputs)
 		X->bufs[r->buf].ver = r->ver;
 		r->ro = p->readonly;
 	}
+}
+
+/* May output r take its buffer's payload?  A whole allocation, written,
+ * not freed, that no other output names (outputs are taken in order, and
+ * a taken buffer has no data left). */
+static bool
+stealable(Exec *X, const Reg *r)
+{
+	const Buf *b;
+
+	if (!whole_of(X, r))
+		return false;
+	b = &X->bufs[r->buf];
+	if (b->kind != BUF_ALLOC || b->freed || b->pins || !b->data || b->lazy)
+		return false;
+	for (int k = 0; k + 1 < X->nouts; k++) /* the last is a spare */
+		if (&X->outs[k] != r && X->outs[k].buf == r->buf)
+			return false;
+	return true;
 }
 
 static Tensor *
@@ -1620,6 +1709,20 @@ output_tensor(Exec *X, const Value *v, Reg *r)
 		memcpy(t->data, &r->s, dtype_size(t->dt));
 		return t;
 	}
+	if (stealable(X, r)) { /* the run is over: its payload, no copy */
+		Buf *b = &X->bufs[r->buf];
+		t = tensor_alloc(r->view.dt, 0, NULL, false);
+		if (!t)
+			longjmp(X->oom, 1);
+		mem_free(t->data);
+		t->data = b->data;
+		b->data = NULL;
+		b->lazy = false;
+		t->rank = r->view.rank;
+		memcpy(t->dims, r->view.sizes, sizeof t->dims);
+		t->n = b->n;
+		return t;
+	}
 	t = tensor_new(r->view.dt, r->view.rank, r->view.sizes);
 	if (!t)
 		longjmp(X->oom, 1);
@@ -1630,6 +1733,8 @@ output_tensor(Exec *X, const Value *v, Reg *r)
 	k_copy(&vt, &vr);
 	return t;
 }
+
+static void check_leaks(Exec *X, const Reg *outs, int n);
 
 static void
 collect_outputs(Exec *X, const BFunc *bf, Reg *outs)
@@ -1648,26 +1753,43 @@ collect_outputs(Exec *X, const BFunc *bf, Reg *outs)
 		res->outs[k] = output_tensor(X, v, &outs[k]);
 		res->nouts = k + 1;
 	}
+	check_leaks(X, outs, ret->nvals);
+}
+
+static int
+by_id(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* Every allocation not freed and not among the n results is a leak,
+ * reported in allocation order. */
+static void
+check_leaks(Exec *X, const Reg *outs, int n)
+{
+	/* in the arena: a violation may run out of memory midway */
+	int64_t (*l)[2] = arena_alloc(X->arena, ((size_t)X->nbufs + 1) * sizeof *l);
+	int nl = 0;
+
 	for (int h = 0; h < X->nbufs; h++) {
 		bool returned = false;
 		if (X->bufs[h].kind != BUF_ALLOC || X->bufs[h].freed)
 			continue;
-		for (int k = 0; k < ret->nvals; k++)
+		for (int k = 0; k < n; k++)
 			returned |= outs[k].buf == h;
-		if (!returned)
-			violate(X, VK_LEAK, X->bufs[h].made, X->bufs[h].owner,
-				NULL, h, NULL, 0, NULL);
+		if (!returned) {
+			l[nl][0] = X->bufs[h].id;
+			l[nl++][1] = h;
+		}
 	}
-}
-
-/* After a failure: every allocation the failure path did not free. */
-static void
-check_leaks(Exec *X)
-{
-	for (int h = 0; h < X->nbufs; h++)
-		if (X->bufs[h].kind == BUF_ALLOC && !X->bufs[h].freed)
-			violate(X, VK_LEAK, X->bufs[h].made, X->bufs[h].owner,
-				NULL, h, NULL, 0, NULL);
+	qsort(l, (size_t)nl, sizeof *l, by_id);
+	for (int i = 0; i < nl; i++) {
+		const Buf *b = &X->bufs[l[i][1]];
+		violate(X, VK_LEAK, b->made, b->owner, NULL, (int)l[i][1], NULL,
+			0, NULL);
+	}
 }
 
 int
@@ -1700,6 +1822,9 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	X.scratch = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.scratch);
 	X.frames = arena_alloc(X.arena, (size_t)(o->lim->max_depth + 1) * sizeof *X.frames);
 	X.captured = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.captured);
+	X.scratchn = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.scratchn);
+	X.gc_vers = 1024;
+	X.gc_bufs = 64;
 	X.rng = o->sched.seed;
 	for (int i = 0; i < bp->ninsts; i++)
 		X.constbuf[i] = -1;
@@ -1711,6 +1836,8 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	version_new(&X, NULL, NULL); /* version 0: never written */
 	bind_inputs(&X, &F, entry, inputs);
 	outs = arena_alloc(X.arena, (size_t)(entry->nrtypes + 1) * sizeof *outs);
+	X.outs = outs;
+	X.nouts = entry->nrtypes + 1;
 	run_block(&X, &F, bf->body, outs);
 	if (res->failed && !res->aborted[0])
 		X.stop = false; /* the failure path ran: launches, leaks */
@@ -1718,7 +1845,7 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 		launch_drain(&X, NULL);
 	if (!X.stop && res->failed) {
 		if (!bp->memref) /* a memref program's assert aborts */
-			check_leaks(&X);
+			check_leaks(&X, NULL, 0);
 	} else if (!X.stop)
 		collect_outputs(&X, bf, outs);
 	launches_free(&X);

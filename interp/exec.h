@@ -13,16 +13,32 @@ typedef struct Buf {
 	int64_t n, bytes;
 	int kind;             /* BUF_* */
 	bool freed;
+	bool lazy;            /* data not zeroed yet: buf_data zeroes it,
+			       * unless buf_whole_write says a kernel is
+			       * about to write all of it */
 	int pins;             /* pending launches using it (async.c) */
 	const BInst *made, *freed_by;
 	const Value *owner;   /* the value it was made for */
+	int64_t id;           /* allocation number: what reports name (the
+			       * slot, the handle, is reused once unreferenced) */
+	bool slot_free;       /* on the free list (tables_collect) */
 	int stack;            /* a memref.alloca's: call depth + 1 (freed
 			       * when that call returns); 0 otherwise */
-	/* version shadow: one tag while uniform, else one per element */
+	/* version shadow: while uniform, one tag (ver) under at most
+	 * SHADOW_PATCHES partial writes (later ones win); else one tag per
+	 * element (vers) */
 	bool uniform;
 	uint32_t ver;
 	uint32_t *vers;
+	struct Patch *patch;  /* SHADOW_PATCHES of them, once needed */
+	int npatch;
 } Buf;
+
+enum { SHADOW_PATCHES = 4 };
+typedef struct Patch {
+	View v;               /* base unused */
+	uint32_t ver;
+} Patch;
 
 /* Which value a dynamic version holds, and the instruction that wrote it
  * (NULL for inputs).  Elements undefined in the reference are refined by
@@ -36,6 +52,7 @@ typedef struct VerInfo {
 	bool undef;
 	uint8_t *undef_at;
 	int undef_buf;        /* the buffer undef_at is about */
+	bool dead;            /* on the free list (tables_collect) */
 } VerInfo;
 
 /* A register that expects no particular version: memref programs' own
@@ -82,6 +99,18 @@ typedef struct Exec {
 	int nbufs, capbufs;
 	VerInfo *vers;
 	uint32_t nvers, capvers;
+	/* reuse (tables_collect): free slots and version ids, and when to
+	 * collect next (entries in use) */
+	uint32_t *freebufs, nfreebufs, capfreebufs;
+	uint32_t *freevers, nfreevers, capfreevers;
+	int64_t nextbuf;      /* Buf.id of the next allocation */
+	int64_t gc_bufs, gc_vers;
+	uint8_t *markbuf, *markver; /* tables_collect's marks, kept */
+	size_t capmarkbuf, capmarkver;
+	int unrooted;         /* busy register files tables_collect cannot see */
+	int *scratchn;        /* by instruction id: registers in scratch[id] */
+	Reg *outs;            /* the entry's results (nouts) */
+	int nouts;
 	int64_t undef_bytes;  /* held by VerInfo.undef_at (a budget) */
 	int64_t live, trips, step;
 	int depth, capviols;
@@ -109,6 +138,8 @@ int buf_new(Exec *X, DType dt, int64_t n, int kind, const BInst *made,
 	    const Value *owner);
 void buf_release(Exec *X, int h, const BInst *by);
 char *buf_data(Exec *X, int h);
+/* Buffer h is about to be written whole (no zeroing needed first). */
+void buf_whole_write(Exec *X, int h);
 void bufs_free(Exec *X);
 void violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
 	     const BInst *writer, int buffer, const View *v, int64_t li,
@@ -134,6 +165,17 @@ uint8_t *undef_carry(Exec *X, int h, const View *v, uint32_t dest_ver,
 		     const View *vs);
 void versions_free(Exec *X);
 bool views_overlap(const View *a, const View *b);
+/* Make unreferenced freed buffer slots and version ids reusable, when
+ * enough were made since the last time: memory follows the live buffers,
+ * not the trips.  Called between instructions (every register that can
+ * refer to a buffer or a version is then in a frame, a scratch area, a
+ * launch or the outputs). */
+void tables_maybe_collect(Exec *X);
+void tables_collect(Exec *X);
+/* The visitor of register files, for tables_collect. */
+typedef void RegVisit(Exec *X, const Reg *r, size_t n, void *ctx);
+void exec_roots(Exec *X, RegVisit *visit, void *ctx);     /* exec.c */
+void launches_roots(Exec *X, RegVisit *visit, void *ctx); /* async.c */
 
 /* overlap.c: an op reading the buffer it writes, one element at a time */
 typedef struct Stale {

@@ -443,6 +443,9 @@ typedef struct Tensor {
 } Tensor;
 
 Tensor *tensor_new(DType dt, int rank, const int64_t *dims); /* zeroed, all defined; NULL on OOM */
+/* tensor_new, with the payload left unzeroed unless zero (for a writer of
+ * every element). */
+Tensor *tensor_alloc(DType dt, int rank, const int64_t *dims, bool zero);
 void tensor_free(Tensor *t);                                /* NULL ok */
 Tensor *tensor_clone(const Tensor *t);
 /* Element i as double / int64 (converting). */
@@ -523,6 +526,14 @@ bool slice_contiguous(int rank, const int64_t *dims, const int64_t *sizes,
  * (the failure path; no outputs). */
 int ref_run(const Program *p, const Func *entry, Tensor *const *inputs,
 	    const Limits *lim, Tensor ***outs, int *nouts, Diag *d);
+/* What a reference run held: the peak of its live payload bytes (inputs,
+ * values not yet past their last use, a forall's results being filled). */
+typedef struct RefStats {
+	int64_t peak_bytes;
+} RefStats;
+int ref_run_stats(const Program *p, const Func *entry, Tensor *const *inputs,
+		  const Limits *lim, Tensor ***outs, int *nouts, Diag *d,
+		  RefStats *st);
 
 /* ------------------------------------------------------------- bir.c */
 
@@ -706,6 +717,9 @@ typedef struct Violation {
 
 typedef struct MemStats {
 	int64_t peak_bytes, allocations, alloc_bytes, copies, copy_bytes, views;
+	/* the executor's own tables at their largest: buffer slots and
+	 * version entries (bounded by what is live, not by loop trips) */
+	int64_t table_bufs, table_vers;
 } MemStats;
 
 /* When async launches run (FORMAT.md §2): SCHED_ALL is the harness's

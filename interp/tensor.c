@@ -8,6 +8,12 @@
 Tensor *
 tensor_new(DType dt, int rank, const int64_t *dims)
 {
+	return tensor_alloc(dt, rank, dims, true);
+}
+
+Tensor *
+tensor_alloc(DType dt, int rank, const int64_t *dims, bool zero)
+{
 	Tensor *t = mem_calloc(1, sizeof *t);
 	int64_t n = 1;
 
@@ -20,7 +26,8 @@ tensor_new(DType dt, int rank, const int64_t *dims)
 		n *= dims[i];
 	}
 	t->n = n;
-	t->data = mem_calloc((size_t)(n ? n : 1), dtype_size(dt));
+	t->data = zero ? mem_calloc((size_t)(n ? n : 1), dtype_size(dt))
+		       : mem_alloc((size_t)(n ? n : 1) * dtype_size(dt));
 	if (!t->data) {
 		mem_free(t);
 		return NULL;

@@ -740,16 +740,122 @@ START_TEST(limit_bytes)
 {
 	double v[16] = {0};
 
-	/* input 64 + 64 + 64 + 64 = 256 is fine; one more is not */
+	/* input 64 + 64 + 64 + 64 = 256 is fine; one more is not (%a, %b
+	 * and %c are all live at %d) */
 	expect_err_lim("func @main(%x: tensor<16xi32>) -> tensor<16xi32> {\n"
 		       "  %a = add %x, 1 : tensor<16xi32>\n"
-		       "  %b = add %a, 1 : tensor<16xi32>\n"
-		       "  %c = add %b, 1 : tensor<16xi32>\n"
-		       "  %d = add %c, 1 : tensor<16xi32>\n"
-		       "  return %d\n"
+		       "  %b = add %x, 2 : tensor<16xi32>\n"
+		       "  %c = add %x, 3 : tensor<16xi32>\n"
+		       "  %d = add %a, %b : tensor<16xi32>\n"
+		       "  %e = add %d, %c : tensor<16xi32>\n"
+		       "  return %e\n"
 		       "}\n",
 		       true, INS(mk1(DT_I32, 16, v)), &small, 5, 3,
 		       "live tensors need 320 bytes, over the limit of 256");
+}
+END_TEST
+
+/* The peak of live payload bytes of @main on ins (freed here), and its
+ * first output's element k. */
+static int64_t
+peak_of(const char *text, Tensor **ins, const Limits *lim, int64_t k,
+	double *elem)
+{
+	long base = mem_live_blocks();
+	Program *p = parse_ok(text, true);
+	Diag d = {{0, 0}, ""};
+	Tensor **outs = NULL;
+	RefStats st = {0};
+	int nouts = 0, nins = 0;
+
+	while (ins && ins[nins])
+		nins++;
+	ck_assert_msg(ref_run_stats(p, prog_func(p, "main"), ins, lim, &outs,
+				    &nouts, &d, &st) == 0,
+		      "run failed at %d:%d: %s", d.loc.line, d.loc.col, d.msg);
+	*elem = tensor_getf(outs[0], k);
+	free_all(outs, nouts);
+	mem_free(outs);
+	prog_free(p);
+	ck_assert_int_eq(mem_live_blocks(), base);
+	free_all(ins, nins);
+	return st.peak_bytes;
+}
+
+/* Values go after their last use: a chain holds the input and two
+ * tensors (192 bytes, not 320); a loop body's values go within the trip
+ * (the iter arg after its last read, the unused iv after the first op);
+ * a value read inside a loop body lives until the loop ends. */
+START_TEST(peak_last_use)
+{
+	double v[16] = {0}, one[16] = {1}, e;
+
+	ck_assert_int_eq(peak_of("func @main(%x: tensor<16xi32>) -> tensor<16xi32> {\n"
+				 "  %a = add %x, 1 : tensor<16xi32>\n"
+				 "  %b = add %a, 1 : tensor<16xi32>\n"
+				 "  %c = add %b, 1 : tensor<16xi32>\n"
+				 "  %d = add %c, 1 : tensor<16xi32>\n"
+				 "  return %d\n"
+				 "}\n", INS(mk1(DT_I32, 16, v)), &small, 3, &e),
+			 192);
+	ck_assert(e == 4);
+	/* x 64 + acc 64 + iv 8 + a 64 at the first op of a trip */
+	ck_assert_int_eq(peak_of("func @main(%x: tensor<16xi32>) -> tensor<16xi32> {\n"
+				 "  %r = for %i = 0 to 10 iter(%acc = %x) -> (tensor<16xi32>) {\n"
+				 "    %a = add %acc, %x : tensor<16xi32>\n"
+				 "    %b = add %a, 1 : tensor<16xi32>\n"
+				 "    yield %b\n"
+				 "  }\n"
+				 "  return %r\n"
+				 "}\n", INS(mk1(DT_I32, 16, one)), &small, 0, &e),
+			 200);
+	ck_assert(e == 21);
+	/* %y is read in the then-branch and the loop: live until the loop
+	 * ends, %z (the init) too; %c (an i1) after the if */
+	ck_assert_int_eq(peak_of("func @main(%x: tensor<8xi32>) -> tensor<8xi32> {\n"
+				 "  %y = add %x, 1 : tensor<8xi32>\n"
+				 "  %c = lt 0, 1 : index\n"
+				 "  %z = if %c -> (tensor<8xi32>) {\n"
+				 "    %t = add %y, %y : tensor<8xi32>\n"
+				 "    yield %t\n"
+				 "  } else {\n"
+				 "    yield %x\n"
+				 "  }\n"
+				 "  %r = for %i = 0 to 3 iter(%acc = %z) -> (tensor<8xi32>) {\n"
+				 "    %a = add %acc, %y : tensor<8xi32>\n"
+				 "    yield %a\n"
+				 "  }\n"
+				 "  return %r\n"
+				 "}\n", INS(mk1(DT_I32, 8, one)), &small, 0, &e),
+			 5 * 32 + 8);
+	ck_assert(e == 10);
+}
+END_TEST
+
+/* A 6-op chain on 2^20 f32 (4 MiB a tensor) under a 16 MiB limit: held to
+ * the end of the block it needed 28 MiB and failed; now 12 MiB. */
+START_TEST(limit_bytes_chain)
+{
+	const Limits lim = {.max_elems = 1 << 20, .max_bytes = 16 << 20,
+			    .max_trips = 10, .max_depth = 3};
+	int64_t n = 1 << 20;
+	Tensor *x = tensor_new(DT_F32, 1, &n);
+	double e;
+
+	for (int64_t i = 0; i < n; i++)
+		tensor_setf(x, i, (double)(i % 7));
+	ck_assert_int_eq(peak_of("func @main(%x: tensor<1048576xf32>) -> tensor<1048576xf32> {\n"
+				 "  %a = add %x, 1.0 : tensor<1048576xf32>\n"
+				 "  %b = mul %a, 2.0 : tensor<1048576xf32>\n"
+				 "  %c = sub %b, %x : tensor<1048576xf32>\n"
+				 "  %d = mul %c, %c : tensor<1048576xf32>\n"
+				 "  %e = add %d, 0.5 : tensor<1048576xf32>\n"
+				 "  %f = neg %e : tensor<1048576xf32>\n"
+				 "  return %f\n"
+				 "}\n", INS(x), &lim, 1048574, &e),
+			 3 * (4 << 20));
+	/* element 1048574 holds 1048574 % 7 = 2: -(((2 + 1) * 2 - 2)^2 + 0.5) */
+	ck_assert(e == -16.5);
 }
 END_TEST
 
@@ -925,6 +1031,8 @@ errors_suite(void)
 	tcase_add_test(tc, err_empty_dim);
 	tcase_add_test(tc, limit_elems);
 	tcase_add_test(tc, limit_bytes);
+	tcase_add_test(tc, peak_last_use);
+	tcase_add_test(tc, limit_bytes_chain);
 	tcase_add_test(tc, limit_trips);
 	tcase_add_test(tc, limit_depth);
 	tcase_add_test(tc, alloc_failure);

@@ -49,12 +49,16 @@ START_TEST(shadow_uniform_then_partial)
 	shadow_write(X, h, &whole, 5);
 	ck_assert(X->bufs[h].uniform);
 	ck_assert_int_eq(shadow_mismatch(X, h, &whole, 5, &found), -1);
-	/* a strided write splits the tag: elements 1, 3, 5, 7 */
+	/* a strided write splits the tag: elements 1, 3, 5, 7 (a patch
+	 * over the base, until a check must locate a mismatch) */
 	shadow_write(X, h, &odd, 6);
-	ck_assert(!X->bufs[h].uniform);
+	ck_assert(X->bufs[h].uniform);
+	ck_assert_int_eq(X->bufs[h].npatch, 1);
 	ck_assert_int_eq(shadow_mismatch(X, h, &odd, 6, &found), -1);
+	ck_assert(X->bufs[h].uniform);
 	ck_assert_int_eq(shadow_mismatch(X, h, &whole, 5, &found), 1);
 	ck_assert_int_eq(found, 6);
+	ck_assert(!X->bufs[h].uniform);
 	/* lo = x[0:4]: the first stale element is lo[1] */
 	ck_assert_int_eq(shadow_mismatch(X, h, &lo, 5, &found), 1);
 	/* a whole write makes it uniform again */
@@ -69,6 +73,57 @@ START_TEST(shadow_uniform_then_partial)
 	ck_assert_ptr_null(X->bufs[h].data);
 	ck_assert_int_eq((unsigned char)buf_data(X, h)[0], 0xDE);
 	ck_assert_int_eq((unsigned char)buf_data(X, h)[3], 0xEF);
+	bufs_free(X);
+	exec_result_free(&res);
+}
+END_TEST
+
+/* A row written in place and inserted back (the row loop): the checks
+ * answer from the patch, the insert's whole write drops it, and the shadow
+ * never takes a tag per element.  A read the patches cannot decide, or a
+ * fifth patch, expands it with the same answers. */
+START_TEST(shadow_patches)
+{
+	ExecResult res;
+	ExecOpts o = {.lim = &default_limits};
+	Exec *X = exec_new(&res, &o);
+	View whole = view1(0, 16, 1), row = view1(4, 4, 1), in_row = view1(5, 2, 1);
+	View across = view1(2, 4, 1);
+	uint32_t found = 0;
+	int h;
+
+	if (setjmp(X->oom))
+		ck_abort_msg("out of memory");
+	h = buf_new(X, DT_I32, 16, BUF_ALLOC, NULL, NULL);
+	shadow_write(X, h, &whole, 1);
+	for (uint32_t trip = 0; trip < 3; trip++) {
+		uint32_t base = 1 + 2 * trip;
+		shadow_write(X, h, &row, base + 1);       /* add into the row */
+		ck_assert_int_eq(shadow_mismatch(X, h, &row, base + 1, &found), -1);
+		ck_assert_int_eq(shadow_mismatch(X, h, &in_row, base + 1, &found), -1);
+		/* the insert reads all but its row, expecting the base */
+		ck_assert_int_eq(shadow_mismatch_except(X, h, &whole, &row, base,
+							&found), -1);
+		shadow_write(X, h, &whole, base + 2);   /* the insert */
+		ck_assert(X->bufs[h].uniform);
+		ck_assert_int_eq(X->bufs[h].npatch, 0);
+		ck_assert_ptr_null(X->bufs[h].vers);
+	}
+	/* a read across the patch's edge: found at across[2] (element 4) */
+	shadow_write(X, h, &row, 9);
+	ck_assert_int_eq(shadow_mismatch(X, h, &across, 7, &found), 2);
+	ck_assert_int_eq(found, 9);
+	ck_assert(!X->bufs[h].uniform);
+	/* five partial writes: the fifth expands */
+	shadow_write(X, h, &whole, 10);
+	for (int k = 0; k < 5; k++) {
+		View one = view1(k, 1, 1);
+		shadow_write(X, h, &one, 11 + (uint32_t)k);
+	}
+	ck_assert(!X->bufs[h].uniform);
+	ck_assert_int_eq(shadow_mismatch(X, h, &whole, 10, &found), 0);
+	ck_assert_int_eq(found, 11);
+	ck_assert_int_eq(shadow_mismatch_except(X, h, &whole, &row, 10, &found), 0);
 	bufs_free(X);
 	exec_result_free(&res);
 }
@@ -379,6 +434,79 @@ START_TEST(lowering_frees)
 }
 END_TEST
 
+/* The executor's tables at their largest after n trips of program text
+ * (its @main takes a 16-element i32 tensor and the trip count) bufferized
+ * by strategy s; the run must agree with nothing to report. */
+static void
+tables_after(const char *text, const char *s, int64_t n, int64_t *bufs,
+	     int64_t *vers)
+{
+	Diag d;
+	Program *p = tu_parse(text, &d);
+	Decisions ds;
+	BProg *bp;
+	ExecOpts eo = {.lim = &default_limits};
+	ExecResult ex;
+	int64_t dims[1] = {16};
+	Tensor *in[2] = {tensor_new(DT_I32, 1, dims), tensor_new(DT_INDEX, 0, NULL)};
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(tir_verify(p, &default_limits, &d), 0);
+	ck_assert_int_eq(decisions_make(p, strategy_find(s), &ds), 0);
+	ck_assert_ptr_nonnull(bp = bufferize_lower(p, &ds, &d));
+	tensor_seti(in[1], 0, n);
+	ck_assert_int_eq(exec_run(bp, p->funcs[0], in, &eo, &ex, &d), 0);
+	ck_assert_int_eq(ex.nviols, 0);
+	ck_assert_str_eq(ex.aborted, "");
+	ck_assert_int_eq(tensor_geti(ex.outs[0], 3), n);
+	*bufs = ex.mem.table_bufs;
+	*vers = ex.mem.table_vers;
+	exec_result_free(&ex);
+	tensor_free(in[0]);
+	tensor_free(in[1]);
+	bprog_free(bp);
+	decisions_free(&ds);
+	prog_free(p);
+}
+
+/* Memory follows the live buffers, not the trips: a loop that allocates
+ * and frees a buffer a trip (copy-all), or writes an element in place a
+ * trip (one-shot: a partial write each, then a whole one), keeps its
+ * buffer and version tables the same size from 10^3 to 10^5 trips. */
+START_TEST(tables_bounded_by_live)
+{
+	static const char *const progs[][2] = {
+		{"func @main(%x: tensor<16xi32>, %n: index) -> tensor<16xi32> {\n"
+		 "  %r = for %i = 0 to %n step 1 iter(%acc = %x) -> (tensor<16xi32>) {\n"
+		 "    %a = add %acc, 1 : tensor<16xi32>\n"
+		 "    yield %a\n"
+		 "  }\n"
+		 "  return %r\n"
+		 "}\n", "copy-all"},
+		{"func @main(%x: tensor<16xi32>, %n: index) -> tensor<16xi32> {\n"
+		 "  %r = for %i = 0 to %n step 1 iter(%acc = %x) -> (tensor<16xi32>) {\n"
+		 "    %s = extract_slice %acc[3] [4] [1] : tensor<4xi32>\n"
+		 "    %t = add %s, 1 : tensor<4xi32>\n"
+		 "    %u = insert_slice %t into %acc[3] [4] [1] : tensor<16xi32>\n"
+		 "    %w = add %u, 0 : tensor<16xi32>\n"
+		 "    yield %w\n"
+		 "  }\n"
+		 "  return %r\n"
+		 "}\n", "one-shot"},
+	};
+
+	for (size_t k = 0; k < sizeof progs / sizeof *progs; k++) {
+		int64_t b3, v3, b5, v5;
+		tables_after(progs[k][0], progs[k][1], 1000, &b3, &v3);
+		tables_after(progs[k][0], progs[k][1], 100000, &b5, &v5);
+		ck_assert_int_eq(b3, b5);
+		ck_assert_int_eq(v3, v5);
+		ck_assert_int_le(b5, 128);
+		ck_assert_int_le(v5, 4096);
+	}
+}
+END_TEST
+
 /* Same seed, same schedule, same verdict: each schedule run twice gives
  * the same full JSON report. */
 static char *
@@ -434,6 +562,8 @@ main(void)
 	TCase *h = tcase_create("harness");
 
 	tcase_add_test(t, shadow_uniform_then_partial);
+	tcase_add_test(t, shadow_patches);
+	tcase_add_test(t, tables_bounded_by_live);
 	tcase_add_test(t, shadow_undefined_version);
 	tcase_add_test(t, violations_fold_repeats);
 	tcase_add_test(t, nan_is_nan);
@@ -444,6 +574,8 @@ main(void)
 	tcase_add_test(h, illegal_plans);
 	tcase_add_test(h, lowering_frees);
 	tcase_add_test(h, schedules_are_deterministic);
+	tcase_set_timeout(t, 60); /* 2 x 10^5 loop trips, under ASan too */
+	tcase_set_timeout(h, 60);
 	suite_add_tcase(s, t);
 	suite_add_tcase(s, h);
 	return tu_run((Suite *[]){s, NULL});
