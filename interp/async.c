@@ -321,6 +321,8 @@ launch_start(Exec *X, Frame *F, const BInst *in)
 	Reg *r = &F->regs[in->v->id];
 	int n = 0;
 
+	if (!exec_charge(X, in->op, WORK_CALL))
+		return;
 	while (ids[n] >= 0)
 		n++;
 	L->in = in;

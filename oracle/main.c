@@ -60,6 +60,8 @@ static const char usage[] =
 	"  --mlir-version N        the MLIR dialect version to export (16,\n"
 	"                          19, 22; default: the tool's, else 22)\n"
 	"  --memory-trace FILE     write M(t) per executed instruction as CSV\n"
+	"  --max-work N            work units one run may use (default 2^32)\n"
+	"  --timeout SEC           wall-clock limit of one run (default none)\n"
 	"\n"
 	"exit: 0 ok, 1 an expectation failed, 2 bad input or usage\n";
 
@@ -81,6 +83,8 @@ typedef struct Opts {
 	char *plantext;         /* its text (mem_alloc'ed) */
 	size_t planlen;
 	const char *out;        /* --out FILE */
+	long long max_work;     /* --max-work N; 0: the default */
+	double timeout;         /* --timeout SEC; 0: none */
 } Opts;
 
 static int
@@ -141,6 +145,22 @@ parse_opt(Opts *o, int argc, char **argv, int *i)
 	} else if (!strcmp(a, "--memory-trace")) {
 		if (!(o->trace = opt_value(argc, argv, i)))
 			return STATUS_BAD;
+	} else if (!strcmp(a, "--timeout")) {
+		char *end;
+		if (!(v = opt_value(argc, argv, i)))
+			return STATUS_BAD;
+		o->timeout = strtod(v, &end);
+		if (*end || !*v || !(o->timeout > 0 && o->timeout <= 1e6))
+			return usage_error("bad timeout '%s' (seconds, (0, "
+					   "1000000])", v);
+	} else if (!strcmp(a, "--max-work")) {
+		char *end;
+		if (!(v = opt_value(argc, argv, i)))
+			return STATUS_BAD;
+		errno = 0;
+		o->max_work = strtoll(v, &end, 10);
+		if (*end || !*v || errno || o->max_work <= 0)
+			return usage_error("bad number '%s' (work units, >= 1)", v);
 	} else if (!strcmp(a, "--alloc-overhead") || !strcmp(a, "--run") ||
 		   !strcmp(a, "--schedules")) {
 		char *end;
@@ -775,6 +795,7 @@ main(int argc, char **argv)
 		if (!rc) {
 			if (trace)
 				fputs("step,bytes,line\n", trace);
+			case_limits(o.max_work, o.timeout);
 			diff_options(o.overhead, trace,
 				     o.has_schedule ? &o.schedule : NULL,
 				     o.nrandom);

@@ -253,6 +253,9 @@ enum {
  * memory before anything was read.  case_free(*out) always.
  */
 int case_load(const char *path, unsigned flags, Case **out, Diag *d);
+/* --max-work N and --timeout SEC (0: keep the default) for every case
+ * loaded after the call: Limits.max_work, Limits.timeout (budget.h). */
+void case_limits(int64_t max_work, double timeout);
 int case_parse(const char *file, const char *text, size_t len,
 	       unsigned flags, Case **out, Diag *d);
 void case_free(Case *c);        /* NULL ok */
