@@ -95,6 +95,10 @@ typedef struct Exec {
 	/* async (async.c) */
 	Launch **launches;    /* every launch of the run, in launch order */
 	int nlaunches, caplaunches;
+	Launch **pend;        /* the launches not done, in launch order (and
+			       * done ones not dropped yet: pend_done) */
+	int npend, cappend, pend_done;
+	int scans;            /* loops over pend running: do not compact */
 	Launch *cur;          /* the launch whose body runs now, or NULL */
 	const BInst *cur_in;  /* ... its instruction */
 	uint64_t rng;         /* random:SEED schedule state */
