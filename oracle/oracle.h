@@ -67,6 +67,7 @@ typedef struct Loader {
 	yaml_document_t doc;
 	Diag *d;
 	jmp_buf jb;
+	int64_t data_bytes;     /* payload of the data tensors made so far */
 } Loader;
 
 enum { YL_OOM = 1, YL_FAIL = 2 }; /* longjmp values: arena OOM, yl_fail */
@@ -253,6 +254,9 @@ enum {
  * memory before anything was read.  case_free(*out) always.
  */
 int case_load(const char *path, unsigned flags, Case **out, Diag *d);
+/* What a case file may hold (issue 12 items 13, 14): bytes, YAML nodes
+ * (checked before libyaml builds the document), runs. */
+enum { MAX_CASE_BYTES = 64 << 20, MAX_YAML_NODES = 1 << 21, MAX_RUNS = 256 };
 /* --max-work N and --timeout SEC (0: keep the default) for every case
  * loaded after the call: Limits.max_work, Limits.timeout (budget.h). */
 void case_limits(int64_t max_work, double timeout);

@@ -206,6 +206,125 @@ START_TEST(launches_unawaited)
 }
 END_TEST
 
+/* ---- what the loader refuses before it builds anything */
+
+static void
+load_error(const char *text, size_t len, int line, int col, const char *msg)
+{
+	Case *c = NULL;
+	Diag d;
+
+	ck_assert_int_eq(case_parse("t.yaml", text, len, 0, &c, &d), -1);
+	ck_assert_msg(!strcmp(d.msg, msg), "got %d:%d: %s", d.loc.line,
+		      d.loc.col, d.msg);
+	ck_assert_int_eq(d.loc.line, line);
+	ck_assert_int_eq(d.loc.col, col);
+	case_free(c);
+}
+
+#define PROG1 "program: |\n  func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n" \
+	      "    return %x\n  }\n"
+
+START_TEST(loader_caps)
+{
+	size_t n = MAX_CASE_BYTES + 1;
+	char *t = malloc(n + 1);
+	Str b = {0};
+	char *s;
+
+	/* a file over 64 MiB: refused before libyaml reads it */
+	memset(t, 'a', n);
+	memcpy(t, "about: ", 7);
+	t[n] = 0;
+	load_error(t, n, 1, 1, "the case file has 67108865 bytes, over the "
+		   "limit of 67108864");
+	free(t);
+	/* 2^21 + 1 scalars in one list (4 MB): refused at the one too many */
+	str_puts(&b, "about: [");
+	for (int i = 0; i <= MAX_YAML_NODES; i++)
+		str_puts(&b, "0,");
+	str_puts(&b, "]\n");
+	s = str_take(&b);
+	load_error(s, strlen(s), 1, 9 + 2 * (MAX_YAML_NODES - 3),
+		   "more than 2097152 YAML nodes (give big data as {splat:} "
+		   "or {random:})");
+	mem_free(s);
+	/* "\0" in a quoted scalar would cut the name there */
+	load_error("case: \"a\\0b\"\n", 13, 1, 7,
+		   "NUL character in a YAML scalar");
+	/* 50,000 runs aliasing one mapping (558 MB from a 350 KB file) */
+	str_puts(&b, "case: t\n" PROG1 "inputs: {x: [1, 2, 3, 4]}\n"
+		 "runs: [&r {strategy: copy-all}");
+	for (int i = 1; i < 50000; i++)
+		str_puts(&b, ", *r");
+	str_puts(&b, "]\n");
+	s = str_take(&b);
+	load_error(s, strlen(s), 7, 7, "a case holds at most 256 runs, this "
+		   "one 50000");
+	mem_free(s);
+	/* an infinite range gave all-NaN data without a word */
+	s = "case: t\n" PROG1 "inputs: {x: {random: 1, min: -.inf, max: .inf}}\n";
+	load_error(s, strlen(s), 6, 30, "input x: random needs finite min and "
+		   "max (max - min finite too)");
+}
+END_TEST
+
+/* One list named twice through an alias is two tensors: all data of a
+ * case together is bounded (1 GiB), checked before it is made. */
+START_TEST(loader_data_bytes)
+{
+	static const char text[] =
+		"case: t\n"
+		"program: |\n"
+		"  func @main(%x: tensor<67108864xf64>) -> tensor<67108864xf64> {\n"
+		"    return %x\n"
+		"  }\n"
+		"inputs: {x: &big {splat: 1}}\n"
+		"expect: {outputs: [*big]}\n";
+
+	load_error(text, strlen(text), 6, 13, "the case's data needs more than "
+		   "1073741824 bytes (inputs and expected outputs together; "
+		   "YAML aliases count at each use)");
+}
+END_TEST
+
+/* --memory-trace: at most 2^20 rows a run, then a line that says so. */
+START_TEST(memory_trace_cap)
+{
+	static const char text[] =
+		"case: limits/trace\n"
+		"program: |\n"
+		"  func @main(%x: i32) -> i32 {\n"
+		"    %r = for %i = 0 to 600000 iter(%a = %x) -> (i32) {\n"
+		"      %b = add %a, 1 : i32\n"
+		"      yield %b\n"
+		"    }\n"
+		"    return %r\n"
+		"  }\n"
+		"inputs: {x: 0}\n"
+		"runs: [{strategy: copy-all, schedule: sync}]\n";
+	FILE *f = tmpfile();
+	char line[128], last[128] = "";
+	long rows = 0;
+	Outcome o;
+
+	ck_assert_ptr_nonnull(f);
+	diff_options(0, f, NULL, 8);
+	ck_assert_int_eq(check_limited(text, 0, 0, &o), STATUS_OK);
+	diff_options(0, NULL, NULL, 8);
+	outcome_clear(&o);
+	rewind(f);
+	while (fgets(line, sizeof line, f)) {
+		rows++;
+		strcpy(last, line);
+	}
+	fclose(f);
+	ck_assert_int_eq(rows, (1 << 20) + 1);
+	ck_assert_str_eq(last, "# truncated: this run has more than 1048576 "
+			 "steps\n");
+}
+END_TEST
+
 static Suite *
 limits_suite(void)
 {
@@ -219,6 +338,12 @@ limits_suite(void)
 	tcase_add_test(t, work_bufferized_run);
 	tcase_add_test(t, timeout_call_tree);
 	tcase_add_test(t, launches_unawaited);
+	suite_add_tcase(s, t);
+	t = tcase_create("loader");
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, loader_caps);
+	tcase_add_test(t, loader_data_bytes);
+	tcase_add_test(t, memory_trace_cap);
 	suite_add_tcase(s, t);
 	return s;
 }
