@@ -75,28 +75,32 @@ expect_error(const Outcome *o, int line, int col, const char *msg)
 	}
 }
 
+/* The case stops with msg at line:col (line 0: anywhere). */
+static void
+limited_error(const char *text, int64_t work, double timeout, int line,
+	      int col, const char *msg)
+{
+	Outcome o;
+
+	ck_assert_int_eq(check_limited(text, work, timeout, &o), STATUS_BAD);
+	expect_error(&o, line, col, msg);
+	outcome_clear(&o);
+}
+
 #define WORK_MSG(n) "work limit of " #n " reached (elements processed, " \
 		    "loop trips, calls and launches)"
 
 /* An exponential call tree stops at the work limit, at a call. */
 START_TEST(work_call_tree)
 {
-	Outcome o;
-
-	ck_assert_int_eq(check_limited(calltree, 1 << 20, 0, &o), STATUS_BAD);
-	expect_error(&o, 14, 7, WORK_MSG(1048576));
-	outcome_clear(&o);
+	limited_error(calltree, 1 << 20, 0, 14, 7, WORK_MSG(1048576));
 }
 END_TEST
 
 /* Each trip's 2^20 elements count: 2^24 units last 15 trips. */
 START_TEST(work_loop_body)
 {
-	Outcome o;
-
-	ck_assert_int_eq(check_limited(bigloop, 1 << 24, 0, &o), STATUS_BAD);
-	expect_error(&o, 5, 7, WORK_MSG(16777216));
-	outcome_clear(&o);
+	limited_error(bigloop, 1 << 24, 0, 5, 7, WORK_MSG(16777216));
 }
 END_TEST
 
@@ -118,9 +122,7 @@ START_TEST(work_matmul)
 	/* 64^3 = 262144 multiply-adds */
 	ck_assert_int_eq(check_limited(text, 270000, 0, &o), STATUS_OK);
 	outcome_clear(&o);
-	ck_assert_int_eq(check_limited(text, 260000, 0, &o), STATUS_BAD);
-	expect_error(&o, 4, 5, WORK_MSG(260000));
-	outcome_clear(&o);
+	limited_error(text, 260000, 0, 4, 5, WORK_MSG(260000));
 }
 END_TEST
 
@@ -165,11 +167,7 @@ END_TEST
  * then is not fixed). */
 START_TEST(timeout_call_tree)
 {
-	Outcome o;
-
-	ck_assert_int_eq(check_limited(calltree, 0, 0.001, &o), STATUS_BAD);
-	expect_error(&o, 0, 0, "time limit of 0.001 s reached");
-	outcome_clear(&o);
+	limited_error(calltree, 0, 0.001, 0, 0, "time limit of 0.001 s reached");
 }
 END_TEST
 
