@@ -275,6 +275,25 @@ unpin(Exec *X, Launch *L)
 
 static void run_launch(Exec *X, Launch *L);
 
+/* Every scan below walks X->pend, the launches not done yet, never the
+ * run's whole history: each access, await and drain cost the launches in
+ * flight, not every launch made so far (un-awaited launches in a loop
+ * were quadratic, cubic under random schedules).  Done launches leave
+ * pend when no scan is running and they are over half of it. */
+static void
+pend_push(Exec *X, Launch *L)
+{
+	if (!X->scans && X->pend_done > X->npend / 2) {
+		int n = 0;
+		for (int i = 0; i < X->npend; i++)
+			if (X->pend[i]->state != DONE)
+				X->pend[n++] = X->pend[i];
+		X->npend = n;
+		X->pend_done = 0;
+	}
+	VEC_PUSH(X->arena, X->pend, X->npend, X->cappend, L);
+}
+
 /* Complete L: first what its stream must finish before it. */
 static void
 complete(Exec *X, Launch *L)
@@ -282,12 +301,14 @@ complete(Exec *X, Launch *L)
 	/* a stream orders the launches made in one context (the host, or
 	 * one launch's body): a nested launch does not queue behind the
 	 * host's, which would deadlock on a late schedule */
-	for (int i = 0; i < X->nlaunches && X->launches[i] != L; i++) {
-		Launch *P = X->launches[i];
+	X->scans++;
+	for (int i = 0; i < X->npend && X->pend[i] != L; i++) {
+		Launch *P = X->pend[i];
 		if (P->state == PENDING && P->stream == L->stream &&
 		    P->parent == L->parent)
 			run_launch(X, P);
 	}
+	X->scans--;
 	if (L->state == PENDING)
 		run_launch(X, L);
 	else if (L->state == RUNNING)
@@ -308,6 +329,7 @@ run_launch(Exec *X, Launch *L)
 	X->cur = outer;
 	X->cur_in = outer ? outer->in : NULL;
 	L->state = DONE;
+	X->pend_done++;
 	unpin(X, L);
 	mem_free(L->regs);
 	L->regs = NULL;
@@ -321,6 +343,8 @@ launch_start(Exec *X, Frame *F, const BInst *in)
 	Reg *r = &F->regs[in->v->id];
 	int n = 0;
 
+	if (!exec_charge(X, in->op, WORK_CALL))
+		return;
 	while (ids[n] >= 0)
 		n++;
 	L->in = in;
@@ -336,6 +360,7 @@ launch_start(Exec *X, Frame *F, const BInst *in)
 	if (!L->regs)
 		longjmp(X->oom, 1);
 	VEC_PUSH(X->arena, X->launches, X->nlaunches, X->caplaunches, L);
+	pend_push(X, L);
 	for (int i = 0; i < n; i++) {
 		reg_assign(&L->regs[ids[i]], &F->regs[ids[i]]);
 		pin(X, L, X->bp->regs[ids[i]], &L->regs[ids[i]]);
@@ -398,11 +423,13 @@ launch_await(Exec *X, Frame *F, const BInst *in)
 void
 launch_drain(Exec *X, const Frame *home)
 {
-	for (int i = 0; i < X->nlaunches && !X->stop; i++) {
-		Launch *L = X->launches[i];
+	X->scans++;
+	for (int i = 0; i < X->npend && !X->stop; i++) {
+		Launch *L = X->pend[i];
 		if (L->state == PENDING && (!home || L->home == home))
 			complete(X, L);
 	}
+	X->scans--;
 }
 
 /* random:SEED: at each instruction boundary, maybe run some launch that
@@ -426,15 +453,22 @@ launch_tick(Exec *X)
 	if (X->o->sched.kind != SCHED_RANDOM || X->cur)
 		return;
 	while (!X->stop && next_rand(X) % 3 == 0) {
-		int n = 0;
-		for (int i = 0; i < X->nlaunches && n < 16; i++) {
-			Launch *L = X->launches[i];
-			bool first = L->state == PENDING;
-			for (int j = 0; first && j < i; j++)
-				first = X->launches[j]->stream != L->stream ||
-					X->launches[j]->parent != L->parent ||
-					X->launches[j]->state == DONE;
-			if (first)
+		int n = 0, nseen = 0;
+		/* the oldest not-done launch of each (stream, parent) seen:
+		 * each one seen is ready or seen[] holds its queue, so
+		 * seen[] stays within the 16 ready ones plus the running */
+		const Launch *seen[32];
+		for (int i = 0; i < X->npend && n < 16; i++) {
+			Launch *L = X->pend[i];
+			bool first = L->state != DONE;
+			for (int j = 0; first && j < nseen; j++)
+				first = seen[j]->stream != L->stream ||
+					seen[j]->parent != L->parent;
+			if (!first)
+				continue;
+			if (nseen < 32)
+				seen[nseen++] = L;
+			if (L->state == PENDING)
 				ready[n++] = L;
 		}
 		if (!n)
@@ -449,8 +483,8 @@ void
 launch_check(Exec *X, const BInst *at, const Value *victim, int h,
 	     const View *v, bool write)
 {
-	for (int i = 0; i < X->nlaunches; i++) {
-		Launch *L = X->launches[i];
+	for (int i = 0; i < X->npend; i++) {
+		Launch *L = X->pend[i];
 		if (L->state != PENDING || L == X->cur)
 			continue;
 		/* the same stream orders them: no race */
@@ -492,6 +526,7 @@ launches_free(Exec *X)
 	for (int i = 0; i < X->nlaunches; i++)
 		mem_free(X->launches[i]->regs);
 	X->nlaunches = 0;
+	X->npend = 0;
 }
 
 int

@@ -29,7 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ir.h"
+#include "budget.h"
 
 typedef struct Box Box;
 struct Box {
@@ -54,6 +54,7 @@ typedef struct Run {
 	/* last uses: the values to unbind after op (by Op.seq), as a list
 	 * through dead_next (by Value.id); -1 ends it */
 	int *dead_head, *dead_next, *last;
+	Budget budget;   /* work and wall clock (budget.h) */
 } Run;
 
 /* A running forall: the results its parallel_insert_slices fill, and
@@ -102,6 +103,17 @@ t_bytes(const Tensor *t)
 	return t->n * (int64_t)dtype_size(t->dt);
 }
 
+/* Charge n units of work at loc (budget.h): 0, or -1 past a limit. */
+static int
+charge(Run *r, Loc loc, int64_t n)
+{
+	char why[160];
+
+	if (!budget_charge(&r->budget, n, why, sizeof why))
+		return 0;
+	return diag_set(r->d, loc, "%s", why);
+}
+
 /* A new tensor, within the element and live-byte limits: zeroed, or
  * (t_new_raw) not, for a kernel that writes every element. */
 static Tensor *
@@ -127,6 +139,8 @@ t_alloc(Run *r, Loc loc, DType dt, int rank, const int64_t *dims, bool zero)
 			 (long long)r->lim->max_bytes);
 		return NULL;
 	}
+	if (charge(r, loc, n) < 0) /* every value is made here */
+		return NULL;
 	if (!(t = tensor_alloc(dt, rank, dims, zero))) {
 		oom(r, loc);
 		return NULL;
@@ -983,7 +997,9 @@ eval_matmul(Frame *f, const Op *op)
 				shape_str(a, sa, sizeof sa), oname(&op->args[1]),
 				shape_str(b, sb, sizeof sb), oname(&op->dest),
 				shape_str(c, sc, sizeof sc));
-	if (!(t = t_dup(f->run, op->loc, c)))
+	if (charge(f->run, op->loc, work_mul(work_mul(a->dims[0], a->dims[1]),
+					     b->dims[1])) < 0 ||
+	    !(t = t_dup(f->run, op->loc, c)))
 		return -1;
 	vo = view_of(t);
 	va = view_of(a);
@@ -1054,7 +1070,8 @@ eval_reduce(Frame *f, const Op *op)
 	if (j != d->rank)
 		return shape_mismatch(f->run, op->loc, &op->args[0], a,
 				      &op->dest, d);
-	if (!(t = t_dup(f->run, op->loc, d)))
+	if (charge(f->run, op->loc, a->n) < 0 ||
+	    !(t = t_dup(f->run, op->loc, d)))
 		return -1;
 	vo = view_of(t);
 	va = view_of(a);
@@ -1353,6 +1370,8 @@ eval_call(Frame *f, const Op *op)
 	if (r->depth >= r->lim->max_depth)
 		return diag_set(r->d, op->loc, "call depth limit of %d reached",
 				r->lim->max_depth);
+	if (charge(r, op->loc, WORK_CALL) < 0)
+		return -1;
 	if (frame_init(r, &callee, fn, op->loc) < 0)
 		goto out;
 	for (int k = 0; k < fn->nparams && k < op->nargs; k++) {
@@ -1447,6 +1466,8 @@ loop_trip(Frame *f, const Op *op, int64_t iv, Box **cur, Box **next,
 	if (r->trips >= r->lim->max_trips)
 		return diag_set(r->d, op->loc, "loop trip limit of %lld reached",
 				(long long)r->lim->max_trips);
+	if (charge(r, op->loc, WORK_STEP) < 0)
+		return -1;
 	r->trips++;
 	if (!(t = t_new(r, op->loc, DT_INDEX, 0, NULL)))
 		return -1;
@@ -1684,6 +1705,8 @@ while_trip(Frame *f, const Op *op, Box **cur, Box **next)
 	if (r->trips >= r->lim->max_trips)
 		return diag_set(r->d, op->loc, "loop trip limit of %lld reached",
 				(long long)r->lim->max_trips);
+	if (charge(r, op->loc, WORK_STEP) < 0)
+		return -1;
 	r->trips++;
 	for (int k = 0; k < op->nres; k++) { /* handed over, like for's */
 		bind(f, op->orelse->args[k], cur[k]);
@@ -1836,7 +1859,7 @@ exec_block(Frame *f, const Block *b, Type *const *types, Box **outs,
 			return diag_set(f->run->d, op->loc,
 					"%s in the middle of a block",
 					op_info[op->kind].name);
-		if (fn(f, op) < 0)
+		if (charge(f->run, op->loc, WORK_STEP) < 0 || fn(f, op) < 0)
 			return -1;
 		dead_drop(f, op);
 	}
@@ -1970,6 +1993,7 @@ ref_run_stats(const Program *p, const Func *entry, Tensor *const *inputs,
 	Box **res = NULL;
 	int n = entry->nrtypes, rc = -1;
 
+	budget_start(&r.budget, r.lim);
 	*outs = NULL;
 	*nouts = 0;
 	if (slots_init(&r, entry->loc) < 0 || dead_fill(&r, entry->loc) < 0 ||

@@ -30,6 +30,17 @@ abort_run(Exec *X, const Op *op, const char *fmt, const char *a, long long n)
 	snprintf(X->res->aborted + k, sizeof X->res->aborted - k, fmt, a, n);
 }
 
+bool
+exec_charge(Exec *X, const Op *op, int64_t n)
+{
+	char why[160];
+
+	if (!budget_charge(&X->budget, n, why, sizeof why))
+		return true;
+	abort_run(X, op, "%s", why, 0);
+	return false;
+}
+
 /* ---- registers */
 
 static Reg *
@@ -614,6 +625,8 @@ run_copy(Exec *X, Frame *F, const BInst *in)
 			buf_whole_write(X, dst->buf);
 		vd = tview(X, dst);
 		vs = tview(X, src);
+		if (!exec_charge(X, in->op, view_numel(&vs)))
+			return;
 		copy_views(X, &vd, &vs);
 		X->res->mem.copies++;
 		X->res->mem.copy_bytes += view_numel(&vs) * (int64_t)dtype_size(vs.dt);
@@ -797,6 +810,8 @@ compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
 	Reg ta, tb;
 	View va, vb, part;
 
+	if (!exec_charge(X, op, view_numel(vo)))
+		return false;
 	switch (oi->form) {
 	case F_EMPTY:
 		return true;
@@ -848,6 +863,8 @@ compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
 				NULL, 0, "matmul shapes differ at run time");
 			return false;
 		}
+		if (!exec_charge(X, op, work_mul(view_numel(vo), va.sizes[1])))
+			return false;
 		if (k_matmul(vo, &va, &vb) < 0)
 			longjmp(X->oom, 1);
 		return true;
@@ -867,6 +884,8 @@ compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
 		return true;
 	case F_REDUCE:
 		if (!operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va))
+			return false;
+		if (!exec_charge(X, op, view_numel(&va)))
 			return false;
 		if (self_overlap(X, in, op->args[0].v, F, out)) {
 			Stale st;
@@ -1156,6 +1175,8 @@ run_for(Exec *X, Frame *F, const BInst *in)
 				  (long long)X->o->lim->max_trips);
 			return;
 		}
+		if (!exec_charge(X, op, WORK_STEP))
+			return;
 		memset(iv, 0, sizeof *iv);
 		iv->buf = -1;
 		iv->set = true;
@@ -1194,6 +1215,8 @@ run_while(Exec *X, Frame *F, const BInst *in)
 				  (long long)X->o->lim->max_trips);
 			return;
 		}
+		if (!exec_charge(X, op, WORK_STEP))
+			return;
 		run_block(X, F, in->orelse, y);
 		if (X->stop)
 			return;
@@ -1249,6 +1272,8 @@ run_call(Exec *X, Frame *F, const BInst *in)
 			  (long long)X->o->lim->max_depth);
 		return;
 	}
+	if (!exec_charge(X, op, WORK_CALL))
+		return;
 	while (X->bp->funcs[fi].f != fn)
 		fi++;
 	G.regs = frame_regs(X, X->depth + 1);
@@ -1272,11 +1297,20 @@ run_call(Exec *X, Frame *F, const BInst *in)
 }
 
 
+/* --memory-trace: one row per step, at most TRACE_ROWS a run (a run may
+ * take 10^9 steps: tens of GB of CSV), then one line saying so. */
+enum { TRACE_ROWS = 1 << 20 };
+
 static void
 trace_step(Exec *X, const BInst *in)
 {
 	X->step++;
-	if (X->o->trace)
+	if (!X->o->trace || X->step > TRACE_ROWS + 1)
+		return;
+	if (X->step > TRACE_ROWS)
+		fprintf(X->o->trace, "# truncated: this run has more than %d "
+			"steps\n", TRACE_ROWS);
+	else
 		fprintf(X->o->trace, "%lld,%lld,%d\n", (long long)X->step,
 			(long long)X->live, in->op ? in->op->loc.line : 0);
 	if (X->o->on_step)
@@ -1415,6 +1449,8 @@ run_dealloc(Exec *X, Frame *F, const BInst *in)
 static void
 run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
 {
+	if (!exec_charge(X, in->op, WORK_STEP))
+		return;
 	{
 		switch (in->kind) {
 		case BI_ALLOC: run_alloc(X, F, in); break;
@@ -1632,6 +1668,8 @@ run_forall(Exec *X, Frame *F, const BInst *in)
 				  (long long)X->o->lim->max_trips);
 			break;
 		}
+		if (!exec_charge(X, op, work_mul(n, WORK_STEP)))
+			break;
 		forall_window(X, F, in, files, vr, i, n);
 	}
 	/* what no trip wrote holds the init, now the result's version */
@@ -1806,6 +1844,7 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	X.bp = bp;
 	X.o = o;
 	X.res = res;
+	budget_start(&X.budget, o->lim);
 	if (!(X.arena = arena_new()))
 		return diag_set(d, entry->loc, "out of memory");
 	if (setjmp(X.oom)) {

@@ -3,7 +3,7 @@
 #ifndef BUFDIFF_EXEC_H
 #define BUFDIFF_EXEC_H
 
-#include "ir.h"
+#include "budget.h"
 
 enum { BUF_INPUT, BUF_CONST, BUF_ALLOC };
 
@@ -121,9 +121,14 @@ typedef struct Exec {
 	Reg **frames;         /* register files by call depth */
 	Arena *arena;         /* frames, scratch, futures */
 	bool stop;            /* the run was aborted (res->aborted says why) */
+	Budget budget;        /* work and wall clock (budget.h) */
 	/* async (async.c) */
 	Launch **launches;    /* every launch of the run, in launch order */
 	int nlaunches, caplaunches;
+	Launch **pend;        /* the launches not done, in launch order (and
+			       * done ones not dropped yet: pend_done) */
+	int npend, cappend, pend_done;
+	int scans;            /* loops over pend running: do not compact */
 	Launch *cur;          /* the launch whose body runs now, or NULL */
 	const BInst *cur_in;  /* ... its instruction */
 	uint64_t rng;         /* random:SEED schedule state */
@@ -195,6 +200,8 @@ void exec_block(Exec *X, Frame *F, const BBlock *b, Reg *out);
 void abort_run(Exec *X, const Op *op, const char *fmt, const char *a,
 	       long long n);
 void reg_assign(Reg *dst, const Reg *src);
+/* Charge n units of work (budget.h) for op; false: the run is aborted. */
+bool exec_charge(Exec *X, const Op *op, int64_t n);
 
 /* async.c: launches, streams, schedules, lifetime through completion */
 void launch_start(Exec *X, Frame *F, const BInst *in);

@@ -17,6 +17,7 @@ const Limits default_limits = {
 	.max_bytes = (int64_t)1 << 30,
 	.max_trips = 10000000,
 	.max_depth = 64,
+	.max_work = (int64_t)1 << 32,
 };
 
 size_t

@@ -13,6 +13,7 @@
  *   tensor.c   runtime tensors (payload + per-element definedness)
  *   kernels.c  one kernel per op form over strided views; OpenBLAS matmul
  *   eval.c     the reference interpreter (value semantics, poison, limits)
+ *   budget.c   the work budget and wall clock of one run (budget.h)
  *
  * Layout convention, everywhere: row-major, the last dimension is fastest.
  * A view is (root payload, element offset, sizes, strides in elements).
@@ -416,9 +417,12 @@ typedef struct Limits {
 	int64_t max_bytes;       /* all live tensor payload together */
 	int64_t max_trips;       /* loop iterations in one run, all loops */
 	int max_depth;           /* call depth */
+	int64_t max_work;        /* work units in one run (budget.h) */
+	double timeout;          /* wall-clock seconds of one run; 0: none */
 } Limits;
 
-extern const Limits default_limits; /* 2^26 elems, 1 GiB, 10^7 trips, 64 */
+/* 2^26 elems, 1 GiB, 10^7 trips, depth 64, 2^32 work units, no timeout */
+extern const Limits default_limits;
 
 /* Single definition, dominance and scoping, types and shapes, static slice
  * bounds, yields match region results, futures only through await, call

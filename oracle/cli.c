@@ -115,6 +115,11 @@ static const Flag flags[] = {
 	{"alloc-overhead", "BYTES", p_num, F(overhead), 0, 1LL << 40,
 	 C(RUN) | C(CHECK),
 	 "count BYTES more for each allocation in the memory figures (0..2^40)"},
+	{"max-work", "N", p_num, F(max_work), 1, 1LL << 62, C(RUN) | C(CHECK),
+	 "work units one run may use (elements processed, loop trips, calls "
+	 "and launches; default 2^32)"},
+	{"timeout", "SEC", p_seconds, F(timeout), 0, 1000000, C(RUN) | C(CHECK),
+	 "wall-clock limit of one run (0 < SEC <= 1000000; default none)"},
 	{"memory-trace", "FILE", p_str, F(trace), 0, 0, C(RUN),
 	 "write M(t) after each executed buffer instruction as CSV "
 	 "(step,bytes,line,run,strategy,schedule)"},

@@ -317,10 +317,24 @@ resolve(Loader *L, const yaml_node_t *at, const Type *t, const Shape *given,
 	return n;
 }
 
+/* All data of one case file together (inputs, expected outputs, every
+ * run's outputs): YAML aliases let a small file name one big list many
+ * times, and each use is a tensor of its own. */
+#define MAX_DATA_BYTES ((int64_t)1 << 30)
+
 static Tensor *
-new_tensor(Loader *L, const Type *t, const int64_t *dims, int64_t n)
+new_tensor(Loader *L, const yaml_node_t *at, const Type *t,
+	   const int64_t *dims, int64_t n)
 {
-	Tensor *x = arena_alloc(L->arena, sizeof *x);
+	int64_t bytes = n * (int64_t)(dtype_size(t->dt) + 1);
+	Tensor *x;
+
+	if (bytes > MAX_DATA_BYTES - L->data_bytes)
+		yl_fail(L, yl_loc(at), "the case's data needs more than %" PRId64
+			" bytes (inputs and expected outputs together; YAML "
+			"aliases count at each use)", MAX_DATA_BYTES);
+	L->data_bytes += bytes;
+	x = arena_alloc(L->arena, sizeof *x);
 
 	x->dt = t->dt;
 	x->rank = t->kind == TY_TENSOR ? t->rank : 0;
@@ -396,7 +410,7 @@ from_list(Fill *F, const yaml_node_t *n, const Type *t, const Shape *given,
 	}
 	cnt = resolve(F->L, n, t, s.rank >= 0 ? &s : given, s.count, lim,
 		      F->label, dims);
-	F->t = new_tensor(F->L, t, dims, cnt);
+	F->t = new_tensor(F->L, n, t, dims, cnt);
 	if (s.rank >= 0)
 		fill_nested(F, n, 0);
 	else
@@ -426,6 +440,10 @@ fill_random(Fill *F, const yaml_node_t *seed, const yaml_node_t *mn,
 	if (dtype_is_float(t->dt) ? !(lo.f <= hi.f) : lo.i > hi.i)
 		yl_fail(L, yl_loc(mn ? mn : mx), "%s: random needs min <= max",
 			F->label);
+	/* an infinite bound or span would give infinities and NaN */
+	if (dtype_is_float(t->dt) && !isfinite(hi.f - lo.f))
+		yl_fail(L, yl_loc(!isfinite(lo.f) ? mn : mx), "%s: random needs "
+			"finite min and max (max - min finite too)", F->label);
 	for (int64_t i = 0; i < t->n; i++) {
 		uint64_t x = rng_next(&state);
 
@@ -469,7 +487,7 @@ from_mapping(Fill *F, const yaml_node_t *n, const Type *t, const Limits *lim)
 		return from_list(F, v[DATA], t, &s, lim);
 	}
 	cnt = resolve(L, v[SHAPE] ? v[SHAPE] : n, t, &s, -1, lim, F->label, dims);
-	F->t = new_tensor(L, t, dims, cnt);
+	F->t = new_tensor(L, n, t, dims, cnt);
 	if (v[SPLAT]) {
 		Num x = read_num(L, v[SPLAT], t->dt, F->allow_undef, F->label);
 		for (int64_t i = 0; i < cnt; i++)

@@ -77,6 +77,7 @@ typedef struct Loader {
 	yaml_document_t doc;
 	Diag *d;
 	jmp_buf jb;
+	int64_t data_bytes;     /* payload of the data tensors made so far */
 } Loader;
 
 enum { YL_OOM = 1, YL_FAIL = 2 }; /* longjmp values: arena OOM, yl_fail */
@@ -270,6 +271,12 @@ enum {
  * memory before anything was read.  case_free(*out) always.
  */
 int case_load(const char *path, unsigned flags, Case **out, Diag *d);
+/* What a case file may hold (issue 12 items 13, 14): bytes, YAML nodes
+ * (checked before libyaml builds the document), runs. */
+enum { MAX_CASE_BYTES = 64 << 20, MAX_YAML_NODES = 1 << 21, MAX_RUNS = 256 };
+/* --max-work N and --timeout SEC (0: keep the default) for every case
+ * loaded after the call: Limits.max_work, Limits.timeout (budget.h). */
+void case_limits(int64_t max_work, double timeout);
 int case_parse(const char *file, const char *text, size_t len,
 	       unsigned flags, Case **out, Diag *d);
 void case_free(Case *c);        /* NULL ok */
@@ -622,6 +629,8 @@ typedef struct Args {
 	bool json;
 	const char *junit, *trace, *plan, *out;
 	const char *html;               /* --html FILE (run, plot, lab) or DIR */
+	long long max_work;             /* --max-work N; 0: the default */
+	double timeout;                 /* --timeout SEC; 0: none */
 	long long overhead;             /* --alloc-overhead BYTES */
 	int run;                        /* --run I, 1-based; 0: not given */
 	/* fuzz */

@@ -517,6 +517,10 @@ runs_load(Loader *L, Case *c, const yaml_node_t *n)
 {
 	yl_want(L, n, YAML_SEQUENCE_NODE, "runs");
 	c->nruns = yl_nitems(n);
+	/* each run keeps its buffer program and outputs until the report */
+	if (c->nruns > MAX_RUNS)
+		yl_fail(L, yl_loc(n), "a case holds at most %d runs, this one %d",
+			MAX_RUNS, c->nruns);
 	c->runs = arena_alloc(L->arena, sizeof *c->runs * (size_t)(c->nruns + 1));
 	for (int i = 0; i < c->nruns; i++)
 		load_run(L, c, &c->runs[i], yl_item(L, n, i), i + 1);

@@ -214,44 +214,67 @@ yaml_error(const yaml_parser_t *p, const char *text, Diag *d)
 /* Deepest nesting of YAML collections a file may have: data is at most
  * MAXRANK deep, and libyaml's scanner slows down quadratically with the
  * depth of flow collections (10^5 took a minute), so the events are
- * checked before the document is built. */
+ * checked before the document is built; so are the number of nodes
+ * (MAX_YAML_NODES: a document costs about 100 bytes a node) and NUL
+ * characters inside scalars ("\0" in a quoted string would cut a name). */
 enum { MAX_YAML_DEPTH = 64 };
 
 static int
-depth_check(const char *text, size_t len, Diag *d)
+event_check(const yaml_event_t *ev, int *depth, long *nodes, Diag *d)
+{
+	Loc at = {(int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1};
+
+	switch (ev->type) {
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT:
+		if (++*depth > MAX_YAML_DEPTH)
+			return diag_set(d, at, "YAML collections nested deeper "
+					"than %d", MAX_YAML_DEPTH);
+		break;
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		--*depth;
+		return 0;
+	case YAML_SCALAR_EVENT:
+		if (strlen((const char *)ev->data.scalar.value) !=
+		    ev->data.scalar.length)
+			return diag_set(d, at, "NUL character in a YAML scalar");
+		break;
+	default:
+		return 0;
+	}
+	if (++*nodes > MAX_YAML_NODES)
+		return diag_set(d, at, "more than %d YAML nodes (give big data "
+				"as {splat:} or {random:})", MAX_YAML_NODES);
+	return 0;
+}
+
+static int
+limits_check(const char *text, size_t len, const char *what, Diag *d)
 {
 	yaml_parser_t p;
 	yaml_event_t ev;
 	int depth = 0, rc = 0;
+	long nodes = 0;
 
+	if (len > MAX_CASE_BYTES)
+		return diag_set(d, (Loc){1, 1}, "the %s has %zu bytes, over the "
+				"limit of %d", what, len, MAX_CASE_BYTES);
 	if (!yaml_parser_initialize(&p))
 		return diag_set(d, (Loc){0, 0}, "out of memory");
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
 	for (;;) {
 		if (!yaml_parser_parse(&p, &ev))
 			break; /* the load reports it */
-		if (ev.type == YAML_SEQUENCE_START_EVENT ||
-		    ev.type == YAML_MAPPING_START_EVENT) {
-			if (++depth > MAX_YAML_DEPTH) {
-				rc = diag_set(d, (Loc){(int)ev.start_mark.line + 1,
-					      (int)ev.start_mark.column + 1},
-					      "YAML collections nested deeper "
-					      "than %d", MAX_YAML_DEPTH);
-				yaml_event_delete(&ev);
-				break;
-			}
-		} else if (ev.type == YAML_SEQUENCE_END_EVENT ||
-			   ev.type == YAML_MAPPING_END_EVENT) {
-			depth--;
-		}
-		if (ev.type == YAML_STREAM_END_EVENT) {
-			yaml_event_delete(&ev);
-			break;
-		}
+		rc = event_check(&ev, &depth, &nodes, d);
+		if (ev.type == YAML_STREAM_END_EVENT)
+			rc = 1;
 		yaml_event_delete(&ev);
+		if (rc)
+			break;
 	}
 	yaml_parser_delete(&p);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 int
@@ -263,7 +286,7 @@ yl_load(Loader *L, const char *text, size_t len, const char *what,
 	yaml_node_t *root;
 	int rc = 0;
 
-	if (depth_check(text, len, d))
+	if (limits_check(text, len, what, d))
 		return -1;
 	if (!yaml_parser_initialize(&p))
 		return diag_set(d, (Loc){0, 0}, "out of memory");

@@ -1,0 +1,353 @@
+/* test_limits.c: hostile input that is too big or too long rather than
+ * malformed (issue 12 items 13, 14, 16): the work budget and the wall
+ * clock of a run, launches in flight, what the loader refuses before it
+ * builds anything.  The big inputs are generated here, not committed. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "oracle.h"
+#include "testutil.h"
+
+/* Each call of @t calls itself twice, `depth` deep: 2^40 calls. */
+static const char calltree[] =
+	"case: limits/call-tree\n"
+	"program: |\n"
+	"  func @main(%x: i64) -> i64 {\n"
+	"    %n = const 40 : index\n"
+	"    %r = call @t(%x, %n)\n"
+	"    return %r\n"
+	"  }\n"
+	"  func @t(%a: i64, %d: index) -> i64 {\n"
+	"    %z = eq %d, 0 : index\n"
+	"    %r = if %z -> (i64) {\n"
+	"      yield %a\n"
+	"    } else {\n"
+	"      %e = sub %d, 1 : index\n"
+	"      %b = call @t(%a, %e)\n"
+	"      %c = call @t(%b, %e)\n"
+	"      yield %c\n"
+	"    }\n"
+	"    return %r\n"
+	"  }\n"
+	"inputs: {x: 1}\n";
+
+/* A loop of 10^6 trips whose body adds a 2^20-element tensor. */
+static const char bigloop[] =
+	"case: limits/big-loop\n"
+	"program: |\n"
+	"  func @main(%x: tensor<1048576xi32>) -> tensor<1048576xi32> {\n"
+	"    %r = for %i = 0 to 1000000 iter(%a = %x) -> (tensor<1048576xi32>) {\n"
+	"      %b = add %a, 1 : tensor<1048576xi32>\n"
+	"      yield %b\n"
+	"    }\n"
+	"    return %r\n"
+	"  }\n"
+	"inputs: {x: {splat: 0}}\n";
+
+/* check_case on text under --max-work/--timeout; the outcome in *o. */
+static Status
+check_limited(const char *text, int64_t work, double timeout, Outcome *o)
+{
+	Case *c = NULL;
+	Diag d;
+	Status st;
+
+	case_limits(work, timeout);
+	if (case_parse("t.yaml", text, strlen(text), 0, &c, &d))
+		ck_abort_msg("load failed: %d:%d: %s", d.loc.line, d.loc.col, d.msg);
+	case_limits(0, 0);
+	check_case(c, NULL, true, o);
+	st = o->status;
+	case_free(c);
+	return st;
+}
+
+static void
+expect_error(const Outcome *o, int line, int col, const char *msg)
+{
+	ck_assert_msg(o->errored, "no error");
+	ck_assert_msg(!strcmp(o->err.msg, msg), "got %d:%d: %s", o->err.loc.line,
+		      o->err.loc.col, o->err.msg);
+	if (line) {
+		ck_assert_int_eq(o->err.loc.line, line);
+		ck_assert_int_eq(o->err.loc.col, col);
+	}
+}
+
+/* The case stops with msg at line:col (line 0: anywhere). */
+static void
+limited_error(const char *text, int64_t work, double timeout, int line,
+	      int col, const char *msg)
+{
+	Outcome o;
+
+	ck_assert_int_eq(check_limited(text, work, timeout, &o), STATUS_BAD);
+	expect_error(&o, line, col, msg);
+	outcome_clear(&o);
+}
+
+#define WORK_MSG(n) "work limit of " #n " reached (elements processed, " \
+		    "loop trips, calls and launches)"
+
+/* An exponential call tree stops at the work limit, at a call. */
+START_TEST(work_call_tree)
+{
+	limited_error(calltree, 1 << 20, 0, 14, 7, WORK_MSG(1048576));
+}
+END_TEST
+
+/* Each trip's 2^20 elements count: 2^24 units last 15 trips. */
+START_TEST(work_loop_body)
+{
+	limited_error(bigloop, 1 << 24, 0, 5, 7, WORK_MSG(16777216));
+}
+END_TEST
+
+/* A matmul is m*n*k: refused before it starts, at the default limit too
+ * (cases/errors/matmul-4096-i64.yaml); here a small one under a small
+ * limit. */
+START_TEST(work_matmul)
+{
+	static const char text[] =
+		"case: limits/matmul\n"
+		"program: |\n"
+		"  func @main(%a: tensor<64x64xi64>) -> tensor<64x64xi64> {\n"
+		"    %m = matmul %a, %a into %a : tensor<64x64xi64>\n"
+		"    return %m\n"
+		"  }\n"
+		"inputs: {a: {splat: 1}}\n";
+	Outcome o;
+
+	/* 64^3 = 262144 multiply-adds */
+	ck_assert_int_eq(check_limited(text, 270000, 0, &o), STATUS_OK);
+	outcome_clear(&o);
+	limited_error(text, 260000, 0, 4, 5, WORK_MSG(260000));
+}
+END_TEST
+
+/* The bufferized run has its own budget: past it the run stops early
+ * (`aborted`), named like the reference's: here at the copy the yield
+ * makes. */
+START_TEST(work_bufferized_run)
+{
+	static const char text[] =
+		"case: limits/exec\n"
+		"program: |\n"
+		"  func @main(%x: tensor<4096xi32>) -> tensor<4096xi32> {\n"
+		"    %r = for %i = 0 to 100 iter(%a = %x) -> (tensor<4096xi32>) {\n"
+		"      %b = add %a, 1 : tensor<4096xi32>\n"
+		"      yield %b\n"
+		"    }\n"
+		"    return %r\n"
+		"  }\n"
+		"inputs: {x: {splat: 0}}\n";
+	Case *c = NULL;
+	Tensor **ref = NULL;
+	int nref = 0;
+	RunOut r;
+	Diag d;
+
+	ck_assert_int_eq(case_parse("t.yaml", text, strlen(text), 0, &c, &d), 0);
+	ck_assert_int_eq(ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref,
+				 &nref, &d), 0);
+	c->lim.max_work = 100000;
+	diff_run(c, NULL, strategy_find("copy-all"), ref, nref, &r);
+	ck_assert_str_eq(r.ex.aborted, "line 6: " WORK_MSG(100000));
+	ck_assert_int_eq(r.verdict, VERDICT_DIVERGE);
+	runout_clear(&r);
+	for (int i = 0; i < nref; i++)
+		tensor_free(ref[i]);
+	mem_free(ref);
+	case_free(c);
+}
+END_TEST
+
+/* --timeout: the same call tree stops at the wall clock (where it is
+ * then is not fixed). */
+START_TEST(timeout_call_tree)
+{
+	limited_error(calltree, 0, 0.001, 0, 0, "time limit of 0.001 s reached");
+}
+END_TEST
+
+/* 20,000 launches in a loop, none awaited, under every schedule: the
+ * executor walks the launches in flight, not every launch made so far
+ * (it was quadratic, cubic under random schedules: 34 s of CPU for this
+ * case, now a fraction of a second). */
+START_TEST(launches_unawaited)
+{
+	static const char text[] =
+		"case: limits/launches\n"
+		"program: |\n"
+		"  func @main(%x: tensor<4xi32>) -> tensor<4xi32> {\n"
+		"    %r = for %i = 0 to 20000 iter(%a = %x) -> (tensor<4xi32>) {\n"
+		"      %f = async stream 1 -> (tensor<4xi32>) {\n"
+		"        %b = add %a, 1 : tensor<4xi32>\n"
+		"        yield %b\n"
+		"      }\n"
+		"      %c = add %a, 1 : tensor<4xi32>\n"
+		"      yield %c\n"
+		"    }\n"
+		"    return %r\n"
+		"  }\n"
+		"inputs: {x: [1, 2, 3, 4]}\n"
+		"expect: {outputs: [[20001, 20002, 20003, 20004]]}\n"
+		"runs:\n"
+		"  - {strategy: one-shot, verdict: agree}\n"
+		"  - {strategy: copy-all, schedule: \"random:3\", verdict: agree}\n";
+	Outcome o;
+
+	ck_assert_int_eq(check_limited(text, 0, 0, &o), STATUS_OK);
+	ck_assert_int_eq(o.nruns, 2);
+	outcome_clear(&o);
+}
+END_TEST
+
+/* ---- what the loader refuses before it builds anything */
+
+static void
+load_error(const char *text, size_t len, int line, int col, const char *msg)
+{
+	Case *c = NULL;
+	Diag d;
+
+	ck_assert_int_eq(case_parse("t.yaml", text, len, 0, &c, &d), -1);
+	ck_assert_msg(!strcmp(d.msg, msg), "got %d:%d: %s", d.loc.line,
+		      d.loc.col, d.msg);
+	ck_assert_int_eq(d.loc.line, line);
+	ck_assert_int_eq(d.loc.col, col);
+	case_free(c);
+}
+
+#define PROG1 "program: |\n  func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n" \
+	      "    return %x\n  }\n"
+
+START_TEST(loader_caps)
+{
+	size_t n = MAX_CASE_BYTES + 1;
+	char *t = malloc(n + 1);
+	Str b = {0};
+	char *s;
+
+	/* a file over 64 MiB: refused before libyaml reads it */
+	memset(t, 'a', n);
+	memcpy(t, "about: ", 7);
+	t[n] = 0;
+	load_error(t, n, 1, 1, "the case file has 67108865 bytes, over the "
+		   "limit of 67108864");
+	free(t);
+	/* 2^21 + 1 scalars in one list (4 MB): refused at the one too many */
+	str_puts(&b, "about: [");
+	for (int i = 0; i <= MAX_YAML_NODES; i++)
+		str_puts(&b, "0,");
+	str_puts(&b, "]\n");
+	s = str_take(&b);
+	load_error(s, strlen(s), 1, 9 + 2 * (MAX_YAML_NODES - 3),
+		   "more than 2097152 YAML nodes (give big data as {splat:} "
+		   "or {random:})");
+	mem_free(s);
+	/* "\0" in a quoted scalar would cut the name there */
+	load_error("case: \"a\\0b\"\n", 13, 1, 7,
+		   "NUL character in a YAML scalar");
+	/* 50,000 runs aliasing one mapping (558 MB from a 350 KB file) */
+	str_puts(&b, "case: t\n" PROG1 "inputs: {x: [1, 2, 3, 4]}\n"
+		 "runs: [&r {strategy: copy-all}");
+	for (int i = 1; i < 50000; i++)
+		str_puts(&b, ", *r");
+	str_puts(&b, "]\n");
+	s = str_take(&b);
+	load_error(s, strlen(s), 7, 7, "a case holds at most 256 runs, this "
+		   "one 50000");
+	mem_free(s);
+	/* an infinite range gave all-NaN data without a word */
+	s = "case: t\n" PROG1 "inputs: {x: {random: 1, min: -.inf, max: .inf}}\n";
+	load_error(s, strlen(s), 6, 30, "input x: random needs finite min and "
+		   "max (max - min finite too)");
+}
+END_TEST
+
+/* One list named twice through an alias is two tensors: all data of a
+ * case together is bounded (1 GiB), checked before it is made. */
+START_TEST(loader_data_bytes)
+{
+	static const char text[] =
+		"case: t\n"
+		"program: |\n"
+		"  func @main(%x: tensor<67108864xf64>) -> tensor<67108864xf64> {\n"
+		"    return %x\n"
+		"  }\n"
+		"inputs: {x: &big {splat: 1}}\n"
+		"expect: {outputs: [*big]}\n";
+
+	load_error(text, strlen(text), 6, 13, "the case's data needs more than "
+		   "1073741824 bytes (inputs and expected outputs together; "
+		   "YAML aliases count at each use)");
+}
+END_TEST
+
+/* --memory-trace: at most 2^20 rows a run, then a line that says so. */
+START_TEST(memory_trace_cap)
+{
+	static const char text[] =
+		"case: limits/trace\n"
+		"program: |\n"
+		"  func @main(%x: i32) -> i32 {\n"
+		"    %r = for %i = 0 to 600000 iter(%a = %x) -> (i32) {\n"
+		"      %b = add %a, 1 : i32\n"
+		"      yield %b\n"
+		"    }\n"
+		"    return %r\n"
+		"  }\n"
+		"inputs: {x: 0}\n"
+		"runs: [{strategy: copy-all, schedule: sync}]\n";
+	FILE *f = tmpfile();
+	char line[128], last[128] = "";
+	long rows = 0;
+	Outcome o;
+
+	ck_assert_ptr_nonnull(f);
+	diff_options(0, f, NULL, 8);
+	ck_assert_int_eq(check_limited(text, 0, 0, &o), STATUS_OK);
+	diff_options(0, NULL, NULL, 8);
+	outcome_clear(&o);
+	rewind(f);
+	while (fgets(line, sizeof line, f)) {
+		rows++;
+		strcpy(last, line);
+	}
+	fclose(f);
+	ck_assert_int_eq(rows, (1 << 20) + 1);
+	ck_assert_str_eq(last, "# truncated: this run has more than 1048576 "
+			 "steps\n");
+}
+END_TEST
+
+static Suite *
+limits_suite(void)
+{
+	Suite *s = suite_create("limits");
+	TCase *t = tcase_create("budget");
+
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, work_call_tree);
+	tcase_add_test(t, work_loop_body);
+	tcase_add_test(t, work_matmul);
+	tcase_add_test(t, work_bufferized_run);
+	tcase_add_test(t, timeout_call_tree);
+	tcase_add_test(t, launches_unawaited);
+	suite_add_tcase(s, t);
+	t = tcase_create("loader");
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, loader_caps);
+	tcase_add_test(t, loader_data_bytes);
+	tcase_add_test(t, memory_trace_cap);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int
+main(void)
+{
+	return tu_run((Suite *[]){limits_suite(), NULL});
+}
