@@ -1297,22 +1297,10 @@ run_call(Exec *X, Frame *F, const BInst *in)
 }
 
 
-/* --memory-trace: one row per step, at most TRACE_ROWS a run (a run may
- * take 10^9 steps: tens of GB of CSV), then one line saying so. */
-enum { TRACE_ROWS = 1 << 20 };
-
 static void
 trace_step(Exec *X, const BInst *in)
 {
 	X->step++;
-	if (!X->o->trace || X->step > TRACE_ROWS + 1)
-		return;
-	if (X->step > TRACE_ROWS)
-		fprintf(X->o->trace, "# truncated: this run has more than %d "
-			"steps\n", TRACE_ROWS);
-	else
-		fprintf(X->o->trace, "%lld,%lld,%d\n", (long long)X->step,
-			(long long)X->live, in->op ? in->op->loc.line : 0);
 	if (X->o->on_step)
 		X->o->on_step(X->o->step_ctx, X->step, X->live, in,
 			      launch_stream(X));

@@ -739,7 +739,6 @@ typedef struct ExecOpts {
 	const Limits *lim;
 	Schedule sched;           /* sync, late or random:SEED */
 	int64_t alloc_overhead;   /* bytes added to each allocation */
-	void *trace;              /* FILE*: M(t) per step as CSV, or NULL */
 	/* called after every executed instruction (the oracle's M(t) and
 	 * timelines): the step, the live bytes after it, the instruction,
 	 * the stream of the launch it ran in (-1: the program's own order);

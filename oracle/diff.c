@@ -83,15 +83,22 @@ series_add(MemSeries *s, int64_t step, int64_t live, const BInst *in,
 				  in->top ? in->top->loc.line : 0, stream};
 }
 
+/* --memory-trace: one row per step, at most TRACE_ROWS a run (a run may
+ * take 10^9 steps: tens of GB of CSV), then one line saying so. */
+enum { TRACE_ROWS = 1 << 20 };
+
 static void
 on_step(void *ctx, int64_t step, int64_t live, const BInst *in, int stream)
 {
 	Rec *r = ctx;
 
-	if (opt_trace) {
+	if (opt_trace && step <= TRACE_ROWS) {
 		fprintf(opt_trace, "%lld,%lld,%d", (long long)step,
 			(long long)live, in->op ? in->op->loc.line : 0);
 		fputs(r->tail, opt_trace);
+	} else if (opt_trace && step == TRACE_ROWS + 1) {
+		fprintf(opt_trace, "# truncated: this run has more than %d "
+			"steps\n", TRACE_ROWS);
 	}
 	if (opt_record)
 		series_add(&r->s, step, live, in, stream);

@@ -132,10 +132,11 @@ has "bufdiff: cannot make the directory plain"
 expect 2 "$bufdiff" print "$seed" --html x.html
 has "bufdiff print: option '--html' is not valid here"
 
-# --- fuzz --html DIR: the failures' pages beside their repros
+# --- fuzz --html DIR: the failures' pages beside their repros (one per
+# bucket: seeds 1-3 fail in one)
 expect 1 "$bufdiff" fuzz --strategy inplace-all --count 3 --seed 1 --no-reduce --html fz
-for f in index case-0001 case-0003 inplace-all-1; do
+for f in index case-0001 inplace-all-1; do
 	[ -s fz/$f.* ] || fail "fz/$f missing"
 done
-count 3 '<tr><td><a href="case-' fz/index.html
+count 1 '<tr><td><a href="case-' fz/index.html
 echo "ok: html-cli"
