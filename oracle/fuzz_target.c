@@ -21,7 +21,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const Strategy *s;
 	uint64_t seed = 1469598103934665603ull; /* FNV-1a over the bytes */
-	GenOpts g = {12, GEN_ALL};
+	GenOpts g = {.max_ops = 12, .mix = GEN_ALL};
 	FuzzOpts o = {0};
 	FuzzStats st;
 
