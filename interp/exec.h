@@ -35,6 +35,7 @@ typedef struct VerInfo {
 	bool undef;
 	uint8_t *undef_at;
 	int undef_buf;        /* the buffer undef_at is about */
+	DynCtx ctx;           /* the trips and branches it was written in */
 } VerInfo;
 
 /* A register that expects no particular version: memref programs' own
@@ -91,6 +92,7 @@ typedef struct Exec {
 	Reg **frames;         /* register files by call depth */
 	Arena *arena;         /* frames, scratch, futures */
 	bool stop;            /* the run was aborted (res->aborted says why) */
+	DynCtx ctx;           /* the loops' trips and branches now (reports) */
 	/* async (async.c) */
 	Launch **launches;    /* every launch of the run, in launch order */
 	int nlaunches, caplaunches;
@@ -109,9 +111,15 @@ int buf_new(Exec *X, DType dt, int64_t n, int kind, const BInst *made,
 void buf_release(Exec *X, int h, const BInst *by);
 char *buf_data(Exec *X, int h);
 void bufs_free(Exec *X);
-void violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
-	     const BInst *writer, int buffer, const View *v, int64_t li,
-	     const char *detail);
+/* Record a violation; the new record, or NULL when folded into an equal
+ * one (its count). */
+Violation *violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
+		   const BInst *writer, int buffer, const View *v, int64_t li,
+		   const char *detail);
+/* Enter a loop trip or a branch (ctx_enter returns what ctx_leave
+ * restores). */
+DynCtx ctx_enter(Exec *X, const Op *op, int64_t k);
+void ctx_leave(Exec *X, const DynCtx *saved);
 int64_t shadow_mismatch(Exec *X, int h, const View *v, uint32_t want,
 			uint32_t *found);
 int64_t shadow_mismatch_except(Exec *X, int h, const View *v,

@@ -778,6 +778,7 @@ main(int argc, char **argv)
 			diff_options(o.overhead, trace,
 				     o.has_schedule ? &o.schedule : NULL,
 				     o.nrandom);
+			diff_reporting(true); /* every culprit set, the fix */
 			rc = commands[i].fn(&o);
 		}
 		if (trace)

@@ -312,6 +312,16 @@ typedef struct RunOut {
 	int64_t *first_diff;    /* per output: flat index, -1 when equal */
 	Value **culprits;       /* in-place decisions (their results) */
 	int nculprits;
+	/* with diff_reporting: every independent culprit set, the first being
+	 * `culprits` (sets[k] starts at culprit_sets[setstart[k]]), and what
+	 * one-shot decides for each culprit (oneshot.p NULL: not asked) */
+	Value **culprit_sets;
+	int *setstart, nsets, ncsets;
+	Decisions oneshot;
+	/* schedules: how many the run tried (`all`: sync, late, random:1-N)
+	 * and how many of them failed */
+	int ntried, nfailing;
+	bool all;
 	char why[640];          /* the first unmet expectation */
 	ToolReport tool;        /* outside strategies: the call and its answer */
 } RunOut;
@@ -435,6 +445,9 @@ int diff_plan(const Run *r, Decisions *ds, Diag *err);
  * --schedules N (random seeds tried by `all`), for every later run. */
 void diff_options(int64_t alloc_overhead, FILE *trace, const Schedule *sched,
 		  int nrandom);
+/* Reports for people (run, check): every independent culprit set and
+ * what one-shot decides for each culprit; off for fuzz and reduce. */
+void diff_reporting(bool on);
 /* "sync", "late", "random:7". */
 const char *schedule_name(Schedule s, char *buf, size_t n);
 /* The value an instruction writes or reads for (for blame), or NULL. */
