@@ -7,6 +7,7 @@
 #include <malloc.h>
 #endif
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
@@ -17,7 +18,7 @@ static const char usage[] =
 	"  bufdiff run CASE [--strategy S] [--plan FILE] [--schedule X] [--json]\n"
 	"              [--alloc-overhead BYTES] [--memory-trace FILE]\n"
 	"  bufdiff check PATH... [--strategy S] [--plan FILE] [--schedule X]\n"
-	"              [--json] [--junit FILE]\n"
+	"              [--json] [--junit FILE] [-j N] [--filter PATTERN]\n"
 	"  bufdiff print CASE\n"
 	"  bufdiff bufferize CASE [--strategy S] [--run I]\n"
 	"  bufdiff explain CASE [--strategy S] [--run I]\n"
@@ -52,6 +53,10 @@ static const char usage[] =
 	"  --schedules N  random seeds that `all` tries (default 8)\n"
 	"  --json         one JSON object per case on stdout\n"
 	"  --junit FILE   also write a JUnit XML report to FILE\n"
+	"  -j N, --jobs N check N cases at a time (worker processes; the\n"
+	"                 output stays in path order)\n"
+	"  --filter PAT   only the cases whose name or path matches PAT (a\n"
+	"                 glob; without * ? [ a substring)\n"
 	"  --alloc-overhead BYTES  count BYTES more for each allocation\n"
 	"  --tool-timeout SEC      bound each call of an outside tool (60)\n"
 	"  --mlir-options OPTS     more One-Shot Bufferize options (mlir)\n"
@@ -81,6 +86,8 @@ typedef struct Opts {
 	char *plantext;         /* its text (mem_alloc'ed) */
 	size_t planlen;
 	const char *out;        /* --out FILE */
+	const char *filter;     /* check --filter PATTERN */
+	int jobs;               /* check -j N: worker processes */
 } Opts;
 
 static int
@@ -129,6 +136,18 @@ parse_opt(Opts *o, int argc, char **argv, int *i)
 		if (schedule_parse(v, &o->schedule))
 			return usage_error("unknown schedule '%s' (sync, late, "
 					   "all or random:SEED)", v);
+	} else if (!strcmp(a, "--filter")) {
+		if (!(o->filter = opt_value(argc, argv, i)))
+			return STATUS_BAD;
+	} else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
+		char *end;
+		long n;
+		if (!(v = opt_value(argc, argv, i)))
+			return STATUS_BAD;
+		n = strtol(v, &end, 10);
+		if (*end || !*v || n < 1 || n > 256)
+			return usage_error("bad number of jobs '%s' (1 to 256)", v);
+		o->jobs = (int)n;
 	} else if (!strcmp(a, "--junit")) {
 		if (!(o->junit = opt_value(argc, argv, i)))
 			return STATUS_BAD;
@@ -167,7 +186,9 @@ static bool
 opt_allowed(const char *cmd, const char *opt)
 {
 	if (!strcmp(cmd, "run"))
-		return strcmp(opt, "--junit") && strcmp(opt, "--run");
+		return strcmp(opt, "--junit") && strcmp(opt, "--run") &&
+		       strcmp(opt, "--filter") && strcmp(opt, "-j") &&
+		       strcmp(opt, "--jobs");
 	if (!strcmp(cmd, "check"))
 		return strcmp(opt, "--run") &&
 		       strcmp(opt, "--memory-trace");
@@ -203,15 +224,24 @@ parse_args(Opts *o, int argc, char **argv)
 	return 0;
 }
 
+/* Where case diagnostics go: stderr, or (check -j) a worker's buffer. */
+static FILE *diag_out;
+
+static FILE *
+errs(void)
+{
+	return diag_out ? diag_out : stderr;
+}
+
 /* An error in a case file, with its source line and caret when it has a
  * location (an unreadable file has none). */
 static void
 print_error(const char *path, const Case *c, const Diag *d)
 {
 	if (d->loc.line <= 0)
-		fprintf(stderr, "%s: error: %s\n", path, d->msg);
+		fprintf(errs(), "%s: error: %s\n", path, d->msg);
 	else
-		diag_print(stderr, path, c ? c->text : NULL, d);
+		diag_print(errs(), path, c ? c->text : NULL, d);
 }
 
 /* ----------------------------------------------------------- run */
@@ -229,11 +259,11 @@ print_run_errors(const Opts *o, const char *path, const Case *c,
 		if (r->status != STATUS_BAD)
 			continue;
 		if (r->err.loc.line <= 0) { /* not in a file of the user's */
-			fprintf(stderr, "%s: error: run %d (%s): %s\n", path,
+			fprintf(errs(), "%s: error: run %d (%s): %s\n", path,
 				i + 1, r->strategy, r->err.msg);
 			continue;
 		}
-		diag_print(stderr, doc ? o->plan : path,
+		diag_print(errs(), doc ? o->plan : path,
 			   doc ? o->plantext : c->text, &r->err);
 	}
 }
@@ -264,9 +294,9 @@ check_planned(Opts *o, const char *path, bool only, Case **c, Outcome *out)
 			 "'cases'", (*c)->name);
 	}
 	if (d.loc.line > 0)
-		diag_print(stderr, o->plan, o->plantext, &d);
+		diag_print(errs(), o->plan, o->plantext, &d);
 	else
-		fprintf(stderr, "%s: error: %s\n", o->plan, d.msg);
+		fprintf(errs(), "%s: error: %s\n", o->plan, d.msg);
 	memset(out, 0, sizeof *out);
 	out->status = STATUS_BAD;
 	snprintf(out->why, sizeof out->why, "%s:%d:%d: error: %.400s", o->plan,
@@ -391,24 +421,58 @@ walk(Files *out, const char *dir)
 	return rc;
 }
 
+/* --filter PATTERN: a glob (fnmatch) over the case name or its path; a
+ * pattern without * ? [ is a substring. */
+static bool
+filter_match(const char *pat, const char *s)
+{
+	if (!s)
+		return false;
+	if (!strpbrk(pat, "*?["))
+		return strstr(s, pat) != NULL;
+	return !fnmatch(pat, s, 0);
+}
+
+static bool
+selected(const Opts *o, const char *path)
+{
+	Case *c = NULL;
+	Diag d;
+	bool yes;
+
+	if (!o->filter || filter_match(o->filter, path))
+		return true;
+	(void)case_load(path, CASE_PROGRAM_ONLY, &c, &d);
+	yes = c && filter_match(o->filter, c->name);
+	case_free(c);
+	return yes;
+}
+
+/* The files under the paths.  A path that does not exist stays in the
+ * list: checking it is an error entry (in JUnit too), not a silence. */
 static int
 collect(Opts *o, Files *f)
 {
+	Files all = {0};
 	struct stat st;
 	int rc = 0;
 
 	for (int i = 0; i < o->npaths; i++) {
 		if (stat(o->paths[i], &st)) {
-			fprintf(stderr, "bufdiff: cannot open %s: %s\n", o->paths[i],
-				strerror(errno));
-			rc = -1;
-		} else if (S_ISDIR(st.st_mode)) {
-			if (walk(f, o->paths[i]))
+			if (files_add(&all, o->paths[i]))
 				rc = -1;
-		} else if (files_add(f, o->paths[i])) {
+		} else if (S_ISDIR(st.st_mode)) {
+			if (walk(&all, o->paths[i]))
+				rc = -1;
+		} else if (files_add(&all, o->paths[i])) {
 			rc = -1;
 		}
 	}
+	for (int i = 0; !rc && i < all.n; i++)
+		if ((stat(all.v[i], &st) || selected(o, all.v[i])) &&
+		    files_add(f, all.v[i]))
+			rc = -1;
+	files_free(&all);
 	return rc;
 }
 
@@ -422,38 +486,100 @@ duplicate(JEntry *e, int n)
 	return NULL;
 }
 
-static void
-check_one_file(Opts *o, const char *path, JEntry *je, int idx)
+/* What a memstream holds (mem_alloc'ed), or NULL when empty. */
+static char *
+taken(FILE *f, char **buf, size_t *len)
 {
+	char *s = NULL;
+
+	if (fclose(f) == 0 && *len)
+		s = mem_strdup(*buf);
+	free(*buf);
+	return s;
+}
+
+/* Check one case into e: status, messages, and the diagnostics, JSON
+ * and report as text (printed later, in path order, by check_done). */
+static void
+check_one_file(void *ctx, const char *path, JEntry *e)
+{
+	Opts *o = ctx;
 	Case *c = NULL;
 	Outcome out;
-	const char *dup;
+	char *db = NULL, *rb = NULL, *wb = NULL;
+	size_t dn = 0, rn = 0, wn = 0;
+	FILE *df = open_memstream(&db, &dn), *rf = open_memstream(&rb, &rn);
 
+	diag_out = df;
 	if (o->plan)
 		check_planned(o, path, false, &c, &out);
 	else
 		check_file(path, o->strategy, true, &c, &out);
-	je[idx].file = mem_strdup(path);
-	je[idx].name = c && c->name ? mem_strdup(c->name) : NULL;
-	if (out.status == STATUS_OK && (dup = duplicate(je, idx))) {
-		out.status = STATUS_BAD;
-		snprintf(out.why, sizeof out.why, "duplicate case name '%s' "
-			 "(also in %s)", c->name, dup);
-	}
-	je[idx].status = out.status;
-	je[idx].msg = mem_strdup(out.why);
+	e->file = mem_strdup(path);
+	e->name = c && c->name ? mem_strdup(c->name) : NULL;
+	e->status = out.status;
+	e->msg = mem_strdup(out.why);
 	if (out.errored && out.status == STATUS_BAD)
 		print_error(path, c, &out.err);
 	else if (out.status == STATUS_BAD)
 		print_run_errors(o, path, c, &out);
-	if (o->json)
-		report_json(stdout, c, &out);
-	else if (out.status == STATUS_OK)
-		printf("[ok] %s\n", path);
-	else
-		printf("[FAIL] %s: %s\n", path, out.why);
+	diag_out = NULL;
+	if (rf && out.status == STATUS_FAIL)
+		report_fail_reason(rf, c, &out);
+	if (o->json) {
+		FILE *wf = open_memstream(&wb, &wn);
+		if (wf)
+			report_json(wf, c, &out);
+		if (wf)
+			e->json = taken(wf, &wb, &wn);
+	}
+	if (o->junit && c && (out.status != STATUS_BAD || !out.errored)) {
+		FILE *tf = open_memstream(&wb, &wn);
+		if (tf) {
+			report_text(tf, c, &out);
+			e->report = taken(tf, &wb, &wn);
+		}
+	}
+	if (df)
+		e->diag = taken(df, &db, &dn);
+	if (rf)
+		e->reason = taken(rf, &rb, &rn);
 	outcome_clear(&out);
 	case_free(c);
+}
+
+/* Entry i is ready (all before it were printed): its diagnostics, its
+ * line or JSON, in path order whatever -j did. */
+static void
+check_done(void *ctx, JEntry *je, int i)
+{
+	Opts *o = ctx;
+	JEntry *e = &je[i];
+	const char *dup;
+
+	if (e->status == STATUS_OK && (dup = duplicate(je, i))) {
+		char why[640];
+		e->status = STATUS_BAD;
+		snprintf(why, sizeof why, "duplicate case name '%s' (also in %s)",
+			 e->name, dup);
+		mem_free(e->msg);
+		e->msg = mem_strdup(why);
+	}
+	fflush(stdout);
+	if (e->diag)
+		fputs(e->diag, stderr);
+	if (o->json && e->json)
+		fputs(e->json, stdout);
+	else if (o->json)
+		; /* out of memory: nothing to print */
+	else if (e->status == STATUS_OK)
+		printf("[ok] %s\n", e->file);
+	else if (e->reason && e->reason[0])
+		printf("[FAIL] %s: %s: %s\n", e->file, e->msg ? e->msg : "",
+		       e->reason);
+	else
+		printf("[FAIL] %s: %s\n", e->file, e->msg ? e->msg : "");
+	fflush(stdout);
 }
 
 /* Entries of a `cases:` plan document that name no checked case: errors. */
@@ -496,16 +622,29 @@ cmd_check(Opts *o)
 
 	if (!o->npaths)
 		return usage_error("%s", "check needs at least one PATH");
-	if (collect(o, &f))
-		worst = STATUS_BAD;
+	if (collect(o, &f)) {
+		files_free(&f);
+		return usage_error("%s", "out of memory");
+	}
+	if (!f.n) {
+		files_free(&f);
+		fprintf(stderr, "bufdiff: no case under the paths%s%s%s\n",
+			o->filter ? " matches '" : "", o->filter ? o->filter : "",
+			o->filter ? "'" : "");
+		return STATUS_BAD;
+	}
 	je = mem_calloc((size_t)f.n + 1, sizeof *je);
 	if (!je) {
 		files_free(&f);
 		return usage_error("%s", "out of memory");
 	}
+	if (checkrun(f.v, f.n, o->jobs, check_one_file, check_done, o, je)) {
+		fprintf(stderr, "bufdiff: cannot start a worker: %s\n",
+			strerror(errno));
+		worst = STATUS_BAD;
+	}
 	for (int i = 0; i < f.n; i++) {
-		check_one_file(o, f.v[i], je, i);
-		passed += je[i].status == STATUS_OK;
+		passed += je[i].file && je[i].status == STATUS_OK;
 		if ((int)je[i].status > worst)
 			worst = je[i].status;
 	}
@@ -518,11 +657,8 @@ cmd_check(Opts *o)
 			strerror(errno));
 		worst = STATUS_BAD;
 	}
-	for (int i = 0; i < f.n; i++) {
-		mem_free(je[i].name);
-		mem_free(je[i].file);
-		mem_free(je[i].msg);
-	}
+	for (int i = 0; i < f.n; i++)
+		jentry_clear(&je[i]);
 	mem_free(je);
 	files_free(&f);
 	return worst;

@@ -37,6 +37,7 @@
  *              way (docs/reduce.md)
  *   reduce_cli.c  `bufdiff reduce`
  *   report.c   text, JSON (--json) and JUnit (--junit) reports
+ *   checkrun.c `check`'s cases in worker processes (-j N), in path order
  *   main.c     the CLI: run, check, print, bufferize, explain, export,
  *              import, strategies, --help, --version
  *
@@ -636,13 +637,38 @@ void report_json_init(void);
  * Floats print shortest round-trip for their dtype.  -1 out of memory. */
 int report_json(FILE *out, const Case *c, const Outcome *o);
 
+/* Why a failing case failed, for check's [FAIL] line: the first failing
+ * run's first violation and culprits ("stale-read in %z at F:6:5;
+ * culprits y:x"); nothing when no run failed with a violation or culprit. */
+void report_fail_reason(FILE *out, const Case *c, const Outcome *o);
+
+/* One case of `check` (every string mem_alloc'ed or NULL). */
 typedef struct JEntry {
-	char *name, *file, *msg;    /* mem_alloc'ed */
+	char *name, *file, *msg;
 	Status status;
+	char *reason;           /* report_fail_reason's text */
+	char *report;           /* the text report (--junit) */
+	char *json;             /* the JSON line (--json) */
+	char *diag;             /* diagnostics for stderr */
+	double seconds;         /* wall time of the case */
 } JEntry;
 
-/* JUnit XML, one testcase per entry.  0 or -1 (cannot write). */
+/* JUnit XML, one testcase per entry, classname the case's folder, the
+ * report in <failure>/<error> and <system-out>.  0 or -1 (cannot write). */
 int report_junit(const char *path, const JEntry *e, int n);
+
+/* ---------------------------------------------------------- checkrun.c */
+
+/* Check the case at path into e (in a worker process when jobs > 1). */
+typedef void (*CheckFn)(void *ctx, const char *path, JEntry *e);
+/* Entries 0..i are ready; entry i is new. */
+typedef void (*CheckDone)(void *ctx, JEntry *e, int i);
+/* fn on each of paths[0..n) into out[], with up to `jobs` worker processes
+ * (1: in this process); done in path order as results come.  0, or -1
+ * (a worker could not be started: the entries not done are empty). */
+int checkrun(char *const *paths, int n, int jobs, CheckFn fn, CheckDone done,
+	     void *ctx, JEntry *out);
+void jentry_clear(JEntry *e);
 
 /* ------------------------------------------------------------ export.c */
 

@@ -587,6 +587,34 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 }
 
 void
+report_fail_reason(FILE *out, const Case *c, const Outcome *o)
+{
+	for (int i = 0; c && i < o->nruns; i++) {
+		const RunOut *r = &o->runs[i];
+		Rep R = {out, c->file, c->prog, r->bp};
+		if (r->status != STATUS_FAIL || r->skipped ||
+		    r->verdict == VERDICT_AGREE || r->verdict == VERDICT_TOOL_ERROR)
+			continue;
+		if (r->ex.nviols) {
+			fprintf(out, "%s in ", vkind_names[r->ex.viols[0].kind]);
+			who(&R, r->ex.viols[0].at);
+			fputs("; ", out);
+		} else if (r->ex.failed != c->ref_failed) {
+			fputs("the failure path differs; ", out);
+		}
+		fputs("culprits ", out);
+		decisions_text(out, &r->ds, r->culprits, r->nculprits);
+		if (r->nculprits) {
+			char a[96];
+			Value *v = r->culprits[0];
+			fprintf(out, " (fix: %s -> %s:new)",
+				dec_str(v, &r->ds.d[v->id], a, sizeof a), v->name);
+		}
+		return;
+	}
+}
+
+void
 report_text(FILE *out, const Case *c, const Outcome *o)
 {
 	char tb[128];
@@ -1041,39 +1069,77 @@ xml_escaped(FILE *f, const char *s)
 	}
 }
 
+/* The case's folder as a JUnit classname: "bufdiff.seed" for the case
+ * seed/old (its name's folder), else its file's folder. */
+static void
+classname(FILE *f, const JEntry *e)
+{
+	const char *s = e->name ? e->name : e->file, *slash = strrchr(s, '/');
+
+	fputs("bufdiff", f);
+	if (!slash)
+		return;
+	fputc('.', f);
+	for (; s < slash; s++)
+		fputc(*s == '/' ? '.' : *s, f);
+}
+
 int
 report_junit(const char *path, const JEntry *e, int n)
 {
 	FILE *f = fopen(path, "w");
 	int fails = 0, errors = 0;
+	double total = 0;
 
 	if (!f)
 		return -1;
 	for (int i = 0; i < n; i++) {
 		fails += e[i].status == STATUS_FAIL;
 		errors += e[i].status == STATUS_BAD;
+		total += e[i].seconds;
 	}
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<testsuites name=\"bufdiff\" tests=\"%d\" failures=\"%d\" "
-		"errors=\"%d\">\n  <testsuite name=\"bufdiff check\" tests=\"%d\" "
-		"failures=\"%d\" errors=\"%d\">\n", n, fails, errors, n, fails,
-		errors);
+		"errors=\"%d\" time=\"%.3f\">\n  <testsuite name=\"bufdiff check\" "
+		"tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n",
+		n, fails, errors, total, n, fails, errors, total);
 	for (int i = 0; i < n; i++) {
 		const char *tag = e[i].status == STATUS_BAD ? "error" : "failure";
 
-		fputs("    <testcase classname=\"bufdiff\" name=\"", f);
+		fputs("    <testcase classname=\"", f);
+		classname(f, &e[i]);
+		fputs("\" name=\"", f);
 		xml_escaped(f, e[i].name ? e[i].name : e[i].file);
 		fputs("\" file=\"", f);
 		xml_escaped(f, e[i].file);
-		if (e[i].status == STATUS_OK) {
-			fputs("\"/>\n", f);
+		fprintf(f, "\" time=\"%.3f\"", e[i].seconds);
+		if (e[i].status == STATUS_OK && !e[i].report) {
+			fputs("/>\n", f);
 			continue;
 		}
-		fprintf(f, "\">\n      <%s message=\"", tag);
-		xml_escaped(f, e[i].msg);
-		fprintf(f, "\" type=\"%s\">", status_names[e[i].status]);
-		xml_escaped(f, e[i].msg);
-		fprintf(f, "</%s>\n    </testcase>\n", tag);
+		fputs(">\n", f);
+		if (e[i].status != STATUS_OK) {
+			fprintf(f, "      <%s message=\"", tag);
+			xml_escaped(f, e[i].msg);
+			if (e[i].reason && e[i].reason[0]) {
+				fputs(": ", f);
+				xml_escaped(f, e[i].reason);
+			}
+			fprintf(f, "\" type=\"%s\">", status_names[e[i].status]);
+			xml_escaped(f, e[i].msg);
+			if (e[i].report || e[i].diag) {
+				fputs("&#10;&#10;", f);
+				xml_escaped(f, e[i].diag);
+				xml_escaped(f, e[i].report);
+			}
+			fprintf(f, "</%s>\n", tag);
+		}
+		if (e[i].report) {
+			fputs("      <system-out>", f);
+			xml_escaped(f, e[i].report);
+			fputs("</system-out>\n", f);
+		}
+		fputs("    </testcase>\n", f);
 	}
 	fputs("  </testsuite>\n</testsuites>\n", f);
 	return fclose(f) ? -1 : 0;
