@@ -274,17 +274,34 @@ stale_text(const Rep *R, const Violation *v)
 	fputc('\n', R->out);
 }
 
+/* " after %y = add at F:5:5": the op a free was placed after. */
+static void
+after_text(const Rep *R, const Op *op)
+{
+	fputs(" after ", R->out);
+	if (!op) {
+		fputs("the bufferized program's start", R->out);
+		return;
+	}
+	if (op->nres && op->res[0])
+		fprintf(R->out, "%%%s = ", op->res[0]->name);
+	else
+		fputs("the ", R->out);
+	fputs(op_info[op->kind].name, R->out);
+	at_op(R, op);
+}
+
 static void
 free_text(const Rep *R, const Violation *v)
 {
 	const BInst *at = v->at, *w = v->writer;
 
 	if (at->kind == BI_FREE) {
-		fprintf(R->out, "`free %%%s` after", vname(at->v));
-		at_op(R, inst_op(at));
+		fprintf(R->out, "`free %%%s`", vname(at->v));
+		after_text(R, inst_op(at));
 	} else if (at->kind == BI_DEALLOC) {
-		fputs("a bufferization.dealloc after", R->out);
-		at_op(R, inst_op(at));
+		fputs("a bufferization.dealloc", R->out);
+		after_text(R, inst_op(at));
 	} else {
 		who(R, at);
 	}
@@ -298,11 +315,11 @@ free_text(const Rep *R, const Violation *v)
 		at_op(R, inst_op(w));
 		fputs(" (a memref.alloca ends with its function)", R->out);
 	} else if (w->kind == BI_DEALLOC) {
-		fputs("a bufferization.dealloc after", R->out);
-		at_op(R, inst_op(w));
+		fputs("a bufferization.dealloc", R->out);
+		after_text(R, inst_op(w));
 	} else {
-		fprintf(R->out, "`free %%%s` after", vname(w->v));
-		at_op(R, inst_op(w));
+		fprintf(R->out, "`free %%%s`", vname(w->v));
+		after_text(R, inst_op(w));
 		if (w->why)
 			fprintf(R->out, " (%s)", w->why);
 	}
@@ -319,8 +336,8 @@ async_text(const Rep *R, const Violation *v, const char *schedule)
 	at_op(R, inst_op(v->writer));
 	fprintf(R->out, ", which %s it, has not completed\n",
 		v->kind == VK_ASYNC_RACE ? "uses" : "writes");
-	fprintf(R->out, "    at step %lld of schedule %s", (long long)v->step,
-		schedule);
+	fprintf(R->out, "    under schedule %s, after %lld instructions",
+		schedule, (long long)v->step);
 	if (v->launches[0])
 		fprintf(R->out, "; launches in order: %s", v->launches);
 	fputc('\n', R->out);
@@ -463,8 +480,12 @@ schedules_text(FILE *out, const RunOut *r)
 {
 	if (!r->all)
 		return;
-	fprintf(out, "  schedules: all %d tried (sync, late, random:1-%d); ",
-		r->ntried, r->ntried - 2);
+	fprintf(out, "  schedules: all %d tried (sync, late", r->ntried);
+	if (r->ntried > 3)
+		fprintf(out, ", random:1-%d", r->ntried - 2);
+	else if (r->ntried == 3)
+		fputs(", random:1", out);
+	fputs("); ", out);
 	if (!r->nfailing)
 		fprintf(out, "every one agrees\n");
 	else
@@ -524,8 +545,10 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 	}
 	if (r->status == STATUS_BAD) {
 		if (r->err.loc.line)
-			fprintf(out, "error: %s:%d:%d: %s\n", c->file,
-				r->err.loc.line, r->err.loc.col, r->err.msg);
+			/* (the location may be in a --plan file: stderr
+			 * has it with its file) */
+			fprintf(out, "error: %d:%d: %s\n", r->err.loc.line,
+				r->err.loc.col, r->err.msg);
 		else
 			fprintf(out, "error: %s\n", r->err.msg);
 		return;
@@ -773,8 +796,74 @@ index_json(const int64_t *idx, int rank)
 	return a;
 }
 
+/* The text a printer of Rep writes, as a JSON string (NULL: OOM). */
 static json_t *
-violation_json(const Violation *v)
+text_json(const Rep *R0, void (*fn)(const Rep *, const void *), const void *arg)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	Rep R = *R0;
+	json_t *j;
+
+	if (!f)
+		return NULL;
+	R.out = f;
+	fn(&R, arg);
+	fclose(f);
+	j = json_string(buf);
+	free(buf);
+	return j;
+}
+
+static void
+ctx_fn(const Rep *R, const void *c)
+{
+	ctx_text(R, c);
+}
+
+static void
+origin_fn(const Rep *R, const void *v)
+{
+	origin_text(R, v);
+}
+
+/* Extensions (docs/cli.md): where the buffer came from, the dynamic
+ * context of the access and of the write, the launches at a race. */
+static bool
+violation_more_json(json_t *j, const Rep *R, const Violation *v)
+{
+	static const char *const kinds[] = {"input", "constant", "allocation"};
+	const Op *mop = inst_op(v->made);
+	bool ok = true;
+
+	if (!R)
+		return true;
+	if (v->bufkind >= 0) {
+		json_t *b = json_object();
+		ok = b && set(b, "kind", json_string(kinds[v->bufkind])) &&
+		     set(b, "value", v->owner ? json_string(v->owner->name)
+					      : json_null()) &&
+		     (!mop || !mop->loc.line || v->bufkind == 0 ||
+		      (set(b, "line", json_integer(mop->loc.line)) &&
+		       set(b, "col", json_integer(mop->loc.col)))) &&
+		     set(b, "text", text_json(R, origin_fn, v));
+		if (!ok)
+			json_decref(b);
+		ok = ok && set(j, "buffer_origin", b);
+	}
+	if (ok && v->rctx.n)
+		ok = set(j, "read_in", text_json(R, ctx_fn, &v->rctx));
+	if (ok && v->has_wctx && v->wctx.n)
+		ok = set(j, "written_in", text_json(R, ctx_fn, &v->wctx));
+	if (ok && v->launches[0])
+		ok = set(j, "launches", json_string(v->launches)) &&
+		     set(j, "step", json_integer(v->step));
+	return ok;
+}
+
+static json_t *
+violation_json(const Violation *v, const Rep *R)
 {
 	json_t *j = json_object();
 	char dec[96];
@@ -794,6 +883,7 @@ violation_json(const Violation *v)
 	ok = ok && set(j, "count", json_integer(v->count));
 	if (v->detail[0])
 		ok = ok && set(j, "detail", json_string(v->detail));
+	ok = ok && violation_more_json(j, R, v);
 	if (ok)
 		return j;
 	json_decref(j);
@@ -919,9 +1009,59 @@ tool_json(const RunOut *r)
 	return NULL;
 }
 
+/* [["r:a"], ["u:b"], ...]: every independent culprit set. */
 static json_t *
-run_json(const Outcome *o, const RunOut *r)
+sets_json(const RunOut *r)
 {
+	json_t *a = json_array();
+
+	for (int k = 0; a && k < r->nsets; k++) {
+		int s = r->setstart[k], e = k + 1 < r->nsets ? r->setstart[k + 1]
+							     : r->ncsets;
+		if (!append(a, decisions_json(&r->ds, r->culprit_sets + s, e - s))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+/* [{"flip": "y:x", "to": "y:new", "one_shot": "y:new", "reason": ...}] */
+static json_t *
+fixes_json(const RunOut *r)
+{
+	Value *const *vs = r->nsets ? r->culprit_sets : r->culprits;
+	int n = r->nsets ? r->ncsets : r->nculprits;
+	json_t *a = json_array();
+	char b1[96], b2[96], b3[96];
+
+	for (int i = 0; a && i < n; i++) {
+		const Value *v = vs[i];
+		const Decision *os = r->oneshot.d ? &r->oneshot.d[v->id] : NULL;
+		json_t *f = json_object();
+		bool ok = f && set(f, "flip", json_string(dec_str(v, &r->ds.d[v->id],
+								  b1, sizeof b1)));
+		snprintf(b2, sizeof b2, "%s:new", v->name);
+		ok = ok && set(f, "to", json_string(b2));
+		if (ok && os && os->kind != DEC_NONE)
+			ok = set(f, "one_shot", json_string(dec_str(v, os, b3,
+								  sizeof b3))) &&
+			     (!os->reason || set(f, "reason", json_string(os->reason)));
+		if (!ok || !append(a, f)) {
+			json_decref(f);
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *
+run_json(const Case *c, const Outcome *o, const RunOut *r)
+{
+	Rep Rv = {NULL, c ? c->file : "?", c ? c->prog : NULL, r->bp};
+	const Rep *R = c && c->prog ? &Rv : NULL;
+	json_t *sch;
 	json_t *j = json_object(), *outs = json_array(), *viols = json_array();
 	bool ok = j && outs && viols;
 
@@ -946,10 +1086,22 @@ run_json(const Outcome *o, const RunOut *r)
 		ok = append(outs, run_output_json(o, r, k));
 	ok = ok && set(j, "outputs", json_incref(outs));
 	for (int k = 0; ok && k < r->ex.nviols; k++)
-		ok = append(viols, violation_json(&r->ex.viols[k]));
+		ok = append(viols, violation_json(&r->ex.viols[k], R));
 	ok = ok && set(j, "violations", json_incref(viols));
 	ok = ok && set(j, "culprits", decisions_json(&r->ds, r->culprits,
 						     r->nculprits));
+	if (ok && r->nsets)
+		ok = set(j, "culprit_sets", sets_json(r));
+	if (ok && r->nculprits && r->oneshot.d)
+		ok = set(j, "fixes", fixes_json(r));
+	if (ok && r->all) {
+		sch = json_object();
+		ok = sch && set(sch, "tried", json_integer(r->ntried)) &&
+		     set(sch, "failing", json_integer(r->nfailing));
+		if (!ok)
+			json_decref(sch);
+		ok = ok && set(j, "schedules", sch);
+	}
 	ok = ok && set(j, "memory", memory_json(&r->ex.mem));
 	if (ok && r->ex.aborted[0])
 		ok = set(j, "aborted", json_string(r->ex.aborted));
@@ -968,12 +1120,12 @@ done:
 }
 
 static json_t *
-runs_json(const Outcome *o)
+runs_json(const Case *c, const Outcome *o)
 {
 	json_t *a = json_array();
 
 	for (int i = 0; a && i < o->nruns; i++)
-		if (!append(a, run_json(o, &o->runs[i]))) {
+		if (!append(a, run_json(c, o, &o->runs[i]))) {
 			json_decref(a);
 			return NULL;
 		}
@@ -998,7 +1150,7 @@ case_json(const Case *c, const Outcome *o)
 	} else {
 		ok = ok && set(j, "reference", json_null());
 	}
-	ok = ok && set(j, "runs", runs_json(o));
+	ok = ok && set(j, "runs", runs_json(c, o));
 	if (o->errored)
 		ok = ok && set(j, "error", error_json(&o->err));
 	if (o->status != STATUS_OK)
