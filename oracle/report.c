@@ -506,10 +506,40 @@ more_sets_text(FILE *out, const RunOut *r)
 	}
 }
 
-/* For each culprit: the decision to flip, and what one-shot decides for
- * that result and why (when it decides otherwise). */
+/* A culprit that writes a callee's param in place: the other fix is a
+ * copy at each call, said as the plan key that forces it (`args`). */
 static void
-fix_text(FILE *out, const RunOut *r)
+call_fix_text(FILE *out, const Rep *R, const Value *into)
+{
+	const Func *f = into ? into->func : NULL;
+	int k = -1;
+
+	for (int i = 0; f && !into->def && i < f->nparams; i++)
+		if (f->params[i] == into)
+			k = i;
+	for (int i = 0; k >= 0 && i < R->p->nvalues; i++) {
+		const Op *op = R->p->values[i]->def;
+		int t = 0;
+		if (!op || op->kind != OP_CALL || op->fn != f || op->res[0] !=
+		    R->p->values[i] || k >= op->nargs || !op->args[k].v)
+			continue;
+		fprintf(out, "  fix: or pass a copy of %%%s to @%s at the call",
+			op->args[k].v->name, f->name);
+		at_op(R, op);
+		fprintf(out, " (plan: args: {%s: [", op->res[0]->name);
+		for (int a = 0; a < op->nargs; a++)
+			if (op->args[a].v && op->args[a].v->type->kind == TY_TENSOR)
+				fprintf(out, "%s%s", t++ ? ", " : "",
+					a == k ? "copy" : "share");
+		fputs("]})\n", out);
+	}
+}
+
+/* For each culprit: the decision to flip, and what one-shot decides for
+ * that result and why (when it decides otherwise); for a write into a
+ * callee's param, the copy at the call. */
+static void
+fix_text(FILE *out, const Rep *R, const RunOut *r)
 {
 	Value *const *vs = r->nsets ? r->culprit_sets : r->culprits;
 	int n = r->nsets ? r->ncsets : r->nculprits;
@@ -528,6 +558,8 @@ fix_text(FILE *out, const RunOut *r)
 				dec_str(v, os, b, sizeof b),
 				os->reason ? ": " : "", os->reason ? os->reason : "");
 		fputc('\n', out);
+		if (r->ds.d[v->id].kind == DEC_INPLACE)
+			call_fix_text(out, R, r->ds.d[v->id].into);
 	}
 }
 
@@ -587,7 +619,7 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 		decisions_text(out, &r->ds, r->culprits, r->nculprits);
 		fputc('\n', out);
 		more_sets_text(out, r);
-		fix_text(out, r);
+		fix_text(out, &R, r);
 	}
 	fprintf(out, "  memory: peak %lld bytes, %lld allocations (%lld bytes), "
 		"%lld copies (%lld bytes), %lld views\n",

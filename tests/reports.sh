@@ -31,10 +31,21 @@ has "  culprits: r:a"
 has "  independent culprits (2): u:b"
 has "  independent culprits (3): w:b"
 has "  fix: r:a -> r:new (one-shot takes r:new: read-only buffer: %a is a {readonly} param)"
+has "  fix: or pass a copy of %x to @scale at the call at $call:5:5 (plan: args: {s: [copy]})"
 hasnt "%x.out"
 hasnt "%?"
 expect 1 "$B" run "$call" --strategy inplace-all --json
 json '"culprits": ["r:a"], "culprit_sets": [["r:a"], ["u:b"], ["w:b"]], "fixes": [{"flip": "r:a", "to": "r:new", "one_shot": "r:new", "reason": "read-only buffer: %a is a {readonly} param"}'
+
+# a write into a callee's param: the copy at the call is the other fix,
+# and the plan it names makes the run agree
+cw=$S/cases/calls/callee-writes-param.yaml
+expect 0 "$B" run "$cw"
+has "  fix: or pass a copy of %x to @inc at the call at $cw:7:5 (plan: args: {y: [copy]})"
+sed -n '1,/^runs:/p' "$cw" >"$tmp/cw.yaml"
+printf '  - plan: {q: p}\n    args: {y: [copy]}\n    verdict: agree\n' >>"$tmp/cw.yaml"
+expect 0 "$B" run "$tmp/cw.yaml"
+has "run 1: plan, schedule sync: agree (as expected)"
 
 # the dynamic context of a loop and branch bug
 expect 0 "$B" run "$trip"
