@@ -1058,6 +1058,7 @@ run_for(Exec *X, Frame *F, const BInst *in)
 	int64_t step = int_operand(F, &op->args[2]);
 	Reg *y = scratch(X, in, op->nres);
 	DynCtx saved;
+	int64_t trip = 0;
 
 	if (step <= 0) {
 		abort_run(X, op, "%sloop step %lld is not positive", "",
@@ -1082,7 +1083,7 @@ run_for(Exec *X, Frame *F, const BInst *in)
 		iv->view = scalar_view(iv, DT_INDEX);
 		for (int k = 0; k < op->nres; k++)
 			reg_assign(reg(F, op->body->args[1 + k]), reg(F, op->res[k]));
-		saved = ctx_enter(X, op, (i - lb) / step);
+		saved = ctx_enter(X, op, trip++);
 		run_block(X, F, in->body, y);
 		ctx_leave(X, &saved);
 		if (X->stop)

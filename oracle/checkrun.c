@@ -13,19 +13,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "oracle.h"
-
-static double
-now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 void
 jentry_clear(JEntry *e)
@@ -138,13 +128,24 @@ spawn(Slot *s, int idx, const char *path, CheckFn fn, void *ctx)
 	}
 	if (!s->pid) { /* the worker */
 		JEntry e = {0};
-		double t0 = now();
+		double t0 = tool_now();
 		fn(ctx, path, &e);
-		e.seconds = now() - t0;
+		e.seconds = tool_now() - t0;
 		entry_write(s->tmp, &e);
 		_exit(fflush(s->tmp) ? 3 : 0);
 	}
 	return 0;
+}
+
+/* The worker of slot s ended with wait status ws: its entry into e. */
+static void
+finish(Slot *s, const char *path, int ws, JEntry *e)
+{
+	rewind(s->tmp);
+	if (!WIFEXITED(ws) || WEXITSTATUS(ws) || !entry_read(s->tmp, e))
+		entry_lost(e, path, ws);
+	fclose(s->tmp);
+	s->pid = 0;
 }
 
 static void
@@ -154,11 +155,7 @@ reap(Slot *s, const char *path, JEntry *e)
 
 	while (waitpid(s->pid, &ws, 0) < 0 && errno == EINTR)
 		;
-	rewind(s->tmp);
-	if (!WIFEXITED(ws) || WEXITSTATUS(ws) || !entry_read(s->tmp, e))
-		entry_lost(e, path, ws);
-	fclose(s->tmp);
-	s->pid = 0;
+	finish(s, path, ws, e);
 }
 
 int
@@ -171,9 +168,9 @@ checkrun(char *const *paths, int n, int jobs, CheckFn fn, CheckDone done,
 
 	if (jobs <= 1) {
 		for (int i = 0; i < n; i++) {
-			double t0 = now();
+			double t0 = tool_now();
 			fn(ctx, paths[i], &out[i]);
-			out[i].seconds = now() - t0;
+			out[i].seconds = tool_now() - t0;
 			done(ctx, out, i);
 		}
 		return 0;
@@ -207,13 +204,7 @@ checkrun(char *const *paths, int n, int jobs, CheckFn fn, CheckDone done,
 		for (int k = 0; k < jobs; k++)
 			if (slots[k].pid == pid) {
 				int i = slots[k].idx;
-				/* already reaped by wait: read what it left */
-				rewind(slots[k].tmp);
-				if (!WIFEXITED(ws) || WEXITSTATUS(ws) ||
-				    !entry_read(slots[k].tmp, &out[i]))
-					entry_lost(&out[i], paths[i], ws);
-				fclose(slots[k].tmp);
-				slots[k].pid = 0;
+				finish(&slots[k], paths[i], ws, &out[i]);
 				ready[i] = true;
 				running--;
 			}

@@ -490,6 +490,8 @@ enum { TOOL_OUT_CAP = 256 << 20 };  /* bytes per stream */
 int tool_run(const char *cmd, const char *in, size_t nin, double timeout,
 	     ToolResult *r);
 void tool_result_free(ToolResult *r);   /* r's buffers; r reusable */
+/* Seconds on the monotonic clock (for durations). */
+double tool_now(void);
 /* The per-stream cap (0: back to TOOL_OUT_CAP), for tests. */
 void tool_output_cap(size_t n);
 /* One line for reports: "exit 1", "killed by signal 11 (SIGSEGV)",
