@@ -1317,7 +1317,8 @@ out:
 
 /* ---- last-use: in place when the operand has no later textual use */
 
-static bool
+/* The first op after w (in program order) that uses v, or NULL. */
+static const Op *
 used_after(const Program *p, const Value *v, const Op *w)
 {
 	for (int f = 0; f < p->nfuncs; f++) {
@@ -1329,7 +1330,7 @@ used_after(const Program *p, const Value *v, const Op *w)
 			for (int i = 0; i < b->nops; i++) {
 				const Op *op = b->ops[i];
 				if (op->seq > w->seq && op_uses(op, v))
-					return true;
+					return op;
 				if (op->body && n < 64)
 					stack[n++] = op->body;
 				if (op->orelse && n < 64)
@@ -1337,7 +1338,28 @@ used_after(const Program *p, const Value *v, const Op *w)
 			}
 		}
 	}
-	return false;
+	return NULL;
+}
+
+/* Why last-use keeps v new: its first candidate's refusal. */
+static const char *
+lastuse_reason(const Program *p, Decisions *ds, const Value *c, const Op *w)
+{
+	char buf[200];
+	const Op *u;
+
+	if (c->readonly)
+		snprintf(buf, sizeof buf, "read-only buffer: %%%s is a {readonly} "
+			 "param", c->name);
+	else if (c->def && c->def->kind == OP_CONST)
+		snprintf(buf, sizeof buf, "read-only buffer: %%%s is a constant",
+			 c->name);
+	else if ((u = used_after(p, c, w)))
+		snprintf(buf, sizeof buf, "%%%s has a later textual use (%s at "
+			 "line %d)", c->name, op_info[u->kind].name, u->loc.line);
+	else
+		return NULL;
+	return arena_strdup(ds->arena, buf);
 }
 
 int
@@ -1358,6 +1380,8 @@ lastuse_decide(const Program *p, Decisions *ds, unsigned breaks)
 				ds->d[i].into = cand[k];
 				break;
 			}
+		if (n && ds->d[i].kind == DEC_NEW)
+			ds->d[i].reason = lastuse_reason(p, ds, cand[0], v->def);
 	}
 	return 0;
 }

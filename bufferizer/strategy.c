@@ -1,4 +1,6 @@
 /* strategy.c: the strategies, each a rule that decides every op result. */
+#include <stdio.h>
+
 #include "bufferize.h"
 
 int
@@ -156,6 +158,35 @@ strategy_find(const char *name)
 	return NULL;
 }
 
+/* A named reason for every `new` the strategy left without one: no
+ * operand to reuse, or (copy-all, plan) the strategy's own rule. */
+static int
+fill_reasons(const Program *p, const Strategy *s, Decisions *ds)
+{
+	for (int i = 0; i < p->nvalues; i++) {
+		Value *v = p->values[i], *cand[8];
+		Decision *d = &ds->d[i];
+		char buf[160];
+		int n;
+		if (d->kind != DEC_NEW || d->reason || !v->def)
+			continue;
+		n = inplace_candidates(v->def, v->resno, cand, 8);
+		if (!n) {
+			d->reason = "no operand of its type it may be computed into";
+			continue;
+		}
+		if (s->decide != decide_copy_all)
+			continue;
+		snprintf(buf, sizeof buf, "%scopy-all gives every written result "
+			 "a fresh buffer (in place, it could reuse %%%s)",
+			 strcmp(s->name, "plan") ? "" : "not in the plan, and ",
+			 cand[0]->name);
+		if (!(d->reason = arena_strdup(ds->arena, buf)))
+			return -1;
+	}
+	return 0;
+}
+
 int
 decisions_make(const Program *p, const Strategy *s, Decisions *out)
 {
@@ -166,7 +197,9 @@ decisions_make(const Program *p, const Strategy *s, Decisions *out)
 		return -1;
 	if (!(out->arena = arena_new()))
 		return -1;
-	return s->decide(p, out, s->breaks);
+	if (s->decide(p, out, s->breaks))
+		return -1;
+	return fill_reasons(p, s, out);
 }
 
 void

@@ -39,6 +39,7 @@ struct Launch {
 	Fut *fut;
 	Pin *pins;
 	int npins;
+	DynCtx ctx;           /* the trips and branches it was launched in */
 };
 
 /* ---- what a launch captures and writes, from its region */
@@ -321,11 +322,14 @@ run_launch(Exec *X, Launch *L)
 {
 	Frame G = {L->regs, L->fn};
 	Launch *outer = X->cur;
+	DynCtx host = X->ctx;
 
 	L->state = RUNNING;
 	X->cur = L;
 	X->cur_in = L->in;
+	X->ctx = L->ctx; /* its body runs where it was launched */
 	exec_block(X, &G, L->in->body, L->fut->regs);
+	X->ctx = host;
 	X->cur = outer;
 	X->cur_in = outer ? outer->in : NULL;
 	L->state = DONE;
@@ -352,6 +356,7 @@ launch_start(Exec *X, Frame *F, const BInst *in)
 	L->home = F;
 	L->fn = F->fn;
 	L->stream = in->op->stream;
+	L->ctx = X->ctx;
 	L->fut = arena_alloc(X->arena, sizeof *L->fut);
 	L->fut->n = in->op->nrtypes;
 	L->fut->regs = arena_alloc(X->arena, (size_t)(L->fut->n + 1) * sizeof(Reg));
@@ -479,6 +484,27 @@ launch_tick(Exec *X)
 
 /* ---- races with pending launches */
 
+/* The launches so far and their state at a race, in launch order. */
+static void
+launches_note(Exec *X, Violation *nv)
+{
+	static const char *const states[] = {"pending", "running", "done"};
+	size_t n = 0;
+
+	for (int i = 0; nv && i < X->nlaunches; i++) {
+		const Launch *L = X->launches[i];
+		int k = snprintf(nv->launches + n, sizeof nv->launches - n,
+				 "%s%%%s on stream %d %s", i ? ", " : "",
+				 L->in->v ? L->in->v->name : "?", L->stream,
+				 states[L->state < 3 ? L->state : 2]);
+		if (k < 0 || (size_t)k >= sizeof nv->launches - n) {
+			nv->launches[n] = 0; /* cut at a whole entry */
+			break;
+		}
+		n += (size_t)k;
+	}
+}
+
 void
 launch_check(Exec *X, const BInst *at, const Value *victim, int h,
 	     const View *v, bool write)
@@ -503,7 +529,8 @@ launch_check(Exec *X, const BInst *at, const Value *victim, int h,
 			else
 				continue;
 			/* the victim is what the launch uses */
-			violate(X, k, at, pn->v, L->in, h, NULL, 0, NULL);
+			launches_note(X, violate(X, k, at, pn->v, L->in, h,
+						 NULL, 0, NULL));
 			(void)victim;
 		}
 	}

@@ -158,9 +158,14 @@ check_part(Exec *X, const BInst *at, const Value *victim, const Reg *r,
 	}
 	li = skip ? shadow_mismatch_except(X, r->buf, part, skip, r->ver, &found)
 		  : shadow_mismatch(X, r->buf, part, r->ver, &found);
-	if (li >= 0)
-		violate(X, VK_STALE_READ, at, victim, X->vers[found].in, r->buf,
-			part, li, NULL);
+	if (li >= 0) {
+		Violation *nv = violate(X, VK_STALE_READ, at, victim,
+					X->vers[found].in, r->buf, part, li, NULL);
+		if (nv && found < X->nvers) {
+			nv->wctx = X->vers[found].ctx;
+			nv->has_wctx = true;
+		}
+	}
 }
 
 /* May the op read r (expected to hold victim's version)?  false when r
@@ -1132,8 +1137,11 @@ run_if(Exec *X, Frame *F, const BInst *in)
 {
 	const Op *op = in->op;
 	Reg *y = scratch(X, in, op->nres);
+	bool then = int_operand(F, &op->args[0]);
+	DynCtx saved = ctx_enter(X, op, !then);
 
-	run_block(X, F, int_operand(F, &op->args[0]) ? in->body : in->orelse, y);
+	run_block(X, F, then ? in->body : in->orelse, y);
+	ctx_leave(X, &saved);
 	for (int k = 0; k < op->nres && !X->stop; k++)
 		reg_assign(reg(F, op->res[k]), &y[k]);
 }
@@ -1158,6 +1166,8 @@ run_for(Exec *X, Frame *F, const BInst *in)
 	int64_t lb = int_operand(F, &op->args[0]), ub = int_operand(F, &op->args[1]);
 	int64_t step = int_operand(F, &op->args[2]);
 	Reg *y = scratch(X, in, op->nres);
+	DynCtx saved;
+	int64_t trip = 0;
 
 	if (step <= 0) {
 		abort_run(X, op, "%sloop step %lld is not positive", "",
@@ -1184,7 +1194,9 @@ run_for(Exec *X, Frame *F, const BInst *in)
 		iv->view = scalar_view(iv, DT_INDEX);
 		for (int k = 0; k < op->nres; k++)
 			reg_assign(reg(F, op->body->args[1 + k]), reg(F, op->res[k]));
+		saved = ctx_enter(X, op, trip++);
 		run_block(X, F, in->body, y);
+		ctx_leave(X, &saved);
 		if (X->stop)
 			return;
 		for (int k = 0; k < op->nres; k++)
@@ -1204,20 +1216,25 @@ run_while(Exec *X, Frame *F, const BInst *in)
 		if (op->res[k]->type->kind != TY_TENSOR)
 			set_scalar(reg(F, op->res[k]), &op->args[k], F,
 				   op->res[k]->type->dt);
-	for (;;) {
+	for (int64_t trip = 0;; trip++) {
+		DynCtx saved = ctx_enter(X, op, trip);
 		for (int k = 0; k < op->nres; k++)
 			reg_assign(reg(F, op->body->args[k]), reg(F, op->res[k]));
 		run_block(X, F, in->body, y);
-		if (X->stop || !scalar_int(&y[0], DT_I1))
+		if (X->stop || !scalar_int(&y[0], DT_I1)) {
+			ctx_leave(X, &saved);
 			return;
+		}
 		if (++X->trips > X->o->lim->max_trips) {
 			abort_run(X, op, "%sloop trip limit of %lld reached", "",
 				  (long long)X->o->lim->max_trips);
+			ctx_leave(X, &saved);
 			return;
 		}
 		if (!exec_charge(X, op, WORK_STEP))
 			return;
 		run_block(X, F, in->orelse, y);
+		ctx_leave(X, &saved);
 		if (X->stop)
 			return;
 		for (int k = 0; k < op->nres; k++)

@@ -53,6 +53,7 @@ typedef struct VerInfo {
 	uint8_t *undef_at;
 	int undef_buf;        /* the buffer undef_at is about */
 	bool dead;            /* on the free list (tables_collect) */
+	DynCtx ctx;           /* the trips and branches it was written in */
 } VerInfo;
 
 /* A register that expects no particular version: memref programs' own
@@ -122,6 +123,7 @@ typedef struct Exec {
 	Arena *arena;         /* frames, scratch, futures */
 	bool stop;            /* the run was aborted (res->aborted says why) */
 	Budget budget;        /* work and wall clock (budget.h) */
+	DynCtx ctx;           /* the loops' trips and branches now (reports) */
 	/* async (async.c) */
 	Launch **launches;    /* every launch of the run, in launch order */
 	int nlaunches, caplaunches;
@@ -146,9 +148,15 @@ char *buf_data(Exec *X, int h);
 /* Buffer h is about to be written whole (no zeroing needed first). */
 void buf_whole_write(Exec *X, int h);
 void bufs_free(Exec *X);
-void violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
-	     const BInst *writer, int buffer, const View *v, int64_t li,
-	     const char *detail);
+/* Record a violation; the new record, or NULL when folded into an equal
+ * one (its count). */
+Violation *violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
+		   const BInst *writer, int buffer, const View *v, int64_t li,
+		   const char *detail);
+/* Enter a loop trip or a branch (ctx_enter returns what ctx_leave
+ * restores). */
+DynCtx ctx_enter(Exec *X, const Op *op, int64_t k);
+void ctx_leave(Exec *X, const DynCtx *saved);
 int64_t shadow_mismatch(Exec *X, int h, const View *v, uint32_t want,
 			uint32_t *found);
 int64_t shadow_mismatch_except(Exec *X, int h, const View *v,

@@ -704,6 +704,18 @@ typedef enum VKind {
 
 extern const char *const vkind_names[VK_COUNT];
 
+/* Where a dynamic event happened: the enclosing loops' trips (0-based,
+ * counted from the loop's start) and the branches taken, outermost first;
+ * the innermost CTX_DEPTH kept, `deeper` counts the ones dropped. */
+enum { CTX_DEPTH = 4 };
+typedef struct DynCtx {
+	int n, deeper;
+	struct {
+		const Op *op;     /* a for/while (trip) or an if (0 then, 1 else) */
+		int64_t k;
+	} at[CTX_DEPTH];
+} DynCtx;
+
 typedef struct Violation {
 	VKind kind;
 	const BInst *at;      /* the access: reader, writer or free */
@@ -717,6 +729,15 @@ typedef struct Violation {
 	bool has_elem;        /* elem is set (not: the buffer as a whole) */
 	int count;            /* repeats folded into this record */
 	char detail[96];      /* e.g. "slice [3:5] of dim 0 (size 4)" */
+	/* for reports: the buffer's origin, where the access and the write
+	 * happened, and (async) the launches at that point */
+	int bufkind;          /* 0 input, 1 constant, 2 allocation; -1 unknown */
+	const BInst *made;    /* the alloc or constant that made the buffer */
+	const Value *owner;   /* the value it was made for (inputs: the param) */
+	DynCtx rctx, wctx;    /* the access's and (stale-read) the write's */
+	bool has_wctx;
+	int64_t step;         /* instructions executed before the access */
+	char launches[160];   /* async: "%f stream 1 pending, %g stream 2 done" */
 } Violation;
 
 typedef struct MemStats {

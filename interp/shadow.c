@@ -59,7 +59,7 @@ version_new(Exec *X, const Value *v, const BInst *in)
 		id = X->freevers[--X->nfreevers];
 		X->vers[id] = (VerInfo){v, in, v && v->def &&
 					op_info[v->def->kind].form == F_EMPTY,
-					NULL, -1, false};
+					NULL, -1, false, X->ctx};
 		return id;
 	}
 	if (X->nvers == X->capvers) {
@@ -72,7 +72,7 @@ version_new(Exec *X, const Value *v, const BInst *in)
 	}
 	X->vers[X->nvers] = (VerInfo){v, in, v && v->def &&
 				      op_info[v->def->kind].form == F_EMPTY,
-				      NULL, -1, false};
+				      NULL, -1, false, X->ctx};
 	if (X->nvers + 1 > X->res->mem.table_vers)
 		X->res->mem.table_vers = X->nvers + 1;
 	return X->nvers++;
@@ -241,7 +241,29 @@ bufs_free(Exec *X)
 
 /* ---- violations, folded when they repeat (compute-sanitizer style) */
 
+DynCtx
+ctx_enter(Exec *X, const Op *op, int64_t k)
+{
+	DynCtx saved = X->ctx, *c = &X->ctx;
+
+	if (c->n == CTX_DEPTH) { /* keep the innermost */
+		memmove(&c->at[0], &c->at[1], sizeof c->at[0] * (CTX_DEPTH - 1));
+		c->n--;
+		c->deeper++;
+	}
+	c->at[c->n].op = op;
+	c->at[c->n].k = k;
+	c->n++;
+	return saved;
+}
+
 void
+ctx_leave(Exec *X, const DynCtx *saved)
+{
+	X->ctx = *saved;
+}
+
+Violation *
 violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
 	const BInst *writer, int buffer, const View *v, int64_t li,
 	const char *detail)
@@ -254,7 +276,7 @@ violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
 		if (o->kind == kind && o->at == at && o->victim == victim &&
 		    o->writer == writer) {
 			o->count++;
-			return;
+			return NULL;
 		}
 	}
 	if (r->nviols == X->capviols) {
@@ -286,6 +308,16 @@ violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
 	}
 	if (detail)
 		snprintf(nv->detail, sizeof nv->detail, "%s", detail);
+	nv->bufkind = -1;
+	if (buffer >= 0 && buffer < X->nbufs) {
+		const Buf *b = &X->bufs[buffer];
+		nv->bufkind = b->kind == BUF_INPUT ? 0 : b->kind == BUF_CONST ? 1 : 2;
+		nv->made = b->made;
+		nv->owner = b->owner;
+	}
+	nv->rctx = X->ctx;
+	nv->step = X->step;
+	return nv;
 }
 
 /* ---- the version shadow */

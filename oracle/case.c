@@ -43,23 +43,51 @@ read_uint(const char **pp)
 	return (int)v;
 }
 
-/* `# expect-error: LINE[:COL]: MESSAGE` on line `line` (p..e). */
+/* `# expect-error: LINE[:COL]: MESSAGE` on line `line` (p..e), or with
+ * the line relative to the comment's, like MLIR's expected-error@+1:
+ * `# expect-error@+1[:COL]: MESSAGE`, and inside the program the same as
+ * a TIR comment, `// expect-error@+1: MESSAGE`. */
 static int
 comment_error(Case *c, const char *p, const char *e, int line, Diag *d)
 {
-	static const char tag[] = "# expect-error:";
+	static const char tag[] = "expect-error";
 	ExpectError x = {0, 0, NULL, true};
+	const char *l0 = p;
+	int sign = 0, col;
 
 	p = skip_sp(p);
+	col = (int)(p - l0) + 1;
+	if (e - p >= 2 && p[0] == '/' && p[1] == '/')
+		p++;
+	else if (p >= e || *p != '#')
+		return 0;
+	p = skip_sp(p + 1);
 	if ((size_t)(e - p) < sizeof tag - 1 || strncmp(p, tag, sizeof tag - 1))
 		return 0;
-	p = skip_sp(p + sizeof tag - 1);
+	p += sizeof tag - 1;
+	if (*p == '@' && (p[1] == '+' || p[1] == '-')) {
+		sign = p[1] == '+' ? 1 : -1;
+		p += 2;
+		if ((x.line = read_uint(&p)) < 0 || (*p != ':' && *p != ' '))
+			goto bad;
+		x.line = line + sign * x.line;
+		if (x.line <= 0 || *p++ != ':')
+			goto bad;
+		if (*p >= '0' && *p <= '9' &&
+		    ((x.col = read_uint(&p)) <= 0 || *p++ != ':'))
+			goto bad;
+		goto message;
+	}
+	if (*p++ != ':')
+		return 0; /* expect-errors, expect-error-foo: not ours */
+	p = skip_sp(p);
 	if ((x.line = read_uint(&p)) <= 0 || *p++ != ':')
 		goto bad;
 	if (*p >= '0' && *p <= '9') {
 		if ((x.col = read_uint(&p)) <= 0 || *p++ != ':')
 			goto bad;
 	}
+message:
 	p = skip_sp(p);
 	while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
 		e--;
@@ -72,7 +100,12 @@ comment_error(Case *c, const char *p, const char *e, int line, Diag *d)
 	c->error = x;
 	return 0;
 bad:
-	return diag_set(d, (Loc){line, 1}, "malformed comment: expected "
+	if (sign)
+		return diag_set(d, (Loc){line, col}, "malformed comment: "
+				"expected 'expect-error@+N: MESSAGE' or "
+				"'expect-error@+N:COL: MESSAGE' (N lines below, "
+				"'@-N' above, inside the file)");
+	return diag_set(d, (Loc){line, col}, "malformed comment: expected "
 			"'# expect-error: LINE: MESSAGE' or '# expect-error: "
 			"LINE:COL: MESSAGE'");
 }

@@ -113,8 +113,11 @@ judge_error(const Case *c, Outcome *o)
 	o->errored = true;
 	if (!x) {
 		o->status = STATUS_BAD;
-		snprintf(o->why, sizeof o->why, "%d:%d: error: %s", e->loc.line,
-			 e->loc.col, e->msg);
+		if (e->loc.line > 0)
+			snprintf(o->why, sizeof o->why, "%d:%d: error: %s",
+				 e->loc.line, e->loc.col, e->msg);
+		else /* an unreadable file: no position */
+			snprintf(o->why, sizeof o->why, "error: %s", e->msg);
 	} else if (e->loc.line == x->line && (!x->col || e->loc.col == x->col) &&
 		   strstr(e->msg, x->msg)) {
 		o->status = STATUS_OK;

@@ -112,6 +112,12 @@ static const Flag flags[] = {
 	 "docs/report.schema.json"},
 	{"junit", "FILE", p_str, F(junit), 0, 0, C(CHECK),
 	 "also write a JUnit XML report to FILE"},
+	{"jobs", "N", p_num, F(jobs), 1, 256, C(CHECK),
+	 "-j N: check N cases at a time in worker processes (1..256; the "
+	 "output stays in path order, the same as with 1)"},
+	{"filter", "PATTERN", p_str, F(filter), 0, 0, C(CHECK),
+	 "only the cases whose name or path matches PATTERN (an fnmatch "
+	 "glob; without * ? [ a substring)"},
 	{"alloc-overhead", "BYTES", p_num, F(overhead), 0, 1LL << 40,
 	 C(RUN) | C(CHECK),
 	 "count BYTES more for each allocation in the memory figures (0..2^40)"},
@@ -592,6 +598,16 @@ unknown_option(const Args *a, const char *text)
 				       names, n, "--"));
 }
 
+/* The first row named name (short options map onto it). */
+static int
+flag_index(const char *name)
+{
+	for (int i = 0; i < NFLAGS; i++)
+		if (!strcmp(flags[i].name, name))
+			return i;
+	abort(); /* a short option without its row */
+}
+
 /* One option getopt_long returned. */
 static int
 take_flag(Args *a, int idx, const char *v)
@@ -709,16 +725,22 @@ parse_flags(Args *a, int argc, char **argv)
 	 * come back as ':'; optind 0 starts afresh (tests parse often) */
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "-:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "-:hj:", lo, NULL)) != -1) {
 		if (c == 1)
 			a->paths[a->npaths++] = optarg;
+		else if (c == 'j' && (rc = take_flag(a, flag_index("jobs"),
+						      optarg)))
+			return rc;
+		else if (c == 'j')
+			continue;
 		else if (c == 'h') {
 			help_cmd(stdout, a->cmd);
 			return -1;
 		} else if (c == ':')
 			return cli_usage(a, "option --%s needs a value",
 					 optopt >= FLAG_VAL ?
-					 flags[optopt - FLAG_VAL].name : "?");
+					 flags[optopt - FLAG_VAL].name :
+					 optopt == 'j' ? "jobs (-j)" : "?");
 		else if (c == '?' && optopt >= FLAG_VAL)
 			return cli_usage(a, "option --%s takes no value",
 					 flags[optopt - FLAG_VAL].name);

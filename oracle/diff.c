@@ -104,6 +104,14 @@ on_step(void *ctx, int64_t step, int64_t live, const BInst *in, int stream)
 		series_add(&r->s, step, live, in, stream);
 }
 
+static bool opt_report;             /* every culprit set, one-shot's word */
+
+void
+diff_reporting(bool on)
+{
+	opt_report = on;
+}
+
 void
 diff_options(int64_t alloc_overhead, FILE *trace, const Schedule *sched,
 	     int nrandom)
@@ -132,6 +140,9 @@ runout_clear(RunOut *o)
 	bprog_free(o->bp);
 	mem_free(o->first_diff);
 	mem_free(o->culprits);
+	mem_free(o->culprit_sets);
+	mem_free(o->setstart);
+	decisions_free(&o->oneshot);
 	mem_free(o->tool.decisions);
 	mem_free(o->tool.memref);
 	mem_free(o->series.p);
@@ -369,6 +380,50 @@ ddmin(Bisect *b, Value **set, int *n)
 	mem_free(tmp);
 }
 
+/* Independent culprits: with every set found so far flipped to `new`,
+ * does the run still fail?  Then ddmin over the rest finds the next set.
+ * At most MAX_SETS sets. */
+enum { MAX_SETS = 8 };
+
+static void
+more_culprits(Bisect *b, RunOut *o)
+{
+	Value **rest = mem_alloc((size_t)(b->n + 1) * sizeof *rest);
+	int nrest = 0;
+
+	o->culprit_sets = mem_alloc((size_t)(b->n + 1) * sizeof *o->culprit_sets);
+	o->setstart = mem_alloc((MAX_SETS + 1) * sizeof *o->setstart);
+	if (!rest || !o->culprit_sets || !o->setstart) {
+		mem_free(rest);
+		return;
+	}
+	memcpy(o->culprit_sets, o->culprits, (size_t)o->nculprits * sizeof *rest);
+	o->setstart[0] = 0;
+	o->nsets = o->nculprits ? 1 : 0;
+	o->ncsets = o->nculprits;
+	while (o->nsets && o->nsets < MAX_SETS && !b->oom) {
+		int n;
+		nrest = 0;
+		for (int i = 0; i < b->n; i++) {
+			bool taken = false;
+			for (int j = 0; j < o->ncsets && !taken; j++)
+				taken = o->culprit_sets[j] == b->all[i];
+			if (!taken)
+				rest[nrest++] = b->all[i];
+		}
+		if (!nrest || !still_fails(b, rest, nrest))
+			break;
+		n = nrest;
+		ddmin(b, rest, &n);
+		if (!n || b->oom)
+			break; /* fails with the rest flipped too: no culprit */
+		o->setstart[o->nsets++] = o->ncsets;
+		memcpy(o->culprit_sets + o->ncsets, rest, (size_t)n * sizeof *rest);
+		o->ncsets += n;
+	}
+	mem_free(rest);
+}
+
 static void
 bisect(const Case *c, Schedule sched, Tensor *const *ref, int nref, RunOut *o)
 {
@@ -388,6 +443,8 @@ bisect(const Case *c, Schedule sched, Tensor *const *ref, int nref, RunOut *o)
 	memcpy(o->culprits, b.all, (size_t)n * sizeof *b.all);
 	o->nculprits = n;
 	ddmin(&b, o->culprits, &o->nculprits);
+	if (opt_report && !b.oom)
+		more_culprits(&b, o);
 	mem_free(b.all);
 	mem_free(b.first);
 }
@@ -494,13 +551,21 @@ check_culprits(const Run *r, RunOut *o)
 static int
 check_decisions(const Run *r, RunOut *o)
 {
-	char a[96];
+	char a[96], b[112], t[96];
 
 	for (int i = 0; r->has_decisions && i < r->ndecisions; i++) {
 		const Forced *f = &r->decisions[i];
-		if (!same_decision(&o->ds.d[f->result->id], f))
-			return expect_fail(o, "decisions: %s was not taken",
-					   decision_name(f, a, sizeof a), "");
+		const Decision *d = &o->ds.d[f->result->id];
+		if (same_decision(d, f))
+			continue;
+		if (d->kind == DEC_NONE)
+			snprintf(b, sizeof b, " (%%%s has no buffer of its own)",
+				 f->result->name);
+		else
+			snprintf(b, sizeof b, " (%s was)",
+				 dec_str(f->result, d, t, sizeof t));
+		return expect_fail(o, "decisions: %s was not taken%s",
+				   decision_name(f, a, sizeof a), b);
 	}
 	return 0;
 }
@@ -618,6 +683,9 @@ run_schedules(const Case *c, const Run *r, const Strategy *s,
 		mem_free(tmp);
 		return -1;
 	}
+	o->ntried = n;
+	o->all = want.kind == SCHED_ALL && n > 1;
+	o->nfailing = 0;
 	for (int i = 0; i < n; i++) {
 		ExecResult ex;
 		BProg *bp = NULL;
@@ -639,6 +707,7 @@ run_schedules(const Case *c, const Run *r, const Strategy *s,
 			return rc;
 		}
 		v = judge(&ex, ref, nref, tmp, c->ref_failed);
+		o->nfailing += v != VERDICT_AGREE;
 		if (i && severity(v) <= severity(o->verdict)) {
 			exec_result_free(&ex);
 			bprog_free(bp);
@@ -717,5 +786,8 @@ diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
 	}
 	if (o->verdict != VERDICT_AGREE)
 		bisect(c, o->sched, ref, nref, o);
+	if (opt_report && o->nculprits &&
+	    decisions_make(c->prog, strategy_find("one-shot"), &o->oneshot))
+		decisions_free(&o->oneshot); /* out of memory: no suggestion */
 	check_expectations(r, o);
 }

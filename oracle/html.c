@@ -917,8 +917,9 @@ html_check_files(const char *dir, const char *title, char *const *paths,
 			 html_page_name(i, page, sizeof page));
 		if (html_case_file(path, c, &o, paths[i]))
 			rc = -1;
-		je[i] = (JEntry){c && c->name ? mem_strdup(c->name) : NULL,
-				 mem_strdup(paths[i]), mem_strdup(o.why), o.status};
+		je[i] = (JEntry){.name = c && c->name ? mem_strdup(c->name) :
+				 NULL, .file = mem_strdup(paths[i]),
+				 .msg = mem_strdup(o.why), .status = o.status};
 		outcome_clear(&o);
 		case_free(c);
 	}

@@ -7,6 +7,7 @@
 #include <malloc.h>
 #endif
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
@@ -20,15 +21,24 @@ typedef struct Opts {
 	size_t planlen;
 } Opts;
 
+/* Where case diagnostics go: stderr, or (check -j) a worker's buffer. */
+static FILE *diag_out;
+
+static FILE *
+errs(void)
+{
+	return diag_out ? diag_out : stderr;
+}
+
 /* An error in a case file, with its source line and caret when it has a
  * location (an unreadable file has none). */
 static void
 print_error(const char *path, const Case *c, const Diag *d)
 {
 	if (d->loc.line <= 0)
-		fprintf(stderr, "%s: error: %s\n", path, d->msg);
+		fprintf(errs(), "%s: error: %s\n", path, d->msg);
 	else
-		diag_print(stderr, path, c ? c->text : NULL, d);
+		diag_print(errs(), path, c ? c->text : NULL, d);
 }
 
 /* ----------------------------------------------------------- run */
@@ -46,11 +56,11 @@ print_run_errors(const Opts *o, const char *path, const Case *c,
 		if (r->status != STATUS_BAD)
 			continue;
 		if (r->err.loc.line <= 0) { /* not in a file of the user's */
-			fprintf(stderr, "%s: error: run %d (%s): %s\n", path,
+			fprintf(errs(), "%s: error: run %d (%s): %s\n", path,
 				i + 1, r->strategy, r->err.msg);
 			continue;
 		}
-		diag_print(stderr, doc ? o->a.plan : path,
+		diag_print(errs(), doc ? o->a.plan : path,
 			   doc ? o->plantext : c->text, &r->err);
 	}
 }
@@ -81,9 +91,9 @@ check_planned(Opts *o, const char *path, bool only, Case **c, Outcome *out)
 			 "'cases'", (*c)->name);
 	}
 	if (d.loc.line > 0)
-		diag_print(stderr, o->a.plan, o->plantext, &d);
+		diag_print(errs(), o->a.plan, o->plantext, &d);
 	else
-		fprintf(stderr, "%s: error: %s\n", o->a.plan, d.msg);
+		fprintf(errs(), "%s: error: %s\n", o->a.plan, d.msg);
 	memset(out, 0, sizeof *out);
 	out->status = STATUS_BAD;
 	snprintf(out->why, sizeof out->why, "%s:%d:%d: error: %.400s", o->a.plan,
@@ -254,29 +264,63 @@ walk(Files *out, const char *dir, Seen *seen)
 	return rc;
 }
 
+/* --filter PATTERN: a glob (fnmatch) over the case name or its path; a
+ * pattern without * ? [ is a substring. */
+static bool
+filter_match(const char *pat, const char *s)
+{
+	if (!s)
+		return false;
+	if (!strpbrk(pat, "*?["))
+		return strstr(s, pat) != NULL;
+	return !fnmatch(pat, s, 0);
+}
+
+static bool
+selected(const Opts *o, const char *path)
+{
+	Case *c = NULL;
+	Diag d;
+	bool yes;
+
+	if (!o->a.filter || filter_match(o->a.filter, path))
+		return true;
+	(void)case_load(path, CASE_PROGRAM_ONLY, &c, &d);
+	yes = c && filter_match(o->a.filter, c->name);
+	case_free(c);
+	return yes;
+}
+
+/* The files under the paths.  A path that does not exist stays in the
+ * list: checking it is an error entry (in JUnit too), not a silence. */
 static int
 collect(Opts *o, Files *f)
 {
+	Files all = {0};
 	struct stat st;
 	Seen seen = {0};
 	int rc = 0;
 
 	for (int i = 0; i < o->a.npaths; i++) {
 		if (!strcmp(o->a.paths[i], "-")) { /* a case on stdin */
-			if (files_add(f, "-"))
+			if (files_add(&all, "-"))
 				rc = -1;
 		} else if (stat(o->a.paths[i], &st)) {
-			fprintf(stderr, "bufdiff: cannot open %s: %s\n", o->a.paths[i],
-				strerror(errno));
-			rc = -1;
-		} else if (S_ISDIR(st.st_mode)) {
-			if (walk(f, o->a.paths[i], &seen))
+			if (files_add(&all, o->a.paths[i]))
 				rc = -1;
-		} else if (files_add(f, o->a.paths[i])) {
+		} else if (S_ISDIR(st.st_mode)) {
+			if (walk(&all, o->a.paths[i], &seen))
+				rc = -1;
+		} else if (files_add(&all, o->a.paths[i])) {
 			rc = -1;
 		}
 	}
 	mem_free(seen.v);
+	for (int i = 0; !rc && i < all.n; i++)
+		if ((!strcmp(all.v[i], "-") || stat(all.v[i], &st) ||
+		     selected(o, all.v[i])) && files_add(f, all.v[i]))
+			rc = -1;
+	files_free(&all);
 	return rc;
 }
 
@@ -290,47 +334,110 @@ duplicate(JEntry *e, int n)
 	return NULL;
 }
 
-static void
-check_one_file(Opts *o, const char *path, JEntry *je, int idx)
+/* What a memstream holds (mem_alloc'ed), or NULL when empty. */
+static char *
+taken(FILE *f, char **buf, size_t *len)
 {
+	char *s = NULL;
+
+	if (fclose(f) == 0 && *len)
+		s = mem_strdup(*buf);
+	free(*buf);
+	return s;
+}
+
+/* Check one case into e: status, messages, and the diagnostics, JSON
+ * and report as text (printed later, in path order, by check_done). */
+static void
+check_one_file(void *ctx, const char *path, int idx, JEntry *e)
+{
+	Opts *o = ctx;
 	Case *c = NULL;
 	Outcome out;
-	const char *dup;
+	char *db = NULL, *rb = NULL, *wb = NULL;
+	size_t dn = 0, rn = 0, wn = 0;
+	FILE *df = open_memstream(&db, &dn), *rf = open_memstream(&rb, &rn);
 
+	diag_out = df;
 	if (o->a.plan)
 		check_planned(o, path, false, &c, &out);
 	else
 		check_file(path, o->a.strategy, true, &c, &out);
-	je[idx].file = mem_strdup(path);
-	je[idx].name = c && c->name ? mem_strdup(c->name) : NULL;
-	if (out.status == STATUS_OK && (dup = duplicate(je, idx))) {
-		out.status = STATUS_BAD;
-		snprintf(out.why, sizeof out.why, "duplicate case name '%s' "
-			 "(also in %s)", c->name, dup);
-	}
-	je[idx].status = out.status;
-	je[idx].msg = mem_strdup(out.why);
+	e->file = mem_strdup(path);
+	e->name = c && c->name ? mem_strdup(c->name) : NULL;
+	e->status = out.status;
+	e->msg = mem_strdup(out.why);
 	if (out.errored && out.status == STATUS_BAD)
 		print_error(path, c, &out.err);
 	else if (out.status == STATUS_BAD)
 		print_run_errors(o, path, c, &out);
-	if (o->a.json)
-		report_json(stdout, c, &out);
-	else if (out.status == STATUS_OK)
-		printf("[ok] %s\n", path);
-	else
-		printf("[FAIL] %s: %s\n", path, out.why);
+	diag_out = NULL;
+	if (rf && out.status == STATUS_FAIL)
+		report_fail_reason(rf, c, &out);
+	if (o->a.json) {
+		FILE *wf = open_memstream(&wb, &wn);
+		if (wf)
+			report_json(wf, c, &out);
+		if (wf)
+			e->json = taken(wf, &wb, &wn);
+	}
+	if (o->a.junit && c && (out.status != STATUS_BAD || !out.errored)) {
+		FILE *tf = open_memstream(&wb, &wn);
+		if (tf) {
+			report_text(tf, c, &out);
+			e->report = taken(tf, &wb, &wn);
+		}
+	}
 	if (o->a.html) {
 		char page[64], file[4096];
 		snprintf(file, sizeof file, "%s/%s", o->a.html,
 			 html_page_name(idx, page, sizeof page));
 		if (html_case_file(file, c, &out, path)) {
-			fprintf(stderr, "bufdiff: cannot write %s\n", file);
-			je[idx].status = STATUS_BAD;
+			if (df)
+				fprintf(df, "bufdiff: cannot write %s\n", file);
+			e->status = STATUS_BAD;
 		}
 	}
+	if (df)
+		e->diag = taken(df, &db, &dn);
+	if (rf)
+		e->reason = taken(rf, &rb, &rn);
 	outcome_clear(&out);
 	case_free(c);
+}
+
+/* Entry i is ready (all before it were printed): its diagnostics, its
+ * line or JSON, in path order whatever -j did. */
+static void
+check_done(void *ctx, JEntry *je, int i)
+{
+	Opts *o = ctx;
+	JEntry *e = &je[i];
+	const char *dup;
+
+	if (e->status == STATUS_OK && (dup = duplicate(je, i))) {
+		char why[640];
+		e->status = STATUS_BAD;
+		snprintf(why, sizeof why, "duplicate case name '%s' (also in %s)",
+			 e->name, dup);
+		mem_free(e->msg);
+		e->msg = mem_strdup(why);
+	}
+	fflush(stdout);
+	if (e->diag)
+		fputs(e->diag, stderr);
+	if (o->a.json && e->json)
+		fputs(e->json, stdout);
+	else if (o->a.json)
+		; /* out of memory: nothing to print */
+	else if (e->status == STATUS_OK)
+		printf("[ok] %s\n", e->file);
+	else if (e->reason && e->reason[0])
+		printf("[FAIL] %s: %s: %s\n", e->file, e->msg ? e->msg : "",
+		       e->reason);
+	else
+		printf("[FAIL] %s: %s\n", e->file, e->msg ? e->msg : "");
+	fflush(stdout);
 }
 
 /* Entries of a `cases:` plan document that name no checked case: errors. */
@@ -371,8 +478,17 @@ cmd_check(Opts *o)
 	JEntry *je;
 	int worst = 0, passed = 0;
 
-	if (collect(o, &f))
-		worst = STATUS_BAD;
+	if (collect(o, &f)) {
+		files_free(&f);
+		return cli_usage(&o->a, "%s", "out of memory");
+	}
+	if (!f.n) {
+		files_free(&f);
+		fprintf(stderr, "bufdiff: no case under the paths%s%s%s\n",
+			o->a.filter ? " matches '" : "",
+			o->a.filter ? o->a.filter : "", o->a.filter ? "'" : "");
+		return STATUS_BAD;
+	}
 	if (o->a.html && html_dir(o->a.html)) {
 		files_free(&f);
 		fprintf(stderr, "bufdiff: cannot make the directory %s\n",
@@ -385,9 +501,13 @@ cmd_check(Opts *o)
 		files_free(&f);
 		return cli_usage(&o->a, "%s", "out of memory");
 	}
+	if (checkrun(f.v, f.n, o->a.jobs, check_one_file, check_done, o, je)) {
+		fprintf(stderr, "bufdiff: cannot start a worker: %s\n",
+			strerror(errno));
+		worst = STATUS_BAD;
+	}
 	for (int i = 0; i < f.n; i++) {
-		check_one_file(o, f.v[i], je, i);
-		passed += je[i].status == STATUS_OK;
+		passed += je[i].file && je[i].status == STATUS_OK;
 		if ((int)je[i].status > worst)
 			worst = je[i].status;
 	}
@@ -405,11 +525,8 @@ cmd_check(Opts *o)
 			strerror(errno));
 		worst = STATUS_BAD;
 	}
-	for (int i = 0; i < f.n; i++) {
-		mem_free(je[i].name);
-		mem_free(je[i].file);
-		mem_free(je[i].msg);
-	}
+	for (int i = 0; i < f.n; i++)
+		jentry_clear(&je[i]);
 	mem_free(je);
 	files_free(&f);
 	return worst;
@@ -667,6 +784,7 @@ run_command(Opts *o)
 		diff_options(o->a.overhead, trace,
 			     o->a.has_schedule ? &o->a.schedule : NULL,
 			     o->a.nrandom);
+		diff_reporting(true); /* every culprit set, the fix */
 		if (!commands[o->a.cmd])
 			abort(); /* a command of cli.c's table without a function */
 		rc = commands[o->a.cmd](o);

@@ -47,6 +47,7 @@
  *   plot.c     `bufdiff plot TRACE.csv --html FILE`: a --memory-trace file
  *              drawn as M(t), a curve per run and schedule
  *   lab.c      `bufdiff lab cache`: the seed's LRU cache toy (docs/lab.md)
+ *   checkrun.c `check`'s cases in worker processes (-j N), in path order
  *   main.c     the commands run, check, print, bufferize, explain, export,
  *              strategies, and the dispatch over cli.c's commands
  *
@@ -354,6 +355,16 @@ typedef struct RunOut {
 	int64_t *first_diff;    /* per output: flat index, -1 when equal */
 	Value **culprits;       /* in-place decisions (their results) */
 	int nculprits;
+	/* with diff_reporting: every independent culprit set, the first being
+	 * `culprits` (sets[k] starts at culprit_sets[setstart[k]]), and what
+	 * one-shot decides for each culprit (oneshot.p NULL: not asked) */
+	Value **culprit_sets;
+	int *setstart, nsets, ncsets;
+	Decisions oneshot;
+	/* schedules: how many the run tried (`all`: sync, late, random:1-N)
+	 * and how many of them failed */
+	int ntried, nfailing;
+	bool all;
 	char why[640];          /* the first unmet expectation */
 	ToolReport tool;        /* outside strategies: the call and its answer */
 	MemSeries series;       /* diff_record: the worst execution's steps */
@@ -483,6 +494,9 @@ void diff_record(bool on);
 /* The header of --memory-trace's CSV (docs/cli.md): the first three
  * columns as they always were, then run, strategy, schedule. */
 #define MEMORY_TRACE_HEADER "step,bytes,line,run,strategy,schedule\n"
+/* Reports for people (run, check): every independent culprit set and
+ * what one-shot decides for each culprit; off for fuzz and reduce. */
+void diff_reporting(bool on);
 /* "sync", "late", "random:7". */
 const char *schedule_name(Schedule s, char *buf, size_t n);
 /* The value an instruction writes or reads for (for blame), or NULL. */
@@ -524,6 +538,8 @@ enum { TOOL_OUT_CAP = 256 << 20 };  /* bytes per stream */
 int tool_run(const char *cmd, const char *in, size_t nin, double timeout,
 	     ToolResult *r);
 void tool_result_free(ToolResult *r);   /* r's buffers; r reusable */
+/* Seconds on the monotonic clock (for durations). */
+double tool_now(void);
 /* The per-stream cap (0: back to TOOL_OUT_CAP), for tests. */
 void tool_output_cap(size_t n);
 /* One line for reports: "exit 1", "killed by signal 11 (SIGSEGV)",
@@ -633,6 +649,8 @@ typedef struct Args {
 	double timeout;                 /* --timeout SEC; 0: none */
 	long long overhead;             /* --alloc-overhead BYTES */
 	int run;                        /* --run I, 1-based; 0: not given */
+	int jobs;                       /* check -j N (--jobs): workers */
+	const char *filter;             /* check --filter PATTERN */
 	/* fuzz */
 	uint64_t seed;                  /* --seed N (0) */
 	long long count;                /* --count K; 0: not given */
@@ -829,12 +847,24 @@ void report_json_init(void);
  * Floats print shortest round-trip for their dtype.  -1 out of memory. */
 int report_json(FILE *out, const Case *c, const Outcome *o);
 
+/* Why a failing case failed, for check's [FAIL] line: the first failing
+ * run's first violation and culprits ("stale-read in %z at F:6:5;
+ * culprits y:x"); nothing when no run failed with a violation or culprit. */
+void report_fail_reason(FILE *out, const Case *c, const Outcome *o);
+
+/* One case of `check` (every string mem_alloc'ed or NULL). */
 typedef struct JEntry {
-	char *name, *file, *msg;    /* mem_alloc'ed */
+	char *name, *file, *msg;
 	Status status;
+	char *reason;           /* report_fail_reason's text */
+	char *report;           /* the text report (--junit) */
+	char *json;             /* the JSON line (--json) */
+	char *diag;             /* diagnostics for stderr */
+	double seconds;         /* wall time of the case */
 } JEntry;
 
-/* JUnit XML, one testcase per entry.  0 or -1 (cannot write). */
+/* JUnit XML, one testcase per entry, classname the case's folder, the
+ * report in <failure>/<error> and <system-out>.  0 or -1 (cannot write). */
 int report_junit(const char *path, const JEntry *e, int n);
 
 /* -------------------------------------------------------------- html.c */
@@ -884,6 +914,18 @@ int cmd_plot(const Args *a);
 /* `bufdiff lab cache [--capacity C] [--stride S] [--requests N] [--step K]
  * [--html FILE]`: 0, or 2 on bad usage. */
 int cmd_lab(const Args *a);
+/* ---------------------------------------------------------- checkrun.c */
+
+/* Check the case at path into e (in a worker process when jobs > 1). */
+typedef void (*CheckFn)(void *ctx, const char *path, int idx, JEntry *e);
+/* Entries 0..i are ready; entry i is new. */
+typedef void (*CheckDone)(void *ctx, JEntry *e, int i);
+/* fn on each of paths[0..n) into out[], with up to `jobs` worker processes
+ * (1: in this process); done in path order as results come.  0, or -1
+ * (a worker could not be started: the entries not done are empty). */
+int checkrun(char *const *paths, int n, int jobs, CheckFn fn, CheckDone done,
+	     void *ctx, JEntry *out);
+void jentry_clear(JEntry *e);
 
 /* ------------------------------------------------------------ export.c */
 

@@ -29,9 +29,10 @@ text_nested(FILE *out, const Tensor *t, int depth, int64_t *pos)
 	char buf[64];
 
 	if (depth == t->rank) {
-		if (*pos < TEXT_ELEMS) {
-			tensor_elem_str(t, *pos, buf, sizeof buf);
-			fputs(buf, out);
+		if (*pos < TEXT_ELEMS) { /* an undefined element is poison */
+			if (tensor_defined(t, *pos))
+				tensor_elem_str(t, *pos, buf, sizeof buf);
+			fputs(tensor_defined(t, *pos) ? buf : "poison", out);
 		}
 		++*pos;
 		return;
@@ -81,77 +82,308 @@ decision_of(const BInst *in, char *buf, size_t n)
 	return dec_str(v, &in->dec, buf, n);
 }
 
-/* One violation the way ASan says it: what was accessed, by whom and
- * where; who overwrote or freed it, where, and by which decision. */
+/* What the text report knows while it prints a run: the case file (for
+ * FILE:LINE:COL) and the tensor program (values past its own are the
+ * lowering's or the memref program's). */
+typedef struct Rep {
+	FILE *out;
+	const char *file;
+	const Program *p;
+	const BProg *bp;
+} Rep;
+
+static const Op *
+inst_op(const BInst *in)
+{
+	return !in ? NULL : in->op ? in->op : in->top;
+}
+
+/* " at FILE:LINE:COL" of op, or nothing when it has no location. */
 static void
-violation_text(FILE *out, const Violation *v)
+at_op(const Rep *R, const Op *op)
+{
+	if (op && op->loc.line)
+		fprintf(R->out, " at %s:%d:%d", R->file, op->loc.line,
+			op->loc.col);
+}
+
+static bool
+in_program(const Rep *R, const Value *v)
+{
+	return v && v->id < R->p->nvalues && R->p->values[v->id] == v;
+}
+
+/* The lowering's own registers are named VALUE.SUFFIX (lower.c synth). */
+static void
+synthetic_text(const Rep *R, const Value *v)
+{
+	static const struct { const char *suffix, *fmt; } kinds[] = {
+		{"out", "the copy of %%%.*s passed out"},
+		{"arg", "the copy of %%%.*s passed to the callee"},
+		{"tmp", "the loop's copy of %%%.*s"},
+		{"hoist", "the hoisted buffer of %%%.*s"},
+	};
+	const char *dot = strrchr(v->name, '.');
+
+	if (R->bp && R->bp->memref) {
+		fprintf(R->out, "%%%s of the memref program", v->name);
+		return;
+	}
+	for (size_t k = 0; dot && k < sizeof kinds / sizeof *kinds; k++)
+		if (!strcmp(dot + 1, kinds[k].suffix)) {
+			fprintf(R->out, kinds[k].fmt, (int)(dot - v->name), v->name);
+			return;
+		}
+	fprintf(R->out, "a copy of %%%.*s", dot ? (int)(dot - v->name) :
+		(int)strlen(v->name), v->name);
+}
+
+/* An instruction in words of the program, with where it is:
+ * "%z at F:6:5", "the return at F:7:3", "the copy of %x passed out by
+ * the return at F:7:3". */
+static void
+who(const Rep *R, const BInst *in)
+{
+	const Value *v = inst_value(in);
+	const Op *op = inst_op(in);
+
+	if (!in) {
+		fputs("an input", R->out);
+		return;
+	}
+	if (in_program(R, v)) {
+		fprintf(R->out, "%%%s", v->name);
+	} else if (v) {
+		synthetic_text(R, v);
+		if (op && !in_program(R, inst_value(in)) &&
+		    (op->kind == OP_RETURN || op->kind == OP_CALL ||
+		     op->kind == OP_YIELD))
+			fprintf(R->out, " by the %s", op_info[op->kind].name);
+	} else if (op) {
+		fprintf(R->out, "the %s", op_info[op->kind].name);
+	} else {
+		fputs("the bufferized program", R->out);
+	}
+	at_op(R, op);
+}
+
+/* Where the violation's buffer came from, ASan's "allocated by". */
+static void
+origin_text(const Rep *R, const Violation *v)
+{
+	switch (v->bufkind) {
+	case 0:
+		fprintf(R->out, "the buffer of input %%%s", vname(v->owner));
+		break;
+	case 1:
+		fprintf(R->out, "the buffer of the constant %%%s", vname(v->owner));
+		at_op(R, inst_op(v->made));
+		break;
+	case 2:
+		fputs("the buffer allocated by ", R->out);
+		who(R, v->made);
+		break;
+	default:
+		fputs("a buffer", R->out);
+	}
+}
+
+/* ", decision y:x" (fmt) when the instruction placed its value by one. */
+static void
+decision_text(const Rep *R, const BInst *in, const char *fmt)
 {
 	char dec[96];
-	const char *kind = vkind_names[v->kind];
+	const char *d = decision_of(in, dec, sizeof dec);
 
-	fprintf(out, "==bufdiff== %s: ", kind);
+	if (strcmp(d, "-"))
+		fprintf(R->out, fmt, d);
+}
+
+/* "trip 0 of the for at F:8:5, the then-branch of the if at F:9:7". */
+static void
+ctx_text(const Rep *R, const DynCtx *c)
+{
+	if (c->deeper)
+		fprintf(R->out, "%d loops or branches deeper than these, ",
+			c->deeper);
+	for (int i = 0; i < c->n; i++) {
+		const Op *op = c->at[i].op;
+		if (i)
+			fputs(", ", R->out);
+		if (op->kind == OP_IF)
+			fprintf(R->out, "in the %s-branch of the if",
+				c->at[i].k ? "else" : "then");
+		else
+			fprintf(R->out, "on trip %lld of the %s", (long long)c->at[i].k,
+				op_info[op->kind].name);
+		at_op(R, op);
+	}
+}
+
+/* The dynamic context: "written on trip 0 of the for at ..., read on
+ * trip 2 of the for at ..." (nothing when both were straight-line). */
+static void
+context_text(const Rep *R, const Violation *v)
+{
+	bool w = v->has_wctx && v->wctx.n;
+
+	if (!w && !v->rctx.n)
+		return;
+	fputs("    ", R->out);
+	if (v->has_wctx) {
+		fputs("written ", R->out);
+		if (w)
+			ctx_text(R, &v->wctx);
+		else
+			fputs("outside any loop or branch", R->out);
+		fputs("; read ", R->out);
+	}
+	if (v->rctx.n)
+		ctx_text(R, &v->rctx);
+	else
+		fputs("outside any loop or branch", R->out);
+	fputc('\n', R->out);
+}
+
+static void
+stale_text(const Rep *R, const Violation *v)
+{
+	const Value *held = inst_value(v->writer);
+
+	who(R, v->at);
+	fprintf(R->out, " reads %%%s, but its buffer now holds ", vname(v->victim));
+	if (!v->writer) {
+		fputs("an input's data\n", R->out);
+		return;
+	}
+	if (v->detail[0]) { /* a kernel reading the buffer it writes */
+		fprintf(R->out, "what it writes: it %s\n", v->detail);
+		return;
+	}
+	if (in_program(R, held) && held->def &&
+	    op_info[held->def->kind].form == F_EMPTY)
+		fprintf(R->out, "poison (the contents of the empty %%%s)\n",
+			held->name);
+	else if (in_program(R, held))
+		fprintf(R->out, "%%%s\n", held->name);
+	else
+		fputs("another value\n", R->out);
+	fputs("    overwritten by ", R->out);
+	who(R, v->writer);
+	decision_text(R, v->writer, ", decision %s");
+	fputc('\n', R->out);
+}
+
+/* " after %y = add at F:5:5": the op a free was placed after. */
+static void
+after_text(const Rep *R, const Op *op)
+{
+	fputs(" after ", R->out);
+	if (!op) {
+		fputs("the bufferized program's start", R->out);
+		return;
+	}
+	if (op->nres && op->res[0])
+		fprintf(R->out, "%%%s = ", op->res[0]->name);
+	else
+		fputs("the ", R->out);
+	fputs(op_info[op->kind].name, R->out);
+	at_op(R, op);
+}
+
+static void
+free_text(const Rep *R, const Violation *v)
+{
+	const BInst *at = v->at, *w = v->writer;
+
+	if (at->kind == BI_FREE) {
+		fprintf(R->out, "`free %%%s`", vname(at->v));
+		after_text(R, inst_op(at));
+	} else if (at->kind == BI_DEALLOC) {
+		fputs("a bufferization.dealloc", R->out);
+		after_text(R, inst_op(at));
+	} else {
+		who(R, at);
+	}
+	fprintf(R->out, " %s the buffer of %%%s after it was freed\n",
+		v->kind == VK_DOUBLE_FREE ? "frees" : "uses", vname(v->victim));
+	if (!w)
+		return;
+	fputs("    freed by ", R->out);
+	if (w->kind == BI_RETURN) {
+		fputs("the return", R->out);
+		at_op(R, inst_op(w));
+		fputs(" (a memref.alloca ends with its function)", R->out);
+	} else if (w->kind == BI_DEALLOC) {
+		fputs("a bufferization.dealloc", R->out);
+		after_text(R, inst_op(w));
+	} else {
+		fprintf(R->out, "`free %%%s`", vname(w->v));
+		after_text(R, inst_op(w));
+		if (w->why)
+			fprintf(R->out, " (%s)", w->why);
+	}
+	fputc('\n', R->out);
+}
+
+static void
+async_text(const Rep *R, const Violation *v, const char *schedule)
+{
+	who(R, v->at);
+	fprintf(R->out, " %s %%%s while the launch of %%%s on stream %d",
+		v->kind == VK_ASYNC_RACE ? "touches" : "reads", vname(v->victim),
+		vname(v->writer->v), v->writer->op->stream);
+	at_op(R, inst_op(v->writer));
+	fprintf(R->out, ", which %s it, has not completed\n",
+		v->kind == VK_ASYNC_RACE ? "uses" : "writes");
+	fprintf(R->out, "    under schedule %s, after %lld instructions",
+		schedule, (long long)v->step);
+	if (v->launches[0])
+		fprintf(R->out, "; launches in order: %s", v->launches);
+	fputc('\n', R->out);
+}
+
+/* One violation the way ASan says it: what was accessed, by whom and
+ * where; who overwrote or freed it, where, and by which decision; where
+ * its buffer came from; the loop trips and branches of both accesses. */
+static void
+violation_text(const Rep *R, const Violation *v, const char *schedule)
+{
+	FILE *out = R->out;
+
+	fprintf(out, "==bufdiff== %s: ", vkind_names[v->kind]);
 	switch (v->kind) {
 	case VK_STALE_READ:
-		fprintf(out, "%%%s (line %d) reads %%%s, but its buffer now holds ",
-			vname(inst_value(v->at)), vline(v->at), vname(v->victim));
-		if (v->writer)
-			fprintf(out, "%%%s\n    overwritten by %%%s (line %d), "
-				"decision %s\n", vname(inst_value(v->writer)),
-				vname(inst_value(v->writer)), vline(v->writer),
-				decision_of(v->writer, dec, sizeof dec));
-		else
-			fprintf(out, "data nobody wrote\n");
+		stale_text(R, v);
 		break;
 	case VK_USE_AFTER_FREE:
 	case VK_DOUBLE_FREE:
-		if (v->at->kind == BI_FREE)
-			fprintf(out, "`free %%%s` after line %d", vname(v->at->v),
-				vline(v->at));
-		else if (v->at->kind == BI_DEALLOC)
-			fprintf(out, "a bufferization.dealloc after line %d",
-				vline(v->at));
-		else
-			fprintf(out, "%%%s (line %d)", vname(inst_value(v->at)),
-				vline(v->at));
-		fprintf(out, " %s the buffer of %%%s after it was freed\n",
-			v->kind == VK_DOUBLE_FREE ? "frees" : "uses",
-			vname(v->victim));
-		if (v->writer && v->writer->kind == BI_RETURN)
-			fprintf(out, "    freed by the return at line %d (a "
-				"memref.alloca ends with its function)\n",
-				vline(v->writer));
-		else if (v->writer && v->writer->kind == BI_DEALLOC)
-			fprintf(out, "    freed by a bufferization.dealloc after "
-				"line %d\n", vline(v->writer));
-		else if (v->writer)
-			fprintf(out, "    freed by `free %%%s` after line %d (%s)\n",
-				vname(v->writer->v), vline(v->writer),
-				v->writer->why ? v->writer->why : "");
+		free_text(R, v);
 		break;
 	case VK_LEAK:
-		fprintf(out, "the buffer of %%%s (line %d, %s) is never freed\n",
-			vname(v->victim), vline(v->at),
-			decision_of(v->at, dec, sizeof dec));
+		fputs("the buffer allocated by ", out);
+		who(R, v->at);
+		decision_text(R, v->at, " (decision %s)");
+		fputs(" is never freed\n", out);
 		break;
 	case VK_READONLY_WRITE:
-		fprintf(out, "%%%s (line %d, %s) writes the read-only buffer of "
-			"%%%s\n", vname(inst_value(v->at)), vline(v->at),
-			decision_of(v->at, dec, sizeof dec), vname(v->victim));
+		who(R, v->at);
+		decision_text(R, v->at, " (decision %s)");
+		fprintf(out, " writes the read-only buffer of %%%s\n",
+			vname(v->victim));
 		break;
 	case VK_ASYNC_RACE:
 	case VK_EARLY_AWAIT_READ:
-		fprintf(out, "%%%s (line %d) %s %%%s while the launch of %%%s "
-			"(stream %d, line %d) that %s it has not completed\n",
-			vname(inst_value(v->at)), vline(v->at),
-			v->kind == VK_ASYNC_RACE ? "touches" : "reads",
-			vname(v->victim), vname(v->writer->v),
-			v->writer->op->stream, vline(v->writer),
-			v->kind == VK_ASYNC_RACE ? "uses" : "writes");
+		async_text(R, v, schedule);
+		break;
+	case VK_UNINIT_READ:
+		who(R, v->at);
+		fprintf(out, " reads %%%s, but its buffer was never written "
+			"(poison)\n", vname(v->victim));
 		break;
 	default:
-		fprintf(out, "%%%s (line %d) on %%%s: %s\n",
-			vname(inst_value(v->at)), vline(v->at), vname(v->victim),
-			v->detail);
+		who(R, v->at);
+		fprintf(out, " on %%%s: %s\n", vname(v->victim), v->detail);
 	}
 	if (v->at && v->at->mloc.line) { /* mlir-pipeline: both programs */
 		fprintf(out, "    in the memref program: line %d (%s)",
@@ -165,15 +397,25 @@ violation_text(FILE *out, const Violation *v)
 				v->writer->mloc.line, v->writer->mname);
 		fputc('\n', out);
 	}
-	if (v->launch)
-		fprintf(out, "    in the launch of %%%s (stream %d, line %d)\n",
-			vname(v->launch->v), v->launch->op->stream,
-			vline(v->launch));
-	if (v->rank || v->kind == VK_STALE_READ) {
+	if (v->launch) {
+		fprintf(out, "    in the launch of %%%s on stream %d",
+			vname(v->launch->v), v->launch->op->stream);
+		at_op(R, inst_op(v->launch));
+		fputc('\n', out);
+	}
+	context_text(R, v);
+	if (v->kind != VK_LEAK && (v->rank || v->kind == VK_STALE_READ)) {
 		fprintf(out, "    first element [");
 		for (int d = 0; d < v->rank; d++)
 			fprintf(out, d ? ", %lld" : "%lld", (long long)v->elem[d]);
-		fprintf(out, "] of buffer %d", v->buffer);
+		fputs("] of ", out);
+		origin_text(R, v);
+		if (v->count > 1)
+			fprintf(out, "; %d times", v->count);
+		fputc('\n', out);
+	} else if (v->kind != VK_LEAK && v->bufkind >= 0) {
+		fputs("    in ", out);
+		origin_text(R, v);
 		if (v->count > 1)
 			fprintf(out, "; %d times", v->count);
 		fputc('\n', out);
@@ -232,11 +474,101 @@ forced_text(FILE *out, const Decisions *ds)
 		fputc('\n', out);
 }
 
+/* `all`: how many schedules ran and how many failed. */
+static void
+schedules_text(FILE *out, const RunOut *r)
+{
+	if (!r->all)
+		return;
+	fprintf(out, "  schedules: all %d tried (sync, late", r->ntried);
+	if (r->ntried > 3)
+		fprintf(out, ", random:1-%d", r->ntried - 2);
+	else if (r->ntried == 3)
+		fputs(", random:1", out);
+	fputs("); ", out);
+	if (!r->nfailing)
+		fprintf(out, "every one agrees\n");
+	else
+		fprintf(out, "%d %s, the worst shown: %s\n", r->nfailing,
+			r->nfailing == 1 ? "fails" : "fail", r->schedule);
+}
+
+/* The culprit sets after the first: each fails on its own. */
+static void
+more_sets_text(FILE *out, const RunOut *r)
+{
+	for (int k = 1; k < r->nsets; k++) {
+		int a = r->setstart[k], b = k + 1 < r->nsets ? r->setstart[k + 1]
+							     : r->ncsets;
+		fprintf(out, "  independent culprits (%d): ", k + 1);
+		decisions_text(out, &r->ds, r->culprit_sets + a, b - a);
+		fputc('\n', out);
+	}
+}
+
+/* A culprit that writes a callee's param in place: the other fix is a
+ * copy at each call, said as the plan key that forces it (`args`). */
+static void
+call_fix_text(FILE *out, const Rep *R, const Value *into)
+{
+	const Func *f = into ? into->func : NULL;
+	int k = -1;
+
+	for (int i = 0; f && !into->def && i < f->nparams; i++)
+		if (f->params[i] == into)
+			k = i;
+	for (int i = 0; k >= 0 && i < R->p->nvalues; i++) {
+		const Op *op = R->p->values[i]->def;
+		int t = 0;
+		if (!op || op->kind != OP_CALL || op->fn != f || op->res[0] !=
+		    R->p->values[i] || k >= op->nargs || !op->args[k].v)
+			continue;
+		fprintf(out, "  fix: or pass a copy of %%%s to @%s at the call",
+			op->args[k].v->name, f->name);
+		at_op(R, op);
+		fprintf(out, " (plan: args: {%s: [", op->res[0]->name);
+		for (int a = 0; a < op->nargs; a++)
+			if (op->args[a].v && op->args[a].v->type->kind == TY_TENSOR)
+				fprintf(out, "%s%s", t++ ? ", " : "",
+					a == k ? "copy" : "share");
+		fputs("]})\n", out);
+	}
+}
+
+/* For each culprit: the decision to flip, and what one-shot decides for
+ * that result and why (when it decides otherwise); for a write into a
+ * callee's param, the copy at the call. */
+static void
+fix_text(FILE *out, const Rep *R, const RunOut *r)
+{
+	Value *const *vs = r->nsets ? r->culprit_sets : r->culprits;
+	int n = r->nsets ? r->ncsets : r->nculprits;
+	char a[96], b[96];
+
+	for (int i = 0; i < n; i++) {
+		const Value *v = vs[i];
+		const Decision *os = r->oneshot.d ? &r->oneshot.d[v->id] : NULL;
+		fprintf(out, "  fix: %s -> %s:new", dec_str(v, &r->ds.d[v->id], a,
+							    sizeof a), v->name);
+		if (os && os->kind == DEC_INPLACE && os->into == r->ds.d[v->id].into)
+			fprintf(out, " (one-shot also takes %s)",
+				dec_str(v, os, b, sizeof b));
+		else if (os && os->kind != DEC_NONE)
+			fprintf(out, " (one-shot takes %s%s%s)",
+				dec_str(v, os, b, sizeof b),
+				os->reason ? ": " : "", os->reason ? os->reason : "");
+		fputc('\n', out);
+		if (r->ds.d[v->id].kind == DEC_INPLACE)
+			call_fix_text(out, R, r->ds.d[v->id].into);
+	}
+}
+
 void
 report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 {
 	const RunOut *r = &o->runs[i];
 	const MemStats *m = &r->ex.mem;
+	Rep R = {out, c->file, c->prog, r->bp};
 
 	fprintf(out, "run %d: %s, schedule %s: ", i + 1, r->strategy, r->schedule);
 	if (r->skipped) {
@@ -245,6 +577,8 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 	}
 	if (r->status == STATUS_BAD) {
 		if (r->err.loc.line)
+			/* (the location may be in a --plan file: stderr
+			 * has it with its file) */
 			fprintf(out, "error: %d:%d: %s\n", r->err.loc.line,
 				r->err.loc.col, r->err.msg);
 		else
@@ -255,17 +589,19 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 		r->status == STATUS_OK ? " (as expected)" : "");
 	if (tool_text(out, r))
 		return;
+	schedules_text(out, r);
 	forced_text(out, &r->ds);
 	for (int k = 0; k < r->ex.nviols; k++)
-		violation_text(out, &r->ex.viols[k]);
+		violation_text(&R, &r->ex.viols[k], r->schedule);
 	if (r->ex.aborted[0])
 		fprintf(out, "  the bufferized run stopped: %s\n", r->ex.aborted);
 	if (r->ex.failed)
-		fprintf(out, "  the bufferized run failed at the assert of line "
-			"%d: %s\n", r->ex.failed->loc.line, r->ex.failed->msg);
+		fprintf(out, "  the bufferized run failed at the assert at %s:%d:%d: "
+			"%s\n", c->file, r->ex.failed->loc.line,
+			r->ex.failed->loc.col, r->ex.failed->msg);
 	else if (o->failed)
-		fprintf(out, "  the bufferized run did not fail at the assert "
-			"of line %d\n", o->err.loc.line);
+		fprintf(out, "  the bufferized run did not fail at the assert at "
+			"%s:%d:%d\n", c->file, o->err.loc.line, o->err.loc.col);
 	for (int k = 0; k < o->nouts && k < r->ex.nouts; k++) {
 		int64_t at = r->first_diff[k];
 		char a[64], b[64];
@@ -282,6 +618,8 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 		fprintf(out, "  culprits: ");
 		decisions_text(out, &r->ds, r->culprits, r->nculprits);
 		fputc('\n', out);
+		more_sets_text(out, r);
+		fix_text(out, &R, r);
 	}
 	fprintf(out, "  memory: peak %lld bytes, %lld allocations (%lld bytes), "
 		"%lld copies (%lld bytes), %lld views\n",
@@ -291,15 +629,44 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 	if (r->verdict != VERDICT_AGREE) {
 		const Violation *v = r->ex.nviols ? &r->ex.viols[0] : NULL;
 		fprintf(out, "SUMMARY: bufdiff: %s", verdict_names[r->verdict]);
-		if (v)
-			fprintf(out, ", %s in %%%s (line %d)", vkind_names[v->kind],
-				vname(inst_value(v->at)), vline(v->at));
+		if (v) {
+			fprintf(out, ", %s in ", vkind_names[v->kind]);
+			who(&R, v->at);
+		}
 		fprintf(out, "; culprits ");
 		decisions_text(out, &r->ds, r->culprits, r->nculprits);
 		fputc('\n', out);
 	}
 	if (r->status == STATUS_FAIL)
 		fprintf(out, "  expectation failed: %s\n", r->why);
+}
+
+void
+report_fail_reason(FILE *out, const Case *c, const Outcome *o)
+{
+	for (int i = 0; c && i < o->nruns; i++) {
+		const RunOut *r = &o->runs[i];
+		Rep R = {out, c->file, c->prog, r->bp};
+		if (r->status != STATUS_FAIL || r->skipped ||
+		    r->verdict == VERDICT_AGREE || r->verdict == VERDICT_TOOL_ERROR)
+			continue;
+		if (r->ex.nviols) {
+			fprintf(out, "%s in ", vkind_names[r->ex.viols[0].kind]);
+			who(&R, r->ex.viols[0].at);
+			fputs("; ", out);
+		} else if (r->ex.failed != c->ref_failed) {
+			fputs("the failure path differs; ", out);
+		}
+		fputs("culprits ", out);
+		decisions_text(out, &r->ds, r->culprits, r->nculprits);
+		if (r->nculprits) {
+			char a[96];
+			Value *v = r->culprits[0];
+			fprintf(out, " (fix: %s -> %s:new)",
+				dec_str(v, &r->ds.d[v->id], a, sizeof a), v->name);
+		}
+		return;
+	}
 }
 
 void
@@ -313,15 +680,15 @@ report_text(FILE *out, const Case *c, const Outcome *o)
 		fprintf(out, "case %s\n", c ? c->file : "?");
 	if (o->errored) {
 		if (o->status == STATUS_OK)
-			fprintf(out, "error as expected: %d:%d: %s\n",
+			fprintf(out, "error as expected: %s:%d:%d: %s\n", c->file,
 				o->err.loc.line, o->err.loc.col, o->err.msg);
 		else if (o->status == STATUS_FAIL)
 			fprintf(out, "FAIL: %s\n", o->why);
 		return;
 	}
 	if (o->failed)
-		fprintf(out, "reference: failed at the assert of line %d: %s\n",
-			o->err.loc.line, o->err.msg);
+		fprintf(out, "reference: failed at the assert at %s:%d:%d: %s\n",
+			c->file, o->err.loc.line, o->err.loc.col, o->err.msg);
 	else
 		fprintf(out, "reference outputs:\n");
 	for (int i = 0; i < o->nouts; i++) {
@@ -467,8 +834,74 @@ index_json(const int64_t *idx, int rank)
 	return a;
 }
 
+/* The text a printer of Rep writes, as a JSON string (NULL: OOM). */
 static json_t *
-violation_json(const Violation *v)
+text_json(const Rep *R0, void (*fn)(const Rep *, const void *), const void *arg)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	Rep R = *R0;
+	json_t *j;
+
+	if (!f)
+		return NULL;
+	R.out = f;
+	fn(&R, arg);
+	fclose(f);
+	j = json_string(buf);
+	free(buf);
+	return j;
+}
+
+static void
+ctx_fn(const Rep *R, const void *c)
+{
+	ctx_text(R, c);
+}
+
+static void
+origin_fn(const Rep *R, const void *v)
+{
+	origin_text(R, v);
+}
+
+/* Extensions (docs/cli.md): where the buffer came from, the dynamic
+ * context of the access and of the write, the launches at a race. */
+static bool
+violation_more_json(json_t *j, const Rep *R, const Violation *v)
+{
+	static const char *const kinds[] = {"input", "constant", "allocation"};
+	const Op *mop = inst_op(v->made);
+	bool ok = true;
+
+	if (!R)
+		return true;
+	if (v->bufkind >= 0) {
+		json_t *b = json_object();
+		ok = b && set(b, "kind", json_string(kinds[v->bufkind])) &&
+		     set(b, "value", v->owner ? json_string(v->owner->name)
+					      : json_null()) &&
+		     (!mop || !mop->loc.line || v->bufkind == 0 ||
+		      (set(b, "line", json_integer(mop->loc.line)) &&
+		       set(b, "col", json_integer(mop->loc.col)))) &&
+		     set(b, "text", text_json(R, origin_fn, v));
+		if (!ok)
+			json_decref(b);
+		ok = ok && set(j, "buffer_origin", b);
+	}
+	if (ok && v->rctx.n)
+		ok = set(j, "read_in", text_json(R, ctx_fn, &v->rctx));
+	if (ok && v->has_wctx && v->wctx.n)
+		ok = set(j, "written_in", text_json(R, ctx_fn, &v->wctx));
+	if (ok && v->launches[0])
+		ok = set(j, "launches", json_string(v->launches)) &&
+		     set(j, "step", json_integer(v->step));
+	return ok;
+}
+
+static json_t *
+violation_json(const Violation *v, const Rep *R)
 {
 	json_t *j = json_object();
 	const char *dn;
@@ -491,6 +924,7 @@ violation_json(const Violation *v)
 	ok = ok && set(j, "count", json_integer(v->count));
 	if (v->detail[0])
 		ok = ok && set(j, "detail", json_string(v->detail));
+	ok = ok && violation_more_json(j, R, v);
 	if (ok)
 		return j;
 	json_decref(j);
@@ -616,9 +1050,59 @@ tool_json(const RunOut *r)
 	return NULL;
 }
 
+/* [["r:a"], ["u:b"], ...]: every independent culprit set. */
 static json_t *
-run_json(const Outcome *o, const RunOut *r)
+sets_json(const RunOut *r)
 {
+	json_t *a = json_array();
+
+	for (int k = 0; a && k < r->nsets; k++) {
+		int s = r->setstart[k], e = k + 1 < r->nsets ? r->setstart[k + 1]
+							     : r->ncsets;
+		if (!append(a, decisions_json(&r->ds, r->culprit_sets + s, e - s))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+/* [{"flip": "y:x", "to": "y:new", "one_shot": "y:new", "reason": ...}] */
+static json_t *
+fixes_json(const RunOut *r)
+{
+	Value *const *vs = r->nsets ? r->culprit_sets : r->culprits;
+	int n = r->nsets ? r->ncsets : r->nculprits;
+	json_t *a = json_array();
+	char b1[96], b2[96], b3[96];
+
+	for (int i = 0; a && i < n; i++) {
+		const Value *v = vs[i];
+		const Decision *os = r->oneshot.d ? &r->oneshot.d[v->id] : NULL;
+		json_t *f = json_object();
+		bool ok = f && set(f, "flip", json_string(dec_str(v, &r->ds.d[v->id],
+								  b1, sizeof b1)));
+		snprintf(b2, sizeof b2, "%s:new", v->name);
+		ok = ok && set(f, "to", json_string(b2));
+		if (ok && os && os->kind != DEC_NONE)
+			ok = set(f, "one_shot", json_string(dec_str(v, os, b3,
+								  sizeof b3))) &&
+			     (!os->reason || set(f, "reason", json_string(os->reason)));
+		if (!ok || !append(a, f)) {
+			json_decref(f);
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *
+run_json(const Case *c, const Outcome *o, const RunOut *r)
+{
+	Rep Rv = {NULL, c ? c->file : "?", c ? c->prog : NULL, r->bp};
+	const Rep *R = c && c->prog ? &Rv : NULL;
+	json_t *sch;
 	json_t *j = json_object(), *outs = json_array(), *viols = json_array();
 	bool ok = j && outs && viols;
 
@@ -643,10 +1127,22 @@ run_json(const Outcome *o, const RunOut *r)
 		ok = append(outs, run_output_json(o, r, k));
 	ok = ok && set(j, "outputs", json_incref(outs));
 	for (int k = 0; ok && k < r->ex.nviols; k++)
-		ok = append(viols, violation_json(&r->ex.viols[k]));
+		ok = append(viols, violation_json(&r->ex.viols[k], R));
 	ok = ok && set(j, "violations", json_incref(viols));
 	ok = ok && set(j, "culprits", decisions_json(&r->ds, r->culprits,
 						     r->nculprits));
+	if (ok && r->nsets)
+		ok = set(j, "culprit_sets", sets_json(r));
+	if (ok && r->nculprits && r->oneshot.d)
+		ok = set(j, "fixes", fixes_json(r));
+	if (ok && r->all) {
+		sch = json_object();
+		ok = sch && set(sch, "tried", json_integer(r->ntried)) &&
+		     set(sch, "failing", json_integer(r->nfailing));
+		if (!ok)
+			json_decref(sch);
+		ok = ok && set(j, "schedules", sch);
+	}
 	ok = ok && set(j, "memory", memory_json(&r->ex.mem));
 	if (ok && r->ex.aborted[0])
 		ok = set(j, "aborted", json_string(r->ex.aborted));
@@ -665,12 +1161,12 @@ done:
 }
 
 static json_t *
-runs_json(const Outcome *o)
+runs_json(const Case *c, const Outcome *o)
 {
 	json_t *a = json_array();
 
 	for (int i = 0; a && i < o->nruns; i++)
-		if (!append(a, run_json(o, &o->runs[i]))) {
+		if (!append(a, run_json(c, o, &o->runs[i]))) {
 			json_decref(a);
 			return NULL;
 		}
@@ -695,7 +1191,7 @@ case_json(const Case *c, const Outcome *o)
 	} else {
 		ok = ok && set(j, "reference", json_null());
 	}
-	ok = ok && set(j, "runs", runs_json(o));
+	ok = ok && set(j, "runs", runs_json(c, o));
 	if (o->errored)
 		ok = ok && set(j, "error", error_json(&o->err));
 	if (o->status != STATUS_OK)
@@ -766,39 +1262,77 @@ xml_escaped(FILE *f, const char *s)
 	}
 }
 
+/* The case's folder as a JUnit classname: "bufdiff.seed" for the case
+ * seed/old (its name's folder), else its file's folder. */
+static void
+classname(FILE *f, const JEntry *e)
+{
+	const char *s = e->name ? e->name : e->file, *slash = strrchr(s, '/');
+
+	fputs("bufdiff", f);
+	if (!slash)
+		return;
+	fputc('.', f);
+	for (; s < slash; s++)
+		fputc(*s == '/' ? '.' : *s, f);
+}
+
 int
 report_junit(const char *path, const JEntry *e, int n)
 {
 	FILE *f = fopen(path, "w");
 	int fails = 0, errors = 0;
+	double total = 0;
 
 	if (!f)
 		return -1;
 	for (int i = 0; i < n; i++) {
 		fails += e[i].status == STATUS_FAIL;
 		errors += e[i].status == STATUS_BAD;
+		total += e[i].seconds;
 	}
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<testsuites name=\"bufdiff\" tests=\"%d\" failures=\"%d\" "
-		"errors=\"%d\">\n  <testsuite name=\"bufdiff check\" tests=\"%d\" "
-		"failures=\"%d\" errors=\"%d\">\n", n, fails, errors, n, fails,
-		errors);
+		"errors=\"%d\" time=\"%.3f\">\n  <testsuite name=\"bufdiff check\" "
+		"tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n",
+		n, fails, errors, total, n, fails, errors, total);
 	for (int i = 0; i < n; i++) {
 		const char *tag = e[i].status == STATUS_BAD ? "error" : "failure";
 
-		fputs("    <testcase classname=\"bufdiff\" name=\"", f);
+		fputs("    <testcase classname=\"", f);
+		classname(f, &e[i]);
+		fputs("\" name=\"", f);
 		xml_escaped(f, e[i].name ? e[i].name : e[i].file);
 		fputs("\" file=\"", f);
 		xml_escaped(f, e[i].file);
-		if (e[i].status == STATUS_OK) {
-			fputs("\"/>\n", f);
+		fprintf(f, "\" time=\"%.3f\"", e[i].seconds);
+		if (e[i].status == STATUS_OK && !e[i].report) {
+			fputs("/>\n", f);
 			continue;
 		}
-		fprintf(f, "\">\n      <%s message=\"", tag);
-		xml_escaped(f, e[i].msg);
-		fprintf(f, "\" type=\"%s\">", status_names[e[i].status]);
-		xml_escaped(f, e[i].msg);
-		fprintf(f, "</%s>\n    </testcase>\n", tag);
+		fputs(">\n", f);
+		if (e[i].status != STATUS_OK) {
+			fprintf(f, "      <%s message=\"", tag);
+			xml_escaped(f, e[i].msg);
+			if (e[i].reason && e[i].reason[0]) {
+				fputs(": ", f);
+				xml_escaped(f, e[i].reason);
+			}
+			fprintf(f, "\" type=\"%s\">", status_names[e[i].status]);
+			xml_escaped(f, e[i].msg);
+			if (e[i].report || e[i].diag) {
+				fputs("&#10;&#10;", f);
+				xml_escaped(f, e[i].diag);
+				xml_escaped(f, e[i].report);
+			}
+			fprintf(f, "</%s>\n", tag);
+		}
+		if (e[i].report) {
+			fputs("      <system-out>", f);
+			xml_escaped(f, e[i].report);
+			fputs("</system-out>\n", f);
+		}
+		fputs("    </testcase>\n", f);
 	}
 	fputs("  </testsuite>\n</testsuites>\n", f);
 	return fclose(f) ? -1 : 0;

@@ -33,7 +33,7 @@ tool_output_cap(size_t n)
 	out_cap = n ? n : TOOL_OUT_CAP;
 }
 
-static double
+double
 tool_now(void)
 {
 	struct timespec ts;

@@ -18,7 +18,7 @@ tool_error() {
 	local c=$1 st=$2 status=$3
 	expect 1 "$B" check "$c" --strategy "$st" --junit "$tmp/junit.xml"
 	has "0 passed, 1 failed"
-	grep -qF "verdict tool-error, expected agree</failure>" "$tmp/junit.xml" ||
+	grep -qF "verdict tool-error, expected agree&#10;&#10;case " "$tmp/junit.xml" ||
 		fail "JUnit: no failure for $st"
 	expect 1 "$B" run "$c" --strategy "$st" --json
 	json '"verdict": "tool-error", "tool": {"command": '
@@ -97,11 +97,11 @@ expect 0 "$B" run "$seed" --strategy "exec:printf '{\"plan\": {\"y\": \"new\"}}'
 has '  {"plan": {"y": "new"}}'
 has "  memory: peak 36 bytes, 2 allocations (24 bytes), 0 copies (0 bytes), 0 views"
 expect 1 "$B" run "$seed" --strategy "$a seed-free.yaml"
-has "    freed by \`free %y\` after line 5 (forced by the plan)"
-has "SUMMARY: bufdiff: diverge, use-after-free in %z (line 6); culprits none"
+has "    freed by \`free %y\` after %y = add at $seed:5:5 (forced by the plan)"
+has "SUMMARY: bufdiff: diverge, use-after-free in %z at $seed:6:5; culprits none"
 expect 1 "$B" run "$seed" --strategy "$a seed-wrong.json"
-has "SUMMARY: bufdiff: diverge, stale-read in %z (line 6); culprits y:x"
-has "==bufdiff== stale-read: %z (line 6) reads %x, but its buffer now holds %y"
+has "SUMMARY: bufdiff: diverge, stale-read in %z at $seed:6:5; culprits y:x"
+has "==bufdiff== stale-read: %z at $seed:6:5 reads %x, but its buffer now holds %y"
 has "  expectation failed: verdict diverge, expected agree"
 expect 1 "$B" run "$seed" --strategy "$a seed-wrong.json" --json
 json '"verdict": "diverge"'
@@ -143,8 +143,8 @@ expect 1 "$B" run "$seed" --strategy "$m diverge"
 has "run 1: $m diverge, schedule sync: diverge"
 has "  %y:x (line 5) <- linalg.generic (export line 3, answer line 5): operand 2 \"true\""
 has "  %z:new (line 6) <- linalg.generic (export line 8, answer line 10): operand 2 \"false\""
-has "    overwritten by %y (line 5), decision y:x"
-has "SUMMARY: bufdiff: diverge, stale-read in %z (line 6); culprits y:x"
+has "    overwritten by %y at $seed:5:5, decision y:x"
+has "SUMMARY: bufdiff: diverge, stale-read in %z at $seed:6:5; culprits y:x"
 expect 1 "$B" run "$seed" --strategy "$m diverge" --json
 json '"verdict": "diverge"'
 json '"decisions": ["y:x", "z:new"]'

@@ -23,7 +23,7 @@ has "  memory: peak 36 bytes, 2 allocations (24 bytes), 1 copies (12 bytes), 0 v
 
 # any pipeline: without deallocation, y's buffer leaks
 expect 1 "$B" run "$seed" --strategy mlir-pipeline --mlir-pipeline 'one-shot-bufferize{bufferize-function-boundaries}'
-has "==bufdiff== leak: the buffer of %1 (line 5, -) is never freed"
+has "==bufdiff== leak: the buffer allocated by %1 of the memref program at $seed:5:5 is never freed"
 # a pass the tool does not know: its error, a tool-error
 expect 1 "$B" run "$seed" --strategy mlir-pipeline --mlir-pipeline no-such-pass
 has "run 1: mlir-pipeline, schedule sync: tool-error"
@@ -48,7 +48,7 @@ bad alloca bad-dealloc "17:5 (mlir-pipeline): bufferization.dealloc: operand 1 h
 
 # both programs' lines, and the memref program kept in the JSON report
 expect 1 "$B" run "$seed" --strategy "$fake stale"
-has "==bufdiff== stale-read: %z (line 6) reads %x, but its buffer now holds %y"
+has "==bufdiff== stale-read: %z at $seed:6:5 reads %x, but its buffer now holds %y"
 has "    in the memref program: line 12 (linalg.generic), written at line 6 (linalg.generic)"
 expect 1 "$B" run "$seed" --strategy "$fake stale" --json
 json '"reader": {"value": "z", "op": "add", "line": 6, "memref_line": 12}, "victim": "x", "writer": {"value": "y", "op": "add", "line": 5, "memref_line": 6}, "decision": null'

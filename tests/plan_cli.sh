@@ -5,7 +5,7 @@ B=$1 S=$2
 . "$S/tests/expect.sh"
 
 expect 1 "$B" run "$S/cases/plans/anchor-dest-read.yaml" --plan "$S/tests/plans/anchor-wrong.json"
-has "SUMMARY: bufdiff: diverge, stale-read in %g (line 10); culprits f:e"
+has "SUMMARY: bufdiff: diverge, stale-read in %g at $S/cases/plans/anchor-dest-read.yaml:10:5; culprits f:e"
 has "  forced: anchor e:r"
 has "  expectation failed: verdict diverge, expected agree"
 expect 0 "$B" check "$S/cases/plans" --plan "$S/tests/plans/corpus.yaml"

@@ -489,6 +489,38 @@ START_TEST(expect_error_comment)
 	ck_assert_str_eq(o.err.msg, "malformed comment: expected '# expect-error: "
 			 "LINE: MESSAGE' or '# expect-error: LINE:COL: MESSAGE'");
 	outcome_clear(&o);
+	/* relative to the comment (MLIR's expected-error@+1): lines added
+	 * above keep it true; `//` inside the program, `#` anywhere */
+	ck_assert_int_eq(check_text("case: t\n# expect-error@+1: did not find expected key\n"
+				    "  bad: 1\n", &o), STATUS_OK);
+	outcome_clear(&o);
+	ck_assert_int_eq(check_text("case: t\n\n\n# expect-error@+1:3: did not "
+				    "find\n  bad: 1\n", &o), STATUS_OK);
+	outcome_clear(&o);
+	ck_assert_int_eq(check_text("case: t\n  bad: 1\n# expect-error@-1: mapping "
+				    "values\n", &o), STATUS_OK);
+	outcome_clear(&o);
+	ck_assert_int_eq(check_text("case: t\n# expect-error@+2: did not find\n"
+				    "  bad: 1\n", &o), STATUS_FAIL);
+	ck_assert_str_eq(o.why, "expected an error at line 4 containing \"did not "
+			 "find\", got 3:3: did not find expected key (while "
+			 "parsing a block mapping)");
+	outcome_clear(&o);
+	ck_assert_int_eq(check_text("case: t\nprogram: |\n"
+				    "  func @main(%x: tensor<3xi32>) -> tensor<3xi32> {\n"
+				    "    // expect-error@+1: undefined value %q\n"
+				    "    %y = add %x, %q : tensor<3xi32>\n"
+				    "    return %y\n  }\ninputs: {x: [1, 2, 3]}\n", &o),
+			 STATUS_OK);
+	outcome_clear(&o);
+	ck_assert_int_eq(check_text("case: t\n  # expect-error@-5: x\n", &o),
+			 STATUS_BAD);
+	ck_assert_int_eq(o.err.loc.line, 2);
+	ck_assert_int_eq(o.err.loc.col, 3);
+	ck_assert_str_eq(o.err.msg, "malformed comment: expected 'expect-error@+N: "
+			 "MESSAGE' or 'expect-error@+N:COL: MESSAGE' (N lines "
+			 "below, '@-N' above, inside the file)");
+	outcome_clear(&o);
 }
 END_TEST
 
