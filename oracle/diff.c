@@ -268,6 +268,7 @@ typedef struct Bisect {
 	/* the failure to keep: the run's verdict and its first violation */
 	Verdict verdict;
 	const Violation *viol;
+	bool any;              /* more_culprits: any failure will do */
 } Bisect;
 
 /* The same value, or one the lowering made alike (`%x.out`: made anew in
@@ -287,6 +288,8 @@ same_value(const Value *a, const Value *b)
 static bool
 same_failure(const Bisect *b, const ExecResult *ex, Verdict v)
 {
+	if (b->any)
+		return v != VERDICT_AGREE;
 	if (v != b->verdict)
 		return false;
 	if (!b->viol)
@@ -381,7 +384,8 @@ ddmin(Bisect *b, Value **set, int *n)
 }
 
 /* Independent culprits: with every set found so far flipped to `new`,
- * does the run still fail?  Then ddmin over the rest finds the next set.
+ * does the run still fail, in any way (another culprit's failure need not
+ * look like the first)?  Then ddmin over the rest finds the next set.
  * At most MAX_SETS sets. */
 enum { MAX_SETS = 8 };
 
@@ -401,6 +405,7 @@ more_culprits(Bisect *b, RunOut *o)
 	o->setstart[0] = 0;
 	o->nsets = o->nculprits ? 1 : 0;
 	o->ncsets = o->nculprits;
+	b->any = true;
 	while (o->nsets && o->nsets < MAX_SETS && !b->oom) {
 		int n;
 		nrest = 0;
@@ -428,7 +433,7 @@ static void
 bisect(const Case *c, Schedule sched, Tensor *const *ref, int nref, RunOut *o)
 {
 	Bisect b = {c, &o->ds, sched, ref, nref, NULL, 0, NULL, false,
-		    o->verdict, o->ex.nviols ? &o->ex.viols[0] : NULL};
+		    o->verdict, o->ex.nviols ? &o->ex.viols[0] : NULL, false};
 	int n = decisions_inplace(&o->ds, NULL, 0);
 
 	b.all = mem_alloc((size_t)(n + 1) * sizeof *b.all);

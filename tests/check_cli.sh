@@ -35,7 +35,7 @@ sed 's/time="[^"]*"//g' "$tmp/j.xml" >"$tmp/j1.notime"
 sed 's/time="[^"]*"//g' "$tmp/j2.xml" >"$tmp/j2.notime"
 cmp -s "$tmp/j1.notime" "$tmp/j2.notime" || fail "-j 2 JUnit differs from -j 1"
 expect 2 "$B" check "$d" -j 0
-has "bufdiff: bad number of jobs '0' (1 to 256)"
+has "bufdiff check: --jobs wants a whole number in 1..256, got '0'"
 
 # a path that does not exist fails the run and is an error in the JUnit file
 expect 2 "$B" check "$d/seed" "$tmp/no-such.yaml" --junit "$tmp/j3.xml"
@@ -58,5 +58,5 @@ has "1 passed, 0 failed"
 expect 2 "$B" check "$d" --filter nothing-is-called-this
 has "bufdiff: no case under the paths matches 'nothing-is-called-this'"
 expect 2 "$B" run "$d/seed/old-input-1024.yaml" --filter x
-has "bufdiff: option '--filter' is not valid here"
+has "bufdiff run: option '--filter' is not valid here"
 echo ok

@@ -82,5 +82,5 @@ expect 0 "$B" print "$tmp/race.yaml"
 grep -qxF "      - {kind: async-race, writer: f, victim: x, reader: h}" "$tmp/race.yaml" || fail "reduced blame"
 grep -qxF "    culprits: ['h:x']" "$tmp/race.yaml" || fail "reduced culprits"
 expect 0 "$B" run "$tmp/race.yaml"
-has "SUMMARY: bufdiff: fault, async-race in %h at $tmp/race.yaml:8:5; culprits h:x"
+has "SUMMARY: bufdiff: diverge, async-race in %h at $tmp/race.yaml:8:5; culprits h:x"
 echo ok
