@@ -299,6 +299,10 @@ pend_push(Exec *X, Launch *L)
 static void
 complete(Exec *X, Launch *L)
 {
+	/* done, it may have left pend: the scan below would not find it and
+	 * would run every launch of its stream, later ones too */
+	if (L->state == DONE)
+		return;
 	/* a stream orders the launches made in one context (the host, or
 	 * one launch's body): a nested launch does not queue behind the
 	 * host's, which would deadlock on a late schedule */
