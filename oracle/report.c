@@ -113,29 +113,42 @@ in_program(const Rep *R, const Value *v)
 	return v && v->id < R->p->nvalues && R->p->values[v->id] == v;
 }
 
-/* The lowering's own registers are named VALUE.SUFFIX (lower.c synth). */
+/* v in words of the program (bir_value_text), op the instruction's. */
 static void
-synthetic_text(const Rep *R, const Value *v)
+value_text(const Rep *R, const Value *v, const Op *op)
 {
-	static const struct { const char *suffix, *fmt; } kinds[] = {
-		{"out", "the copy of %%%.*s passed out"},
-		{"arg", "the copy of %%%.*s passed to the callee"},
-		{"tmp", "the loop's copy of %%%.*s"},
-		{"hoist", "the hoisted buffer of %%%.*s"},
-	};
-	const char *dot = strrchr(v->name, '.');
+	Str s = {0};
 
-	if (R->bp && R->bp->memref) {
-		fprintf(R->out, "%%%s of the memref program", v->name);
+	if (!R->bp) {
+		fprintf(R->out, "%%%s", v->name);
 		return;
 	}
-	for (size_t k = 0; dot && k < sizeof kinds / sizeof *kinds; k++)
-		if (!strcmp(dot + 1, kinds[k].suffix)) {
-			fprintf(R->out, kinds[k].fmt, (int)(dot - v->name), v->name);
-			return;
-		}
-	fprintf(R->out, "a copy of %%%.*s", dot ? (int)(dot - v->name) :
-		(int)strlen(v->name), v->name);
+	bir_value_text(&s, R->bp, v, op);
+	fputs(s.oom || !s.s ? "?" : s.s, R->out);
+	str_free(&s);
+}
+
+/* A value a violation names (its victim): "%x", or the lowering's
+ * buffer in words. */
+static void
+victim_text(const Rep *R, const Value *v)
+{
+	if (v)
+		value_text(R, v, NULL);
+	else
+		fputs("a buffer", R->out);
+}
+
+/* "`free %y`", or "the free of the copy of %y passed out". */
+static void
+free_name(const Rep *R, const Value *v)
+{
+	if (R->bp && v && !in_program(R, v)) {
+		fputs("the free of ", R->out);
+		value_text(R, v, NULL);
+	} else {
+		fprintf(R->out, "`free %%%s`", vname(v));
+	}
 }
 
 /* An instruction in words of the program, with where it is:
@@ -151,19 +164,12 @@ who(const Rep *R, const BInst *in)
 		fputs("an input", R->out);
 		return;
 	}
-	if (in_program(R, v)) {
-		fprintf(R->out, "%%%s", v->name);
-	} else if (v) {
-		synthetic_text(R, v);
-		if (op && !in_program(R, inst_value(in)) &&
-		    (op->kind == OP_RETURN || op->kind == OP_CALL ||
-		     op->kind == OP_YIELD))
-			fprintf(R->out, " by the %s", op_info[op->kind].name);
-	} else if (op) {
+	if (v)
+		value_text(R, v, op);
+	else if (op)
 		fprintf(R->out, "the %s", op_info[op->kind].name);
-	} else {
+	else
 		fputs("the bufferized program", R->out);
-	}
 	at_op(R, op);
 }
 
@@ -251,7 +257,9 @@ stale_text(const Rep *R, const Violation *v)
 	const Value *held = inst_value(v->writer);
 
 	who(R, v->at);
-	fprintf(R->out, " reads %%%s, but its buffer now holds ", vname(v->victim));
+	fputs(" reads ", R->out);
+	victim_text(R, v->victim);
+	fputs(", but its buffer now holds ", R->out);
 	if (!v->writer) {
 		fputs("an input's data\n", R->out);
 		return;
@@ -297,7 +305,7 @@ free_text(const Rep *R, const Violation *v)
 	const BInst *at = v->at, *w = v->writer;
 
 	if (at->kind == BI_FREE) {
-		fprintf(R->out, "`free %%%s`", vname(at->v));
+		free_name(R, at->v);
 		after_text(R, inst_op(at));
 	} else if (at->kind == BI_DEALLOC) {
 		fputs("a bufferization.dealloc", R->out);
@@ -305,8 +313,10 @@ free_text(const Rep *R, const Violation *v)
 	} else {
 		who(R, at);
 	}
-	fprintf(R->out, " %s the buffer of %%%s after it was freed\n",
-		v->kind == VK_DOUBLE_FREE ? "frees" : "uses", vname(v->victim));
+	fprintf(R->out, " %s the buffer of ",
+		v->kind == VK_DOUBLE_FREE ? "frees" : "uses");
+	victim_text(R, v->victim);
+	fputs(" after it was freed\n", R->out);
 	if (!w)
 		return;
 	fputs("    freed by ", R->out);
@@ -318,7 +328,7 @@ free_text(const Rep *R, const Violation *v)
 		fputs("a bufferization.dealloc", R->out);
 		after_text(R, inst_op(w));
 	} else {
-		fprintf(R->out, "`free %%%s`", vname(w->v));
+		free_name(R, w->v);
 		after_text(R, inst_op(w));
 		if (w->why)
 			fprintf(R->out, " (%s)", w->why);
@@ -330,8 +340,9 @@ static void
 async_text(const Rep *R, const Violation *v, const char *schedule)
 {
 	who(R, v->at);
-	fprintf(R->out, " %s %%%s while the launch of %%%s on stream %d",
-		v->kind == VK_ASYNC_RACE ? "touches" : "reads", vname(v->victim),
+	fprintf(R->out, " %s ", v->kind == VK_ASYNC_RACE ? "touches" : "reads");
+	victim_text(R, v->victim);
+	fprintf(R->out, " while the launch of %%%s on stream %d",
 		vname(v->writer->v), v->writer->op->stream);
 	at_op(R, inst_op(v->writer));
 	fprintf(R->out, ", which %s it, has not completed\n",
@@ -369,8 +380,9 @@ violation_text(const Rep *R, const Violation *v, const char *schedule)
 	case VK_READONLY_WRITE:
 		who(R, v->at);
 		decision_text(R, v->at, " (decision %s)");
-		fprintf(out, " writes the read-only buffer of %%%s\n",
-			vname(v->victim));
+		fputs(" writes the read-only buffer of ", out);
+		victim_text(R, v->victim);
+		fputc('\n', out);
 		break;
 	case VK_ASYNC_RACE:
 	case VK_EARLY_AWAIT_READ:
@@ -378,12 +390,15 @@ violation_text(const Rep *R, const Violation *v, const char *schedule)
 		break;
 	case VK_UNINIT_READ:
 		who(R, v->at);
-		fprintf(out, " reads %%%s, but its buffer was never written "
-			"(poison)\n", vname(v->victim));
+		fputs(" reads ", out);
+		victim_text(R, v->victim);
+		fputs(", but its buffer was never written (poison)\n", out);
 		break;
 	default:
 		who(R, v->at);
-		fprintf(out, " on %%%s: %s\n", vname(v->victim), v->detail);
+		fputs(" on ", out);
+		victim_text(R, v->victim);
+		fprintf(out, ": %s\n", v->detail);
 	}
 	if (v->at && v->at->mloc.line) { /* mlir-pipeline: both programs */
 		fprintf(out, "    in the memref program: line %d (%s)",

@@ -15,7 +15,7 @@ expect 1 "$B" run "$seed" --strategy inplace-all
 has "==bufdiff== stale-read: %z at $seed:6:5 reads %x, but its buffer now holds %y"
 has "    overwritten by %y at $seed:5:5, decision y:x"
 has "    first element [0] of the buffer of input %x"
-has "  fix: y:x -> y:new (one-shot takes y:new: conflict: read of %x by %z (line 6) after the write of %y (line 5) into the buffer of %x; %x defined at line 4)"
+has "  fix: y:x -> y:new (one-shot takes y:new: conflict: read of %x by %z at $seed:6:5 after the write of %y at $seed:5:5 into the buffer of %x; %x defined at $seed:4:14)"
 has "SUMMARY: bufdiff: diverge, stale-read in %z at $seed:6:5; culprits y:x"
 hasnt "(line 6) reads"
 hasnt "of buffer 0"
@@ -72,14 +72,15 @@ has "  expectation failed: decisions: y:new was not taken (y:x was)"
 
 # explain: true reasons under every strategy
 expect 0 "$B" explain "$seed" --strategy copy-all
-has "line 5: alloc %y tensor<3xi32> [y:new]: copy-all gives every written result a fresh buffer (in place, it could reuse %x)"
+has "$seed:5:5: alloc tensor<3xi32> for %y [y:new]: copy-all gives every written result a fresh buffer (in place, it could reuse %x)"
 expect 0 "$B" explain "$seed" --strategy last-use
-has "line 5: alloc %y tensor<3xi32> [y:new]: %x has a later textual use (add at line 6)"
+has "$seed:5:5: alloc tensor<3xi32> for %y [y:new]: %x has a later textual use (%z = add at $seed:6:5)"
 expect 0 "$B" explain "$seed" --strategy plan
-has "line 6: alloc %z tensor<3xi32> [z:new]: not in the plan, and copy-all gives every written result a fresh buffer (in place, it could reuse %x)"
+has "$seed:6:5: alloc tensor<3xi32> for %z [z:new]: not in the plan, and copy-all gives every written result a fresh buffer (in place, it could reuse %x)"
 hasnt "a result with no operand to reuse"
-expect 0 "$B" explain "$S/cases/undef/filled-empty-latent.yaml" --strategy copy-all
-has "line 8: alloc %e tensor<4xi32> [e:new]: no operand of its type it may be computed into"
+fel=$S/cases/undef/filled-empty-latent.yaml
+expect 0 "$B" explain "$fel" --strategy copy-all
+has "$fel:8:5: alloc tensor<4xi32> for %e [e:new]: no operand of its type it may be computed into"
 
 # poison shows as poison
 expect 0 "$B" run "$S/cases/undef/insert-into-empty-read-empty.yaml"
