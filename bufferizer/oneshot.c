@@ -89,6 +89,7 @@ typedef struct OS {
 	int floor;            /* no later write starts before this seq: a
 			       * member whose reads all end by then is dead */
 	int async_depth;      /* inside launches: the floor stays put */
+	const Op *skip;       /* reads by this op are not named in a reason */
 	const bool *pw;       /* pass 2: params the callee writes (pass 1) */
 } OS;
 
@@ -528,7 +529,8 @@ scan_value(OS *S, const Op *w, const Value *into, int wstart, int v,
 			*pp = r->next;
 			continue;
 		}
-		if (read_conflicts(S, w, into, wstart, r, S->p->values[v])) {
+		if (r->op != S->skip &&
+		    read_conflicts(S, w, into, wstart, r, S->p->values[v])) {
 			if (!c->read || r->start < c->read->start) {
 				c->read = r;
 				c->victim = S->p->values[v];
@@ -1175,6 +1177,22 @@ add_argcopy(OS *S, const Op *call, int arg, const char *reason)
 	(void)decisions_argcopy(S->ds, call, arg, reason);
 }
 
+/* A call's own read of its argument conflicts with the callee's write:
+ * the reason names the read after the call instead, when there is one. */
+static const char *
+call_conflict_reason(OS *S, const Op *call, const Value *x, Conflict *c)
+{
+	Conflict later;
+
+	if (c->read && c->read->op == call) {
+		S->skip = call;
+		if (conflicts(S, call, x, &later) && later.read)
+			*c = later;
+		S->skip = NULL;
+	}
+	return conflict_reason(S, call, x, c);
+}
+
 /* Does another argument of the call share arg a's buffer? */
 static bool
 passed_twice(OS *S, const Op *op, int a)
@@ -1199,7 +1217,7 @@ call_op_copies(OS *S, const Op *op)
 		if (S->ro[find(S, x->id)] && !broken(S, ONESHOT_READONLY))
 			add_argcopy(S, op, a, readonly_reason(S, x));
 		else if (conflicts(S, op, x, &c))
-			add_argcopy(S, op, a, conflict_reason(S, op, x, &c));
+			add_argcopy(S, op, a, call_conflict_reason(S, op, x, &c));
 		else if (passed_twice(S, op, a))
 			add_argcopy(S, op, a, arena_strdup(S->ds->arena, "the "
 				    "callee writes this param while another "

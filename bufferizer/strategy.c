@@ -243,3 +243,192 @@ decisions_inplace(const Decisions *ds, Value **out, int max)
 		}
 	return n;
 }
+
+/* ---- a call's argument passing as a decision */
+
+static bool
+tensor_arg(const Op *call, int k)
+{
+	const Value *a = call->args[k].v;
+
+	return a && a->type->kind == TY_TENSOR;
+}
+
+bool
+arg_copied(const Decisions *ds, const Op *call, int k)
+{
+	for (int i = 0; i < ds->nargcopies; i++)
+		if (ds->argcopies[i].call == call && ds->argcopies[i].arg == k)
+			return true;
+	return false;
+}
+
+bool
+decision_is_call(const Value *v)
+{
+	return v->def && v->def->kind == OP_CALL && v->def->res[0] == v;
+}
+
+static bool param_touched(const Decisions *ds, const Func *f, int k,
+			  int depth);
+
+static bool
+yields_one(const Block *b, const bool *S)
+{
+	const Op *y = b && b->nops ? b->ops[b->nops - 1] : NULL;
+
+	for (int i = 0; y && i < y->nargs; i++)
+		if (y->args[i].v && S[y->args[i].v->id])
+			return true;
+	return false;
+}
+
+/* Does v (of f) share a buffer with a member of S: a view, a result with
+ * no buffer of its own (if, loop, await), a block arg of an op using one? */
+static bool
+joins(const Decisions *ds, const bool *S, const Value *v)
+{
+	const Op *op = v->def ? v->def : v->owner ? v->owner->parent : NULL;
+	DecKind k = v->def ? ds->d[v->id].kind : DEC_NONE;
+
+	if (!op || (k != DEC_VIEW && k != DEC_NONE) || op->kind == OP_CALL)
+		return false;
+	for (int i = 0; i < op->nargs; i++)
+		if (op->args[i].v && S[op->args[i].v->id])
+			return true;
+	if (v->def && (yields_one(op->body, S) || yields_one(op->orelse, S)))
+		return true; /* an if's or a launch's result */
+	return op->hasdest && op->dest.v && S[op->dest.v->id];
+}
+
+/* Does an op of f write or free (under ds) what f holds of S: an in-place
+ * result into it, a plan free of it, a call passing it to a param its
+ * callee touches? */
+static bool
+touches(const Decisions *ds, const Func *f, const bool *S, int depth)
+{
+	const Program *p = ds->p;
+
+	for (int i = 0; i < p->nvalues; i++) {
+		const Value *v = p->values[i];
+		const Decision *d = &ds->d[i];
+		if (v->func != f)
+			continue;
+		if (d->kind == DEC_INPLACE && S[d->into->id])
+			return true;
+		if (!decision_is_call(v))
+			continue;
+		for (int a = 0; a < v->def->nargs && a < v->def->fn->nparams; a++)
+			if (tensor_arg(v->def, a) && S[v->def->args[a].v->id] &&
+			    !arg_copied(ds, v->def, a) &&
+			    param_touched(ds, v->def->fn, a, depth + 1))
+				return true;
+	}
+	for (int i = 0; i < ds->nfrees; i++)
+		if (S[ds->frees[i].v->id])
+			return true;
+	return false;
+}
+
+/* May the callee f write or free the buffer passed as its param k?  (A
+ * copy at the call changes nothing otherwise.)  Errs towards yes. */
+static bool
+param_touched(const Decisions *ds, const Func *f, int k, int depth)
+{
+	const Program *p = ds->p;
+	bool *S, grew = true, hit;
+
+	if (depth > 16 || !(S = mem_calloc((size_t)p->nvalues + 1, 1)))
+		return true;
+	S[f->params[k]->id] = true;
+	while (grew) {
+		grew = false;
+		for (int i = 0; i < p->nvalues; i++)
+			if (!S[i] && p->values[i]->func == f &&
+			    joins(ds, S, p->values[i]))
+				S[i] = grew = true;
+	}
+	hit = touches(ds, f, S, depth);
+	mem_free(S);
+	return hit;
+}
+
+/* Does the call share with its callee a tensor argument the callee may
+ * write or free? */
+static bool
+call_shares(const Decisions *ds, const Op *call)
+{
+	for (int k = 0; k < call->nargs && k < call->fn->nparams; k++)
+		if (tensor_arg(call, k) && !arg_copied(ds, call, k) &&
+		    param_touched(ds, call->fn, k, 0))
+			return true;
+	return false;
+}
+
+int
+decisions_choices(const Decisions *ds, Value **out, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < ds->p->nvalues; i++) {
+		Value *v = ds->p->values[i];
+		if (ds->d[i].kind != DEC_INPLACE &&
+		    !(decision_is_call(v) && call_shares(ds, v->def)))
+			continue;
+		if (n < max)
+			out[n] = v;
+		n++;
+	}
+	return n;
+}
+
+const char *
+call_args_str(const Decisions *ds, const Value *r, bool all_copy, char *buf,
+	      size_t n)
+{
+	const Op *call = r->def;
+	size_t k = (size_t)snprintf(buf, n, "args %s:", r->name);
+
+	for (int a = 0, t = 0; a < call->nargs && k < n; a++)
+		if (tensor_arg(call, a))
+			k += (size_t)snprintf(buf + k, n - k, "%s%s", t++ ? "," : "",
+					      all_copy || arg_copied(ds, call, a)
+					      ? "copy" : "share");
+	return buf;
+}
+
+const char *
+choice_str(const Decisions *ds, const Value *v, char *buf, size_t n)
+{
+	if (decision_is_call(v))
+		return call_args_str(ds, v, false, buf, n);
+	return dec_str(v, &ds->d[v->id], buf, n);
+}
+
+const char *
+choice_flip_str(const Decisions *ds, const Value *v, char *buf, size_t n)
+{
+	if (decision_is_call(v))
+		return call_args_str(ds, v, true, buf, n);
+	snprintf(buf, n, "%s:new", v->name);
+	return buf;
+}
+
+int
+decisions_copy_args(Decisions *ds, const Op *call, const char *reason)
+{
+	for (int k = 0; k < call->nargs; k++)
+		if (tensor_arg(call, k) && !arg_copied(ds, call, k) &&
+		    decisions_argcopy(ds, call, k, reason))
+			return -1;
+	return 0;
+}
+
+const char *
+call_copy_reason(const Decisions *ds, const Op *call)
+{
+	for (int i = 0; i < ds->nargcopies; i++)
+		if (ds->argcopies[i].call == call)
+			return ds->argcopies[i].reason;
+	return NULL;
+}

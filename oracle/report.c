@@ -440,11 +440,11 @@ violation_text(const Rep *R, const Violation *v, const char *schedule)
 static void
 decisions_text(FILE *out, const Decisions *ds, Value *const *vs, int n)
 {
-	char buf[96];
+	char buf[512];
 
 	for (int i = 0; i < n; i++)
 		fprintf(out, "%s%s", i ? ", " : "",
-			dec_str(vs[i], &ds->d[vs[i]->id], buf, sizeof buf));
+			choice_str(ds, vs[i], buf, sizeof buf));
 	if (!n)
 		fprintf(out, "none");
 }
@@ -521,60 +521,56 @@ more_sets_text(FILE *out, const RunOut *r)
 	}
 }
 
-/* A culprit that writes a callee's param in place: the other fix is a
- * copy at each call, said as the plan key that forces it (`args`). */
-static void
-call_fix_text(FILE *out, const Rep *R, const Value *into)
-{
-	const Func *f = into ? into->func : NULL;
-	int k = -1;
+/* What to change for culprit v: the decision to flip, what flipping
+ * gives, and what one-shot takes there (os empty: not asked) and why. */
+typedef struct Fix {
+	char flip[512], to[512], os[512];
+	bool also;              /* one-shot takes the culprit's decision too */
+	const char *reason;
+} Fix;
 
-	for (int i = 0; f && !into->def && i < f->nparams; i++)
-		if (f->params[i] == into)
-			k = i;
-	for (int i = 0; k >= 0 && i < R->p->nvalues; i++) {
-		const Op *op = R->p->values[i]->def;
-		int t = 0;
-		if (!op || op->kind != OP_CALL || op->fn != f || op->res[0] !=
-		    R->p->values[i] || k >= op->nargs || !op->args[k].v)
-			continue;
-		fprintf(out, "  fix: or pass a copy of %%%s to @%s at the call",
-			op->args[k].v->name, f->name);
-		at_op(R, op);
-		fprintf(out, " (plan: args: {%s: [", op->res[0]->name);
-		for (int a = 0; a < op->nargs; a++)
-			if (op->args[a].v && op->args[a].v->type->kind == TY_TENSOR)
-				fprintf(out, "%s%s", t++ ? ", " : "",
-					a == k ? "copy" : "share");
-		fputs("]})\n", out);
+static void
+culprit_fix(const RunOut *r, const Value *v, Fix *f)
+{
+	const Decisions *os = r->oneshot.d ? &r->oneshot : NULL;
+
+	choice_str(&r->ds, v, f->flip, sizeof f->flip);
+	choice_flip_str(&r->ds, v, f->to, sizeof f->to);
+	f->os[0] = 0;
+	f->also = false;
+	f->reason = NULL;
+	if (!os)
+		return;
+	if (decision_is_call(v)) {
+		choice_str(os, v, f->os, sizeof f->os);
+		f->also = !strcmp(f->os, f->flip);
+		f->reason = f->also ? NULL : call_copy_reason(os, v->def);
+	} else if (os->d[v->id].kind != DEC_NONE) {
+		const Decision *d = &os->d[v->id];
+		dec_str(v, d, f->os, sizeof f->os);
+		f->also = d->kind == DEC_INPLACE && d->into == r->ds.d[v->id].into;
+		f->reason = f->also ? NULL : d->reason;
 	}
 }
 
-/* For each culprit: the decision to flip, and what one-shot decides for
- * that result and why (when it decides otherwise); for a write into a
- * callee's param, the copy at the call. */
+/* For each culprit: the decision to flip, and what one-shot decides
+ * there and why (when it decides otherwise). */
 static void
-fix_text(FILE *out, const Rep *R, const RunOut *r)
+fix_text(FILE *out, const RunOut *r)
 {
 	Value *const *vs = r->nsets ? r->culprit_sets : r->culprits;
 	int n = r->nsets ? r->ncsets : r->nculprits;
-	char a[96], b[96];
+	Fix f;
 
 	for (int i = 0; i < n; i++) {
-		const Value *v = vs[i];
-		const Decision *os = r->oneshot.d ? &r->oneshot.d[v->id] : NULL;
-		fprintf(out, "  fix: %s -> %s:new", dec_str(v, &r->ds.d[v->id], a,
-							    sizeof a), v->name);
-		if (os && os->kind == DEC_INPLACE && os->into == r->ds.d[v->id].into)
-			fprintf(out, " (one-shot also takes %s)",
-				dec_str(v, os, b, sizeof b));
-		else if (os && os->kind != DEC_NONE)
-			fprintf(out, " (one-shot takes %s%s%s)",
-				dec_str(v, os, b, sizeof b),
-				os->reason ? ": " : "", os->reason ? os->reason : "");
+		culprit_fix(r, vs[i], &f);
+		fprintf(out, "  fix: %s -> %s", f.flip, f.to);
+		if (f.also)
+			fprintf(out, " (one-shot also takes %s)", f.os);
+		else if (f.os[0])
+			fprintf(out, " (one-shot takes %s%s%s)", f.os,
+				f.reason ? ": " : "", f.reason ? f.reason : "");
 		fputc('\n', out);
-		if (r->ds.d[v->id].kind == DEC_INPLACE)
-			call_fix_text(out, R, r->ds.d[v->id].into);
 	}
 }
 
@@ -634,7 +630,7 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 		decisions_text(out, &r->ds, r->culprits, r->nculprits);
 		fputc('\n', out);
 		more_sets_text(out, r);
-		fix_text(out, &R, r);
+		fix_text(out, r);
 	}
 	fprintf(out, "  memory: peak %lld bytes, %lld allocations (%lld bytes), "
 		"%lld copies (%lld bytes), %lld views\n",
@@ -675,10 +671,9 @@ report_fail_reason(FILE *out, const Case *c, const Outcome *o)
 		fputs("culprits ", out);
 		decisions_text(out, &r->ds, r->culprits, r->nculprits);
 		if (r->nculprits) {
-			char a[96];
-			Value *v = r->culprits[0];
-			fprintf(out, " (fix: %s -> %s:new)",
-				dec_str(v, &r->ds.d[v->id], a, sizeof a), v->name);
+			Fix f;
+			culprit_fix(r, r->culprits[0], &f);
+			fprintf(out, " (fix: %s -> %s)", f.flip, f.to);
 		}
 		return;
 	}
@@ -950,11 +945,11 @@ static json_t *
 decisions_json(const Decisions *ds, Value *const *vs, int n)
 {
 	json_t *a = json_array();
-	char buf[96];
+	char buf[512];
 
 	for (int i = 0; a && i < n; i++)
-		if (!append(a, json_string(dec_str(vs[i], &ds->d[vs[i]->id], buf,
-						   sizeof buf)))) {
+		if (!append(a, json_string(choice_str(ds, vs[i], buf,
+						      sizeof buf)))) {
 			json_decref(a);
 			return NULL;
 		}
@@ -1089,20 +1084,17 @@ fixes_json(const RunOut *r)
 	Value *const *vs = r->nsets ? r->culprit_sets : r->culprits;
 	int n = r->nsets ? r->ncsets : r->nculprits;
 	json_t *a = json_array();
-	char b1[96], b2[96], b3[96];
+	Fix fx;
 
 	for (int i = 0; a && i < n; i++) {
-		const Value *v = vs[i];
-		const Decision *os = r->oneshot.d ? &r->oneshot.d[v->id] : NULL;
 		json_t *f = json_object();
-		bool ok = f && set(f, "flip", json_string(dec_str(v, &r->ds.d[v->id],
-								  b1, sizeof b1)));
-		snprintf(b2, sizeof b2, "%s:new", v->name);
-		ok = ok && set(f, "to", json_string(b2));
-		if (ok && os && os->kind != DEC_NONE)
-			ok = set(f, "one_shot", json_string(dec_str(v, os, b3,
-								  sizeof b3))) &&
-			     (!os->reason || set(f, "reason", json_string(os->reason)));
+		bool ok;
+		culprit_fix(r, vs[i], &fx);
+		ok = f && set(f, "flip", json_string(fx.flip)) &&
+		     set(f, "to", json_string(fx.to));
+		if (ok && fx.os[0])
+			ok = set(f, "one_shot", json_string(fx.os)) &&
+			     (!fx.reason || set(f, "reason", json_string(fx.reason)));
 		if (!ok || !append(a, f)) {
 			json_decref(f);
 			json_decref(a);
