@@ -674,6 +674,14 @@ conflict_reason(OS *S, const Op *w, const Value *into, const Conflict *c)
 		str_puts(&b, " would race with it");
 		return reason_take(S->ds->arena, &b);
 	}
+	if (r->op == w && w->kind == OP_CALL) {
+		str_puts(&b, "conflict: ");
+		put_op(&b, S->p, w);
+		str_printf(&b, " reads %%%s and writes it (@%s writes its param in "
+			   "place): one-shot does not order a callee's reads and "
+			   "writes of one buffer", v->name, w->callee);
+		return reason_take(S->ds->arena, &b);
+	}
 	if (r->launch) {
 		str_puts(&b, "read by a pending launch: ");
 		put_op(&b, S->p, r->op);
