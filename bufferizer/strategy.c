@@ -269,8 +269,14 @@ decision_is_call(const Value *v)
 	return v->def && v->def->kind == OP_CALL && v->def->res[0] == v;
 }
 
-static bool param_touched(const Decisions *ds, const Func *f, int k,
-			  int depth);
+/* What decisions_choices knows of each param: 0 unknown, 1 touched
+ * (or being looked at: a recursive call errs towards yes), 2 not. */
+typedef struct Touch {
+	const Decisions *ds;
+	unsigned char *memo;    /* by value id */
+} Touch;
+
+static bool param_touched(Touch *T, const Func *f, int k);
 
 static bool
 yields_one(const Block *b, const bool *S)
@@ -283,8 +289,8 @@ yields_one(const Block *b, const bool *S)
 	return false;
 }
 
-/* Does v (of f) share a buffer with a member of S: a view, a result with
- * no buffer of its own (if, loop, await), a block arg of an op using one? */
+/* Does v share a buffer with a member of S: a view, a result with no
+ * buffer of its own (if, loop, launch), a block arg of an op using one? */
 static bool
 joins(const Decisions *ds, const bool *S, const Value *v)
 {
@@ -301,27 +307,35 @@ joins(const Decisions *ds, const bool *S, const Value *v)
 	return op->hasdest && op->dest.v && S[op->dest.v->id];
 }
 
+/* Does the call share tensor argument k with a callee that may touch
+ * it? */
+static bool
+shares_touched(Touch *T, const Op *call, int k)
+{
+	const Value *a = call->args[k].v;
+
+	return a && a->type->kind == TY_TENSOR && k < call->fn->nparams &&
+	       !arg_copied(T->ds, call, k) && param_touched(T, call->fn, k);
+}
+
 /* Does an op of f write or free (under ds) what f holds of S: an in-place
  * result into it, a plan free of it, a call passing it to a param its
  * callee touches? */
 static bool
-touches(const Decisions *ds, const Func *f, const bool *S, int depth)
+touches(Touch *T, const Func *f, const bool *S)
 {
-	const Program *p = ds->p;
+	const Decisions *ds = T->ds;
 
-	for (int i = 0; i < p->nvalues; i++) {
-		const Value *v = p->values[i];
+	for (int i = 0; i < ds->p->nvalues; i++) {
+		const Value *v = ds->p->values[i];
 		const Decision *d = &ds->d[i];
 		if (v->func != f)
 			continue;
 		if (d->kind == DEC_INPLACE && S[d->into->id])
 			return true;
-		if (!decision_is_call(v))
-			continue;
-		for (int a = 0; a < v->def->nargs && a < v->def->fn->nparams; a++)
-			if (tensor_arg(v->def, a) && S[v->def->args[a].v->id] &&
-			    !arg_copied(ds, v->def, a) &&
-			    param_touched(ds, v->def->fn, a, depth + 1))
+		for (int a = 0; decision_is_call(v) && a < v->def->nargs; a++)
+			if (v->def->args[a].v && S[v->def->args[a].v->id] &&
+			    shares_touched(T, v->def, a))
 				return true;
 	}
 	for (int i = 0; i < ds->nfrees; i++)
@@ -333,52 +347,49 @@ touches(const Decisions *ds, const Func *f, const bool *S, int depth)
 /* May the callee f write or free the buffer passed as its param k?  (A
  * copy at the call changes nothing otherwise.)  Errs towards yes. */
 static bool
-param_touched(const Decisions *ds, const Func *f, int k, int depth)
+param_touched(Touch *T, const Func *f, int k)
 {
-	const Program *p = ds->p;
-	bool *S, grew = true, hit;
+	const Program *p = T->ds->p;
+	unsigned char *m = &T->memo[f->params[k]->id];
+	bool *S, grew = true;
 
-	if (depth > 16 || !(S = mem_calloc((size_t)p->nvalues + 1, 1)))
+	if (*m)
+		return *m == 1;
+	*m = 1;
+	if (!(S = mem_calloc((size_t)p->nvalues + 1, 1)))
 		return true;
 	S[f->params[k]->id] = true;
 	while (grew) {
 		grew = false;
 		for (int i = 0; i < p->nvalues; i++)
 			if (!S[i] && p->values[i]->func == f &&
-			    joins(ds, S, p->values[i]))
+			    joins(T->ds, S, p->values[i]))
 				S[i] = grew = true;
 	}
-	hit = touches(ds, f, S, depth);
+	*m = touches(T, f, S) ? 1 : 2;
 	mem_free(S);
-	return hit;
-}
-
-/* Does the call share with its callee a tensor argument the callee may
- * write or free? */
-static bool
-call_shares(const Decisions *ds, const Op *call)
-{
-	for (int k = 0; k < call->nargs && k < call->fn->nparams; k++)
-		if (tensor_arg(call, k) && !arg_copied(ds, call, k) &&
-		    param_touched(ds, call->fn, k, 0))
-			return true;
-	return false;
+	return *m == 1;
 }
 
 int
 decisions_choices(const Decisions *ds, Value **out, int max)
 {
+	Touch T = {ds, mem_calloc((size_t)ds->p->nvalues + 1, 1)};
 	int n = 0;
 
 	for (int i = 0; i < ds->p->nvalues; i++) {
 		Value *v = ds->p->values[i];
-		if (ds->d[i].kind != DEC_INPLACE &&
-		    !(decision_is_call(v) && call_shares(ds, v->def)))
+		bool call = false;
+		for (int k = 0; decision_is_call(v) && k < v->def->nargs && !call;
+		     k++)
+			call = !T.memo || shares_touched(&T, v->def, k);
+		if (ds->d[i].kind != DEC_INPLACE && !call)
 			continue;
 		if (n < max)
 			out[n] = v;
 		n++;
 	}
+	mem_free(T.memo);
 	return n;
 }
 
