@@ -322,8 +322,9 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 	if (!t.d || !t.argcopies)
 		goto oom;
 	memcpy(t.d, b->ds->d, (size_t)b->c->prog->nvalues * sizeof *t.d);
-	memcpy(t.argcopies, b->ds->argcopies, (size_t)t.nargcopies *
-	       sizeof *t.argcopies);
+	if (t.nargcopies)
+		memcpy(t.argcopies, b->ds->argcopies, (size_t)t.nargcopies *
+		       sizeof *t.argcopies);
 	for (int i = 0; i < b->n; i++) {
 		bool kept = false;
 		for (int j = 0; j < nkeep; j++)
