@@ -62,6 +62,16 @@ sed -n '1,/^runs:/p' "$cw" >"$tmp/cw.yaml"
 printf '  - plan: {q: p}\n    args: {y: [copy]}\n    verdict: agree\n' >>"$tmp/cw.yaml"
 expect 0 "$B" run "$tmp/cw.yaml"
 has "run 1: plan, schedule sync: agree (as expected)"
+# a culprits: list that names no call keeps FORMAT §3's meaning (the
+# in-place culprits only); one that names a call must name every culprit
+sed -n '1,/^runs:/p' "$cw" >"$tmp/cw1.yaml"
+printf "  - plan: {q: p}\n    verdict: diverge\n    culprits: ['q:p']\n" >>"$tmp/cw1.yaml"
+expect 0 "$B" run "$tmp/cw1.yaml"
+has "run 1: plan, schedule sync: diverge (as expected)"
+sed -n '1,/^runs:/p' "$cw" >"$tmp/cw2.yaml"
+printf "  - plan: {q: p}\n    verdict: diverge\n    culprits: ['args y:share']\n" >>"$tmp/cw2.yaml"
+expect 1 "$B" run "$tmp/cw2.yaml"
+has "  expectation failed: culprits: found 2, expected fewer"
 # two calls to one callee: only the one whose argument is read after it
 mc=$S/cases/calls/missing-copy-blamed-at-call.yaml
 expect 0 "$B" run "$mc"
