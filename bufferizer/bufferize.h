@@ -110,6 +110,31 @@ int decisions_argcopy(Decisions *ds, const Op *call, int arg,
 		      const char *reason);
 /* The names of the in-place decisions, for reports and bisection. */
 int decisions_inplace(const Decisions *ds, Value **out, int max);
+/*
+ * A call's argument passing is a decision too: sharing the caller's
+ * buffer with the callee (`args R:share`) or passing a copy.  It is named
+ * by the call's first result R, which has no buffer decision of its own
+ * (DEC_NONE), so a Value names either kind without ambiguity.
+ */
+bool decision_is_call(const Value *v);   /* v is a call's first result */
+bool arg_copied(const Decisions *ds, const Op *call, int k);
+/* What bisection may flip, in program order (by value id): the in-place
+ * decisions and the calls (with a result) that share a tensor argument. */
+int decisions_choices(const Decisions *ds, Value **out, int max);
+/* "args R:share,copy": one word per tensor operand of the call defining
+ * r (all_copy: what flipping it gives). */
+const char *call_args_str(const Decisions *ds, const Value *r, bool all_copy,
+			  char *buf, size_t n);
+/* A choice as reports name it, "y:x" / "y:new" / "args R:share", and
+ * flipped: "y:new" / "args R:copy". */
+const char *choice_str(const Decisions *ds, const Value *v, char *buf,
+			  size_t n);
+const char *choice_flip_str(const Decisions *ds, const Value *v, char *buf,
+			 size_t n);
+/* Pass every tensor argument of call as a copy; -1 out of memory. */
+int decisions_copy_args(Decisions *ds, const Op *call, const char *reason);
+/* Why ds copies an argument of call (its first copy's reason), or NULL. */
+const char *call_copy_reason(const Decisions *ds, const Op *call);
 
 /* ----------------------------------------------------------- oneshot.c */
 

@@ -89,6 +89,7 @@ typedef struct OS {
 	int floor;            /* no later write starts before this seq: a
 			       * member whose reads all end by then is dead */
 	int async_depth;      /* inside launches: the floor stays put */
+	const Op *skip;       /* reads by this op are not named in a reason */
 	const bool *pw;       /* pass 2: params the callee writes (pass 1) */
 } OS;
 
@@ -528,7 +529,8 @@ scan_value(OS *S, const Op *w, const Value *into, int wstart, int v,
 			*pp = r->next;
 			continue;
 		}
-		if (read_conflicts(S, w, into, wstart, r, S->p->values[v])) {
+		if (r->op != S->skip &&
+		    read_conflicts(S, w, into, wstart, r, S->p->values[v])) {
 			if (!c->read || r->start < c->read->start) {
 				c->read = r;
 				c->victim = S->p->values[v];
@@ -622,47 +624,81 @@ conflicts(OS *S, const Op *w, const Value *into, Conflict *c)
 	return found;
 }
 
-static const char *
-op_name(const Op *op, char *buf, size_t n)
+/* " at FILE:LINE:COL" of op. */
+static void
+put_op_at(Str *b, const Program *p, const Op *op)
 {
-	if (op->nres)
-		snprintf(buf, n, "%%%s", op->res[0]->name);
+	char at[4200];
+
+	str_printf(b, " at %s", prog_loc(p, op->loc, at, sizeof at));
+}
+
+/* An op in a reason: "%y" (its result), "the call to @f" or "the
+ * return", and where it is. */
+static void
+put_op(Str *b, const Program *p, const Op *op)
+{
+	if (op->kind == OP_CALL)
+		str_printf(b, "the call to @%s", op->callee);
+	else if (op->nres)
+		str_printf(b, "%%%s", op->res[0]->name);
 	else
-		snprintf(buf, n, "%s", op_info[op->kind].name);
-	return buf;
+		str_printf(b, "the %s", op_info[op->kind].name);
+	put_op_at(b, p, op);
+}
+
+/* b's text in the decisions' arena (NULL when out of memory). */
+static const char *
+reason_take(Arena *a, Str *b)
+{
+	const char *r = b->oom ? NULL : arena_strdup(a, b->s);
+
+	str_free(b);
+	return r;
 }
 
 static const char *
 conflict_reason(OS *S, const Op *w, const Value *into, const Conflict *c)
 {
-	char buf[400], rd[80], wr[80];
 	const Read *r = c->read;
 	const Value *v = c->victim;
-	int n;
+	char at[4200];
+	Str b = {0};
 
-	op_name(w, wr, sizeof wr);
 	if (c->launch) {
-		snprintf(buf, sizeof buf, "written by a pending launch: the launch "
-			 "of %%%s (line %d) writes the buffer of %%%s until its "
-			 "await; the write of %s (line %d) would race with it",
-			 c->launch->res[0]->name, c->launch->loc.line, v->name,
-			 wr, w->loc.line);
-		return arena_strdup(S->ds->arena, buf);
+		str_puts(&b, "written by a pending launch: the launch of ");
+		put_op(&b, S->p, c->launch);
+		str_printf(&b, " writes the buffer of %%%s until its await; the "
+			   "write of ", v->name);
+		put_op(&b, S->p, w);
+		str_puts(&b, " would race with it");
+		return reason_take(S->ds->arena, &b);
 	}
-	op_name(r->op, rd, sizeof rd);
-	if (r->launch)
-		n = snprintf(buf, sizeof buf, "read by a pending launch: %s (line "
-			     "%d) in the launch of %%%s (line %d) reads %%%s until "
-			     "its await; ", rd, r->op->loc.line,
-			     r->launch->res[0]->name, r->launch->loc.line, v->name);
-	else
-		n = snprintf(buf, sizeof buf, "conflict: ");
-	snprintf(buf + n, sizeof buf - (size_t)n, "read of %%%s by %s (line %d)%s "
-		 "after the write of %s (line %d) into the buffer of %%%s; "
-		 "%%%s defined at line %d", v->name, rd, r->op->loc.line,
-		 r->end == INT_MAX ? " (returned)" : r->loop ? " (next trip)" : "",
-		 wr, w->loc.line, into->name, v->name, v->loc.line);
-	return arena_strdup(S->ds->arena, buf);
+	if (r->op == w && w->kind == OP_CALL) {
+		str_puts(&b, "conflict: ");
+		put_op(&b, S->p, w);
+		str_printf(&b, " reads %%%s and writes it (@%s writes its param in "
+			   "place): one-shot does not order a callee's reads and "
+			   "writes of one buffer", v->name, w->callee);
+		return reason_take(S->ds->arena, &b);
+	}
+	if (r->launch) {
+		str_puts(&b, "read by a pending launch: ");
+		put_op(&b, S->p, r->op);
+		str_puts(&b, " in the launch of ");
+		put_op(&b, S->p, r->launch);
+		str_printf(&b, " reads %%%s until its await; ", v->name);
+	} else {
+		str_puts(&b, "conflict: ");
+	}
+	str_printf(&b, "read of %%%s by ", v->name);
+	put_op(&b, S->p, r->op);
+	str_printf(&b, "%s after the write of ", r->end == INT_MAX ? " (returned)"
+		   : r->loop ? " (next trip)" : "");
+	put_op(&b, S->p, w);
+	str_printf(&b, " into the buffer of %%%s; %%%s defined at %s", into->name,
+		   v->name, prog_loc(S->p, v->loc, at, sizeof at));
+	return reason_take(S->ds->arena, &b);
 }
 
 static const char *
@@ -879,16 +915,16 @@ decide_forall(OS *S, const Op *op)
 		Value *r = op->res[k], *init = op->args[2 + k].v;
 		Value *o = op->body->args[1 + k];
 		const Op *x;
-		char buf[300];
 		if (!is_tensor(r) || !init)
 			continue;
 		if (!broken(S, ONESHOT_FORALL) && (x = cross_read(op->body, o))) {
-			snprintf(buf, sizeof buf, "conflict: read of %%%s by %s "
-				 "(line %d) while other trips of the forall "
-				 "(line %d) write it", o->name,
-				 op_info[x->kind].name, x->loc.line,
-				 op->loc.line);
-			S->ds->d[r->id].reason = arena_strdup(S->ds->arena, buf);
+			Str b = {0};
+			str_printf(&b, "conflict: read of %%%s by ", o->name);
+			put_op(&b, S->p, x);
+			str_puts(&b, " while other trips of the forall");
+			put_op_at(&b, S->p, op);
+			str_puts(&b, " write it");
+			S->ds->d[r->id].reason = reason_take(S->ds->arena, &b);
 		} else {
 			decide_result(S, op, r, &init, 1, false);
 		}
@@ -1149,6 +1185,22 @@ add_argcopy(OS *S, const Op *call, int arg, const char *reason)
 	(void)decisions_argcopy(S->ds, call, arg, reason);
 }
 
+/* A call's own read of its argument conflicts with the callee's write:
+ * the reason names the read after the call instead, when there is one. */
+static const char *
+call_conflict_reason(OS *S, const Op *call, const Value *x, Conflict *c)
+{
+	Conflict later;
+
+	if (c->read && c->read->op == call) {
+		S->skip = call;
+		if (conflicts(S, call, x, &later) && later.read)
+			*c = later;
+		S->skip = NULL;
+	}
+	return conflict_reason(S, call, x, c);
+}
+
 /* Does another argument of the call share arg a's buffer? */
 static bool
 passed_twice(OS *S, const Op *op, int a)
@@ -1173,7 +1225,7 @@ call_op_copies(OS *S, const Op *op)
 		if (S->ro[find(S, x->id)] && !broken(S, ONESHOT_READONLY))
 			add_argcopy(S, op, a, readonly_reason(S, x));
 		else if (conflicts(S, op, x, &c))
-			add_argcopy(S, op, a, conflict_reason(S, op, x, &c));
+			add_argcopy(S, op, a, call_conflict_reason(S, op, x, &c));
 		else if (passed_twice(S, op, a))
 			add_argcopy(S, op, a, arena_strdup(S->ds->arena, "the "
 				    "callee writes this param while another "
@@ -1345,21 +1397,26 @@ used_after(const Program *p, const Value *v, const Op *w)
 static const char *
 lastuse_reason(const Program *p, Decisions *ds, const Value *c, const Op *w)
 {
-	char buf[200];
 	const Op *u;
+	Str b = {0};
 
 	if (c->readonly)
-		snprintf(buf, sizeof buf, "read-only buffer: %%%s is a {readonly} "
-			 "param", c->name);
+		str_printf(&b, "read-only buffer: %%%s is a {readonly} param",
+			   c->name);
 	else if (c->def && c->def->kind == OP_CONST)
-		snprintf(buf, sizeof buf, "read-only buffer: %%%s is a constant",
-			 c->name);
-	else if ((u = used_after(p, c, w)))
-		snprintf(buf, sizeof buf, "%%%s has a later textual use (%s at "
-			 "line %d)", c->name, op_info[u->kind].name, u->loc.line);
-	else
+		str_printf(&b, "read-only buffer: %%%s is a constant", c->name);
+	else if ((u = used_after(p, c, w))) {
+		str_printf(&b, "%%%s has a later textual use (", c->name);
+		if (u->nres)
+			str_printf(&b, "%%%s = ", u->res[0]->name);
+		else
+			str_puts(&b, "the ");
+		str_puts(&b, op_info[u->kind].name);
+		put_op_at(&b, p, u);
+		str_puts(&b, ")");
+	} else
 		return NULL;
-	return arena_strdup(ds->arena, buf);
+	return reason_take(ds->arena, &b);
 }
 
 int

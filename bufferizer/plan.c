@@ -96,22 +96,6 @@ argcopy_drop(Decisions *ds, const Op *call, int arg)
 	ds->nargcopies = n;
 }
 
-static int
-argcopy_add(Decisions *ds, const Op *call, int arg)
-{
-	if (ds->nargcopies == ds->capargcopies) {
-		int nc = ds->capargcopies ? 2 * ds->capargcopies : 8;
-		ArgCopy *na = mem_realloc(ds->argcopies, (size_t)nc * sizeof *na);
-		if (!na)
-			return -1;
-		ds->argcopies = na;
-		ds->capargcopies = nc;
-	}
-	ds->argcopies[ds->nargcopies++] = (ArgCopy){call, arg, "forced by the "
-						    "plan (args: copy)"};
-	return 0;
-}
-
 /* `args`: the words replace the strategy's argument copies. */
 static int
 apply_args(Decisions *ds, const Plan *pl, Diag *d)
@@ -125,7 +109,9 @@ apply_args(Decisions *ds, const Plan *pl, Diag *d)
 			if (!a || a->type->kind != TY_TENSOR)
 				continue;
 			argcopy_drop(ds, call, k);
-			if (((pa->copy >> t++) & 1) && argcopy_add(ds, call, k))
+			if (((pa->copy >> t++) & 1) &&
+			    decisions_argcopy(ds, call, k, "forced by the plan "
+					      "(args: copy)"))
 				return diag_set(d, pa->loc, "out of memory");
 		}
 	}
@@ -201,14 +187,8 @@ plan_extra_str(const Decisions *ds, int n, char *buf, size_t len)
 		snprintf(buf, len, "hoist %s", ds->hoists[n].v->name);
 		return buf;
 	}
-	if ((n -= ds->nhoists) < ds->nargs) {
-		const PlanArgs *pa = &ds->args[n];
-		size_t k = (size_t)snprintf(buf, len, "args %s:", pa->r->name);
-		for (int i = 0; i < pa->n && k < len; i++)
-			k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? "," : "",
-					      (pa->copy >> i) & 1 ? "copy" : "share");
-		return buf;
-	}
+	if ((n -= ds->nhoists) < ds->nargs)
+		return call_args_str(ds, ds->args[n].r, false, buf, len);
 	return NULL;
 }
 

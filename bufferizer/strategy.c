@@ -243,3 +243,203 @@ decisions_inplace(const Decisions *ds, Value **out, int max)
 		}
 	return n;
 }
+
+/* ---- a call's argument passing as a decision */
+
+static bool
+tensor_arg(const Op *call, int k)
+{
+	const Value *a = call->args[k].v;
+
+	return a && a->type->kind == TY_TENSOR;
+}
+
+bool
+arg_copied(const Decisions *ds, const Op *call, int k)
+{
+	for (int i = 0; i < ds->nargcopies; i++)
+		if (ds->argcopies[i].call == call && ds->argcopies[i].arg == k)
+			return true;
+	return false;
+}
+
+bool
+decision_is_call(const Value *v)
+{
+	return v->def && v->def->kind == OP_CALL && v->def->res[0] == v;
+}
+
+/* What decisions_choices knows of each param: 0 unknown, 1 touched
+ * (or being looked at: a recursive call errs towards yes), 2 not. */
+typedef struct Touch {
+	const Decisions *ds;
+	unsigned char *memo;    /* by value id */
+} Touch;
+
+static bool param_touched(Touch *T, const Func *f, int k);
+
+static bool
+yields_one(const Block *b, const bool *S)
+{
+	const Op *y = b && b->nops ? b->ops[b->nops - 1] : NULL;
+
+	for (int i = 0; y && i < y->nargs; i++)
+		if (y->args[i].v && S[y->args[i].v->id])
+			return true;
+	return false;
+}
+
+/* Does v share a buffer with a member of S: a view, a result with no
+ * buffer of its own (if, loop, launch), a block arg of an op using one? */
+static bool
+joins(const Decisions *ds, const bool *S, const Value *v)
+{
+	const Op *op = v->def ? v->def : v->owner ? v->owner->parent : NULL;
+	DecKind k = v->def ? ds->d[v->id].kind : DEC_NONE;
+
+	if (!op || (k != DEC_VIEW && k != DEC_NONE) || op->kind == OP_CALL)
+		return false;
+	for (int i = 0; i < op->nargs; i++)
+		if (op->args[i].v && S[op->args[i].v->id])
+			return true;
+	if (v->def && (yields_one(op->body, S) || yields_one(op->orelse, S)))
+		return true; /* an if's or a launch's result */
+	return op->hasdest && op->dest.v && S[op->dest.v->id];
+}
+
+/* Does the call share tensor argument k with a callee that may touch
+ * it? */
+static bool
+shares_touched(Touch *T, const Op *call, int k)
+{
+	const Value *a = call->args[k].v;
+
+	return a && a->type->kind == TY_TENSOR && k < call->fn->nparams &&
+	       !arg_copied(T->ds, call, k) && param_touched(T, call->fn, k);
+}
+
+/* Does an op of f write or free (under ds) what f holds of S: an in-place
+ * result into it, a plan free of it, a call passing it to a param its
+ * callee touches? */
+static bool
+touches(Touch *T, const Func *f, const bool *S)
+{
+	const Decisions *ds = T->ds;
+
+	for (int i = 0; i < ds->p->nvalues; i++) {
+		const Value *v = ds->p->values[i];
+		const Decision *d = &ds->d[i];
+		if (v->func != f)
+			continue;
+		if (d->kind == DEC_INPLACE && S[d->into->id])
+			return true;
+		for (int a = 0; decision_is_call(v) && a < v->def->nargs; a++)
+			if (v->def->args[a].v && S[v->def->args[a].v->id] &&
+			    shares_touched(T, v->def, a))
+				return true;
+	}
+	for (int i = 0; i < ds->nfrees; i++)
+		if (S[ds->frees[i].v->id])
+			return true;
+	return false;
+}
+
+/* May the callee f write or free the buffer passed as its param k?  (A
+ * copy at the call changes nothing otherwise.)  Errs towards yes. */
+static bool
+param_touched(Touch *T, const Func *f, int k)
+{
+	const Program *p = T->ds->p;
+	unsigned char *m = &T->memo[f->params[k]->id];
+	bool *S, grew = true;
+
+	if (*m)
+		return *m == 1;
+	*m = 1;
+	if (!(S = mem_calloc((size_t)p->nvalues + 1, 1)))
+		return true;
+	S[f->params[k]->id] = true;
+	while (grew) {
+		grew = false;
+		for (int i = 0; i < p->nvalues; i++)
+			if (!S[i] && p->values[i]->func == f &&
+			    joins(T->ds, S, p->values[i]))
+				S[i] = grew = true;
+	}
+	*m = touches(T, f, S) ? 1 : 2;
+	mem_free(S);
+	return *m == 1;
+}
+
+int
+decisions_choices(const Decisions *ds, Value **out, int max)
+{
+	Touch T = {ds, mem_calloc((size_t)ds->p->nvalues + 1, 1)};
+	int n = 0;
+
+	for (int i = 0; i < ds->p->nvalues; i++) {
+		Value *v = ds->p->values[i];
+		bool call = false;
+		for (int k = 0; decision_is_call(v) && k < v->def->nargs && !call;
+		     k++)
+			call = !T.memo || shares_touched(&T, v->def, k);
+		if (ds->d[i].kind != DEC_INPLACE && !call)
+			continue;
+		if (n < max)
+			out[n] = v;
+		n++;
+	}
+	mem_free(T.memo);
+	return n;
+}
+
+const char *
+call_args_str(const Decisions *ds, const Value *r, bool all_copy, char *buf,
+	      size_t n)
+{
+	const Op *call = r->def;
+	size_t k = (size_t)snprintf(buf, n, "args %s:", r->name);
+
+	for (int a = 0, t = 0; a < call->nargs && k < n; a++)
+		if (tensor_arg(call, a))
+			k += (size_t)snprintf(buf + k, n - k, "%s%s", t++ ? "," : "",
+					      all_copy || arg_copied(ds, call, a)
+					      ? "copy" : "share");
+	return buf;
+}
+
+const char *
+choice_str(const Decisions *ds, const Value *v, char *buf, size_t n)
+{
+	if (decision_is_call(v))
+		return call_args_str(ds, v, false, buf, n);
+	return dec_str(v, &ds->d[v->id], buf, n);
+}
+
+const char *
+choice_flip_str(const Decisions *ds, const Value *v, char *buf, size_t n)
+{
+	if (decision_is_call(v))
+		return call_args_str(ds, v, true, buf, n);
+	snprintf(buf, n, "%s:new", v->name);
+	return buf;
+}
+
+int
+decisions_copy_args(Decisions *ds, const Op *call, const char *reason)
+{
+	for (int k = 0; k < call->nargs; k++)
+		if (tensor_arg(call, k) && !arg_copied(ds, call, k) &&
+		    decisions_argcopy(ds, call, k, reason))
+			return -1;
+	return 0;
+}
+
+const char *
+call_copy_reason(const Decisions *ds, const Op *call)
+{
+	for (int i = 0; i < ds->nargcopies; i++)
+		if (ds->argcopies[i].call == call)
+			return ds->argcopies[i].reason;
+	return NULL;
+}

@@ -1,5 +1,6 @@
 /* bir.c: the buffer program printed, one instruction a line with the
- * decision behind it and the .yaml line it comes from. */
+ * decision behind it and the FILE:LINE:COL it comes from; the lowering's
+ * registers named in words of the program; explain. */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -24,6 +25,52 @@ dec_str(const Value *v, const Decision *d, char *buf, size_t n)
 	return buf;
 }
 
+static bool
+in_program(const BProg *bp, const Value *v)
+{
+	return v->id < bp->p->nvalues && bp->p->values[v->id] == v;
+}
+
+/* The lowering's own registers are named VALUE.SUFFIX (lower.c synth);
+ * a launch's result buffers VALUE.K. */
+static void
+synthetic_text(Str *o, const Value *v)
+{
+	static const struct { const char *suffix, *fmt; } kinds[] = {
+		{"out", "the copy of %%%.*s passed out"},
+		{"arg", "the copy of %%%.*s passed to the callee"},
+		{"tmp", "the loop's copy of %%%.*s"},
+		{"hoist", "the hoisted buffer of %%%.*s"},
+	};
+	const char *dot = strrchr(v->name, '.');
+	int n = dot ? (int)(dot - v->name) : (int)strlen(v->name);
+
+	for (size_t k = 0; dot && k < sizeof kinds / sizeof *kinds; k++)
+		if (!strcmp(dot + 1, kinds[k].suffix)) {
+			str_printf(o, kinds[k].fmt, n, v->name);
+			return;
+		}
+	if (dot && dot[1] >= '0' && dot[1] <= '9')
+		str_printf(o, "result %s of the launch of %%%.*s", dot + 1, n,
+			   v->name);
+	else
+		str_printf(o, "a copy of %%%.*s", n, v->name);
+}
+
+void
+bir_value_text(Str *o, const BProg *bp, const Value *v, const Op *op)
+{
+	if (in_program(bp, v)) {
+		str_printf(o, "%%%s", v->name);
+	} else if (bp->memref) {
+		str_printf(o, "%%%s of the memref program", v->name);
+	} else {
+		synthetic_text(o, v);
+		if (op && (op->kind == OP_RETURN || op->kind == OP_CALL ||
+			   op->kind == OP_YIELD))
+			str_printf(o, " by the %s", op_info[op->kind].name);
+	}
+}
 
 static void
 operands(Str *o, const Operand *a, int n)
@@ -143,9 +190,9 @@ static void block(Str *o, const BProg *bp, const BBlock *b, int depth);
 
 /* Pad to the comment column, then the decision and the line. */
 static void
-note(Str *o, size_t linestart, const BInst *in)
+note(Str *o, const BProg *bp, size_t linestart, const BInst *in)
 {
-	char dec[160];
+	char dec[160], at[4200];
 	size_t col = o->len - linestart;
 
 	if (o->oom)
@@ -161,7 +208,7 @@ note(Str *o, size_t linestart, const BInst *in)
 	if (in->mloc.line) /* a memref program's: its line in the tool's output */
 		str_printf(o, "memref line %d  ", in->mloc.line);
 	if (in->op && in->op->loc.line)
-		str_printf(o, "line %d", in->op->loc.line);
+		str_puts(o, prog_loc(bp->p, in->op->loc, at, sizeof at));
 	str_printf(o, "\n");
 }
 
@@ -263,7 +310,7 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 		str_printf(o, "if ");
 		tir_put_operand(o, &op->args[0]);
 		str_printf(o, " {");
-		note(o, start, in);
+		note(o, bp, start, in);
 		block(o, bp, in->body, depth + 1);
 		str_printf(o, "%*s} else {\n", 2 * depth, "");
 		block(o, bp, in->orelse, depth + 1);
@@ -281,7 +328,7 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 			str_printf(o, "%s%%%s = %%%s", k ? ", " : " iter(",
 			    op->body->args[1 + k]->name, op->res[k]->name);
 		str_printf(o, op->nres ? ") {" : " {");
-		note(o, start, in);
+		note(o, bp, start, in);
 		block(o, bp, in->body, depth + 1);
 		str_printf(o, "%*s}\n", 2 * depth, "");
 		return;
@@ -292,7 +339,7 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 			str_printf(o, "%s%%%s = %%%s", k ? ", " : " iter(",
 			    op->body->args[k]->name, op->res[k]->name);
 		str_printf(o, op->nres ? ") {" : " {");
-		note(o, start, in);
+		note(o, bp, start, in);
 		block(o, bp, in->body, depth + 1);
 		str_printf(o, "%*s} do {\n", 2 * depth, "");
 		block(o, bp, in->orelse, depth + 1);
@@ -304,7 +351,7 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 		if (!in->body || !in->body->n)
 			break;
 		str_printf(o, " else fail {");
-		note(o, start, in);
+		note(o, bp, start, in);
 		block(o, bp, in->body, depth + 1);
 		str_printf(o, "%*s}\n", 2 * depth, "");
 		return;
@@ -318,7 +365,7 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 			str_printf(o, "%s%%%s = %%%s", k ? ", " : " shared(",
 			    op->body->args[1 + k]->name, in->vals[k]->name);
 		str_printf(o, op->nres ? ") {" : " {");
-		note(o, start, in);
+		note(o, bp, start, in);
 		block(o, bp, in->body, depth + 1);
 		str_printf(o, "%*s}\n", 2 * depth, "");
 		return;
@@ -329,12 +376,12 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 		break;
 	case BI_LAUNCH:
 		str_printf(o, "%%%s = launch stream %d {", in->v->name, op->stream);
-		note(o, start, in);
+		note(o, bp, start, in);
 		block(o, bp, in->body, depth + 1);
 		str_printf(o, "%*s}\n", 2 * depth, "");
 		return;
 	}
-	note(o, start, in);
+	note(o, bp, start, in);
 }
 
 static void
@@ -369,30 +416,49 @@ bir_print(const BProg *bp)
 
 /* ---- explain: why each allocation and copy is there */
 
+/* "FILE:LINE:COL: " of the tensor op an instruction comes from. */
 static void
-explain_block(Str *o, const BBlock *b)
+explain_at(Str *o, const BProg *bp, const BInst *in)
+{
+	const Op *op = in->op ? in->op : in->top;
+	char at[4200];
+
+	if (op && op->loc.line)
+		str_printf(o, "%s: ", prog_loc(bp->p, op->loc, at, sizeof at));
+	else
+		str_printf(o, "%s: ", bp->p->file ? bp->p->file : "-");
+}
+
+static void
+explain_block(Str *o, const BProg *bp, const BBlock *b)
 {
 	char dec[160], ty[128];
 
 	for (int i = 0; i < b->n; i++) {
 		const BInst *in = b->insts[i];
-		int line = in->op ? in->op->loc.line : 0;
+		const Op *op = in->op ? in->op : in->top;
 		if (in->kind == BI_ALLOC) {
 			const char *why = in->why ? in->why : in->dec.reason;
-			str_printf(o, "line %d: alloc %%%s %s", line, in->v->name,
-			    type_str(in->v->type, ty, sizeof ty));
+			explain_at(o, bp, in);
+			str_printf(o, "alloc %s for ", type_str(in->v->type, ty,
+								sizeof ty));
+			bir_value_text(o, bp, in->v, op);
 			if (in->dec.kind != DEC_NONE)
 				str_printf(o, " [%s]", dec_str(in->v, &in->dec, dec, sizeof dec));
-			str_printf(o, ": %s\n", why ? why : in->op && (in->op->kind == OP_FOR || in->op->kind == OP_WHILE)
+			str_printf(o, ": %s\n", why ? why : op && (op->kind == OP_FOR || op->kind == OP_WHILE)
 				? "the loop buffer" : "a result with no operand to reuse");
 		} else if (in->kind == BI_COPY) {
-			str_printf(o, "line %d: copy %%%s -> %%%s: %s\n", line,
-			    in->src->name, in->v->name, in->why ? in->why : "");
+			explain_at(o, bp, in);
+			str_puts(o, "copy ");
+			bir_value_text(o, bp, in->src, op);
+			str_puts(o, " into ");
+			bir_value_text(o, bp, in->v, op);
+			str_printf(o, ": %s\n", in->why ? in->why : "");
 		}
 		if (in->body)
-			explain_block(o, in->body);
+			explain_block(o, bp, in->body);
 		if (in->orelse)
-			explain_block(o, in->orelse);
+			explain_block(o, bp, in->orelse);
 	}
 }
 
@@ -403,7 +469,7 @@ bir_explain(const BProg *bp)
 
 	for (int i = 0; i < bp->nfuncs; i++) {
 		str_printf(&o, "@%s:\n", bp->funcs[i].f->name);
-		explain_block(&o, bp->funcs[i].body);
+		explain_block(&o, bp, bp->funcs[i].body);
 	}
 	return str_take(&o);
 }

@@ -189,3 +189,13 @@ prog_op_at(const Program *p, OpKind k, Loc loc)
 		op = block_op_at(p->funcs[i]->body, k, loc);
 	return op;
 }
+
+const char *
+prog_loc(const Program *p, Loc loc, char *buf, size_t n)
+{
+	if (p && p->file)
+		snprintf(buf, n, "%s:%d:%d", p->file, loc.line, loc.col);
+	else
+		snprintf(buf, n, "%d:%d", loc.line, loc.col);
+	return buf;
+}

@@ -336,6 +336,8 @@ typedef struct Program {
 	int nvalues;       /* Value.id is < nvalues */
 	Value **values;    /* values[id] */
 	int nops;          /* Op.seq is < nops */
+	const char *file;  /* the case file it was loaded from, as given on the
+			    * command line (in the arena), or NULL */
 } Program;
 
 Func *prog_func(const Program *p, const char *name); /* NULL if none */
@@ -346,6 +348,9 @@ void prog_free(Program *p); /* frees the arena; NULL ok */
 /* The op of kind k at loc (an assert a run failed at; OP_COUNT: of any
  * kind), or NULL. */
 const Op *prog_op_at(const Program *p, OpKind k, Loc loc);
+/* "FILE:LINE:COL" of loc in p's file ("LINE:COL" when p has none) into
+ * buf: how every reason and explanation names a place. */
+const char *prog_loc(const Program *p, Loc loc, char *buf, size_t n);
 /* Is v an operand of op (args, slice offsets, destination)? */
 bool op_uses(const Op *op, const Value *v);
 /* Is op inside a branch or a loop body below block blk (it may not run
@@ -683,6 +688,10 @@ char *bir_print(const BProg *bp);
  * reason: conflict triple, read-only buffer, pending launch; or the
  * lowering's: escape, loop buffer, destination read); mem_alloc'ed. */
 char *bir_explain(const BProg *bp);
+/* A register in words of the program: "%y" for the program's values,
+ * "the copy of %x passed out by the return" for the lowering's (op: the
+ * instruction's tensor op), "%1 of the memref program". */
+void bir_value_text(Str *o, const BProg *bp, const Value *v, const Op *op);
 /* "y:x", "y:new" into buf. */
 const char *dec_str(const Value *v, const Decision *d, char *buf, size_t n);
 

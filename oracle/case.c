@@ -218,6 +218,8 @@ load_program(Loader *L, Case *c, yaml_node_t *key, yaml_node_t *n,
 			    program_map(L, key, n), L->d);
 	if (!c->prog)
 		longjmp(L->jb, YL_FAIL);
+	/* reasons and explanations say FILE:LINE:COL, as reports do */
+	c->prog->file = arena_strdup(c->prog->arena, c->file);
 	if (flags & CASE_PROGRAM_ONLY)
 		return;
 	if (tir_verify(c->prog, &c->lim, L->d))

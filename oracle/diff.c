@@ -253,7 +253,8 @@ judge(const ExecResult *ex, Tensor *const *ref, int nref, int64_t *first,
 	return ex->nviols ? VERDICT_FAULT : VERDICT_AGREE;
 }
 
-/* ---- culprit bisection: ddmin over the in-place decisions */
+/* ---- culprit bisection: ddmin over the in-place decisions and the
+ * calls' argument sharing */
 
 typedef struct Bisect {
 	const Case *c;
@@ -314,30 +315,42 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 	BProg *bp = NULL;
 	bool same;
 
+	/* t's own decisions and argument copies (flipping a call adds some) */
 	t.d = mem_alloc((size_t)(b->c->prog->nvalues + 1) * sizeof *t.d);
-	if (!t.d) {
-		b->oom = true;
-		return false;
-	}
+	t.argcopies = mem_alloc((size_t)(t.nargcopies + 1) * sizeof *t.argcopies);
+	t.capargcopies = t.nargcopies + 1;
+	if (!t.d || !t.argcopies)
+		goto oom;
 	memcpy(t.d, b->ds->d, (size_t)b->c->prog->nvalues * sizeof *t.d);
+	if (t.nargcopies)
+		memcpy(t.argcopies, b->ds->argcopies, (size_t)t.nargcopies *
+		       sizeof *t.argcopies);
 	for (int i = 0; i < b->n; i++) {
 		bool kept = false;
 		for (int j = 0; j < nkeep; j++)
 			kept |= keep[j] == b->all[i];
-		if (!kept)
+		if (kept)
+			continue;
+		if (!decision_is_call(b->all[i]))
 			t.d[b->all[i]->id] = (Decision){DEC_NEW, NULL, NULL, true};
+		else if (decisions_copy_args(&t, b->all[i]->def, "flipped by "
+					     "the culprit bisection"))
+			goto oom;
 	}
-	if (execute(b->c, &t, b->sched, NULL, &ex, &bp, &err)) {
-		b->oom = true;
-		mem_free(t.d);
-		return false;
-	}
+	if (execute(b->c, &t, b->sched, NULL, &ex, &bp, &err))
+		goto oom;
 	v = judge(&ex, b->ref, b->nref, b->first, b->c->ref_failed);
 	same = same_failure(b, &ex, v); /* its violations point into bp */
 	exec_result_free(&ex);
 	bprog_free(bp);
 	mem_free(t.d);
+	mem_free(t.argcopies);
 	return same;
+oom:
+	b->oom = true;
+	mem_free(t.d);
+	mem_free(t.argcopies);
+	return false;
 }
 
 /* Zeller's ddmin: shrink set[0..*n) to a 1-minimal failing subset. */
@@ -434,7 +447,7 @@ bisect(const Case *c, Schedule sched, Tensor *const *ref, int nref, RunOut *o)
 {
 	Bisect b = {c, &o->ds, sched, ref, nref, NULL, 0, NULL, false,
 		    o->verdict, o->ex.nviols ? &o->ex.viols[0] : NULL, false};
-	int n = decisions_inplace(&o->ds, NULL, 0);
+	int n = decisions_choices(&o->ds, NULL, 0);
 
 	b.all = mem_alloc((size_t)(n + 1) * sizeof *b.all);
 	o->culprits = mem_alloc((size_t)(n + 1) * sizeof *o->culprits);
@@ -444,7 +457,7 @@ bisect(const Case *c, Schedule sched, Tensor *const *ref, int nref, RunOut *o)
 		mem_free(b.first);
 		return;
 	}
-	b.n = decisions_inplace(&o->ds, b.all, n);
+	b.n = decisions_choices(&o->ds, b.all, n);
 	memcpy(o->culprits, b.all, (size_t)n * sizeof *b.all);
 	o->nculprits = n;
 	ddmin(&b, o->culprits, &o->nculprits);
@@ -471,14 +484,24 @@ blame_matches(const Blame *b, const Violation *v)
 static const char *
 decision_name(const Forced *f, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s:%s", f->result->name,
-		 f->operand ? f->operand->name : "new");
+	if (f->words)
+		snprintf(buf, n, "args %s:%s", f->result->name, f->words);
+	else
+		snprintf(buf, n, "%s:%s", f->result->name,
+			 f->operand ? f->operand->name : "new");
 	return buf;
 }
 
+/* Did ds take f (f->result's placement, or a call's argument passing)? */
 static bool
-same_decision(const Decision *d, const Forced *f)
+same_decision(const Decisions *ds, const Forced *f)
 {
+	const Decision *d = &ds->d[f->result->id];
+	char buf[512];
+
+	if (f->words)
+		return !strcmp(strchr(call_args_str(ds, f->result, false, buf,
+						    sizeof buf), ':') + 1, f->words);
 	if (!f->operand)
 		return d->kind == DEC_NEW;
 	return d->kind == DEC_INPLACE && d->into == f->operand;
@@ -528,25 +551,32 @@ check_memory(const Run *r, RunOut *o)
 	return 0;
 }
 
+/* A `culprits:` list naming no call (`args R:...`) is FORMAT §3's: the
+ * in-place culprits only, whatever calls bisection also blames. */
 static int
 check_culprits(const Run *r, RunOut *o)
 {
 	char a[96];
+	bool calls = false;
+	int n = 0;
 
 	if (!r->has_culprits)
 		return 0;
+	for (int i = 0; i < r->nculprits; i++)
+		calls |= r->culprits[i].words != NULL;
+	for (int j = 0; j < o->nculprits; j++)
+		n += calls || !decision_is_call(o->culprits[j]);
 	for (int i = 0; i < r->nculprits; i++) {
 		bool found = false;
 		for (int j = 0; j < o->nculprits; j++)
 			found |= o->culprits[j] == r->culprits[i].result &&
-				 same_decision(&o->ds.d[o->culprits[j]->id],
-					       &r->culprits[i]);
+				 same_decision(&o->ds, &r->culprits[i]);
 		if (!found)
 			return expect_fail(o, "culprits: %s is not among them",
 					   decision_name(&r->culprits[i], a, sizeof a), "");
 	}
-	if (o->nculprits != r->nculprits) {
-		snprintf(a, sizeof a, "%d", o->nculprits);
+	if (n != r->nculprits) {
+		snprintf(a, sizeof a, "%d", n);
 		return expect_fail(o, "culprits: found %s, expected %s", a,
 				   r->nculprits ? "fewer" : "none");
 	}
@@ -561,9 +591,12 @@ check_decisions(const Run *r, RunOut *o)
 	for (int i = 0; r->has_decisions && i < r->ndecisions; i++) {
 		const Forced *f = &r->decisions[i];
 		const Decision *d = &o->ds.d[f->result->id];
-		if (same_decision(d, f))
+		if (same_decision(&o->ds, f))
 			continue;
-		if (d->kind == DEC_NONE)
+		if (f->words)
+			snprintf(b, sizeof b, " (%s was)", choice_str(&o->ds,
+				 f->result, t, sizeof t));
+		else if (d->kind == DEC_NONE)
 			snprintf(b, sizeof b, " (%%%s has no buffer of its own)",
 				 f->result->name);
 		else

@@ -273,10 +273,11 @@ emit_run_result(Str *b, const Program *p, const Func *entry,
 	str_puts(b, "    culprits: [");
 	for (int i = 0; i < o->nculprits; i++) {
 		const Value *v = o->culprits[i];
-		char dec[200];
-		const char *colon = strchr(dec_str(v, &o->ds.d[v->id], dec,
-						   sizeof dec), ':');
-		str_printf(b, "%s'%s%s'", i ? ", " : "",
+		char dec[512];
+		const char *colon = strchr(choice_str(&o->ds, v, dec,
+						      sizeof dec), ':');
+		str_printf(b, "%s'%s%s%s'", i ? ", " : "",
+			   decision_is_call(v) ? "args " : "",
 			   emit_ref(p, entry, NULL, v, buf, sizeof buf),
 			   colon ? colon : "");
 	}

@@ -512,6 +512,7 @@ read_annotation(MOp *m, void *ctx)
 	Reading *R = ctx;
 	const MAttr *attr = mop_attr(m, "__inplace_operands_attr__");
 	const char *w[64];
+	char at[4200];
 	const ExportOp *eo;
 	const Op *op;
 	int n;
@@ -571,10 +572,10 @@ read_annotation(MOp *m, void *ctx)
 				if (decisions_argcopy(R->ds, op, arg, "MLIR copies "
 						      "the argument"))
 					R->rc = -1;
-				str_printf(&R->note, "  call @%s (line %d) arg %d: "
+				str_printf(&R->note, "  call @%s at %s arg %d: "
 					   "copy (%s at line %d: \"false\")\n",
-					   op->callee, op->loc.line, arg, m->name,
-					   m->at.line);
+					   op->callee, prog_loc(R->c->prog, op->loc,
+					   at, sizeof at), arg, m->name, m->at.line);
 			}
 		return;
 	}
@@ -596,9 +597,10 @@ read_annotation(MOp *m, void *ctx)
 			continue;
 		into = eo->operands[k];
 		add_item(R, res, inplace ? into : NULL, op->loc);
-		str_printf(&R->note, "  %%%s:%s (line %d) <- %s (export line %d, "
+		str_printf(&R->note, "  %%%s:%s at %s <- %s (export line %d, "
 			   "answer line %d): operand %d \"%s\"\n", res->name,
-			   inplace && into ? into->name : "new", op->loc.line,
+			   inplace && into ? into->name : "new",
+			   prog_loc(R->c->prog, op->loc, at, sizeof at),
 			   m->name, export_line(R->exported, res->name, m->name),
 			   m->at.line, k, w[k]);
 	}

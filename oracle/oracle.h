@@ -157,11 +157,14 @@ typedef enum MemStat {
 extern const char *const memstat_names[MS_COUNT + 1]; /* NULL-terminated */
 
 /* A decision as a case names it, `RESULT:OPERAND` (operand NULL:
- * `RESULT:new`): in a plan, in culprits, in decisions. */
+ * `RESULT:new`): in a plan, in culprits, in decisions.  In culprits and
+ * decisions also a call's argument passing, `args R:share,copy`: words
+ * is then "share,copy" and result the call's first result. */
 typedef struct Forced {
 	Value *result;
 	Value *operand;
 	Loc loc;
+	const char *words;
 } Forced;
 
 /* `free: {VALUE: after RESULT}` */

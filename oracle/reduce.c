@@ -171,16 +171,21 @@ tool_kind_len(const RunOut *o)
 	return strcspn(o->tool.status, ":");
 }
 
-/* v's name qualified by its function ("@f/x"; a decision: "@f/y:x"), so
- * that two helpers' %q0 are told apart. */
+/* A name of v's function qualified by it ("@f/x"; a culprit: "@f/y:x",
+ * "@f/args y:share"), so that two helpers' %q0 are told apart. */
 static const char *
-qualified(const Value *v, const Decision *d, char *buf, size_t n)
+qualified(const Value *v, const char *name, char *buf, size_t n)
 {
-	char dec[160];
-
-	snprintf(buf, n, "@%s/%s", v->func ? v->func->name : "",
-		 d ? dec_str(v, d, dec, sizeof dec) : v->name);
+	snprintf(buf, n, "@%s/%s", v->func ? v->func->name : "", name);
 	return buf;
+}
+
+static const char *
+culprit_name(const RunOut *o, const Value *v, char *buf, size_t n)
+{
+	char dec[512];
+
+	return qualified(v, choice_str(&o->ds, v, dec, sizeof dec), buf, n);
 }
 
 static const char *
@@ -188,7 +193,7 @@ victim_name(const RunOut *o, char *buf, size_t n)
 {
 	const Value *v = o->ex.nviols ? o->ex.viols[0].victim : NULL;
 
-	return v ? qualified(v, NULL, buf, n) : NULL;
+	return v ? qualified(v, v->name, buf, n) : NULL;
 }
 
 /* The kind of the op at which o's first violation was seen, or -1. */
@@ -216,8 +221,7 @@ set_signature(Red *r, const RunOut *o)
 	if (!r->culprits)
 		return oom(r);
 	for (int i = 0; i < o->nculprits; i++, r->nculprits++) {
-		const Value *v = o->culprits[i];
-		qualified(v, &o->ds.d[v->id], buf, sizeof buf);
+		culprit_name(o, o->culprits[i], buf, sizeof buf);
 		if (!(r->culprits[i] = mem_strdup(buf)))
 			return oom(r);
 	}
@@ -236,11 +240,9 @@ has_culprit(const RunOut *o, const char *name)
 {
 	char buf[200];
 
-	for (int j = 0; j < o->nculprits; j++) {
-		const Value *v = o->culprits[j];
-		if (!strcmp(qualified(v, &o->ds.d[v->id], buf, sizeof buf), name))
+	for (int j = 0; j < o->nculprits; j++)
+		if (!strcmp(culprit_name(o, o->culprits[j], buf, sizeof buf), name))
 			return true;
-	}
 	return false;
 }
 

@@ -113,29 +113,42 @@ in_program(const Rep *R, const Value *v)
 	return v && v->id < R->p->nvalues && R->p->values[v->id] == v;
 }
 
-/* The lowering's own registers are named VALUE.SUFFIX (lower.c synth). */
+/* v in words of the program (bir_value_text), op the instruction's. */
 static void
-synthetic_text(const Rep *R, const Value *v)
+value_text(const Rep *R, const Value *v, const Op *op)
 {
-	static const struct { const char *suffix, *fmt; } kinds[] = {
-		{"out", "the copy of %%%.*s passed out"},
-		{"arg", "the copy of %%%.*s passed to the callee"},
-		{"tmp", "the loop's copy of %%%.*s"},
-		{"hoist", "the hoisted buffer of %%%.*s"},
-	};
-	const char *dot = strrchr(v->name, '.');
+	Str s = {0};
 
-	if (R->bp && R->bp->memref) {
-		fprintf(R->out, "%%%s of the memref program", v->name);
+	if (!R->bp) {
+		fprintf(R->out, "%%%s", v->name);
 		return;
 	}
-	for (size_t k = 0; dot && k < sizeof kinds / sizeof *kinds; k++)
-		if (!strcmp(dot + 1, kinds[k].suffix)) {
-			fprintf(R->out, kinds[k].fmt, (int)(dot - v->name), v->name);
-			return;
-		}
-	fprintf(R->out, "a copy of %%%.*s", dot ? (int)(dot - v->name) :
-		(int)strlen(v->name), v->name);
+	bir_value_text(&s, R->bp, v, op);
+	fputs(s.oom || !s.s ? "?" : s.s, R->out);
+	str_free(&s);
+}
+
+/* A value a violation names (its victim): "%x", or the lowering's
+ * buffer in words. */
+static void
+victim_text(const Rep *R, const Value *v)
+{
+	if (v)
+		value_text(R, v, NULL);
+	else
+		fputs("a buffer", R->out);
+}
+
+/* "`free %y`", or "the free of the copy of %y passed out". */
+static void
+free_name(const Rep *R, const Value *v)
+{
+	if (R->bp && v && !in_program(R, v)) {
+		fputs("the free of ", R->out);
+		value_text(R, v, NULL);
+	} else {
+		fprintf(R->out, "`free %%%s`", vname(v));
+	}
 }
 
 /* An instruction in words of the program, with where it is:
@@ -151,19 +164,12 @@ who(const Rep *R, const BInst *in)
 		fputs("an input", R->out);
 		return;
 	}
-	if (in_program(R, v)) {
-		fprintf(R->out, "%%%s", v->name);
-	} else if (v) {
-		synthetic_text(R, v);
-		if (op && !in_program(R, inst_value(in)) &&
-		    (op->kind == OP_RETURN || op->kind == OP_CALL ||
-		     op->kind == OP_YIELD))
-			fprintf(R->out, " by the %s", op_info[op->kind].name);
-	} else if (op) {
+	if (v)
+		value_text(R, v, op);
+	else if (op)
 		fprintf(R->out, "the %s", op_info[op->kind].name);
-	} else {
+	else
 		fputs("the bufferized program", R->out);
-	}
 	at_op(R, op);
 }
 
@@ -251,7 +257,9 @@ stale_text(const Rep *R, const Violation *v)
 	const Value *held = inst_value(v->writer);
 
 	who(R, v->at);
-	fprintf(R->out, " reads %%%s, but its buffer now holds ", vname(v->victim));
+	fputs(" reads ", R->out);
+	victim_text(R, v->victim);
+	fputs(", but its buffer now holds ", R->out);
 	if (!v->writer) {
 		fputs("an input's data\n", R->out);
 		return;
@@ -297,7 +305,7 @@ free_text(const Rep *R, const Violation *v)
 	const BInst *at = v->at, *w = v->writer;
 
 	if (at->kind == BI_FREE) {
-		fprintf(R->out, "`free %%%s`", vname(at->v));
+		free_name(R, at->v);
 		after_text(R, inst_op(at));
 	} else if (at->kind == BI_DEALLOC) {
 		fputs("a bufferization.dealloc", R->out);
@@ -305,8 +313,10 @@ free_text(const Rep *R, const Violation *v)
 	} else {
 		who(R, at);
 	}
-	fprintf(R->out, " %s the buffer of %%%s after it was freed\n",
-		v->kind == VK_DOUBLE_FREE ? "frees" : "uses", vname(v->victim));
+	fprintf(R->out, " %s the buffer of ",
+		v->kind == VK_DOUBLE_FREE ? "frees" : "uses");
+	victim_text(R, v->victim);
+	fputs(" after it was freed\n", R->out);
 	if (!w)
 		return;
 	fputs("    freed by ", R->out);
@@ -318,7 +328,7 @@ free_text(const Rep *R, const Violation *v)
 		fputs("a bufferization.dealloc", R->out);
 		after_text(R, inst_op(w));
 	} else {
-		fprintf(R->out, "`free %%%s`", vname(w->v));
+		free_name(R, w->v);
 		after_text(R, inst_op(w));
 		if (w->why)
 			fprintf(R->out, " (%s)", w->why);
@@ -330,8 +340,9 @@ static void
 async_text(const Rep *R, const Violation *v, const char *schedule)
 {
 	who(R, v->at);
-	fprintf(R->out, " %s %%%s while the launch of %%%s on stream %d",
-		v->kind == VK_ASYNC_RACE ? "touches" : "reads", vname(v->victim),
+	fprintf(R->out, " %s ", v->kind == VK_ASYNC_RACE ? "touches" : "reads");
+	victim_text(R, v->victim);
+	fprintf(R->out, " while the launch of %%%s on stream %d",
 		vname(v->writer->v), v->writer->op->stream);
 	at_op(R, inst_op(v->writer));
 	fprintf(R->out, ", which %s it, has not completed\n",
@@ -369,8 +380,9 @@ violation_text(const Rep *R, const Violation *v, const char *schedule)
 	case VK_READONLY_WRITE:
 		who(R, v->at);
 		decision_text(R, v->at, " (decision %s)");
-		fprintf(out, " writes the read-only buffer of %%%s\n",
-			vname(v->victim));
+		fputs(" writes the read-only buffer of ", out);
+		victim_text(R, v->victim);
+		fputc('\n', out);
 		break;
 	case VK_ASYNC_RACE:
 	case VK_EARLY_AWAIT_READ:
@@ -378,12 +390,15 @@ violation_text(const Rep *R, const Violation *v, const char *schedule)
 		break;
 	case VK_UNINIT_READ:
 		who(R, v->at);
-		fprintf(out, " reads %%%s, but its buffer was never written "
-			"(poison)\n", vname(v->victim));
+		fputs(" reads ", out);
+		victim_text(R, v->victim);
+		fputs(", but its buffer was never written (poison)\n", out);
 		break;
 	default:
 		who(R, v->at);
-		fprintf(out, " on %%%s: %s\n", vname(v->victim), v->detail);
+		fputs(" on ", out);
+		victim_text(R, v->victim);
+		fprintf(out, ": %s\n", v->detail);
 	}
 	if (v->at && v->at->mloc.line) { /* mlir-pipeline: both programs */
 		fprintf(out, "    in the memref program: line %d (%s)",
@@ -425,11 +440,11 @@ violation_text(const Rep *R, const Violation *v, const char *schedule)
 static void
 decisions_text(FILE *out, const Decisions *ds, Value *const *vs, int n)
 {
-	char buf[96];
+	char buf[512];
 
 	for (int i = 0; i < n; i++)
 		fprintf(out, "%s%s", i ? ", " : "",
-			dec_str(vs[i], &ds->d[vs[i]->id], buf, sizeof buf));
+			choice_str(ds, vs[i], buf, sizeof buf));
 	if (!n)
 		fprintf(out, "none");
 }
@@ -506,60 +521,56 @@ more_sets_text(FILE *out, const RunOut *r)
 	}
 }
 
-/* A culprit that writes a callee's param in place: the other fix is a
- * copy at each call, said as the plan key that forces it (`args`). */
-static void
-call_fix_text(FILE *out, const Rep *R, const Value *into)
-{
-	const Func *f = into ? into->func : NULL;
-	int k = -1;
+/* What to change for culprit v: the decision to flip, what flipping
+ * gives, and what one-shot takes there (os empty: not asked) and why. */
+typedef struct Fix {
+	char flip[512], to[512], os[512];
+	bool also;              /* one-shot takes the culprit's decision too */
+	const char *reason;
+} Fix;
 
-	for (int i = 0; f && !into->def && i < f->nparams; i++)
-		if (f->params[i] == into)
-			k = i;
-	for (int i = 0; k >= 0 && i < R->p->nvalues; i++) {
-		const Op *op = R->p->values[i]->def;
-		int t = 0;
-		if (!op || op->kind != OP_CALL || op->fn != f || op->res[0] !=
-		    R->p->values[i] || k >= op->nargs || !op->args[k].v)
-			continue;
-		fprintf(out, "  fix: or pass a copy of %%%s to @%s at the call",
-			op->args[k].v->name, f->name);
-		at_op(R, op);
-		fprintf(out, " (plan: args: {%s: [", op->res[0]->name);
-		for (int a = 0; a < op->nargs; a++)
-			if (op->args[a].v && op->args[a].v->type->kind == TY_TENSOR)
-				fprintf(out, "%s%s", t++ ? ", " : "",
-					a == k ? "copy" : "share");
-		fputs("]})\n", out);
+static void
+culprit_fix(const RunOut *r, const Value *v, Fix *f)
+{
+	const Decisions *os = r->oneshot.d ? &r->oneshot : NULL;
+
+	choice_str(&r->ds, v, f->flip, sizeof f->flip);
+	choice_flip_str(&r->ds, v, f->to, sizeof f->to);
+	f->os[0] = 0;
+	f->also = false;
+	f->reason = NULL;
+	if (!os)
+		return;
+	if (decision_is_call(v)) {
+		choice_str(os, v, f->os, sizeof f->os);
+		f->also = !strcmp(f->os, f->flip);
+		f->reason = f->also ? NULL : call_copy_reason(os, v->def);
+	} else if (os->d[v->id].kind != DEC_NONE) {
+		const Decision *d = &os->d[v->id];
+		dec_str(v, d, f->os, sizeof f->os);
+		f->also = d->kind == DEC_INPLACE && d->into == r->ds.d[v->id].into;
+		f->reason = f->also ? NULL : d->reason;
 	}
 }
 
-/* For each culprit: the decision to flip, and what one-shot decides for
- * that result and why (when it decides otherwise); for a write into a
- * callee's param, the copy at the call. */
+/* For each culprit: the decision to flip, and what one-shot decides
+ * there and why (when it decides otherwise). */
 static void
-fix_text(FILE *out, const Rep *R, const RunOut *r)
+fix_text(FILE *out, const RunOut *r)
 {
 	Value *const *vs = r->nsets ? r->culprit_sets : r->culprits;
 	int n = r->nsets ? r->ncsets : r->nculprits;
-	char a[96], b[96];
+	Fix f;
 
 	for (int i = 0; i < n; i++) {
-		const Value *v = vs[i];
-		const Decision *os = r->oneshot.d ? &r->oneshot.d[v->id] : NULL;
-		fprintf(out, "  fix: %s -> %s:new", dec_str(v, &r->ds.d[v->id], a,
-							    sizeof a), v->name);
-		if (os && os->kind == DEC_INPLACE && os->into == r->ds.d[v->id].into)
-			fprintf(out, " (one-shot also takes %s)",
-				dec_str(v, os, b, sizeof b));
-		else if (os && os->kind != DEC_NONE)
-			fprintf(out, " (one-shot takes %s%s%s)",
-				dec_str(v, os, b, sizeof b),
-				os->reason ? ": " : "", os->reason ? os->reason : "");
+		culprit_fix(r, vs[i], &f);
+		fprintf(out, "  fix: %s -> %s", f.flip, f.to);
+		if (f.also)
+			fprintf(out, " (one-shot also takes %s)", f.os);
+		else if (f.os[0])
+			fprintf(out, " (one-shot takes %s%s%s)", f.os,
+				f.reason ? ": " : "", f.reason ? f.reason : "");
 		fputc('\n', out);
-		if (r->ds.d[v->id].kind == DEC_INPLACE)
-			call_fix_text(out, R, r->ds.d[v->id].into);
 	}
 }
 
@@ -619,7 +630,7 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 		decisions_text(out, &r->ds, r->culprits, r->nculprits);
 		fputc('\n', out);
 		more_sets_text(out, r);
-		fix_text(out, &R, r);
+		fix_text(out, r);
 	}
 	fprintf(out, "  memory: peak %lld bytes, %lld allocations (%lld bytes), "
 		"%lld copies (%lld bytes), %lld views\n",
@@ -660,10 +671,9 @@ report_fail_reason(FILE *out, const Case *c, const Outcome *o)
 		fputs("culprits ", out);
 		decisions_text(out, &r->ds, r->culprits, r->nculprits);
 		if (r->nculprits) {
-			char a[96];
-			Value *v = r->culprits[0];
-			fprintf(out, " (fix: %s -> %s:new)",
-				dec_str(v, &r->ds.d[v->id], a, sizeof a), v->name);
+			Fix f;
+			culprit_fix(r, r->culprits[0], &f);
+			fprintf(out, " (fix: %s -> %s)", f.flip, f.to);
 		}
 		return;
 	}
@@ -935,11 +945,11 @@ static json_t *
 decisions_json(const Decisions *ds, Value *const *vs, int n)
 {
 	json_t *a = json_array();
-	char buf[96];
+	char buf[512];
 
 	for (int i = 0; a && i < n; i++)
-		if (!append(a, json_string(dec_str(vs[i], &ds->d[vs[i]->id], buf,
-						   sizeof buf)))) {
+		if (!append(a, json_string(choice_str(ds, vs[i], buf,
+						      sizeof buf)))) {
 			json_decref(a);
 			return NULL;
 		}
@@ -1074,20 +1084,17 @@ fixes_json(const RunOut *r)
 	Value *const *vs = r->nsets ? r->culprit_sets : r->culprits;
 	int n = r->nsets ? r->ncsets : r->nculprits;
 	json_t *a = json_array();
-	char b1[96], b2[96], b3[96];
+	Fix fx;
 
 	for (int i = 0; a && i < n; i++) {
-		const Value *v = vs[i];
-		const Decision *os = r->oneshot.d ? &r->oneshot.d[v->id] : NULL;
 		json_t *f = json_object();
-		bool ok = f && set(f, "flip", json_string(dec_str(v, &r->ds.d[v->id],
-								  b1, sizeof b1)));
-		snprintf(b2, sizeof b2, "%s:new", v->name);
-		ok = ok && set(f, "to", json_string(b2));
-		if (ok && os && os->kind != DEC_NONE)
-			ok = set(f, "one_shot", json_string(dec_str(v, os, b3,
-								  sizeof b3))) &&
-			     (!os->reason || set(f, "reason", json_string(os->reason)));
+		bool ok;
+		culprit_fix(r, vs[i], &fx);
+		ok = f && set(f, "flip", json_string(fx.flip)) &&
+		     set(f, "to", json_string(fx.to));
+		if (ok && fx.os[0])
+			ok = set(f, "one_shot", json_string(fx.os)) &&
+			     (!fx.reason || set(f, "reason", json_string(fx.reason)));
 		if (!ok || !append(a, f)) {
 			json_decref(f);
 			json_decref(a);

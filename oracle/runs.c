@@ -114,7 +114,7 @@ static Forced
 decision(Loader *L, Case *c, const char *r, const char *o,
 	 const yaml_node_t *rat, const yaml_node_t *oat)
 {
-	Forced d = {op_result(L, c, r, rat), NULL, yl_loc(rat)};
+	Forced d = {op_result(L, c, r, rat), NULL, yl_loc(rat), NULL};
 
 	if (!strcmp(o, "new"))
 		return d;
@@ -357,7 +357,45 @@ run_has_plan(const Run *r)
 	return r->nplan || r->nfrees || r->nanchors || r->nhoists || r->nargs;
 }
 
-/* A list of "R:OP" / "R:new" strings (culprits, decisions). */
+/* "R:share,copy" (after `args `): how the call defining %R passes its
+ * tensor operands, one word each. */
+static Forced
+args_decision(Loader *L, Case *c, const char *s, const yaml_node_t *e)
+{
+	const char *colon = strchr(s, ':'), *w;
+	Forced d = {NULL, NULL, yl_loc(e), NULL};
+	int n = 0, want;
+
+	if (!colon || colon == s)
+		yl_fail(L, yl_loc(e), "expected 'args RESULT:share,...', got "
+			"'args %s'", s);
+	d.result = op_result(L, c, arena_strndup(L->arena, s,
+						 (size_t)(colon - s)), e);
+	if (d.result->def->kind != OP_CALL)
+		yl_fail(L, yl_loc(e), "args: %%%s is not defined by a call",
+			d.result->name);
+	d.result = d.result->def->res[0];
+	for (w = colon + 1;; w++, n++) {
+		size_t len = strcspn(w, ",");
+		if (!((len == 4 && !strncmp(w, "copy", 4)) ||
+		      (len == 5 && !strncmp(w, "share", 5))))
+			yl_fail(L, yl_loc(e), "args: unknown word '%.*s' (expected "
+				"copy or share)", (int)len, w);
+		if (!w[len])
+			break;
+		w += len;
+	}
+	want = tensor_operands(d.result->def);
+	if (n + 1 != want)
+		yl_fail(L, yl_loc(e), "args: the call defining %%%s has %d tensor "
+			"operand%s, the list has %d", d.result->name, want,
+			want == 1 ? "" : "s", n + 1);
+	d.words = arena_strdup(L->arena, colon + 1);
+	return d;
+}
+
+/* A list of "R:OP" / "R:new" / "args R:share" strings (culprits,
+ * decisions). */
 static Forced *
 load_decisions(Loader *L, Case *c, const yaml_node_t *n, const char *what,
 	       int *count)
@@ -372,9 +410,14 @@ load_decisions(Loader *L, Case *c, const yaml_node_t *n, const char *what,
 		const char *s = scalar(L, e, what), *colon = strchr(s, ':');
 		char *r;
 
+		if (!strncmp(s, "args ", 5)) {
+			d[i] = args_decision(L, c, s + 5, e);
+			continue;
+		}
 		if (!colon || colon == s || !colon[1])
-			yl_fail(L, yl_loc(e), "%s: expected 'RESULT:OPERAND' or "
-				"'RESULT:new', got '%s'", what, s);
+			yl_fail(L, yl_loc(e), "%s: expected 'RESULT:OPERAND', "
+				"'RESULT:new' or 'args RESULT:share,...', got '%s'",
+				what, s);
 		r = arena_strndup(L->arena, s, (size_t)(colon - s));
 		d[i] = decision(L, c, r, colon + 1, e, e);
 	}

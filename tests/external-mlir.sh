@@ -19,8 +19,8 @@ cmd22="mlir-opt-22 '--one-shot-bufferize=bufferize-function-boundaries test-anal
 expect 0 "$B" run "$seed" --strategy mlir
 has "run 1: mlir, schedule sync: agree (as expected)"
 has "  command: bufdiff export $seed --mlir-version 22 | $cmd22"
-has "  %y:new (line 5) <- linalg.generic (export line 3, answer line 5): operand 2 \"false\""
-has "  %z:x (line 6) <- linalg.generic (export line 8, answer line 10): operand 2 \"true\""
+has "  %y:new at $seed:5:5 <- linalg.generic (export line 3, answer line 5): operand 2 \"false\""
+has "  %z:x at $seed:6:5 <- linalg.generic (export line 8, answer line 10): operand 2 \"true\""
 has "  memory: peak 24 bytes, 2 allocations (24 bytes), 1 copies (12 bytes), 0 views"
 expect 0 "$B" run "$seed" --strategy mlir --mlir-options analysis-heuristic=bottom-up-from-terminators --json
 json '"verdict": "agree"'

@@ -137,12 +137,12 @@ tool_error "$seed" "$m noloc" "answer: linalg.generic at line 5 has no location 
 tool_error "$seed" "$m words" "answer: linalg.generic at line 5: 2 in-place words for 3 operands"
 tool_error "$seed" "$m maybe" "answer: linalg.generic at line 5: unknown in-place word 'maybe'"
 expect 0 "$B" run "$seed" --strategy "$m ok"
-has "  %y:new (line 5) <- linalg.generic (export line 3, answer line 5): operand 2 \"false\""
-has "  %z:x (line 6) <- linalg.generic (export line 8, answer line 10): operand 2 \"true\""
+has "  %y:new at $seed:5:5 <- linalg.generic (export line 3, answer line 5): operand 2 \"false\""
+has "  %z:x at $seed:6:5 <- linalg.generic (export line 8, answer line 10): operand 2 \"true\""
 expect 1 "$B" run "$seed" --strategy "$m diverge"
 has "run 1: $m diverge, schedule sync: diverge"
-has "  %y:x (line 5) <- linalg.generic (export line 3, answer line 5): operand 2 \"true\""
-has "  %z:new (line 6) <- linalg.generic (export line 8, answer line 10): operand 2 \"false\""
+has "  %y:x at $seed:5:5 <- linalg.generic (export line 3, answer line 5): operand 2 \"true\""
+has "  %z:new at $seed:6:5 <- linalg.generic (export line 8, answer line 10): operand 2 \"false\""
 has "    overwritten by %y at $seed:5:5, decision y:x"
 has "SUMMARY: bufdiff: diverge, stale-read in %z at $seed:6:5; culprits y:x"
 expect 1 "$B" run "$seed" --strategy "$m diverge" --json
@@ -156,10 +156,10 @@ has "  command: bufdiff export $seed --mlir-version 16 | sh $T/mlir-fake.sh dive
 
 # ---- bufferize and explain with an outside strategy
 expect 0 "$B" bufferize "$seed" --strategy "$a seed-right.json"
-has "  %z = alias %y                             // z:y  line 6"
+has "  %z = alias %y                             // z:y  $seed:6:5"
 expect 0 "$B" explain "$seed" --strategy "$m diverge"
 [ "$(cat "$out")" = "@main:
-line 6: alloc %z tensor<3xi32> [z:new]: forced by the plan" ] || fail "explain"
+$seed:6:5: alloc tensor<3xi32> for %z [z:new]: forced by the plan" ] || fail "explain"
 expect 1 "$B" bufferize "$seed" --strategy "exec:sh $T/fail.sh"
 [ "$(cat "$err")" = "bufdiff: tool-error: exit 3
   command: bufdiff print $seed | sh $T/fail.sh

@@ -397,7 +397,10 @@ START_TEST(runs_validation)
 		 "use-after-free, double-free, leak, readonly-write, async-race, "
 		 "early-await-read, out-of-bounds, invalid-free)");
 	LOAD_ERR(RUNS "  - culprits: [y]\n", 9, 16,
-		 "culprits: expected 'RESULT:OPERAND' or 'RESULT:new', got 'y'");
+		 "culprits: expected 'RESULT:OPERAND', 'RESULT:new' or 'args "
+		 "RESULT:share,...', got 'y'");
+	LOAD_ERR(RUNS "  - culprits: ['args y:share']\n", 9, 16,
+		 "args: %y is not defined by a call");
 	LOAD_ERR(RUNS "  - decisions: ['y:z']\n", 9, 17, "unknown value %z");
 	LOAD_ERR(RUNS "  - memory: {copies: -1}\n", 9, 22,
 		 "memory: 'copies' must be an integer >= 0");

@@ -218,10 +218,10 @@ START_TEST(failure_path_lowered)
 	ck_assert_ptr_nonnull(bp);
 	text = bir_print(bp);
 	ck_assert_msg(strstr(text,
-		"  assert %b else fail {                     // line 7\n"
-		"    drain %f                                // line 7\n"
-		"    free %a                                 // on the failure path  line 7\n"
-		"    free %f.0                               // on the failure path  line 7\n"
+		"  assert %b else fail {                     // 7:3\n"
+		"    drain %f                                // 7:3\n"
+		"    free %a                                 // on the failure path  7:3\n"
+		"    free %f.0                               // on the failure path  7:3\n"
 		"  }\n"), "%s", text);
 	mem_free(text);
 	bprog_free(bp);

@@ -414,19 +414,19 @@ START_TEST(lowering_frees)
 	ck_assert_ptr_nonnull(bp);
 	text = bir_print(bp);
 	ck_assert_msg(strstr(text,
-		"  %r = alloc tensor<4xi32>                  // r:new  (copy-all gives every written result a fresh buffer (in place, it could reuse %x))  line 2\n"
-		"  copy %x -> %r                             // the loop buffer starts as a copy of its init  line 2\n"
-		"  %r = for %i = 0 to %n step 1 iter(%acc = %r) { // line 2\n"
-		"    %a = alloc tensor<4xi32>                // a:new  (copy-all gives every written result a fresh buffer (in place, it could reuse %acc))  line 3\n"
-		"    %a = add %acc, 1                        // line 3\n"
-		"    copy %a -> %r                           // the yield lands in the loop buffer  line 4\n"
-		"    free %a                                 // after its last use  line 4\n"
-		"    yield %r                                // line 4\n"
+		"  %r = alloc tensor<4xi32>                  // r:new  (copy-all gives every written result a fresh buffer (in place, it could reuse %x))  2:3\n"
+		"  copy %x -> %r                             // the loop buffer starts as a copy of its init  2:3\n"
+		"  %r = for %i = 0 to %n step 1 iter(%acc = %r) { // 2:3\n"
+		"    %a = alloc tensor<4xi32>                // a:new  (copy-all gives every written result a fresh buffer (in place, it could reuse %acc))  3:5\n"
+		"    %a = add %acc, 1                        // 3:5\n"
+		"    copy %a -> %r                           // the yield lands in the loop buffer  4:5\n"
+		"    free %a                                 // after its last use  4:5\n"
+		"    yield %r                                // 4:5\n"
 		"  }\n"
-		"  %z = alloc tensor<4xi32>                  // z:new  (copy-all gives every written result a fresh buffer (in place, it could reuse %r))  line 6\n"
-		"  %z = add %r, %x                           // line 6\n"
-		"  free %r                                   // after its last use  line 6\n"
-		"  return %z                                 // line 7\n"), "%s", text);
+		"  %z = alloc tensor<4xi32>                  // z:new  (copy-all gives every written result a fresh buffer (in place, it could reuse %r))  6:3\n"
+		"  %z = add %r, %x                           // 6:3\n"
+		"  free %r                                   // after its last use  6:3\n"
+		"  return %z                                 // 7:3\n"), "%s", text);
 	mem_free(text);
 	bprog_free(bp);
 	decisions_free(&ds);

@@ -18,6 +18,7 @@ decide(Fixture *f, const char *strategy, const char *text)
 
 	f->p = tu_parse(text, &d);
 	ck_assert_msg(f->p, "%d:%d: %s", d.loc.line, d.loc.col, d.msg);
+	f->p->file = "t.yaml"; /* reasons say t.yaml:LINE:COL */
 	ck_assert_msg(!tir_verify(f->p, &default_limits, &d), "%s", d.msg);
 	ck_assert_int_eq(decisions_make(f->p, strategy_find(strategy), &f->ds), 0);
 }
@@ -66,9 +67,9 @@ START_TEST(seed_reuses_dead_buffer)
 	       "  %z = add %x, %y : tensor<3xi32>\n"
 	       "  return %z\n"
 	       "}\n");
-	expect_new(&f, "y", "conflict: read of %x by %z (line 3) after the "
-		   "write of %y (line 2) into the buffer of %x; %x defined at "
-		   "line 1");
+	expect_new(&f, "y", "conflict: read of %x by %z at t.yaml:3:3 after "
+		   "the write of %y at t.yaml:2:3 into the buffer of %x; %x "
+		   "defined at t.yaml:1:12");
 	expect_inplace(&f, "z", "y");
 	done(&f);
 }
@@ -91,10 +92,11 @@ START_TEST(reasons_readonly_and_launch)
 	       "  return %a2, %h2\n"
 	       "}\n");
 	expect_new(&f, "x1", "read-only buffer: %x is a {readonly} param");
-	expect_new(&f, "h", "read by a pending launch: %a (line 4) in the "
-		   "launch of %f (line 3) reads %x1 until its await; read of "
-		   "%x1 by %a (line 4) after the write of %h (line 7) into the "
-		   "buffer of %x1; %x1 defined at line 2");
+	expect_new(&f, "h", "read by a pending launch: %a at t.yaml:4:5 in "
+		   "the launch of %f at t.yaml:3:3 reads %x1 until its await; "
+		   "read of %x1 by %a at t.yaml:4:5 after the write of %h at "
+		   "t.yaml:7:3 into the buffer of %x1; %x1 defined at "
+		   "t.yaml:2:3");
 	done(&f);
 }
 END_TEST
@@ -113,9 +115,9 @@ START_TEST(loops_cross_iteration_and_same_op)
 	       "  return %r\n"
 	       "}\n");
 	/* w reads x itself, but the loop reads x again next trip */
-	expect_new(&f, "w", "conflict: read of %x by %w (line 3) (next trip) "
-		   "after the write of %w (line 3) into the buffer of %x; %x "
-		   "defined at line 1");
+	expect_new(&f, "w", "conflict: read of %x by %w at t.yaml:3:5 (next "
+		   "trip) after the write of %w at t.yaml:3:5 into the buffer "
+		   "of %x; %x defined at t.yaml:1:12");
 	expect_inplace(&f, "r", "i0");
 	expect_inplace(&f, "b", "w"); /* a temp before the param's class */
 	done(&f);

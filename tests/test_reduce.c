@@ -36,7 +36,7 @@ culprits_of(const Case *c, int run, char names[][96], int max)
 	((Case *)c)->ref_failed = rc ? prog_op_at(c->prog, OP_ASSERT, d.loc) : NULL;
 	diff_run(c, &c->runs[run], NULL, ref, nref, &o);
 	for (int i = 0; i < o.nculprits && n < max; i++, n++)
-		dec_str(o.culprits[i], &o.ds.d[o.culprits[i]->id], names[n], 96);
+		choice_str(&o.ds, o.culprits[i], names[n], 96);
 	runout_clear(&o);
 	for (int i = 0; i < nref; i++)
 		tensor_free(ref[i]);
@@ -51,8 +51,12 @@ has_culprit(const Run *r, const char *name)
 
 	for (int i = 0; i < r->nculprits; i++) {
 		const Forced *f = &r->culprits[i];
-		snprintf(buf, sizeof buf, "%s:%s", f->result->name,
-			 f->operand ? f->operand->name : "new");
+		if (f->words)
+			snprintf(buf, sizeof buf, "args %s:%s", f->result->name,
+				 f->words);
+		else
+			snprintf(buf, sizeof buf, "%s:%s", f->result->name,
+				 f->operand ? f->operand->name : "new");
 		if (!strcmp(buf, name))
 			return true;
 	}
@@ -224,10 +228,10 @@ START_TEST(names_resolve_per_function)
 {
 	Case *rc = reduces_to(SRCDIR "/cases/reduce/helpers-share-names.yaml",
 			      VERDICT_DIVERGE, (const char *[]){
-		"culprits: ['@g1/v2:q0']\n",
+		"culprits: ['args b:share', '@g1/v2:q0']\n",
 		"writer: '@g1/v2', victim: q0, reader: v2}", NULL});
 
-	ck_assert_str_eq(rc->runs[0].culprits[0].result->func->name, "g1");
+	ck_assert_str_eq(rc->runs[0].culprits[1].result->func->name, "g1");
 	ck_assert_ptr_null(prog_func(rc->prog, "g0"));
 	case_free(rc);
 }
