@@ -173,13 +173,32 @@ who(const Rep *R, const BInst *in)
 	at_op(R, op);
 }
 
+/* An input named as the case's program names it: a memref program's
+ * `%arg0` is its function's TIR param at the same position. */
+static const Value *
+tir_param(const Rep *R, const Value *v)
+{
+	if (!v || !v->isparam || !v->func || !R->p)
+		return v;
+	for (int i = 0; i < R->p->nfuncs; i++) {
+		const Func *f = R->p->funcs[i];
+		if (f == v->func || strcmp(f->name, v->func->name))
+			continue;
+		for (int k = 0; k < v->func->nparams && k < f->nparams; k++)
+			if (v->func->params[k] == v)
+				return f->params[k];
+	}
+	return v;
+}
+
 /* Where the violation's buffer came from, ASan's "allocated by". */
 static void
 origin_text(const Rep *R, const Violation *v)
 {
 	switch (v->bufkind) {
 	case 0:
-		fprintf(R->out, "the buffer of input %%%s", vname(v->owner));
+		fprintf(R->out, "the buffer of input %%%s",
+			vname(tir_param(R, v->owner)));
 		break;
 	case 1:
 		fprintf(R->out, "the buffer of the constant %%%s", vname(v->owner));
@@ -890,8 +909,9 @@ violation_more_json(json_t *j, const Rep *R, const Violation *v)
 	if (v->bufkind >= 0) {
 		json_t *b = json_object();
 		ok = b && set(b, "kind", json_string(kinds[v->bufkind])) &&
-		     set(b, "value", v->owner ? json_string(v->owner->name)
-					      : json_null()) &&
+		     set(b, "value", v->owner ?
+				     json_string(tir_param(R, v->owner)->name) :
+				     json_null()) &&
 		     (!mop || !mop->loc.line || v->bufkind == 0 ||
 		      (set(b, "line", json_integer(mop->loc.line)) &&
 		       set(b, "col", json_integer(mop->loc.col)))) &&

@@ -50,6 +50,8 @@ bad alloca bad-dealloc "17:5 (mlir-pipeline): bufferization.dealloc: operand 1 h
 expect 1 "$B" run "$seed" --strategy "$fake stale"
 has "==bufdiff== stale-read: %z at $seed:6:5 reads %x, but its buffer now holds %y"
 has "    in the memref program: line 12 (linalg.generic), written at line 6 (linalg.generic)"
+# the input named as the case names it, not the memref program's %arg0
+has "    first element [0] of the buffer of input %x"
 expect 1 "$B" run "$seed" --strategy "$fake stale" --json
 json '"reader": {"value": "z", "op": "add", "line": 6, "memref_line": 12}, "victim": "x", "writer": {"value": "y", "op": "add", "line": 5, "memref_line": 6}, "decision": null'
 json '"memref": "\"builtin.module\"() ({\n  \"func.func\"()'
