@@ -187,6 +187,7 @@ check_write(Exec *X, const BInst *at, const Value *val, const Reg *r)
 
 	if (r->bad || r->buf < 0)
 		return !r->bad;
+	buf_own(X, r->buf); /* a borrowed input: copied before it changes */
 	b = &X->bufs[r->buf];
 	if (r->ro || b->kind == BUF_CONST)
 		violate(X, VK_READONLY_WRITE, at, b->owner, at, r->buf, NULL, 0,
@@ -1699,7 +1700,6 @@ bind_inputs(Exec *X, Frame *F, const Func *fn, Tensor *const *inputs)
 		const Value *p = fn->params[i];
 		const Tensor *t = inputs[i];
 		Reg *r = &F->regs[p->id];
-		View vr, vt;
 		memset(r, 0, sizeof *r);
 		r->set = true;
 		if (p->type->kind != TY_TENSOR) {
@@ -1708,12 +1708,8 @@ bind_inputs(Exec *X, Frame *F, const Func *fn, Tensor *const *inputs)
 			r->view = scalar_view(r, t->dt);
 			continue;
 		}
-		r->buf = buf_new(X, t->dt, t->n, BUF_INPUT, NULL, p);
+		r->buf = buf_input(X, t, p);
 		contiguous(r, t->dt, t->rank, t->dims);
-		buf_whole_write(X, r->buf);
-		vr = tview(X, r);
-		vt = view_of(t);
-		k_copy(&vr, &vt);
 		r->ver = version_new(X, p, NULL);
 		X->bufs[r->buf].ver = r->ver;
 		r->ro = p->readonly;
