@@ -1717,8 +1717,9 @@ bind_inputs(Exec *X, Frame *F, const Func *fn, Tensor *const *inputs)
 }
 
 /* May output r take its buffer's payload?  A whole allocation, written,
- * not freed, that no other output names (outputs are taken in order, and
- * a taken buffer has no data left). */
+ * not freed, or an input the run wrote (its own copy), that no other
+ * output names (outputs are taken in order, and a taken buffer has no
+ * data left). */
 static bool
 stealable(Exec *X, const Reg *r)
 {
@@ -1727,7 +1728,8 @@ stealable(Exec *X, const Reg *r)
 	if (!whole_of(X, r))
 		return false;
 	b = &X->bufs[r->buf];
-	if (b->kind != BUF_ALLOC || b->freed || b->pins || !b->data || b->lazy)
+	if ((b->kind != BUF_ALLOC && (b->kind != BUF_INPUT || b->borrowed)) ||
+	    b->freed || b->pins || !b->data || b->lazy)
 		return false;
 	for (int k = 0; k + 1 < X->nouts; k++) /* the last is a spare */
 		if (&X->outs[k] != r && X->outs[k].buf == r->buf)
@@ -1899,8 +1901,10 @@ void
 exec_result_free(ExecResult *res)
 {
 	for (int i = 0; i < res->nouts; i++)
-		tensor_free(res->outs[i]);
+		if (!res->shared || !res->shared[i])
+			tensor_free(res->outs[i]);
 	mem_free(res->outs);
+	mem_free(res->shared);
 	mem_free(res->viols);
 	memset(res, 0, sizeof *res);
 }

@@ -253,6 +253,36 @@ judge(const ExecResult *ex, Tensor *const *ref, int nref, int64_t *first,
 	return ex->nviols ? VERDICT_FAULT : VERDICT_AGREE;
 }
 
+/* Are a and b the same bits (shape, dtype, payload, definedness)? */
+static bool
+same_bits(const Tensor *a, const Tensor *b)
+{
+	if (a->dt != b->dt || a->rank != b->rank || a->n != b->n ||
+	    memcmp(a->dims, b->dims, sizeof(int64_t) * (size_t)a->rank) ||
+	    !a->def != !b->def)
+		return false;
+	return !memcmp(a->data, b->data, (size_t)a->n * dtype_size(a->dt)) &&
+	       (!a->def || !memcmp(a->def, b->def, (size_t)a->n));
+}
+
+/* A run's output equal to the reference's bit for bit is not kept twice:
+ * ex points at the reference's (issue 12 item 14: 256 runs that agree
+ * hold one copy of the outputs, not 257). */
+static void
+share_outputs(ExecResult *ex, Tensor *const *ref, int nref)
+{
+	for (int k = 0; k < ex->nouts && k < nref; k++) {
+		if (!same_bits(ex->outs[k], ref[k]))
+			continue;
+		if (!ex->shared &&
+		    !(ex->shared = mem_calloc((size_t)ex->nouts, sizeof *ex->shared)))
+			return; /* out of memory: keep the copies */
+		tensor_free(ex->outs[k]);
+		ex->outs[k] = ref[k];
+		ex->shared[k] = true;
+	}
+}
+
 /* ---- culprit bisection: ddmin over the in-place decisions */
 
 typedef struct Bisect {
@@ -712,6 +742,7 @@ run_schedules(const Case *c, const Run *r, const Strategy *s,
 			return rc;
 		}
 		v = judge(&ex, ref, nref, tmp, c->ref_failed);
+		share_outputs(&ex, ref, nref);
 		o->nfailing += v != VERDICT_AGREE;
 		if (i && severity(v) <= severity(o->verdict)) {
 			exec_result_free(&ex);

@@ -479,7 +479,9 @@ int external_prefill(const Strategy *s, struct Case *const *cases, int n);
 /* -------------------------------------------------------------- diff.c */
 
 /* Run `r` (NULL: strategy s alone, expected to agree) of case c against
- * the reference outputs ref[0..nref). */
+ * the reference outputs ref[0..nref).  An output equal to the reference's
+ * bit for bit is that tensor (o->ex.shared): read o's outputs only while
+ * ref lives. */
 void diff_run(const Case *c, const Run *r, const Strategy *s,
 	      Tensor *const *ref, int nref, RunOut *o);
 void runout_clear(RunOut *o);
