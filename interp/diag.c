@@ -17,9 +17,8 @@ diag_set(Diag *d, Loc loc, const char *fmt, ...)
 	va_end(ap);
 	if (!strcmp(d->msg, "out of memory") && mem_refused())
 		snprintf(d->msg, sizeof d->msg, "memory limit of %lld bytes "
-			 "reached (what the process holds: the case's data, "
-			 "the reference's and the runs' tensors, shadows, "
-			 "reports; --max-memory N)",
+			 "reached (all the process holds: data, tensors, "
+			 "shadows, reports; --max-memory)",
 			 (long long)mem_limit_bytes());
 	return -1;
 }

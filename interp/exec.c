@@ -1455,6 +1455,8 @@ run_dealloc(Exec *X, Frame *F, const BInst *in)
 static void
 run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
 {
+	if (in->op)
+		X->at = in->op;
 	if (!exec_charge(X, in->op, WORK_STEP))
 		return;
 	{
@@ -1856,7 +1858,8 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 		versions_free(&X);
 		arena_free(X.arena);
 		exec_result_free(res);
-		return diag_set(d, entry->loc, "out of memory");
+		return diag_set(d, X.at ? X.at->loc : entry->loc,
+				"out of memory");
 	}
 	X.arena->oom = &X.oom;
 	X.constbuf = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.constbuf);

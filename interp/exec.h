@@ -124,6 +124,8 @@ typedef struct Exec {
 	Reg **frames;         /* register files by call depth */
 	Arena *arena;         /* frames, scratch, futures */
 	bool stop;            /* the run was aborted (res->aborted says why) */
+	const Op *at;         /* the last op an instruction ran for: where an
+			       * out-of-memory exit is reported */
 	Budget budget;        /* work and wall clock (budget.h) */
 	DynCtx ctx;           /* the loops' trips and branches now (reports) */
 	/* async (async.c) */

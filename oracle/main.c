@@ -781,6 +781,7 @@ run_command(Opts *o)
 		if (trace)
 			fputs(MEMORY_TRACE_HEADER, trace);
 		case_limits(o->a.max_work, o->a.timeout);
+		mem_limit(o->a.max_memory);
 		diff_options(o->a.overhead, trace,
 			     o->a.has_schedule ? &o->a.schedule : NULL,
 			     o->a.nrandom);

@@ -648,6 +648,7 @@ typedef struct Args {
 	const char *junit, *trace, *plan, *out;
 	const char *html;               /* --html FILE (run, plot, lab) or DIR */
 	long long max_work;             /* --max-work N; 0: the default */
+	long long max_memory;           /* --max-memory BYTES; 0: the default */
 	double timeout;                 /* --timeout SEC; 0: none */
 	long long overhead;             /* --alloc-overhead BYTES */
 	int run;                        /* --run I, 1-based; 0: not given */
