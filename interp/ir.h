@@ -799,7 +799,8 @@ typedef struct ExecResult {
 	const Op *failed;         /* the assert the run failed at, or NULL */
 } ExecResult;
 
-/* Run bp's function `entry` on copies of inputs.  Returns 0 (violations
+/* Run bp's function `entry` on inputs (read where they are, copied before
+ * the run writes one: they are never changed).  Returns 0 (violations
  * and an early stop are results, not errors), or -1 + d when out of memory.
  * exec_result_free releases what it filled. */
 int exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
