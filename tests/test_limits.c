@@ -63,6 +63,17 @@ check_limited(const char *text, int64_t work, double timeout, Outcome *o)
 	return st;
 }
 
+/* The case checks out (every run as expected), with n runs. */
+static void
+check_ok(const char *text, int n)
+{
+	Outcome o;
+
+	ck_assert_int_eq(check_limited(text, 0, 0, &o), STATUS_OK);
+	ck_assert_int_eq(o.nruns, n);
+	outcome_clear(&o);
+}
+
 static void
 expect_error(const Outcome *o, int line, int col, const char *msg)
 {
@@ -196,11 +207,8 @@ START_TEST(launches_unawaited)
 		"runs:\n"
 		"  - {strategy: one-shot, verdict: agree}\n"
 		"  - {strategy: copy-all, schedule: \"random:3\", verdict: agree}\n";
-	Outcome o;
 
-	ck_assert_int_eq(check_limited(text, 0, 0, &o), STATUS_OK);
-	ck_assert_int_eq(o.nruns, 2);
-	outcome_clear(&o);
+	check_ok(text, 2);
 }
 END_TEST
 
@@ -284,16 +292,20 @@ START_TEST(memory_input_copy_on_write)
 		"  - {strategy: inplace-all, verdict: agree}\n"
 		"  - {strategy: inplace-all, verdict: agree}\n"
 		"  - {strategy: copy-all, verdict: agree}\n";
-	Outcome o;
 
-	ck_assert_int_eq(check_limited(text, 0, 0, &o), STATUS_OK);
-	ck_assert_int_eq(o.nruns, 3);
-	outcome_clear(&o);
+	check_ok(text, 3);
 }
 END_TEST
 
-#define MEM_MSG(n) "memory limit of " #n " bytes reached (all the process " \
-		   "holds: data, tensors, shadows, reports; --max-memory)"
+/* The memory limit's message for a limit of lim bytes. */
+static const char *
+mem_msg(int64_t lim, char *buf, size_t n)
+{
+	snprintf(buf, n, "memory limit of %lld bytes reached (all the process "
+		 "holds: data, tensors, shadows, reports; --max-memory)",
+		 (long long)lim);
+	return buf;
+}
 
 /* Past the process's limit: one error naming it, at the op reached (the
  * reference's), or the run's error; nothing leaks. */
@@ -312,11 +324,8 @@ START_TEST(memory_limit)
 	mem_limit(lim);
 	check_case(c, NULL, true, &o);
 	mem_limit(0);
-	snprintf(want, sizeof want, "memory limit of %lld bytes reached (all "
-		 "the process holds: data, tensors, shadows, reports; "
-		 "--max-memory)", (long long)lim);
 	ck_assert_int_eq(o.status, STATUS_BAD);
-	ck_assert_str_eq(o.err.msg, want);
+	ck_assert_str_eq(o.err.msg, mem_msg(lim, want, sizeof want));
 	ck_assert_int_eq(o.err.loc.line, 5);
 	ck_assert_int_eq(o.err.loc.col, 5);
 	outcome_clear(&o);
@@ -327,9 +336,7 @@ START_TEST(memory_limit)
 	mem_limit(lim);
 	check_case(c, NULL, true, &o);
 	mem_limit(0);
-	snprintf(want, sizeof want, "memory limit of %lld bytes reached (all "
-		 "the process holds: data, tensors, shadows, reports; "
-		 "--max-memory)", (long long)lim);
+	mem_msg(lim, want, sizeof want);
 	ck_assert_int_eq(o.status, STATUS_BAD);
 	ck_assert_int_eq(o.nruns, 3);
 	for (int i = 0; i < 3; i += 2) {
@@ -339,9 +346,6 @@ START_TEST(memory_limit)
 	ck_assert_int_eq(o.runs[1].verdict, VERDICT_AGREE); /* one-shot fits */
 	outcome_clear(&o);
 	case_free(c);
-	ck_assert_str_eq(MEM_MSG(1), "memory limit of 1 bytes reached (all the "
-			 "process holds: data, tensors, shadows, reports; "
-			 "--max-memory)");
 }
 END_TEST
 
