@@ -187,6 +187,7 @@ check_write(Exec *X, const BInst *at, const Value *val, const Reg *r)
 
 	if (r->bad || r->buf < 0)
 		return !r->bad;
+	buf_own(X, r->buf); /* a borrowed input: copied before it changes */
 	b = &X->bufs[r->buf];
 	if (r->ro || b->kind == BUF_CONST)
 		violate(X, VK_READONLY_WRITE, at, b->owner, at, r->buf, NULL, 0,
@@ -1454,6 +1455,8 @@ run_dealloc(Exec *X, Frame *F, const BInst *in)
 static void
 run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
 {
+	if (in->op)
+		X->at = in->op;
 	if (!exec_charge(X, in->op, WORK_STEP))
 		return;
 	{
@@ -1699,7 +1702,6 @@ bind_inputs(Exec *X, Frame *F, const Func *fn, Tensor *const *inputs)
 		const Value *p = fn->params[i];
 		const Tensor *t = inputs[i];
 		Reg *r = &F->regs[p->id];
-		View vr, vt;
 		memset(r, 0, sizeof *r);
 		r->set = true;
 		if (p->type->kind != TY_TENSOR) {
@@ -1708,12 +1710,8 @@ bind_inputs(Exec *X, Frame *F, const Func *fn, Tensor *const *inputs)
 			r->view = scalar_view(r, t->dt);
 			continue;
 		}
-		r->buf = buf_new(X, t->dt, t->n, BUF_INPUT, NULL, p);
+		r->buf = buf_input(X, t, p);
 		contiguous(r, t->dt, t->rank, t->dims);
-		buf_whole_write(X, r->buf);
-		vr = tview(X, r);
-		vt = view_of(t);
-		k_copy(&vr, &vt);
 		r->ver = version_new(X, p, NULL);
 		X->bufs[r->buf].ver = r->ver;
 		r->ro = p->readonly;
@@ -1721,8 +1719,9 @@ bind_inputs(Exec *X, Frame *F, const Func *fn, Tensor *const *inputs)
 }
 
 /* May output r take its buffer's payload?  A whole allocation, written,
- * not freed, that no other output names (outputs are taken in order, and
- * a taken buffer has no data left). */
+ * not freed, or an input the run wrote (its own copy), that no other
+ * output names (outputs are taken in order, and a taken buffer has no
+ * data left). */
 static bool
 stealable(Exec *X, const Reg *r)
 {
@@ -1731,7 +1730,8 @@ stealable(Exec *X, const Reg *r)
 	if (!whole_of(X, r))
 		return false;
 	b = &X->bufs[r->buf];
-	if (b->kind != BUF_ALLOC || b->freed || b->pins || !b->data || b->lazy)
+	if ((b->kind != BUF_ALLOC && (b->kind != BUF_INPUT || b->borrowed)) ||
+	    b->freed || b->pins || !b->data || b->lazy)
 		return false;
 	for (int k = 0; k + 1 < X->nouts; k++) /* the last is a spare */
 		if (&X->outs[k] != r && X->outs[k].buf == r->buf)
@@ -1858,7 +1858,8 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 		versions_free(&X);
 		arena_free(X.arena);
 		exec_result_free(res);
-		return diag_set(d, entry->loc, "out of memory");
+		return diag_set(d, X.at ? X.at->loc : entry->loc,
+				"out of memory");
 	}
 	X.arena->oom = &X.oom;
 	X.constbuf = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.constbuf);
@@ -1903,8 +1904,10 @@ void
 exec_result_free(ExecResult *res)
 {
 	for (int i = 0; i < res->nouts; i++)
-		tensor_free(res->outs[i]);
+		if (!res->shared || !res->shared[i])
+			tensor_free(res->outs[i]);
 	mem_free(res->outs);
+	mem_free(res->shared);
 	mem_free(res->viols);
 	memset(res, 0, sizeof *res);
 }

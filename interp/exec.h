@@ -16,6 +16,8 @@ typedef struct Buf {
 	bool lazy;            /* data not zeroed yet: buf_data zeroes it,
 			       * unless buf_whole_write says a kernel is
 			       * about to write all of it */
+	bool borrowed;        /* data is the caller's input tensor, read in
+			       * place: check_write copies it first (buf_own) */
 	int pins;             /* pending launches using it (async.c) */
 	const BInst *made, *freed_by;
 	const Value *owner;   /* the value it was made for */
@@ -122,6 +124,8 @@ typedef struct Exec {
 	Reg **frames;         /* register files by call depth */
 	Arena *arena;         /* frames, scratch, futures */
 	bool stop;            /* the run was aborted (res->aborted says why) */
+	const Op *at;         /* the last op an instruction ran for: where an
+			       * out-of-memory exit is reported */
 	Budget budget;        /* work and wall clock (budget.h) */
 	DynCtx ctx;           /* the loops' trips and branches now (reports) */
 	/* async (async.c) */
@@ -143,6 +147,10 @@ void *xalloc(Exec *X, size_t n);
 uint32_t version_new(Exec *X, const Value *v, const BInst *in);
 int buf_new(Exec *X, DType dt, int64_t n, int kind, const BInst *made,
 	    const Value *owner);
+/* An input buffer over t's payload, borrowed (no copy until a write). */
+int buf_input(Exec *X, const Tensor *t, const Value *owner);
+/* Before a write into h: a borrowed payload becomes the run's own copy. */
+void buf_own(Exec *X, int h);
 void buf_release(Exec *X, int h, const BInst *by);
 char *buf_data(Exec *X, int h);
 /* Buffer h is about to be written whole (no zeroing needed first). */

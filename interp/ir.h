@@ -44,6 +44,22 @@ char *mem_strdup(const char *s);
 /* Test knob: fail every allocation after `n` more succeed (n < 0: never). */
 void mem_fail_after(long n);
 long mem_live_blocks(void); /* allocations not yet freed, for leak tests */
+/*
+ * What the process holds is bounded (issue 12 item 14): the bytes
+ * mem_alloc has handed out and not taken back (malloc_usable_size) stay
+ * within a limit, MEM_LIMIT_DEFAULT unless mem_limit (--max-memory) says
+ * otherwise; an allocation past it fails like any other, and diag_set
+ * then says "memory limit of N bytes reached ..." instead of "out of
+ * memory".  The peak is kept for tests and benches.
+ */
+#define MEM_LIMIT_DEFAULT ((int64_t)3 << 30)   /* 3 GiB: 3x the payload */
+void mem_limit(int64_t bytes);           /* 0: the default */
+int64_t mem_limit_bytes(void);
+int64_t mem_held(void);                  /* bytes held now */
+int64_t mem_peak(void);                  /* ... at most, since mem_peak_reset */
+void mem_peak_reset(void);
+/* Was the last failed allocation refused by the limit (not by malloc)? */
+bool mem_refused(void);
 
 /*
  * An arena owns a whole program (IR, names, types) and is freed in one call.
@@ -781,6 +797,10 @@ typedef struct ExecOpts {
 typedef struct ExecResult {
 	Tensor **outs;            /* the entry's results, contiguous copies */
 	int nouts;
+	bool *shared;             /* per output (NULL: none): outs[k] is a
+				   * tensor of the caller's, equal to the run's
+				   * bit for bit (the reference's: one copy),
+				   * not freed by exec_result_free */
 	Violation *viols;
 	int nviols;
 	MemStats mem;
@@ -788,7 +808,8 @@ typedef struct ExecResult {
 	const Op *failed;         /* the assert the run failed at, or NULL */
 } ExecResult;
 
-/* Run bp's function `entry` on copies of inputs.  Returns 0 (violations
+/* Run bp's function `entry` on inputs (read where they are, copied before
+ * the run writes one: they are never changed).  Returns 0 (violations
  * and an early stop are results, not errors), or -1 + d when out of memory.
  * exec_result_free releases what it filled. */
 int exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,

@@ -1,10 +1,14 @@
 /* mem.c: the one allocation hook, and arenas on top of it. */
+#include <malloc.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "ir.h"
 
 static long fail_after = -1; /* < 0: never fail */
 static long live_blocks;
+static int64_t held, peak, limit = MEM_LIMIT_DEFAULT;
+static bool refused;
 
 void
 mem_fail_after(long n)
@@ -18,6 +22,42 @@ mem_live_blocks(void)
 	return live_blocks;
 }
 
+void
+mem_limit(int64_t bytes)
+{
+	limit = bytes > 0 ? bytes : MEM_LIMIT_DEFAULT;
+}
+
+int64_t
+mem_limit_bytes(void)
+{
+	return limit;
+}
+
+int64_t
+mem_held(void)
+{
+	return held;
+}
+
+int64_t
+mem_peak(void)
+{
+	return peak;
+}
+
+void
+mem_peak_reset(void)
+{
+	peak = held;
+}
+
+bool
+mem_refused(void)
+{
+	return refused;
+}
+
 static bool
 should_fail(void)
 {
@@ -29,14 +69,43 @@ should_fail(void)
 	return false;
 }
 
+/* May the process hold n more bytes (freeing `old` of them)? */
+static bool
+within(size_t n, size_t old)
+{
+	if (should_fail()) {
+		refused = false;
+		return false;
+	}
+	if (n > (uint64_t)limit || held - (int64_t)old > limit - (int64_t)n) {
+		refused = true;
+		return false;
+	}
+	return true;
+}
+
+/* p (just allocated, or NULL: malloc failed) is held. */
+static void *
+count(void *p, size_t old)
+{
+	if (!p) {
+		refused = false;
+		return NULL;
+	}
+	held += (int64_t)malloc_usable_size(p) - (int64_t)old;
+	if (held > peak)
+		peak = held;
+	return p;
+}
+
 void *
 mem_alloc(size_t n)
 {
 	void *p;
 
-	if (should_fail())
+	if (!within(n, 0))
 		return NULL;
-	p = malloc(n ? n : 1);
+	p = count(malloc(n ? n : 1), 0);
 	if (p)
 		live_blocks++;
 	return p;
@@ -47,9 +116,11 @@ mem_calloc(size_t n, size_t size)
 {
 	void *p;
 
-	if (should_fail())
+	n = n ? n : 1;
+	size = size ? size : 1;
+	if (n > SIZE_MAX / size || !within(n * size, 0))
 		return NULL;
-	p = calloc(n ? n : 1, size ? size : 1);
+	p = count(calloc(n, size), 0);
 	if (p)
 		live_blocks++;
 	return p;
@@ -58,14 +129,14 @@ mem_calloc(size_t n, size_t size)
 void *
 mem_realloc(void *p, size_t n)
 {
-	void *q;
+	size_t old;
 
 	if (!p)
 		return mem_alloc(n);
-	if (should_fail())
+	old = malloc_usable_size(p);
+	if (!within(n, old))
 		return NULL;
-	q = realloc(p, n ? n : 1);
-	return q;
+	return count(realloc(p, n ? n : 1), old);
 }
 
 void
@@ -74,6 +145,7 @@ mem_free(void *p)
 	if (!p)
 		return;
 	live_blocks--;
+	held -= (int64_t)malloc_usable_size(p);
 	free(p);
 }
 

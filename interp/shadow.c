@@ -135,9 +135,10 @@ mem_step(Exec *X)
 		X->res->mem.peak_bytes = X->live;
 }
 
-int
-buf_new(Exec *X, DType dt, int64_t n, int kind, const BInst *made,
-	const Value *owner)
+/* A table slot for a new buffer, its payload not set. */
+static int
+buf_slot(Exec *X, DType dt, int64_t n, int kind, const BInst *made,
+	 const Value *owner)
 {
 	Buf *b;
 	int h;
@@ -167,6 +168,16 @@ buf_new(Exec *X, DType dt, int64_t n, int kind, const BInst *made,
 	b->made = made;
 	b->owner = owner;
 	b->uniform = true;
+	return h;
+}
+
+int
+buf_new(Exec *X, DType dt, int64_t n, int kind, const BInst *made,
+	const Value *owner)
+{
+	int h = buf_slot(X, dt, n, kind, made, owner);
+	Buf *b = &X->bufs[h];
+
 	b->data = mem_alloc((size_t)(b->bytes ? b->bytes : 1));
 	if (!b->data)
 		longjmp(X->oom, 1);
@@ -181,6 +192,36 @@ buf_new(Exec *X, DType dt, int64_t n, int kind, const BInst *made,
 	return h;
 }
 
+/* The run reads its inputs where the caller keeps them: a run that only
+ * reads an input holds no second copy of it (issue 12 item 14).  It
+ * still counts in the live bytes, as if copied. */
+int
+buf_input(Exec *X, const Tensor *t, const Value *owner)
+{
+	int h = buf_slot(X, t->dt, t->n, BUF_INPUT, NULL, owner);
+	Buf *b = &X->bufs[h];
+
+	b->data = t->data;
+	b->borrowed = b->data != NULL;
+	X->live += b->bytes;
+	mem_step(X);
+	return h;
+}
+
+void
+buf_own(Exec *X, int h)
+{
+	Buf *b = &X->bufs[h];
+	char *p;
+
+	if (!b->borrowed)
+		return;
+	p = xalloc(X, (size_t)(b->bytes ? b->bytes : 1));
+	memcpy(p, b->data, (size_t)b->bytes);
+	b->data = p;
+	b->borrowed = false;
+}
+
 void
 buf_release(Exec *X, int h, const BInst *by)
 {
@@ -190,8 +231,10 @@ buf_release(Exec *X, int h, const BInst *by)
 	 * (buf_data), so stale data cannot look right by luck */
 	b->freed = true;
 	b->freed_by = by;
-	mem_free(b->data);
+	if (!b->borrowed)
+		mem_free(b->data);
 	b->data = NULL;
+	b->borrowed = false;
 	if (b->pins)
 		return; /* a pending launch still uses it: live until it ends */
 	X->live -= b->bytes;
@@ -225,7 +268,8 @@ void
 bufs_free(Exec *X)
 {
 	for (int i = 0; i < X->nbufs; i++) {
-		mem_free(X->bufs[i].data);
+		if (!X->bufs[i].borrowed)
+			mem_free(X->bufs[i].data);
 		mem_free(X->bufs[i].vers);
 		mem_free(X->bufs[i].patch);
 	}

@@ -124,6 +124,10 @@ static const Flag flags[] = {
 	{"max-work", "N", p_num, F(max_work), 1, 1LL << 62, C(RUN) | C(CHECK),
 	 "work units one run may use (elements processed, loop trips, calls "
 	 "and launches; default 2^32)"},
+	{"max-memory", "BYTES", p_num, F(max_memory), 1 << 20, 1LL << 46,
+	 C(RUN) | C(CHECK) | C(FUZZ) | C(REDUCE),
+	 "bytes the process may hold (case data, tensors, shadows, reports; "
+	 "2^20..2^46; default 3 GiB)"},
 	{"timeout", "SEC", p_seconds, F(timeout), 0, 1000000, C(RUN) | C(CHECK),
 	 "wall-clock limit of one run (0 < SEC <= 1000000; default none)"},
 	{"memory-trace", "FILE", p_str, F(trace), 0, 0, C(RUN),

@@ -253,6 +253,36 @@ judge(const ExecResult *ex, Tensor *const *ref, int nref, int64_t *first,
 	return ex->nviols ? VERDICT_FAULT : VERDICT_AGREE;
 }
 
+/* Are a and b the same bits (shape, dtype, payload, definedness)? */
+static bool
+same_bits(const Tensor *a, const Tensor *b)
+{
+	if (a->dt != b->dt || a->rank != b->rank || a->n != b->n ||
+	    memcmp(a->dims, b->dims, sizeof(int64_t) * (size_t)a->rank) ||
+	    !a->def != !b->def)
+		return false;
+	return !memcmp(a->data, b->data, (size_t)a->n * dtype_size(a->dt)) &&
+	       (!a->def || !memcmp(a->def, b->def, (size_t)a->n));
+}
+
+/* A run's output equal to the reference's bit for bit is not kept twice:
+ * ex points at the reference's (issue 12 item 14: 256 runs that agree
+ * hold one copy of the outputs, not 257). */
+static void
+share_outputs(ExecResult *ex, Tensor *const *ref, int nref)
+{
+	for (int k = 0; k < ex->nouts && k < nref; k++) {
+		if (!same_bits(ex->outs[k], ref[k]))
+			continue;
+		if (!ex->shared &&
+		    !(ex->shared = mem_calloc((size_t)ex->nouts, sizeof *ex->shared)))
+			return; /* out of memory: keep the copies */
+		tensor_free(ex->outs[k]);
+		ex->outs[k] = ref[k];
+		ex->shared[k] = true;
+	}
+}
+
 /* ---- culprit bisection: ddmin over the in-place decisions and the
  * calls' argument sharing */
 
@@ -745,6 +775,7 @@ run_schedules(const Case *c, const Run *r, const Strategy *s,
 			return rc;
 		}
 		v = judge(&ex, ref, nref, tmp, c->ref_failed);
+		share_outputs(&ex, ref, nref);
 		o->nfailing += v != VERDICT_AGREE;
 		if (i && severity(v) <= severity(o->verdict)) {
 			exec_result_free(&ex);
@@ -767,6 +798,18 @@ run_schedules(const Case *c, const Run *r, const Strategy *s,
 	mem_free(tmp);
 	schedule_name(o->sched, o->schedule, sizeof o->schedule);
 	return 0;
+}
+
+/* A run without violations or recorded steps needs its buffer program no
+ * more (nothing of the report points into it): 256 runs of a program of
+ * 20,000 ops held 3 GB of them (issue 12 item 14). */
+static void
+release_program(RunOut *o)
+{
+	if (o->ex.nviols || o->series.p || !o->bp || o->bp->memref)
+		return;
+	bprog_free(o->bp);
+	o->bp = NULL;
 }
 
 void
@@ -828,4 +871,5 @@ diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
 	    decisions_make(c->prog, strategy_find("one-shot"), &o->oneshot))
 		decisions_free(&o->oneshot); /* out of memory: no suggestion */
 	check_expectations(r, o);
+	release_program(o);
 }

@@ -100,11 +100,21 @@ check_planned(Opts *o, const char *path, bool only, Case **c, Outcome *out)
 		 d.loc.line, d.loc.col, d.msg);
 }
 
+/* "out of memory", or the memory limit's message when it refused. */
+static const char *
+oom_msg(Diag *d)
+{
+	diag_set(d, (Loc){0, 0}, "out of memory");
+	return d->msg;
+}
+
 static int
 cmd_run(Opts *o)
 {
 	Case *c = NULL;
 	Outcome out;
+	Diag jd;
+	bool json_failed = false;
 	int rc;
 
 	diff_record(o->a.html != NULL);
@@ -117,14 +127,17 @@ cmd_run(Opts *o)
 	else if (out.status == STATUS_BAD)
 		print_run_errors(o, o->a.paths[0], c, &out);
 	if (o->a.json) {
-		if (report_json(stdout, c, &out))
-			fprintf(stderr, "bufdiff: out of memory\n");
+		if (report_json(stdout, c, &out)) {
+			fprintf(stderr, "bufdiff: %s: error: %s\n", o->a.paths[0],
+				oom_msg(&jd));
+			json_failed = true;
+		}
 	} else if (!out.errored || out.status != STATUS_BAD) {
 		/* a run that is bad input (an illegal plan) hides not the
 		 * others' findings */
 		report_text(stdout, c, &out);
 	}
-	rc = out.status;
+	rc = json_failed ? STATUS_BAD : out.status;
 	if (o->a.html && html_case_file(o->a.html, c, &out, o->a.paths[0])) {
 		fprintf(stderr, "bufdiff: cannot write %s: %s\n", o->a.html,
 			strerror(errno));
@@ -376,8 +389,17 @@ check_one_file(void *ctx, const char *path, int idx, JEntry *e)
 		report_fail_reason(rf, c, &out);
 	if (o->a.json) {
 		FILE *wf = open_memstream(&wb, &wn);
-		if (wf)
-			report_json(wf, c, &out);
+		if (wf && report_json(wf, c, &out)) {
+			Diag jd;
+			fclose(wf); /* a cut line is no JSON: the error instead */
+			free(wb);
+			wf = NULL;
+			e->status = STATUS_BAD;
+			mem_free(e->msg);
+			e->msg = mem_strdup(oom_msg(&jd));
+			if (df)
+				fprintf(df, "bufdiff: %s: error: %s\n", path, e->msg);
+		}
 		if (wf)
 			e->json = taken(wf, &wb, &wn);
 	}
@@ -781,6 +803,7 @@ run_command(Opts *o)
 		if (trace)
 			fputs(MEMORY_TRACE_HEADER, trace);
 		case_limits(o->a.max_work, o->a.timeout);
+		mem_limit(o->a.max_memory);
 		diff_options(o->a.overhead, trace,
 			     o->a.has_schedule ? &o->a.schedule : NULL,
 			     o->a.nrandom);

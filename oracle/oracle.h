@@ -482,7 +482,9 @@ int external_prefill(const Strategy *s, struct Case *const *cases, int n);
 /* -------------------------------------------------------------- diff.c */
 
 /* Run `r` (NULL: strategy s alone, expected to agree) of case c against
- * the reference outputs ref[0..nref). */
+ * the reference outputs ref[0..nref).  An output equal to the reference's
+ * bit for bit is that tensor (o->ex.shared): read o's outputs only while
+ * ref lives. */
 void diff_run(const Case *c, const Run *r, const Strategy *s,
 	      Tensor *const *ref, int nref, RunOut *o);
 void runout_clear(RunOut *o);
@@ -649,6 +651,7 @@ typedef struct Args {
 	const char *junit, *trace, *plan, *out;
 	const char *html;               /* --html FILE (run, plot, lab) or DIR */
 	long long max_work;             /* --max-work N; 0: the default */
+	long long max_memory;           /* --max-memory BYTES; 0: the default */
 	double timeout;                 /* --timeout SEC; 0: none */
 	long long overhead;             /* --alloc-overhead BYTES */
 	int run;                        /* --run I, 1-based; 0: not given */

@@ -565,6 +565,17 @@ runs_load(Loader *L, Case *c, const yaml_node_t *n)
 		yl_fail(L, yl_loc(n), "a case holds at most %d runs, this one %d",
 			MAX_RUNS, c->nruns);
 	c->runs = arena_alloc(L->arena, sizeof *c->runs * (size_t)(c->nruns + 1));
-	for (int i = 0; i < c->nruns; i++)
-		load_run(L, c, &c->runs[i], yl_item(L, n, i), i + 1);
+	for (int i = 0; i < c->nruns; i++) {
+		yaml_node_t *e = yl_item(L, n, i);
+		int same = i - 1;
+
+		/* an alias of an earlier run is that run, parsed once (a
+		 * run's parts are never written after loading) */
+		while (same >= 0 && yl_item(L, n, same) != e)
+			same--;
+		if (same >= 0)
+			c->runs[i] = c->runs[same];
+		else
+			load_run(L, c, &c->runs[i], e, i + 1);
+	}
 }

@@ -134,6 +134,22 @@ YAML
 expect 0 "$B" run "$tmp/negzero.yaml" --json
 json '"reference": {"outputs": [[-0.0, 0, -1.5]]}'
 
+# ---- --max-memory: a usage error below 2^20; past the limit, one error
+# naming it and exit 2 (here the --json report of a 2^18-element output)
+usage run "--max-memory wants a whole number in 1048576..70368744177664, got '5'" run "$seed" --max-memory 5
+cat >"$tmp/big.yaml" <<'EOF2'
+case: cli/json-big
+program: |
+  func @main(%x: tensor<262144xf32>) -> tensor<262144xf32> {
+    %a = add %x, 1.0 : tensor<262144xf32>
+    return %a
+  }
+inputs: {x: {random: 1}}
+EOF2
+expect 2 "$B" run --json "$tmp/big.yaml" --max-memory 8000000
+grep -qx "bufdiff: $tmp/big.yaml: error: memory limit of 8000000 bytes reached (all the process holds: data, tensors, shadows, reports; --max-memory)" "$err" ||
+	fail "run --json past --max-memory: $(cat "$err")"
+
 # ---- help: every flag of the command, from the table
 expect 0 "$B" help fuzz
 has "usage: bufdiff fuzz --strategy S [options]"

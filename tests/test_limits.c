@@ -1,7 +1,7 @@
 /* test_limits.c: hostile input that is too big or too long rather than
  * malformed (issue 12 items 13, 14, 16): the work budget and the wall
- * clock of a run, launches in flight, what the loader refuses before it
- * builds anything.  The big inputs are generated here, not committed. */
+ * clock of a run, launches in flight, what the process holds and its
+ * memory limit, what the loader refuses before it builds anything.  The big inputs are generated here, not committed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +61,17 @@ check_limited(const char *text, int64_t work, double timeout, Outcome *o)
 	st = o->status;
 	case_free(c);
 	return st;
+}
+
+/* The case checks out (every run as expected), with n runs. */
+static void
+check_ok(const char *text, int n)
+{
+	Outcome o;
+
+	ck_assert_int_eq(check_limited(text, 0, 0, &o), STATUS_OK);
+	ck_assert_int_eq(o.nruns, n);
+	outcome_clear(&o);
 }
 
 static void
@@ -196,11 +207,185 @@ START_TEST(launches_unawaited)
 		"runs:\n"
 		"  - {strategy: one-shot, verdict: agree}\n"
 		"  - {strategy: copy-all, schedule: \"random:3\", verdict: agree}\n";
-	Outcome o;
 
-	ck_assert_int_eq(check_limited(text, 0, 0, &o), STATUS_OK);
-	ck_assert_int_eq(o.nruns, 2);
+	check_ok(text, 2);
+}
+END_TEST
+
+/* ---- what the process holds (issue 12 item 14) */
+
+/* x (2^20 f32, 4 MiB) through a chain; each op reads the one before, the
+ * last reads x too; three runs that agree. */
+#define MEM_T "tensor<1048576xf32>"
+static const char memchain[] =
+	"case: limits/memory-chain\n"
+	"program: |\n"
+	"  func @main(%x: " MEM_T ") -> " MEM_T " {\n"
+	"    %a = add %x, 1.0 : " MEM_T "\n"
+	"    %b = mul %a, 2.0 : " MEM_T "\n"
+	"    %c = sub %b, 3.0 : " MEM_T "\n"
+	"    %d = abs %c : " MEM_T "\n"
+	"    %e = add %d, %x : " MEM_T "\n"
+	"    return %e\n"
+	"  }\n"
+	"inputs: {x: {random: 1}}\n"
+	"runs:\n"
+	"  - {strategy: copy-all, schedule: sync}\n"
+	"  - {strategy: one-shot, schedule: sync}\n"
+	"  - {strategy: copy-all, schedule: late}\n";
+enum { MEM_P = 4 << 20 };       /* bytes of one tensor */
+
+/* The bytes mem_alloc held at most while the case was checked, beyond
+ * what its loading left (the input among them). */
+static int64_t
+check_peak(const char *text, Outcome *o)
+{
+	Case *c = NULL;
+	Diag d;
+	int64_t base;
+
+	if (case_parse("t.yaml", text, strlen(text), 0, &c, &d))
+		ck_abort_msg("load failed: %d:%d: %s", d.loc.line, d.loc.col, d.msg);
+	base = mem_held();
+	mem_peak_reset();
+	check_case(c, NULL, true, o);
+	case_free(c);
+	return mem_peak() - base;
+}
+
+/* Beyond the case's input, the process holds the reference's output and
+ * one run's two live tensors: 3 tensors, not 6 (a copy of the input in
+ * each run, each run's output kept beside the reference's). */
+START_TEST(memory_runs)
+{
+	Outcome o;
+	int64_t peak = check_peak(memchain, &o);
+
+	ck_assert_int_eq(o.status, STATUS_OK);
+	ck_assert_int_eq(o.nruns, 3);
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(o.runs[i].verdict, VERDICT_AGREE);
+		ck_assert_ptr_eq(o.runs[i].ex.outs[0], o.outs[0]); /* shared */
+		ck_assert_ptr_null(o.runs[i].bp);       /* released */
+	}
 	outcome_clear(&o);
+	ck_assert_msg(peak <= 3 * MEM_P + (1 << 20), "peak %lld bytes",
+		      (long long)peak);
+}
+END_TEST
+
+/* A run that writes its input in place gets its own copy of it; the case
+ * keeps the original for the next run (whose verdict would change if the
+ * first one had written the case's input). */
+START_TEST(memory_input_copy_on_write)
+{
+	static const char text[] =
+		"case: limits/input-cow\n"
+		"program: |\n"
+		"  func @main(%x: tensor<4xi32>) -> tensor<4xi32> {\n"
+		"    %a = add %x, 1 : tensor<4xi32>\n"
+		"    return %a\n"
+		"  }\n"
+		"inputs: {x: [1, 2, 3, 4]}\n"
+		"expect: {outputs: [[2, 3, 4, 5]]}\n"
+		"runs:\n"
+		"  - {strategy: inplace-all, verdict: agree}\n"
+		"  - {strategy: inplace-all, verdict: agree}\n"
+		"  - {strategy: copy-all, verdict: agree}\n";
+
+	check_ok(text, 3);
+}
+END_TEST
+
+/* The memory limit's message for a limit of lim bytes. */
+static const char *
+mem_msg(int64_t lim, char *buf, size_t n)
+{
+	snprintf(buf, n, "memory limit of %lld bytes reached (all the process "
+		 "holds: data, tensors, shadows, reports; --max-memory)",
+		 (long long)lim);
+	return buf;
+}
+
+/* Past the process's limit: one error naming it, at the op reached (the
+ * reference's), or the run's error; nothing leaks. */
+START_TEST(memory_limit)
+{
+	Case *c = NULL;
+	Diag d;
+	Outcome o;
+	char want[256];
+	int64_t lim;
+
+	if (case_parse("t.yaml", memchain, strlen(memchain), 0, &c, &d))
+		ck_abort_msg("load failed: %s", d.msg);
+	/* the reference holds a and b at %b: 2 tensors, one too many */
+	lim = mem_held() + MEM_P + MEM_P / 2;
+	mem_limit(lim);
+	check_case(c, NULL, true, &o);
+	mem_limit(0);
+	ck_assert_int_eq(o.status, STATUS_BAD);
+	ck_assert_str_eq(o.err.msg, mem_msg(lim, want, sizeof want));
+	ck_assert_int_eq(o.err.loc.line, 5);
+	ck_assert_int_eq(o.err.loc.col, 5);
+	outcome_clear(&o);
+	/* the runs: the reference's output and copy-all's 2 tensors do not
+	 * fit in 2.5 tensors; each copy-all run says so, one-shot (1 tensor
+	 * of its own) still runs */
+	lim = mem_held() + 2 * MEM_P + MEM_P / 2;
+	mem_limit(lim);
+	check_case(c, NULL, true, &o);
+	mem_limit(0);
+	mem_msg(lim, want, sizeof want);
+	ck_assert_int_eq(o.status, STATUS_BAD);
+	ck_assert_int_eq(o.nruns, 3);
+	for (int i = 0; i < 3; i += 2) {
+		ck_assert_int_eq(o.runs[i].status, STATUS_BAD);
+		ck_assert_str_eq(o.runs[i].err.msg, want);
+	}
+	ck_assert_int_eq(o.runs[1].verdict, VERDICT_AGREE); /* one-shot fits */
+	outcome_clear(&o);
+	case_free(c);
+}
+END_TEST
+
+/* 256 runs aliasing one run with a plan of 2000 decisions: parsed once
+ * (it held 256 plans, and looked up 256 x 2000 names). */
+START_TEST(loader_alias_runs)
+{
+	Str b = {0};
+	char *s;
+	Case *c = NULL;
+	Diag d;
+	int64_t before;
+
+	str_puts(&b, "case: t\nprogram: |\n  func @main(%x: tensor<4xf32>) -> "
+		 "tensor<4xf32> {\n");
+	for (int i = 0; i < 2000; i++)
+		if (i)
+			str_printf(&b, "    %%v%d = add %%v%d, 1.0 : "
+				   "tensor<4xf32>\n", i, i - 1);
+		else
+			str_puts(&b, "    %v0 = add %x, 1.0 : tensor<4xf32>\n");
+	str_puts(&b, "    return %v1999\n  }\ninputs: {x: [1, 2, 3, 4]}\n"
+		 "runs:\n  - &r {strategy: copy-all, plan: {");
+	for (int i = 0; i < 2000; i++)
+		str_printf(&b, "%sv%d: new", i ? ", " : "", i);
+	str_puts(&b, "}}\n");
+	for (int i = 1; i < MAX_RUNS; i++)
+		str_puts(&b, "  - *r\n");
+	s = str_take(&b);
+	before = mem_held();
+	if (case_parse("t.yaml", s, strlen(s), 0, &c, &d))
+		ck_abort_msg("load failed: %d:%d: %s", d.loc.line, d.loc.col, d.msg);
+	ck_assert_int_eq(c->nruns, MAX_RUNS);
+	ck_assert_ptr_eq(c->runs[MAX_RUNS - 1].plan, c->runs[0].plan);
+	ck_assert_int_eq(c->runs[MAX_RUNS - 1].nplan, 2000);
+	/* the text, the program and one plan: well under 2000 x 256 Forced */
+	ck_assert_msg(mem_held() - before < 4 << 20, "held %lld bytes",
+		      (long long)(mem_held() - before));
+	case_free(c);
+	mem_free(s);
 }
 END_TEST
 
@@ -342,6 +527,13 @@ limits_suite(void)
 	tcase_add_test(t, loader_caps);
 	tcase_add_test(t, loader_data_bytes);
 	tcase_add_test(t, memory_trace_cap);
+	tcase_add_test(t, loader_alias_runs);
+	suite_add_tcase(s, t);
+	t = tcase_create("memory");
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, memory_runs);
+	tcase_add_test(t, memory_input_copy_on_write);
+	tcase_add_test(t, memory_limit);
 	suite_add_tcase(s, t);
 	return s;
 }
