@@ -24,10 +24,8 @@ abort_run(Exec *X, const Op *op, const char *fmt, const char *a, long long n)
 	if (X->stop)
 		return;
 	X->stop = true;
-	snprintf(X->res->aborted, sizeof X->res->aborted, "line %d: ",
-		 op ? op->loc.line : 0);
-	size_t k = strlen(X->res->aborted);
-	snprintf(X->res->aborted + k, sizeof X->res->aborted - k, fmt, a, n);
+	X->res->aborted_at = op ? op->loc : (Loc){0};
+	snprintf(X->res->aborted, sizeof X->res->aborted, fmt, a, n);
 }
 
 bool

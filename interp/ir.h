@@ -752,6 +752,8 @@ typedef struct Violation {
 	int rank;
 	int64_t elem[MAXRANK]; /* first bad element, in the victim's view */
 	bool has_elem;        /* elem is set (not: the buffer as a whole) */
+	bool part;            /* the view is a part of the buffer, not all */
+	int64_t flat;         /* with part: elem as an element of the buffer */
 	int count;            /* repeats folded into this record */
 	char detail[96];      /* e.g. "slice [3:5] of dim 0 (size 4)" */
 	/* for reports: the buffer's origin, where the access and the write
@@ -805,6 +807,7 @@ typedef struct ExecResult {
 	int nviols;
 	MemStats mem;
 	char aborted[256];        /* non-empty: the run stopped early (why) */
+	Loc aborted_at;           /* the op it stopped at (line 0: none) */
 	const Op *failed;         /* the assert the run failed at, or NULL */
 } ExecResult;
 

@@ -342,13 +342,23 @@ violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
 	nv->launch = X->cur_in;
 	nv->count = 1;
 	if (v) { /* element li of the view, row-major, as an index */
+		int64_t n = 1, stride = 1;
+		bool dense = v->off == 0;
 		nv->has_elem = true;
 		nv->rank = v->rank;
+		nv->flat = v->off;
 		for (int d = v->rank - 1; d >= 0; d--) {
 			int64_t s = v->sizes[d] ? v->sizes[d] : 1;
 			nv->elem[d] = li % s;
 			li /= s;
+			nv->flat += nv->elem[d] * v->strides[d];
+			dense = dense && (v->sizes[d] == 1 || v->strides[d] == stride);
+			stride *= v->sizes[d];
+			n *= v->sizes[d];
 		}
+		/* a view of part of the buffer: say where in the buffer too */
+		nv->part = buffer >= 0 && buffer < X->nbufs &&
+			   !(dense && n == X->bufs[buffer].n);
 	}
 	if (detail)
 		snprintf(nv->detail, sizeof nv->detail, "%s", detail);

@@ -442,7 +442,11 @@ violation_text(const Rep *R, const Violation *v, const char *schedule)
 		fprintf(out, "    first element [");
 		for (int d = 0; d < v->rank; d++)
 			fprintf(out, d ? ", %lld" : "%lld", (long long)v->elem[d]);
-		fputs("] of ", out);
+		if (v->part)
+			fprintf(out, "] of the view read, element %lld of ",
+				(long long)v->flat);
+		else
+			fputs("] of ", out);
 		origin_text(R, v);
 		if (v->count > 1)
 			fprintf(out, "; %d times", v->count);
@@ -623,7 +627,11 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 	forced_text(out, &r->ds);
 	for (int k = 0; k < r->ex.nviols; k++)
 		violation_text(&R, &r->ex.viols[k], r->schedule);
-	if (r->ex.aborted[0])
+	if (r->ex.aborted[0] && r->ex.aborted_at.line)
+		fprintf(out, "  the bufferized run stopped at %s:%d:%d: %s\n",
+			c->file, r->ex.aborted_at.line, r->ex.aborted_at.col,
+			r->ex.aborted);
+	else if (r->ex.aborted[0])
 		fprintf(out, "  the bufferized run stopped: %s\n", r->ex.aborted);
 	if (r->ex.failed)
 		fprintf(out, "  the bufferized run failed at the assert at %s:%d:%d: "
@@ -1124,6 +1132,19 @@ fixes_json(const RunOut *r)
 	return a;
 }
 
+/* "F:L:C: why", as the text report says it. */
+static json_t *
+aborted_json(const Case *c, const ExecResult *ex)
+{
+	char buf[4352];
+
+	if (!ex->aborted_at.line)
+		return json_string(ex->aborted);
+	snprintf(buf, sizeof buf, "%s:%d:%d: %s", c ? c->file : "?",
+		 ex->aborted_at.line, ex->aborted_at.col, ex->aborted);
+	return json_string(buf);
+}
+
 static json_t *
 run_json(const Case *c, const Outcome *o, const RunOut *r)
 {
@@ -1172,7 +1193,7 @@ run_json(const Case *c, const Outcome *o, const RunOut *r)
 	}
 	ok = ok && set(j, "memory", memory_json(&r->ex.mem));
 	if (ok && r->ex.aborted[0])
-		ok = set(j, "aborted", json_string(r->ex.aborted));
+		ok = set(j, "aborted", aborted_json(c, &r->ex));
 	if (ok && r->ex.failed)
 		ok = set(j, "failure", failure_json(r->ex.failed->loc,
 						    r->ex.failed->msg));

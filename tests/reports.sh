@@ -143,4 +143,12 @@ has "$fel:8:5: alloc tensor<4xi32> for %e [e:new]: no operand of its type it may
 expect 0 "$B" run "$S/cases/undef/insert-into-empty-read-empty.yaml"
 has "  0: tensor<4xi32> = [5, poison, poison, poison]"
 has "  1: i32 = poison"
+# a bufferized run that stops says where, in the text and the JSON; an
+# element of a view of part of a buffer says where it is in the buffer too
+wn=$S/cases/loops/while-never-ends-in-place.yaml
+expect 0 "$B" run "$wn"
+has "  the bufferized run stopped at $wn:14:5: loop trip limit of 50 reached"
+has "    first element [] of the view read, element 0 of the buffer of input %x; 50 times"
+expect 0 "$B" run "$wn" --json
+json "\"aborted\": \"$wn:14:5: loop trip limit of 50 reached\""
 echo ok

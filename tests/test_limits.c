@@ -164,7 +164,8 @@ START_TEST(work_bufferized_run)
 				 &nref, &d), 0);
 	c->lim.max_work = 100000;
 	diff_run(c, NULL, strategy_find("copy-all"), ref, nref, &r);
-	ck_assert_str_eq(r.ex.aborted, "line 6: " WORK_MSG(100000));
+	ck_assert_str_eq(r.ex.aborted, WORK_MSG(100000));
+	ck_assert_int_eq(r.ex.aborted_at.line, 6);
 	ck_assert_int_eq(r.verdict, VERDICT_DIVERGE);
 	runout_clear(&r);
 	for (int i = 0; i < nref; i++)
