@@ -926,11 +926,8 @@ html_check_files(const char *dir, const char *title, char *const *paths,
 	diff_record(false);
 	if (html_index(dir, title, je, n))
 		rc = -1;
-	for (int i = 0; i < n; i++) {
-		mem_free(je[i].name);
-		mem_free(je[i].file);
-		mem_free(je[i].msg);
-	}
+	for (int i = 0; i < n; i++)
+		jentry_clear(&je[i]);
 	mem_free(je);
 	return rc;
 }
