@@ -732,11 +732,10 @@ parse_flags(Args *a, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "-:hj:", lo, NULL)) != -1) {
 		if (c == 1)
 			a->paths[a->npaths++] = optarg;
-		else if (c == 'j' && (rc = take_flag(a, flag_index("jobs"),
-						      optarg)))
-			return rc;
-		else if (c == 'j')
-			continue;
+		else if (c == 'j') {
+			if ((rc = take_flag(a, flag_index("jobs"), optarg)))
+				return rc;
+		}
 		else if (c == 'h') {
 			help_cmd(stdout, a->cmd);
 			return -1;

@@ -36,6 +36,8 @@ sed 's/time="[^"]*"//g' "$tmp/j2.xml" >"$tmp/j2.notime"
 cmp -s "$tmp/j1.notime" "$tmp/j2.notime" || fail "-j 2 JUnit differs from -j 1"
 expect 2 "$B" check "$d" -j 0
 has "bufdiff check: --jobs wants a whole number in 1..256, got '0'"
+expect 2 "$B" check "$d" -j
+has "bufdiff check: option --jobs (-j) needs a value"
 
 # a path that does not exist fails the run and is an error in the JUnit file
 expect 2 "$B" check "$d/seed" "$tmp/no-such.yaml" --junit "$tmp/j3.xml"
