@@ -20,14 +20,6 @@
 
 #include "oracle.h"
 
-/* One slot per distinct spec of the process: a corpus may name many
- * commands (16 was too few for a directory of cases from several tools). */
-enum { MAX_EXTERNAL = 256 };
-
-static struct External slots[MAX_EXTERNAL];
-static Strategy strategies[MAX_EXTERNAL];
-static int nslots;
-
 static ExternalOpts opts = {60.0, "", 0, 0, NULL};
 static ExternalStats stats;
 
@@ -62,79 +54,6 @@ external_opts(void)
 	return &opts;
 }
 
-static const struct {
-	const char *prefix;
-	ExtKind kind;
-	const char *dflt;       /* when no `:ARG` is given; NULL: required */
-	const char *about;
-} kinds[] = {
-	{"exec-mlir", EXT_EXEC_MLIR, NULL,
-	 "outside bufferizer: exported MLIR on CMD's stdin, decisions back"},
-	{"exec", EXT_EXEC, NULL,
-	 "outside bufferizer: canonical TIR on CMD's stdin, decisions back"},
-	{"mlir-pipeline", EXT_PIPELINE, "mlir-opt-22",
-	 "the memref program TOOL's bufferization pipeline emits"},
-	{"mlir", EXT_MLIR, "mlir-opt-22",
-	 "One-Shot Bufferize's analysis in TOOL (test-analysis-only)"},
-};
-
-/* "mlir-opt-19" -> 19, else 0. */
-static int
-tool_version(const char *tool)
-{
-	const char *dash = strrchr(tool, '-');
-	char *end;
-	long n;
-
-	if (!dash || !strstr(tool, "mlir-opt"))
-		return 0;
-	n = strtol(dash + 1, &end, 10);
-	return *end || !mlir_version((int)n) ? 0 : (int)n;
-}
-
-const Strategy *
-strategy_parse(const char *spec)
-{
-	const Strategy *s = strategy_find(spec);
-
-	if (s)
-		return s;
-	for (int i = 0; i < nslots; i++)
-		if (!strcmp(slots[i].spec, spec))
-			return &strategies[i];
-	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-		size_t n = strlen(kinds[k].prefix);
-		struct External *e;
-		const char *arg;
-
-		if (strncmp(spec, kinds[k].prefix, n) ||
-		    (spec[n] && spec[n] != ':'))
-			continue;
-		arg = spec[n] == ':' ? spec + n + 1 : kinds[k].dflt;
-		if (!arg || !*arg || nslots == MAX_EXTERNAL ||
-		    strlen(spec) >= sizeof e->spec)
-			return NULL;
-		e = &slots[nslots];
-		e->kind = kinds[k].kind;
-		snprintf(e->spec, sizeof e->spec, "%s", spec);
-		snprintf(e->arg, sizeof e->arg, "%s", arg);
-		e->version = tool_version(arg);
-		strategies[nslots] = (Strategy){e->spec, kinds[k].about, NULL, 0, e};
-		return &strategies[nslots++];
-	}
-	return NULL;
-}
-
-const char *
-strategy_label(const Strategy *s)
-{
-	static const char *const names[] = {
-		[EXT_EXEC] = "exec", [EXT_EXEC_MLIR] = "exec-mlir",
-		[EXT_MLIR] = "mlir", [EXT_PIPELINE] = "mlir-pipeline"};
-
-	return s->ext ? names[s->ext->kind] : s->name;
-}
-
 /* The MLIR version the export targets: --mlir-version, else the tool's
  * own name (mlir-opt-19), else 22. */
 int
@@ -142,8 +61,8 @@ external_mlir_version(const Strategy *s)
 {
 	if (opts.mlir_version)
 		return opts.mlir_version;
-	if (s->ext && s->ext->version)
-		return s->ext->version;
+	if (s->version)
+		return s->version;
 	return 22;
 }
 
@@ -158,7 +77,7 @@ cache_key(const Strategy *s, const char *in)
 {
 	Str b = {0};
 
-	str_printf(&b, "%s\n%d\n", s->ext->spec, external_mlir_version(s));
+	str_printf(&b, "%s\n%d\n", s->name, external_mlir_version(s));
 	str_puts(&b, in);
 	return str_take(&b);
 }
@@ -220,24 +139,23 @@ pipeline(void)
 void
 external_command(const Strategy *s, Str *b)
 {
-	const struct External *e = s->ext;
 	const MlirVersion *v = mlir_version(external_mlir_version(s));
 	Str p = {0};
 	char *pass;
 
-	if (e->kind == EXT_PIPELINE) {
+	if (s->kind == STRAT_PIPELINE) {
 		str_printf(&p, "--pass-pipeline=builtin.module(%s)",
 			   pipeline());
 		pass = str_take(&p);
-		str_printf(b, "%s ", e->arg);
+		str_printf(b, "%s ", s->arg);
 		sh_quote(b, pass ? pass : "");
 		str_puts(b, " --mlir-print-op-generic --mlir-print-debuginfo "
 			 "--mlir-print-local-scope");
 		mem_free(pass);
 		return;
 	}
-	if (e->kind != EXT_MLIR) {
-		str_puts(b, e->arg);
+	if (s->kind != STRAT_MLIR) {
+		str_puts(b, s->arg);
 		return;
 	}
 	str_puts(&p, "--one-shot-bufferize=bufferize-function-boundaries "
@@ -247,7 +165,7 @@ external_command(const Strategy *s, Str *b)
 	if (opts.mlir_options && *opts.mlir_options)
 		str_printf(&p, " %s", opts.mlir_options);
 	pass = str_take(&p);
-	str_printf(b, "%s ", e->arg);
+	str_printf(b, "%s ", s->arg);
 	sh_quote(b, pass ? pass : "");
 	str_puts(b, " --mlir-print-op-generic --mlir-print-debuginfo "
 		 "--mlir-print-local-scope");
@@ -285,7 +203,7 @@ tool_input(const Strategy *s, const Case *c, Arena *a, ExportMap *map,
 	Str b = {0};
 
 	d->msg[0] = 0;
-	if (s->ext->kind == EXT_EXEC)
+	if (s->kind == STRAT_EXEC)
 		return tir_print(c->prog);
 	if (mlir_export(c->prog, c->file,
 			mlir_version(external_mlir_version(s)), &b, a, map, d)) {
@@ -302,7 +220,7 @@ repro_command(const Strategy *s, const Case *c, ToolReport *t)
 	Str b = {0};
 	char *cmd;
 
-	if (s->ext->kind == EXT_EXEC)
+	if (s->kind == STRAT_EXEC)
 		str_printf(&b, "bufdiff print %s | ", c->file);
 	else
 		str_printf(&b, "bufdiff export %s --mlir-version %d | ", c->file,
@@ -433,7 +351,7 @@ apply_document(const Strategy *s, const Case *c, const char *ans,
 	if (plandoc_load("answer", ans, strlen(ans), c, a, &r, &found, &d))
 		rc = tool_error(t, "answer: %d:%d: %s", d.loc.line, d.loc.col,
 				d.msg);
-	else if (diff_plan(&r, ds, &d))
+	else if (run_plan_apply(&r, ds, &d))
 		rc = tool_error(t, "answer: %s", d.msg);
 	else
 		t->decisions = indented(ans);
@@ -671,7 +589,7 @@ external_decide(const Strategy *s, const Case *c, Decisions *ds,
 	}
 	rc = ask_case(s, c, a, &map, &in, &ans, t);
 	if (rc == 0)
-		rc = s->ext->kind == EXT_MLIR ? apply_mlir(c, in, ans, &map, ds, t)
+		rc = s->kind == STRAT_MLIR ? apply_mlir(c, in, ans, &map, ds, t)
 					      : apply_document(s, c, ans, ds, t);
 	mem_free(in);
 	arena_free(a);
@@ -775,7 +693,7 @@ batch_command(const Strategy *s)
 	Str b = {0}, p = {0};
 	char *pipe;
 
-	if (s->ext->kind == EXT_PIPELINE) {
+	if (s->kind == STRAT_PIPELINE) {
 		str_printf(&p, "--pass-pipeline=builtin.module(builtin.module("
 			   "%s))", pipeline());
 	} else {
@@ -789,7 +707,7 @@ batch_command(const Strategy *s)
 		str_puts(&p, "}))");
 	}
 	pipe = str_take(&p);
-	str_printf(&b, "%s ", s->ext->arg);
+	str_printf(&b, "%s ", s->arg);
 	sh_quote(&b, pipe ? pipe : "");
 	str_puts(&b, " --mlir-print-op-generic --mlir-print-debuginfo "
 		 "--mlir-print-local-scope");
@@ -953,9 +871,7 @@ external_prefill(const Strategy *s, Case *const *cases, int n)
 {
 	char **in = mem_calloc((size_t)n + 1, sizeof *in);
 	const char **files = mem_calloc((size_t)n + 1, sizeof *files);
-	char *cmd = s->ext && (s->ext->kind == EXT_MLIR ||
-			       s->ext->kind == EXT_PIPELINE) ?
-		    batch_command(s) : NULL;
+	char *cmd = s->flags & STRAT_BATCH ? batch_command(s) : NULL;
 	int m = 0;
 
 	if (in && files && cmd)
@@ -980,4 +896,32 @@ external_prefill(const Strategy *s, Case *const *cases, int n)
 	mem_free(files);
 	mem_free(cmd);
 	return m;
+}
+
+/* ---- the entries (strategy_answer) */
+
+static int
+decide_entry(const Strategy *s, const StratCtx *ctx, Answer *out)
+{
+	return external_decide(s, ctx->c, out->ds, &out->tool, &out->err);
+}
+
+/* No decisions: the memref program says everything (copy-all's stand
+ * for the reports). */
+static int
+memref_entry(const Strategy *s, const StratCtx *ctx, Answer *out)
+{
+	if (decisions_make(ctx->p, strategy_find("copy-all"), out->ds))
+		return -1;
+	return external_memref(s, ctx->c, &out->bp, &out->entry, &out->tool,
+			       &out->err);
+}
+
+void
+external_register(void)
+{
+	strategy_register(STRAT_EXEC, decide_entry);
+	strategy_register(STRAT_EXEC_MLIR, decide_entry);
+	strategy_register(STRAT_MLIR, decide_entry);
+	strategy_register(STRAT_PIPELINE, memref_entry);
 }

@@ -170,7 +170,7 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 					"written to %s\n", (unsigned long long)seed,
 					path);
 		}
-		if (o->strategy->ext && o->strategy->ext->kind != EXT_EXEC)
+		if (o->strategy->flags & STRAT_READS_MLIR)
 			keep_bridge(o, path, reduced ? reduced : yaml);
 	}
 	mem_free(reduced);
@@ -375,9 +375,10 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 	double t0 = now(), shown = t0;
 	int n = o->nshards > 0 ? o->nshards : 1, nb = fuzz_batch();
 	/* a batch of 1 is no batch: each program asks on its own */
-	bool batched = o->strategy->ext && nb > 1;
+	bool batched = (o->strategy->flags & STRAT_TOOL) && nb > 1;
 	Batch b = {0};
 
+	external_register(); /* outside strategies run here */
 	memset(st, 0, sizeof *st);
 	if (o->out && !o->lazy_out && mkdir(o->out, 0777) && errno != EEXIST) {
 		fprintf(stderr, "bufdiff: cannot create %s: %s\n", o->out,

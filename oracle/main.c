@@ -603,34 +603,31 @@ bufferize_decisions(Opts *o, Case *c, Decisions *ds, BProg **bp, Diag *d)
 	}
 	if (!s)
 		s = strategy_find("copy-all");
-	if (s->ext) {
-		ToolReport t;
-		const Func *entry;
-		int rc = s->ext->kind == EXT_PIPELINE ?
-			 external_memref(s, c, bp, &entry, &t, d) :
-			 external_decide(s, c, ds, &t, d);
-		mem_free(t.decisions);
-		mem_free(t.memref);
-		if (rc < 0 && s->ext->kind == EXT_PIPELINE && d->msg[0] &&
-		    strcmp(d->msg, "out of memory")) {
+	{
+		Answer ans = {.ds = ds};
+		int rc = strategy_answer(s, &(StratCtx){c->prog, c, NULL}, &ans);
+		ToolReport *t = &ans.tool;
+		*bp = ans.bp;
+		*d = ans.err;
+		mem_free(t->decisions);
+		mem_free(t->memref);
+		if (rc < 0 && d->msg[0] && strcmp(d->msg, "out of memory")) {
 			fprintf(stderr, "%s: error: %s\n", o->a.paths[0], d->msg);
 			return STATUS_BAD;
 		}
 		if (rc < 0)
 			return cli_usage(&o->a, "%s", "out of memory");
 		if (rc > 0) {
-			size_t n = strlen(t.err);
+			size_t n = strlen(t->err);
 			fprintf(stderr, "bufdiff: tool-error: %s\n  command: %s\n%s%s",
-				t.status, t.cmd, t.err,
-				n && t.err[n - 1] != '\n' ? "\n" : "");
+				t->status, t->cmd, t->err,
+				n && t->err[n - 1] != '\n' ? "\n" : "");
 			return STATUS_FAIL;
 		}
 		if (*bp)
-			return 0; /* the memref program: no decisions */
-	} else if (decisions_make(c->prog, s, ds)) {
-		return cli_usage(&o->a, "%s", "out of memory");
+			return 0; /* the buffer program: no decisions */
 	}
-	if (r && diff_plan(r, ds, d)) {
+	if (r && run_plan_apply(r, ds, d)) {
 		print_error(o->a.paths[0], c, d);
 		return STATUS_BAD;
 	}
@@ -831,6 +828,7 @@ main(int argc, char **argv)
 	mallopt(M_TOP_PAD, 16 << 20);
 #endif
 	report_json_init();
+	external_register();
 	rc = cli_parse(argc, argv, &o.a);
 	if (!rc)
 		rc = run_command(&o);

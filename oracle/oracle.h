@@ -230,6 +230,10 @@ bool run_has_plan(const Run *r);
 Value *runs_value(const Program *p, const Func *in, const Func *entry,
 		  const char *name);
 
+/* Apply run r's plan and frees to ds (a bufferizer Plan); -1 with err for
+ * an illegal plan. */
+int run_plan_apply(const Run *r, Decisions *ds, Diag *err);
+
 /* -------------------------------------------------------------- case.c */
 
 /* `expect: {error: {line, col, message}}` or `# expect-error: ...`. */
@@ -312,18 +316,8 @@ char *plandoc_read(const char *path, size_t *len, Diag *d);
 
 typedef enum Status { STATUS_OK, STATUS_FAIL, STATUS_BAD } Status; /* = exit codes */
 
-/* What an outside bufferizer was asked and answered (external.c). */
-typedef struct ToolReport {
-	char cmd[1536];         /* the command line that reproduces the answer */
-	char status[256];       /* tool-error: "exit 1", "timed out after 60 s",
-				 * "answer: unknown value %q", ... */
-	char err[1024];         /* tool-error: the first lines of its stderr */
-	char *decisions;        /* mem_alloc'ed: the tool's own word for each
-				 * decision it took, one per line, or NULL */
-	char *memref;           /* mlir-pipeline: the memref program the
-				 * tool printed (reports' memref lines are
-				 * in it), mem_alloc'ed, or NULL */
-} ToolReport;
+/* ToolReport (what an outside bufferizer was asked and answered) is in
+ * bufferize.h, beside the Strategy that answers with it. */
 
 /* One executed instruction of a bufferized run: the live bytes after it
  * (M(t)), its .yaml line (0: none), the stream it ran on (-1: the
@@ -404,16 +398,6 @@ void outcome_clear(Outcome *o);
 
 /* ---------------------------------------------------------- external.c */
 
-typedef enum ExtKind { EXT_EXEC, EXT_EXEC_MLIR, EXT_MLIR, EXT_PIPELINE } ExtKind;
-
-/* A parsed outside strategy (Strategy.ext), alive for the process. */
-struct External {
-	ExtKind kind;
-	char spec[2048];        /* as given: "exec:python3 x.py", "mlir" */
-	char arg[2048];         /* the command, or the tool (mlir-opt-22) */
-	int version;            /* the tool is mlir-opt-N: N, else 0 */
-};
-
 typedef struct ExternalOpts {
 	double timeout;         /* --tool-timeout SEC (default 60) */
 	const char *mlir_options; /* --mlir-options: more analysis options */
@@ -444,13 +428,9 @@ const ExternalOpts *external_opts(void);
  * 0 not one of these, -1 a bad value (why).  value NULL: only whether name
  * is one of them. */
 int external_opt(const char *name, const char *value, char *why, size_t n);
-/* A built-in strategy by name, or an outside one (`exec:CMD`,
- * `exec-mlir:CMD`, `mlir[:TOOL]`, `mlir-pipeline[:TOOL]`); NULL if
- * neither. */
-const Strategy *strategy_parse(const char *spec);
-/* A short name for files and tables: the built-in's name, or "exec",
- * "exec-mlir", "mlir", "mlir-pipeline". */
-const char *strategy_label(const Strategy *s);
+/* The outside strategies' entries (strategy_register), once at start-up
+ * by main and by the tests and benches that run them. */
+void external_register(void);
 /* The shell command an outside strategy runs (the program on its stdin). */
 void external_command(const Strategy *s, Str *b);
 /* The same as one stage of a pipeline: a command with shell operators
@@ -488,8 +468,6 @@ int external_prefill(const Strategy *s, struct Case *const *cases, int n);
 void diff_run(const Case *c, const Run *r, const Strategy *s,
 	      Tensor *const *ref, int nref, RunOut *o);
 void runout_clear(RunOut *o);
-/* Apply run r's plan and frees to ds; -1 with err for an illegal plan. */
-int diff_plan(const Run *r, Decisions *ds, Diag *err);
 /* --alloc-overhead, --memory-trace, --schedule (NULL: each run's own) and
  * --schedules N (random seeds tried by `all`), for every later run. */
 void diff_options(int64_t alloc_overhead, FILE *trace, const Schedule *sched,

@@ -68,7 +68,7 @@ START_TEST(parse_builtin)
 	const Strategy *s = parse("one-shot");
 
 	ck_assert_ptr_eq(s, strategy_find("one-shot"));
-	ck_assert_ptr_null(s->ext);
+	ck_assert_ptr_null(s->arg);
 	ck_assert_str_eq(strategy_label(s), "one-shot");
 }
 END_TEST
@@ -78,21 +78,21 @@ START_TEST(parse_exec)
 	const Strategy *s = parse("exec:python3 my.py --x 'a b'");
 
 	ck_assert_str_eq(s->name, "exec:python3 my.py --x 'a b'");
-	ck_assert_int_eq(s->ext->kind, EXT_EXEC);
-	ck_assert_str_eq(s->ext->arg, "python3 my.py --x 'a b'");
-	ck_assert_int_eq(s->ext->version, 0);
+	ck_assert_int_eq(s->kind, STRAT_EXEC);
+	ck_assert_str_eq(s->arg, "python3 my.py --x 'a b'");
+	ck_assert_int_eq(s->version, 0);
 	ck_assert_str_eq(strategy_label(s), "exec");
 	ck_assert_str_eq(command(s), "python3 my.py --x 'a b'");
 	/* the same spec is the same strategy */
 	ck_assert_ptr_eq(parse("exec:python3 my.py --x 'a b'"), s);
 	s = parse("exec-mlir:cat");
-	ck_assert_int_eq(s->ext->kind, EXT_EXEC_MLIR);
-	ck_assert_str_eq(s->ext->arg, "cat");
+	ck_assert_int_eq(s->kind, STRAT_EXEC_MLIR);
+	ck_assert_str_eq(s->arg, "cat");
 	ck_assert_str_eq(strategy_label(s), "exec-mlir");
 	ck_assert_str_eq(command(s), "cat");
 	/* the prefix is exec's, the rest is the command: "exec:exec:x" runs
 	 * `exec:x` */
-	ck_assert_str_eq(parse("exec:exec:x")->ext->arg, "exec:x");
+	ck_assert_str_eq(parse("exec:exec:x")->arg, "exec:x");
 }
 END_TEST
 
@@ -132,9 +132,9 @@ START_TEST(parse_mlir)
 	const Strategy *s = parse("mlir");
 
 	reset_options();
-	ck_assert_int_eq(s->ext->kind, EXT_MLIR);
-	ck_assert_str_eq(s->ext->arg, "mlir-opt-22");
-	ck_assert_int_eq(s->ext->version, 22);
+	ck_assert_int_eq(s->kind, STRAT_MLIR);
+	ck_assert_str_eq(s->arg, "mlir-opt-22");
+	ck_assert_int_eq(s->version, 22);
 	ck_assert_str_eq(strategy_label(s), "mlir");
 	ck_assert_int_eq(external_mlir_version(s), 22);
 	ck_assert_str_eq(command(s), "mlir-opt-22 '--one-shot-bufferize="
@@ -142,26 +142,26 @@ START_TEST(parse_mlir)
 			 "allow-return-allocs-from-loops' --mlir-print-op-generic "
 			 "--mlir-print-debuginfo --mlir-print-local-scope");
 	s = parse("mlir:mlir-opt-16");
-	ck_assert_int_eq(s->ext->version, 16);
+	ck_assert_int_eq(s->version, 16);
 	ck_assert_int_eq(external_mlir_version(s), 16);
 	ck_assert_str_eq(command(s), "mlir-opt-16 '--one-shot-bufferize="
 			 "bufferize-function-boundaries test-analysis-only "
 			 "allow-return-allocs' --mlir-print-op-generic "
 			 "--mlir-print-debuginfo --mlir-print-local-scope");
-	ck_assert_int_eq(parse("mlir:/usr/bin/mlir-opt-19")->ext->version, 19);
+	ck_assert_int_eq(parse("mlir:/usr/bin/mlir-opt-19")->version, 19);
 	/* not a version bufdiff exports for, not an mlir-opt: 22 */
 	s = parse("mlir:mlir-opt-17");
-	ck_assert_int_eq(s->ext->version, 0);
+	ck_assert_int_eq(s->version, 0);
 	ck_assert_int_eq(external_mlir_version(s), 22);
 	s = parse("mlir:my-opt --my-flag");
-	ck_assert_int_eq(s->ext->version, 0);
-	ck_assert_str_eq(s->ext->arg, "my-opt --my-flag");
+	ck_assert_int_eq(s->version, 0);
+	ck_assert_str_eq(s->arg, "my-opt --my-flag");
 	ck_assert_int_eq(external_mlir_version(s), 22);
 	s = parse("mlir-pipeline");
-	ck_assert_int_eq(s->ext->kind, EXT_PIPELINE);
-	ck_assert_str_eq(s->ext->arg, "mlir-opt-22");
+	ck_assert_int_eq(s->kind, STRAT_PIPELINE);
+	ck_assert_str_eq(s->arg, "mlir-opt-22");
 	ck_assert_str_eq(strategy_label(s), "mlir-pipeline");
-	ck_assert_int_eq(parse("mlir-pipeline:mlir-opt-19")->ext->version, 19);
+	ck_assert_int_eq(parse("mlir-pipeline:mlir-opt-19")->version, 19);
 }
 END_TEST
 
@@ -476,7 +476,7 @@ START_TEST(parse_many)
 	for (int i = 0; i < 100; i++) {
 		snprintf(spec, sizeof spec, "exec:true %d", i);
 		s[i] = parse(spec);
-		ck_assert_str_eq(s[i]->ext->arg, spec + 5);
+		ck_assert_str_eq(s[i]->arg, spec + 5);
 	}
 	for (int i = 0; i < 100; i++) {
 		snprintf(spec, sizeof spec, "exec:true %d", i);
@@ -515,5 +515,6 @@ external_suite(void)
 int
 main(void)
 {
+	external_register();
 	return tu_run((Suite *[]){external_suite(), NULL});
 }
