@@ -82,27 +82,59 @@ cache_key(const Strategy *s, const char *in)
 	return str_take(&b);
 }
 
-static const char *
+/* A tool's word about one input: its answer, or its failure. */
+typedef struct ToolAnswer {
+	char *text;             /* the answer (its stdout); NULL: it failed */
+	char *status;           /* the failure: "exit 1", "answer: 3:1: NUL
+				 * byte in the answer", ... */
+	char *err;              /* ... and the lines of its stderr kept */
+} ToolAnswer;
+
+static void
+answer_drop(void *val)
+{
+	ToolAnswer *a = val;
+
+	mem_free(a->text);
+	mem_free(a->status);
+	mem_free(a->err);
+	mem_free(a);
+}
+
+static const ToolAnswer *
 answer_get(const Strategy *s, const char *in)
 {
 	char *k = cache_key(s, in);
-	const char *a = k ? cache_text(&answers, k) : NULL;
+	const ToolAnswer *a = k ? cache_val(&answers, k) : NULL;
 
 	mem_free(k);
 	return a;
 }
 
+/* Cache answer text, or (text NULL) the failure status + err. */
+static void
+remember(const Strategy *s, const char *in, const char *text,
+	 const char *status, const char *err)
+{
+	char *k = cache_key(s, in);
+	ToolAnswer *a = mem_calloc(1, sizeof *a);
+
+	if (!k || !a || (text && !(a->text = mem_strdup(text))) ||
+	    (!text && (!(a->status = mem_strdup(status)) ||
+		       !(a->err = mem_strdup(err))))) {
+		mem_free(k);
+		if (a)
+			answer_drop(a);
+		return;
+	}
+	answers.drop = answer_drop;
+	cache_put_val(&answers, k, true, a);
+}
+
 void
 external_remember(const Strategy *s, const char *in, const char *answer)
 {
-	char *k = cache_key(s, in), *v = mem_strdup(answer);
-
-	if (!k || !v) {
-		mem_free(k);
-		mem_free(v);
-		return;
-	}
-	cache_put_text(&answers, k, true, v);
+	remember(s, in, answer, NULL, NULL);
 }
 
 void
@@ -241,9 +273,6 @@ printable(char *s)
 			*s = '?';
 }
 
-/* A cached tool failure: "\1STATUS\nSTDERR". */
-enum { FAILED = 1 };
-
 static int
 tool_error(ToolReport *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -265,11 +294,12 @@ tool_error(ToolReport *t, const char *fmt, ...)
 static int
 ask(const Strategy *s, const char *in, const char **answer, ToolReport *t)
 {
+	const ToolAnswer *a;
 	ToolResult r;
-	Str cmd = {0}, fail = {0};
-	char *c, *f;
+	Str cmd = {0};
+	char *c;
 
-	if (!(*answer = answer_get(s, in))) {
+	if (!(a = answer_get(s, in))) {
 		external_command(s, &cmd);
 		if (!(c = str_take(&cmd)))
 			return -1;
@@ -279,41 +309,30 @@ ask(const Strategy *s, const char *in, const char **answer, ToolReport *t)
 		}
 		mem_free(c);
 		if (r.status == TOOL_OK && memchr(r.out, 0, r.nout)) {
-			/* the cache holds C strings: a NUL would cut the
-			 * answer short, unseen */
+			/* the answer is read as a C string: a NUL would cut
+			 * it short, unseen */
 			Loc at = yl_offset_loc(r.out, strlen(r.out));
-			str_printf(&fail, "%canswer: %d:%d: NUL byte in the "
-				   "answer\n", FAILED, at.line, at.col);
-			if ((f = str_take(&fail))) {
-				external_remember(s, in, f);
-				mem_free(f);
-			}
+			char st[256];
+			snprintf(st, sizeof st, "answer: %d:%d: NUL byte in the "
+				 "answer", at.line, at.col);
+			remember(s, in, NULL, st, "");
 		} else if (r.status == TOOL_OK) {
-			external_remember(s, in, r.out);
+			remember(s, in, r.out, NULL, NULL);
 		} else {
 			char st[256], err[1024];
-			str_printf(&fail, "%c%s\n%s", FAILED,
-				   tool_status_str(&r, st, sizeof st),
-				   tool_stderr_head(&r, 8, err, sizeof err));
-			if ((f = str_take(&fail))) {
-				external_remember(s, in, f);
-				mem_free(f);
-			}
+			remember(s, in, NULL, tool_status_str(&r, st, sizeof st),
+				 tool_stderr_head(&r, 8, err, sizeof err));
 		}
 		tool_result_free(&r);
-		if (!(*answer = answer_get(s, in)))
+		if (!(a = answer_get(s, in)))
 			return -1;
 	}
-	if (**answer != FAILED)
+	if ((*answer = a->text))
 		return 0;
-	{
-		const char *nl = strchr(*answer + 1, '\n');
-		int n = nl ? (int)(nl - *answer - 1) : (int)strlen(*answer + 1);
-		snprintf(t->status, sizeof t->status, "%.*s", n, *answer + 1);
-		snprintf(t->err, sizeof t->err, "%s", nl ? nl + 1 : "");
-		printable(t->status);
-		printable(t->err);
-	}
+	snprintf(t->status, sizeof t->status, "%s", a->status);
+	snprintf(t->err, sizeof t->err, "%s", a->err);
+	printable(t->status);
+	printable(t->err);
 	return 1;
 }
 
@@ -792,9 +811,8 @@ remember_failure(const Strategy *s, const char *in, const ToolResult *r,
 {
 	Str b = {0};
 	char st[256];
-	char *f;
+	char *err;
 
-	str_printf(&b, "%c%s\n", FAILED, tool_status_str(r, st, sizeof st));
 	for (const char *p = r->err; p && *p;) {
 		size_t len = strcspn(p, "\n");
 		if (!strncmp(p, at, strlen(at))) {
@@ -803,10 +821,9 @@ remember_failure(const Strategy *s, const char *in, const ToolResult *r,
 		}
 		p += len + (p[len] == '\n');
 	}
-	if ((f = str_take(&b))) {
-		external_remember(s, in, f);
-		mem_free(f);
-	}
+	if ((err = str_take(&b)))
+		remember(s, in, NULL, tool_status_str(r, st, sizeof st), err);
+	mem_free(err);
 }
 
 /* One batch call over in[0..n) (programs of files[0..n)).  When the tool

@@ -777,19 +777,20 @@ const char *emit_ref(const Program *p, const Func *entry, const Func *in,
 
 /* ------------------------------------------------------------- cache.c */
 
-/* Candidate case text -> accepted?  Program text -> a tool's answer.
- * Open addressing, FNV-1a. */
+/* Candidate case text -> accepted?  Program text -> a tool's answer (a
+ * struct, external.c's).  Open addressing, FNV-1a. */
 typedef struct Cache {
 	char **keys;
 	uint64_t *hash;
 	bool *acc;
-	char **text;
+	void **val;
 	size_t cap, n;
+	void (*drop)(void *val);    /* frees a value; NULL: mem_free */
 } Cache;
 int cache_get(const Cache *c, const char *key, bool *acc);
 int cache_put(Cache *c, char *key, bool acc);
-const char *cache_text(const Cache *c, const char *key);
-int cache_put_text(Cache *c, char *key, bool acc, char *text);
+const void *cache_val(const Cache *c, const char *key);
+int cache_put_val(Cache *c, char *key, bool acc, void *val);
 void cache_free(Cache *c);
 
 /* ------------------------------------------------------------ reduce.c */
