@@ -653,52 +653,6 @@ external_memref(const Strategy *s, const Case *c, BProg **bp,
 	return rc;
 }
 
-/* ---- options shared by every command that runs strategies */
-
-int
-external_opt(const char *name, const char *value, char *why, size_t n)
-{
-	static const char *const names[] = {"--tool-timeout", "--mlir-options",
-					    "--mlir-version", "--mlir-pipeline"};
-	char *end;
-
-	if (!value) {
-		for (int i = 0; i < 4; i++)
-			if (!strcmp(name, names[i]))
-				return 1;
-		return 0;
-	}
-	if (!strcmp(name, "--tool-timeout")) {
-		double t = strtod(value, &end);
-		if (*end || !*value || !(t > 0) || t > 86400) {
-			snprintf(why, n, "--tool-timeout wants seconds in (0, "
-				 "86400], got '%s'", value);
-			return -1;
-		}
-		opts.timeout = t;
-	} else if (!strcmp(name, "--mlir-options")) {
-		opts.mlir_options = value;
-	} else if (!strcmp(name, "--mlir-pipeline")) {
-		if (!*value || strchr(value, '\'')) {
-			snprintf(why, n, "--mlir-pipeline wants a pass pipeline "
-				 "(no quotes), got '%s'", value);
-			return -1;
-		}
-		opts.mlir_pipeline = value;
-	} else if (!strcmp(name, "--mlir-version")) {
-		long v = strtol(value, &end, 10);
-		if (*end || !*value || !mlir_version((int)v)) {
-			snprintf(why, n, "unknown MLIR version '%s' (16, 19 or "
-				 "22)", value);
-			return -1;
-		}
-		opts.mlir_version = (int)v;
-	} else {
-		return 0;
-	}
-	return 1;
-}
-
 /* ---- fuzz batches: many programs, one tool call */
 
 /* The analysis (mlir) or the whole pipeline (mlir-pipeline) anchored on

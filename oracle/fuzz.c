@@ -528,13 +528,6 @@ fuzz_main(const Args *a)
 	o.gen.max_ops = a->max_ops;
 	o.gen.mix = a->mix;
 	o.gen.no_copies = a->no_copies;
-	if (a->tool_batch) {
-		/* programs per tool call (outside strategies): 1 asks about
-		 * each alone, for comparisons */
-		ExternalOpts xo = *external_opts();
-		xo.batch = a->tool_batch;
-		external_options(&xo);
-	}
 	if (html && !o.out)
 		o.out = html;   /* the repros beside their pages */
 	o.progress = !o.quiet && isatty(2);

@@ -697,7 +697,7 @@ cmd_export(Opts *o)
 	Str b = {0};
 	Diag d;
 	char *s;
-	int rc = STATUS_OK, v = external_opts()->mlir_version;
+	int rc = STATUS_OK, v = o->a.mlir_version;
 
 	/* the program only (no inputs needed), verified */
 	if (case_load(o->a.paths[0], CASE_PROGRAM_ONLY, &c, &d) ||
@@ -805,6 +805,10 @@ run_command(Opts *o)
 			     o->a.has_schedule ? &o->a.schedule : NULL,
 			     o->a.nrandom);
 		diff_reporting(true); /* every culprit set, the fix */
+		external_options(&(ExternalOpts){
+			o->a.tool_timeout,
+			o->a.mlir_options ? o->a.mlir_options : "",
+			o->a.mlir_version, o->a.tool_batch, o->a.mlir_pipeline});
 		if (!commands[o->a.cmd])
 			abort(); /* a command of cli.c's table without a function */
 		rc = commands[o->a.cmd](o);

@@ -423,11 +423,6 @@ typedef struct ExternalStats {
 void external_options(const ExternalOpts *o);
 const ExternalStats *external_stats(void);
 const ExternalOpts *external_opts(void);
-/* --tool-timeout, --mlir-options, --mlir-version, --mlir-pipeline for any
- * command: 1 taken,
- * 0 not one of these, -1 a bad value (why).  value NULL: only whether name
- * is one of them. */
-int external_opt(const char *name, const char *value, char *why, size_t n);
 /* The outside strategies' entries (strategy_register), once at start-up
  * by main and by the tests and benches that run them. */
 void external_register(void);
@@ -650,7 +645,10 @@ typedef struct Args {
 	const char *func, *tool;
 	bool no_tool;
 	long long import_seed;          /* import --seed N (1) */
-	double tool_timeout;            /* import --tool-timeout SEC (60) */
+	double tool_timeout;            /* --tool-timeout SEC (60) */
+	const char *mlir_options;       /* --mlir-options OPTS; NULL: none */
+	const char *mlir_pipeline;      /* --mlir-pipeline P; NULL: the default */
+	int mlir_version;               /* --mlir-version N; 0: the tool's */
 	/* lab cache */
 	int lab_cap, lab_stride, lab_requests, lab_step; /* (4, 4, 16, 0) */
 } Args;
