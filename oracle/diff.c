@@ -12,21 +12,15 @@
 
 #include "oracle.h"
 
-static int64_t opt_overhead;
-static FILE *opt_trace;
-static const Schedule *opt_sched;   /* --schedule: overrides the runs' */
-static int opt_nrandom = 8;         /* --schedules N: random seeds in `all` */
-static bool opt_record;             /* keep RunOut.series (--html) */
-static int trace_run;               /* --memory-trace's run column */
+const RunConfig run_config_default = {.nrandom = 8};
 
-void
-diff_record(bool on)
-{
-	opt_record = on;
-}
+/* --memory-trace's run column: the process's runs counted (a counter, not
+ * a setting). */
+static int trace_run;
 
 /* What one execution's steps go to: the CSV and/or a series. */
 typedef struct Rec {
+	const RunConfig *cfg;   /* its trace and record */
 	MemSeries s;
 	char tail[4200];        /* the CSV row's last three fields, "\n" */
 } Rec;
@@ -91,35 +85,18 @@ static void
 on_step(void *ctx, int64_t step, int64_t live, const BInst *in, int stream)
 {
 	Rec *r = ctx;
+	FILE *trace = r->cfg->trace;
 
-	if (opt_trace && step <= TRACE_ROWS) {
-		fprintf(opt_trace, "%lld,%lld,%d", (long long)step,
+	if (trace && step <= TRACE_ROWS) {
+		fprintf(trace, "%lld,%lld,%d", (long long)step,
 			(long long)live, in->op ? in->op->loc.line : 0);
-		fputs(r->tail, opt_trace);
-	} else if (opt_trace && step == TRACE_ROWS + 1) {
-		fprintf(opt_trace, "# truncated: this run has more than %d "
+		fputs(r->tail, trace);
+	} else if (trace && step == TRACE_ROWS + 1) {
+		fprintf(trace, "# truncated: this run has more than %d "
 			"steps\n", TRACE_ROWS);
 	}
-	if (opt_record)
+	if (r->cfg->record)
 		series_add(&r->s, step, live, in, stream);
-}
-
-static bool opt_report;             /* every culprit set, one-shot's word */
-
-void
-diff_reporting(bool on)
-{
-	opt_report = on;
-}
-
-void
-diff_options(int64_t alloc_overhead, FILE *trace, const Schedule *sched,
-	     int nrandom)
-{
-	opt_overhead = alloc_overhead;
-	opt_trace = trace;
-	opt_sched = sched;
-	opt_nrandom = nrandom;
 }
 
 const Value *
@@ -158,11 +135,12 @@ static int kept(BProg *bp, BProg **keep, int rc);
 /* Execute a buffer program (run_schedules runs one for every
  * schedule). */
 static int
-execute_lowered(const Case *c, const BProg *bp, const Func *entry,
-		Schedule sched, Rec *rec, ExecResult *ex, Diag *err)
+execute_lowered(const RunConfig *cfg, const Case *c, const BProg *bp,
+		const Func *entry, Schedule sched, Rec *rec, ExecResult *ex,
+		Diag *err)
 {
 	ExecOpts eo = {.lim = &c->lim, .sched = sched,
-		       .alloc_overhead = opt_overhead,
+		       .alloc_overhead = cfg->alloc_overhead,
 		       .on_step = rec ? on_step : NULL, .step_ctx = rec};
 
 	memset(ex, 0, sizeof *ex);
@@ -170,16 +148,16 @@ execute_lowered(const Case *c, const BProg *bp, const Func *entry,
 }
 
 static int
-execute(const Case *c, const Decisions *ds, Schedule sched, Rec *rec,
-	ExecResult *ex, BProg **keep, Diag *err)
+execute(const RunConfig *cfg, const Case *c, const Decisions *ds,
+	Schedule sched, Rec *rec, ExecResult *ex, BProg **keep, Diag *err)
 {
 	BProg *bp = bufferize_lower(c->prog, ds, err);
 
 	memset(ex, 0, sizeof *ex);
 	if (!bp)
 		return -1;
-	return kept(bp, keep, execute_lowered(c, bp, c->entry, sched, rec, ex,
-						 err));
+	return kept(bp, keep, execute_lowered(cfg, c, bp, c->entry, sched, rec,
+						 ex, err));
 }
 
 /* The buffer program goes to *keep after a run, else it is freed. */
@@ -277,6 +255,7 @@ typedef struct Bisect {
 	Verdict verdict;
 	const Violation *viol;
 	bool any;              /* more_culprits: any failure will do */
+	const RunConfig *cfg;
 } Bisect;
 
 /* The same value, or one the lowering made alike (`%x.out`: made anew in
@@ -344,7 +323,7 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 					     "the culprit bisection"))
 			goto oom;
 	}
-	if (execute(b->c, &t, b->sched, NULL, &ex, &bp, &err))
+	if (execute(b->cfg, b->c, &t, b->sched, NULL, &ex, &bp, &err))
 		goto oom;
 	v = judge(&ex, b->ref, b->nref, b->first, b->c->ref_failed);
 	same = same_failure(b, &ex, v); /* its violations point into bp */
@@ -450,10 +429,12 @@ more_culprits(Bisect *b, RunOut *o)
 }
 
 static void
-bisect(const Case *c, Schedule sched, Tensor *const *ref, int nref, RunOut *o)
+bisect(const RunConfig *cfg, const Case *c, Schedule sched,
+       Tensor *const *ref, int nref, RunOut *o)
 {
 	Bisect b = {c, &o->ds, sched, ref, nref, NULL, 0, NULL, false,
-		    o->verdict, o->ex.nviols ? &o->ex.viols[0] : NULL, false};
+		    o->verdict, o->ex.nviols ? &o->ex.viols[0] : NULL, false,
+		    cfg};
 	int n = decisions_choices(&o->ds, NULL, 0);
 
 	b.all = mem_alloc((size_t)(n + 1) * sizeof *b.all);
@@ -468,7 +449,7 @@ bisect(const Case *c, Schedule sched, Tensor *const *ref, int nref, RunOut *o)
 	memcpy(o->culprits, b.all, (size_t)n * sizeof *b.all);
 	o->nculprits = n;
 	ddmin(&b, o->culprits, &o->nculprits);
-	if (opt_report && !b.oom)
+	if (cfg->report && !b.oom)
 		more_culprits(&b, o);
 	mem_free(b.all);
 	mem_free(b.first);
@@ -668,13 +649,14 @@ schedule_name(Schedule s, char *buf, size_t n)
 	return buf;
 }
 
-/* The schedules the run asks for (`all`: sync, late and opt_nrandom
+/* The schedules the run asks for (`all`: sync, late and cfg->nrandom
  * random seeds) into list, how many returned; *all: `all` tries more
  * than one.  A program without launches runs once (sync). */
 static int
-schedule_list(const Case *c, const Run *r, Schedule *list, bool *all)
+schedule_list(const RunConfig *cfg, const Case *c, const Run *r,
+	      Schedule *list, bool *all)
 {
-	Schedule want = opt_sched ? *opt_sched
+	Schedule want = cfg->sched ? *cfg->sched
 			: r && r->has_schedule ? r->schedule
 					       : (Schedule){SCHED_ALL, 0};
 	int n = 0;
@@ -684,7 +666,7 @@ schedule_list(const Case *c, const Run *r, Schedule *list, bool *all)
 	} else {
 		list[n++] = (Schedule){SCHED_SYNC, 0};
 		list[n++] = (Schedule){SCHED_LATE, 0};
-		for (int i = 1; i <= opt_nrandom && i <= 64; i++)
+		for (int i = 1; i <= cfg->nrandom && i <= 64; i++)
 			list[n++] = (Schedule){SCHED_RANDOM, (uint64_t)i};
 	}
 	*all = want.kind == SCHED_ALL && n > 1;
@@ -696,8 +678,9 @@ schedule_list(const Case *c, const Run *r, Schedule *list, bool *all)
  * worst: its result and schedule.  One buffer program serves every
  * schedule (the executor does not change it). */
 static int
-run_schedules(const Case *c, const Func *entry, const Schedule *list,
-	      int n, bool all, Tensor *const *ref, int nref, RunOut *o)
+run_schedules(const RunConfig *cfg, const Case *c, const Func *entry,
+	      const Schedule *list, int n, bool all, Tensor *const *ref,
+	      int nref, RunOut *o)
 {
 	int64_t *tmp = mem_alloc((size_t)(nref + 1) * sizeof *tmp);
 
@@ -710,13 +693,14 @@ run_schedules(const Case *c, const Func *entry, const Schedule *list,
 		ExecResult ex;
 		Verdict v;
 		char sname[32];
-		Rec rec = {{0}, ""};
-		Rec *rp = opt_trace || opt_record ? &rec : NULL;
+		Rec rec = {cfg, {0}, ""};
+		Rec *rp = cfg->trace || cfg->record ? &rec : NULL;
 
-		if (opt_trace)
+		if (cfg->trace)
 			rec_tail(&rec, trace_run, o->strategy,
 				 schedule_name(list[i], sname, sizeof sname));
-		if (execute_lowered(c, o->bp, entry, list[i], rp, &ex, &o->err)) {
+		if (execute_lowered(cfg, c, o->bp, entry, list[i], rp, &ex,
+				    &o->err)) {
 			mem_free(rec.s.p);
 			mem_free(tmp);
 			return -1;
@@ -755,8 +739,8 @@ release_program(RunOut *o)
 }
 
 void
-diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
-	 int nref, RunOut *o)
+diff_run(const RunConfig *cfg, const Case *c, const Run *r, const Strategy *s,
+	 Tensor *const *ref, int nref, RunOut *o)
 {
 	Schedule list[2 + 64];
 	Answer a = {.ds = &o->ds};
@@ -764,6 +748,8 @@ diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
 	int n, rc;
 
 	memset(o, 0, sizeof *o);
+	if (!cfg)
+		cfg = &run_config_default;
 	trace_run++;
 	if (r) /* a case's run: its own strategy (plans: copy-all for the rest) */
 		s = r->strategy;
@@ -777,8 +763,8 @@ diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
 		o->status = STATUS_BAD;
 		return;
 	}
-	n = schedule_list(c, r, list, &all);
-	rc = strategy_answer(s, &(StratCtx){c->prog, c, NULL}, &a);
+	n = schedule_list(cfg, c, r, list, &all);
+	rc = strategy_answer(s, &(StratCtx){c->prog, c, cfg}, &a);
 	o->tool = a.tool;
 	o->bp = a.bp;
 	if (rc > 0) { /* nothing to execute */
@@ -798,7 +784,7 @@ diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
 		return;
 	}
 	if (a.bp) { /* the buffer program says everything: no decisions */
-		if (run_schedules(c, a.entry, list, n, all, ref, nref, o)) {
+		if (run_schedules(cfg, c, a.entry, list, n, all, ref, nref, o)) {
 			if (!o->err.msg[0])
 				diag_set(&o->err, c->entry->loc, "out of memory");
 			o->status = STATUS_BAD;
@@ -810,13 +796,13 @@ diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
 	/* one lowering serves every schedule; o->bp owns it from here */
 	if ((r && run_plan_apply(r, &o->ds, &o->err)) ||
 	    !(o->bp = bufferize_lower(c->prog, &o->ds, &o->err)) ||
-	    run_schedules(c, c->entry, list, n, all, ref, nref, o)) {
+	    run_schedules(cfg, c, c->entry, list, n, all, ref, nref, o)) {
 		o->status = STATUS_BAD;
 		return;
 	}
 	if (o->verdict != VERDICT_AGREE)
-		bisect(c, o->sched, ref, nref, o);
-	if (opt_report && o->nculprits &&
+		bisect(cfg, c, o->sched, ref, nref, o);
+	if (cfg->report && o->nculprits &&
 	    decisions_make(c->prog, strategy_find("one-shot"), &o->oneshot))
 		decisions_free(&o->oneshot); /* out of memory: no suggestion */
 	check_expectations(r, o);

@@ -145,7 +145,7 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 		 (unsigned long long)seed);
 	snprintf(about, sizeof about, "found by bufdiff fuzz --strategy %s "
 		 "--seed %llu", o->strategy->name, (unsigned long long)seed);
-	if (o->reduce && reduce_case(c, 0, name, about, &reduced, &rs, &d) == 0 &&
+	if (o->reduce && reduce_case(o->cfg, c, 0, name, about, &reduced, &rs, &d) == 0 &&
 	    !o->quiet)
 		fprintf(stderr, "\nseed %llu: reduced %d -> %d ops (%d candidates, "
 			"%.2fs)\n", (unsigned long long)seed, rs.ops_before,
@@ -260,7 +260,7 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 		goto out; /* e.g. a limit: not a program we can judge */
 	if (rr == 1)
 		c->ref_failed = prog_op_at(c->prog, OP_ASSERT, d.loc);
-	diff_run(c, &c->runs[0], NULL, ref, nref, &r);
+	diff_run(o->cfg, c, &c->runs[0], NULL, ref, nref, &r);
 	rc = r.verdict != VERDICT_AGREE || r.status == STATUS_BAD;
 	if (r.verdict == VERDICT_TOOL_ERROR) {
 		/* the tool failed on this program: kept, counted apart */
@@ -498,7 +498,7 @@ fuzz_parse_mix(const char *s, unsigned *mix)
 }
 
 int
-fuzz_main(const Args *a)
+fuzz_main(const Args *a, const RunConfig *cfg)
 {
 	FuzzOpts o = {0};
 	FuzzStats st;
@@ -515,6 +515,7 @@ fuzz_main(const Args *a)
 		return fuzz_merge(a->npaths, a->paths, a->json);
 	}
 	o.strategy = a->strategy;
+	o.cfg = cfg;
 	o.seed = a->seed;
 	o.count = (long)a->count;
 	o.seconds = a->seconds;
@@ -548,7 +549,7 @@ fuzz_main(const Args *a)
 		fprintf(stderr, "bufdiff fuzz: interrupted (%s) after %ld "
 			"programs\n", stop_signal == SIGINT ? "SIGINT" : "SIGTERM",
 			st.programs);
-	if (html && html_check_files(html, "bufdiff fuzz: failures", st.repros,
+	if (html && html_check_files(cfg, html, "bufdiff fuzz: failures", st.repros,
 				     st.nrepros, NULL)) {
 		fprintf(stderr, "bufdiff: cannot write the pages in %s\n", html);
 		rc = 2;
@@ -577,7 +578,7 @@ cmd_fuzz(int argc, char **argv)
 	int rc = cli_parse(argc, argv, &a);
 
 	if (!rc)
-		rc = fuzz_main(&a);
+		rc = fuzz_main(&a, NULL);
 	cli_args_free(&a);
 	return rc < 0 ? 0 : rc;
 }

@@ -30,7 +30,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	case_limits((int64_t)1 << 22, 0);
 	if (case_parse("fuzz.yaml", (const char *)data, size, 0, &c, &d) == 0) {
-		check_case(c, s, false, &o);
+		check_case(NULL, c, s, false, &o);
 		outcome_clear(&o);
 	}
 	case_free(c);

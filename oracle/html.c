@@ -897,9 +897,10 @@ html_index(const char *dir, const char *title, const JEntry *e, int n)
 }
 
 int
-html_check_files(const char *dir, const char *title, char *const *paths,
-		 int n, const Strategy *s)
+html_check_files(const RunConfig *cfg, const char *dir, const char *title,
+		 char *const *paths, int n, const Strategy *s)
 {
+	RunConfig rec = cfg ? *cfg : run_config_default;
 	JEntry *je = mem_calloc((size_t)n + 1, sizeof *je);
 	char page[64], path[4096];
 	int rc = 0;
@@ -908,11 +909,11 @@ html_check_files(const char *dir, const char *title, char *const *paths,
 		mem_free(je);
 		return -1;
 	}
-	diff_record(true);
+	rec.record = true;
 	for (int i = 0; i < n; i++) {
 		Case *c = NULL;
 		Outcome o;
-		check_file(paths[i], s, true, &c, &o);
+		check_file(&rec, paths[i], s, true, &c, &o);
 		snprintf(path, sizeof path, "%s/%s", dir,
 			 html_page_name(i, page, sizeof page));
 		if (html_case_file(path, c, &o, paths[i]))
@@ -923,7 +924,6 @@ html_check_files(const char *dir, const char *title, char *const *paths,
 		outcome_clear(&o);
 		case_free(c);
 	}
-	diff_record(false);
 	if (html_index(dir, title, je, n))
 		rc = -1;
 	for (int i = 0; i < n; i++)

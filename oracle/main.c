@@ -19,6 +19,7 @@ typedef struct Opts {
 	bool planned;           /* the last case got the --plan document's run */
 	char *plantext;         /* its text (mem_alloc'ed) */
 	size_t planlen;
+	RunConfig cfg;          /* every run's, from a (run_command) */
 } Opts;
 
 /* Where case diagnostics go: stderr, or (check -j) a worker's buffer. */
@@ -77,14 +78,14 @@ check_planned(Opts *o, const char *path, bool only, Case **c, Outcome *out)
 	o->planned = false;
 	if (case_load(path, 0, c, &d)) { /* reported (or expected) as usual */
 		case_free(*c);
-		check_file(path, o->a.strategy, true, c, out);
+		check_file(&o->cfg, path, o->a.strategy, true, c, out);
 		return;
 	}
 	if (!plandoc_add_run(o->a.plan, o->plantext, o->planlen, *c, o->a.strategy,
 			     only, &found, &d)) {
 		if (found || !only) {
 			o->planned = found;
-			check_case(*c, NULL, true, out);
+			check_case(&o->cfg, *c, NULL, true, out);
 			return;
 		}
 		diag_set(&d, (Loc){0, 0}, "no entry for case '%s' under "
@@ -117,11 +118,12 @@ cmd_run(Opts *o)
 	bool json_failed = false;
 	int rc;
 
-	diff_record(o->a.html != NULL);
+	o->cfg.record = o->a.html != NULL;
 	if (o->a.plan)
 		check_planned(o, o->a.paths[0], true, &c, &out);
 	else
-		check_file(o->a.paths[0], o->a.strategy, !o->a.strategy, &c, &out);
+		check_file(&o->cfg, o->a.paths[0], o->a.strategy, !o->a.strategy,
+			   &c, &out);
 	if (out.errored && out.status != STATUS_OK)
 		print_error(o->a.paths[0], c, &out.err);
 	else if (out.status == STATUS_BAD)
@@ -375,7 +377,7 @@ check_one_file(void *ctx, const char *path, int idx, JEntry *e)
 	if (o->a.plan)
 		check_planned(o, path, false, &c, &out);
 	else
-		check_file(path, o->a.strategy, true, &c, &out);
+		check_file(&o->cfg, path, o->a.strategy, true, &c, &out);
 	e->file = mem_strdup(path);
 	e->name = c && c->name ? mem_strdup(c->name) : NULL;
 	e->status = out.status;
@@ -517,7 +519,7 @@ cmd_check(Opts *o)
 			o->a.html);
 		return STATUS_BAD;
 	}
-	diff_record(o->a.html != NULL);
+	o->cfg.record = o->a.html != NULL;
 	je = mem_calloc((size_t)f.n + 1, sizeof *je);
 	if (!je) {
 		files_free(&f);
@@ -737,13 +739,13 @@ cmd_strategies(Opts *o)
 static int
 cmd_fuzz_opts(Opts *o)
 {
-	return fuzz_main(&o->a);
+	return fuzz_main(&o->a, &o->cfg);
 }
 
 static int
 cmd_reduce_opts(Opts *o)
 {
-	return cmd_reduce(&o->a);
+	return cmd_reduce(&o->a, &o->cfg);
 }
 
 static int
@@ -801,10 +803,11 @@ run_command(Opts *o)
 			fputs(MEMORY_TRACE_HEADER, trace);
 		case_limits(o->a.max_work, o->a.timeout);
 		mem_limit(o->a.max_memory);
-		diff_options(o->a.overhead, trace,
-			     o->a.has_schedule ? &o->a.schedule : NULL,
-			     o->a.nrandom);
-		diff_reporting(true); /* every culprit set, the fix */
+		o->cfg = (RunConfig){
+			.alloc_overhead = o->a.overhead, .trace = trace,
+			.sched = o->a.has_schedule ? &o->a.schedule : NULL,
+			.nrandom = o->a.nrandom,
+			.report = true}; /* every culprit set, the fix */
 		external_options(&(ExternalOpts){
 			o->a.tool_timeout,
 			o->a.mlir_options ? o->a.mlir_options : "",

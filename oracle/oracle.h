@@ -312,6 +312,10 @@ int plandoc_add_run(const char *file, const char *text, size_t len, Case *c,
  * with d. */
 char *plandoc_read(const char *path, size_t *len, Diag *d);
 
+/* One run configuration (diff.c), built by main from the parsed arguments
+ * and passed down through check, fuzz and reduce; NULL: the defaults. */
+typedef struct RunConfig RunConfig;
+
 /* ------------------------------------------------------------- check.c */
 
 typedef enum Status { STATUS_OK, STATUS_FAIL, STATUS_BAD } Status; /* = exit codes */
@@ -328,7 +332,7 @@ typedef struct MemPoint {
 	int line, stream;
 } MemPoint;
 
-/* The steps of one execution, recorded when diff_record is on (--html);
+/* The steps of one execution, recorded when RunConfig.record is on (--html);
  * at most MEMSERIES_MAX points (then `truncated`). */
 typedef struct MemSeries {
 	MemPoint *p;            /* mem_alloc'ed */
@@ -352,7 +356,7 @@ typedef struct RunOut {
 	int64_t *first_diff;    /* per output: flat index, -1 when equal */
 	Value **culprits;       /* in-place decisions (their results) */
 	int nculprits;
-	/* with diff_reporting: every independent culprit set, the first being
+	/* with RunConfig.report: every independent culprit set, the first being
 	 * `culprits` (sets[k] starts at culprit_sets[setstart[k]]), and what
 	 * one-shot decides for each culprit (oneshot.p NULL: not asked) */
 	Value **culprit_sets;
@@ -364,7 +368,7 @@ typedef struct RunOut {
 	bool all;
 	char why[640];          /* the first unmet expectation */
 	ToolReport tool;        /* outside strategies: the call and its answer */
-	MemSeries series;       /* diff_record: the worst execution's steps */
+	MemSeries series;       /* RunConfig.record: the worst execution's steps */
 } RunOut;
 
 /* What happened to one case. */
@@ -385,11 +389,13 @@ typedef struct Outcome {
 /* Run the reference on a loaded case and compare with its expectations,
  * then every run of the case (or only `strategy` when not NULL, which must
  * agree). */
-void check_case(Case *c, const Strategy *strategy, bool case_runs,
+void check_case(const RunConfig *cfg, Case *c, const Strategy *strategy,
+		bool case_runs,
 		Outcome *o);
 /* Load + check, matching an expected error against a failure.  *c is
  * set like case_load's (case_free it). */
-void check_file(const char *path, const Strategy *strategy, bool case_runs,
+void check_file(const RunConfig *cfg, const char *path,
+		const Strategy *strategy, bool case_runs,
 		Case **c, Outcome *o);
 /* Compare reference outputs with expected ones: 0, or -1 with why. */
 int check_outputs(Tensor *const *want, int nwant, Tensor *const *got,
@@ -460,21 +466,26 @@ int external_prefill(const Strategy *s, struct Case *const *cases, int n);
  * the reference outputs ref[0..nref).  An output equal to the reference's
  * bit for bit is that tensor (o->ex.shared): read o's outputs only while
  * ref lives. */
-void diff_run(const Case *c, const Run *r, const Strategy *s,
-	      Tensor *const *ref, int nref, RunOut *o);
+void diff_run(const RunConfig *cfg, const Case *c, const Run *r,
+	      const Strategy *s, Tensor *const *ref, int nref, RunOut *o);
 void runout_clear(RunOut *o);
-/* --alloc-overhead, --memory-trace, --schedule (NULL: each run's own) and
- * --schedules N (random seeds tried by `all`), for every later run. */
-void diff_options(int64_t alloc_overhead, FILE *trace, const Schedule *sched,
-		  int nrandom);
-/* Keep each run's steps in RunOut.series (for --html pages). */
-void diff_record(bool on);
 /* The header of --memory-trace's CSV (docs/cli.md): the first three
  * columns as they always were, then run, strategy, schedule. */
 #define MEMORY_TRACE_HEADER "step,bytes,line,run,strategy,schedule\n"
-/* Reports for people (run, check): every independent culprit set and
- * what one-shot decides for each culprit; off for fuzz and reduce. */
-void diff_reporting(bool on);
+
+/* What the command line says about every run of the process. */
+struct RunConfig {
+	int64_t alloc_overhead;     /* --alloc-overhead BYTES */
+	FILE *trace;                /* --memory-trace: M(t) rows, or NULL */
+	const Schedule *sched;      /* --schedule; NULL: each run's own */
+	int nrandom;                /* --schedules N: random seeds of `all` */
+	bool record;                /* keep RunOut.series (--html pages) */
+	bool report;                /* reports for people: every independent
+				     * culprit set and one-shot's word */
+	int reduce_budget;          /* candidates reduce_case tries (4000) */
+};
+/* The defaults: no trace, the runs' schedules, 8 seeds, no reporting. */
+extern const RunConfig run_config_default;
 /* "sync", "late", "random:7". */
 const char *schedule_name(Schedule s, char *buf, size_t n);
 /* The value an instruction writes or reads for (for blame), or NULL. */
@@ -689,6 +700,7 @@ typedef struct FuzzOpts {
 	bool progress;          /* a progress line on stderr (a terminal) */
 	bool lazy_out;          /* out is the default: made at the first repro */
 	GenOpts gen;
+	const RunConfig *cfg;   /* every run's configuration (NULL: defaults) */
 } FuzzOpts;
 
 /* Failures with one signature (fuzz_bucket.c): how many, the smallest
@@ -728,7 +740,7 @@ void fuzz_stats_free(FuzzStats *st);
 /* `bufdiff fuzz ...` (argv[1] is "fuzz"): exit code as fuzz_run;
  * fuzz_main the same from parsed arguments. */
 int cmd_fuzz(int argc, char **argv);
-int fuzz_main(const Args *a);
+int fuzz_main(const Args *a, const RunConfig *cfg);
 /* --mix: "loops,async" or a bitmask (as libFuzzer's messages print it). */
 int fuzz_parse_mix(const char *s, unsigned *mix);
 
@@ -804,16 +816,15 @@ void cache_free(Cache *c);
  * does not fail (nothing to reduce), -1 with d on bad input or out of
  * memory.
  */
-int reduce_case(const Case *c, int run, const char *name, const char *about,
-		char **yaml, ReduceStats *st, Diag *d);
-/* Candidates tried before reduce_case stops (default 4000; n <= 0 resets). */
-void reduce_budget(int n);
+int reduce_case(const RunConfig *cfg, const Case *c, int run,
+		const char *name, const char *about, char **yaml,
+		ReduceStats *st, Diag *d);
 
 /* -------------------------------------------------------- reduce_cli.c */
 
 /* `bufdiff reduce CASE [--run I] [--plan FILE] [--out FILE]`: 0 reduced,
  * 1 the run does not fail, 2 bad input or usage. */
-int cmd_reduce(const Args *a);
+int cmd_reduce(const Args *a, const RunConfig *cfg);
 
 /* ------------------------------------------------------------ report.c */
 
@@ -860,7 +871,7 @@ void html_begin(Str *b, const char *title);
 void html_end(Str *b, const char *script);
 /* Write b's text to path (b is emptied): 0 or -1. */
 int html_write(const char *path, Str *b);
-/* The page of one case checked with diff_record on (o->runs[].series);
+/* The page of one case checked with RunConfig.record on (o->runs[].series);
  * c may be NULL (unreadable), path labels it. */
 void html_case(Str *b, const Case *c, const Outcome *o, const char *path);
 int html_case_file(const char *file, const Case *c, const Outcome *o,
@@ -876,8 +887,9 @@ int html_dir(const char *dir);          /* make it if needed: 0 or -1 */
 int html_index(const char *dir, const char *title, const JEntry *e, int n);
 /* Check each of paths (strategy s as check_file) and write its page and
  * the index into dir: 0 or -1 (cannot write). */
-int html_check_files(const char *dir, const char *title, char *const *paths,
-		     int n, const Strategy *s);
+int html_check_files(const RunConfig *cfg, const char *dir,
+		     const char *title, char *const *paths, int n,
+		     const Strategy *s);
 
 /* ------------------------------------------------------------- graph.c */
 

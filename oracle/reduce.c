@@ -24,14 +24,6 @@
 
 #include "oracle.h"
 
-static int opt_budget = 4000;
-
-void
-reduce_budget(int n)
-{
-	opt_budget = n > 0 ? n : 4000;
-}
-
 /* ------------------------------------------------------------- state */
 
 /* Smaller is better: ops first, then tensor elements, then text. */
@@ -42,6 +34,8 @@ typedef struct Metric {
 } Metric;
 
 typedef struct Red {
+	const RunConfig *cfg;   /* every candidate's runs; its reduce_budget */
+	int budget;             /* candidates at most */
 	const Case *orig;
 	const Run *run;
 	Diag *d;
@@ -142,7 +136,7 @@ evaluate(Red *r, const Case *c, int run, RunOut *o, Diag *why)
 		return reject(r, why) ? -1 : 1;
 	((Case *)c)->ref_failed = rr == 1 ? prog_op_at(c->prog, OP_ASSERT, why->loc)
 				: NULL;
-	diff_run(c, &c->runs[run], NULL, ref, nref, o);
+	diff_run(r->cfg, c, &c->runs[run], NULL, ref, nref, o);
 	for (int i = 0; i < nref; i++)
 		tensor_free(ref[i]);
 	mem_free(ref);
@@ -540,7 +534,7 @@ try_candidate(Red *r, const char *prog, const char *inputs)
 	bool acc;
 	int rc;
 
-	if (r->st->candidates >= opt_budget)
+	if (r->st->candidates >= r->budget)
 		return 0;
 	r->st->candidates++;
 	if (!(p = tir_parse(prog, strlen(prog), (SrcMap){1, 0}, &why)))
@@ -1482,7 +1476,7 @@ reduce_loop(Red *r)
 					pass_ddmin, pass_params, pass_shapes};
 	int progress = 1, rc;
 
-	while (progress && r->st->candidates < opt_budget) {
+	while (progress && r->st->candidates < r->budget) {
 		progress = 0;
 		for (size_t i = 0; i < sizeof passes / sizeof *passes; i++) {
 			if ((rc = passes[i](r)) < 0)
@@ -1567,7 +1561,7 @@ self_check(Red *r, const char *yaml, bool *ok)
 	if (case_parse("reduced.yaml", yaml, strlen(yaml), 0, &c, &d)) {
 		rc = reject(r, &d);
 	} else {
-		check_case(c, NULL, true, &o);
+		check_case(r->cfg, c, NULL, true, &o);
 		*ok = o.status == STATUS_OK;
 		if (o.errored && strstr(o.err.msg, "out of memory"))
 			rc = oom(r);
@@ -1651,10 +1645,12 @@ now(void)
 }
 
 int
-reduce_case(const Case *c, int run, const char *name, const char *about,
-	    char **yaml, ReduceStats *st, Diag *d)
+reduce_case(const RunConfig *cfg, const Case *c, int run, const char *name,
+	    const char *about, char **yaml, ReduceStats *st, Diag *d)
 {
-	Red r = {.orig = c, .d = d, .st = st, .vkind = -1, .reader = -1};
+	Red r = {.cfg = cfg, .orig = c, .d = d, .st = st, .vkind = -1,
+		 .reader = -1, .budget = cfg && cfg->reduce_budget > 0 ?
+					 cfg->reduce_budget : 4000};
 	double t0 = now();
 	char *defname = NULL;
 	int rc;

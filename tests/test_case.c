@@ -424,7 +424,7 @@ check_text(const char *text, Outcome *o)
 
 	fputs(text, f);
 	fclose(f);
-	check_file(path, NULL, true, &c, o);
+	check_file(NULL, path, NULL, true, &c, o);
 	st = o->status;
 	case_free(c);
 	remove(path);
@@ -574,7 +574,7 @@ json_of(const char *text)
 
 	fputs(text, f);
 	fclose(f);
-	check_file(path, NULL, true, &c, &o);
+	check_file(NULL, path, NULL, true, &c, &o);
 	f = open_memstream(&buf, &n);
 	report_json(f, c, &o);
 	fclose(f);
