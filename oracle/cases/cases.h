@@ -96,10 +96,6 @@ Tensor **data_outputs(Loader *L, const yaml_node_t *n, Type *const *rtypes,
 
 /* -------------------------------------------------------------- runs.c */
 
-/* "sync", "late", "all", "random:N" (N in 0..2^64-1) -> 0, else -1. */
-int schedule_parse(const char *s, Schedule *out);
-/* Decimal digits only (no sign, no blanks) that fit in 64 bits -> true. */
-bool u64_parse(const char *s, uint64_t *out);
 
 /* tool-error (FORMAT §5): an outside bufferizer was missing, failed, timed
  * out or answered something unreadable; nothing was executed. */

@@ -23,36 +23,6 @@ const char *const memstat_names[MS_COUNT + 1] = {
 	"views", NULL,
 };
 
-
-bool
-u64_parse(const char *s, uint64_t *out)
-{
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return false; /* strtoull takes "-1" and " 1" */
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	return !*end && errno != ERANGE;
-}
-
-int
-schedule_parse(const char *s, Schedule *out)
-{
-	out->seed = 0;
-	if (!strcmp(s, "all"))
-		out->kind = SCHED_ALL;
-	else if (!strcmp(s, "sync"))
-		out->kind = SCHED_SYNC;
-	else if (!strcmp(s, "late"))
-		out->kind = SCHED_LATE;
-	else if (!strncmp(s, "random:", 7) && u64_parse(s + 7, &out->seed))
-		out->kind = SCHED_RANDOM;
-	else
-		return -1;
-	return 0;
-}
-
 /* --------------------------------------------------------- names */
 
 /* A value by name: `@f/name` in function f; otherwise in function `in`

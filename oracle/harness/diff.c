@@ -122,16 +122,6 @@ diff_options(int64_t alloc_overhead, FILE *trace, const Schedule *sched,
 	opt_nrandom = nrandom;
 }
 
-const Value *
-inst_value(const BInst *in)
-{
-	if (!in)
-		return NULL;
-	if (in->v)
-		return in->v;
-	return in->op && in->op->nres ? in->op->res[0] : NULL;
-}
-
 void
 runout_clear(RunOut *o)
 {
@@ -705,18 +695,6 @@ static int
 severity(Verdict v)
 {
 	return v == VERDICT_DIVERGE ? 2 : v == VERDICT_FAULT;
-}
-
-const char *
-schedule_name(Schedule s, char *buf, size_t n)
-{
-	static const char *const names[] = {"all", "sync", "late", "random"};
-
-	if (s.kind == SCHED_RANDOM)
-		snprintf(buf, n, "random:%llu", (unsigned long long)s.seed);
-	else
-		snprintf(buf, n, "%s", names[s.kind]);
-	return buf;
 }
 
 /* Execute under each schedule the run asks for (`all`: sync, late and

@@ -97,9 +97,6 @@ void check_case(Case *c, const Strategy *strategy, bool case_runs,
  * set like case_load's (case_free it). */
 void check_file(const char *path, const Strategy *strategy, bool case_runs,
 		Case **c, Outcome *o);
-/* Compare reference outputs with expected ones: 0, or -1 with why. */
-int check_outputs(Tensor *const *want, int nwant, Tensor *const *got,
-		  int ngot, const char *what, char *why, size_t n);
 void outcome_clear(Outcome *o);
 
 /* -------------------------------------------------------------- diff.c */
@@ -125,10 +122,6 @@ void diff_record(bool on);
 /* Reports for people (run, check): every independent culprit set and
  * what one-shot decides for each culprit; off for fuzz and reduce. */
 void diff_reporting(bool on);
-/* "sync", "late", "random:7". */
-const char *schedule_name(Schedule s, char *buf, size_t n);
-/* The value an instruction writes or reads for (for blame), or NULL. */
-const Value *inst_value(const BInst *in);
 
 /* -------------------------------------------------------------- emit.c */
 
