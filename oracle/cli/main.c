@@ -758,7 +758,9 @@ cmd_import_opts(Opts *o)
 static int
 cmd_plot_opts(Opts *o)
 {
-	return cmd_plot(&o->a);
+	if (!o->a.html)
+		return cli_usage(&o->a, "the page needs --html FILE");
+	return plot_page(o->a.paths[0], o->a.html);
 }
 
 static int
