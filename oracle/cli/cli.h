@@ -13,13 +13,13 @@
  *   import_cli.c  `bufdiff import`
  *   lab.c      `bufdiff lab cache`: the seed's LRU cache toy (docs/lab.md)
  *
- * Uses every room below: cases, mlir, harness, report, fuzz.
+ * Args needs bufferize.h only; each file includes the rooms it calls
+ * (main.c: cases, mlir, harness, report).
  */
 #ifndef BUFDIFF_CLI_H
 #define BUFDIFF_CLI_H
 
-#include "fuzz.h"
-#include "report.h"
+#include "bufferize.h"
 
 /* ----------------------------------------------------------- version.c */
 

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "mlir.h"
+#include "fuzz.h"
 
 int
 fuzz_main(const Args *a)

@@ -12,6 +12,10 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
+#include "report.h"
 
 /* The command, and what main.c's commands keep beside its Args. */
 typedef struct Opts {

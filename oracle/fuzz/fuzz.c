@@ -13,6 +13,10 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
+#include "report.h"
 
 static double
 now(void)

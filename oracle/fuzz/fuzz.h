@@ -12,13 +12,12 @@
  *              their own, -DBUFDIFF_LIBFUZZER=ON): bytes -> generator, bytes
  *              -> case loader
  *
- * Uses harness.h and report.h (fuzz --html pages).
+ * Uses harness.h (Case, RunOut).
  */
 #ifndef BUFDIFF_FUZZ_H
 #define BUFDIFF_FUZZ_H
 
 #include "harness.h"
-#include "report.h"
 
 /* --------------------------------------------------------------- gen.c */
 

@@ -15,6 +15,9 @@
 #include <sys/stat.h>
 
 #include "report.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
 
 /* ---- escaping */
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "report.h"
+#include "cases.h"
 
 enum { PLOT_MAX = 64 };         /* curves */
 
