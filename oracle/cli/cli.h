@@ -101,7 +101,7 @@ int fuzz_main(const Args *a);
  * 1 the run does not fail, 2 bad input or usage. */
 int cmd_reduce(const Args *a);
 
-/* ------------------------------------------------------------ import.c */
+/* -------------------------------------------------------- import_cli.c */
 
 /* `bufdiff import FILE.mlir [--func NAME] [--seed N] [--out CASE]
  * [--tool TOOL | --no-tool] [--tool-timeout SEC]`: 0, or 2 with one

@@ -253,7 +253,7 @@ const char *cache_text(const Cache *c, const char *key);
 int cache_put_text(Cache *c, char *key, bool acc, char *text);
 void cache_free(Cache *c);
 
-/* ------------------------------------------------------- ToolReport */
+/* ---------------------------------------------------------- external.c */
 
 /* What an outside bufferizer was asked and answered (external.c). */
 typedef struct ToolReport {
@@ -267,8 +267,6 @@ typedef struct ToolReport {
 				 * tool printed (reports' memref lines are
 				 * in it), mem_alloc'ed, or NULL */
 } ToolReport;
-
-/* ---------------------------------------------------------- external.c */
 
 typedef enum ExtKind { EXT_EXEC, EXT_EXEC_MLIR, EXT_MLIR, EXT_PIPELINE } ExtKind;
 
