@@ -20,7 +20,9 @@
  *              decisions or a buffer program) -> ToolReport
  *
  * Lines and columns in mlir_read.c's and memref.c's diagnostics are
- * positions in the MLIR text.  Uses cases.h (Case, decisions documents).
+ * positions in the MLIR text.  Uses cases.h (Case, decisions documents);
+ * external.c still calls harness/'s diff_plan, until strategies are one
+ * interface.
  */
 #ifndef BUFDIFF_MLIR_H
 #define BUFDIFF_MLIR_H
