@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "oracle.h"
+#include "mlir.h"
+#include "harness.h"
+#include "fuzz.h"
 
 double
 bench_clock(clockid_t id)

@@ -20,7 +20,9 @@
 #endif
 
 #include "bench.h"
-#include "oracle.h"
+#include "mlir.h"
+#include "harness.h"
+#include "fuzz.h"
 
 /*
  * One-shot throughput without reducing: BENCH_REPS runs of THRU_COUNT

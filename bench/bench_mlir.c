@@ -34,7 +34,10 @@
 #endif
 
 #include "bench.h"
-#include "oracle.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
+#include "fuzz.h"
 
 #define REPS 5
 #define TOOL "mlir-opt-22"

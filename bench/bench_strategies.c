@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "oracle.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
 
 typedef struct Row {
 	int agree, diverge, fault;

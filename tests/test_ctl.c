@@ -4,7 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "oracle.h"
+#include "mlir.h"
+#include "harness.h"
 #include "testutil.h"
 
 static const char *const count_prog =

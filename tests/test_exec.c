@@ -4,7 +4,11 @@
 #include <stdlib.h>
 
 #include "exec.h"
-#include "oracle.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
+#include "report.h"
+#include "fuzz.h"
 #include "testutil.h"
 
 /* ---- the shadow, directly */

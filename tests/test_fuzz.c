@@ -5,7 +5,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "oracle.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
+#include "fuzz.h"
+#include "cli.h"
 #include "testutil.h"
 
 static const GenOpts opts = {12, GEN_ALL, false};

@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "oracle.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
+#include "report.h"
 #include "testutil.h"
 
 static char *

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "oracle.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
 #include "testutil.h"
 
 static const char *case_text =

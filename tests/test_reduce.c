@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "oracle.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
+#include "fuzz.h"
 #include "testutil.h"
 
 static Case *
