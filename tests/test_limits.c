@@ -55,15 +55,16 @@ static Status
 check_limited_cfg(const RunConfig *cfg, const char *text, int64_t work,
 		  double timeout, Outcome *o)
 {
+	RunConfig lim = cfg ? *cfg : run_config_default;
 	Case *c = NULL;
 	Diag d;
 	Status st;
 
-	case_limits(work, timeout);
+	lim.max_work = work;
+	lim.timeout = timeout;
 	if (case_parse("t.yaml", text, strlen(text), 0, &c, &d))
 		ck_abort_msg("load failed: %d:%d: %s", d.loc.line, d.loc.col, d.msg);
-	case_limits(0, 0);
-	check_case(cfg, c, NULL, true, o);
+	check_case(&lim, c, NULL, true, o);
 	st = o->status;
 	case_free(c);
 	return st;

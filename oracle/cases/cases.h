@@ -237,9 +237,6 @@ int case_load(const char *path, unsigned flags, Case **out, Diag *d);
 /* What a case file may hold (issue 12 items 13, 14): bytes, YAML nodes
  * (checked before libyaml builds the document), runs. */
 enum { MAX_CASE_BYTES = 64 << 20, MAX_YAML_NODES = 1 << 21, MAX_RUNS = 256 };
-/* --max-work N and --timeout SEC (0: keep the default) for every case
- * loaded after the call: Limits.max_work, Limits.timeout (budget.h). */
-void case_limits(int64_t max_work, double timeout);
 int case_parse(const char *file, const char *text, size_t len,
 	       unsigned flags, Case **out, Diag *d);
 void case_free(Case *c);        /* NULL ok */

@@ -807,13 +807,13 @@ run_command(Opts *o)
 	if (!rc) {
 		if (trace)
 			fputs(MEMORY_TRACE_HEADER, trace);
-		case_limits(o->a.max_work, o->a.timeout);
 		mem_limit(o->a.max_memory);
 		o->cfg = (RunConfig){
 			.alloc_overhead = o->a.overhead, .trace = trace,
 			.sched = o->a.has_schedule ? &o->a.schedule : NULL,
 			.nrandom = o->a.nrandom,
-			.report = true}; /* every culprit set, the fix */
+			.report = true, /* every culprit set, the fix */
+			.max_work = o->a.max_work, .timeout = o->a.timeout};
 		cli_tool_options(&o->a);
 		if (!commands[o->a.cmd])
 			abort(); /* a command of cli.c's table without a function */

@@ -111,6 +111,10 @@ check_case(const RunConfig *cfg, Case *c, const Strategy *s, bool case_runs,
 
 	memset(o, 0, sizeof *o);
 	c->ref_failed = NULL;
+	if (cfg && cfg->max_work > 0)
+		c->lim.max_work = cfg->max_work;
+	if (cfg)
+		c->lim.timeout = cfg->timeout;
 	rc = ref_run(c->prog, c->entry, c->inputs, &c->lim, &o->outs,
 		     &o->nouts, &o->err);
 	if (rc == 1) {

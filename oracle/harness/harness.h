@@ -126,6 +126,9 @@ struct RunConfig {
 	bool report;                /* reports for people: every independent
 				     * culprit set and one-shot's word */
 	int reduce_budget;          /* candidates reduce_case tries (4000) */
+	int64_t max_work;           /* --max-work N (0: the default) and */
+	double timeout;             /* --timeout SEC (0: none), check_case's
+				     * Limits.max_work, Limits.timeout */
 };
 /* The defaults: no trace, the runs' schedules, 8 seeds, no reporting. */
 extern const RunConfig run_config_default;
