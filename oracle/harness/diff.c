@@ -12,7 +12,6 @@
 
 #include "harness.h"
 #include "cases.h"
-#include "mlir.h"
 
 const RunConfig run_config_default = {.nrandom = 8};
 
