@@ -2,7 +2,10 @@
  * bufferize.h: the bufferizer/ component, table of contents in data-flow
  * order.
  *
- *   strategy.c  the strategies: decisions for every op result
+ *   strategy.c  the strategies, each one value with one entry
+ *               (strategy_answer): a spec ("one-shot", "exec:CMD",
+ *               "mlir:TOOL") parsed to {kind, name, arg}; decisions for
+ *               every op result, or an outside runner's answer
  *   plan.c      forced decisions from a case's run or a decisions document
  *               (`plan`, `free`, `anchor`, `hoist`, `args`)
  *   lower.c     tensor program + decisions -> buffer program (BIR)
