@@ -55,7 +55,7 @@ ew_mlir_op(OpKind k, DType dt, int version)
 static bool
 same(const char *a, const char *b)
 {
-	return a && !strcmp(a, b);
+	return a && b && !strcmp(a, b);
 }
 
 OpKind

@@ -88,6 +88,8 @@ START_TEST(op_table_spellings_read_back)
 			for (int v = 0; v < 3; v++) {
 				const char *s = ew_mlir_op((OpKind)k, dt,
 							   versions[v]);
+				ck_assert_msg(s, "%s on %s has no MLIR %d spelling",
+					      n, dtype_names[dt], versions[v]);
 				if (w->xf == X_CMP) {
 					const char *p = fl ? w->cmpf : w->cmpi;
 					int code = -1;
@@ -173,6 +175,9 @@ START_TEST(op_table_verify_and_export)
 								      : w->cmpi;
 				char want[64];
 
+				ck_assert_msg(s, "%s on %s has no MLIR %d spelling",
+					      op_info[k].name, dtype_names[dt],
+					      versions[v]);
 				ck_assert_int_eq(mlir_export(p, "t.yaml",
 					mlir_version(versions[v]), &b, NULL, NULL,
 					&d), 0);
@@ -214,6 +219,8 @@ START_TEST(op_table_import)
 			if (!ew_allows((OpKind)k, dt) || (w->xf == X_NEG && !fl))
 				continue;
 			s = ew_mlir_op((OpKind)k, dt, 22);
+			ck_assert_msg(s, "%s on %s has no MLIR spelling",
+				      op_info[k].name, ty);
 			if (f == F_CMP) {
 				const char *p = fl ? w->cmpf : w->cmpi;
 				for (int c = 0; c < 16; c++)
