@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "oracle.h"
+#include "mlir.h"
 #include "testutil.h"
 
 static const DType dts[] = {DT_F32, DT_F64, DT_I1, DT_I32, DT_I64, DT_INDEX};
