@@ -16,9 +16,9 @@ const OpInfo op_info[OP_COUNT] = {
 const EwInfo ew_info[OP_COUNT] = {
 #define OP(e, name, form, ew, write, rd)
 #define EW(e, fn, form, rule, gen, slot, xf, iop, fop, pre19, extra, i1,    \
-	   cmpi, cmpf)                                                       \
+	   cmpi, cmpf, named, fun)                                           \
 	[OP_##e] = {true, rule, gen, slot, xf, iop, fop, pre19, extra, i1,    \
-		    cmpi, cmpf},
+		    cmpi, cmpf, named, fun},
 #include "ops.h"
 #undef EW
 #undef OP
@@ -90,6 +90,18 @@ ew_of_pred(const char *pred, size_t len, bool isfloat)
 
 		if (ew_info[k].xf == X_CMP && p && strlen(p) == len &&
 		    !memcmp(p, pred, len))
+			return (OpKind)k;
+	}
+	return OP_NONE;
+}
+
+OpKind
+ew_of_linalg(const char *name, size_t len, bool fun)
+{
+	for (int k = 0; k < OP_COUNT; k++) {
+		const char *p = fun ? ew_info[k].fun : ew_info[k].named;
+
+		if (p && strlen(p) == len && !memcmp(p, name, len))
 			return (OpKind)k;
 	}
 	return OP_NONE;

@@ -241,6 +241,8 @@ typedef struct EwInfo {
 	const char *extra;        /* another float spelling import reads */
 	const char *i1;           /* an i1 logic op the memref translation reads */
 	const char *cmpi, *cmpf;  /* compare predicates */
+	const char *named;        /* linalg.NAMED import reads as it */
+	const char *fun;          /* linalg.elemwise_*'s fun import reads */
 } EwInfo;
 
 extern const EwInfo ew_info[OP_COUNT];
@@ -259,6 +261,9 @@ OpKind ew_of_mlir(const char *name, unsigned how, bool *i1);
 /* The compare whose arith.cmpi (cmpf if isfloat) predicate is pred[0..len),
  * or OP_NONE. */
 OpKind ew_of_pred(const char *pred, size_t len, bool isfloat);
+/* The op whose linalg named op (fun: linalg.elemwise_*'s fun) is
+ * name[0..len), or OP_NONE. */
+OpKind ew_of_linalg(const char *name, size_t len, bool fun);
 /* The name of MLIR's arith.cmpi (cmpf) predicate number code, or NULL. */
 const char *mlir_cmp_pred(bool isfloat, int64_t code);
 

@@ -23,7 +23,8 @@
  *              (matmul accumulates, reduce folds into, insert keeps the
  *              rest); an out-of-place write must copy them first.
  *
- * EW(ENUM, fn, form, rule, gen, slot, xf, int, float, pre19, extra, i1, cmpi, cmpf)
+ * EW(ENUM, fn, form, rule, gen, slot, xf, int, float, pre19, extra, i1, cmpi,
+ *    cmpf, named, fun)
  *   an elementwise op (F_BINARY, F_UNARY or F_CMP): OP(ENUM, "fn", form,
  *   ENUM, W_ANY, 0), W_NONE for compares, and:
  *   fn         its TIR name, and the suffix of its scalar functions in
@@ -43,33 +44,36 @@
  *   extra      another float spelling `bufdiff import` reads as this op
  *   i1         an i1 logic op the memref translation reads as this op
  *   cmpi, cmpf arith.cmpi/arith.cmpf predicates (compares only)
+ *   named      the linalg named op `bufdiff import` reads as this op
+ *              (linalg.NAMED), NULL: none
+ *   fun        the fun of linalg.elemwise_binary/unary import reads as it
  */
 #ifndef EW
 #define EW(e, fn, form, rule, gen, slot, xf, iop, fop, pre19, extra, i1,    \
-	   cmpi, cmpf)                                                       \
+	   cmpi, cmpf, named, fun)                                           \
 	OP(e, #fn, form, e, form == F_CMP ? W_NONE : W_ANY, 0)
 #define OPS_H_DEFAULT_EW
 #endif
 /*  enum         name            form          ew        write   readsdest */
 OP(CONST,       "const",        F_CONST,      NONE,     W_NONE, 0)
 OP(EMPTY,       "empty",        F_EMPTY,      NONE,     W_NONE, 0)
-/* enum fn  form      rule     gen                        slot xf      int MLIR       float MLIR        pre-19 float  import-only       i1 logic      cmpi   cmpf */
-EW(ADD, add, F_BINARY, R_ANY,  G_TENSOR|G_SCALAR,          0, X_PLAIN, "arith.addi",  "arith.addf",     NULL,         NULL,             NULL,         NULL,  NULL)  /* x + y; ints wrap; i1 xor */
-EW(SUB, sub, F_BINARY, R_ANY,  G_TENSOR|G_SCALAR,          1, X_PLAIN, "arith.subi",  "arith.subf",     NULL,         NULL,             NULL,         NULL,  NULL)  /* x - y; ints wrap; i1 xor */
-EW(MUL, mul, F_BINARY, R_ANY,  G_TENSOR|G_SCALAR,          2, X_PLAIN, "arith.muli",  "arith.mulf",     NULL,         NULL,             NULL,         NULL,  NULL)  /* x * y; ints wrap; i1 and */
-EW(DIV, div, F_BINARY, R_ANY,  G_TENSOR|G_SCALAR|G_NOINT,  5, X_PLAIN, "arith.divsi", "arith.divf",     NULL,         NULL,             NULL,         NULL,  NULL)  /* x / y; int x/0 = 0, MIN/-1 = MIN */
-EW(MAX, max, F_BINARY, R_ANY,  G_TENSOR|G_SCALAR,          3, X_PLAIN, "arith.maxsi", "arith.maximumf", "arith.maxf", "arith.maxnumf",  "arith.ori",  NULL,  NULL)  /* larger; first NaN wins; i1 or */
-EW(MIN, min, F_BINARY, R_ANY,  G_TENSOR|G_SCALAR,          4, X_PLAIN, "arith.minsi", "arith.minimumf", "arith.minf", "arith.minnumf",  "arith.andi", NULL,  NULL)  /* smaller; first NaN wins; i1 and */
-EW(NEG, neg, F_UNARY,  R_ANY,  G_TENSOR|G_SCALAR,          0, X_NEG,   "arith.subi",  "arith.negf",     NULL,         NULL,             NULL,         NULL,  NULL)  /* -x; ints wrap (neg MIN = MIN) */
-EW(ABS, abs, F_UNARY,  R_ANY,  G_TENSOR|G_SCALAR,          1, X_PLAIN, "math.absi",   "math.absf",      NULL,         NULL,             NULL,         NULL,  NULL)  /* |x|; abs MIN = MIN */
-EW(EXP, exp, F_UNARY,  R_FLOAT,G_TENSOR|G_SCALAR,          3, X_PLAIN, NULL,          "math.exp",       NULL,         NULL,             NULL,         NULL,  NULL)  /* e^x (expf for f32) */
-EW(RELU,relu,F_UNARY,  R_ANY,  G_TENSOR,                   2, X_RELU,  "arith.maxsi", "arith.maximumf", "arith.maxf", NULL,             NULL,         NULL,  NULL)  /* max(x, +0); relu(NaN) = NaN */
-EW(LT,  lt,  F_CMP,    R_ANY,  G_SCALAR,                   0, X_CMP,   "arith.cmpi",  "arith.cmpf",     NULL,         NULL,             NULL,         "slt", "olt") /* x < y as i1; NaN: 0 */
-EW(LE,  le,  F_CMP,    R_ANY,  G_SCALAR,                   1, X_CMP,   "arith.cmpi",  "arith.cmpf",     NULL,         NULL,             NULL,         "sle", "ole") /* x <= y as i1; NaN: 0 */
-EW(EQ,  eq,  F_CMP,    R_ANY,  G_SCALAR,                   2, X_CMP,   "arith.cmpi",  "arith.cmpf",     NULL,         NULL,             NULL,         "eq",  "oeq") /* x == y as i1; NaN: 0 */
-EW(NE,  ne,  F_CMP,    R_ANY,  G_SCALAR,                   3, X_CMP,   "arith.cmpi",  "arith.cmpf",     NULL,         NULL,             "arith.xori", "ne",  "une") /* x != y as i1; NaN: 1 */
-EW(GT,  gt,  F_CMP,    R_ANY,  G_SCALAR,                   4, X_CMP,   "arith.cmpi",  "arith.cmpf",     NULL,         NULL,             NULL,         "sgt", "ogt") /* x > y as i1; NaN: 0 */
-EW(GE,  ge,  F_CMP,    R_ANY,  G_SCALAR,                   5, X_CMP,   "arith.cmpi",  "arith.cmpf",     NULL,         NULL,             NULL,         "sge", "oge") /* x >= y as i1; NaN: 0 */
+/* enum fn  form      rule     gen                        slot xf      int MLIR       float MLIR        pre-19 float  import-only       i1 logic      cmpi   cmpf   linalg  elemwise fun */
+EW(ADD, add, F_BINARY, R_ANY,  G_TENSOR|G_SCALAR,          0, X_PLAIN, "arith.addi",  "arith.addf",     NULL,         NULL,             NULL,         NULL,  NULL, "add",  "add")        /* x + y; ints wrap; i1 xor */
+EW(SUB, sub, F_BINARY, R_ANY,  G_TENSOR|G_SCALAR,          1, X_PLAIN, "arith.subi",  "arith.subf",     NULL,         NULL,             NULL,         NULL,  NULL, "sub",  "sub")        /* x - y; ints wrap; i1 xor */
+EW(MUL, mul, F_BINARY, R_ANY,  G_TENSOR|G_SCALAR,          2, X_PLAIN, "arith.muli",  "arith.mulf",     NULL,         NULL,             NULL,         NULL,  NULL, "mul",  "mul")        /* x * y; ints wrap; i1 and */
+EW(DIV, div, F_BINARY, R_ANY,  G_TENSOR|G_SCALAR|G_NOINT,  5, X_PLAIN, "arith.divsi", "arith.divf",     NULL,         NULL,             NULL,         NULL,  NULL, "div",  "div")        /* x / y; int x/0 = 0, MIN/-1 = MIN */
+EW(MAX, max, F_BINARY, R_ANY,  G_TENSOR|G_SCALAR,          3, X_PLAIN, "arith.maxsi", "arith.maximumf", "arith.maxf", "arith.maxnumf",  "arith.ori",  NULL,  NULL, "max",  "max_signed") /* larger; first NaN wins; i1 or */
+EW(MIN, min, F_BINARY, R_ANY,  G_TENSOR|G_SCALAR,          4, X_PLAIN, "arith.minsi", "arith.minimumf", "arith.minf", "arith.minnumf",  "arith.andi", NULL,  NULL, "min",  "min_signed") /* smaller; first NaN wins; i1 and */
+EW(NEG, neg, F_UNARY,  R_ANY,  G_TENSOR|G_SCALAR,          0, X_NEG,   "arith.subi",  "arith.negf",     NULL,         NULL,             NULL,         NULL,  NULL, "negf", "negf")       /* -x; ints wrap (neg MIN = MIN) */
+EW(ABS, abs, F_UNARY,  R_ANY,  G_TENSOR|G_SCALAR,          1, X_PLAIN, "math.absi",   "math.absf",      NULL,         NULL,             NULL,         NULL,  NULL, "abs",  "abs")        /* |x|; abs MIN = MIN */
+EW(EXP, exp, F_UNARY,  R_FLOAT,G_TENSOR|G_SCALAR,          3, X_PLAIN, NULL,          "math.exp",       NULL,         NULL,             NULL,         NULL,  NULL, "exp",  "exp")        /* e^x (expf for f32) */
+EW(RELU,relu,F_UNARY,  R_ANY,  G_TENSOR,                   2, X_RELU,  "arith.maxsi", "arith.maximumf", "arith.maxf", NULL,             NULL,         NULL,  NULL, NULL,   NULL)         /* max(x, +0); relu(NaN) = NaN */
+EW(LT,  lt,  F_CMP,    R_ANY,  G_SCALAR,                   0, X_CMP,   "arith.cmpi",  "arith.cmpf",     NULL,         NULL,             NULL,         "slt", "olt", NULL,   NULL)        /* x < y as i1; NaN: 0 */
+EW(LE,  le,  F_CMP,    R_ANY,  G_SCALAR,                   1, X_CMP,   "arith.cmpi",  "arith.cmpf",     NULL,         NULL,             NULL,         "sle", "ole", NULL,   NULL)        /* x <= y as i1; NaN: 0 */
+EW(EQ,  eq,  F_CMP,    R_ANY,  G_SCALAR,                   2, X_CMP,   "arith.cmpi",  "arith.cmpf",     NULL,         NULL,             NULL,         "eq",  "oeq", NULL,   NULL)        /* x == y as i1; NaN: 0 */
+EW(NE,  ne,  F_CMP,    R_ANY,  G_SCALAR,                   3, X_CMP,   "arith.cmpi",  "arith.cmpf",     NULL,         NULL,             "arith.xori", "ne",  "une", NULL,   NULL)        /* x != y as i1; NaN: 1 */
+EW(GT,  gt,  F_CMP,    R_ANY,  G_SCALAR,                   4, X_CMP,   "arith.cmpi",  "arith.cmpf",     NULL,         NULL,             NULL,         "sgt", "ogt", NULL,   NULL)        /* x > y as i1; NaN: 0 */
+EW(GE,  ge,  F_CMP,    R_ANY,  G_SCALAR,                   5, X_CMP,   "arith.cmpi",  "arith.cmpf",     NULL,         NULL,             NULL,         "sge", "oge", NULL,   NULL)        /* x >= y as i1; NaN: 0 */
 /*  enum         name            form          ew        write   readsdest */
 OP(FILL,        "fill",         F_FILL,       NONE,     W_DEST, 0)
 OP(MATMUL,      "matmul",       F_MATMUL,     NONE,     W_DEST, 1)

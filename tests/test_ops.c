@@ -119,6 +119,12 @@ START_TEST(op_table_spellings_read_back)
 			ck_assert_int_eq(ew_of_mlir(w->i1, EWM_I1, &i1), k);
 			ck_assert(i1);
 		}
+		if (w->named)
+			ck_assert_int_eq(ew_of_linalg(w->named, strlen(w->named),
+						      false), k);
+		if (w->fun)
+			ck_assert_int_eq(ew_of_linalg(w->fun, strlen(w->fun), true),
+					 k);
 	}
 }
 END_TEST

@@ -714,30 +714,27 @@ im_dps(Imp *I, const MOp *op, const char *tir, int want_in, int depth)
 	put_type_end(I, op);
 }
 
-/* linalg.elemwise_binary/unary's `fun = #linalg.binary_fn<add>` (19). */
+/* linalg.elemwise_binary/unary's `fun = #linalg.binary_fn<add>` (19):
+ * the funs of ops.h's EW rows. */
 static const char *
 elemwise_fun(Imp *I, const MOp *op)
 {
-	static const char *const fns[][2] = {
-		{"add", "add"}, {"sub", "sub"}, {"mul", "mul"}, {"div", "div"},
-		{"max_signed", "max"}, {"min_signed", "min"}, {"exp", "exp"},
-		{"abs", "abs"}, {"negf", "neg"},
-	};
 	const MAttr *a = mop_attr(op, "fun");
 	const char *lt = a ? strchr(a->text, '<') : NULL;
+	const char *gt = lt ? strchr(lt, '>') : NULL;
+	OpKind k = gt ? ew_of_linalg(lt + 1, (size_t)(gt - lt - 1), true)
+		      : OP_NONE;
 
-	for (size_t i = 0; lt && i < sizeof fns / sizeof *fns; i++)
-		if (!strncmp(lt + 1, fns[i][0], strlen(fns[i][0])) &&
-		    lt[1 + strlen(fns[i][0])] == '>')
-			return fns[i][1];
-	imp_fail(I, op, "unsupported attribute 'fun' on '%s'", op->name);
+	if (k == OP_NONE)
+		imp_fail(I, op, "unsupported attribute 'fun' on '%s'", op->name);
+	return op_info[k].name;
 }
 
 static void
 im_named(Imp *I, const MOp *op, int depth)
 {
 	const char *n = op->name + 7;
-	static const char *const bin[] = {"add", "sub", "mul", "div", "max", "min"};
+	OpKind k = ew_of_linalg(n, strlen(n), false);
 
 	no_attr(I, op, "cast");
 	if (!strcmp(n, "fill") || !strcmp(n, "copy"))
@@ -751,13 +748,9 @@ im_named(Imp *I, const MOp *op, int depth)
 				 "'linalg.matmul'");
 		return im_dps(I, op, n, 2, depth);
 	}
-	for (int i = 0; i < 6; i++)
-		if (!strcmp(n, bin[i]))
-			return im_dps(I, op, n, 2, depth);
-	if (!strcmp(n, "exp") || !strcmp(n, "abs"))
-		return im_dps(I, op, n, 1, depth);
-	if (!strcmp(n, "negf"))
-		return im_dps(I, op, "neg", 1, depth);
+	if (k != OP_NONE) /* linalg.add, linalg.negf, ... (ops.h) */
+		return im_dps(I, op, op_info[k].name,
+			      op_info[k].form == F_BINARY ? 2 : 1, depth);
 	if (!strcmp(n, "elemwise_binary") || !strcmp(n, "elemwise_unary"))
 		return im_dps(I, op, elemwise_fun(I, op), n[9] == 'b' ? 2 : 1,
 			      depth);
