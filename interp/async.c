@@ -468,17 +468,7 @@ launch_drain(Exec *X, const Frame *home)
 }
 
 /* random:SEED: at each instruction boundary, maybe run some launch that
- * may run now (the oldest pending one of its stream). */
-static uint64_t
-next_rand(Exec *X)
-{
-	uint64_t z = (X->rng += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
+ * may run now (the oldest pending one of its stream); rng_next draws. */
 void
 launch_tick(Exec *X)
 {
@@ -487,7 +477,7 @@ launch_tick(Exec *X)
 	/* launches run whole: a random point is between host instructions */
 	if (X->o->sched.kind != SCHED_RANDOM || X->cur)
 		return;
-	while (!X->stop && next_rand(X) % 3 == 0) {
+	while (!X->stop && rng_next(&X->rng) % 3 == 0) {
 		int n = 0, nseen = 0;
 		/* the oldest not-done launch of each (stream, parent) seen:
 		 * each one seen is ready or seen[] holds its queue, so
@@ -508,7 +498,7 @@ launch_tick(Exec *X)
 		}
 		if (!n)
 			return;
-		complete(X, ready[next_rand(X) % (uint64_t)n]);
+		complete(X, ready[rng_next(&X->rng) % (uint64_t)n]);
 	}
 }
 

@@ -30,6 +30,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "rng.h"
+
 #define MAXRANK 8
 
 /* ---------------------------------------------------------------- mem.c */
