@@ -1365,7 +1365,10 @@ out:
 
 /* ---- last-use: in place when the operand has no later textual use */
 
-/* The first op after w (in program order) that uses v, or NULL. */
+/* The first op after w (in program order) that uses v, or NULL.  Not
+ * walk_block nor v's use list: its own order (each block's ops before the
+ * blocks inside them, the last region first) picks which later use the
+ * reason names, and the reasons must stay as they are. */
 static const Op *
 used_after(const Program *p, const Value *v, const Op *w)
 {
