@@ -8,6 +8,7 @@
  *   ir.c       types, values, ops, functions; op table lookups
  *   walk.c     the one region walker (tensor and buffer programs), use
  *              lists filled once after parsing
+ *   build.c    programs built in memory (then printed by print.c)
  *   rng.h      the one random number generator (splitmix64)
  *   lex.c      TIR tokens with locations in the .yaml file
  *   parse.c    TIR text -> Program
@@ -410,11 +411,46 @@ bool walk_prog(const Program *p, WalkFn fn, void *ctx);  /* every function */
  * NULL; post's WALK_SKIP is WALK_GO). */
 bool walk_block_post(const Block *b, WalkFn pre, WalkFn post, void *ctx);
 
+/* Op.seq/last of p's ops: pre-order numbers, so "after", "inside" and
+ * "in the same loop" are integer comparisons for the analyses (and
+ * Program.nops). */
+void number_ops(Program *p);
 /* Value.uses/nuses of every value of p (tir_parse calls it; a program
  * built in memory calls it once it is whole, again after a change). */
 void fill_uses(Program *p);
 /* Is v used by an op inside op's regions (use lists: no walk)? */
 bool used_inside(const Value *v, const Op *op);
+
+/* ------------------------------------------------------------- build.c */
+
+/*
+ * A program built in memory, then printed by tir_print (the generator
+ * and the importer could build instead of spelling TIR).  Values get
+ * dense ids in creation order; build_op appends an op to a block with its
+ * results (names[i]: types[i]) and room for nargs operands, which the
+ * caller fills (and dest, type, offsets, regions: build_block(B, op)).
+ * Out of memory: the arena longjmps to B->p->arena->oom, which the
+ * caller sets, as tir_parse does.
+ */
+typedef struct Builder {
+	Program *p;
+	Func *fn;          /* the function being built */
+	int vcap, fcap;
+} Builder;
+
+int build_init(Builder *B);  /* 0, or -1 out of memory */
+Type *build_type(Builder *B, TypeKind kind, DType dt, int rank,
+		 const int64_t *dims);
+Func *build_func(Builder *B, const char *name, Type **rtypes, int nrtypes);
+Value *build_param(Builder *B, const char *name, Type *t);
+Value *build_value(Builder *B, const char *name, Type *t);
+Block *build_block(Builder *B, Op *parent);  /* NULL: a function body */
+Value *build_arg(Builder *B, Block *b, const char *name, Type *t);
+Op *build_op(Builder *B, Block *b, OpKind k, int nargs,
+	     const char *const *names, Type *const *types, int nres);
+/* Numbers the ops and fills the use lists; the program is the caller's
+ * (prog_free). */
+Program *build_finish(Builder *B);
 
 /* ---------------------------------------------------------- lex/parse.c */
 

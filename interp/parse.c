@@ -1358,22 +1358,6 @@ resolve(Parser *P)
 
 /* ------------------------------------------------------------- entry */
 
-/* Op.seq/last: pre-order numbers, so "after", "inside" and "in the same
- * loop" are integer comparisons for the analyses. */
-static WalkAct
-number_op(Op *op, void *ctx)
-{
-	op->seq = (*(int *)ctx)++;
-	return WALK_GO;
-}
-
-static WalkAct
-number_last(Op *op, void *ctx)
-{
-	op->last = *(int *)ctx - 1;
-	return WALK_GO;
-}
-
 static void
 parse_all(Parser *P)
 {
@@ -1381,9 +1365,7 @@ parse_all(Parser *P)
 	P->prog->arena = P->a;
 	parse_program(P);
 	resolve(P);
-	for (int i = 0; i < P->prog->nfuncs; i++)
-		walk_block_post(P->prog->funcs[i]->body, number_op, number_last,
-				&P->prog->nops);
+	number_ops(P->prog);
 	fill_uses(P->prog);
 }
 

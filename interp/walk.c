@@ -144,6 +144,31 @@ walk_bblock(const BBlock *b, BWalkFn fn, void *ctx)
 	return bwalk_in(b, fn, ctx) == WALK_STOP;
 }
 
+/* ---- numbering */
+
+static WalkAct
+number_op(Op *op, void *ctx)
+{
+	op->seq = (*(int *)ctx)++;
+	return WALK_GO;
+}
+
+static WalkAct
+number_last(Op *op, void *ctx)
+{
+	op->last = *(int *)ctx - 1;
+	return WALK_GO;
+}
+
+void
+number_ops(Program *p)
+{
+	p->nops = 0;
+	for (int i = 0; i < p->nfuncs; i++)
+		walk_block_post(p->funcs[i]->body, number_op, number_last,
+				&p->nops);
+}
+
 /* ---- use lists */
 
 typedef struct UseFill {

@@ -354,6 +354,73 @@ START_TEST(test_bir_walk)
 }
 END_TEST
 
+/* ---- the builder */
+
+START_TEST(test_builder)
+{
+	static const char *text =
+		"func @main(%x: tensor<4xi32>, %n: index) -> (tensor<4xi32>) {\n"
+		"  %r = for %i = 0 to %n step 1 iter(%acc = %x) -> (tensor<4xi32>) {\n"
+		"    %a = add %acc, 1 : tensor<4xi32>\n"
+		"    yield %a\n"
+		"  }\n"
+		"  return %r\n"
+		"}\n";
+	Builder B;
+	Diag d;
+	Program *want = tu_parse(text, &d), *p;
+	Type *t, *ix;
+	Value *x, *n, *acc;
+	Op *loop, *add, *y, *ret;
+	char *a, *b;
+
+	ck_assert_ptr_nonnull(want);
+	ck_assert_int_eq(build_init(&B), 0);
+	t = build_type(&B, TY_TENSOR, DT_I32, 1, (int64_t[]){4});
+	ix = build_type(&B, TY_SCALAR, DT_INDEX, 0, NULL);
+	build_func(&B, "main", (Type *[]){t}, 1);
+	x = build_param(&B, "x", t);
+	n = build_param(&B, "n", ix);
+	loop = build_op(&B, B.fn->body, OP_FOR, 4, (const char *[]){"r"},
+			(Type *[]){t}, 1);
+	loop->args[0].i = 0;
+	loop->args[1].v = n;
+	loop->args[2].i = 1;
+	loop->args[3].v = x;
+	loop->rtypes = (Type **)arena_alloc(B.p->arena, sizeof(Type *));
+	loop->rtypes[0] = t;
+	loop->nrtypes = 1;
+	loop->body = build_block(&B, loop);
+	build_arg(&B, loop->body, "i", ix);
+	acc = build_arg(&B, loop->body, "acc", t);
+	add = build_op(&B, loop->body, OP_ADD, 2, (const char *[]){"a"},
+		       (Type *[]){t}, 1);
+	add->args[0].v = acc;
+	add->args[1].i = 1;
+	add->type = t;
+	y = build_op(&B, loop->body, OP_YIELD, 1, NULL, NULL, 0);
+	y->args[0].v = add->res[0];
+	ret = build_op(&B, B.fn->body, OP_RETURN, 1, NULL, NULL, 0);
+	ret->args[0].v = loop->res[0];
+	p = build_finish(&B);
+	ck_assert_int_eq(tir_verify(p, &default_limits, &d), 0);
+	a = tir_print(p);
+	b = tir_print(want);
+	ck_assert_str_eq(a, b);
+	ck_assert_int_eq(p->nops, want->nops);
+	ck_assert_int_eq(p->nvalues, want->nvalues);
+	ck_assert_int_eq(acc->nuses, 1);
+	ck_assert_ptr_eq(acc->uses[0], add);
+	ck_assert_int_eq(x->nuses, 1);
+	ck_assert_ptr_eq(x->uses[0], loop);
+	ck_assert_int_eq(loop->last, loop->seq + 2);
+	mem_free(a);
+	mem_free(b);
+	prog_free(p);
+	prog_free(want);
+}
+END_TEST
+
 static Suite *
 walk_suite(void)
 {
@@ -366,6 +433,7 @@ walk_suite(void)
 	tcase_add_test(tc, test_post);
 	tcase_add_test(tc, test_use_lists);
 	tcase_add_test(tc, test_bir_walk);
+	tcase_add_test(tc, test_builder);
 	suite_add_tcase(s, tc);
 	return s;
 }
