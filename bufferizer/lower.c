@@ -923,6 +923,8 @@ place_frees(Lower *L, const Block *blk, BBlock *chunks, BInst *t, BBlock *out,
 	L->ntouched = 0;
 }
 
+/* Not walk_block: each region becomes a BBlock of its own, lowered
+ * between what its op emits before and after it. */
 static BBlock *
 lower_block(Lower *L, const Block *blk)
 {

@@ -1124,6 +1124,8 @@ decide_op(OS *S, const Op *op)
 	}
 }
 
+/* Not walk_block: each form unites its block args and results before
+ * and after deciding its regions (decide_for, decide_while, ...). */
 static void
 decide_block(OS *S, const Block *b)
 {

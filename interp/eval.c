@@ -1823,7 +1823,8 @@ static const EvalFn eval_form[] = {
 
 /* Run b's ops; the terminator's operands go to outs[0..nouts) as new
  * references (a literal gets the dtype of types[k]).  On error outs[] is
- * left empty. */
+ * left empty.  Not walk_block: evaluation picks which region runs and how
+ * often (an if's branch, a loop's trips) and binds values around it. */
 static int
 exec_block(Frame *f, const Block *b, Type *const *types, Box **outs,
 	   int nouts)

@@ -1514,6 +1514,7 @@ run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
 	}
 }
 
+/* Not walk_bblock: execution picks the regions and their trips. */
 static void
 run_block(Exec *X, Frame *F, const BBlock *b, Reg *out)
 {
