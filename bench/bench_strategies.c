@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cases.h"
+#include "mlir.h"
 #include "harness.h"
 
 typedef struct Row {

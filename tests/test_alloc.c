@@ -4,7 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
 #include "report.h"
+#include "fuzz.h"
 #include "testutil.h"
 
 static const char *text =

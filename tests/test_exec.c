@@ -4,6 +4,10 @@
 #include <stdlib.h>
 
 #include "exec.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
+#include "report.h"
 #include "fuzz.h"
 #include "testutil.h"
 

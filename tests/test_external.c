@@ -5,6 +5,8 @@
  * crashes that /bin/sh reports as exit 128+N. */
 #include <stdio.h>
 
+#include "cases.h"
+#include "mlir.h"
 #include "harness.h"
 #include "testutil.h"
 

@@ -5,6 +5,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
+#include "fuzz.h"
 #include "cli.h"
 #include "testutil.h"
 

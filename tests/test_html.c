@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
 #include "report.h"
 #include "testutil.h"
 

@@ -6,7 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cases.h"
+#include "mlir.h"
 #include "harness.h"
+#include "report.h"
+#include "fuzz.h"
 #include "testutil.h"
 
 /* Each call of @t calls itself twice, `depth` deep: 2^40 calls. */

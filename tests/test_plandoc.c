@@ -2,6 +2,8 @@
  * `cases:`, every error with its line:col, failed allocations. */
 #include <stdio.h>
 
+#include "cases.h"
+#include "mlir.h"
 #include "harness.h"
 #include "testutil.h"
 

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
 #include "fuzz.h"
 #include "testutil.h"
 

@@ -16,7 +16,8 @@
  *              plan keys of a Run
  *
  * Every line and column here is a 1-based position in the .yaml file.
- * Uses interp/ and bufferizer/ only.
+ * Uses interp/ and bufferizer/ only (but runs.c still calls mlir/'s
+ * strategy_parse, until strategies are one interface).
  */
 #ifndef BUFDIFF_CASES_H
 #define BUFDIFF_CASES_H

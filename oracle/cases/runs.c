@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "cases.h"
-#include "mlir.h"
+#include "mlir.h"  /* strategy_parse (until strategies are one interface) */
 
 const char *const verdict_names[VERDICT_COUNT] = {
 	[VERDICT_NONE] = "", [VERDICT_AGREE] = "agree",

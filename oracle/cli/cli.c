@@ -16,6 +16,8 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "mlir.h"
+#include "fuzz.h"
 
 static const struct {
 	const char *name;

@@ -7,18 +7,19 @@
  *              parsed with getopt_long into Args; help generated from the
  *              tables; "did you mean" (docs/cli.md)
  *   main.c     the commands run, check, print, bufferize, explain, export,
- *              strategies, and the dispatch over cli.c's commands
+ *              strategies, plot, and the dispatch over cli.c's commands
+ *   fuzz_cli.c `bufdiff fuzz`: Args -> FuzzOpts; `fuzz --merge`
  *   reduce_cli.c  `bufdiff reduce`
  *   import_cli.c  `bufdiff import`
  *   lab.c      `bufdiff lab cache`: the seed's LRU cache toy (docs/lab.md)
  *
- * Uses every room below: cases, mlir, harness, report, fuzz.
+ * Args needs bufferize.h only; each file includes the rooms it calls
+ * (main.c: cases, mlir, harness, report).
  */
 #ifndef BUFDIFF_CLI_H
 #define BUFDIFF_CLI_H
 
-#include "fuzz.h"
-#include "report.h"
+#include "bufferize.h"
 
 /* ----------------------------------------------------------- version.c */
 
@@ -87,7 +88,7 @@ int cli_usage(const Args *a, const char *fmt, ...)
  * is close enough to suggest. */
 const char *cli_nearest(const char *word, const char *const *names, int n);
 
-/* -------------------------------------------------------------- fuzz.c */
+/* ---------------------------------------------------------- fuzz_cli.c */
 
 /* `bufdiff fuzz ...` (argv[1] is "fuzz"): exit code as fuzz_run;
  * fuzz_main the same from parsed arguments. */
@@ -100,17 +101,12 @@ int fuzz_main(const Args *a);
  * 1 the run does not fail, 2 bad input or usage. */
 int cmd_reduce(const Args *a);
 
-/* ------------------------------------------------------------ import.c */
+/* -------------------------------------------------------- import_cli.c */
 
 /* `bufdiff import FILE.mlir [--func NAME] [--seed N] [--out CASE]
  * [--tool TOOL | --no-tool] [--tool-timeout SEC]`: 0, or 2 with one
  * diagnostic on stderr. */
 int cmd_import(const Args *a);
-
-/* -------------------------------------------------------------- plot.c */
-
-/* `bufdiff plot TRACE.csv --html FILE`: 0, or 2. */
-int cmd_plot(const Args *a);
 
 /* --------------------------------------------------------------- lab.c */
 

@@ -12,6 +12,10 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
+#include "report.h"
 
 /* The command, and what main.c's commands keep beside its Args. */
 typedef struct Opts {
@@ -758,7 +762,9 @@ cmd_import_opts(Opts *o)
 static int
 cmd_plot_opts(Opts *o)
 {
-	return cmd_plot(&o->a);
+	if (!o->a.html)
+		return cli_usage(&o->a, "the page needs --html FILE");
+	return plot_page(o->a.paths[0], o->a.html);
 }
 
 static int

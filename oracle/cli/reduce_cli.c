@@ -9,6 +9,8 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "cases.h"
+#include "fuzz.h"
 
 typedef struct ReduceOpts {
 	const char *path, *out, *plan;

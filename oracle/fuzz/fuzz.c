@@ -13,7 +13,10 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "cli.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
+#include "report.h"
 
 static double
 now(void)
@@ -498,57 +501,20 @@ fuzz_parse_mix(const char *s, unsigned *mix)
 }
 
 int
-fuzz_main(const Args *a)
+fuzz_command(const FuzzOpts *o, const char *html)
 {
-	FuzzOpts o = {0};
 	FuzzStats st;
-	const char *html = a->html;     /* --html DIR: pages of the repros */
 	int rc;
 
 	struct sigaction sa, oldint, oldterm;
 
-	if (a->merge) {
-		/* --merge FILE... [--json]: shard summaries added up */
-		if (!a->npaths)
-			return cli_usage(a, "--merge wants the shards' --json "
-					 "summaries (files, or - for stdin)");
-		return fuzz_merge(a->npaths, a->paths, a->json);
-	}
-	o.strategy = a->strategy;
-	o.seed = a->seed;
-	o.count = (long)a->count;
-	o.seconds = a->seconds;
-	o.out = a->out;
-	o.shard = a->shard;
-	o.nshards = a->nshards;
-	o.json = a->json;
-	o.quiet = a->quiet || a->json;
-	o.reduce = !a->no_reduce;
-	o.max_failures = (long)a->max_failures;
-	o.gen.max_ops = a->max_ops;
-	o.gen.mix = a->mix;
-	o.gen.no_copies = a->no_copies;
-	if (a->tool_batch) {
-		/* programs per tool call (outside strategies): 1 asks about
-		 * each alone, for comparisons */
-		ExternalOpts xo = *external_opts();
-		xo.batch = a->tool_batch;
-		external_options(&xo);
-	}
-	if (html && !o.out)
-		o.out = html;   /* the repros beside their pages */
-	o.progress = !o.quiet && isatty(2);
-	if (!o.out) { /* repros go to files `check` reads, never to stdout */
-		o.out = "bufdiff-fuzz";
-		o.lazy_out = true;
-	}
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop;
 	sigemptyset(&sa.sa_mask);
 	stop_signal = 0;
 	sigaction(SIGINT, &sa, &oldint);
 	sigaction(SIGTERM, &sa, &oldterm);
-	rc = fuzz_run(&o, &st);
+	rc = fuzz_run(o, &st);
 	sigaction(SIGINT, &oldint, NULL);
 	sigaction(SIGTERM, &oldterm, NULL);
 	if (st.interrupted)
@@ -560,8 +526,8 @@ fuzz_main(const Args *a)
 		fprintf(stderr, "bufdiff: cannot write the pages in %s\n", html);
 		rc = 2;
 	}
-	if (o.json)
-		fuzz_json(&o, &st);
+	if (o->json)
+		fuzz_json(o, &st);
 	else {
 		printf("%ld programs, %ld failures (%ld tool errors), %.2f s "
 		       "(%.0f programs/s)\n",
@@ -575,16 +541,4 @@ fuzz_main(const Args *a)
 	}
 	fuzz_stats_free(&st);
 	return rc;
-}
-
-int
-cmd_fuzz(int argc, char **argv)
-{
-	Args a;
-	int rc = cli_parse(argc, argv, &a);
-
-	if (!rc)
-		rc = fuzz_main(&a);
-	cli_args_free(&a);
-	return rc < 0 ? 0 : rc;
 }

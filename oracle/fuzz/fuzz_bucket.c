@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
+#include "cases.h"
 
 /* ---------------------------------------------------------- signature */
 

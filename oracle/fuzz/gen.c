@@ -25,6 +25,8 @@
 #include <stdio.h>
 
 #include "fuzz.h"
+#include "cases.h"
+#include "harness.h"
 
 #define MAXV 512
 #define MAXR 3          /* ranks 0..3 */

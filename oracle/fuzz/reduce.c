@@ -23,6 +23,9 @@
 #include <time.h>
 
 #include "fuzz.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
 
 static int opt_budget = 4000;
 

@@ -3,6 +3,7 @@
  * Outputs compare as check_outputs (interp/tensor.c) says.
  */
 #include "harness.h"
+#include "cases.h"
 
 void
 outcome_clear(Outcome *o)

@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 #include "harness.h"
+#include "cases.h"
+#include "mlir.h"
 
 static int64_t opt_overhead;
 static FILE *opt_trace;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "harness.h"
+#include "cases.h"
 
 
 /* A YAML double-quoted scalar: only `"` and `\` and controls need escapes. */

@@ -23,8 +23,6 @@
 
 typedef enum Status { STATUS_OK, STATUS_FAIL, STATUS_BAD } Status; /* = exit codes */
 
-/* ------------------------------------------------------------- check.c */
-
 /* One executed instruction of a bufferized run: the live bytes after it
  * (M(t)), its .yaml line (0: none), the stream it ran on (-1: the
  * program's own order).  `in` is NULL in a trace read back from CSV. */

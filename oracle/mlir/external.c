@@ -19,7 +19,8 @@
 #include <stdlib.h>
 
 #include "mlir.h"
-#include "harness.h"  /* diff_plan */
+#include "cases.h"
+#include "harness.h"  /* diff_plan (until strategies are one interface) */
 
 /* One slot per distinct spec of the process: a corpus may name many
  * commands (16 was too few for a directory of cases from several tools). */

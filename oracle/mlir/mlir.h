@@ -20,7 +20,9 @@
  *              decisions or a buffer program) -> ToolReport
  *
  * Lines and columns in mlir_read.c's and memref.c's diagnostics are
- * positions in the MLIR text.  Uses cases.h (Case, decisions documents).
+ * positions in the MLIR text.  Uses cases.h (Case, decisions documents);
+ * external.c still calls harness/'s diff_plan, until strategies are one
+ * interface.
  */
 #ifndef BUFDIFF_MLIR_H
 #define BUFDIFF_MLIR_H
@@ -253,7 +255,7 @@ const char *cache_text(const Cache *c, const char *key);
 int cache_put_text(Cache *c, char *key, bool acc, char *text);
 void cache_free(Cache *c);
 
-/* ------------------------------------------------------- ToolReport */
+/* ---------------------------------------------------------- external.c */
 
 /* What an outside bufferizer was asked and answered (external.c). */
 typedef struct ToolReport {
@@ -267,8 +269,6 @@ typedef struct ToolReport {
 				 * tool printed (reports' memref lines are
 				 * in it), mem_alloc'ed, or NULL */
 } ToolReport;
-
-/* ---------------------------------------------------------- external.c */
 
 typedef enum ExtKind { EXT_EXEC, EXT_EXEC_MLIR, EXT_MLIR, EXT_PIPELINE } ExtKind;
 
