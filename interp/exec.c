@@ -952,8 +952,8 @@ compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
 			return false;
 		copy_views(X, vo, &va);
 		return true;
-	default:
-		return false;
+	default: /* the lowering makes BI_COMPUTE of the forms above only */
+		ir_bug("no kernel for %s (form %d)", oi->name, (int)oi->form);
 	}
 }
 

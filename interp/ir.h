@@ -160,6 +160,10 @@ int diag_set(Diag *d, Loc loc, const char *fmt, ...)
 /* Print d as above to `out`; `text` is the whole file (may be NULL). */
 void diag_print(void *out /* FILE* */, const char *file, const char *text,
 		const Diag *d);
+/* An impossible state (a bug, not a bad program): prints
+ * "bufdiff: internal error: MESSAGE" on stderr and aborts. */
+_Noreturn void ir_bug(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
 
 /* ----------------------------------------------------------------- ir.c */
 
@@ -198,6 +202,7 @@ int64_t type_numel(const Type *t);     /* static tensor; -1 if dynamic or overfl
 
 /* The op table (ops.h) expanded. */
 typedef enum OpKind {
+	OP_NONE = -1, /* OpInfo.ew of an op that is not elementwise */
 #define OP(e, name, form, ew, write, rd) OP_##e,
 #include "ops.h"
 #undef OP
@@ -214,25 +219,59 @@ typedef enum Form {
 	F_YIELD, F_RETURN, F_CONDITION /* terminators: F_YIELD and after */
 } Form;
 
-typedef enum Ew {
-	EW_NONE,
-	EW_ADD, EW_SUB, EW_MUL, EW_DIV, EW_MAX, EW_MIN,   /* binary */
-	EW_NEG, EW_ABS, EW_EXP, EW_RELU,                  /* unary */
-	EW_LT, EW_LE, EW_EQ, EW_NE, EW_GT, EW_GE          /* compare */
-} Ew;
-
 typedef enum Write { W_NONE, W_DEST, W_ANY, W_INIT } Write;
 
 typedef struct OpInfo {
 	const char *name;
 	Form form;
-	Ew ew;
+	OpKind ew;      /* elementwise op it applies (reduce.sum: OP_ADD) */
 	Write write;
 	bool readsdest;
 } OpInfo;
 
 extern const OpInfo op_info[OP_COUNT];
 int op_lookup(const char *name, size_t len); /* OpKind or -1 */
+
+/* The EW rows' columns (ops.h has what each means). */
+typedef enum DtRule { R_ANY, R_FLOAT, R_INT } DtRule;
+enum { G_TENSOR = 1, G_SCALAR = 2, G_NOINT = 4 }; /* EwInfo.gen */
+typedef enum ExportForm { X_PLAIN, X_CMP, X_RELU, X_NEG } ExportForm;
+
+typedef struct EwInfo {
+	bool ew;                  /* an EW row (the rest is zero otherwise) */
+	DtRule rule;
+	int gen, slot;
+	ExportForm xf;
+	const char *iop, *fop;    /* MLIR op for integers, floats */
+	const char *pre19;        /* float op before MLIR 19, when it differs */
+	const char *extra;        /* another float spelling import reads */
+	const char *i1;           /* an i1 logic op the memref translation reads */
+	const char *cmpi, *cmpf;  /* compare predicates */
+	const char *named;        /* linalg.NAMED import reads as it */
+	const char *fun;          /* linalg.elemwise_*'s fun import reads */
+} EwInfo;
+
+extern const EwInfo ew_info[OP_COUNT];
+/* op k is an EW row whose rule accepts dtype dt */
+bool ew_allows(OpKind k, DType dt);
+/* The MLIR op spelling op k is exported as for dtype dt in MLIR `version`
+ * (16, 19, 22); NULL when it has none. */
+const char *ew_mlir_op(OpKind k, DType dt, int version);
+/* The op an MLIR arith/math op is read as when it applies to its operands
+ * as they are (not relu's `max x, 0`, the integer neg's `subi 0, x`, nor
+ * compares): an int, float or pre-19 spelling; with EWM_EXTRA also an
+ * import-only one; with EWM_I1 also an i1 logic op (*i1 set).  OP_NONE
+ * when none. */
+enum { EWM_EXTRA = 1, EWM_I1 = 2 };
+OpKind ew_of_mlir(const char *name, unsigned how, bool *i1);
+/* The compare whose arith.cmpi (cmpf if isfloat) predicate is pred[0..len),
+ * or OP_NONE. */
+OpKind ew_of_pred(const char *pred, size_t len, bool isfloat);
+/* The op whose linalg named op (fun: linalg.elemwise_*'s fun) is
+ * name[0..len), or OP_NONE. */
+OpKind ew_of_linalg(const char *name, size_t len, bool fun);
+/* The name of MLIR's arith.cmpi (cmpf) predicate number code, or NULL. */
+const char *mlir_cmp_pred(bool isfloat, int64_t code);
 
 typedef struct Op Op;
 typedef struct Block Block;
@@ -593,9 +632,10 @@ View view_of(const Tensor *t);  /* the whole tensor, contiguous */
  * and INT_MIN / -1 gives INT_MIN; i1 results are 0/1.  Floats follow IEEE
  * in the dtype's precision.  out may alias an input only when identical
  * (same off and strides) — the in-place elementwise case. */
-void k_binary(Ew ew, const View *out, const View *a, const View *b);
-void k_unary(Ew ew, const View *out, const View *a);
-void k_cmp(Ew ew, const View *out /* i1 */, const View *a, const View *b);
+void k_binary(OpKind ew, const View *out, const View *a, const View *b);
+void k_unary(OpKind ew, const View *out, const View *a);
+void k_cmp(OpKind ew, const View *out /* i1 */, const View *a,
+	   const View *b);
 void k_fill(const View *out, const View *scalar);
 void k_copy(const View *out, const View *in); /* same sizes; dtypes equal */
 /* out (MxN) = out + a (MxK) · b (KxN).  f32/f64 through cblas_[sd]gemm
@@ -603,9 +643,9 @@ void k_copy(const View *out, const View *in); /* same sizes; dtypes equal */
 int k_matmul(const View *out, const View *a, const View *b);
 /* out[i_perm[0]...] = a[i...]: out.sizes[j] == a.sizes[perm[j]] */
 void k_transpose(const View *out, const View *a, const int *perm);
-/* out = fold(out, a over dims[0..ndims)) with EW_ADD or EW_MAX; out has
+/* out = fold(out, a over dims[0..ndims)) with OP_ADD or OP_MAX; out has
  * a's rank minus ndims (remaining dims in order). */
-void k_reduce(Ew ew, const View *out, const View *a, const int *dims,
+void k_reduce(OpKind ew, const View *out, const View *a, const int *dims,
 	      int ndims);
 
 /* ------------------------------------------------------------ reshape.c */

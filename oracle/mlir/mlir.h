@@ -110,7 +110,6 @@ typedef struct ExportMap {
 /* What differs between the mlir-opt versions bufdiff exports for. */
 typedef struct MlirVersion {
 	int version;             /* 16, 19, 22 */
-	const char *maxf, *minf; /* float max/min: arith.maxf (16), arith.maximumf */
 	bool has_materialize;    /* bufferization.materialize_in_destination
 				  * (not in 16: copy is an identity linalg.generic) */
 	const char *analysis_options; /* extra one-shot-bufferize options:
