@@ -274,29 +274,32 @@ op_conditional(const Block *blk, const Op *op)
 	return false;
 }
 
-static const Op *
-block_op_at(const Block *b, OpKind k, Loc loc)
+typedef struct OpAt {
+	OpKind k;
+	Loc loc;
+	const Op *found;
+} OpAt;
+
+static WalkAct
+op_at(Op *op, void *ctx)
 {
-	for (int i = 0; b && i < b->nops; i++) {
-		const Op *op = b->ops[i], *in;
-		if ((k == OP_COUNT || op->kind == k) && op->loc.line == loc.line &&
-		    op->loc.col == loc.col)
-			return op;
-		if ((in = block_op_at(op->body, k, loc)) ||
-		    (in = block_op_at(op->orelse, k, loc)))
-			return in;
+	OpAt *a = ctx;
+
+	if ((a->k == OP_COUNT || op->kind == a->k) &&
+	    op->loc.line == a->loc.line && op->loc.col == a->loc.col) {
+		a->found = op;
+		return WALK_STOP;
 	}
-	return NULL;
+	return WALK_GO;
 }
 
 const Op *
 prog_op_at(const Program *p, OpKind k, Loc loc)
 {
-	const Op *op = NULL;
+	OpAt a = {k, loc, NULL};
 
-	for (int i = 0; i < p->nfuncs && !op; i++)
-		op = block_op_at(p->funcs[i]->body, k, loc);
-	return op;
+	walk_prog(p, op_at, &a);
+	return a.found;
 }
 
 const char *

@@ -6,6 +6,10 @@
  *   fmt.c      snprintf without glibc's slow path (ir.h maps snprintf on it)
  *   diag.c     diagnostics: an error is a value (Diag), never an exit
  *   ir.c       types, values, ops, functions; op table lookups
+ *   walk.c     the one region walker (tensor and buffer programs), use
+ *              lists filled once after parsing
+ *   build.c    programs built in memory (then printed by print.c)
+ *   rng.h      the one random number generator (splitmix64)
  *   lex.c      TIR tokens with locations in the .yaml file
  *   parse.c    TIR text -> Program
  *   print.c    Program -> canonical TIR text (parses back to the same text)
@@ -26,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "rng.h"
 
 #define MAXRANK 8
 
@@ -283,6 +289,9 @@ typedef struct Value {
 	bool readonly;    /* param marked {readonly} */
 	bool isparam;
 	Loc loc;          /* where it is defined */
+	Op **uses;        /* the ops using it (operand, slice offset, dest),
+			   * each once, in pre-order (fill_uses) */
+	int nuses;
 } Value;
 
 /* An operand: a value or a literal (`add %x, 10`, slice offsets, bounds). */
@@ -413,6 +422,74 @@ bool op_uses(const Op *op, const Value *v);
 /* Is op inside a branch or a loop body below block blk (it may not run
  * every time blk does)? */
 bool op_conditional(const Block *blk, const Op *op);
+
+/* -------------------------------------------------------------- walk.c */
+
+/*
+ * The regions of an op, in order: if: then, else (when present); for,
+ * forall, async: the body; while: the condition region (body), then the
+ * do region (orelse).  Every analysis that visits each op of a region
+ * goes through walk_block, so a new form with regions is added in
+ * op_regions only.
+ */
+enum { MAXREGIONS = 2 };
+int op_regions(const Op *op, Block *out[MAXREGIONS]);
+
+/* What a walk callback says: go on into this op's regions, skip them, or
+ * stop the whole walk. */
+typedef enum WalkAct { WALK_GO, WALK_SKIP, WALK_STOP } WalkAct;
+typedef WalkAct (*WalkFn)(Op *op, void *ctx);
+
+/* Pre-order: each op of b, then the ops of its regions, in order.  Each
+ * returns true when a callback said WALK_STOP. */
+bool walk_block(const Block *b, WalkFn fn, void *ctx);   /* b NULL: none */
+bool walk_op(Op *op, WalkFn fn, void *ctx);              /* op, then inside */
+bool walk_regions(const Op *op, WalkFn fn, void *ctx);   /* inside op only */
+bool walk_prog(const Program *p, WalkFn fn, void *ctx);  /* every function */
+/* walk_block with `post` called after an op's regions (either may be
+ * NULL; post's WALK_SKIP is WALK_GO). */
+bool walk_block_post(const Block *b, WalkFn pre, WalkFn post, void *ctx);
+
+/* Op.seq/last of p's ops: pre-order numbers, so "after", "inside" and
+ * "in the same loop" are integer comparisons for the analyses (and
+ * Program.nops). */
+void number_ops(Program *p);
+/* Value.uses/nuses of every value of p (tir_parse calls it; a program
+ * built in memory calls it once it is whole, again after a change). */
+void fill_uses(Program *p);
+/* Is v used by an op inside op's regions (use lists: no walk)? */
+bool used_inside(const Value *v, const Op *op);
+
+/* ------------------------------------------------------------- build.c */
+
+/*
+ * A program built in memory, then printed by tir_print (the generator
+ * and the importer could build instead of spelling TIR).  Values get
+ * dense ids in creation order; build_op appends an op to a block with its
+ * results (names[i]: types[i]) and room for nargs operands, which the
+ * caller fills (and dest, type, offsets, regions: build_block(B, op)).
+ * Out of memory: the arena longjmps to B->p->arena->oom, which the
+ * caller sets, as tir_parse does.
+ */
+typedef struct Builder {
+	Program *p;
+	Func *fn;          /* the function being built */
+	int vcap, fcap;
+} Builder;
+
+int build_init(Builder *B);  /* 0, or -1 out of memory */
+Type *build_type(Builder *B, TypeKind kind, DType dt, int rank,
+		 const int64_t *dims);
+Func *build_func(Builder *B, const char *name, Type **rtypes, int nrtypes);
+Value *build_param(Builder *B, const char *name, Type *t);
+Value *build_value(Builder *B, const char *name, Type *t);
+Block *build_block(Builder *B, Op *parent);  /* NULL: a function body */
+Value *build_arg(Builder *B, Block *b, const char *name, Type *t);
+Op *build_op(Builder *B, Block *b, OpKind k, int nargs,
+	     const char *const *names, Type *const *types, int nres);
+/* Numbers the ops and fills the use lists; the program is the caller's
+ * (prog_free). */
+Program *build_finish(Builder *B);
 
 /* ---------------------------------------------------------- lex/parse.c */
 
@@ -758,6 +835,13 @@ char *bir_explain(const BProg *bp);
 void bir_value_text(Str *o, const BProg *bp, const Value *v, const Op *op);
 /* "y:x", "y:new" into buf. */
 const char *dec_str(const Value *v, const Decision *d, char *buf, size_t n);
+/* The regions of a buffer instruction (walk.c), in order: if: then,
+ * else; for, forall, launch: the body; while: condition, do; assert: the
+ * failure path (body); call: the failure path (orelse). */
+int binst_regions(const BInst *in, BBlock *out[MAXREGIONS]);
+typedef WalkAct (*BWalkFn)(BInst *in, void *ctx);
+/* Pre-order over b and the regions inside, as walk_block. */
+bool walk_bblock(const BBlock *b, BWalkFn fn, void *ctx);
 /* The value an instruction writes or reads for (for blame), or NULL. */
 const Value *inst_value(const BInst *in);
 

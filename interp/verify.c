@@ -1101,7 +1101,8 @@ verify_op(Verifier *v, const Op *op)
 }
 
 /* Every op, then the terminator: a region ends with yield, a function
- * body with return (misplaced ones are reported at the op itself). */
+ * body with return (misplaced ones are reported at the op itself).  Not
+ * walk_block: scopes open and close around each region. */
 static int
 verify_block(Verifier *v, const Block *b)
 {

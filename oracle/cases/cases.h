@@ -78,8 +78,8 @@ yaml_node_t *yl_item(Loader *L, const yaml_node_t *seq, int i);
 
 /* -------------------------------------------------------------- data.c */
 
-/* The deterministic generator behind `{random: SEED}`: splitmix64. */
-uint64_t rng_next(uint64_t *state);
+/* The deterministic generator behind `{random: SEED}`: rng_next
+ * (interp/rng.h). */
 
 /*
  * A data node (list, nested list, scalar, {splat}, {random}, {data}) as a

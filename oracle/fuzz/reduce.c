@@ -352,15 +352,11 @@ index_free(Red *r)
 	r->nlines = 0;
 }
 
-static void
-collect_ops(Op **ops, const Block *b)
+static WalkAct
+collect_op(Op *op, void *ctx)
 {
-	for (int i = 0; b && i < b->nops; i++) {
-		Op *op = b->ops[i];
-		ops[op->seq] = op;
-		collect_ops(ops, op->body);
-		collect_ops(ops, op->orelse);
-	}
+	((Op **)ctx)[op->seq] = op;
+	return WALK_GO;
 }
 
 /* One past the line that closes the brace opened on line l. */
@@ -452,8 +448,7 @@ index_lines(Red *r)
 	r->fend = mem_calloc(nf, sizeof *r->fend);
 	if (!r->ops || !r->opline || !r->opend || !r->fline || !r->fend)
 		return oom(r);
-	for (int i = 0; i < p->nfuncs; i++)
-		collect_ops(r->ops, p->funcs[i]->body);
+	walk_prog(p, collect_op, r->ops);
 	for (int l = 0; l < r->nlines; l++) {
 		const char *s = r->lines[l];
 		if (!strncmp(s, "func ", 5) && f < p->nfuncs) {
@@ -1000,44 +995,46 @@ pass_structural(Red *r)
 
 /* ------------------------------------------- expose an intermediate */
 
-static void mark_live(const Red *r, bool *live, const Op *op);
+static void mark_live(bool *live, Op *op);
 
 static void
-mark_value(const Red *r, bool *live, const Value *v)
+mark_value(bool *live, const Value *v)
 {
 	if (!v)
 		return;
 	if (v->def)
-		mark_live(r, live, v->def);
+		mark_live(live, v->def);
 	if (v->owner && v->owner->parent)
-		mark_live(r, live, v->owner->parent);
+		mark_live(live, v->owner->parent);
 }
 
-static void
-mark_block(const Red *r, bool *live, const Block *b)
+/* op is needed: its operands' definitions, its enclosing op, and (the
+ * walk goes on inside) its regions, all of them: ddmin thins them later.
+ * An op already live is done, or its walk is under way. */
+static WalkAct
+mark_one(Op *op, void *ctx)
 {
-	for (int i = 0; b && i < b->nops; i++)
-		mark_live(r, live, b->ops[i]);
-}
+	bool *live = ctx;
 
-/* op is needed: its operands' definitions, its enclosing op, its
- * regions (all of them: ddmin thins them later). */
-static void
-mark_live(const Red *r, bool *live, const Op *op)
-{
-	if (!op || live[op->seq])
-		return;
+	if (live[op->seq])
+		return WALK_SKIP;
 	live[op->seq] = true;
 	for (int i = 0; i < op->nargs; i++)
-		mark_value(r, live, op->args[i].v);
+		mark_value(live, op->args[i].v);
 	for (int i = 0; i < op->noffs; i++)
-		mark_value(r, live, op->offs[i].v);
+		mark_value(live, op->offs[i].v);
 	if (op->hasdest)
-		mark_value(r, live, op->dest.v);
+		mark_value(live, op->dest.v);
 	if (op->parent)
-		mark_live(r, live, op->parent->parent);
-	mark_block(r, live, op->body);
-	mark_block(r, live, op->orelse);
+		mark_live(live, op->parent->parent);
+	return WALK_GO;
+}
+
+static void
+mark_live(bool *live, Op *op)
+{
+	if (op)
+		walk_op(op, mark_one, live);
 }
 
 /* f's signature line without the params in `drop` (NULL: none), and
@@ -1084,7 +1081,7 @@ try_expose(Red *r, const Value *v)
 		return oom(r);
 	}
 	live[ret->seq] = true;
-	mark_value(r, live, v);
+	mark_value(live, v);
 	for (int i = 0; i < f->body->nops; i++)
 		if (!live[f->body->ops[i]->seq])
 			edit_drop(&e, r->opline[f->body->ops[i]->seq],
