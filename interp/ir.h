@@ -16,7 +16,11 @@
  *   verify.c   single definition, dominance, types and shapes, slices, ...
  *   tensor.c   runtime tensors (payload + per-element definedness)
  *   kernels.c  one kernel per op form over strided views; OpenBLAS matmul
- *   eval.c     the reference interpreter (value semantics, poison, limits)
+ *   eval.c     the reference interpreter (value semantics, poison, limits):
+ *              environments, last uses, blocks and calls (eval.h, private)
+ *   eval_values.c   its tensors, boxes, operands and shape messages
+ *   eval_data.c     its data forms, one function each, with their poison
+ *   eval_control.c  its forms that run regions or functions
  *   budget.c   the work budget and wall clock of one run (budget.h)
  *
  * Layout convention, everywhere: row-major, the last dimension is fastest.
