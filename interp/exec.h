@@ -1,5 +1,5 @@
-/* exec.h: private to the instrumented executor (exec.c, shadow.c,
- * overlap.c, async.c). */
+/* exec.h: private to the instrumented executor (exec.c, exec_access.c,
+ * exec_buffers.c, exec_compute.c, shadow.c, overlap.c, async.c). */
 #ifndef BUFDIFF_EXEC_H
 #define BUFDIFF_EXEC_H
 
@@ -211,13 +211,65 @@ void serial_transpose(Exec *X, const View *out, const View *a, const int *perm,
 void serial_reduce(Exec *X, OpKind ew, const View *out, const View *a,
 		   const int *dims, int ndims, Stale *s);
 
-/* exec.c */
+/* exec.c: the driver (instructions, blocks, control flow, forall, the
+ * entry's inputs and outputs, leaks) */
 void exec_block(Exec *X, Frame *F, const BBlock *b, Reg *out);
 void abort_run(Exec *X, const Op *op, const char *fmt, const char *a,
 	       long long n);
-void reg_assign(Reg *dst, const Reg *src);
 /* Charge n units of work (budget.h) for op; false: the run is aborted. */
 bool exec_charge(Exec *X, const Op *op, int64_t n);
+
+/* exec_access.c: registers, checked reads and writes */
+static inline Reg *
+reg(Frame *F, const Value *v)
+{
+	return &F->regs[v->id];
+}
+
+void reg_assign(Reg *dst, const Reg *src);
+View scalar_view(Reg *r, DType dt);
+View tview(Exec *X, const Reg *r);
+void lit_store(const Operand *o, DType dt, Reg *r);
+int64_t scalar_int(const Reg *r, DType dt);
+int64_t int_operand(Frame *F, const Operand *o);
+void check_part(Exec *X, const BInst *at, const Value *victim, const Reg *r,
+		const View *part, const View *skip);
+bool check_read(Exec *X, const BInst *at, const Value *victim, const Reg *r);
+bool check_write(Exec *X, const BInst *at, const Value *val, const Reg *r);
+void carry_undef(Exec *X, Reg *r, uint32_t dest_ver, const View *slice,
+		 const Reg *src);
+void tag_write(Exec *X, const BInst *at, const Value *val, Reg *r);
+int64_t view_numel(const View *v);
+bool same_sizes(const View *a, const View *b);
+void copy_views(Exec *X, const View *dst, const View *src);
+bool slice_of(Frame *F, const Op *op, const Reg *r, View *out, bool element,
+	      char *detail, size_t n);
+/* slice_of, an out-of-bounds one recorded as a violation (false). */
+bool reg_slice(Exec *X, Frame *F, const BInst *at, const Op *op, const Reg *r,
+	       const Value *of, View *out, bool element);
+/* insert/insert_slice read their destination except the part they
+ * replace. */
+void check_dest_outside(Exec *X, Frame *F, const BInst *in, const Reg *out);
+/* Does r view all of its buffer, contiguously? */
+bool whole_of(const Exec *X, const Reg *r);
+
+/* exec_buffers.c: allocation, views, copies, frees, constants, memref
+ * programs' own instructions */
+/* r views a whole contiguous buffer of the given shape. */
+void contiguous(Reg *r, DType dt, int rank, const int64_t *dims);
+void run_alloc(Exec *X, Frame *F, const BInst *in);
+void run_view(Exec *X, Frame *F, const BInst *in);
+void run_copy(Exec *X, Frame *F, const BInst *in);
+void run_free(Exec *X, Frame *F, const BInst *in);
+void run_const(Exec *X, Frame *F, const BInst *in);
+void run_bind(Exec *X, Frame *F, const BInst *in);
+void run_meta(Exec *X, Frame *F, const BInst *in);
+/* A return ends its call's memref.alloca buffers (the stack frame). */
+void stack_release(Exec *X, const BInst *in);
+void run_dealloc(Exec *X, Frame *F, const BInst *in);
+
+/* exec_compute.c: a tensor op's kernel over registers */
+void run_compute(Exec *X, Frame *F, const BInst *in);
 
 /* async.c: launches, streams, schedules, lifetime through completion */
 void launch_start(Exec *X, Frame *F, const BInst *in);

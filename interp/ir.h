@@ -5,6 +5,7 @@
  *   str.c      growing strings for everything that writes text
  *   fmt.c      snprintf without glibc's slow path (ir.h maps snprintf on it)
  *   diag.c     diagnostics: an error is a value (Diag), never an exit
+ *   ops.h      the op table: one row per op, expanded where needed
  *   ir.c       types, values, ops, functions; op table lookups
  *   walk.c     the one region walker (tensor and buffer programs), use
  *              lists filled once after parsing
@@ -16,12 +17,25 @@
  *   verify.c   single definition, dominance, types and shapes, slices, ...
  *   tensor.c   runtime tensors (payload + per-element definedness)
  *   kernels.c  one kernel per op form over strided views; OpenBLAS matmul
+ *   reshape.c  collapse_shape/expand_shape: the groups' check, views
  *   eval.c     the reference interpreter (value semantics, poison, limits):
  *              environments, last uses, blocks and calls (eval.h, private)
  *   eval_values.c   its tensors, boxes, operands and shape messages
  *   eval_data.c     its data forms, one function each, with their poison
  *   eval_control.c  its forms that run regions or functions
  *   budget.c   the work budget and wall clock of one run (budget.h)
+ *   bir.c      the buffer program (BIR, its types below) printed with the
+ *              decision behind each instruction; explain
+ *   shadow.c   the instrumented executor's buffer table, version shadow,
+ *              violations and memory accounting (exec.h, private)
+ *   exec.c     the instrumented executor: instructions, blocks, control
+ *              flow, forall trips, the entry's inputs, outputs and leaks
+ *   exec_access.c   its registers and checked reads and writes
+ *   exec_buffers.c  its buffer instructions (alloc, view, copy, free,
+ *                   constants, memref programs' own)
+ *   exec_compute.c  its tensor ops' kernels over registers
+ *   overlap.c  an op reading the buffer it writes, one element at a time
+ *   async.c    launches, streams, schedules; lifetime through completion
  *
  * Layout convention, everywhere: row-major, the last dimension is fastest.
  * A view is (root payload, element offset, sizes, strides in elements).
