@@ -2,11 +2,11 @@
  * eval.c: the reference interpreter.
  *
  * Value semantics, literally: every op makes a fresh tensor whose data the
- * kernels (kernels.c) compute and whose definedness (Tensor.def) this file
- * computes, form by form.  A tensor is never written once it is bound to a
- * value, so several values that are the same value (yield, await, iter
- * args, call args and results, copy) share one tensor through a
- * refcounted Box.  Scalars are rank-0 tensors; a future is a Box holding
+ * kernels (kernels.c) compute and whose definedness (Tensor.def)
+ * eval_data.c computes, form by form.  A tensor is never written once it
+ * is bound to a value, so several values that are the same value (yield,
+ * await, iter args, call args and results, copy) share one tensor through
+ * a refcounted Box.  Scalars are rank-0 tensors; a future is a Box holding
  * the boxes its region yielded, and an async region simply runs at its
  * launch (value semantics ignores streams).
  *
