@@ -81,45 +81,18 @@ blame_stale(Exec *X, const BInst *in, const Stale *s, const View *v,
 			out->buf, v, s->li, "reads an element it overwrote");
 }
 
-/* Run the kernel of in->op with output view vo; false when it could not
- * run (an unusable operand). */
+/* Elementwise (binary, cmp, unary): in the kernels' order, or one
+ * element at a time when an input shares the output's buffer. */
 static bool
-compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
+kernel_ew(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
 {
 	const Op *op = in->op;
 	const OpInfo *oi = &op_info[op->kind];
 	DType dt = vo->dt;
 	Reg ta, tb;
-	View va, vb, part;
+	View va, vb;
 
-	if (!exec_charge(X, op, view_numel(vo)))
-		return false;
-	switch (oi->form) {
-	case F_EMPTY:
-		return true;
-	case F_BINARY:
-	case F_CMP:
-		if (oi->form == F_CMP)
-			dt = op->type->dt;
-		if (!operand_view(X, F, in, &op->args[0], dt, vo, &ta, &va) ||
-		    !operand_view(X, F, in, &op->args[1], dt, vo, &tb, &vb) ||
-		    !shape_ok(X, in, op->args[0].v, &va, vo) ||
-		    !shape_ok(X, in, op->args[1].v, &vb, vo))
-			return false;
-		if (oi->form == F_CMP) {
-			k_cmp(oi->ew, vo, &va, &vb);
-			return true;
-		}
-		if (self_overlap(X, in, op->args[0].v, F, out) ||
-		    self_overlap(X, in, op->args[1].v, F, out)) {
-			Stale st;
-			serial_ew(X, oi->ew, vo, &va, &vb, &st);
-			blame_stale(X, in, &st, st.input ? &vb : &va, out);
-		} else {
-			k_binary(oi->ew, vo, &va, &vb);
-		}
-		return true;
-	case F_UNARY:
+	if (oi->form == F_UNARY) {
 		if (!operand_view(X, F, in, &op->args[0], dt, vo, &ta, &va) ||
 		    !shape_ok(X, in, op->args[0].v, &va, vo))
 			return false;
@@ -131,56 +104,100 @@ compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
 			k_unary(oi->ew, vo, &va);
 		}
 		return true;
-	case F_FILL:
-		operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va);
-		k_fill(vo, &va);
+	}
+	if (oi->form == F_CMP)
+		dt = op->type->dt;
+	if (!operand_view(X, F, in, &op->args[0], dt, vo, &ta, &va) ||
+	    !operand_view(X, F, in, &op->args[1], dt, vo, &tb, &vb) ||
+	    !shape_ok(X, in, op->args[0].v, &va, vo) ||
+	    !shape_ok(X, in, op->args[1].v, &vb, vo))
+		return false;
+	if (oi->form == F_CMP) {
+		k_cmp(oi->ew, vo, &va, &vb);
 		return true;
-	case F_MATMUL:
-		if (!operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va) ||
-		    !operand_view(X, F, in, &op->args[1], dt, NULL, &tb, &vb))
-			return false;
-		if (va.sizes[0] != vo->sizes[0] || vb.sizes[1] != vo->sizes[1] ||
-		    va.sizes[1] != vb.sizes[0]) {
-			violate(X, VK_OUT_OF_BOUNDS, in, op->args[0].v, NULL, -1,
-				NULL, 0, "matmul shapes differ at run time");
-			return false;
-		}
-		if (!exec_charge(X, op, work_mul(view_numel(vo), va.sizes[1])))
-			return false;
-		if (k_matmul(vo, &va, &vb) < 0)
-			longjmp(X->oom, 1);
-		return true;
-	case F_TRANSPOSE:
-		if (!operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va))
-			return false;
+	}
+	if (self_overlap(X, in, op->args[0].v, F, out) ||
+	    self_overlap(X, in, op->args[1].v, F, out)) {
+		Stale st;
+		serial_ew(X, oi->ew, vo, &va, &vb, &st);
+		blame_stale(X, in, &st, st.input ? &vb : &va, out);
+	} else {
+		k_binary(oi->ew, vo, &va, &vb);
+	}
+	return true;
+}
+
+static bool
+kernel_matmul(Exec *X, Frame *F, const BInst *in, View *vo)
+{
+	const Op *op = in->op;
+	Reg ta, tb;
+	View va, vb;
+
+	if (!operand_view(X, F, in, &op->args[0], vo->dt, NULL, &ta, &va) ||
+	    !operand_view(X, F, in, &op->args[1], vo->dt, NULL, &tb, &vb))
+		return false;
+	if (va.sizes[0] != vo->sizes[0] || vb.sizes[1] != vo->sizes[1] ||
+	    va.sizes[1] != vb.sizes[0]) {
+		violate(X, VK_OUT_OF_BOUNDS, in, op->args[0].v, NULL, -1,
+			NULL, 0, "matmul shapes differ at run time");
+		return false;
+	}
+	if (!exec_charge(X, op, work_mul(view_numel(vo), va.sizes[1])))
+		return false;
+	if (k_matmul(vo, &va, &vb) < 0)
+		longjmp(X->oom, 1);
+	return true;
+}
+
+/* Transpose and reduce: in the kernels' order, or one element at a time
+ * when the input shares the output's buffer. */
+static bool
+kernel_permute(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
+{
+	const Op *op = in->op;
+	const OpInfo *oi = &op_info[op->kind];
+	Reg ta;
+	View va;
+	Stale st;
+
+	if (!operand_view(X, F, in, &op->args[0], vo->dt, NULL, &ta, &va))
+		return false;
+	if (oi->form == F_TRANSPOSE) {
 		for (int d = 0; d < vo->rank; d++)
 			if (vo->sizes[d] != va.sizes[op->perm[d]])
 				return shape_ok(X, in, op->args[0].v, &va, vo);
-		if (self_overlap(X, in, op->args[0].v, F, out)) {
-			Stale st;
-			serial_transpose(X, vo, &va, op->perm, &st);
-			blame_stale(X, in, &st, &va, out);
-		} else {
+		if (!self_overlap(X, in, op->args[0].v, F, out)) {
 			k_transpose(vo, &va, op->perm);
+			return true;
 		}
-		return true;
-	case F_REDUCE:
-		if (!operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va))
-			return false;
+		serial_transpose(X, vo, &va, op->perm, &st);
+	} else {
 		if (!exec_charge(X, op, view_numel(&va)))
 			return false;
-		if (self_overlap(X, in, op->args[0].v, F, out)) {
-			Stale st;
-			serial_reduce(X, oi->ew, vo, &va, op->perm, op->nperm, &st);
-			blame_stale(X, in, &st, &va, out);
-		} else {
+		if (!self_overlap(X, in, op->args[0].v, F, out)) {
 			k_reduce(oi->ew, vo, &va, op->perm, op->nperm);
+			return true;
 		}
-		return true;
-	case F_EXTRACT_SLICE:
-	case F_EXTRACT: {
+		serial_reduce(X, oi->ew, vo, &va, op->perm, op->nperm, &st);
+	}
+	blame_stale(X, in, &st, &va, out);
+	return true;
+}
+
+/* extract_slice/extract, insert_slice/insert: a checked slice copied out
+ * of the source or into the destination. */
+static bool
+kernel_slice(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
+{
+	const Op *op = in->op;
+	int form = op_info[op->kind].form;
+	bool elem = form == F_EXTRACT || form == F_INSERT;
+	Reg ta;
+	View va, part;
+
+	if (form == F_EXTRACT_SLICE || form == F_EXTRACT) {
 		Reg *a = reg(F, op->args[0].v);
-		bool elem = oi->form == F_EXTRACT;
 		if (a->bad || !reg_slice(X, F, in, op, a, op->args[0].v, &part, elem))
 			return false;
 		check_part(X, in, op->args[0].v, a, &part, NULL);
@@ -190,18 +207,26 @@ compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
 		copy_views(X, vo, &part);
 		return true;
 	}
-	case F_INSERT_SLICE:
-	case F_INSERT: {
-		bool elem = oi->form == F_INSERT;
-		if (!operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va) ||
-		    !reg_slice(X, F, in, op, out, op->dest.v, &part, elem))
-			return false;
-		part.base = vo->base;
-		if (!shape_ok(X, in, op->args[0].v, &va, &part))
-			return false;
-		copy_views(X, &part, &va);
-		return true;
-	}
+	if (!operand_view(X, F, in, &op->args[0], vo->dt, NULL, &ta, &va) ||
+	    !reg_slice(X, F, in, op, out, op->dest.v, &part, elem))
+		return false;
+	part.base = vo->base;
+	if (!shape_ok(X, in, op->args[0].v, &va, &part))
+		return false;
+	copy_views(X, &part, &va);
+	return true;
+}
+
+/* from_elements, reshape, copy, clone: operands copied into the result. */
+static bool
+kernel_copy(Exec *X, Frame *F, const BInst *in, View *vo)
+{
+	const Op *op = in->op;
+	DType dt = vo->dt;
+	Reg ta;
+	View va, part;
+
+	switch (op_info[op->kind].form) {
 	case F_FROM_ELEMENTS:
 		for (int i = 0; i < op->nargs; i++) {
 			operand_view(X, F, in, &op->args[i], dt, NULL, &ta,
@@ -223,13 +248,53 @@ compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
 			return false;
 		copy_views(X, &part, &va);
 		return true;
-	case F_COPY:
-	case F_CLONE:
+	default: /* copy, clone */
 		if (!operand_view(X, F, in, &op->args[0], dt, NULL, &ta, &va) ||
 		    !shape_ok(X, in, op->args[0].v, &va, vo))
 			return false;
 		copy_views(X, vo, &va);
 		return true;
+	}
+}
+
+/* Run the kernel of in->op with output view vo; false when it could not
+ * run (an unusable operand). */
+static bool
+compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
+{
+	const Op *op = in->op;
+	const OpInfo *oi = &op_info[op->kind];
+	Reg ta;
+	View va;
+
+	if (!exec_charge(X, op, view_numel(vo)))
+		return false;
+	switch (oi->form) {
+	case F_EMPTY:
+		return true;
+	case F_BINARY:
+	case F_CMP:
+	case F_UNARY:
+		return kernel_ew(X, F, in, out, vo);
+	case F_FILL:
+		operand_view(X, F, in, &op->args[0], vo->dt, NULL, &ta, &va);
+		k_fill(vo, &va);
+		return true;
+	case F_MATMUL:
+		return kernel_matmul(X, F, in, vo);
+	case F_TRANSPOSE:
+	case F_REDUCE:
+		return kernel_permute(X, F, in, out, vo);
+	case F_EXTRACT_SLICE:
+	case F_EXTRACT:
+	case F_INSERT_SLICE:
+	case F_INSERT:
+		return kernel_slice(X, F, in, out, vo);
+	case F_FROM_ELEMENTS:
+	case F_RESHAPE:
+	case F_COPY:
+	case F_CLONE:
+		return kernel_copy(X, F, in, vo);
 	default: /* the lowering makes BI_COMPUTE of the forms above only */
 		ir_bug("no kernel for %s (form %d)", oi->name, (int)oi->form);
 	}
