@@ -212,14 +212,13 @@ note(Str *o, const BProg *bp, size_t linestart, const BInst *in)
 	str_printf(o, "\n");
 }
 
-static void
-inst(Str *o, const BProg *bp, const BInst *in, int depth)
+/* The instructions on buffers: true when in is one (printed). */
+static bool
+buffer_text(Str *o, const BInst *in)
 {
-	size_t start = o->len;
 	char ty[128];
 	const Op *op = in->op;
 
-	str_printf(o, "%*s", 2 * depth, "");
 	switch (in->kind) {
 	case BI_ALLOC:
 		str_printf(o, "%%%s = alloc %s", in->v->name,
@@ -264,15 +263,34 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 		str_printf(o, "%%%s = select %%%s, %%%s, %%%s", in->v->name,
 			   in->vals[0]->name, in->vals[1]->name, in->vals[2]->name);
 		break;
-	case BI_COMPUTE:
-		compute_text(o, op);
-		break;
 	case BI_CONST:
 		str_printf(o, "%%%s = const %s", in->v->name,
 		    type_str(in->v->type, ty, sizeof ty));
 		break;
 	case BI_FREE:
 		str_printf(o, "free %%%s", in->v->name);
+		break;
+	case BI_PINSERT:
+		str_printf(o, "parallel_insert_slice %%%s into %%%s",
+		    in->src->name, in->v ? in->v->name : "?");
+		slice(o, op);
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* The instructions of ops without regions: compute, call, drain, await,
+ * yield and return. */
+static void
+flow_text(Str *o, const BInst *in)
+{
+	const Op *op = in->op;
+
+	switch (in->kind) {
+	case BI_COMPUTE:
+		compute_text(o, op);
 		break;
 	case BI_CALL:
 		results(o, op);
@@ -305,6 +323,20 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 		for (int i = 0; i < in->nvals; i++)
 			str_printf(o, "%s%%%s", i ? ", " : " ", in->vals[i]->name);
 		break;
+	default:
+		break;
+	}
+}
+
+/* The instructions with regions, their note and their blocks: true when
+ * printed whole (an assert without a failure path only starts its line). */
+static bool
+region_text(Str *o, const BProg *bp, const BInst *in, int depth,
+	    size_t start)
+{
+	const Op *op = in->op;
+
+	switch (in->kind) {
 	case BI_IF:
 		results(o, op);
 		str_printf(o, "if ");
@@ -314,8 +346,7 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 		block(o, bp, in->body, depth + 1);
 		str_printf(o, "%*s} else {\n", 2 * depth, "");
 		block(o, bp, in->orelse, depth + 1);
-		str_printf(o, "%*s}\n", 2 * depth, "");
-		return;
+		break;
 	case BI_FOR:
 		results(o, op);
 		str_printf(o, "for %%%s = ", op->body->args[0]->name);
@@ -330,8 +361,7 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 		str_printf(o, op->nres ? ") {" : " {");
 		note(o, bp, start, in);
 		block(o, bp, in->body, depth + 1);
-		str_printf(o, "%*s}\n", 2 * depth, "");
-		return;
+		break;
 	case BI_WHILE:
 		results(o, op);
 		str_printf(o, "while");
@@ -343,18 +373,16 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 		block(o, bp, in->body, depth + 1);
 		str_printf(o, "%*s} do {\n", 2 * depth, "");
 		block(o, bp, in->orelse, depth + 1);
-		str_printf(o, "%*s}\n", 2 * depth, "");
-		return;
+		break;
 	case BI_ASSERT:
 		str_printf(o, "assert ");
 		tir_put_operand(o, &op->args[0]);
 		if (!in->body || !in->body->n)
-			break;
+			return false;
 		str_printf(o, " else fail {");
 		note(o, bp, start, in);
 		block(o, bp, in->body, depth + 1);
-		str_printf(o, "%*s}\n", 2 * depth, "");
-		return;
+		break;
 	case BI_FORALL:
 		results(o, op);
 		str_printf(o, "forall %%%s = ", op->body->args[0]->name);
@@ -367,20 +395,29 @@ inst(Str *o, const BProg *bp, const BInst *in, int depth)
 		str_printf(o, op->nres ? ") {" : " {");
 		note(o, bp, start, in);
 		block(o, bp, in->body, depth + 1);
-		str_printf(o, "%*s}\n", 2 * depth, "");
-		return;
-	case BI_PINSERT:
-		str_printf(o, "parallel_insert_slice %%%s into %%%s",
-		    in->src->name, in->v ? in->v->name : "?");
-		slice(o, op);
 		break;
 	case BI_LAUNCH:
 		str_printf(o, "%%%s = launch stream %d {", in->v->name, op->stream);
 		note(o, bp, start, in);
 		block(o, bp, in->body, depth + 1);
-		str_printf(o, "%*s}\n", 2 * depth, "");
-		return;
+		break;
+	default:
+		return false;
 	}
+	str_printf(o, "%*s}\n", 2 * depth, "");
+	return true;
+}
+
+static void
+inst(Str *o, const BProg *bp, const BInst *in, int depth)
+{
+	size_t start = o->len;
+
+	str_printf(o, "%*s", 2 * depth, "");
+	if (region_text(o, bp, in, depth, start))
+		return;
+	if (!buffer_text(o, in))
+		flow_text(o, in);
 	note(o, bp, start, in);
 }
 
