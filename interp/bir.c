@@ -212,6 +212,45 @@ note(Str *o, const BProg *bp, size_t linestart, const BInst *in)
 	str_printf(o, "\n");
 }
 
+/* A memref program's metadata read: `%v = size 0 of %m`. */
+static void
+meta_text(Str *o, const BInst *in)
+{
+	static const char *const what[] = {"base", "offset", "size", "stride",
+					   "address"};
+
+	str_printf(o, "%%%s = %s", in->v->name, what[in->meta]);
+	if (in->meta == META_SIZE || in->meta == META_STRIDE)
+		str_printf(o, " %d", in->meta_dim);
+	str_printf(o, " of %%%s", in->src->name);
+}
+
+/* A for's or a forall's line up to its `{`: bounds, then the iter args
+ * (for) or the shared outputs (forall). */
+static void
+loop_head(Str *o, const BInst *in)
+{
+	const Op *op = in->op;
+	bool forall = in->kind == BI_FORALL;
+
+	results(o, op);
+	str_printf(o, "%s %%%s = ", forall ? "forall" : "for",
+		   op->body->args[0]->name);
+	operands(o, op->args, 1);
+	str_printf(o, " to ");
+	operands(o, op->args + 1, 1);
+	if (!forall) {
+		str_printf(o, " step ");
+		operands(o, op->args + 2, 1);
+	}
+	for (int k = 0; k < op->nres; k++)
+		str_printf(o, "%s%%%s = %%%s",
+			   k ? ", " : forall ? " shared(" : " iter(",
+			   op->body->args[1 + k]->name,
+			   forall ? in->vals[k]->name : op->res[k]->name);
+	str_printf(o, op->nres ? ") {" : " {");
+}
+
 /* The instructions on buffers: true when in is one (printed). */
 static bool
 buffer_text(Str *o, const BInst *in)
@@ -247,15 +286,9 @@ buffer_text(Str *o, const BInst *in)
 		str_printf(o, "expect %%%s holds %%%s", in->v->name,
 			   in->src ? in->src->name : "anything");
 		break;
-	case BI_META: {
-		static const char *const what[] = {"base", "offset", "size",
-						   "stride", "address"};
-		str_printf(o, "%%%s = %s", in->v->name, what[in->meta]);
-		if (in->meta == META_SIZE || in->meta == META_STRIDE)
-			str_printf(o, " %d", in->meta_dim);
-		str_printf(o, " of %%%s", in->src->name);
+	case BI_META:
+		meta_text(o, in);
 		break;
-	}
 	case BI_DEALLOC:
 		dealloc_text(o, in);
 		break;
@@ -348,17 +381,8 @@ region_text(Str *o, const BProg *bp, const BInst *in, int depth,
 		block(o, bp, in->orelse, depth + 1);
 		break;
 	case BI_FOR:
-		results(o, op);
-		str_printf(o, "for %%%s = ", op->body->args[0]->name);
-		operands(o, op->args, 1);
-		str_printf(o, " to ");
-		operands(o, op->args + 1, 1);
-		str_printf(o, " step ");
-		operands(o, op->args + 2, 1);
-		for (int k = 0; k < op->nres; k++)
-			str_printf(o, "%s%%%s = %%%s", k ? ", " : " iter(",
-			    op->body->args[1 + k]->name, op->res[k]->name);
-		str_printf(o, op->nres ? ") {" : " {");
+	case BI_FORALL:
+		loop_head(o, in);
 		note(o, bp, start, in);
 		block(o, bp, in->body, depth + 1);
 		break;
@@ -380,19 +404,6 @@ region_text(Str *o, const BProg *bp, const BInst *in, int depth,
 		if (!in->body || !in->body->n)
 			return false;
 		str_printf(o, " else fail {");
-		note(o, bp, start, in);
-		block(o, bp, in->body, depth + 1);
-		break;
-	case BI_FORALL:
-		results(o, op);
-		str_printf(o, "forall %%%s = ", op->body->args[0]->name);
-		operands(o, op->args, 1);
-		str_printf(o, " to ");
-		operands(o, op->args + 1, 1);
-		for (int k = 0; k < op->nres; k++)
-			str_printf(o, "%s%%%s = %%%s", k ? ", " : " shared(",
-			    op->body->args[1 + k]->name, in->vals[k]->name);
-		str_printf(o, op->nres ? ") {" : " {");
 		note(o, bp, start, in);
 		block(o, bp, in->body, depth + 1);
 		break;
