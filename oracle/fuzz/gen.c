@@ -20,6 +20,9 @@
  * arguments are evaluated is unspecified, so two draws in one argument list
  * give different programs under gcc and clang (tests/test_fuzz.c pins a
  * digest of the programs).
+ *
+ * This file is the driver: main's params, its ops, its outputs, the
+ * inputs and the run; the ops come from gen_region.c.
  */
 #include <stdio.h>
 

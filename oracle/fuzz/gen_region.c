@@ -147,7 +147,7 @@ gen_if_bare(G *g, const char *cond)
 	if (t && gen_chance(g, 50)) {
 		GV tt = *t, *w = gen_new_value(g, &tt, "v");
 		gen_line(g, "%%%s = fill %s into %%%s : %s", w->name,
-		     gen_literal(g, tt.dt, lb, sizeof lb), tt.name, gen_ty(&tt, s, sizeof s));
+			 gen_literal(g, tt.dt, lb, sizeof lb), tt.name, gen_ty(&tt, s, sizeof s));
 		++g->sh->ops;
 	}
 	gen_ops(g, 1 + gen_pick(g, 3));
@@ -193,7 +193,7 @@ gen_if(G *g)
 	if (pair) {
 		GV *w = gen_new_value(g, &tt, "v");
 		gen_line(g, "%%%s = fill %s into %%%s : %s", w->name,
-		     gen_literal(g, tt.dt, lb, sizeof lb), tt.name, s);
+			 gen_literal(g, tt.dt, lb, sizeof lb), tt.name, s);
 		++g->sh->ops;
 	}
 	gen_ops(g, 1 + gen_pick(g, 3));
@@ -203,7 +203,7 @@ gen_if(G *g)
 	if (pair) {
 		GV *u = gen_new_value(g, &tt, "v");
 		gen_line(g, "%%%s = add %%%s, %s : %s", u->name, tt.name,
-		     gen_literal(g, tt.dt, lb, sizeof lb), s);
+			 gen_literal(g, tt.dt, lb, sizeof lb), s);
 		++g->sh->ops;
 	}
 	gen_ops(g, gen_pick(g, 3));
@@ -301,7 +301,7 @@ gen_forall(G *g)
 	ub = gen_pick(g, tt.dims[0] + 1);
 	lb = gen_chance(g, 20) ? 1 : 0;
 	gen_line(g, "%%r%d = forall %%i%d = %d to %d shared(%%o%d = %%%s) -> (%s) {",
-	     r, k, lb, ub, k, tt.name, gen_ty(&tt, s, sizeof s));
+		 r, k, lb, ub, k, tt.name, gen_ty(&tt, s, sizeof s));
 	mark = enter(g);
 	o = gen_new_value(g, &tt, "o");
 	snprintf(o->name, sizeof o->name, "o%d", k);
@@ -316,7 +316,7 @@ gen_forall(G *g)
 		sc.scalar = true;
 		gen_element_index(g, &tt, idx, sizeof idx);
 		gen_line(g, "%%%s = extract %%%s[%s] : %s",
-		     gen_new_value(g, &sc, "s")->name, o->name, idx, dtype_names[tt.dt]);
+			 gen_new_value(g, &sc, "s")->name, o->name, idx, dtype_names[tt.dt]);
 		++g->sh->ops;
 	}
 	gen_ops(g, gen_pick(g, 3));
@@ -341,12 +341,12 @@ gen_forall(G *g)
 	}
 	e = gen_new_value(g, &row, "v");
 	gen_line(g, "%%%s = extract_slice %%%s[%s] %s : %s", e->name, x->name, off,
-	     sz, gen_ty(&row, rs, sizeof rs));
+		 sz, gen_ty(&row, rs, sizeof rs));
 	u = gen_new_value(g, &row, "v");
 	gen_line(g, "%%%s = add %%%s, %s : %s", u->name, e->name,
-	     gen_literal(g, row.dt, lit, sizeof lit), rs);
+		 gen_literal(g, row.dt, lit, sizeof lit), rs);
 	gen_line(g, "parallel_insert_slice %%%s into %%o%d[%s] %s", u->name, k, off,
-	     sz);
+		 sz);
 	leave(g, mark);
 	gen_line(g, "}");
 	t = gen_new_value(g, &tt, "r");
@@ -376,7 +376,7 @@ gen_while(G *g)
 		snprintf(ub, sizeof ub, "%d", gen_pick(g, 4));
 	gen_line(g, "%%z%d = const 0 : index", k);
 	gen_line(g, "%%r%d, %%w%d = while iter(%%acc%d = %%%s, %%c%d = %%z%d) -> "
-	     "(%s, index) {", r, r, k, tt.name, k, k, gen_ty(&tt, s, sizeof s));
+		 "(%s, index) {", r, r, k, tt.name, k, k, gen_ty(&tt, s, sizeof s));
 	g->depth++;
 	if (gen_chance(g, 50)) {
 		char idx[64] = "", an[16];
@@ -387,7 +387,7 @@ gen_while(G *g)
 		for (int d = 0; d < src->rank; d++)
 			strcat(idx, d ? ", 0" : "0");
 		gen_line(g, "%%e%d = extract %%%s[%s] : %s", k,
-		     src == &tt ? an : src->name, idx, dtype_names[src->dt]);
+			 src == &tt ? an : src->name, idx, dtype_names[src->dt]);
 	}
 	gen_line(g, "%%t%d = lt %%c%d, %s : index", k, k, ub);
 	gen_line(g, "condition %%t%d", k);
@@ -452,7 +452,7 @@ gen_async(G *g)
 	stream = gen_pick(g, 3);
 	if (f.nres)
 		gen_line(g, "%%f%d = async stream %d -> %s {", k, stream,
-		     types_text(f.res, f.nres, s, sizeof s));
+			 types_text(f.res, f.nres, s, sizeof s));
 	else
 		gen_line(g, "%%f%d = async stream %d {", k, stream);
 	mark = enter(g);

@@ -31,7 +31,7 @@ make_filled(G *g, const GV *t)
 	if (!t->dyn && gen_chance(g, 25)) {
 		v = gen_new_value(g, t, "v");
 		gen_line(g, "%%%s = const dense<%s> : %s", v->name,
-		     gen_literal(g, t->dt, lb, sizeof lb), gen_ty(t, tb, sizeof tb));
+			 gen_literal(g, t->dt, lb, sizeof lb), gen_ty(t, tb, sizeof tb));
 		++g->sh->ops;
 		return v;
 	}
@@ -48,7 +48,7 @@ make_filled(G *g, const GV *t)
 	gen_line(g, "%%e%d = empty%s : %s", e, sizes, gen_ty(t, tb, sizeof tb));
 	v = gen_new_value(g, t, "v");
 	gen_line(g, "%%%s = fill %s into %%e%d : %s", v->name,
-	     gen_scalar_operand(g, t->dt, 20, lb, sizeof lb), e, tb);
+		 gen_scalar_operand(g, t->dt, 20, lb, sizeof lb), e, tb);
 	g->sh->ops += 2;
 	return v;
 }
@@ -111,7 +111,7 @@ gen_elementwise(G *g)
 		name = gen_draw_ew(g, F_UNARY, G_TENSOR, at.dt);
 		v = gen_new_value(g, &at, "v");
 		gen_line(g, "%%%s = %s %%%s%s : %s", v->name, name, at.name, dn,
-		     gen_ty(&at, tb, sizeof tb));
+			 gen_ty(&at, tb, sizeof tb));
 		++g->sh->ops;
 		return;
 	}
@@ -127,10 +127,10 @@ gen_elementwise(G *g)
 	v = gen_new_value(g, &at, "v");
 	if (!b && gen_chance(g, 30)) /* the scalar or literal first */
 		gen_line(g, "%%%s = %s %s, %%%s%s : %s", v->name, name, second,
-		     at.name, dn, gen_ty(&at, tb, sizeof tb));
+			 at.name, dn, gen_ty(&at, tb, sizeof tb));
 	else
 		gen_line(g, "%%%s = %s %%%s, %s%s : %s", v->name, name, at.name,
-		     second, dn, gen_ty(&at, tb, sizeof tb));
+			 second, dn, gen_ty(&at, tb, sizeof tb));
 	++g->sh->ops;
 }
 
@@ -154,18 +154,18 @@ gen_scalar(G *g)
 		i1.dt = DT_I1;
 		v = gen_new_value(g, &i1, "s");
 		gen_line(g, "%%%s = %s %%%s, %s : %s", v->name, k, at.name,
-		     second, dtype_names[at.dt]);
+			 second, dtype_names[at.dt]);
 	} else if (r < 40) {
 		const char *k = gen_draw_ew(g, F_UNARY, G_SCALAR, at.dt);
 		v = gen_new_value(g, &at, "s");
 		gen_line(g, "%%%s = %s %%%s : %s", v->name, k, at.name,
-		     dtype_names[at.dt]);
+			 dtype_names[at.dt]);
 	} else {
 		const char *k = gen_draw_ew(g, F_BINARY, G_SCALAR, at.dt);
 		gen_scalar_operand(g, at.dt, 50, second, sizeof second);
 		v = gen_new_value(g, &at, "s");
 		gen_line(g, "%%%s = %s %%%s, %s : %s", v->name, k, at.name,
-		     second, dtype_names[at.dt]);
+			 second, dtype_names[at.dt]);
 	}
 	gen_count(g, GC_SCALAR_ARITH);
 	++g->sh->ops;
@@ -184,7 +184,7 @@ gen_matmul(G *g)
 
 	v = gen_new_value(g, &tc, "v");
 	gen_line(g, "%%%s = matmul %%%s, %%%s into %%%s : %s", v->name, a->name,
-	     b->name, c->name, gen_ty(&tc, s, sizeof s));
+		 b->name, c->name, gen_ty(&tc, s, sizeof s));
 	++g->sh->ops;
 }
 
@@ -208,7 +208,7 @@ gen_transpose(G *g, const GV *a)
 	d = get_or_make(g, &t, NULL);
 	v = gen_new_value(g, &t, "v");
 	gen_line(g, "%%%s = transpose %%%s [%s] into %%%s : %s", v->name, a->name,
-	     gen_int_list(p, a->rank, ps, sizeof ps), d->name, gen_ty(&t, s, sizeof s));
+		 gen_int_list(p, a->rank, ps, sizeof ps), d->name, gen_ty(&t, s, sizeof s));
 }
 
 /* reduce over a nonempty set of dims: rank 0 when all are listed. */
@@ -230,8 +230,8 @@ gen_reduce(G *g, const GV *a)
 	d = get_or_make(g, &t, NULL);
 	v = gen_new_value(g, &t, "v");
 	gen_line(g, "%%%s = reduce.%s %%%s [%s] into %%%s : %s", v->name,
-	     gen_chance(g, 50) ? "sum" : "max", a->name, gen_int_list(ds, nd, dl, sizeof dl),
-	     d->name, gen_ty(&t, s, sizeof s));
+		 gen_chance(g, 50) ? "sum" : "max", a->name, gen_int_list(ds, nd, dl, sizeof dl),
+		 d->name, gen_ty(&t, s, sizeof s));
 }
 
 void
@@ -301,7 +301,7 @@ gen_extract_slice(G *g)
 	slice_text(offs, size, stride, at.rank, sl, sizeof sl);
 	v = gen_new_value(g, &t, "v");
 	gen_line(g, "%%%s = extract_slice %%%s%s : %s", v->name, at.name, sl,
-	     gen_ty(&t, s, sizeof s));
+		 gen_ty(&t, s, sizeof s));
 	++g->sh->ops;
 }
 
@@ -340,7 +340,7 @@ gen_insert_slice(G *g)
 	slice_text(offs, size, stride, dt.rank, sl, sizeof sl);
 	v = gen_new_value(g, &dt, "v");
 	gen_line(g, "%%%s = insert_slice %%%s into %%%s%s : %s", v->name, src->name,
-	     dt.name, sl, gen_ty(&dt, s, sizeof s));
+		 dt.name, sl, gen_ty(&dt, s, sizeof s));
 	++g->sh->ops;
 }
 
@@ -386,12 +386,12 @@ gen_element(G *g)
 		sc.scalar = true;
 		v = gen_new_value(g, &sc, "s");
 		gen_line(g, "%%%s = extract %%%s[%s] : %s", v->name, at.name, idx,
-		     dtype_names[at.dt]);
+			 dtype_names[at.dt]);
 	} else {
 		gen_scalar_operand(g, at.dt, 50, val, sizeof val);
 		v = gen_new_value(g, &at, "v");
 		gen_line(g, "%%%s = insert %s into %%%s[%s] : %s", v->name, val,
-		     at.name, idx, gen_ty(&at, s, sizeof s));
+			 at.name, idx, gen_ty(&at, s, sizeof s));
 	}
 	++g->sh->ops;
 }
@@ -409,13 +409,13 @@ gen_copy(G *g)
 	v = gen_new_value(g, &at, "v");
 	if (d)
 		gen_line(g, "%%%s = copy %%%s into %%%s : %s", v->name, at.name, d->name,
-		     gen_ty(&at, s, sizeof s));
+			 gen_ty(&at, s, sizeof s));
 	else if (gen_chance(g, 50))
 		gen_line(g, "%%%s = clone %%%s : %s", v->name, at.name, gen_ty(&at, s, sizeof s));
 	else
 		gen_line(g, "%%%s = fill %s into %%%s : %s", v->name,
-		     gen_scalar_operand(g, at.dt, 20, val, sizeof val), at.name,
-		     gen_ty(&at, s, sizeof s));
+			 gen_scalar_operand(g, at.dt, 20, val, sizeof val), at.name,
+			 gen_ty(&at, s, sizeof s));
 	++g->sh->ops;
 }
 
@@ -481,7 +481,7 @@ gen_reshape(G *g, const GV *a)
 	}
 	v = gen_new_value(g, &t, "v");
 	gen_line(g, "%%%s = %s %%%s %s : %s", v->name, op, a->name, grp,
-	     gen_ty(&t, s, sizeof s));
+		 gen_ty(&t, s, sizeof s));
 	++g->sh->ops;
 }
 
@@ -494,7 +494,7 @@ gen_expand3(G *g, const GV *a)
 
 	v = gen_new_value(g, &t, "v");
 	gen_line(g, "%%%s = expand_shape %%%s [[0, 1], [2]] : %s", v->name, a->name,
-	     gen_ty(&t, s, sizeof s));
+		 gen_ty(&t, s, sizeof s));
 	++g->sh->ops;
 }
 
