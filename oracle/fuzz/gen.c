@@ -123,7 +123,8 @@ gen_case_stats(uint64_t seed, const GenOpts *o, const char *strategy,
 	/* outputs: the newest value and up to two long-lived ones */
 	nouts = 0;
 	for (int i = g->nv - 1; i >= 0 && nouts < 3; i--) {
-		if (g->v[i].scalar || (nouts && !gen_chance(g, 30 + 20 * (i < 3))))
+		if (g->v[i].scalar ||
+		    (nouts && !gen_chance(g, 30 + 20 * (i < 3))))
 			continue;
 		outs[nouts++] = i;
 	}

@@ -15,7 +15,6 @@
 #define MAXR 3          /* ranks 0..3 */
 #define MAXFN 4         /* helper functions per program */
 
-
 typedef struct GV {
 	char name[16];
 	DType dt;

@@ -188,7 +188,8 @@ gen_if(G *g)
 		return;
 	}
 	r = g->sh->names++;
-	gen_line(g, "%%r%d = if %%%s -> (%s) {", r, cond, gen_ty(&tt, s, sizeof s));
+	gen_line(g, "%%r%d = if %%%s -> (%s) {", r, cond,
+		 gen_ty(&tt, s, sizeof s));
 	mark = enter(g);
 	if (pair) {
 		GV *w = gen_new_value(g, &tt, "v");
@@ -340,13 +341,13 @@ gen_forall(G *g)
 			 gen_int_list(strides, tt.rank, b, sizeof b));
 	}
 	e = gen_new_value(g, &row, "v");
-	gen_line(g, "%%%s = extract_slice %%%s[%s] %s : %s", e->name, x->name, off,
-		 sz, gen_ty(&row, rs, sizeof rs));
+	gen_line(g, "%%%s = extract_slice %%%s[%s] %s : %s", e->name, x->name,
+		 off, sz, gen_ty(&row, rs, sizeof rs));
 	u = gen_new_value(g, &row, "v");
 	gen_line(g, "%%%s = add %%%s, %s : %s", u->name, e->name,
 		 gen_literal(g, row.dt, lit, sizeof lit), rs);
-	gen_line(g, "parallel_insert_slice %%%s into %%o%d[%s] %s", u->name, k, off,
-		 sz);
+	gen_line(g, "parallel_insert_slice %%%s into %%o%d[%s] %s", u->name, k,
+		 off, sz);
 	leave(g, mark);
 	gen_line(g, "}");
 	t = gen_new_value(g, &tt, "r");
@@ -375,8 +376,9 @@ gen_while(G *g)
 	else
 		snprintf(ub, sizeof ub, "%d", gen_pick(g, 4));
 	gen_line(g, "%%z%d = const 0 : index", k);
-	gen_line(g, "%%r%d, %%w%d = while iter(%%acc%d = %%%s, %%c%d = %%z%d) -> "
-		 "(%s, index) {", r, r, k, tt.name, k, k, gen_ty(&tt, s, sizeof s));
+	gen_line(g, "%%r%d, %%w%d = while iter(%%acc%d = %%%s, %%c%d = %%z%d) "
+		 "-> (%s, index) {", r, r, k, tt.name, k, k,
+		 gen_ty(&tt, s, sizeof s));
 	g->depth++;
 	if (gen_chance(g, 50)) {
 		char idx[64] = "", an[16];
@@ -387,7 +389,8 @@ gen_while(G *g)
 		for (int d = 0; d < src->rank; d++)
 			strcat(idx, d ? ", 0" : "0");
 		gen_line(g, "%%e%d = extract %%%s[%s] : %s", k,
-			 src == &tt ? an : src->name, idx, dtype_names[src->dt]);
+			 src == &tt ? an : src->name, idx,
+			 dtype_names[src->dt]);
 	}
 	gen_line(g, "%%t%d = lt %%c%d, %s : index", k, k, ub);
 	gen_line(g, "condition %%t%d", k);

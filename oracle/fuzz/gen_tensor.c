@@ -31,7 +31,8 @@ make_filled(G *g, const GV *t)
 	if (!t->dyn && gen_chance(g, 25)) {
 		v = gen_new_value(g, t, "v");
 		gen_line(g, "%%%s = const dense<%s> : %s", v->name,
-			 gen_literal(g, t->dt, lb, sizeof lb), gen_ty(t, tb, sizeof tb));
+			 gen_literal(g, t->dt, lb, sizeof lb),
+			 gen_ty(t, tb, sizeof tb));
 		++g->sh->ops;
 		return v;
 	}
@@ -174,7 +175,8 @@ gen_scalar(G *g)
 void
 gen_matmul(G *g)
 {
-	int m = 2 << gen_pick(g, 2), k = 2 << gen_pick(g, 2), n = 2 << gen_pick(g, 2);
+	int m = 2 << gen_pick(g, 2), k = 2 << gen_pick(g, 2),
+	    n = 2 << gen_pick(g, 2);
 	GV ta = gen_tensor_type(g->dt, 2, (int[]){m, k});
 	GV tb = gen_tensor_type(g->dt, 2, (int[]){k, n});
 	GV tc = gen_tensor_type(g->dt, 2, (int[]){m, n});
@@ -207,8 +209,9 @@ gen_transpose(G *g, const GV *a)
 	}
 	d = get_or_make(g, &t, NULL);
 	v = gen_new_value(g, &t, "v");
-	gen_line(g, "%%%s = transpose %%%s [%s] into %%%s : %s", v->name, a->name,
-		 gen_int_list(p, a->rank, ps, sizeof ps), d->name, gen_ty(&t, s, sizeof s));
+	gen_line(g, "%%%s = transpose %%%s [%s] into %%%s : %s", v->name,
+		 a->name, gen_int_list(p, a->rank, ps, sizeof ps), d->name,
+		 gen_ty(&t, s, sizeof s));
 }
 
 /* reduce over a nonempty set of dims: rank 0 when all are listed. */
@@ -339,8 +342,8 @@ gen_insert_slice(G *g)
 		gen_count(g, GC_STRIDED_INSERT);
 	slice_text(offs, size, stride, dt.rank, sl, sizeof sl);
 	v = gen_new_value(g, &dt, "v");
-	gen_line(g, "%%%s = insert_slice %%%s into %%%s%s : %s", v->name, src->name,
-		 dt.name, sl, gen_ty(&dt, s, sizeof s));
+	gen_line(g, "%%%s = insert_slice %%%s into %%%s%s : %s", v->name,
+		 src->name, dt.name, sl, gen_ty(&dt, s, sizeof s));
 	++g->sh->ops;
 }
 
@@ -385,8 +388,8 @@ gen_element(G *g)
 		sc = at;
 		sc.scalar = true;
 		v = gen_new_value(g, &sc, "s");
-		gen_line(g, "%%%s = extract %%%s[%s] : %s", v->name, at.name, idx,
-			 dtype_names[at.dt]);
+		gen_line(g, "%%%s = extract %%%s[%s] : %s", v->name, at.name,
+			 idx, dtype_names[at.dt]);
 	} else {
 		gen_scalar_operand(g, at.dt, 50, val, sizeof val);
 		v = gen_new_value(g, &at, "v");
@@ -414,8 +417,8 @@ gen_copy(G *g)
 		gen_line(g, "%%%s = clone %%%s : %s", v->name, at.name, gen_ty(&at, s, sizeof s));
 	else
 		gen_line(g, "%%%s = fill %s into %%%s : %s", v->name,
-			 gen_scalar_operand(g, at.dt, 20, val, sizeof val), at.name,
-			 gen_ty(&at, s, sizeof s));
+			 gen_scalar_operand(g, at.dt, 20, val, sizeof val),
+			 at.name, gen_ty(&at, s, sizeof s));
 	++g->sh->ops;
 }
 
@@ -471,7 +474,8 @@ gen_reshape(G *g, const GV *a)
 		int d0 = gen_chance(g, 50) ? 2 : a->dims[0] / 2;
 		op = "expand_shape";
 		if (a->rank == 1) {
-			t = gen_tensor_type(a->dt, 2, (int[]){d0, a->dims[0] / d0});
+			t = gen_tensor_type(a->dt, 2,
+					    (int[]){d0, a->dims[0] / d0});
 			grp = "[[0, 1]]";
 		} else {
 			return;
@@ -493,8 +497,8 @@ gen_expand3(G *g, const GV *a)
 	char s[64];
 
 	v = gen_new_value(g, &t, "v");
-	gen_line(g, "%%%s = expand_shape %%%s [[0, 1], [2]] : %s", v->name, a->name,
-		 gen_ty(&t, s, sizeof s));
+	gen_line(g, "%%%s = expand_shape %%%s [[0, 1], [2]] : %s", v->name,
+		 a->name, gen_ty(&t, s, sizeof s));
 	++g->sh->ops;
 }
 

@@ -121,7 +121,8 @@ reduce_start(Red *r, int run)
 		return rc < 0 || allocs_fail() ? red_oom(r) : diag_set(r->d, r->run->loc, "reduce: the "
 			"failure does not reproduce from the re-written case");
 	}
-	return red_adopt(r, cc, text, r->inputs, red_metric(cc->prog, strlen(text)));
+	return red_adopt(r, cc, text, r->inputs,
+			 red_metric(cc->prog, strlen(text)));
 }
 
 /* Does the written case pass `bufdiff check`? */

@@ -114,8 +114,8 @@ edit_apply(const Red *r, const Edit *e)
 	for (int l = 0; l < r->nlines; l++) {
 		if (e->drop[l])
 			continue;
-		edit_put_subst(&b, e->repl[l] ? e->repl[l] : r->lines[l], e->subs,
-			       e->nsubs);
+		edit_put_subst(&b, e->repl[l] ? e->repl[l] : r->lines[l],
+			       e->subs, e->nsubs);
 		str_puts(&b, "\n");
 	}
 	return str_take(&b);

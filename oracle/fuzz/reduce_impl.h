@@ -9,7 +9,6 @@
 
 #include "fuzz.h"
 #include "cases.h"
-#include "mlir.h"
 #include "harness.h"
 
 /* Smaller is better: ops first, then tensor elements, then text. */
