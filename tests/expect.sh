@@ -16,3 +16,16 @@ expect() { # want-exit cmd...
 has() { grep -qxF -- "$1" "$out" "$err" || fail "missing line: $1"; }
 hasnt() { ! grep -qF -- "$1" "$out" "$err" || fail "unexpected: $1"; }
 json() { grep -qF -- "$1" "$out" || fail "missing in JSON: $1"; }
+# The JSON on stdout, by field (tests/tools/jfield.py: PATH is KEY.INDEX..,
+# KEY=VALUE picks a list's element), never by substring of its text:
+# field PATH WANT: the value's text (a string's own, else compact JSON) is WANT;
+# fieldj PATH JSON: the value equals JSON, parsed (key order and spacing
+# do not matter).
+jfield=${S:-${src:-}}/tests/tools/jfield.py
+field() {
+	got=$(python3 "$jfield" "$out" "$1") || fail "no field $1 in the JSON"
+	[ "$got" = "$2" ] || fail "field $1 is '$got', expected '$2'"
+}
+fieldj() {
+	got=$(python3 "$jfield" "$out" "$1" "$2" 2>&1) || fail "$got"
+}
