@@ -15,7 +15,7 @@ expect() { # want-exit cmd...
 }
 has() { grep -qxF -- "$1" "$out" "$err" || fail "missing line: $1"; }
 hasnt() { ! grep -qF -- "$1" "$out" "$err" || fail "unexpected: $1"; }
-json() { grep -qF -- "$1" "$out" || fail "missing in JSON: $1"; }
+contains() { grep -qF -- "$1" "$out" || fail "missing in stdout: $1"; }
 # The JSON on stdout, by field (tests/tools/jfield.py: PATH is KEY.INDEX..,
 # KEY=VALUE picks a list's element), never by substring of its text:
 # field PATH WANT: the value's text (a string's own, else compact JSON) is WANT;
@@ -28,4 +28,10 @@ field() {
 }
 fieldj() {
 	got=$(python3 "$jfield" "$out" "$1" "$2" 2>&1) || fail "$got"
+}
+# fields PATH KEY=JSON...: fieldj PATH.KEY JSON for each
+fields() {
+	fpath=$1
+	shift
+	for kv; do fieldj "$fpath.${kv%%=*}" "${kv#*=}"; done
 }
