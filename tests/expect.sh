@@ -29,9 +29,13 @@ field() {
 fieldj() {
 	got=$(python3 "$jfield" "$out" "$1" "$2" 2>&1) || fail "$got"
 }
-# fields PATH KEY=JSON...: fieldj PATH.KEY JSON for each
+# fields PATH KEY=JSON...: fieldj PATH.KEY JSON for each ('' for the top)
 fields() {
-	fpath=$1
+	fpath=${1:+$1.}
 	shift
-	for kv; do fieldj "$fpath.${kv%%=*}" "${kv#*=}"; done
+	for kv; do fieldj "$fpath${kv%%=*}" "${kv#*=}"; done
+}
+# hasfield PATH: the JSON has a value at PATH, whatever it is
+hasfield() {
+	python3 "$jfield" "$out" "$1" >/dev/null || fail "no field $1 in the JSON"
 }
