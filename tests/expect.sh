@@ -35,6 +35,14 @@ fields() {
 	shift
 	for kv; do fieldj "$fpath${kv%%=*}" "${kv#*=}"; done
 }
+# fieldstart PATH PREFIX: the value's text starts with PREFIX
+fieldstart() {
+	got=$(python3 "$jfield" "$out" "$1") || fail "no field $1 in the JSON"
+	case $got in
+	"$2"*) ;;
+	*) fail "field $1 is '$got', expected it to start with '$2'" ;;
+	esac
+}
 # hasfield PATH: the JSON has a value at PATH, whatever it is
 hasfield() {
 	python3 "$jfield" "$out" "$1" >/dev/null || fail "no field $1 in the JSON"
