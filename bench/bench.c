@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "oracle.h"
+#include "fuzz.h"
 
 double
 bench_clock(clockid_t id)

@@ -20,7 +20,7 @@
 #endif
 
 #include "bench.h"
-#include "oracle.h"
+#include "fuzz.h"
 
 /*
  * One-shot throughput without reducing: BENCH_REPS runs of THRU_COUNT

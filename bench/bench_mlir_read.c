@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "oracle.h"
+#include "harness.h"
 
 #define OPS 100000
 #define REPS 5

@@ -30,7 +30,7 @@
 #endif
 
 #include "bench.h"
-#include "oracle.h"
+#include "fuzz.h"
 
 #define REPS 5
 #define TOOL "mlir-opt-22"

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "oracle.h"
+#include "harness.h"
 
 typedef struct Row {
 	int agree, diverge, fault;

@@ -16,6 +16,7 @@
  * until the launch completes, even if the host freed it.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "exec.h"
 
@@ -564,4 +565,34 @@ int
 launch_stream(const Exec *X)
 {
 	return X->cur ? X->cur->stream : -1;
+}
+
+const char *
+schedule_name(Schedule s, char *buf, size_t n)
+{
+	static const char *const names[] = {"all", "sync", "late", "random"};
+
+	if (s.kind == SCHED_RANDOM)
+		snprintf(buf, n, "random:%llu", (unsigned long long)s.seed);
+	else
+		snprintf(buf, n, "%s", names[s.kind]);
+	return buf;
+}
+
+
+int
+schedule_parse(const char *s, Schedule *out)
+{
+	out->seed = 0;
+	if (!strcmp(s, "all"))
+		out->kind = SCHED_ALL;
+	else if (!strcmp(s, "sync"))
+		out->kind = SCHED_SYNC;
+	else if (!strcmp(s, "late"))
+		out->kind = SCHED_LATE;
+	else if (!strncmp(s, "random:", 7) && u64_parse(s + 7, &out->seed))
+		out->kind = SCHED_RANDOM;
+	else
+		return -1;
+	return 0;
 }

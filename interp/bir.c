@@ -473,3 +473,13 @@ bir_explain(const BProg *bp)
 	}
 	return str_take(&o);
 }
+
+const Value *
+inst_value(const BInst *in)
+{
+	if (!in)
+		return NULL;
+	if (in->v)
+		return in->v;
+	return in->op && in->op->nres ? in->op->res[0] : NULL;
+}

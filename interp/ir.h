@@ -110,6 +110,8 @@ void str_printf(Str *b, const char *fmt, ...)
  * Str is empty afterwards either way. */
 char *str_take(Str *b);
 void str_free(Str *b);
+/* Decimal digits only (no sign, no blanks) that fit in 64 bits -> true. */
+bool u64_parse(const char *s, uint64_t *out);
 
 /* ---------------------------------------------------------------- fmt.c */
 
@@ -486,6 +488,12 @@ bool tensor_elem_equal(const Tensor *a, const Tensor *b, int64_t i);
 bool tensor_elem_same(const Tensor *a, const Tensor *b, int64_t i);
 /* Append element i as text ("12", "0.5", "undef") to buf. */
 int tensor_elem_str(const Tensor *t, int64_t i, char *buf, size_t n);
+/* Outputs got[0..ngot) (of the WHAT run) against the expected
+ * want[0..nwant): the same shapes and dtypes, elements the same as
+ * tensor_elem_same says, undefined exactly where want is (def[i] == 0):
+ * 0, or -1 with the first difference in why. */
+int check_outputs(Tensor *const *want, int nwant, Tensor *const *got,
+		  int ngot, const char *what, char *why, size_t n);
 
 /* ----------------------------------------------------------- kernels.c */
 
@@ -710,6 +718,8 @@ char *bir_explain(const BProg *bp);
 void bir_value_text(Str *o, const BProg *bp, const Value *v, const Op *op);
 /* "y:x", "y:new" into buf. */
 const char *dec_str(const Value *v, const Decision *d, char *buf, size_t n);
+/* The value an instruction writes or reads for (for blame), or NULL. */
+const Value *inst_value(const BInst *in);
 
 
 /* ----------------------------------------------------- shadow.c, exec.c */
@@ -782,6 +792,11 @@ typedef struct Schedule {
 	SchedKind kind;
 	uint64_t seed;          /* random:SEED */
 } Schedule;
+
+/* (async.c) "sync", "late", "all", "random:N" (N in 0..2^64-1) -> 0, else
+ * -1; and back: "sync", "late", "random:7" into buf. */
+int schedule_parse(const char *s, Schedule *out);
+const char *schedule_name(Schedule s, char *buf, size_t n);
 
 typedef struct ExecOpts {
 	const Limits *lim;

@@ -1,8 +1,10 @@
 /* str.c: a growing string for every writer of text (printers, reports,
  * case files).  An append that runs out of memory sets `oom` and later
  * appends do nothing, so a writer checks once at the end. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "ir.h"
 
@@ -84,4 +86,16 @@ str_free(Str *b)
 {
 	mem_free(b->s);
 	memset(b, 0, sizeof *b);
+}
+
+bool
+u64_parse(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false; /* strtoull takes "-1" and " 1" */
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return !*end && errno != ERANGE;
 }

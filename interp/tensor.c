@@ -1,4 +1,5 @@
 /* tensor.c: runtime tensors, contiguous row-major, with poison bytes. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,4 +195,92 @@ tensor_elem_str(const Tensor *t, int64_t i, char *buf, size_t n)
 	default:
 		return snprintf(buf, n, "%lld", (long long)tensor_geti(t, i));
 	}
+}
+
+/* ------------------------------------------------- expected outputs
+ *
+ * Outputs compare exactly per dtype: expected numbers were converted to
+ * the dtype when loaded, then elements compare bit for bit (any NaN equals
+ * any NaN).  An element the reference leaves undefined is never compared,
+ * but an expected `undef` must be undefined in the reference.
+ */
+
+/* "[1, 2]": the multi-index of flat element i. */
+static char *
+index_str(const Tensor *t, int64_t i, char *buf, size_t n)
+{
+	int64_t idx[MAXRANK] = {0};
+	size_t len = 0;
+
+	for (int k = t->rank - 1; k >= 0; k--) {
+		idx[k] = t->dims[k] ? i % t->dims[k] : 0;
+		i = t->dims[k] ? i / t->dims[k] : 0;
+	}
+	len += (size_t)snprintf(buf, n, "[");
+	for (int k = 0; k < t->rank && len < n; k++)
+		len += (size_t)snprintf(buf + len, n - len, k ? ", %" PRId64 : "%" PRId64,
+					idx[k]);
+	if (len < n)
+		snprintf(buf + len, n - len, "]");
+	return buf;
+}
+
+static char *
+shape_str(const Tensor *t, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	if (!t->rank)
+		snprintf(buf, n, "()");
+	for (int k = 0; k < t->rank && len < n; k++)
+		len += (size_t)snprintf(buf + len, n - len, k ? "x%" PRId64 : "%" PRId64,
+					t->dims[k]);
+	return buf;
+}
+
+/* Output k: 0, or -1 with the first difference in why. */
+static int
+check_one(int k, const Tensor *want, const Tensor *got, const char *what,
+	  char *why, size_t n)
+{
+	char b1[128], b2[128], ix[128];
+
+	if (want->rank != got->rank || want->dt != got->dt ||
+	    memcmp(want->dims, got->dims, sizeof(int64_t) * (size_t)want->rank)) {
+		snprintf(why, n, "output %d: %s has shape %s (%s), expected "
+			 "%s (%s)", k, what, shape_str(got, b1, sizeof b1),
+			 dtype_names[got->dt], shape_str(want, b2, sizeof b2),
+			 dtype_names[want->dt]);
+		return -1;
+	}
+	for (int64_t i = 0; i < want->n; i++) {
+		bool wdef = tensor_defined(want, i), gdef = tensor_defined(got, i);
+
+		if (!gdef && !wdef)
+			continue;
+		if (gdef && wdef && tensor_elem_same(want, got, i))
+			continue;
+		tensor_elem_str(got, i, b1, sizeof b1);
+		tensor_elem_str(want, i, b2, sizeof b2);
+		snprintf(why, n, "output %d differs at %s: %s %s, expected %s",
+			 k, index_str(want, i, ix, sizeof ix), what, b1, b2);
+		return -1;
+	}
+	return 0;
+}
+
+int
+check_outputs(Tensor *const *want, int nwant, Tensor *const *got, int ngot,
+	      const char *what, char *why, size_t n)
+{
+	if (nwant != ngot) {
+		snprintf(why, n, "the %s run returned %d output%s, expected %d",
+			 what, ngot, ngot == 1 ? "" : "s", nwant);
+		return -1;
+	}
+	for (int k = 0; k < nwant; k++)
+		if (check_one(k, want[k], got[k], what, why, n))
+			return -1;
+	return 0;
 }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The command line (oracle/cli.c, docs/cli.md): every bad value is a usage
+# The command line (oracle/cli/cli.c, docs/cli.md): every bad value is a usage
 # error with its exact message and exit 2, nothing on stdout; --opt=value,
 # `--`, `-` for stdin, help from the flag table, "did you mean".
 # $1: the bufdiff binary, $2: the source tree.

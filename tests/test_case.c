@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "oracle.h"
+#include "report.h"
 #include "testutil.h"
 
 /* FORMAT.md §2's example, verbatim. */

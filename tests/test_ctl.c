@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "oracle.h"
+#include "harness.h"
 #include "testutil.h"
 
 static const char *const count_prog =

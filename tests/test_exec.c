@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "exec.h"
-#include "oracle.h"
+#include "fuzz.h"
 #include "testutil.h"
 
 /* ---- the shadow, directly */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "oracle.h"
+#include "harness.h"
 #include "testutil.h"
 
 static const char *seed_tir =

@@ -5,7 +5,7 @@
  * crashes that /bin/sh reports as exit 128+N. */
 #include <stdio.h>
 
-#include "oracle.h"
+#include "harness.h"
 #include "testutil.h"
 
 #define TOOLS SRCDIR "/tests/tools/"

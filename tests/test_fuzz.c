@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "oracle.h"
+#include "cli.h"
 #include "testutil.h"
 
 static const GenOpts opts = {12, GEN_ALL, false};

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "oracle.h"
+#include "report.h"
 #include "testutil.h"
 
 static char *

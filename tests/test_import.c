@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "oracle.h"
+#include "harness.h"
 #include "testutil.h"
 
 /* TIR text of `mlir` (generic form), or the error as "FILE:L:C: msg". */

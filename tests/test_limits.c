@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "oracle.h"
+#include "harness.h"
 #include "testutil.h"
 
 /* Each call of @t calls itself twice, `depth` deep: 2^40 calls. */

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "oracle.h"
+#include "harness.h"
 #include "testutil.h"
 
 static const char *case_text =

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "oracle.h"
+#include "harness.h"
 #include "testutil.h"
 
 /* A fixture in a buffer of exactly its size (no NUL: ASan sees overreads). */

@@ -2,7 +2,7 @@
  * `cases:`, every error with its line:col, failed allocations. */
 #include <stdio.h>
 
-#include "oracle.h"
+#include "harness.h"
 #include "testutil.h"
 
 /* A program with every kind of decision a document can force. */

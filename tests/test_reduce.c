@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "oracle.h"
+#include "fuzz.h"
 #include "testutil.h"
 
 static Case *

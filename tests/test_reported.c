@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oracle.h"
+#include "harness.h"
 #include "testutil.h"
 
 #define DIR_REPORTED SRCDIR "/cases/reported"

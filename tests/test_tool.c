@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "oracle.h"
+#include "harness.h"
 #include "testutil.h"
 
 static int

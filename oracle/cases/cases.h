@@ -1,0 +1,266 @@
+/*
+ * cases.h: oracle/cases/, a case file -> Case.  Table of contents in
+ * data-flow order:
+ *
+ *   yaml.c     libyaml document helpers for the case loader: node kinds,
+ *              locations, key tables; a bad node longjmps to the loader's
+ *              one protected entry (case_parse) with a Diag
+ *   data.c     tensor data in case files (numbers, nested or flat lists,
+ *              splat, seeded random, shapes) -> Tensor
+ *   runs.c     the `runs:` entries (strategies, plans, frees, anchors,
+ *              hoists, args, schedules, verdicts, blame, memory, culprits)
+ *              -> Run
+ *   case.c     a case file -> Case: program parsed and verified, inputs,
+ *              expectations, runs; `# expect-error:` comments
+ *   plandoc.c  decisions documents (`--plan FILE`, external answers) -> the
+ *              plan keys of a Run
+ *
+ * Every line and column here is a 1-based position in the .yaml file.
+ * Uses interp/ and bufferizer/ only.
+ */
+#ifndef BUFDIFF_CASES_H
+#define BUFDIFF_CASES_H
+
+#include <stdio.h>
+#include <yaml.h>
+
+#include "ir.h"
+#include "bufferize.h"
+
+/* -------------------------------------------------------------- yaml.c */
+
+/* The loader's state.  Errors and out-of-memory longjmp to `jb` (set by
+ * case_parse, the only protected entry); everything allocated lives in
+ * `arena`, and the libyaml document is deleted at the entry. */
+typedef struct Loader {
+	Arena *arena;
+	const char *text;       /* the whole file, NUL-terminated */
+	yaml_document_t doc;
+	Diag *d;
+	jmp_buf jb;
+	int64_t data_bytes;     /* payload of the data tensors made so far */
+} Loader;
+
+enum { YL_OOM = 1, YL_FAIL = 2 }; /* longjmp values: arena OOM, yl_fail */
+
+/* The one YAML document of text into L->doc (*hasdoc: delete it); 0, or
+ * -1 with d.  `what` names the text in messages: "case file". */
+int yl_load(Loader *L, const char *text, size_t len, const char *what,
+	    bool *hasdoc, Diag *d);
+/* The location of byte `off` of text. */
+Loc yl_offset_loc(const char *text, size_t off);
+Loc yl_loc(const yaml_node_t *n);
+_Noreturn void yl_fail(Loader *L, Loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+yaml_node_t *yl_node(Loader *L, int id);
+const char *yl_kind(const yaml_node_t *n);     /* "mapping", "list", "scalar" */
+/* Fail with "'WHAT' must be a KIND" unless n has the node type. */
+void yl_want(Loader *L, const yaml_node_t *n, yaml_node_type_t type,
+	     const char *what);
+const char *yl_str(Loader *L, const yaml_node_t *n, const char *what);
+bool yl_is_null(const yaml_node_t *n);         /* ~, null, empty plain */
+/* A scalar's text (borrowed from the document). */
+const char *yl_text(const yaml_node_t *n);
+/* Check a mapping against a NULL-terminated key table: keys are scalars,
+ * known and unique.  vals[i] gets the value of keys[i] (NULL if absent),
+ * knodes[i] (if not NULL) the key node.  `where` names the mapping in
+ * messages ("" for the top level). */
+void yl_keys(Loader *L, const yaml_node_t *map, const char *const *keys,
+	     const char *where, yaml_node_t **vals, yaml_node_t **knodes);
+/* A mapping with free keys (inputs, plan, free): scalars, unique. */
+void yl_free_keys(Loader *L, const yaml_node_t *map, const char *where);
+int yl_npairs(const yaml_node_t *map);
+yaml_node_t *yl_pair_key(Loader *L, const yaml_node_t *map, int i);
+yaml_node_t *yl_pair_val(Loader *L, const yaml_node_t *map, int i);
+int yl_nitems(const yaml_node_t *seq);
+yaml_node_t *yl_item(Loader *L, const yaml_node_t *seq, int i);
+
+/* -------------------------------------------------------------- data.c */
+
+/* The deterministic generator behind `{random: SEED}`: splitmix64. */
+uint64_t rng_next(uint64_t *state);
+
+/*
+ * A data node (list, nested list, scalar, {splat}, {random}, {data}) as a
+ * tensor of type t (scalar types give rank 0; `?` dims are taken from the
+ * data or a `shape:` key).  The tensor lives in L's arena (never
+ * tensor_free it).  With allow_undef, `undef`/null elements are allowed and
+ * recorded as def[i] = 0 ("must be undefined").  `label` names the data in
+ * messages: "input x", "output 0".
+ */
+Tensor *data_tensor(Loader *L, const yaml_node_t *n, const Type *t,
+		    const Limits *lim, bool allow_undef, const char *label);
+/* A list of expected outputs, one per type in rtypes. */
+Tensor **data_outputs(Loader *L, const yaml_node_t *n, Type *const *rtypes,
+		      int nrtypes, const Limits *lim, const char *label);
+
+/* -------------------------------------------------------------- runs.c */
+
+
+/* tool-error (FORMAT §5): an outside bufferizer was missing, failed, timed
+ * out or answered something unreadable; nothing was executed. */
+typedef enum Verdict {
+	VERDICT_NONE, VERDICT_AGREE, VERDICT_DIVERGE, VERDICT_FAULT,
+	VERDICT_TOOL_ERROR, VERDICT_COUNT
+} Verdict;
+extern const char *const verdict_names[VERDICT_COUNT];
+
+typedef enum MemStat {
+	MS_PEAK_BYTES, MS_ALLOCATIONS, MS_ALLOC_BYTES, MS_COPIES,
+	MS_COPY_BYTES, MS_VIEWS, MS_COUNT
+} MemStat;
+extern const char *const memstat_names[MS_COUNT + 1]; /* NULL-terminated */
+
+/* A decision as a case names it, `RESULT:OPERAND` (operand NULL:
+ * `RESULT:new`): in a plan, in culprits, in decisions.  In culprits and
+ * decisions also a call's argument passing, `args R:share,copy`: words
+ * is then "share,copy" and result the call's first result. */
+typedef struct Forced {
+	Value *result;
+	Value *operand;
+	Loc loc;
+	const char *words;
+} Forced;
+
+/* `free: {VALUE: after RESULT}` */
+typedef struct FreeAt {
+	Value *value;
+	Value *after;
+	Loc loc;
+} FreeAt;
+
+/* A blame record: NULL names / kind -1 are "any". */
+typedef struct Blame {
+	Value *writer, *victim, *reader;
+	int kind;               /* VKind (ir.h) or -1 */
+	Loc loc;
+} Blame;
+
+/* One `runs:` entry, validated against the program; executed by the
+ * bufferized executor.  Absent keys: strategy NULL, has_schedule false
+ * (schedule all), verdict VERDICT_NONE, outputs NULL, has_* false,
+ * memory[k] -1. */
+typedef struct Run {
+	Loc loc;
+	const Strategy *strategy; /* NULL: copy-all */
+	Forced *plan;
+	int nplan;
+	FreeAt *frees;
+	int nfrees;
+	PlanAnchor *anchors;    /* `anchor`, `hoist`, `args` (bufferize.h) */
+	int nanchors;
+	PlanHoist *hoists;
+	int nhoists;
+	PlanArgs *args;
+	int nargs;
+	bool has_schedule;
+	Schedule schedule;
+	Verdict verdict;
+	Tensor **outputs;       /* def[i] == 0: must be undefined */
+	int noutputs;
+	bool has_blame;
+	Blame *blame;
+	int nblame;
+	int64_t memory[MS_COUNT];
+	bool has_culprits, has_decisions;
+	Forced *culprits, *decisions;
+	int nculprits, ndecisions;
+} Run;
+
+struct Case;
+/* Parse and validate the `runs:` list into c->runs. */
+void runs_load(Loader *L, struct Case *c, const yaml_node_t *n);
+/* The plan keys of a run or a decisions document, in this order. */
+enum { PK_PLAN, PK_FREE, PK_ANCHOR, PK_HOIST, PK_ARGS, PK_COUNT };
+extern const char *const plan_keys[PK_COUNT + 1];   /* NULL-terminated */
+/* Parse vals[PK_*] (NULL: absent) into r's plan, frees, anchors, hoists
+ * and args, every name checked against c's program. */
+void runs_load_plan(Loader *L, struct Case *c, Run *r,
+		    yaml_node_t *const *vals);
+/* Does r force anything (plan, free, anchor, hoist, args)? */
+bool run_has_plan(const Run *r);
+/* A value by the name a run gives it, as the loader resolves it:
+ * `@f/name` in function f; else in `in` (NULL: none; an operand looks in
+ * its result's function), the entry, then any function. */
+Value *runs_value(const Program *p, const Func *in, const Func *entry,
+		  const char *name);
+
+/* -------------------------------------------------------------- case.c */
+
+/* `expect: {error: {line, col, message}}` or `# expect-error: ...`. */
+typedef struct ExpectError {
+	int line, col;          /* col 0: any column */
+	const char *msg;        /* substring of the error message */
+	bool from_comment;
+} ExpectError;
+
+typedef struct Case {
+	Arena *arena;           /* owns all below except prog */
+	const char *file;
+	const char *text;       /* whole file, NULL when unreadable */
+	size_t len;
+	const char *name;       /* `case:`, NULL until read */
+	const char *about;
+	Program *prog;          /* owned (prog_free in case_free) */
+	Func *entry;
+	Tensor **inputs;        /* one per entry param, in the arena */
+	int ninputs;
+	bool has_outputs;       /* expect.outputs */
+	Tensor **want;          /* def[i] == 0: must be undefined */
+	int nwant;
+	bool has_error;
+	ExpectError error;
+	Run *runs;
+	int nruns;
+	Limits lim;
+	bool has_failure;       /* expect.failure (FORMAT §5) */
+	ExpectError failure;    /* line and the exact message */
+	const Op *ref_failed;   /* the assert the reference failed at, or NULL
+				 * (set by whoever ran the reference) */
+} Case;
+
+enum {
+	CASE_PROGRAM_ONLY = 1   /* stop after parsing the program */
+};
+
+/*
+ * Load a case file.  Returns 0, or -1 with d set.  *out is set in both
+ * cases (whatever was read before the error, e.g. the expected error) so
+ * a checker can match expected failures; it is NULL only when out of
+ * memory before anything was read.  case_free(*out) always.
+ */
+int case_load(const char *path, unsigned flags, Case **out, Diag *d);
+/* What a case file may hold (issue 12 items 13, 14): bytes, YAML nodes
+ * (checked before libyaml builds the document), runs. */
+enum { MAX_CASE_BYTES = 64 << 20, MAX_YAML_NODES = 1 << 21, MAX_RUNS = 256 };
+/* --max-work N and --timeout SEC (0: keep the default) for every case
+ * loaded after the call: Limits.max_work, Limits.timeout (budget.h). */
+void case_limits(int64_t max_work, double timeout);
+int case_parse(const char *file, const char *text, size_t len,
+	       unsigned flags, Case **out, Diag *d);
+void case_free(Case *c);        /* NULL ok */
+
+/* ----------------------------------------------------------- plandoc.c */
+
+/* Read a decisions document into r's plan keys (plan/free/anchor/hoist/args),
+ * names resolved in c's program.  With `cases:`, the entry named c->name
+ * (none: *found = false).  0, or -1 with d (d->loc in the document's text).
+ * `file` labels the text ("answer of exec:foo" when it is not a file);
+ * only r's plan keys and loc are set; they live in arena a. */
+int plandoc_load(const char *file, const char *text, size_t len, const Case *c,
+		 Arena *a, Run *r, bool *found, Diag *d);
+/* The entry names of a `cases:` document and where each is (in arena a);
+ * *n = -1 for a document without `cases:`.  0, or -1 with d. */
+int plandoc_cases(const char *text, size_t len, Arena *a, const char ***names,
+		  Loc **locs, int *n, Diag *d);
+/* `--plan FILE` on a case: one more run with the document's decisions over
+ * strategy s (NULL: copy-all), expected to agree; with `only` it replaces
+ * the case's runs.  0 (*found false: a `cases:` document without an entry
+ * for c, nothing added), or -1 with d. */
+int plandoc_add_run(const char *file, const char *text, size_t len, Case *c,
+		    const Strategy *s, bool only, bool *found, Diag *d);
+/* The text of FILE (mem_alloc'ed, NUL-terminated, *len bytes), or NULL
+ * with d. */
+char *plandoc_read(const char *path, size_t *len, Diag *d);
+
+#endif

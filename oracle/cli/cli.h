@@ -1,0 +1,121 @@
+/*
+ * cli.h: oracle/cli/, the bufdiff command.  Table of contents in
+ * data-flow order:
+ *
+ *   version.c  the version string
+ *   cli.c      the command line: one table of commands and one of flags,
+ *              parsed with getopt_long into Args; help generated from the
+ *              tables; "did you mean" (docs/cli.md)
+ *   main.c     the commands run, check, print, bufferize, explain, export,
+ *              strategies, and the dispatch over cli.c's commands
+ *   reduce_cli.c  `bufdiff reduce`
+ *   import_cli.c  `bufdiff import`
+ *   lab.c      `bufdiff lab cache`: the seed's LRU cache toy (docs/lab.md)
+ *
+ * Uses every room below: cases, mlir, harness, report, fuzz.
+ */
+#ifndef BUFDIFF_CLI_H
+#define BUFDIFF_CLI_H
+
+#include "fuzz.h"
+#include "report.h"
+
+/* ----------------------------------------------------------- version.c */
+
+extern const char bufdiff_version[];
+
+/* --------------------------------------------------------------- cli.c */
+
+/* The commands, in the order `bufdiff --help` lists them. */
+typedef enum CliCmd {
+	CLI_RUN, CLI_CHECK, CLI_PRINT, CLI_BUFFERIZE, CLI_EXPLAIN, CLI_FUZZ,
+	CLI_REDUCE, CLI_EXPORT, CLI_IMPORT, CLI_PLOT, CLI_LAB, CLI_STRATEGIES,
+	CLI_HELP, CLI_NCMDS
+} CliCmd;
+
+/* Every flag's value (cli.c's table says which commands take it and what
+ * it holds when not given), and the positional arguments. */
+typedef struct Args {
+	CliCmd cmd;
+	const char *name;               /* the command's name */
+	const char **paths;             /* positional arguments ("-": stdin) */
+	int npaths;
+	const Strategy *strategy;       /* --strategy; NULL: not given */
+	Schedule schedule;              /* --schedule, when has_schedule */
+	bool has_schedule;
+	int nrandom;                    /* --schedules N (8) */
+	bool json;
+	const char *junit, *trace, *plan, *out;
+	const char *html;               /* --html FILE (run, plot, lab) or DIR */
+	long long max_work;             /* --max-work N; 0: the default */
+	long long max_memory;           /* --max-memory BYTES; 0: the default */
+	double timeout;                 /* --timeout SEC; 0: none */
+	long long overhead;             /* --alloc-overhead BYTES */
+	int run;                        /* --run I, 1-based; 0: not given */
+	int jobs;                       /* check -j N (--jobs): workers */
+	const char *filter;             /* check --filter PATTERN */
+	/* fuzz */
+	uint64_t seed;                  /* --seed N (0) */
+	long long count;                /* --count K; 0: not given */
+	double seconds;                 /* --time SEC; 0: not given */
+	int shard, nshards;             /* --shard I/N (0/1) */
+	int max_ops;                    /* --max-ops M (12) */
+	unsigned mix;                   /* --mix LIST (GEN_ALL) */
+	int tool_batch;                 /* --tool-batch N; 0: not given */
+	bool no_reduce, no_copies, quiet;
+	long long max_failures;         /* --max-failures N; 0: no limit */
+	bool merge;                     /* --merge: paths are summaries */
+	/* import */
+	const char *func, *tool;
+	bool no_tool;
+	long long import_seed;          /* import --seed N (1) */
+	double tool_timeout;            /* import --tool-timeout SEC (60) */
+	/* lab cache */
+	int lab_cap, lab_stride, lab_requests, lab_step; /* (4, 4, 16, 0) */
+} Args;
+
+/* argv (argv[1] the command) -> a: 0 to run the command, -1 when help was
+ * printed (exit 0), STATUS_BAD after a usage error on stderr.  Free a
+ * with cli_args_free in every case. */
+int cli_parse(int argc, char **argv, Args *a);
+void cli_args_free(Args *a);
+/* "bufdiff CMD: MESSAGE" and "(see bufdiff help CMD)" on stderr:
+ * STATUS_BAD. */
+int cli_usage(const Args *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The closest of names[0..n) to word by edit distance, or NULL when none
+ * is close enough to suggest. */
+const char *cli_nearest(const char *word, const char *const *names, int n);
+
+/* -------------------------------------------------------------- fuzz.c */
+
+/* `bufdiff fuzz ...` (argv[1] is "fuzz"): exit code as fuzz_run;
+ * fuzz_main the same from parsed arguments. */
+int cmd_fuzz(int argc, char **argv);
+int fuzz_main(const Args *a);
+
+/* -------------------------------------------------------- reduce_cli.c */
+
+/* `bufdiff reduce CASE [--run I] [--plan FILE] [--out FILE]`: 0 reduced,
+ * 1 the run does not fail, 2 bad input or usage. */
+int cmd_reduce(const Args *a);
+
+/* ------------------------------------------------------------ import.c */
+
+/* `bufdiff import FILE.mlir [--func NAME] [--seed N] [--out CASE]
+ * [--tool TOOL | --no-tool] [--tool-timeout SEC]`: 0, or 2 with one
+ * diagnostic on stderr. */
+int cmd_import(const Args *a);
+
+/* -------------------------------------------------------------- plot.c */
+
+/* `bufdiff plot TRACE.csv --html FILE`: 0, or 2. */
+int cmd_plot(const Args *a);
+
+/* --------------------------------------------------------------- lab.c */
+
+/* `bufdiff lab cache [--capacity C] [--stride S] [--requests N] [--step K]
+ * [--html FILE]`: 0, or 2 on bad usage. */
+int cmd_lab(const Args *a);
+
+#endif

@@ -1,0 +1,839 @@
+/*
+ * main.c: the bufdiff command line (FORMAT.md §4, docs/cli.md).
+ * Exit codes: 0 ok, 1 an expectation failed, 2 bad input or usage.
+ */
+#include <dirent.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+/* The command, and what main.c's commands keep beside its Args. */
+typedef struct Opts {
+	Args a;
+	bool planned;           /* the last case got the --plan document's run */
+	char *plantext;         /* its text (mem_alloc'ed) */
+	size_t planlen;
+} Opts;
+
+/* Where case diagnostics go: stderr, or (check -j) a worker's buffer. */
+static FILE *diag_out;
+
+static FILE *
+errs(void)
+{
+	return diag_out ? diag_out : stderr;
+}
+
+/* An error in a case file, with its source line and caret when it has a
+ * location (an unreadable file has none). */
+static void
+print_error(const char *path, const Case *c, const Diag *d)
+{
+	if (d->loc.line <= 0)
+		fprintf(errs(), "%s: error: %s\n", path, d->msg);
+	else
+		diag_print(errs(), path, c ? c->text : NULL, d);
+}
+
+/* ----------------------------------------------------------- run */
+
+/* Illegal plans found when a run applied them (an in-place decision of
+ * the wrong type, a hoist of a value in place): FILE:LINE:COL under the
+ * file that holds the plan. */
+static void
+print_run_errors(const Opts *o, const char *path, const Case *c,
+		 const Outcome *out)
+{
+	for (int i = 0; c && i < out->nruns; i++) {
+		const RunOut *r = &out->runs[i];
+		bool doc = o->planned && i == c->nruns - 1;
+		if (r->status != STATUS_BAD)
+			continue;
+		if (r->err.loc.line <= 0) { /* not in a file of the user's */
+			fprintf(errs(), "%s: error: run %d (%s): %s\n", path,
+				i + 1, r->strategy, r->err.msg);
+			continue;
+		}
+		diag_print(errs(), doc ? o->a.plan : path,
+			   doc ? o->plantext : c->text, &r->err);
+	}
+}
+
+/* check_file with the --plan document's run added to the case (`only`:
+ * instead of its runs).  An error in the document is printed under the
+ * plan file's name; the outcome is then bad input. */
+static void
+check_planned(Opts *o, const char *path, bool only, Case **c, Outcome *out)
+{
+	bool found;
+	Diag d;
+
+	o->planned = false;
+	if (case_load(path, 0, c, &d)) { /* reported (or expected) as usual */
+		case_free(*c);
+		check_file(path, o->a.strategy, true, c, out);
+		return;
+	}
+	if (!plandoc_add_run(o->a.plan, o->plantext, o->planlen, *c, o->a.strategy,
+			     only, &found, &d)) {
+		if (found || !only) {
+			o->planned = found;
+			check_case(*c, NULL, true, out);
+			return;
+		}
+		diag_set(&d, (Loc){0, 0}, "no entry for case '%s' under "
+			 "'cases'", (*c)->name);
+	}
+	if (d.loc.line > 0)
+		diag_print(errs(), o->a.plan, o->plantext, &d);
+	else
+		fprintf(errs(), "%s: error: %s\n", o->a.plan, d.msg);
+	memset(out, 0, sizeof *out);
+	out->status = STATUS_BAD;
+	snprintf(out->why, sizeof out->why, "%s:%d:%d: error: %.400s", o->a.plan,
+		 d.loc.line, d.loc.col, d.msg);
+}
+
+/* "out of memory", or the memory limit's message when it refused. */
+static const char *
+oom_msg(Diag *d)
+{
+	diag_set(d, (Loc){0, 0}, "out of memory");
+	return d->msg;
+}
+
+static int
+cmd_run(Opts *o)
+{
+	Case *c = NULL;
+	Outcome out;
+	Diag jd;
+	bool json_failed = false;
+	int rc;
+
+	diff_record(o->a.html != NULL);
+	if (o->a.plan)
+		check_planned(o, o->a.paths[0], true, &c, &out);
+	else
+		check_file(o->a.paths[0], o->a.strategy, !o->a.strategy, &c, &out);
+	if (out.errored && out.status != STATUS_OK)
+		print_error(o->a.paths[0], c, &out.err);
+	else if (out.status == STATUS_BAD)
+		print_run_errors(o, o->a.paths[0], c, &out);
+	if (o->a.json) {
+		if (report_json(stdout, c, &out)) {
+			fprintf(stderr, "bufdiff: %s: error: %s\n", o->a.paths[0],
+				oom_msg(&jd));
+			json_failed = true;
+		}
+	} else if (!out.errored || out.status != STATUS_BAD) {
+		/* a run that is bad input (an illegal plan) hides not the
+		 * others' findings */
+		report_text(stdout, c, &out);
+	}
+	rc = json_failed ? STATUS_BAD : out.status;
+	if (o->a.html && html_case_file(o->a.html, c, &out, o->a.paths[0])) {
+		fprintf(stderr, "bufdiff: cannot write %s: %s\n", o->a.html,
+			strerror(errno));
+		rc = STATUS_BAD;
+	}
+	outcome_clear(&out);
+	case_free(c);
+	return rc;
+}
+
+/* --------------------------------------------------------- check */
+
+typedef struct Files {
+	char **v;
+	int n, cap;
+} Files;
+
+static int
+files_add(Files *f, const char *path)
+{
+	char *s;
+
+	if (f->n == f->cap) {
+		int nc = f->cap ? 2 * f->cap : 16;
+		char **nv = mem_realloc(f->v, sizeof *nv * (size_t)nc);
+
+		if (!nv)
+			return -1;
+		f->v = nv;
+		f->cap = nc;
+	}
+	if (!(s = mem_strdup(path)))
+		return -1;
+	f->v[f->n++] = s;
+	return 0;
+}
+
+static void
+files_free(Files *f)
+{
+	for (int i = 0; i < f->n; i++)
+		mem_free(f->v[i]);
+	mem_free(f->v);
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool
+is_yaml(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 5 && !strcmp(name + n - 5, ".yaml");
+}
+
+/* The directories a walk has entered (device, inode): a symlink back up
+ * the tree is walked once, not until the path is too long (two cycles
+ * took 300 s and 2.8 GB). */
+typedef struct Seen {
+	struct { dev_t dev; ino_t ino; } *v;
+	int n, cap;
+} Seen;
+
+/* 1: dir was entered already; 0: now it is; -1: out of memory. */
+static int
+seen_add(Seen *s, const struct stat *st)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->v[i].dev == st->st_dev && s->v[i].ino == st->st_ino)
+			return 1;
+	if (s->n == s->cap) {
+		int nc = s->cap ? 2 * s->cap : 16;
+		void *nv = mem_realloc(s->v, sizeof *s->v * (size_t)nc);
+
+		if (!nv)
+			return -1;
+		s->v = nv;
+		s->cap = nc;
+	}
+	s->v[s->n].dev = st->st_dev;
+	s->v[s->n++].ino = st->st_ino;
+	return 0;
+}
+
+/* Every *.yaml under dir, recursively, in sorted order; a directory met
+ * again (a symlink cycle, or two links to one directory) is skipped with
+ * a note. */
+static int
+walk(Files *out, const char *dir, Seen *seen)
+{
+	Files names = {0};
+	DIR *d;
+	struct dirent *e;
+	struct stat st;
+	char path[4096];
+	int rc = 0;
+
+	if (stat(dir, &st) == 0 && (rc = seen_add(seen, &st)) != 0) {
+		if (rc > 0)
+			fprintf(stderr, "bufdiff: %s: skipped, a directory "
+				"already walked (a symlink cycle?)\n", dir);
+		return rc < 0 ? -1 : 0;
+	}
+	if (!(d = opendir(dir))) {
+		fprintf(stderr, "bufdiff: cannot open %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && files_add(&names, e->d_name))
+			rc = -1;
+	closedir(d);
+	if (names.n) /* qsort may not be given NULL, even for 0 items */
+		qsort(names.v, (size_t)names.n, sizeof *names.v, cmp_str);
+	for (int i = 0; !rc && i < names.n; i++) {
+		size_t n = strlen(dir);
+		/* `cases/` and `cases` name the same files */
+		if (snprintf(path, sizeof path, "%.*s/%s",
+			     (int)(n > 1 && dir[n - 1] == '/' ? n - 1 : n), dir,
+			     names.v[i]) >= (int)sizeof path) {
+			fprintf(stderr, "bufdiff: %s/%s: path longer than %d "
+				"bytes\n", dir, names.v[i], (int)sizeof path - 1);
+			rc = -1;
+			break;
+		}
+		if (stat(path, &st))
+			continue;
+		if (S_ISDIR(st.st_mode))
+			rc = walk(out, path, seen);
+		else if (is_yaml(names.v[i]))
+			rc = files_add(out, path);
+	}
+	files_free(&names);
+	return rc;
+}
+
+/* --filter PATTERN: a glob (fnmatch) over the case name or its path; a
+ * pattern without * ? [ is a substring. */
+static bool
+filter_match(const char *pat, const char *s)
+{
+	if (!s)
+		return false;
+	if (!strpbrk(pat, "*?["))
+		return strstr(s, pat) != NULL;
+	return !fnmatch(pat, s, 0);
+}
+
+static bool
+selected(const Opts *o, const char *path)
+{
+	Case *c = NULL;
+	Diag d;
+	bool yes;
+
+	if (!o->a.filter || filter_match(o->a.filter, path))
+		return true;
+	(void)case_load(path, CASE_PROGRAM_ONLY, &c, &d);
+	yes = c && filter_match(o->a.filter, c->name);
+	case_free(c);
+	return yes;
+}
+
+/* The files under the paths.  A path that does not exist stays in the
+ * list: checking it is an error entry (in JUnit too), not a silence. */
+static int
+collect(Opts *o, Files *f)
+{
+	Files all = {0};
+	struct stat st;
+	Seen seen = {0};
+	int rc = 0;
+
+	for (int i = 0; i < o->a.npaths; i++) {
+		if (!strcmp(o->a.paths[i], "-")) { /* a case on stdin */
+			if (files_add(&all, "-"))
+				rc = -1;
+		} else if (stat(o->a.paths[i], &st)) {
+			if (files_add(&all, o->a.paths[i]))
+				rc = -1;
+		} else if (S_ISDIR(st.st_mode)) {
+			if (walk(&all, o->a.paths[i], &seen))
+				rc = -1;
+		} else if (files_add(&all, o->a.paths[i])) {
+			rc = -1;
+		}
+	}
+	mem_free(seen.v);
+	for (int i = 0; !rc && i < all.n; i++)
+		if ((!strcmp(all.v[i], "-") || stat(all.v[i], &st) ||
+		     selected(o, all.v[i])) && files_add(f, all.v[i]))
+			rc = -1;
+	files_free(&all);
+	return rc;
+}
+
+/* The earlier file holding the same case name, or NULL. */
+static const char *
+duplicate(JEntry *e, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (e[i].name && e[n].name && !strcmp(e[i].name, e[n].name))
+			return e[i].file;
+	return NULL;
+}
+
+/* What a memstream holds (mem_alloc'ed), or NULL when empty. */
+static char *
+taken(FILE *f, char **buf, size_t *len)
+{
+	char *s = NULL;
+
+	if (fclose(f) == 0 && *len)
+		s = mem_strdup(*buf);
+	free(*buf);
+	return s;
+}
+
+/* Check one case into e: status, messages, and the diagnostics, JSON
+ * and report as text (printed later, in path order, by check_done). */
+static void
+check_one_file(void *ctx, const char *path, int idx, JEntry *e)
+{
+	Opts *o = ctx;
+	Case *c = NULL;
+	Outcome out;
+	char *db = NULL, *rb = NULL, *wb = NULL;
+	size_t dn = 0, rn = 0, wn = 0;
+	FILE *df = open_memstream(&db, &dn), *rf = open_memstream(&rb, &rn);
+
+	diag_out = df;
+	if (o->a.plan)
+		check_planned(o, path, false, &c, &out);
+	else
+		check_file(path, o->a.strategy, true, &c, &out);
+	e->file = mem_strdup(path);
+	e->name = c && c->name ? mem_strdup(c->name) : NULL;
+	e->status = out.status;
+	e->msg = mem_strdup(out.why);
+	if (out.errored && out.status == STATUS_BAD)
+		print_error(path, c, &out.err);
+	else if (out.status == STATUS_BAD)
+		print_run_errors(o, path, c, &out);
+	diag_out = NULL;
+	if (rf && out.status == STATUS_FAIL)
+		report_fail_reason(rf, c, &out);
+	if (o->a.json) {
+		FILE *wf = open_memstream(&wb, &wn);
+		if (wf && report_json(wf, c, &out)) {
+			Diag jd;
+			fclose(wf); /* a cut line is no JSON: the error instead */
+			free(wb);
+			wf = NULL;
+			e->status = STATUS_BAD;
+			mem_free(e->msg);
+			e->msg = mem_strdup(oom_msg(&jd));
+			if (df)
+				fprintf(df, "bufdiff: %s: error: %s\n", path, e->msg);
+		}
+		if (wf)
+			e->json = taken(wf, &wb, &wn);
+	}
+	if (o->a.junit && c && (out.status != STATUS_BAD || !out.errored)) {
+		FILE *tf = open_memstream(&wb, &wn);
+		if (tf) {
+			report_text(tf, c, &out);
+			e->report = taken(tf, &wb, &wn);
+		}
+	}
+	if (o->a.html) {
+		char page[64], file[4096];
+		snprintf(file, sizeof file, "%s/%s", o->a.html,
+			 html_page_name(idx, page, sizeof page));
+		if (html_case_file(file, c, &out, path)) {
+			if (df)
+				fprintf(df, "bufdiff: cannot write %s\n", file);
+			e->status = STATUS_BAD;
+		}
+	}
+	if (df)
+		e->diag = taken(df, &db, &dn);
+	if (rf)
+		e->reason = taken(rf, &rb, &rn);
+	outcome_clear(&out);
+	case_free(c);
+}
+
+/* Entry i is ready (all before it were printed): its diagnostics, its
+ * line or JSON, in path order whatever -j did. */
+static void
+check_done(void *ctx, JEntry *je, int i)
+{
+	Opts *o = ctx;
+	JEntry *e = &je[i];
+	const char *dup;
+
+	if (e->status == STATUS_OK && (dup = duplicate(je, i))) {
+		char why[640];
+		e->status = STATUS_BAD;
+		snprintf(why, sizeof why, "duplicate case name '%s' (also in %s)",
+			 e->name, dup);
+		mem_free(e->msg);
+		e->msg = mem_strdup(why);
+	}
+	fflush(stdout);
+	if (e->diag)
+		fputs(e->diag, stderr);
+	if (o->a.json && e->json)
+		fputs(e->json, stdout);
+	else if (o->a.json)
+		; /* out of memory: nothing to print */
+	else if (e->status == STATUS_OK)
+		printf("[ok] %s\n", e->file);
+	else if (e->reason && e->reason[0])
+		printf("[FAIL] %s: %s: %s\n", e->file, e->msg ? e->msg : "",
+		       e->reason);
+	else
+		printf("[FAIL] %s: %s\n", e->file, e->msg ? e->msg : "");
+	fflush(stdout);
+}
+
+/* Entries of a `cases:` plan document that name no checked case: errors. */
+static bool
+plan_unmatched(Opts *o, const JEntry *je, int n)
+{
+	Arena *a = arena_new();
+	const char **names;
+	Loc *locs;
+	int nnames = -1;
+	bool bad = false;
+	Diag d;
+
+	if (!a || plandoc_cases(o->plantext, o->planlen, a, &names, &locs,
+				&nnames, &d)) {
+		arena_free(a);
+		return false; /* reported with each case */
+	}
+	for (int i = 0; i < nnames; i++) {
+		bool seen = false;
+		for (int k = 0; k < n && !seen; k++)
+			seen = je[k].name && !strcmp(je[k].name, names[i]);
+		if (seen)
+			continue;
+		diag_set(&d, locs[i], "no case named '%s' under the checked "
+			 "paths", names[i]);
+		diag_print(stderr, o->a.plan, o->plantext, &d);
+		bad = true;
+	}
+	arena_free(a);
+	return bad;
+}
+
+static int
+cmd_check(Opts *o)
+{
+	Files f = {0};
+	JEntry *je;
+	int worst = 0, passed = 0;
+
+	if (collect(o, &f)) {
+		files_free(&f);
+		return cli_usage(&o->a, "%s", "out of memory");
+	}
+	if (!f.n) {
+		files_free(&f);
+		fprintf(stderr, "bufdiff: no case under the paths%s%s%s\n",
+			o->a.filter ? " matches '" : "",
+			o->a.filter ? o->a.filter : "", o->a.filter ? "'" : "");
+		return STATUS_BAD;
+	}
+	if (o->a.html && html_dir(o->a.html)) {
+		files_free(&f);
+		fprintf(stderr, "bufdiff: cannot make the directory %s\n",
+			o->a.html);
+		return STATUS_BAD;
+	}
+	diff_record(o->a.html != NULL);
+	je = mem_calloc((size_t)f.n + 1, sizeof *je);
+	if (!je) {
+		files_free(&f);
+		return cli_usage(&o->a, "%s", "out of memory");
+	}
+	if (checkrun(f.v, f.n, o->a.jobs, check_one_file, check_done, o, je)) {
+		fprintf(stderr, "bufdiff: cannot start a worker: %s\n",
+			strerror(errno));
+		worst = STATUS_BAD;
+	}
+	for (int i = 0; i < f.n; i++) {
+		passed += je[i].file && je[i].status == STATUS_OK;
+		if ((int)je[i].status > worst)
+			worst = je[i].status;
+	}
+	if (o->a.plan && plan_unmatched(o, je, f.n))
+		worst = STATUS_BAD;
+	if (o->a.html && html_index(o->a.html, "bufdiff check", je, f.n)) {
+		fprintf(stderr, "bufdiff: cannot write %s/index.html\n",
+			o->a.html);
+		worst = STATUS_BAD;
+	}
+	fprintf(o->a.json ? stderr : stdout, "%d passed, %d failed\n", passed,
+		f.n - passed);
+	if (o->a.junit && report_junit(o->a.junit, je, f.n)) {
+		fprintf(stderr, "bufdiff: cannot write %s: %s\n", o->a.junit,
+			strerror(errno));
+		worst = STATUS_BAD;
+	}
+	for (int i = 0; i < f.n; i++)
+		jentry_clear(&je[i]);
+	mem_free(je);
+	files_free(&f);
+	return worst;
+}
+
+/* --------------------------------------------------------- print */
+
+static int
+cmd_print(Opts *o)
+{
+	Case *c = NULL;
+	Diag d;
+	char *s;
+	int rc = STATUS_OK;
+
+	if (case_load(o->a.paths[0], CASE_PROGRAM_ONLY, &c, &d)) {
+		print_error(o->a.paths[0], c, &d);
+		case_free(c);
+		return STATUS_BAD;
+	}
+	if ((s = tir_print(c->prog))) {
+		fputs(s, stdout);
+		mem_free(s);
+	} else {
+		fprintf(stderr, "bufdiff: out of memory\n");
+		rc = STATUS_BAD;
+	}
+	case_free(c);
+	return rc;
+}
+
+/* ----------------------------------------------------- bufferize */
+
+/* Decisions for `bufferize`: --run I (the case's run, with its plan) or
+ * --strategy S (default copy-all); for mlir-pipeline, *bp: the buffer
+ * program the memref program translates to. */
+static int
+bufferize_decisions(Opts *o, Case *c, Decisions *ds, BProg **bp, Diag *d)
+{
+	const Run *r = NULL;
+	const Strategy *s = o->a.strategy;
+
+	if (o->a.run) {
+		if (o->a.run > c->nruns) {
+			fprintf(stderr, "%s: error: the case has %d run%s, no run "
+				"%d\n", o->a.paths[0], c->nruns,
+				c->nruns == 1 ? "" : "s", o->a.run);
+			return STATUS_BAD;
+		}
+		r = &c->runs[o->a.run - 1];
+		s = r->strategy ? r->strategy : s;
+	}
+	if (!s)
+		s = strategy_find("copy-all");
+	if (s->ext) {
+		ToolReport t;
+		const Func *entry;
+		int rc = s->ext->kind == EXT_PIPELINE ?
+			 external_memref(s, c, bp, &entry, &t, d) :
+			 external_decide(s, c, ds, &t, d);
+		mem_free(t.decisions);
+		mem_free(t.memref);
+		if (rc < 0 && s->ext->kind == EXT_PIPELINE && d->msg[0] &&
+		    strcmp(d->msg, "out of memory")) {
+			fprintf(stderr, "%s: error: %s\n", o->a.paths[0], d->msg);
+			return STATUS_BAD;
+		}
+		if (rc < 0)
+			return cli_usage(&o->a, "%s", "out of memory");
+		if (rc > 0) {
+			size_t n = strlen(t.err);
+			fprintf(stderr, "bufdiff: tool-error: %s\n  command: %s\n%s%s",
+				t.status, t.cmd, t.err,
+				n && t.err[n - 1] != '\n' ? "\n" : "");
+			return STATUS_FAIL;
+		}
+		if (*bp)
+			return 0; /* the memref program: no decisions */
+	} else if (decisions_make(c->prog, s, ds)) {
+		return cli_usage(&o->a, "%s", "out of memory");
+	}
+	if (r && diff_plan(r, ds, d)) {
+		print_error(o->a.paths[0], c, d);
+		return STATUS_BAD;
+	}
+	return 0;
+}
+
+static int
+cmd_bufferize_or_explain(Opts *o, bool explain)
+{
+	Case *c = NULL;
+	Decisions ds = {0};
+	BProg *bp = NULL;
+	Diag d;
+	char *s = NULL;
+	int rc;
+
+	if (case_load(o->a.paths[0], 0, &c, &d)) {
+		print_error(o->a.paths[0], c, &d);
+		case_free(c);
+		return STATUS_BAD;
+	}
+	rc = bufferize_decisions(o, c, &ds, &bp, &d);
+	if (!rc && ((!bp && !(bp = bufferize_lower(c->prog, &ds, &d))) ||
+		    !(s = explain ? bir_explain(bp) : bir_print(bp))))
+		rc = cli_usage(&o->a, "%s", "out of memory");
+	if (s)
+		fputs(s, stdout);
+	mem_free(s);
+	bprog_free(bp);
+	decisions_free(&ds);
+	case_free(c);
+	return rc;
+}
+
+static int
+cmd_bufferize(Opts *o)
+{
+	return cmd_bufferize_or_explain(o, false);
+}
+
+static int
+cmd_explain(Opts *o)
+{
+	return cmd_bufferize_or_explain(o, true);
+}
+
+/* -------------------------------------------------------- export */
+
+static int
+write_text(const char *path, const char *s)
+{
+	FILE *f = path ? fopen(path, "w") : stdout;
+	int rc;
+
+	if (!f)
+		return -1;
+	rc = fputs(s, f) < 0 ? -1 : 0;
+	if (path && fclose(f))
+		rc = -1;
+	return rc;
+}
+
+static int
+cmd_export(Opts *o)
+{
+	Case *c = NULL;
+	Str b = {0};
+	Diag d;
+	char *s;
+	int rc = STATUS_OK, v = external_opts()->mlir_version;
+
+	/* the program only (no inputs needed), verified */
+	if (case_load(o->a.paths[0], CASE_PROGRAM_ONLY, &c, &d) ||
+	    tir_verify(c->prog, &c->lim, &d) ||
+	    mlir_export(c->prog, o->a.paths[0], mlir_version(v ? v : 22), &b, NULL,
+			NULL, &d)) {
+		print_error(o->a.paths[0], c, &d);
+		str_free(&b);
+		case_free(c);
+		return STATUS_BAD;
+	}
+	if (!(s = str_take(&b)))
+		rc = cli_usage(&o->a, "%s", "out of memory");
+	else if (write_text(o->a.out, s))
+		rc = cli_usage(&o->a, "cannot write %s", o->a.out);
+	mem_free(s);
+	case_free(c);
+	return rc;
+}
+
+static int
+cmd_strategies(Opts *o)
+{
+	(void)o;
+	for (int i = 0; strategy_at(i); i++)
+		printf("%-34s %s\n", strategy_at(i)->name, strategy_at(i)->about);
+	printf("%-34s %s\n", "exec:CMD", "outside bufferizer: canonical TIR on "
+	       "CMD's stdin, a decisions document back");
+	printf("%-34s %s\n", "exec-mlir:CMD", "the same with the exported MLIR");
+	printf("%-34s %s\n", "mlir[:TOOL]", "One-Shot Bufferize's analysis in "
+	       "TOOL (default mlir-opt-22), decisions read back");
+	printf("%-34s %s\n", "mlir-pipeline[:TOOL]", "the memref program TOOL's "
+	       "pipeline emits, executed (--mlir-pipeline P)");
+	return 0;
+}
+
+static int
+cmd_fuzz_opts(Opts *o)
+{
+	return fuzz_main(&o->a);
+}
+
+static int
+cmd_reduce_opts(Opts *o)
+{
+	return cmd_reduce(&o->a);
+}
+
+static int
+cmd_import_opts(Opts *o)
+{
+	return cmd_import(&o->a);
+}
+
+static int
+cmd_plot_opts(Opts *o)
+{
+	return cmd_plot(&o->a);
+}
+
+static int
+cmd_lab_opts(Opts *o)
+{
+	return cmd_lab(&o->a);
+}
+
+/* cli.c's commands (help is done by cli_parse). */
+static int (*const commands[CLI_NCMDS])(Opts *) = {
+	[CLI_RUN] = cmd_run,
+	[CLI_CHECK] = cmd_check,
+	[CLI_PRINT] = cmd_print,
+	[CLI_BUFFERIZE] = cmd_bufferize,
+	[CLI_EXPLAIN] = cmd_explain,
+	[CLI_FUZZ] = cmd_fuzz_opts,
+	[CLI_REDUCE] = cmd_reduce_opts,
+	[CLI_EXPORT] = cmd_export,
+	[CLI_IMPORT] = cmd_import_opts,
+	[CLI_PLOT] = cmd_plot_opts,
+	[CLI_LAB] = cmd_lab_opts,
+	[CLI_STRATEGIES] = cmd_strategies,
+};
+
+/* The commands that run cases get --plan's text, --memory-trace's file
+ * and the diff options; then the command runs. */
+static int
+run_command(Opts *o)
+{
+	FILE *trace = NULL;
+	Diag d;
+	int rc = 0;
+
+	if (o->a.plan && o->a.cmd != CLI_REDUCE &&
+	    !(o->plantext = plandoc_read(o->a.plan, &o->planlen, &d))) {
+		fprintf(stderr, "bufdiff: %s\n", d.msg);
+		rc = STATUS_BAD;
+	}
+	if (!rc && o->a.trace && !(trace = fopen(o->a.trace, "w")))
+		rc = cli_usage(&o->a, "cannot write %s", o->a.trace);
+	if (!rc) {
+		if (trace)
+			fputs(MEMORY_TRACE_HEADER, trace);
+		case_limits(o->a.max_work, o->a.timeout);
+		mem_limit(o->a.max_memory);
+		diff_options(o->a.overhead, trace,
+			     o->a.has_schedule ? &o->a.schedule : NULL,
+			     o->a.nrandom);
+		diff_reporting(true); /* every culprit set, the fix */
+		if (!commands[o->a.cmd])
+			abort(); /* a command of cli.c's table without a function */
+		rc = commands[o->a.cmd](o);
+	}
+	if (trace)
+		fclose(trace);
+	mem_free(o->plantext);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	Opts o = {0};
+	int rc;
+
+#ifdef __GLIBC__
+	/* fuzzing allocates and frees a whole program's state thousands of
+	 * times a second: keep the heap instead of trimming it each time */
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	mallopt(M_TOP_PAD, 16 << 20);
+#endif
+	report_json_init();
+	rc = cli_parse(argc, argv, &o.a);
+	if (!rc)
+		rc = run_command(&o);
+	cli_args_free(&o.a);
+	return rc < 0 ? 0 : rc;
+}

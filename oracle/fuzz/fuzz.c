@@ -1,0 +1,590 @@
+/*
+ * fuzz.c: generate, run, compare, reduce.  Seeds are split between shards
+ * (seed + k*nshards + shard), so N machines never repeat each other and
+ * the same seed gives the same program, schedule and verdict anywhere.
+ * Failures are bucketed by signature (fuzz_bucket.c): the first of each
+ * bucket is reduced and written, the others are counted with their seeds.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+#include "cli.h"
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void
+fuzz_stats_free(FuzzStats *st)
+{
+	for (int i = 0; i < st->nrepros; i++)
+		mem_free(st->repros[i]);
+	mem_free(st->repros);
+	buckets_free(&st->buckets);
+	memset(st, 0, sizeof *st);
+}
+
+/* SIGINT / SIGTERM (Ctrl-C, a Slurm time limit, parallel's --timeout):
+ * the campaign stops after the program it is running and prints its
+ * summary; a second signal ends the process as usual. */
+static volatile sig_atomic_t stop_signal;
+
+static void
+on_stop(int sig)
+{
+	if (stop_signal) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	stop_signal = sig;
+}
+
+static int
+write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f)
+		return -1;
+	rc = fputs(text, f) < 0;
+	rc |= fclose(f) != 0;
+	return rc ? -1 : 0;
+}
+
+static void
+add_repro(FuzzStats *st, const char *path)
+{
+	char **n = mem_realloc(st->repros, (size_t)(st->nrepros + 1) * sizeof *n);
+
+	if (!n)
+		return;
+	st->repros = n;
+	if ((n[st->nrepros] = mem_strdup(path)))
+		st->nrepros++;
+}
+
+/* The name a generated case is loaded under: locations name it, which is
+ * how a batch tool's error names the program that failed. */
+static void
+fuzz_file(uint64_t seed, char *buf, size_t n)
+{
+	snprintf(buf, n, "seed-%llu.yaml", (unsigned long long)seed);
+}
+
+/* Beside an outside strategy's repro DIR/B.yaml: B.mlir, its export, and
+ * B.sh, the tool's command on it, ready for an upstream bug report. */
+static void
+keep_bridge(const FuzzOpts *o, const char *path, const char *yaml)
+{
+	size_t n = strlen(path) - strlen(".yaml");
+	char base[4096];
+	Case *c = NULL;
+	Str m = {0}, sh = {0};
+	char *mt = NULL, *st = NULL;
+	Diag d;
+
+	snprintf(base, sizeof base, "%.*s", (int)n, path);
+	if (case_parse(path, yaml, strlen(yaml), 0, &c, &d) ||
+	    mlir_export(c->prog, path, mlir_version(external_mlir_version(
+			o->strategy)), &m, NULL, NULL, &d)) {
+		case_free(c);
+		str_free(&m);
+		return;
+	}
+	str_printf(&sh, "#!/bin/sh\n# %s, found by bufdiff fuzz --strategy "
+		   "%s\ncd \"$(dirname \"$0\")\" && ", c->name, o->strategy->name);
+	external_stage(o->strategy, &sh);
+	str_printf(&sh, " < %s.mlir\n", strrchr(base, '/') ? strrchr(base, '/') + 1
+							  : base);
+	mt = str_take(&m);
+	st = str_take(&sh);
+	if (mt && st) {
+		char p[4200];
+		snprintf(p, sizeof p, "%s.mlir", base);
+		if (write_file(p, mt))
+			fprintf(stderr, "bufdiff: cannot write %s\n", p);
+		snprintf(p, sizeof p, "%s.sh", base);
+		if (write_file(p, st))
+			fprintf(stderr, "bufdiff: cannot write %s\n", p);
+	}
+	mem_free(mt);
+	mem_free(st);
+	case_free(c);
+}
+
+/* A failing program: counted in its signature's bucket; the first of a
+ * bucket (and every tool error: FORMAT keeps each program a tool failed
+ * on) is reduced (or kept whole) and written out. */
+static void
+keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
+	     const char *yaml, const char *sig, bool tool_error)
+{
+	char path[4096], name[128], about[256];
+	char *reduced = NULL;
+	ReduceStats rs = {0};
+	bool isnew;
+	Bucket *k = buckets_add(&st->buckets, sig, 1, &isnew);
+	Diag d;
+
+	if (k)
+		bucket_seed(k, seed);
+	if (!isnew && !tool_error)
+		return;
+	snprintf(name, sizeof name, "fuzz/%s-%llu", strategy_label(o->strategy),
+		 (unsigned long long)seed);
+	snprintf(about, sizeof about, "found by bufdiff fuzz --strategy %s "
+		 "--seed %llu", o->strategy->name, (unsigned long long)seed);
+	if (o->reduce && reduce_case(c, 0, name, about, &reduced, &rs, &d) == 0 &&
+	    !o->quiet)
+		fprintf(stderr, "\nseed %llu: reduced %d -> %d ops (%d candidates, "
+			"%.2fs)\n", (unsigned long long)seed, rs.ops_before,
+			rs.ops_after, rs.candidates, rs.seconds);
+	if (st->failures == 0)
+		st->first_reduce = rs;
+	if (o->out) {
+		snprintf(path, sizeof path, "%s/%s-%llu.yaml", o->out,
+			 strategy_label(o->strategy), (unsigned long long)seed);
+		if (o->lazy_out && mkdir(o->out, 0777) && errno != EEXIST)
+			fprintf(stderr, "bufdiff: cannot create %s: %s\n", o->out,
+				strerror(errno));
+		else if (write_file(path, reduced ? reduced : yaml))
+			fprintf(stderr, "bufdiff: cannot write %s: %s\n", path,
+				strerror(errno));
+		else {
+			add_repro(st, path);
+			if (k && !k->repro)
+				k->repro = mem_strdup(path);
+			if (!o->quiet)
+				fprintf(stderr, "seed %llu: new bucket, repro "
+					"written to %s\n", (unsigned long long)seed,
+					path);
+		}
+		if (o->strategy->ext && o->strategy->ext->kind != EXT_EXEC)
+			keep_bridge(o, path, reduced ? reduced : yaml);
+	}
+	mem_free(reduced);
+}
+
+/* The case generated from seed, loaded under its seed's name: 0, -1 out
+ * of memory, 1 the verifier rejected it (d).  *yaml and *c are set in
+ * every case (NULL when not made). */
+static int
+load_seed(const FuzzOpts *o, uint64_t seed, char **yaml, Case **c, Diag *d)
+{
+	char file[64];
+
+	*c = NULL;
+	if (!(*yaml = gen_case(seed, &o->gen, o->strategy->name)))
+		return -1;
+	fuzz_file(seed, file, sizeof file);
+	return case_parse(file, *yaml, strlen(*yaml), 0, c, d) ? 1 : 0;
+}
+
+/* ": MESSAGE" of the first `error:` line of a tool's stderr (its class
+ * in a campaign's log), or "". */
+static const char *
+first_error(const char *err)
+{
+	static char line[200];
+	const char *p = err ? strstr(err, "error: ") : NULL;
+
+	if (!p)
+		return "";
+	snprintf(line, sizeof line, ": %.*s", (int)strcspn(p + 7, "\n"), p + 7);
+	return line;
+}
+
+/* A failure's class on stderr, one line, so a campaign's log can be
+ * counted by class without running each repro again: an error (a memref
+ * program the executor does not take) with its message, else the verdict
+ * and the first violation's kind. */
+static void
+failure_line(uint64_t seed, const RunOut *r)
+{
+	fprintf(stderr, "\nseed %llu: ", (unsigned long long)seed);
+	if (r->status == STATUS_BAD)
+		fprintf(stderr, "error: %s\n", r->err.msg);
+	else if (r->ex.nviols)
+		fprintf(stderr, "%s: %s\n", verdict_names[r->verdict],
+			vkind_names[r->ex.viols[0].kind]);
+	else
+		fprintf(stderr, "%s%s%s\n", verdict_names[r->verdict],
+			r->why[0] ? ": " : "", r->why);
+}
+
+/* One seed: 1 failed, 0 agreed, -1 skipped (the reference rejected it).
+ * yaml and c: the seed's case when a batch made it already (taken over),
+ * else NULL. */
+static int
+fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
+{
+	Tensor **ref = NULL;
+	int nref = 0, rc = -1, lrc = 0, rr;
+	char sig[512];
+	bool tool;
+	RunOut r;
+	Diag d;
+
+	if (!yaml)
+		lrc = load_seed(o, seed, &yaml, &c, &d);
+	if (lrc < 0)
+		goto out;
+	if (lrc > 0) {
+		/* the generator made something the verifier rejects: a bug
+		 * of bufdiff's own, reported like a failure */
+		bool isnew;
+		Bucket *k = buckets_add(&st->buckets, "generator: program "
+					"rejected", 1, &isnew);
+		fprintf(stderr, "\nbufdiff fuzz: seed %llu: generated program "
+			"rejected: %d:%d: %s\n", (unsigned long long)seed,
+			d.loc.line, d.loc.col, d.msg);
+		if (k)
+			bucket_seed(k, seed);
+		rc = 1;
+		goto out;
+	}
+	c->ref_failed = NULL;
+	if ((rr = ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref, &nref,
+			  &d)) < 0)
+		goto out; /* e.g. a limit: not a program we can judge */
+	if (rr == 1)
+		c->ref_failed = prog_op_at(c->prog, OP_ASSERT, d.loc);
+	diff_run(c, &c->runs[0], NULL, ref, nref, &r);
+	rc = r.verdict != VERDICT_AGREE || r.status == STATUS_BAD;
+	if (r.verdict == VERDICT_TOOL_ERROR) {
+		/* the tool failed on this program: kept, counted apart */
+		st->tool_errors++;
+		if (!o->quiet)
+			fprintf(stderr, "\nseed %llu: tool-error: %s%s\n",
+				(unsigned long long)seed, r.tool.status,
+				first_error(r.tool.err));
+	}
+	else if (rc && !o->quiet)
+		failure_line(seed, &r);
+	if (rc)
+		fuzz_signature(&r, c, sig, sizeof sig);
+	tool = r.verdict == VERDICT_TOOL_ERROR;
+	runout_clear(&r);
+	if (rc)
+		keep_failure(o, st, c, seed, yaml, sig, tool);
+out:
+	for (int i = 0; i < nref; i++)
+		tensor_free(ref[i]);
+	mem_free(ref);
+	case_free(c);
+	mem_free(yaml);
+	return rc;
+}
+
+/* Outside tools: ask about the next batch of programs in one call, so
+ * that fuzz_one finds each answer cached (a process per program would
+ * spend its time starting the tool).  ExternalOpts.batch overrides it.
+ * The batch keeps the cases it generated for fuzz_one to take. */
+enum { FUZZ_BATCH = 64, FUZZ_BATCH_MAX = 4096 };
+
+typedef struct Batch {
+	char **yaml;            /* by position in the batch; NULL once taken */
+	Case **cases;
+	int n;
+} Batch;
+
+static int
+fuzz_batch(void)
+{
+	int n = external_opts()->batch;
+
+	return n <= 0 ? FUZZ_BATCH : n > FUZZ_BATCH_MAX ? FUZZ_BATCH_MAX : n;
+}
+
+static void
+batch_clear(Batch *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		mem_free(b->yaml[i]);
+		case_free(b->cases[i]);
+		b->yaml[i] = NULL;
+		b->cases[i] = NULL;
+	}
+	b->n = 0;
+}
+
+/* Generate the next batch (seeds seed + i*stride) into b and ask the tool
+ * about every program that loaded. */
+static void
+prefill(const FuzzOpts *o, Batch *b, uint64_t seed, int stride, long left)
+{
+	int nb = fuzz_batch(), m = 0;
+	Case **loaded = mem_calloc((size_t)nb, sizeof *loaded);
+
+	batch_clear(b);
+	external_forget(); /* the last batch's answers: no longer asked for */
+	if (!loaded)
+		return;
+	for (; b->n < nb && b->n < left; b->n++) {
+		Diag d;
+		int i = b->n;
+		if (!load_seed(o, seed + (uint64_t)i * (uint64_t)stride,
+			       &b->yaml[i], &b->cases[i], &d))
+			loaded[m++] = b->cases[i];
+		else { /* fuzz_one makes it again and reports it */
+			mem_free(b->yaml[i]);
+			case_free(b->cases[i]);
+			b->yaml[i] = NULL;
+			b->cases[i] = NULL;
+		}
+	}
+	external_prefill(o->strategy, loaded, m);
+	mem_free(loaded);
+}
+
+/* One line, redrawn (a terminal only: cmd_fuzz sets o->progress): the
+ * next seed, the rate, failures and buckets, and the time left. */
+static void
+progress(const FuzzOpts *o, const FuzzStats *st, double t0, uint64_t seed,
+	 long k, bool last)
+{
+	double dt = now() - t0, rate = dt > 0 ? (double)st->programs / dt : 0.0;
+	double left = o->seconds > 0 ? o->seconds - dt :
+		      o->count && rate > 0 ? (double)(o->count - k) / rate : 0;
+
+	if (!o->progress)
+		return;
+	if (last) {
+		fprintf(stderr, "\r\033[K");
+		return;
+	}
+	fprintf(stderr, "\r\033[Kseed %llu, %.0f/s, %ld failures in %d buckets, "
+		"%.0f s left", (unsigned long long)seed, rate, st->failures,
+		st->buckets.n, left > 0 ? left : 0);
+}
+
+int
+fuzz_run(const FuzzOpts *o, FuzzStats *st)
+{
+	double t0 = now(), shown = t0;
+	int n = o->nshards > 0 ? o->nshards : 1, nb = fuzz_batch();
+	/* a batch of 1 is no batch: each program asks on its own */
+	bool batched = o->strategy->ext && nb > 1;
+	Batch b = {0};
+
+	memset(st, 0, sizeof *st);
+	if (o->out && !o->lazy_out && mkdir(o->out, 0777) && errno != EEXIST) {
+		fprintf(stderr, "bufdiff: cannot create %s: %s\n", o->out,
+			strerror(errno));
+		return 2;
+	}
+	if (batched) {
+		b.yaml = mem_calloc((size_t)nb, sizeof *b.yaml);
+		b.cases = mem_calloc((size_t)nb, sizeof *b.cases);
+		batched = b.yaml && b.cases;
+	}
+	for (long k = 0;; k++) {
+		uint64_t seed = o->seed + (uint64_t)k * (uint64_t)n + (uint64_t)o->shard;
+		int rc, i = (int)(k % nb);
+		char *yaml = NULL;
+		Case *c = NULL;
+		if (o->count && k >= o->count)
+			break;
+		if (stop_signal) {
+			st->interrupted = true;
+			break;
+		}
+		if (batched && i == 0)
+			prefill(o, &b, seed, n, o->count ? o->count - k : nb);
+		if (o->seconds > 0 && now() - t0 >= o->seconds)
+			break;
+		if (!o->count && o->seconds <= 0)
+			break;
+		if (batched && i < b.n) { /* taken over by fuzz_one */
+			yaml = b.yaml[i], c = b.cases[i];
+			b.yaml[i] = NULL, b.cases[i] = NULL;
+		}
+		rc = fuzz_one(o, st, seed, yaml, c);
+		if (rc < 0)
+			st->skipped++;
+		st->programs++;
+		if (rc > 0 && !st->failures) {
+			st->first_seconds = now() - t0;
+			st->first_seed = seed;
+		}
+		st->failures += rc > 0;
+		if (rc > 0 && o->first)
+			break;
+		if (o->max_failures && st->failures >= o->max_failures)
+			break;
+		if (o->progress && now() - shown > 0.5) {
+			progress(o, st, t0, seed + (uint64_t)n, k + 1, false);
+			shown = now();
+		}
+	}
+	batch_clear(&b);
+	mem_free(b.yaml);
+	mem_free(b.cases);
+	st->seconds = now() - t0;
+	progress(o, st, t0, 0, 0, true);
+	return st->failures ? 1 : 0;
+}
+
+/* ---- `bufdiff fuzz` */
+
+static void
+fuzz_json(const FuzzOpts *o, const FuzzStats *st)
+{
+	const ExternalStats *x = external_stats();
+	Str b = {0};
+	char *s;
+
+	str_printf(&b, "{\"programs\": %ld, \"failures\": %ld, \"skipped\": %ld, "
+		   "\"tool_errors\": %ld, \"tool_calls\": %ld, "
+		   "\"tool_seconds\": %.3f, "
+		   "\"seconds\": %.3f, \"programs_per_s\": %.1f, \"repros\": [",
+		   st->programs, st->failures, st->skipped, st->tool_errors,
+		   x->calls, x->seconds, st->seconds,
+		   st->seconds > 0 ? (double)st->programs / st->seconds : 0.0);
+	for (int i = 0; i < st->nrepros; i++) {
+		str_puts(&b, i ? ", " : "");
+		fuzz_json_string(&b, st->repros[i]);
+	}
+	str_printf(&b, "], \"interrupted\": %s, \"seed\": %llu, "
+		   "\"shard\": \"%d/%d\", \"buckets\": ",
+		   st->interrupted ? "true" : "false",
+		   (unsigned long long)o->seed, o->shard,
+		   o->nshards > 0 ? o->nshards : 1);
+	buckets_json(&b, &st->buckets);
+	str_puts(&b, "}\n");
+	if ((s = str_take(&b)))
+		fputs(s, stdout);
+	mem_free(s);
+}
+
+int
+fuzz_parse_mix(const char *s, unsigned *mix)
+{
+	static const char *const names[] = {"slices", "matmul", "loops",
+					    "branches", "async", "calls",
+					    "forall"};
+	char *end;
+	unsigned long n = strtoul(s, &end, 10);
+
+	if (!*end && end != s) {
+		*mix = (unsigned)n & GEN_ALL;
+		return 0;
+	}
+	*mix = 0;
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		int k = -1;
+		for (int i = 0; i < 7; i++)
+			if (strlen(names[i]) == len && !strncmp(s, names[i], len))
+				k = i;
+		if (k < 0)
+			return -1;
+		*mix |= 1u << k;
+		s += len + (s[len] == ',');
+	}
+	return 0;
+}
+
+int
+fuzz_main(const Args *a)
+{
+	FuzzOpts o = {0};
+	FuzzStats st;
+	const char *html = a->html;     /* --html DIR: pages of the repros */
+	int rc;
+
+	struct sigaction sa, oldint, oldterm;
+
+	if (a->merge) {
+		/* --merge FILE... [--json]: shard summaries added up */
+		if (!a->npaths)
+			return cli_usage(a, "--merge wants the shards' --json "
+					 "summaries (files, or - for stdin)");
+		return fuzz_merge(a->npaths, a->paths, a->json);
+	}
+	o.strategy = a->strategy;
+	o.seed = a->seed;
+	o.count = (long)a->count;
+	o.seconds = a->seconds;
+	o.out = a->out;
+	o.shard = a->shard;
+	o.nshards = a->nshards;
+	o.json = a->json;
+	o.quiet = a->quiet || a->json;
+	o.reduce = !a->no_reduce;
+	o.max_failures = (long)a->max_failures;
+	o.gen.max_ops = a->max_ops;
+	o.gen.mix = a->mix;
+	o.gen.no_copies = a->no_copies;
+	if (a->tool_batch) {
+		/* programs per tool call (outside strategies): 1 asks about
+		 * each alone, for comparisons */
+		ExternalOpts xo = *external_opts();
+		xo.batch = a->tool_batch;
+		external_options(&xo);
+	}
+	if (html && !o.out)
+		o.out = html;   /* the repros beside their pages */
+	o.progress = !o.quiet && isatty(2);
+	if (!o.out) { /* repros go to files `check` reads, never to stdout */
+		o.out = "bufdiff-fuzz";
+		o.lazy_out = true;
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	stop_signal = 0;
+	sigaction(SIGINT, &sa, &oldint);
+	sigaction(SIGTERM, &sa, &oldterm);
+	rc = fuzz_run(&o, &st);
+	sigaction(SIGINT, &oldint, NULL);
+	sigaction(SIGTERM, &oldterm, NULL);
+	if (st.interrupted)
+		fprintf(stderr, "bufdiff fuzz: interrupted (%s) after %ld "
+			"programs\n", stop_signal == SIGINT ? "SIGINT" : "SIGTERM",
+			st.programs);
+	if (html && html_check_files(html, "bufdiff fuzz: failures", st.repros,
+				     st.nrepros, NULL)) {
+		fprintf(stderr, "bufdiff: cannot write the pages in %s\n", html);
+		rc = 2;
+	}
+	if (o.json)
+		fuzz_json(&o, &st);
+	else {
+		printf("%ld programs, %ld failures (%ld tool errors), %.2f s "
+		       "(%.0f programs/s)\n",
+		       st.programs, st.failures, st.tool_errors, st.seconds,
+		       st.seconds > 0 ? (double)st.programs / st.seconds : 0.0);
+		if (st.buckets.n) {
+			printf("%d bucket%s (count, signature, repro, seeds):\n",
+			       st.buckets.n, st.buckets.n > 1 ? "s" : "");
+			buckets_print(stdout, &st.buckets);
+		}
+	}
+	fuzz_stats_free(&st);
+	return rc;
+}
+
+int
+cmd_fuzz(int argc, char **argv)
+{
+	Args a;
+	int rc = cli_parse(argc, argv, &a);
+
+	if (!rc)
+		rc = fuzz_main(&a);
+	cli_args_free(&a);
+	return rc < 0 ? 0 : rc;
+}

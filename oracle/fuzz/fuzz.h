@@ -1,0 +1,189 @@
+/*
+ * fuzz.h: oracle/fuzz/, generated programs and their reduction.  Table of
+ * contents in data-flow order:
+ *
+ *   gen.c      the program generator: seed -> case text
+ *   fuzz.c     fuzz_run: generate, run, compare, reduce, write repros
+ *   fuzz_bucket.c  failures by signature (one repro each); `fuzz --merge`
+ *   reduce.c   a failing run -> the smallest case that still fails the same
+ *              way (docs/reduce.md)
+ *   fuzz_target.c, fuzz_loader.c  libFuzzer entry points (executables of
+ *              their own, -DBUFDIFF_LIBFUZZER=ON): bytes -> generator, bytes
+ *              -> case loader
+ *
+ * Uses harness.h and report.h (fuzz --html pages).
+ */
+#ifndef BUFDIFF_FUZZ_H
+#define BUFDIFF_FUZZ_H
+
+#include "harness.h"
+#include "report.h"
+
+/* --------------------------------------------------------------- gen.c */
+
+/* Op mix of the generator. */
+enum {
+	GEN_SLICES = 1, GEN_MATMUL = 2, GEN_LOOPS = 4, GEN_BRANCHES = 8,
+	GEN_ASYNC = 16, GEN_CALLS = 32,
+	GEN_FORALL = 64,        /* a share of the loops become foralls */
+	GEN_ALL = 127
+};
+
+typedef struct GenOpts {
+	int max_ops;            /* ops in the program, all functions */
+	unsigned mix;           /* GEN_* */
+	bool no_copies;         /* no `copy ... into` (MLIR 19+ refuses a
+				 * materialize_in_destination it cannot do
+				 * in place: a tool-error, not a finding) */
+} GenOpts;
+
+/* The case generated from `seed`: a program, seeded random inputs, and one
+ * run of `strategy`, as YAML text (mem_alloc'ed; NULL out of memory).
+ * The same seed gives the same text on any machine. */
+char *gen_case(uint64_t seed, const GenOpts *o, const char *strategy);
+
+/* The constructs the generator counts as it makes them (GC_*, name). */
+#define GEN_CONSTRUCTS(X) \
+	X(GC_RANK0, "rank-0 tensor") \
+	X(GC_RANK3, "rank-3 tensor") \
+	X(GC_DYNAMIC, "dynamic dim") \
+	X(GC_I1_TENSOR, "i1 tensor") \
+	X(GC_INDEX_TENSOR, "index tensor") \
+	X(GC_SCALAR_ARITH, "scalar arithmetic") \
+	X(GC_BROADCAST, "scalar broadcast") \
+	X(GC_IF, "if with a result") \
+	X(GC_IF_BARE, "if without results") \
+	X(GC_FOR, "for") \
+	X(GC_FOR_MULTI, "for with two iter args") \
+	X(GC_FOR_START, "for from a nonzero start") \
+	X(GC_FOR_STEP, "for with step > 1") \
+	X(GC_WHILE, "while") \
+	X(GC_FORALL, "forall") \
+	X(GC_ASSERT, "assert") \
+	X(GC_ASYNC, "launch") \
+	X(GC_FUT0, "launch without results") \
+	X(GC_FUT2, "launch with two results") \
+	X(GC_AWAIT_AGAIN, "future awaited again") \
+	X(GC_CALL, "call") \
+	X(GC_CALL_AGAIN, "helper called again") \
+	X(GC_HELPER_BRANCH, "branch in a helper") \
+	X(GC_HELPER_ASYNC, "launch in a helper") \
+	X(GC_HELPER_CALL, "call in a helper") \
+	X(GC_DYN_INDEX, "dynamic extract/insert index") \
+	X(GC_STRIDED_INSERT, "strided insert_slice")
+
+typedef enum GenConstruct {
+#define GC_ENUM(e, name) e,
+	GEN_CONSTRUCTS(GC_ENUM)
+#undef GC_ENUM
+	GC_COUNT
+} GenConstruct;
+
+extern const char *const gen_construct_names[GC_COUNT];
+
+/* How many times each construct was made (added to by each call). */
+typedef struct GenStats {
+	long n[GC_COUNT];
+} GenStats;
+
+/* gen_case, adding what it made to *st (NULL: nothing counted). */
+char *gen_case_stats(uint64_t seed, const GenOpts *o, const char *strategy,
+		     GenStats *st);
+
+/* -------------------------------------------------------------- fuzz.c */
+
+typedef struct ReduceStats {
+	int ops_before, ops_after;  /* ops in the program (Program.nops) */
+	int candidates;             /* candidate programs tried */
+	int cache_hits;             /* candidates answered from the cache */
+	double seconds;
+} ReduceStats;
+
+typedef struct FuzzOpts {
+	const Strategy *strategy;
+	uint64_t seed;          /* first seed */
+	long count;             /* programs (0: until `seconds`) */
+	double seconds;         /* time budget (0: until `count`) */
+	const char *out;        /* directory for reduced repros, or NULL */
+	int shard, nshards;     /* this shard of nshards: seeds i = shard mod n */
+	bool json, quiet;
+	bool reduce;            /* reduce failures before writing them */
+	bool first;             /* stop at the first failure */
+	long max_failures;      /* stop after this many failures (0: never) */
+	bool progress;          /* a progress line on stderr (a terminal) */
+	bool lazy_out;          /* out is the default: made at the first repro */
+	GenOpts gen;
+} FuzzOpts;
+
+/* Failures with one signature (fuzz_bucket.c): how many, the smallest
+ * seeds, and the repro written for the first of them. */
+enum { BUCKET_SEEDS = 32 };
+
+typedef struct Bucket {
+	char *sig;              /* "fault/stale-read culprit=add in=loop" */
+	long count;
+	uint64_t seeds[BUCKET_SEEDS]; /* the smallest, ascending */
+	int nseeds;
+	char *repro;            /* path, or NULL (nothing written) */
+} Bucket;
+
+typedef struct Buckets {
+	Bucket *b;
+	int n;
+} Buckets;
+
+typedef struct FuzzStats {
+	long programs, failures, skipped;
+	long tool_errors;       /* failures that are an outside tool's error */
+	double seconds;
+	double first_seconds;   /* time to the first failure */
+	uint64_t first_seed;    /* its seed */
+	ReduceStats first_reduce; /* and its reduction */
+	char **repros;          /* paths written (mem_alloc'ed) */
+	int nrepros;
+	Buckets buckets;        /* failures by signature, in order found */
+	bool interrupted;       /* SIGINT or SIGTERM ended it */
+} FuzzStats;
+
+/* Generate, run and compare; reduce and write failures.  0 none failed,
+ * 1 some failed, 2 bad usage (an unwritable directory). */
+int fuzz_run(const FuzzOpts *o, FuzzStats *st);
+void fuzz_stats_free(FuzzStats *st);
+/* --mix: "loops,async" or a bitmask (as libFuzzer's messages print it). */
+int fuzz_parse_mix(const char *s, unsigned *mix);
+
+/* ------------------------------------------------------- fuzz_bucket.c */
+
+/* A failure's signature: what went wrong (verdict/first violation kind,
+ * or the tool's status), the ops of the culprit decisions and the
+ * constructs around them (or around the access, with no culprit). */
+void fuzz_signature(const RunOut *r, const Case *c, char *buf, size_t n);
+Bucket *buckets_find(const Buckets *bs, const char *sig);
+Bucket *buckets_add(Buckets *bs, const char *sig, long count, bool *isnew);
+void bucket_seed(Bucket *k, uint64_t seed);
+void buckets_free(Buckets *bs);
+void buckets_json(Str *b, const Buckets *bs);
+void fuzz_json_string(Str *b, const char *s); /* a JSON string, quoted */
+void buckets_print(FILE *f, const Buckets *bs);
+/* `bufdiff fuzz --merge FILE...`: the shards' --json summaries added up
+ * (human, or JSON like one shard's); 0 / 1 some failed / 2 bad input. */
+int fuzz_merge(int nfiles, const char *const *files, bool json);
+
+/* ------------------------------------------------------------ reduce.c */
+
+/*
+ * Reduce run `run` (0-based index into c->runs) of case c, a run that fails
+ * (diverge or fault): the smallest program on which the same run still
+ * fails with the same culprit decision (or, when it has no culprit, the
+ * same first violation kind and victim).  *yaml receives an ordinary case
+ * file (mem_alloc'ed) named `name`, with `about`, the inputs, and the run
+ * with its expected verdict, blame and culprits.  Returns 0, 1 when the run
+ * does not fail (nothing to reduce), -1 with d on bad input or out of
+ * memory.
+ */
+int reduce_case(const Case *c, int run, const char *name, const char *about,
+		char **yaml, ReduceStats *st, Diag *d);
+/* Candidates tried before reduce_case stops (default 4000; n <= 0 resets). */
+void reduce_budget(int n);
+
+#endif

@@ -1,0 +1,406 @@
+/*
+ * fuzz_bucket.c: a campaign's failures by signature, and the merge of
+ * shard summaries.
+ *
+ * One bug makes hundreds of failing programs; they share a signature:
+ * what went wrong (the verdict and the first violation's kind, or the
+ * tool's status), the rule broken (the ops whose in-place decisions are
+ * the culprits) and the constructs involved (loops, branches, async
+ * regions, foralls and helper functions around the culprits, or around
+ * the violating access when bisection names no culprit).  fuzz.c keeps one repro per signature,
+ * a count and the seeds.  `bufdiff fuzz --merge` adds up the --json
+ * summaries of several shards, buckets included.  See docs/fuzz.md.
+ */
+#include <jansson.h>
+#include <stdlib.h>
+
+#include "fuzz.h"
+
+/* ---------------------------------------------------------- signature */
+
+enum { C_LOOP = 1, C_BRANCH = 2, C_ASYNC = 4, C_FORALL = 8, C_CALL = 16 };
+static const char *const construct_names[] = {"loop", "branch", "async",
+					      "forall", "call"};
+
+/* The constructs op sits in, up to its function (and the function itself
+ * when it is not the entry). */
+static unsigned
+constructs_of(const Op *op, const Func *entry)
+{
+	unsigned m = 0;
+
+	for (const Block *b = op ? op->parent : NULL; b; b = b->parent ?
+	     b->parent->parent : NULL) {
+		const Op *p = b->parent;
+		if (!p) {
+			if (b->func && b->func != entry)
+				m |= C_CALL;
+			break;
+		}
+		if (p->kind == OP_FOR || p->kind == OP_WHILE)
+			m |= C_LOOP;
+		else if (p->kind == OP_IF)
+			m |= C_BRANCH;
+		else if (p->kind == OP_ASYNC)
+			m |= C_ASYNC;
+		else if (p->kind == OP_FORALL)
+			m |= C_FORALL;
+	}
+	return m;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void
+fuzz_signature(const RunOut *r, const Case *c, char *buf, size_t n)
+{
+	const char *names[64];
+	int nn = 0;
+	unsigned m = 0;
+	Str b = {0};
+	char *s;
+
+	if (r->verdict == VERDICT_TOOL_ERROR)
+		str_printf(&b, "tool-error: %s", r->tool.status);
+	else if (r->status == STATUS_BAD)
+		str_printf(&b, "error");
+	else if (r->ex.nviols)
+		str_printf(&b, "%s/%s", verdict_names[r->verdict],
+			   vkind_names[r->ex.viols[0].kind]);
+	else
+		str_printf(&b, "%s", verdict_names[r->verdict]);
+	for (int i = 0; i < r->nculprits && nn < 64; i++) {
+		const Op *op = r->culprits[i]->def;
+		m |= constructs_of(op, c->entry);
+		/* elementwise ops break one rule between them */
+		names[nn++] = !op ? "param" :
+			      op_info[op->kind].ew != EW_NONE &&
+			      op_info[op->kind].form != F_REDUCE ? "elementwise" :
+			      op_info[op->kind].name;
+	}
+	if (!nn && r->ex.nviols) { /* no culprit: where the access was */
+		const Violation *v = &r->ex.viols[0];
+		m |= constructs_of(v->at ? v->at->op : NULL, c->entry);
+	}
+	qsort(names, (size_t)nn, sizeof *names, cmp_str);
+	str_puts(&b, " culprit=");
+	for (int i = 0, k = 0; i < nn; i++)
+		if (!i || strcmp(names[i], names[i - 1]))
+			str_printf(&b, "%s%s", k++ ? "," : "", names[i]);
+	if (!nn)
+		str_puts(&b, "-");
+	str_puts(&b, " in=");
+	for (int i = 0, k = 0; i < 5; i++)
+		if (m & (1u << i))
+			str_printf(&b, "%s%s", k++ ? "," : "", construct_names[i]);
+	if (!m)
+		str_puts(&b, "-");
+	s = str_take(&b);
+	snprintf(buf, n, "%s", s ? s : "?");
+	mem_free(s);
+}
+
+/* ------------------------------------------------------------ buckets */
+
+void
+buckets_free(Buckets *bs)
+{
+	for (int i = 0; i < bs->n; i++) {
+		mem_free(bs->b[i].sig);
+		mem_free(bs->b[i].repro);
+	}
+	mem_free(bs->b);
+	memset(bs, 0, sizeof *bs);
+}
+
+Bucket *
+buckets_find(const Buckets *bs, const char *sig)
+{
+	for (int i = 0; i < bs->n; i++)
+		if (!strcmp(bs->b[i].sig, sig))
+			return &bs->b[i];
+	return NULL;
+}
+
+/* Keep the BUCKET_SEEDS smallest seeds, sorted, each once. */
+void
+bucket_seed(Bucket *k, uint64_t seed)
+{
+	int i = 0, n;
+
+	while (i < k->nseeds && k->seeds[i] < seed)
+		i++;
+	if ((i < k->nseeds && k->seeds[i] == seed) || i == BUCKET_SEEDS)
+		return;
+	n = k->nseeds < BUCKET_SEEDS ? k->nseeds : BUCKET_SEEDS - 1;
+	memmove(&k->seeds[i + 1], &k->seeds[i], (size_t)(n - i) * sizeof *k->seeds);
+	k->seeds[i] = seed;
+	if (k->nseeds < BUCKET_SEEDS)
+		k->nseeds++;
+}
+
+/* The bucket of sig (made when new, *isnew set), its count raised by
+ * count; NULL when out of memory. */
+Bucket *
+buckets_add(Buckets *bs, const char *sig, long count, bool *isnew)
+{
+	Bucket *k = buckets_find(bs, sig);
+
+	*isnew = !k;
+	if (!k) {
+		Bucket *nb = mem_realloc(bs->b, (size_t)(bs->n + 1) * sizeof *nb);
+		if (!nb)
+			return NULL;
+		bs->b = nb;
+		k = &bs->b[bs->n];
+		memset(k, 0, sizeof *k);
+		if (!(k->sig = mem_strdup(sig)))
+			return NULL;
+		bs->n++;
+	}
+	k->count += count;
+	return k;
+}
+
+void
+fuzz_json_string(Str *b, const char *s)
+{
+	str_puts(b, "\"");
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			str_printf(b, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			str_printf(b, "\\u%04x", (unsigned char)*s);
+		else
+			str_put(b, s, 1);
+	}
+	str_puts(b, "\"");
+}
+
+void
+buckets_json(Str *b, const Buckets *bs)
+{
+	str_puts(b, "[");
+	for (int i = 0; i < bs->n; i++) {
+		const Bucket *k = &bs->b[i];
+		str_printf(b, "%s{\"signature\": ", i ? ", " : "");
+		fuzz_json_string(b, k->sig);
+		str_printf(b, ", \"count\": %ld, \"seeds\": [", k->count);
+		for (int j = 0; j < k->nseeds; j++)
+			str_printf(b, "%s%llu", j ? ", " : "",
+				   (unsigned long long)k->seeds[j]);
+		str_puts(b, "], \"repro\": ");
+		if (k->repro)
+			fuzz_json_string(b, k->repro);
+		else
+			str_puts(b, "null");
+		str_puts(b, "}");
+	}
+	str_puts(b, "]");
+}
+
+void
+buckets_print(FILE *f, const Buckets *bs)
+{
+	for (int i = 0; i < bs->n; i++) {
+		const Bucket *k = &bs->b[i];
+		fprintf(f, "  %6ld  %s\n", k->count, k->sig);
+		fprintf(f, "          repro: %s\n", k->repro ? k->repro : "(none)");
+		fprintf(f, "          seeds:");
+		for (int j = 0; j < k->nseeds; j++)
+			fprintf(f, " %llu", (unsigned long long)k->seeds[j]);
+		fprintf(f, "%s\n", k->count > k->nseeds ? " ..." : "");
+	}
+}
+
+/* -------------------------------------------------------------- merge */
+
+static const char *const merge_sums[] = {"programs", "failures", "skipped",
+					 "tool_errors", "tool_calls"};
+enum { NSUMS = 5 };
+
+typedef struct Merged {
+	long sums[NSUMS];
+	double tool_seconds, seconds, rate;
+	bool interrupted;
+	int shards;
+	Str repros;     /* JSON strings, comma-separated */
+	int nrepros;
+	Buckets bs;
+} Merged;
+
+static int
+merge_fail(const char *path, const char *text, Loc at, const char *msg,
+	   const char *arg)
+{
+	Diag d;
+
+	diag_set(&d, at, "%s%s", msg, arg ? arg : "");
+	diag_print(stderr, path, text, &d);
+	return 2;
+}
+
+/* One bucket of a shard: signature, count, seeds, repro. */
+static int
+merge_bucket(Merged *m, json_t *k)
+{
+	json_t *sig = json_object_get(k, "signature"),
+	       *cnt = json_object_get(k, "count"),
+	       *seeds = json_object_get(k, "seeds"),
+	       *repro = json_object_get(k, "repro");
+	Bucket *b;
+	size_t i;
+	json_t *s;
+	bool isnew;
+
+	if (!json_is_string(sig) || !json_is_integer(cnt) ||
+	    !json_is_array(seeds) || json_integer_value(cnt) < 1 ||
+	    (repro && !json_is_string(repro) && !json_is_null(repro)))
+		return -1;
+	if (!(b = buckets_add(&m->bs, json_string_value(sig),
+			      (long)json_integer_value(cnt), &isnew)))
+		return -1;
+	json_array_foreach(seeds, i, s) {
+		if (!json_is_integer(s) || json_integer_value(s) < 0)
+			return -1;
+		bucket_seed(b, (uint64_t)json_integer_value(s));
+	}
+	/* the repro of the smallest seed: shards are merged in any order */
+	if (json_is_string(repro) && json_array_size(seeds) &&
+	    (!b->repro || (uint64_t)json_integer_value(json_array_get(seeds, 0))
+			  <= b->seeds[0])) {
+		mem_free(b->repro);
+		b->repro = mem_strdup(json_string_value(repro));
+	}
+	return 0;
+}
+
+/* One summary: the JSON object on line `line` of path. */
+static int
+merge_summary(Merged *m, const char *path, const char *text, int line,
+	      const char *obj, size_t len)
+{
+	json_error_t je;
+	json_t *j, *v;
+	size_t i;
+	int rc = 0;
+
+	if (!(j = json_loadb(obj, len, JSON_REJECT_DUPLICATES, &je)))
+		return merge_fail(path, text, (Loc){line, je.column > 0 ?
+						    je.column : 1}, je.text, NULL);
+	for (int k = 0; k < NSUMS && !rc; k++) {
+		v = json_object_get(j, merge_sums[k]);
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			rc = merge_fail(path, text, (Loc){line, 1},
+					"not a `bufdiff fuzz --json` summary: "
+					"no count ", merge_sums[k]);
+		else
+			m->sums[k] += (long)json_integer_value(v);
+	}
+	if (!rc) {
+		double s = json_number_value(json_object_get(j, "seconds"));
+		m->tool_seconds += json_number_value(json_object_get(j, "tool_seconds"));
+		m->seconds = s > m->seconds ? s : m->seconds;
+		m->rate += json_number_value(json_object_get(j, "programs_per_s"));
+		m->interrupted |= json_is_true(json_object_get(j, "interrupted"));
+		m->shards++;
+		json_array_foreach(json_object_get(j, "repros"), i, v)
+			if (json_is_string(v)) {
+				str_puts(&m->repros, m->nrepros++ ? ", " : "");
+				fuzz_json_string(&m->repros, json_string_value(v));
+			}
+		json_array_foreach(json_object_get(j, "buckets"), i, v)
+			if (!rc && merge_bucket(m, v))
+				rc = merge_fail(path, text, (Loc){line, 1},
+						"bad bucket in a fuzz summary", NULL);
+	}
+	json_decref(j);
+	return rc;
+}
+
+/* A file of summaries, one a line (JSON Lines: what `parallel` gathers
+ * from its jobs' stdout), blank lines skipped. */
+static int
+merge_one(Merged *m, const char *path)
+{
+	Diag d = {{0, 0}, ""};
+	size_t len;
+	char *text = plandoc_read(strcmp(path, "-") ? path : "/dev/stdin", &len,
+				  &d);
+	int rc = 0, line = 1, seen = 0;
+
+	if (!text)
+		return merge_fail(path, NULL, d.loc, d.msg, NULL);
+	for (const char *p = text; *p && !rc; line++) {
+		size_t n = strcspn(p, "\n");
+		if (strspn(p, " \t\r") < n) {
+			rc = merge_summary(m, path, text, line, p, n);
+			seen++;
+		}
+		p += n + (p[n] == '\n');
+	}
+	if (!rc && !seen)
+		rc = merge_fail(path, text, (Loc){1, 1}, "no fuzz summary in the "
+				"file", NULL);
+	mem_free(text);
+	return rc;
+}
+
+/* Buckets by their smallest seed: the order one unsharded run finds them. */
+static int
+cmp_first_seed(const void *a, const void *b)
+{
+	const Bucket *x = a, *y = b;
+	uint64_t sx = x->nseeds ? x->seeds[0] : UINT64_MAX;
+	uint64_t sy = y->nseeds ? y->seeds[0] : UINT64_MAX;
+
+	return sx < sy ? -1 : sx > sy ? 1 : strcmp(x->sig, y->sig);
+}
+
+/* `bufdiff fuzz --merge FILE... [--json]`: the shards' summaries added
+ * up; exit 0 when no shard failed, 1 when one did, 2 on bad input. */
+int
+fuzz_merge(int nfiles, const char *const *files, bool json)
+{
+	Merged m;
+	int rc = 0;
+
+	memset(&m, 0, sizeof m);
+	for (int i = 0; i < nfiles && !rc; i++)
+		rc = merge_one(&m, files[i]);
+	if (m.bs.n)
+		qsort(m.bs.b, (size_t)m.bs.n, sizeof *m.bs.b, cmp_first_seed);
+	if (!rc && json) {
+		Str b = {0};
+		char *s;
+		str_printf(&b, "{\"programs\": %ld, \"failures\": %ld, "
+			   "\"skipped\": %ld, \"tool_errors\": %ld, "
+			   "\"tool_calls\": %ld, \"tool_seconds\": %.3f, "
+			   "\"seconds\": %.3f, \"programs_per_s\": %.1f, "
+			   "\"repros\": [%s], \"interrupted\": %s, "
+			   "\"shards\": %d, \"buckets\": ",
+			   m.sums[0], m.sums[1], m.sums[2], m.sums[3], m.sums[4],
+			   m.tool_seconds, m.seconds, m.rate,
+			   m.repros.s ? m.repros.s : "",
+			   m.interrupted ? "true" : "false", m.shards);
+		buckets_json(&b, &m.bs);
+		str_puts(&b, "}\n");
+		if ((s = str_take(&b)))
+			fputs(s, stdout);
+		mem_free(s);
+	} else if (!rc) {
+		printf("%d shards: %ld programs, %ld failures (%ld tool errors) "
+		       "in %d buckets%s\n", m.shards, m.sums[0], m.sums[1],
+		       m.sums[3], m.bs.n, m.interrupted ? " (interrupted)" : "");
+		buckets_print(stdout, &m.bs);
+	}
+	if (!rc)
+		rc = m.sums[1] ? 1 : 0;
+	str_free(&m.repros);
+	buckets_free(&m.bs);
+	return rc;
+}

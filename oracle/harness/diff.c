@@ -1,0 +1,853 @@
+/*
+ * diff.c: one bufferized run against the reference.
+ *
+ * decisions (strategy + the run's plan) -> lowering -> instrumented
+ * execution -> bit-exact comparison with the reference -> verdict; for a
+ * failing run, delta debugging over its in-place decisions finds the
+ * smallest set that keeps it failing (the culprits); then the run's own
+ * expectations (verdict, outputs, blame, memory, culprits, decisions).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "harness.h"
+
+static int64_t opt_overhead;
+static FILE *opt_trace;
+static const Schedule *opt_sched;   /* --schedule: overrides the runs' */
+static int opt_nrandom = 8;         /* --schedules N: random seeds in `all` */
+static bool opt_record;             /* keep RunOut.series (--html) */
+static int trace_run;               /* --memory-trace's run column */
+
+void
+diff_record(bool on)
+{
+	opt_record = on;
+}
+
+/* What one execution's steps go to: the CSV and/or a series. */
+typedef struct Rec {
+	MemSeries s;
+	char tail[4200];        /* the CSV row's last three fields, "\n" */
+} Rec;
+
+/* A CSV field, quoted when it holds a comma, a quote or a line break. */
+static void
+csv_field(Str *b, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		str_puts(b, s);
+		return;
+	}
+	str_puts(b, "\"");
+	for (; *s; s++) {
+		if (*s == '"')
+			str_puts(b, "\"");     /* doubled */
+		str_put(b, s, 1);
+	}
+	str_puts(b, "\"");
+}
+
+/* ",RUN,STRATEGY,SCHEDULE\n" into r->tail (cut to fit). */
+static void
+rec_tail(Rec *r, int run, const char *strategy, const char *sched)
+{
+	Str b = {0};
+
+	str_printf(&b, ",%d,", run);
+	csv_field(&b, strategy);
+	str_puts(&b, ",");
+	csv_field(&b, sched);
+	str_puts(&b, "\n");
+	snprintf(r->tail, sizeof r->tail, "%s", b.oom ? "\n" : b.s);
+	str_free(&b);
+}
+
+static void
+series_add(MemSeries *s, int64_t step, int64_t live, const BInst *in,
+	   int stream)
+{
+	if (s->n == s->cap) {
+		int nc = s->cap ? 2 * s->cap : 256;
+		MemPoint *np = nc <= MEMSERIES_MAX ?
+			       mem_realloc(s->p, sizeof *np * (size_t)nc) : NULL;
+		if (!np) {
+			s->truncated = true;
+			return;
+		}
+		s->p = np;
+		s->cap = nc;
+	}
+	s->p[s->n++] = (MemPoint){step, live, in,
+				  in->op ? in->op->loc.line :
+				  in->top ? in->top->loc.line : 0, stream};
+}
+
+/* --memory-trace: one row per step, at most TRACE_ROWS a run (a run may
+ * take 10^9 steps: tens of GB of CSV), then one line saying so. */
+enum { TRACE_ROWS = 1 << 20 };
+
+static void
+on_step(void *ctx, int64_t step, int64_t live, const BInst *in, int stream)
+{
+	Rec *r = ctx;
+
+	if (opt_trace && step <= TRACE_ROWS) {
+		fprintf(opt_trace, "%lld,%lld,%d", (long long)step,
+			(long long)live, in->op ? in->op->loc.line : 0);
+		fputs(r->tail, opt_trace);
+	} else if (opt_trace && step == TRACE_ROWS + 1) {
+		fprintf(opt_trace, "# truncated: this run has more than %d "
+			"steps\n", TRACE_ROWS);
+	}
+	if (opt_record)
+		series_add(&r->s, step, live, in, stream);
+}
+
+static bool opt_report;             /* every culprit set, one-shot's word */
+
+void
+diff_reporting(bool on)
+{
+	opt_report = on;
+}
+
+void
+diff_options(int64_t alloc_overhead, FILE *trace, const Schedule *sched,
+	     int nrandom)
+{
+	opt_overhead = alloc_overhead;
+	opt_trace = trace;
+	opt_sched = sched;
+	opt_nrandom = nrandom;
+}
+
+void
+runout_clear(RunOut *o)
+{
+	decisions_free(&o->ds);
+	exec_result_free(&o->ex);
+	bprog_free(o->bp);
+	mem_free(o->first_diff);
+	mem_free(o->culprits);
+	mem_free(o->culprit_sets);
+	mem_free(o->setstart);
+	decisions_free(&o->oneshot);
+	mem_free(o->tool.decisions);
+	mem_free(o->tool.memref);
+	mem_free(o->series.p);
+	memset(o, 0, sizeof *o);
+}
+
+/* Lower and execute decisions ds; -1 with err only when out of memory.
+ * The violations point into the buffer program: *keep receives it (the
+ * caller frees it after the report), or it is freed here when keep is
+ * NULL. */
+static int kept(BProg *bp, BProg **keep, int rc);
+
+/* Execute a program lowered already (run_schedules lowers once for every
+ * schedule). */
+static int
+execute_lowered(const Case *c, const BProg *bp, Schedule sched, Rec *rec,
+		ExecResult *ex, Diag *err)
+{
+	ExecOpts eo = {.lim = &c->lim, .sched = sched,
+		       .alloc_overhead = opt_overhead,
+		       .on_step = rec ? on_step : NULL, .step_ctx = rec};
+
+	memset(ex, 0, sizeof *ex);
+	return exec_run(bp, c->entry, c->inputs, &eo, ex, err);
+}
+
+static int
+execute(const Case *c, const Decisions *ds, Schedule sched, Rec *rec,
+	ExecResult *ex, BProg **keep, Diag *err)
+{
+	BProg *bp = bufferize_lower(c->prog, ds, err);
+
+	memset(ex, 0, sizeof *ex);
+	if (!bp)
+		return -1;
+	return kept(bp, keep, execute_lowered(c, bp, sched, rec, ex, err));
+}
+
+/* The buffer program goes to *keep after a run, else it is freed. */
+static int
+kept(BProg *bp, BProg **keep, int rc)
+{
+	if (keep && !rc)
+		*keep = bp;
+	else
+		bprog_free(bp);
+	return rc;
+}
+
+/* mlir-pipeline: the memref program the tool printed (translated anew
+ * for each schedule: the tool's answer is cached). */
+static int
+execute_memref(const Case *c, const Strategy *s, Schedule sched, Rec *rec,
+	       ExecResult *ex, BProg **keep, RunOut *o)
+{
+	ExecOpts eo = {.lim = &c->lim, .sched = sched,
+		       .alloc_overhead = opt_overhead,
+		       .on_step = rec ? on_step : NULL, .step_ctx = rec};
+	const Func *entry;
+	BProg *bp;
+	int rc;
+
+	mem_free(o->tool.memref); /* each schedule asks (the cache answers) */
+	mem_free(o->tool.decisions);
+	rc = external_memref(s, c, &bp, &entry, &o->tool, &o->err);
+
+	memset(ex, 0, sizeof *ex);
+	if (rc)
+		return rc;
+	rc = exec_run(bp, entry, c->inputs, &eo, ex, &o->err);
+	return kept(bp, keep, rc);
+}
+
+/* First differing element of each output (bit for bit but any NaN is any
+ * NaN, where the reference is defined); first[k] = -1 when output k
+ * agrees. */
+static Verdict
+judge(const ExecResult *ex, Tensor *const *ref, int nref, int64_t *first,
+      const Op *rfail)
+{
+	bool differs = ex->aborted[0] || ex->nouts != nref;
+
+	if (rfail || ex->failed) {
+		/* the failure path: the same assert, or a divergence */
+		for (int k = 0; k < nref; k++)
+			first[k] = -1;
+		if (ex->failed != rfail || ex->aborted[0])
+			return VERDICT_DIVERGE;
+		return ex->nviols ? VERDICT_FAULT : VERDICT_AGREE;
+	}
+	for (int k = 0; k < nref; k++) {
+		const Tensor *a = ref[k], *b = k < ex->nouts ? ex->outs[k] : NULL;
+		first[k] = -1;
+		if (!b || a->n != b->n || a->rank != b->rank || a->dt != b->dt) {
+			first[k] = 0;
+			differs = true;
+			continue;
+		}
+		for (int64_t i = 0; i < a->n; i++)
+			if (tensor_defined(a, i) && !tensor_elem_same(a, b, i)) {
+				first[k] = i;
+				differs = true;
+				break;
+			}
+	}
+	if (differs)
+		return VERDICT_DIVERGE;
+	return ex->nviols ? VERDICT_FAULT : VERDICT_AGREE;
+}
+
+/* Are a and b the same bits (shape, dtype, payload, definedness)? */
+static bool
+same_bits(const Tensor *a, const Tensor *b)
+{
+	if (a->dt != b->dt || a->rank != b->rank || a->n != b->n ||
+	    memcmp(a->dims, b->dims, sizeof(int64_t) * (size_t)a->rank) ||
+	    !a->def != !b->def)
+		return false;
+	return !memcmp(a->data, b->data, (size_t)a->n * dtype_size(a->dt)) &&
+	       (!a->def || !memcmp(a->def, b->def, (size_t)a->n));
+}
+
+/* A run's output equal to the reference's bit for bit is not kept twice:
+ * ex points at the reference's (issue 12 item 14: 256 runs that agree
+ * hold one copy of the outputs, not 257). */
+static void
+share_outputs(ExecResult *ex, Tensor *const *ref, int nref)
+{
+	for (int k = 0; k < ex->nouts && k < nref; k++) {
+		if (!same_bits(ex->outs[k], ref[k]))
+			continue;
+		if (!ex->shared &&
+		    !(ex->shared = mem_calloc((size_t)ex->nouts, sizeof *ex->shared)))
+			return; /* out of memory: keep the copies */
+		tensor_free(ex->outs[k]);
+		ex->outs[k] = ref[k];
+		ex->shared[k] = true;
+	}
+}
+
+/* ---- culprit bisection: ddmin over the in-place decisions and the
+ * calls' argument sharing */
+
+typedef struct Bisect {
+	const Case *c;
+	const Decisions *ds;
+	Schedule sched;
+	Tensor *const *ref;
+	int nref;
+	Value **all;           /* the in-place decisions */
+	int n;
+	int64_t *first;
+	bool oom;
+	/* the failure to keep: the run's verdict and its first violation */
+	Verdict verdict;
+	const Violation *viol;
+	bool any;              /* more_culprits: any failure will do */
+} Bisect;
+
+/* The same value, or one the lowering made alike (`%x.out`: made anew in
+ * every lowering). */
+static bool
+same_value(const Value *a, const Value *b)
+{
+	return a == b || (a && b && a->func == b->func && !strcmp(a->name, b->name));
+}
+
+/* Is ex's failure the one bisection keeps: the same verdict and, when the
+ * run had violations, one of the same kind seen by the same reader as its
+ * first?  (Any failure would do otherwise: a subset that trades a
+ * use-after-free for an unrelated stale read is not this failure's
+ * culprit.  The victim is not compared: which value's buffer a freed read
+ * names depends on the decisions.) */
+static bool
+same_failure(const Bisect *b, const ExecResult *ex, Verdict v)
+{
+	if (b->any)
+		return v != VERDICT_AGREE;
+	if (v != b->verdict)
+		return false;
+	if (!b->viol)
+		return true;
+	for (int i = 0; i < ex->nviols; i++) {
+		const Violation *w = &ex->viols[i];
+		if (w->kind == b->viol->kind &&
+		    same_value(inst_value(w->at), inst_value(b->viol->at)))
+			return true;
+	}
+	return false;
+}
+
+/* Does the run still fail with only `keep` in place (the rest `new`)? */
+static bool
+still_fails(Bisect *b, Value **keep, int nkeep)
+{
+	Decisions t = *b->ds;
+	ExecResult ex;
+	Diag err;
+	Verdict v;
+	BProg *bp = NULL;
+	bool same;
+
+	/* t's own decisions and argument copies (flipping a call adds some) */
+	t.d = mem_alloc((size_t)(b->c->prog->nvalues + 1) * sizeof *t.d);
+	t.argcopies = mem_alloc((size_t)(t.nargcopies + 1) * sizeof *t.argcopies);
+	t.capargcopies = t.nargcopies + 1;
+	if (!t.d || !t.argcopies)
+		goto oom;
+	memcpy(t.d, b->ds->d, (size_t)b->c->prog->nvalues * sizeof *t.d);
+	if (t.nargcopies)
+		memcpy(t.argcopies, b->ds->argcopies, (size_t)t.nargcopies *
+		       sizeof *t.argcopies);
+	for (int i = 0; i < b->n; i++) {
+		bool kept = false;
+		for (int j = 0; j < nkeep; j++)
+			kept |= keep[j] == b->all[i];
+		if (kept)
+			continue;
+		if (!decision_is_call(b->all[i]))
+			t.d[b->all[i]->id] = (Decision){DEC_NEW, NULL, NULL, true};
+		else if (decisions_copy_args(&t, b->all[i]->def, "flipped by "
+					     "the culprit bisection"))
+			goto oom;
+	}
+	if (execute(b->c, &t, b->sched, NULL, &ex, &bp, &err))
+		goto oom;
+	v = judge(&ex, b->ref, b->nref, b->first, b->c->ref_failed);
+	same = same_failure(b, &ex, v); /* its violations point into bp */
+	exec_result_free(&ex);
+	bprog_free(bp);
+	mem_free(t.d);
+	mem_free(t.argcopies);
+	return same;
+oom:
+	b->oom = true;
+	mem_free(t.d);
+	mem_free(t.argcopies);
+	return false;
+}
+
+/* Zeller's ddmin: shrink set[0..*n) to a 1-minimal failing subset. */
+static void
+ddmin(Bisect *b, Value **set, int *n)
+{
+	Value **tmp = mem_alloc((size_t)(*n + 1) * sizeof *tmp);
+	int gran = 2;
+
+	if (!tmp) {
+		b->oom = true;
+		return;
+	}
+	if (still_fails(b, NULL, 0))
+		*n = 0; /* fails with nothing in place: no culprit */
+	while (*n >= 2 && !b->oom) {
+		int chunk = (*n + gran - 1) / gran, found = 0;
+		for (int s = 0; s < *n && !found; s += chunk) {
+			int len = s + chunk > *n ? *n - s : chunk, m = 0;
+			if (still_fails(b, set + s, len)) {
+				memmove(set, set + s, (size_t)len * sizeof *set);
+				*n = len;
+				gran = 2;
+				found = 1;
+				break;
+			}
+			for (int i = 0; i < *n; i++)
+				if (i < s || i >= s + len)
+					tmp[m++] = set[i];
+			if (gran > 2 && still_fails(b, tmp, m)) {
+				memcpy(set, tmp, (size_t)m * sizeof *set);
+				*n = m;
+				gran = gran - 1 > 2 ? gran - 1 : 2;
+				found = 1;
+			}
+		}
+		if (!found) {
+			if (gran >= *n)
+				break;
+			gran = 2 * gran < *n ? 2 * gran : *n;
+		}
+	}
+	mem_free(tmp);
+}
+
+/* Independent culprits: with every set found so far flipped to `new`,
+ * does the run still fail, in any way (another culprit's failure need not
+ * look like the first)?  Then ddmin over the rest finds the next set.
+ * At most MAX_SETS sets. */
+enum { MAX_SETS = 8 };
+
+static void
+more_culprits(Bisect *b, RunOut *o)
+{
+	Value **rest = mem_alloc((size_t)(b->n + 1) * sizeof *rest);
+	int nrest = 0;
+
+	o->culprit_sets = mem_alloc((size_t)(b->n + 1) * sizeof *o->culprit_sets);
+	o->setstart = mem_alloc((MAX_SETS + 1) * sizeof *o->setstart);
+	if (!rest || !o->culprit_sets || !o->setstart) {
+		mem_free(rest);
+		return;
+	}
+	memcpy(o->culprit_sets, o->culprits, (size_t)o->nculprits * sizeof *rest);
+	o->setstart[0] = 0;
+	o->nsets = o->nculprits ? 1 : 0;
+	o->ncsets = o->nculprits;
+	b->any = true;
+	while (o->nsets && o->nsets < MAX_SETS && !b->oom) {
+		int n;
+		nrest = 0;
+		for (int i = 0; i < b->n; i++) {
+			bool taken = false;
+			for (int j = 0; j < o->ncsets && !taken; j++)
+				taken = o->culprit_sets[j] == b->all[i];
+			if (!taken)
+				rest[nrest++] = b->all[i];
+		}
+		if (!nrest || !still_fails(b, rest, nrest))
+			break;
+		n = nrest;
+		ddmin(b, rest, &n);
+		if (!n || b->oom)
+			break; /* fails with the rest flipped too: no culprit */
+		o->setstart[o->nsets++] = o->ncsets;
+		memcpy(o->culprit_sets + o->ncsets, rest, (size_t)n * sizeof *rest);
+		o->ncsets += n;
+	}
+	mem_free(rest);
+}
+
+static void
+bisect(const Case *c, Schedule sched, Tensor *const *ref, int nref, RunOut *o)
+{
+	Bisect b = {c, &o->ds, sched, ref, nref, NULL, 0, NULL, false,
+		    o->verdict, o->ex.nviols ? &o->ex.viols[0] : NULL, false};
+	int n = decisions_choices(&o->ds, NULL, 0);
+
+	b.all = mem_alloc((size_t)(n + 1) * sizeof *b.all);
+	o->culprits = mem_alloc((size_t)(n + 1) * sizeof *o->culprits);
+	b.first = mem_alloc((size_t)(nref + 1) * sizeof *b.first);
+	if (!b.all || !o->culprits || !b.first) {
+		mem_free(b.all);
+		mem_free(b.first);
+		return;
+	}
+	b.n = decisions_choices(&o->ds, b.all, n);
+	memcpy(o->culprits, b.all, (size_t)n * sizeof *b.all);
+	o->nculprits = n;
+	ddmin(&b, o->culprits, &o->nculprits);
+	if (opt_report && !b.oom)
+		more_culprits(&b, o);
+	mem_free(b.all);
+	mem_free(b.first);
+}
+
+/* ---- the run's expectations */
+
+static bool
+blame_matches(const Blame *b, const Violation *v)
+{
+	if (b->kind >= 0 && (int)v->kind != b->kind)
+		return false;
+	if (b->writer && inst_value(v->writer) != b->writer)
+		return false;
+	if (b->victim && v->victim != b->victim)
+		return false;
+	return !b->reader || inst_value(v->at) == b->reader;
+}
+
+static const char *
+decision_name(const Forced *f, char *buf, size_t n)
+{
+	if (f->words)
+		snprintf(buf, n, "args %s:%s", f->result->name, f->words);
+	else
+		snprintf(buf, n, "%s:%s", f->result->name,
+			 f->operand ? f->operand->name : "new");
+	return buf;
+}
+
+/* Did ds take f (f->result's placement, or a call's argument passing)? */
+static bool
+same_decision(const Decisions *ds, const Forced *f)
+{
+	const Decision *d = &ds->d[f->result->id];
+	char buf[512];
+
+	if (f->words)
+		return !strcmp(strchr(call_args_str(ds, f->result, false, buf,
+						    sizeof buf), ':') + 1, f->words);
+	if (!f->operand)
+		return d->kind == DEC_NEW;
+	return d->kind == DEC_INPLACE && d->into == f->operand;
+}
+
+static int
+expect_fail(RunOut *o, const char *fmt, const char *a, const char *b)
+{
+	o->status = STATUS_FAIL;
+	snprintf(o->why, sizeof o->why, fmt, a, b);
+	return -1;
+}
+
+static int
+check_blame(const Run *r, RunOut *o)
+{
+	for (int i = 0; r->has_blame && i < r->nblame; i++) {
+		const Blame *b = &r->blame[i];
+		bool found = false;
+		for (int j = 0; j < o->ex.nviols && !found; j++)
+			found = blame_matches(b, &o->ex.viols[j]);
+		if (!found) {
+			char line[16];
+			snprintf(line, sizeof line, "%d", b->loc.line);
+			return expect_fail(o, "no violation matches the blame "
+					   "record at line %s%s", line, "");
+		}
+	}
+	return 0;
+}
+
+static int
+check_memory(const Run *r, RunOut *o)
+{
+	const MemStats *m = &o->ex.mem;
+	int64_t got[MS_COUNT] = {m->peak_bytes, m->allocations, m->alloc_bytes,
+				 m->copies, m->copy_bytes, m->views};
+	char a[48], b[48];
+
+	for (int k = 0; k < MS_COUNT; k++) {
+		if (r->memory[k] < 0 || r->memory[k] == got[k])
+			continue;
+		snprintf(a, sizeof a, "%s %" PRId64, memstat_names[k], got[k]);
+		snprintf(b, sizeof b, "%" PRId64, r->memory[k]);
+		return expect_fail(o, "memory: %s, expected %s", a, b);
+	}
+	return 0;
+}
+
+/* A `culprits:` list naming no call (`args R:...`) is FORMAT §3's: the
+ * in-place culprits only, whatever calls bisection also blames. */
+static int
+check_culprits(const Run *r, RunOut *o)
+{
+	char a[96];
+	bool calls = false;
+	int n = 0;
+
+	if (!r->has_culprits)
+		return 0;
+	for (int i = 0; i < r->nculprits; i++)
+		calls |= r->culprits[i].words != NULL;
+	for (int j = 0; j < o->nculprits; j++)
+		n += calls || !decision_is_call(o->culprits[j]);
+	for (int i = 0; i < r->nculprits; i++) {
+		bool found = false;
+		for (int j = 0; j < o->nculprits; j++)
+			found |= o->culprits[j] == r->culprits[i].result &&
+				 same_decision(&o->ds, &r->culprits[i]);
+		if (!found)
+			return expect_fail(o, "culprits: %s is not among them",
+					   decision_name(&r->culprits[i], a, sizeof a), "");
+	}
+	if (n != r->nculprits) {
+		snprintf(a, sizeof a, "%d", n);
+		return expect_fail(o, "culprits: found %s, expected %s", a,
+				   r->nculprits ? "fewer" : "none");
+	}
+	return 0;
+}
+
+static int
+check_decisions(const Run *r, RunOut *o)
+{
+	char a[96], b[112], t[96];
+
+	for (int i = 0; r->has_decisions && i < r->ndecisions; i++) {
+		const Forced *f = &r->decisions[i];
+		const Decision *d = &o->ds.d[f->result->id];
+		if (same_decision(&o->ds, f))
+			continue;
+		if (f->words)
+			snprintf(b, sizeof b, " (%s was)", choice_str(&o->ds,
+				 f->result, t, sizeof t));
+		else if (d->kind == DEC_NONE)
+			snprintf(b, sizeof b, " (%%%s has no buffer of its own)",
+				 f->result->name);
+		else
+			snprintf(b, sizeof b, " (%s was)",
+				 dec_str(f->result, d, t, sizeof t));
+		return expect_fail(o, "decisions: %s was not taken%s",
+				   decision_name(f, a, sizeof a), b);
+	}
+	return 0;
+}
+
+static void
+check_expectations(const Run *r, RunOut *o)
+{
+	Verdict want = r && r->verdict != VERDICT_NONE ? r->verdict : VERDICT_AGREE;
+
+	o->status = STATUS_OK;
+	if (o->verdict != want) {
+		expect_fail(o, "verdict %s, expected %s", verdict_names[o->verdict],
+			    verdict_names[want]);
+		return;
+	}
+	if (!r)
+		return;
+	if (r->outputs && check_outputs(r->outputs, r->noutputs, o->ex.outs,
+					o->ex.nouts, "bufferized", o->why,
+					sizeof o->why)) {
+		o->status = STATUS_FAIL;
+		return;
+	}
+	if (check_blame(r, o) || check_memory(r, o) || check_culprits(r, o))
+		return;
+	check_decisions(r, o);
+}
+
+/* ---- one run */
+
+int
+diff_plan(const Run *r, Decisions *ds, Diag *err)
+{
+	Plan pl = {.nitems = r->nplan, .nfrees = r->nfrees,
+		   .anchors = r->anchors, .nanchors = r->nanchors,
+		   .hoists = r->hoists, .nhoists = r->nhoists,
+		   .args = r->args, .nargs = r->nargs};
+	int rc;
+
+	pl.items = mem_alloc((size_t)(r->nplan + 1) * sizeof *pl.items);
+	pl.frees = mem_alloc((size_t)(r->nfrees + 1) * sizeof *pl.frees);
+	if (!pl.items || !pl.frees) {
+		mem_free(pl.items);
+		mem_free(pl.frees);
+		return diag_set(err, r->loc, "out of memory");
+	}
+	for (int i = 0; i < r->nplan; i++)
+		pl.items[i] = (PlanItem){r->plan[i].result, r->plan[i].operand,
+					 r->plan[i].loc};
+	for (int i = 0; i < r->nfrees; i++)
+		pl.frees[i] = (PlanFree){r->frees[i].value,
+					 r->frees[i].after->def, r->frees[i].loc};
+	rc = plan_apply(ds, &pl, err);
+	mem_free(pl.items);
+	mem_free(pl.frees);
+	return rc;
+}
+
+static bool
+has_async(const Program *p)
+{
+	for (int i = 0; i < p->nvalues; i++)
+		if (p->values[i]->def && p->values[i]->def->kind == OP_ASYNC)
+			return true;
+	return false;
+}
+
+static int
+severity(Verdict v)
+{
+	return v == VERDICT_DIVERGE ? 2 : v == VERDICT_FAULT;
+}
+
+/* Execute under each schedule the run asks for (`all`: sync, late and
+ * opt_nrandom random seeds) and keep the worst: its result, program and
+ * schedule.  A program without launches runs once (sync). */
+static int
+run_schedules(const Case *c, const Run *r, const Strategy *s,
+	      Tensor *const *ref, int nref, RunOut *o)
+{
+	Schedule want = opt_sched ? *opt_sched
+			: r && r->has_schedule ? r->schedule
+					       : (Schedule){SCHED_ALL, 0};
+	Schedule list[2 + 64];
+	int n = 0;
+	int64_t *tmp = mem_alloc((size_t)(nref + 1) * sizeof *tmp);
+
+	if (want.kind != SCHED_ALL || !has_async(c->prog)) {
+		list[n++] = want.kind == SCHED_ALL ? (Schedule){SCHED_SYNC, 0} : want;
+	} else {
+		list[n++] = (Schedule){SCHED_SYNC, 0};
+		list[n++] = (Schedule){SCHED_LATE, 0};
+		for (int i = 1; i <= opt_nrandom && i <= 64; i++)
+			list[n++] = (Schedule){SCHED_RANDOM, (uint64_t)i};
+	}
+	bool memref = s && s->ext && s->ext->kind == EXT_PIPELINE;
+
+	if (!tmp)
+		return diag_set(&o->err, c->entry->loc, "out of memory");
+	/* one lowering serves every schedule (the executor does not change
+	 * the buffer program); o->bp owns it from here */
+	if (!memref && !(o->bp = bufferize_lower(c->prog, &o->ds, &o->err))) {
+		mem_free(tmp);
+		return -1;
+	}
+	o->ntried = n;
+	o->all = want.kind == SCHED_ALL && n > 1;
+	o->nfailing = 0;
+	for (int i = 0; i < n; i++) {
+		ExecResult ex;
+		BProg *bp = NULL;
+		Verdict v;
+		char sname[32];
+		Rec rec = {{0}, ""};
+		Rec *rp = opt_trace || opt_record ? &rec : NULL;
+		int rc;
+
+		if (opt_trace)
+			rec_tail(&rec, trace_run, o->strategy,
+				 schedule_name(list[i], sname, sizeof sname));
+		rc = memref ? execute_memref(c, s, list[i], rp, &ex, &bp, o) :
+			      execute_lowered(c, o->bp, list[i], rp, &ex,
+					      &o->err);
+		if (rc) {
+			mem_free(rec.s.p);
+			mem_free(tmp);
+			return rc;
+		}
+		v = judge(&ex, ref, nref, tmp, c->ref_failed);
+		share_outputs(&ex, ref, nref);
+		o->nfailing += v != VERDICT_AGREE;
+		if (i && severity(v) <= severity(o->verdict)) {
+			exec_result_free(&ex);
+			bprog_free(bp);
+			mem_free(rec.s.p);
+			continue;
+		}
+		exec_result_free(&o->ex);
+		if (memref) {
+			bprog_free(o->bp);
+			o->bp = bp;
+		}
+		mem_free(o->series.p);
+		o->series = rec.s;
+		o->ex = ex;
+		o->verdict = v;
+		o->sched = list[i];
+		memcpy(o->first_diff, tmp, (size_t)nref * sizeof *tmp);
+	}
+	mem_free(tmp);
+	schedule_name(o->sched, o->schedule, sizeof o->schedule);
+	return 0;
+}
+
+/* A run without violations or recorded steps needs its buffer program no
+ * more (nothing of the report points into it): 256 runs of a program of
+ * 20,000 ops held 3 GB of them (issue 12 item 14). */
+static void
+release_program(RunOut *o)
+{
+	if (o->ex.nviols || o->series.p || !o->bp || o->bp->memref)
+		return;
+	bprog_free(o->bp);
+	o->bp = NULL;
+}
+
+void
+diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
+	 int nref, RunOut *o)
+{
+	memset(o, 0, sizeof *o);
+	trace_run++;
+	if (r) /* a case's run: its own strategy (plans: copy-all for the rest) */
+		s = r->strategy;
+	if (!s)
+		s = strategy_find("copy-all");
+	o->strategy = r && run_has_plan(r) ? "plan" : s->name;
+	snprintf(o->schedule, sizeof o->schedule, "sync");
+	o->status = STATUS_OK;
+	if (!(o->first_diff = mem_calloc((size_t)nref + 1, sizeof *o->first_diff))) {
+		diag_set(&o->err, c->entry->loc, "out of memory");
+		o->status = STATUS_BAD;
+		return;
+	}
+	if (s->ext && s->ext->kind == EXT_PIPELINE) {
+		/* no decisions: the memref program says everything */
+		int rc = decisions_make(c->prog, strategy_find("copy-all"), &o->ds) ?
+			 -1 : run_schedules(c, r, s, ref, nref, o);
+		if (rc < 0) {
+			if (!o->err.msg[0])
+				diag_set(&o->err, c->entry->loc, "out of memory");
+			o->status = STATUS_BAD;
+			return;
+		}
+		o->verdict = rc > 0 ? VERDICT_TOOL_ERROR : o->verdict;
+		check_expectations(r, o);
+		return;
+	}
+	if (s->ext) {
+		int rc = external_decide(s, c, &o->ds, &o->tool, &o->err);
+		if (rc < 0) {
+			o->status = STATUS_BAD;
+			return;
+		}
+		if (rc > 0) { /* nothing to execute */
+			o->verdict = VERDICT_TOOL_ERROR;
+			check_expectations(r, o);
+			return;
+		}
+	} else if (decisions_make(c->prog, s, &o->ds)) {
+		diag_set(&o->err, c->entry->loc, "out of memory");
+		o->status = STATUS_BAD;
+		return;
+	}
+	if ((r && diff_plan(r, &o->ds, &o->err)) ||
+	    run_schedules(c, r, NULL, ref, nref, o)) {
+		o->status = STATUS_BAD;
+		return;
+	}
+	if (o->verdict != VERDICT_AGREE)
+		bisect(c, o->sched, ref, nref, o);
+	if (opt_report && o->nculprits &&
+	    decisions_make(c->prog, strategy_find("one-shot"), &o->oneshot))
+		decisions_free(&o->oneshot); /* out of memory: no suggestion */
+	check_expectations(r, o);
+	release_program(o);
+}

@@ -1,0 +1,174 @@
+/*
+ * harness.h: oracle/harness/, a Case against the reference and each of its
+ * runs.  Table of contents in data-flow order:
+ *
+ *   check.c    a Case against the reference interpreter, then each run
+ *              -> Outcome
+ *   diff.c     one bufferized run against the reference: decisions,
+ *              lowering, execution, comparison, verdict, culprit bisection,
+ *              the run's expectations -> RunOut
+ *   emit.c     a case written back as YAML: data, a run's keys and results
+ *   checkrun.c many cases checked in worker processes (-j N), results
+ *              (JEntry) in path order
+ *
+ * Uses cases.h and mlir.h (outside strategies, ToolReport).
+ */
+#ifndef BUFDIFF_HARNESS_H
+#define BUFDIFF_HARNESS_H
+
+#include "cases.h"
+#include "mlir.h"
+
+/* ------------------------------------------------------------- check.c */
+
+typedef enum Status { STATUS_OK, STATUS_FAIL, STATUS_BAD } Status; /* = exit codes */
+
+/* ------------------------------------------------------------- check.c */
+
+/* One executed instruction of a bufferized run: the live bytes after it
+ * (M(t)), its .yaml line (0: none), the stream it ran on (-1: the
+ * program's own order).  `in` is NULL in a trace read back from CSV. */
+typedef struct MemPoint {
+	int64_t step, live;
+	const BInst *in;
+	int line, stream;
+} MemPoint;
+
+/* The steps of one execution, recorded when diff_record is on (--html);
+ * at most MEMSERIES_MAX points (then `truncated`). */
+typedef struct MemSeries {
+	MemPoint *p;            /* mem_alloc'ed */
+	int n, cap;
+	bool truncated;
+} MemSeries;
+enum { MEMSERIES_MAX = 200000 };
+
+/* One bufferized run and what it showed (diff.c). */
+typedef struct RunOut {
+	const char *strategy;   /* as reported: "plan" when the run forces any */
+	char schedule[32];      /* the schedule of the worst execution */
+	Schedule sched;
+	Status status;          /* its expectations: met, failed, bad input */
+	bool skipped;           /* strategy not implemented yet */
+	Diag err;               /* status BAD: an illegal plan */
+	Verdict verdict;
+	Decisions ds;
+	BProg *bp;              /* what ran: the violations point into it */
+	ExecResult ex;
+	int64_t *first_diff;    /* per output: flat index, -1 when equal */
+	Value **culprits;       /* in-place decisions (their results) */
+	int nculprits;
+	/* with diff_reporting: every independent culprit set, the first being
+	 * `culprits` (sets[k] starts at culprit_sets[setstart[k]]), and what
+	 * one-shot decides for each culprit (oneshot.p NULL: not asked) */
+	Value **culprit_sets;
+	int *setstart, nsets, ncsets;
+	Decisions oneshot;
+	/* schedules: how many the run tried (`all`: sync, late, random:1-N)
+	 * and how many of them failed */
+	int ntried, nfailing;
+	bool all;
+	char why[640];          /* the first unmet expectation */
+	ToolReport tool;        /* outside strategies: the call and its answer */
+	MemSeries series;       /* diff_record: the worst execution's steps */
+} RunOut;
+
+/* What happened to one case. */
+typedef struct Outcome {
+	Status status;
+	bool errored;           /* loading, verifying or running failed: err */
+	Diag err;
+	char why[640];          /* the first difference / failure, "" if ok */
+	bool outputs_differ;    /* the reference missed expect.outputs */
+	Tensor **outs;          /* reference outputs (outcome_clear frees) */
+	int nouts;
+	RunOut *runs;           /* the bufferized runs, after the reference */
+	int nruns;
+	bool failed;            /* the reference failed at an assert: err holds
+				 * its location and message */
+} Outcome;
+
+/* Run the reference on a loaded case and compare with its expectations,
+ * then every run of the case (or only `strategy` when not NULL, which must
+ * agree). */
+void check_case(Case *c, const Strategy *strategy, bool case_runs,
+		Outcome *o);
+/* Load + check, matching an expected error against a failure.  *c is
+ * set like case_load's (case_free it). */
+void check_file(const char *path, const Strategy *strategy, bool case_runs,
+		Case **c, Outcome *o);
+void outcome_clear(Outcome *o);
+
+/* -------------------------------------------------------------- diff.c */
+
+/* Run `r` (NULL: strategy s alone, expected to agree) of case c against
+ * the reference outputs ref[0..nref).  An output equal to the reference's
+ * bit for bit is that tensor (o->ex.shared): read o's outputs only while
+ * ref lives. */
+void diff_run(const Case *c, const Run *r, const Strategy *s,
+	      Tensor *const *ref, int nref, RunOut *o);
+void runout_clear(RunOut *o);
+/* Apply run r's plan and frees to ds; -1 with err for an illegal plan. */
+int diff_plan(const Run *r, Decisions *ds, Diag *err);
+/* --alloc-overhead, --memory-trace, --schedule (NULL: each run's own) and
+ * --schedules N (random seeds tried by `all`), for every later run. */
+void diff_options(int64_t alloc_overhead, FILE *trace, const Schedule *sched,
+		  int nrandom);
+/* Keep each run's steps in RunOut.series (for --html pages). */
+void diff_record(bool on);
+/* The header of --memory-trace's CSV (docs/cli.md): the first three
+ * columns as they always were, then run, strategy, schedule. */
+#define MEMORY_TRACE_HEADER "step,bytes,line,run,strategy,schedule\n"
+/* Reports for people (run, check): every independent culprit set and
+ * what one-shot decides for each culprit; off for fuzz and reduce. */
+void diff_reporting(bool on);
+
+/* -------------------------------------------------------------- emit.c */
+
+/* A YAML double-quoted scalar. */
+void emit_quoted(Str *b, const char *s);
+/* Data for a param of type ty, reading back to the same bits: a number,
+ * a flat list, or {data, shape} for `?` dims; .nan, .inf. */
+void emit_data(Str *b, const Tensor *t, const Type *ty);
+/* `  NAME: DATA` lines for f's params. */
+void emit_inputs(Str *b, const Func *f, Tensor *const *inputs);
+/* "  - strategy: S" and the run's plan/free entries whose values exist in
+ * p (the same name in the function of the same name), and its schedule.
+ * Names are written as the loader resolves them: `'@f/name'` when the
+ * name alone would find another function's value. */
+void emit_run_head(Str *b, const Run *r, const Program *p, const Func *entry);
+/* "    verdict:", up to nblame blame records (first distinct violations)
+ * and all culprits of o. */
+void emit_run_result(Str *b, const Program *p, const Func *entry,
+		     const RunOut *o, int nblame);
+/* The name the case file gives v (of p): v->name, or `@f/name` when the
+ * loader would find another value by v->name alone (`in`: as for
+ * runs_value).  buf holds it. */
+const char *emit_ref(const Program *p, const Func *entry, const Func *in,
+		     const Value *v, char *buf, size_t n);
+
+/* ---------------------------------------------------------- checkrun.c */
+
+/* One case of `check` (every string mem_alloc'ed or NULL). */
+typedef struct JEntry {
+	char *name, *file, *msg;
+	Status status;
+	char *reason;           /* report_fail_reason's text */
+	char *report;           /* the text report (--junit) */
+	char *json;             /* the JSON line (--json) */
+	char *diag;             /* diagnostics for stderr */
+	double seconds;         /* wall time of the case */
+} JEntry;
+
+/* Check the case at path into e (in a worker process when jobs > 1). */
+typedef void (*CheckFn)(void *ctx, const char *path, int idx, JEntry *e);
+/* Entries 0..i are ready; entry i is new. */
+typedef void (*CheckDone)(void *ctx, JEntry *e, int i);
+/* fn on each of paths[0..n) into out[], with up to `jobs` worker processes
+ * (1: in this process); done in path order as results come.  0, or -1
+ * (a worker could not be started: the entries not done are empty). */
+int checkrun(char *const *paths, int n, int jobs, CheckFn fn, CheckDone done,
+	     void *ctx, JEntry *out);
+void jentry_clear(JEntry *e);
+
+#endif

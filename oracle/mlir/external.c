@@ -1,0 +1,984 @@
+/*
+ * external.c: outside bufferizers as strategies (FORMAT.md §5).
+ *
+ *   exec:CMD          the program in canonical TIR on CMD's stdin, a
+ *                     decisions document back on its stdout
+ *   exec-mlir:CMD     the same with the exported MLIR
+ *   mlir[:TOOL]       One-Shot Bufferize's analysis in TOOL (mlir-opt-22);
+ *                     its __inplace_operands_attr__ read back through the
+ *                     locations of the export
+ *   mlir-pipeline[:TOOL]  the memref program TOOL's pipeline emits, run
+ *                     by the executor (oracle/memref.c)
+ *
+ * A strategy spec is parsed once into a process-lifetime slot (no heap, so
+ * nothing to free); its answers are decisions like any strategy's, or a
+ * tool-error with the command and the tool's stderr.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mlir.h"
+#include "harness.h"  /* diff_plan */
+
+/* One slot per distinct spec of the process: a corpus may name many
+ * commands (16 was too few for a directory of cases from several tools). */
+enum { MAX_EXTERNAL = 256 };
+
+static struct External slots[MAX_EXTERNAL];
+static Strategy strategies[MAX_EXTERNAL];
+static int nslots;
+
+static ExternalOpts opts = {60.0, "", 0, 0, NULL};
+static ExternalStats stats;
+
+const ExternalStats *
+external_stats(void)
+{
+	return &stats;
+}
+
+/* tool_run, counted for external_stats. */
+static int
+run_tool(const char *cmd, const char *in, double timeout, ToolResult *r)
+{
+	int rc = tool_run(cmd, in, strlen(in), timeout, r);
+
+	if (!rc) {
+		stats.calls++;
+		stats.seconds += r->seconds;
+	}
+	return rc;
+}
+
+void
+external_options(const ExternalOpts *o)
+{
+	opts = *o;
+}
+
+const ExternalOpts *
+external_opts(void)
+{
+	return &opts;
+}
+
+static const struct {
+	const char *prefix;
+	ExtKind kind;
+	const char *dflt;       /* when no `:ARG` is given; NULL: required */
+	const char *about;
+} kinds[] = {
+	{"exec-mlir", EXT_EXEC_MLIR, NULL,
+	 "outside bufferizer: exported MLIR on CMD's stdin, decisions back"},
+	{"exec", EXT_EXEC, NULL,
+	 "outside bufferizer: canonical TIR on CMD's stdin, decisions back"},
+	{"mlir-pipeline", EXT_PIPELINE, "mlir-opt-22",
+	 "the memref program TOOL's bufferization pipeline emits"},
+	{"mlir", EXT_MLIR, "mlir-opt-22",
+	 "One-Shot Bufferize's analysis in TOOL (test-analysis-only)"},
+};
+
+/* "mlir-opt-19" -> 19, else 0. */
+static int
+tool_version(const char *tool)
+{
+	const char *dash = strrchr(tool, '-');
+	char *end;
+	long n;
+
+	if (!dash || !strstr(tool, "mlir-opt"))
+		return 0;
+	n = strtol(dash + 1, &end, 10);
+	return *end || !mlir_version((int)n) ? 0 : (int)n;
+}
+
+const Strategy *
+strategy_parse(const char *spec)
+{
+	const Strategy *s = strategy_find(spec);
+
+	if (s)
+		return s;
+	for (int i = 0; i < nslots; i++)
+		if (!strcmp(slots[i].spec, spec))
+			return &strategies[i];
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		size_t n = strlen(kinds[k].prefix);
+		struct External *e;
+		const char *arg;
+
+		if (strncmp(spec, kinds[k].prefix, n) ||
+		    (spec[n] && spec[n] != ':'))
+			continue;
+		arg = spec[n] == ':' ? spec + n + 1 : kinds[k].dflt;
+		if (!arg || !*arg || nslots == MAX_EXTERNAL ||
+		    strlen(spec) >= sizeof e->spec)
+			return NULL;
+		e = &slots[nslots];
+		e->kind = kinds[k].kind;
+		snprintf(e->spec, sizeof e->spec, "%s", spec);
+		snprintf(e->arg, sizeof e->arg, "%s", arg);
+		e->version = tool_version(arg);
+		strategies[nslots] = (Strategy){e->spec, kinds[k].about, NULL, 0, e};
+		return &strategies[nslots++];
+	}
+	return NULL;
+}
+
+const char *
+strategy_label(const Strategy *s)
+{
+	static const char *const names[] = {
+		[EXT_EXEC] = "exec", [EXT_EXEC_MLIR] = "exec-mlir",
+		[EXT_MLIR] = "mlir", [EXT_PIPELINE] = "mlir-pipeline"};
+
+	return s->ext ? names[s->ext->kind] : s->name;
+}
+
+/* The MLIR version the export targets: --mlir-version, else the tool's
+ * own name (mlir-opt-19), else 22. */
+int
+external_mlir_version(const Strategy *s)
+{
+	if (opts.mlir_version)
+		return opts.mlir_version;
+	if (s->ext && s->ext->version)
+		return s->ext->version;
+	return 22;
+}
+
+/* ---- the answer cache: (spec, version, input text) -> answer text.  The
+ * reducer asks about the same candidates again, and fuzz batches fill it
+ * for many programs with one tool call. */
+
+static Cache answers;
+
+static char *
+cache_key(const Strategy *s, const char *in)
+{
+	Str b = {0};
+
+	str_printf(&b, "%s\n%d\n", s->ext->spec, external_mlir_version(s));
+	str_puts(&b, in);
+	return str_take(&b);
+}
+
+static const char *
+answer_get(const Strategy *s, const char *in)
+{
+	char *k = cache_key(s, in);
+	const char *a = k ? cache_text(&answers, k) : NULL;
+
+	mem_free(k);
+	return a;
+}
+
+void
+external_remember(const Strategy *s, const char *in, const char *answer)
+{
+	char *k = cache_key(s, in), *v = mem_strdup(answer);
+
+	if (!k || !v) {
+		mem_free(k);
+		mem_free(v);
+		return;
+	}
+	cache_put_text(&answers, k, true, v);
+}
+
+void
+external_forget(void)
+{
+	cache_free(&answers);
+}
+
+/* ---- asking a tool */
+
+/* s as a single-quoted shell word. */
+static void
+sh_quote(Str *b, const char *s)
+{
+	str_puts(b, "'");
+	for (; *s; s++)
+		if (*s == '\'')
+			str_puts(b, "'\\''");
+		else
+			str_put(b, s, 1);
+	str_puts(b, "'");
+}
+
+/* The pipeline of mlir-pipeline, as given or the default. */
+static const char *
+pipeline(void)
+{
+	return opts.mlir_pipeline && *opts.mlir_pipeline ? opts.mlir_pipeline
+							 : MLIR_PIPELINE;
+}
+
+/* The shell command the tool runs as: exec's as given, mlir's the tool with
+ * One-Shot Bufferize's analysis and the generic form with locations. */
+void
+external_command(const Strategy *s, Str *b)
+{
+	const struct External *e = s->ext;
+	const MlirVersion *v = mlir_version(external_mlir_version(s));
+	Str p = {0};
+	char *pass;
+
+	if (e->kind == EXT_PIPELINE) {
+		str_printf(&p, "--pass-pipeline=builtin.module(%s)",
+			   pipeline());
+		pass = str_take(&p);
+		str_printf(b, "%s ", e->arg);
+		sh_quote(b, pass ? pass : "");
+		str_puts(b, " --mlir-print-op-generic --mlir-print-debuginfo "
+			 "--mlir-print-local-scope");
+		mem_free(pass);
+		return;
+	}
+	if (e->kind != EXT_MLIR) {
+		str_puts(b, e->arg);
+		return;
+	}
+	str_puts(&p, "--one-shot-bufferize=bufferize-function-boundaries "
+		 "test-analysis-only");
+	if (v->analysis_options && *v->analysis_options)
+		str_printf(&p, " %s", v->analysis_options);
+	if (opts.mlir_options && *opts.mlir_options)
+		str_printf(&p, " %s", opts.mlir_options);
+	pass = str_take(&p);
+	str_printf(b, "%s ", e->arg);
+	sh_quote(b, pass ? pass : "");
+	str_puts(b, " --mlir-print-op-generic --mlir-print-debuginfo "
+		 "--mlir-print-local-scope");
+	mem_free(pass);
+}
+
+/* external_command as one stage of a pipeline (`... | STAGE`, `STAGE <
+ * FILE`): a command with shell operators (`a; b`, `a && b`) is wrapped in
+ * sh -c '...', so that all of it reads the program, as when it runs. */
+void
+external_stage(const Strategy *s, Str *b)
+{
+	Str c = {0};
+	char *cmd;
+
+	external_command(s, &c);
+	if (!(cmd = str_take(&c)))
+		return;
+	if (strpbrk(cmd, ";&|#\n")) {
+		str_puts(b, "sh -c ");
+		sh_quote(b, cmd);
+	} else {
+		str_puts(b, cmd);
+	}
+	mem_free(cmd);
+}
+
+/* What the tool reads: canonical TIR for exec, the export for the rest
+ * (map filled for mlir).  NULL with d (an inexpressible program) or, with
+ * d->msg empty, out of memory. */
+static char *
+tool_input(const Strategy *s, const Case *c, Arena *a, ExportMap *map,
+	   Diag *d)
+{
+	Str b = {0};
+
+	d->msg[0] = 0;
+	if (s->ext->kind == EXT_EXEC)
+		return tir_print(c->prog);
+	if (mlir_export(c->prog, c->file,
+			mlir_version(external_mlir_version(s)), &b, a, map, d)) {
+		str_free(&b);
+		return NULL;
+	}
+	return str_take(&b);
+}
+
+/* The command that reproduces the call from the case file. */
+static void
+repro_command(const Strategy *s, const Case *c, ToolReport *t)
+{
+	Str b = {0};
+	char *cmd;
+
+	if (s->ext->kind == EXT_EXEC)
+		str_printf(&b, "bufdiff print %s | ", c->file);
+	else
+		str_printf(&b, "bufdiff export %s --mlir-version %d | ", c->file,
+			   external_mlir_version(s));
+	external_stage(s, &b);
+	cmd = str_take(&b);
+	snprintf(t->cmd, sizeof t->cmd, "%s", cmd ? cmd : "?");
+	mem_free(cmd);
+}
+
+/* Reports are text and JSON: a tool's stderr may hold any bytes. */
+static void
+printable(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x7f ||
+		    ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t'))
+			*s = '?';
+}
+
+/* A cached tool failure: "\1STATUS\nSTDERR". */
+enum { FAILED = 1 };
+
+static int
+tool_error(ToolReport *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int
+tool_error(ToolReport *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->status, sizeof t->status, fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+/* The tool's answer to `in`: from the cache, or by running it (and then
+ * cached, failures too).  0 with *answer (owned by the cache), 1 a
+ * tool-error (t filled), -1 out of memory. */
+static int
+ask(const Strategy *s, const char *in, const char **answer, ToolReport *t)
+{
+	ToolResult r;
+	Str cmd = {0}, fail = {0};
+	char *c, *f;
+
+	if (!(*answer = answer_get(s, in))) {
+		external_command(s, &cmd);
+		if (!(c = str_take(&cmd)))
+			return -1;
+		if (run_tool(c, in, opts.timeout, &r)) {
+			mem_free(c);
+			return -1;
+		}
+		mem_free(c);
+		if (r.status == TOOL_OK && memchr(r.out, 0, r.nout)) {
+			/* the cache holds C strings: a NUL would cut the
+			 * answer short, unseen */
+			Loc at = yl_offset_loc(r.out, strlen(r.out));
+			str_printf(&fail, "%canswer: %d:%d: NUL byte in the "
+				   "answer\n", FAILED, at.line, at.col);
+			if ((f = str_take(&fail))) {
+				external_remember(s, in, f);
+				mem_free(f);
+			}
+		} else if (r.status == TOOL_OK) {
+			external_remember(s, in, r.out);
+		} else {
+			char st[256], err[1024];
+			str_printf(&fail, "%c%s\n%s", FAILED,
+				   tool_status_str(&r, st, sizeof st),
+				   tool_stderr_head(&r, 8, err, sizeof err));
+			if ((f = str_take(&fail))) {
+				external_remember(s, in, f);
+				mem_free(f);
+			}
+		}
+		tool_result_free(&r);
+		if (!(*answer = answer_get(s, in)))
+			return -1;
+	}
+	if (**answer != FAILED)
+		return 0;
+	{
+		const char *nl = strchr(*answer + 1, '\n');
+		int n = nl ? (int)(nl - *answer - 1) : (int)strlen(*answer + 1);
+		snprintf(t->status, sizeof t->status, "%.*s", n, *answer + 1);
+		snprintf(t->err, sizeof t->err, "%s", nl ? nl + 1 : "");
+		printable(t->status);
+		printable(t->err);
+	}
+	return 1;
+}
+
+/* ---- exec: a decisions document */
+
+/* The answer as report lines: each indented, the last one ended. */
+static char *
+indented(const char *text)
+{
+	Str b = {0};
+
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+		str_puts(&b, "  ");
+		str_put(&b, text, n);
+		str_puts(&b, "\n");
+		text += n + (text[n] == '\n');
+	}
+	return str_take(&b);
+}
+
+static int
+apply_document(const Strategy *s, const Case *c, const char *ans,
+	       Decisions *ds, ToolReport *t)
+{
+	Arena *a = arena_new();
+	Run r;
+	bool found = false;
+	Diag d;
+	int rc = 0;
+
+	if (!a)
+		return -1;
+	memset(&r, 0, sizeof r);
+	if (plandoc_load("answer", ans, strlen(ans), c, a, &r, &found, &d))
+		rc = tool_error(t, "answer: %d:%d: %s", d.loc.line, d.loc.col,
+				d.msg);
+	else if (diff_plan(&r, ds, &d))
+		rc = tool_error(t, "answer: %s", d.msg);
+	else
+		t->decisions = indented(ans);
+	arena_free(a);
+	return rc;
+}
+
+/* ---- mlir: __inplace_operands_attr__ through the export's locations */
+
+typedef struct Reading {
+	Arena *arena;           /* the answer's tree and strings */
+	const Case *c;
+	const ExportMap *map;
+	Decisions *ds;
+	ToolReport *t;
+	PlanItem *items;
+	int nitems, capitems;
+	const char *exported;   /* the MLIR the tool read */
+	Str note;
+	int rc;                 /* 1 at the first impossible answer */
+	const Op *castop;       /* the call whose tensor.casts are being read */
+	int ncasts;             /* how many of them so far */
+} Reading;
+
+/* The n-th tensor.cast exported for call op (the answer keeps them in
+ * order; they share the call's location). */
+static const ExportOp *
+call_cast(const ExportMap *m, const Op *op, int n)
+{
+	for (int i = 0; m && i < m->nops; i++)
+		if (m->ops[i].op == op && !strcmp(m->ops[i].mlir, "tensor.cast") &&
+		    !n--)
+			return &m->ops[i];
+	return NULL;
+}
+
+/* The line of the exported MLIR where `%NAME = OPNAME` starts, or 0. */
+static int
+export_line(const char *text, const char *name, const char *mlir)
+{
+	char want[256];
+	int line = 1;
+
+	snprintf(want, sizeof want, "%%%s = %s", name, mlir);
+	for (const char *p = text; p && *p; line++) {
+		const char *q = p + strspn(p, " ");
+		if (!strncmp(q, want, strlen(want)))
+			return line;
+		if ((p = strchr(p, '\n')))
+			p++;
+	}
+	return 0;
+}
+
+static void
+add_item(Reading *R, Value *res, Value *into, Loc loc)
+{
+	if (R->nitems == R->capitems) {
+		int nc = R->capitems ? 2 * R->capitems : 16;
+		PlanItem *n = mem_realloc(R->items, (size_t)nc * sizeof *n);
+		if (!n) {
+			R->rc = -1;
+			return;
+		}
+		R->items = n;
+		R->capitems = nc;
+	}
+	R->items[R->nitems++] = (PlanItem){res, into, loc};
+}
+
+/* One annotated op: its tied results become in-place or new decisions,
+ * a call's "false" operands argument copies. */
+static void
+read_annotation(MOp *m, void *ctx)
+{
+	Reading *R = ctx;
+	const MAttr *attr = mop_attr(m, "__inplace_operands_attr__");
+	const char *w[64];
+	char at[4200];
+	const ExportOp *eo;
+	const Op *op;
+	int n;
+
+	if (!attr || R->rc)
+		return;
+	if (!m->loc.file || strcmp(m->loc.file, R->c->file) ||
+	    !(op = prog_op_at(R->c->prog, OP_COUNT,
+			      (Loc){m->loc.line, m->loc.col}))) {
+		R->rc = tool_error(R->t, "answer: %s at line %d has no location "
+				   "of an op of the case", m->name, m->at.line);
+		return;
+	}
+	if (!strcmp(m->name, "tensor.cast") && op_info[op->kind].form == F_CALL) {
+		if (R->castop != op)
+			R->ncasts = 0;
+		R->castop = op;
+		eo = call_cast(R->map, op, R->ncasts++);
+	} else {
+		eo = export_find(R->map, op, m->name);
+	}
+	if (!eo) {
+		/* mlir-opt-16 states some out-of-place uses by inserting a
+		 * copy (alloc_tensor copy(%v)) that one use reads: no plan
+		 * can say "this use reads a copy" */
+		if (!strcmp(m->name, "bufferization.alloc_tensor"))
+			R->rc = tool_error(R->t, "answer: bridge limit: the tool "
+					   "inserted a copy for one use (%s at "
+					   "line %d, for line %d), which no plan "
+					   "can state", m->name, m->at.line,
+					   op->loc.line);
+		return; /* an op that decides nothing (return, extract, ...) */
+	}
+	n = mattr_strings(attr, R->arena, w, 64);
+	if (n != eo->noperands) {
+		R->rc = tool_error(R->t, "answer: %s at line %d: %d in-place "
+				   "words for %d operands", m->name, m->at.line,
+				   n, eo->noperands);
+		return;
+	}
+	for (int k = 0; k < n; k++)
+		if (strcmp(w[k], "true") && strcmp(w[k], "false") &&
+		    strcmp(w[k], "none")) {
+			R->rc = tool_error(R->t, "answer: %s at line %d: unknown "
+					   "in-place word '%s'", m->name,
+					   m->at.line, w[k]);
+			return;
+		}
+	if (op_info[op->kind].form == F_CALL) {
+		/* a cast's operand is the call's operand eo->arg: MLIR puts
+		 * the copy of an argument cast to a `?` param on the cast */
+		bool is_cast = !strcmp(eo->mlir, "tensor.cast");
+		for (int k = 0; k < n; k++)
+			if (!strcmp(w[k], "false") && eo->operands[k] &&
+			    eo->operands[k]->type->kind == TY_TENSOR) {
+				int arg = is_cast ? eo->arg : k;
+				if (decisions_argcopy(R->ds, op, arg, "MLIR copies "
+						      "the argument"))
+					R->rc = -1;
+				str_printf(&R->note, "  call @%s at %s arg %d: "
+					   "copy (%s at line %d: \"false\")\n",
+					   op->callee, prog_loc(R->c->prog, op->loc,
+					   at, sizeof at), arg, m->name, m->at.line);
+			}
+		return;
+	}
+	for (int j = 0; j < eo->nresults; j++) {
+		int k = eo->tied[j];
+		Value *res = eo->results[j], *into;
+		DecKind base = res ? base_decision(res).kind : DEC_NONE;
+		bool inplace = k >= 0 && !strcmp(w[k], "true");
+		/* results that get their buffer from a region or a callee
+		 * are nobody's decision; a view is MLIR's "true" on an
+		 * extract_slice, and its "false" a copy of the slice */
+		if (k < 0 || (base != DEC_NEW && base != DEC_VIEW) ||
+		    (base == DEC_VIEW && inplace))
+			continue;
+		/* a reshape's "true" is a view where the strides allow it;
+		 * MLIR copies a source it cannot collapse, and so do we */
+		if (inplace && op->kind == OP_COLLAPSE_SHAPE &&
+		    !buf_contiguous(R->c->prog, R->ds, eo->operands[k]))
+			continue;
+		into = eo->operands[k];
+		add_item(R, res, inplace ? into : NULL, op->loc);
+		str_printf(&R->note, "  %%%s:%s at %s <- %s (export line %d, "
+			   "answer line %d): operand %d \"%s\"\n", res->name,
+			   inplace && into ? into->name : "new",
+			   prog_loc(R->c->prog, op->loc, at, sizeof at),
+			   m->name, export_line(R->exported, res->name, m->name),
+			   m->at.line, k, w[k]);
+	}
+}
+
+static int
+apply_mlir(const Case *c, const char *in, const char *ans,
+	   const ExportMap *map, Decisions *ds, ToolReport *t)
+{
+	Arena *a = arena_new();
+	Reading R = {a, c, map, ds, t, NULL, 0, 0, in, {0}, 0, NULL, 0};
+	MOp *top;
+	Diag d;
+
+	if (!a)
+		return -1;
+	if (mlir_read(ans, strlen(ans), a, &top, &d)) {
+		R.rc = tool_error(t, "answer: unreadable MLIR at %d:%d: %s",
+				  d.loc.line, d.loc.col, d.msg);
+	} else {
+		mop_walk(top, read_annotation, &R);
+		Plan pl = {.items = R.items, .nitems = R.nitems};
+		if (!R.rc && plan_apply(ds, &pl, &d))
+			R.rc = tool_error(t, "answer: impossible decision: %s",
+					  d.msg);
+	}
+	t->decisions = str_take(&R.note);
+	mem_free(R.items);
+	arena_free(a);
+	return R.rc;
+}
+
+/* ---- the strategy */
+
+/* What the tool answers for case c: 0 with *in (what it read, mem_alloc'ed,
+ * map filled in arena a) and *ans (the cache's); 1 a tool-error (t), also
+ * when c cannot be exported; -1 out of memory. */
+static int
+ask_case(const Strategy *s, const Case *c, Arena *a, ExportMap *map,
+	 char **in, const char **ans, ToolReport *t)
+{
+	Diag d;
+
+	repro_command(s, c, t);
+	if (!(*in = tool_input(s, c, a, map, &d))) {
+		if (!d.msg[0])
+			return -1;
+		return tool_error(t, "cannot export: %d:%d: %s", d.loc.line,
+				  d.loc.col, d.msg);
+	}
+	return ask(s, *in, ans, t);
+}
+
+int
+external_decide(const Strategy *s, const Case *c, Decisions *ds,
+		ToolReport *t, Diag *err)
+{
+	Arena *a = arena_new();
+	ExportMap map = {0};
+	const char *ans;
+	char *in = NULL;
+	int rc;
+
+	memset(t, 0, sizeof *t);
+	if (!a || decisions_make(c->prog, strategy_find("copy-all"), ds)) {
+		arena_free(a);
+		return diag_set(err, c->entry->loc, "out of memory");
+	}
+	rc = ask_case(s, c, a, &map, &in, &ans, t);
+	if (rc == 0)
+		rc = s->ext->kind == EXT_MLIR ? apply_mlir(c, in, ans, &map, ds, t)
+					      : apply_document(s, c, ans, ds, t);
+	mem_free(in);
+	arena_free(a);
+	if (rc < 0)
+		return diag_set(err, c->entry->loc, "out of memory");
+	return rc;
+}
+
+/* ---- mlir-pipeline: the memref program */
+
+int
+external_memref(const Strategy *s, const Case *c, BProg **bp,
+		const Func **entry, ToolReport *t, Diag *err)
+{
+	Arena *a = arena_new();
+	ExportMap map = {0};
+	const char *ans;
+	char *in = NULL;
+	Diag d;
+	int rc;
+
+	memset(t, 0, sizeof *t);
+	*bp = NULL;
+	if (!a)
+		return diag_set(err, c->entry->loc, "out of memory");
+	rc = ask_case(s, c, a, &map, &in, &ans, t);
+	if (rc < 0)
+		diag_set(err, c->entry->loc, "out of memory");
+	if (rc == 0)
+		t->memref = mem_strdup(ans);
+	if (rc == 0 && memref_program(c, ans, &map, bp, entry, &d)) {
+		rc = -1;
+		if (d.loc.line)
+			diag_set(err, (Loc){0, 0}, "the memref program at %d:%d "
+				 "(%s): %s", d.loc.line, d.loc.col,
+				 strategy_label(s), d.msg);
+		else
+			*err = d;
+	}
+	mem_free(in);
+	arena_free(a);
+	return rc;
+}
+
+/* ---- options shared by every command that runs strategies */
+
+int
+external_opt(const char *name, const char *value, char *why, size_t n)
+{
+	static const char *const names[] = {"--tool-timeout", "--mlir-options",
+					    "--mlir-version", "--mlir-pipeline"};
+	char *end;
+
+	if (!value) {
+		for (int i = 0; i < 4; i++)
+			if (!strcmp(name, names[i]))
+				return 1;
+		return 0;
+	}
+	if (!strcmp(name, "--tool-timeout")) {
+		double t = strtod(value, &end);
+		if (*end || !*value || !(t > 0) || t > 86400) {
+			snprintf(why, n, "--tool-timeout wants seconds in (0, "
+				 "86400], got '%s'", value);
+			return -1;
+		}
+		opts.timeout = t;
+	} else if (!strcmp(name, "--mlir-options")) {
+		opts.mlir_options = value;
+	} else if (!strcmp(name, "--mlir-pipeline")) {
+		if (!*value || strchr(value, '\'')) {
+			snprintf(why, n, "--mlir-pipeline wants a pass pipeline "
+				 "(no quotes), got '%s'", value);
+			return -1;
+		}
+		opts.mlir_pipeline = value;
+	} else if (!strcmp(name, "--mlir-version")) {
+		long v = strtol(value, &end, 10);
+		if (*end || !*value || !mlir_version((int)v)) {
+			snprintf(why, n, "unknown MLIR version '%s' (16, 19 or "
+				 "22)", value);
+			return -1;
+		}
+		opts.mlir_version = (int)v;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* ---- fuzz batches: many programs, one tool call */
+
+/* The analysis (mlir) or the whole pipeline (mlir-pipeline) anchored on
+ * every nested module of the batch.  Both run nested in mlir-opt-22: the
+ * nested modules are symbol tables, so each gets its own dealloc_helper,
+ * and a failing module stops the call (its diagnostics name it). */
+static char *
+batch_command(const Strategy *s)
+{
+	const MlirVersion *v = mlir_version(external_mlir_version(s));
+	Str b = {0}, p = {0};
+	char *pipe;
+
+	if (s->ext->kind == EXT_PIPELINE) {
+		str_printf(&p, "--pass-pipeline=builtin.module(builtin.module("
+			   "%s))", pipeline());
+	} else {
+		str_puts(&p, "--pass-pipeline=builtin.module(builtin.module("
+			 "one-shot-bufferize{bufferize-function-boundaries "
+			 "test-analysis-only");
+		if (v->analysis_options && *v->analysis_options)
+			str_printf(&p, " %s", v->analysis_options);
+		if (opts.mlir_options && *opts.mlir_options)
+			str_printf(&p, " %s", opts.mlir_options);
+		str_puts(&p, "}))");
+	}
+	pipe = str_take(&p);
+	str_printf(&b, "%s ", s->ext->arg);
+	sh_quote(&b, pipe ? pipe : "");
+	str_puts(&b, " --mlir-print-op-generic --mlir-print-debuginfo "
+		 "--mlir-print-local-scope");
+	mem_free(pipe);
+	return str_take(&b);
+}
+
+/* Start of line `line` (1-based) in text. */
+static const char *
+line_start(const char *text, int line)
+{
+	for (int l = 1; l < line && text; l++)
+		if ((text = strchr(text, '\n')))
+			text++;
+	return text;
+}
+
+/* The text [from, to) with two spaces less at the start of each line: a
+ * nested module's lines as the tool prints the module alone, so that the
+ * memref lines of reports are those of the unbatched answer (only the
+ * SSA numbers and `<stdin>` locations differ; they name nothing we read). */
+static char *
+outdented(const char *from, const char *to)
+{
+	char *one = mem_alloc((size_t)(to - from) + 1), *o = one;
+
+	if (!one)
+		return NULL;
+	while (from < to) {
+		for (int k = 0; k < 2 && from < to && *from == ' '; k++)
+			from++;
+		while (from < to && (*o++ = *from++) != '\n')
+			;
+	}
+	*o = 0;
+	return one;
+}
+
+/* Split the batch's answer into one answer per nested module, in order,
+ * and remember each for its program's input.  -1 when the answer does not
+ * have n nested modules. */
+static int
+split_answer(const Strategy *s, const char *ans, char **in, int n)
+{
+	Arena *a = arena_new();
+	const char *end = NULL;
+	MOp *top;
+	MBlock *b;
+	Diag d;
+	int rc = -1;
+
+	if (!a || mlir_read(ans, strlen(ans), a, &top, &d) ||
+	    top->nregions != 1 || top->regions[0].nblocks != 1)
+		goto out;
+	b = top->regions[0].blocks[0];
+	if (b->nops != n)
+		goto out;
+	for (const char *p = ans; (p = strstr(p, "\n})")); p++)
+		end = p + 1; /* the outer module's last line */
+	for (int i = 0; i < n && end; i++) {
+		const char *from = line_start(ans, b->ops[i]->at.line);
+		const char *to = i + 1 < n ? line_start(ans, b->ops[i + 1]->at.line)
+					   : end;
+		char *one;
+		if (!from || !to || to < from || !(one = outdented(from, to)))
+			goto out;
+		external_remember(s, in[i], one);
+		mem_free(one);
+	}
+	rc = 0;
+out:
+	arena_free(a);
+	return rc;
+}
+
+/* Program `in`'s failure, from a batch's stderr: the tool's status and
+ * the diagnostics that name the program (lines starting with `at`), as if
+ * it had been asked alone (the nested modules are analysed apart). */
+static void
+remember_failure(const Strategy *s, const char *in, const ToolResult *r,
+		 const char *at)
+{
+	Str b = {0};
+	char st[256];
+	char *f;
+
+	str_printf(&b, "%c%s\n", FAILED, tool_status_str(r, st, sizeof st));
+	for (const char *p = r->err; p && *p;) {
+		size_t len = strcspn(p, "\n");
+		if (!strncmp(p, at, strlen(at))) {
+			str_put(&b, p, len);
+			str_puts(&b, "\n");
+		}
+		p += len + (p[len] == '\n');
+	}
+	if ((f = str_take(&b))) {
+		external_remember(s, in, f);
+		mem_free(f);
+	}
+}
+
+/* One batch call over in[0..n) (programs of files[0..n)).  When the tool
+ * fails, the programs its stderr names (FILE:LINE:COL: error) get that
+ * failure as their answer and the rest are asked again; when it names
+ * none (a crash), the batch is halved.  A batch of one is left to the
+ * program's own call. */
+static void
+ask_batch(const Strategy *s, const char *cmd, char **in, const char **files,
+	  int n)
+{
+	Str b = {0};
+	ToolResult r;
+	char *text;
+	int keep = 0;
+
+	if (n < 2)
+		return;
+	str_puts(&b, "module {\n");
+	for (int i = 0; i < n; i++) {
+		str_puts(&b, "module {\n");
+		str_puts(&b, in[i]);
+		str_puts(&b, "\n}\n");
+	}
+	str_puts(&b, "}\n");
+	if (!(text = str_take(&b)))
+		return;
+	stats.batched += n;
+	if (run_tool(cmd, text, opts.timeout, &r)) {
+		mem_free(text);
+		return;
+	}
+	mem_free(text);
+	if (r.status == TOOL_OK && !split_answer(s, r.out, in, n)) {
+		tool_result_free(&r);
+		return;
+	}
+	for (int i = 0; i < n; i++) { /* move the programs not named first */
+		char at[512];
+		snprintf(at, sizeof at, "%s:", files[i]);
+		if (r.err && strstr(r.err, at)) {
+			remember_failure(s, in[i], &r, at);
+			continue;
+		}
+		char *t = in[keep];
+		const char *f = files[keep];
+		in[keep] = in[i], files[keep] = files[i];
+		in[i] = t, files[i] = f;
+		keep++;
+	}
+	tool_result_free(&r);
+	if (keep < n) {
+		ask_batch(s, cmd, in, files, keep);
+	} else {
+		ask_batch(s, cmd, in, files, n / 2);
+		ask_batch(s, cmd, in + n / 2, files + n / 2, n - n / 2);
+	}
+}
+
+int
+external_prefill(const Strategy *s, Case *const *cases, int n)
+{
+	char **in = mem_calloc((size_t)n + 1, sizeof *in);
+	const char **files = mem_calloc((size_t)n + 1, sizeof *files);
+	char *cmd = s->ext && (s->ext->kind == EXT_MLIR ||
+			       s->ext->kind == EXT_PIPELINE) ?
+		    batch_command(s) : NULL;
+	int m = 0;
+
+	if (in && files && cmd)
+		for (int i = 0; i < n; i++) {
+			Arena *a = arena_new();
+			ExportMap map = {0};
+			Diag d;
+			char *t = a ? tool_input(s, cases[i], a, &map, &d) : NULL;
+			arena_free(a);
+			if (t && !answer_get(s, t)) {
+				files[m] = cases[i]->file;
+				in[m++] = t;
+			} else {
+				mem_free(t);
+			}
+		}
+	if (cmd)
+		ask_batch(s, cmd, in, files, m);
+	for (int i = 0; i < m; i++)
+		mem_free(in[i]);
+	mem_free(in);
+	mem_free(files);
+	mem_free(cmd);
+	return m;
+}

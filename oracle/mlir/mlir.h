@@ -1,0 +1,347 @@
+/*
+ * mlir.h: oracle/mlir/, MLIR and outside tools.  Table of contents in
+ * data-flow order:
+ *
+ *   tool.c     an outside tool run safely: /bin/sh -c CMD, stdin fed,
+ *              stdout/stderr captured, time limit, own process group
+ *   export.c   a program as MLIR for mlir-opt 16/19/22, and the map from
+ *              each emitted op back to TIR values (docs/mlir.md)
+ *   mlir_read.c  MLIR's generic op form (what *-opt tools print with
+ *              --mlir-print-op-generic --mlir-print-debuginfo) -> MOp tree,
+ *              any dialect, locations resolved; the bridge back from *-opt
+ *   memref.c   a tool's memref program (its pipeline's output on a case's
+ *              export) -> a buffer program over the case's TIR program
+ *   import.c   tensor-level MLIR (generic op form) -> TIR text, the
+ *              inverse of export.c (`bufdiff import` is cli/import_cli.c)
+ *   cache.c    text -> verdict or answer (tool answers here; the
+ *              reducer's candidates in fuzz/reduce.c)
+ *   external.c outside bufferizers as strategies: exec:, exec-mlir:, mlir,
+ *              mlir-pipeline (ask the tool, cache its answer, map it onto
+ *              decisions or a buffer program) -> ToolReport
+ *
+ * Lines and columns in mlir_read.c's and memref.c's diagnostics are
+ * positions in the MLIR text.  Uses cases.h (Case, decisions documents).
+ */
+#ifndef BUFDIFF_MLIR_H
+#define BUFDIFF_MLIR_H
+
+#include "cases.h"
+
+/* -------------------------------------------------------------- tool.c */
+
+typedef enum ToolStatus {
+	TOOL_OK,
+	TOOL_EXIT,              /* nonzero exit */
+	TOOL_SIGNAL,
+	TOOL_TIMEOUT,
+	TOOL_SPAWN,             /* could not start */
+	TOOL_OOM                /* output over the cap: killed */
+} ToolStatus;
+
+typedef struct ToolResult {
+	ToolStatus status;
+	int code;               /* exit code, signal number, or errno (SPAWN) */
+	char *out, *err;        /* captured stdout/stderr, NUL-terminated,
+				 * mem_alloc'ed (tool_result_free) */
+	size_t nout, nerr;
+	double seconds;         /* wall time, monotonic */
+	double timeout;         /* the limit it ran under */
+} ToolResult;
+
+enum { TOOL_OUT_CAP = 256 << 20 };  /* bytes per stream */
+
+/*
+ * /bin/sh -c cmd with in[0..nin) on its stdin; stdout and stderr captured
+ * (each up to the cap: beyond it the tool is killed, status TOOL_OOM);
+ * after `timeout` seconds (> 0) the whole process group is killed
+ * (SIGKILL), status TOOL_TIMEOUT.  When the tool ends, what is left of its
+ * process group (background children) is killed too.  Returns 0 when the
+ * tool ran (whatever its status; r->out/err set), -1 only when out of
+ * memory (r holds nothing).  Never leaves a zombie or an fd; the caller's
+ * SIGPIPE disposition and signal mask are unchanged afterwards.
+ */
+int tool_run(const char *cmd, const char *in, size_t nin, double timeout,
+	     ToolResult *r);
+void tool_result_free(ToolResult *r);   /* r's buffers; r reusable */
+/* Seconds on the monotonic clock (for durations). */
+double tool_now(void);
+/* The per-stream cap (0: back to TOOL_OUT_CAP), for tests. */
+void tool_output_cap(size_t n);
+/* One line for reports: "exit 1", "killed by signal 11 (SIGSEGV)",
+ * "timed out after 2 s", "could not start: ...",
+ * "killed: output over N bytes". */
+const char *tool_status_str(const ToolResult *r, char *buf, size_t n);
+/* The first `lines` lines of the tool's stderr (without the newline that
+ * ends the last one), cut at n - 1 bytes, into buf. */
+const char *tool_stderr_head(const ToolResult *r, int lines, char *buf,
+			     size_t n);
+
+/* ------------------------------------------------------------ export.c */
+
+/*
+ * One MLIR op the exporter emitted for a TIR op: the op that implements
+ * it (linalg/tensor/scf/func/async/bufferization/arith/math, yields and
+ * returns too) and the tensor.cast of a call argument; not the constants
+ * made for literals nor the ops inside linalg bodies.  Operand order is
+ * MLIR's (linalg: ins then outs), the order of One-Shot Bufferize's
+ * `__inplace_operands_attr__`.
+ */
+typedef struct ExportOp {
+	const Op *op;            /* the TIR op (its loc is the op's loc(...)) */
+	const char *mlir;        /* MLIR op name, e.g. "linalg.generic" */
+	Value **operands;        /* MLIR operand i -> TIR value (NULL: constant/aux) */
+	int noperands;
+	int *tied;               /* MLIR result j -> operand index it may reuse
+				  * (extract_slice: the source it views), or -1 */
+	Value **results;         /* MLIR result j -> TIR value (async.execute:
+				  * the future for the token and each value) */
+	int nresults;
+	int arg;                 /* a call's tensor.cast: the call operand it
+				  * feeds */
+} ExportOp;
+
+typedef struct ExportMap {
+	ExportOp *ops;           /* in the arena given to mlir_export */
+	int nops;
+} ExportMap;
+
+/* What differs between the mlir-opt versions bufdiff exports for. */
+typedef struct MlirVersion {
+	int version;             /* 16, 19, 22 */
+	const char *maxf, *minf; /* float max/min: arith.maxf (16), arith.maximumf */
+	bool has_materialize;    /* bufferization.materialize_in_destination
+				  * (not in 16: copy is an identity linalg.generic) */
+	const char *analysis_options; /* extra one-shot-bufferize options:
+				  * 16's allow-return-allocs so returning new
+				  * tensors is legal; later allow-return-allocs-
+				  * from-loops */
+	bool expand_output_shape; /* tensor.expand_shape takes output_shape
+				  * (19 on; not in 16) */
+} MlirVersion;
+
+const MlirVersion *mlir_version(int n);   /* 16, 19, 22; NULL otherwise */
+/* p as MLIR for version v appended to out, every op with
+ * loc("FILE":LINE:COL) of its TIR op.  0, or -1 with d (an inexpressible
+ * construct: d's loc is that op's, the message names the construct; or
+ * out of memory, loc 0).  map may be NULL; when not, its arrays are
+ * allocated in arena a (left empty on error). */
+int mlir_export(const Program *p, const char *file, const MlirVersion *v,
+		Str *out, Arena *a, ExportMap *map, Diag *d);
+/* The ExportOp of TIR op `op` whose MLIR name is `mlir` (the first, for
+ * an await of several values), or NULL. */
+const ExportOp *export_find(const ExportMap *m, const Op *op,
+			    const char *mlir);
+
+/* --------------------------------------------------------- mlir_read.c */
+
+/* A file location (`loc("f":3:5)`, or the first one inside name, callsite,
+ * fused and aliased locations); file NULL: none (`loc(unknown)`). */
+typedef struct MLoc {
+	const char *file;
+	int line, col;
+} MLoc;
+
+/* `name = value`; text is the value's raw text, trimmed ("unit" for a
+ * name alone).  Nothing in it is interpreted. */
+typedef struct MAttr {
+	const char *name;
+	const char *text;
+} MAttr;
+
+typedef struct MOp MOp;
+
+typedef struct MBlock {
+	const char *label;          /* "^bb0", or NULL for an unlabeled entry */
+	const char **args, **argtypes;
+	MLoc *arglocs;
+	int nargs;
+	MOp **ops;
+	int nops;
+} MBlock;
+
+typedef struct MRegion {
+	MBlock **blocks;
+	int nblocks;                /* 0: an empty region `{}` */
+} MRegion;
+
+/* One op, as `results = "name"(operands) [succs] <{props}> (regions)
+ * {attrs} : (optypes) -> restypes loc(...)`. */
+struct MOp {
+	const char *name;           /* "linalg.generic" */
+	const char **results;       /* "%0"; a group `%1:2` as "%1#0", "%1#1" */
+	int nresults;
+	const char **operands;      /* as written: "%arg0", "%3#1" */
+	int noperands;
+	const char **optypes;       /* noperands of them */
+	const char **restypes;      /* nresults of them */
+	MAttr *props;               /* <{...}> */
+	int nprops;
+	MAttr *attrs;               /* {...} */
+	int nattrs;
+	const char **succs;         /* "^bb1" */
+	int nsuccs;
+	MRegion *regions;
+	int nregions;
+	MLoc loc;
+	Loc at;                     /* where the op starts in the MLIR text */
+	MOp *parent;                /* NULL for the top op */
+};
+
+/*
+ * Parse text into its top op: the one "builtin.module", or a module made
+ * around the top-level ops.  Everything lives in arena a.  Aliases
+ * (`#x = ...`, `!x = ...`) and `{-# ... #-}` blocks are skipped, location
+ * aliases kept for resolution.  Returns 0, or -1 with d (d->loc: line and
+ * column in the MLIR text; "out of memory" with no location).
+ */
+int mlir_read(const char *text, size_t len, Arena *a, MOp **top, Diag *d);
+/* The attribute `name`: properties first, then the dictionary; NULL. */
+const MAttr *mop_attr(const MOp *op, const char *name);
+/* Every op under top (top first), in pre-order. */
+void mop_walk(MOp *top, void (*fn)(MOp *op, void *ctx), void *ctx);
+/* `["true", "none"]`: the number of strings; the first n (unescaped, in
+ * ar) in out.  -1 if a is NULL or not such an array, or out of memory. */
+int mattr_strings(const MAttr *a, Arena *ar, const char **out, int n);
+/* `3`, `-2 : i64`: 0 with *v, or -1. */
+int mattr_int(const MAttr *a, int64_t *v);
+/* `array<i32: 2, 1>`, `[0, 1]`, `[0 : i64, 1 : i64]`: the count; the first
+ * n in out.  -1 if a is NULL or not such a list. */
+int mattr_ints(const MAttr *a, int64_t *out, int n);
+/* `"text"`: its contents unescaped in ar, or NULL. */
+const char *mattr_str(const MAttr *a, Arena *ar);
+
+/* ------------------------------------------------------------ memref.c */
+
+/*
+ * The memref program `text` (generic form with locations) that a tool's
+ * pipeline made of case c's export (map), as a buffer program over c's
+ * tensor program: *out and *entry (its function for c's entry).  0, or -1
+ * with d (d->loc: line and column in text; the message names the op).
+ */
+int memref_program(const struct Case *c, const char *text,
+		   const ExportMap *map, BProg **out, const Func **entry,
+		   Diag *d);
+
+/* ------------------------------------------------------------ import.c */
+
+/*
+ * MLIR in the generic op form (what mlir-opt prints with
+ * --mlir-print-op-generic --mlir-print-debuginfo --mlir-print-local-scope)
+ * -> TIR program text appended to out.  func NULL: every function; else
+ * that one and the functions it calls.  0, or -1 with d and *dfile, the
+ * file d->loc is in: the op's loc("FILE":L:C) when it has one, else
+ * `file` (positions in text).  Anything outside the subset is an error
+ * (`unsupported op 'tensor.pad'`, `unsupported type 'memref<4xf32>'`).
+ */
+int mlir_import(const char *text, size_t len, const char *file,
+		const char *func, Str *out, Diag *d, const char **dfile);
+
+/* ------------------------------------------------------------- cache.c */
+
+/* Candidate case text -> accepted?  Program text -> a tool's answer.
+ * Open addressing, FNV-1a. */
+typedef struct Cache {
+	char **keys;
+	uint64_t *hash;
+	bool *acc;
+	char **text;
+	size_t cap, n;
+} Cache;
+int cache_get(const Cache *c, const char *key, bool *acc);
+int cache_put(Cache *c, char *key, bool acc);
+const char *cache_text(const Cache *c, const char *key);
+int cache_put_text(Cache *c, char *key, bool acc, char *text);
+void cache_free(Cache *c);
+
+/* ------------------------------------------------------- ToolReport */
+
+/* What an outside bufferizer was asked and answered (external.c). */
+typedef struct ToolReport {
+	char cmd[1536];         /* the command line that reproduces the answer */
+	char status[256];       /* tool-error: "exit 1", "timed out after 60 s",
+				 * "answer: unknown value %q", ... */
+	char err[1024];         /* tool-error: the first lines of its stderr */
+	char *decisions;        /* mem_alloc'ed: the tool's own word for each
+				 * decision it took, one per line, or NULL */
+	char *memref;           /* mlir-pipeline: the memref program the
+				 * tool printed (reports' memref lines are
+				 * in it), mem_alloc'ed, or NULL */
+} ToolReport;
+
+/* ---------------------------------------------------------- external.c */
+
+typedef enum ExtKind { EXT_EXEC, EXT_EXEC_MLIR, EXT_MLIR, EXT_PIPELINE } ExtKind;
+
+/* A parsed outside strategy (Strategy.ext), alive for the process. */
+struct External {
+	ExtKind kind;
+	char spec[2048];        /* as given: "exec:python3 x.py", "mlir" */
+	char arg[2048];         /* the command, or the tool (mlir-opt-22) */
+	int version;            /* the tool is mlir-opt-N: N, else 0 */
+};
+
+typedef struct ExternalOpts {
+	double timeout;         /* --tool-timeout SEC (default 60) */
+	const char *mlir_options; /* --mlir-options: more analysis options */
+	int mlir_version;       /* --mlir-version N; 0: the tool's, or 22 */
+	int batch;              /* fuzz: programs per tool call (0: 64; 1:
+				 * unbatched, a call per program, for
+				 * bench/bench_mlir.c's comparison) */
+	const char *mlir_pipeline; /* --mlir-pipeline P (mlir-pipeline); NULL
+				 * or "": the default, MLIR_PIPELINE */
+} ExternalOpts;
+
+#define MLIR_PIPELINE "one-shot-bufferize{bufferize-function-boundaries}," \
+		      "buffer-deallocation-pipeline"
+
+/* Tool calls so far (for benches and fuzz summaries). */
+typedef struct ExternalStats {
+	long calls;             /* processes started */
+	long batched;           /* programs sent in batches (fuzz) */
+	double seconds;         /* wall time inside the tools */
+} ExternalStats;
+
+void external_options(const ExternalOpts *o);
+const ExternalStats *external_stats(void);
+const ExternalOpts *external_opts(void);
+/* --tool-timeout, --mlir-options, --mlir-version, --mlir-pipeline for any
+ * command: 1 taken,
+ * 0 not one of these, -1 a bad value (why).  value NULL: only whether name
+ * is one of them. */
+int external_opt(const char *name, const char *value, char *why, size_t n);
+/* A built-in strategy by name, or an outside one (`exec:CMD`,
+ * `exec-mlir:CMD`, `mlir[:TOOL]`, `mlir-pipeline[:TOOL]`); NULL if
+ * neither. */
+const Strategy *strategy_parse(const char *spec);
+/* A short name for files and tables: the built-in's name, or "exec",
+ * "exec-mlir", "mlir", "mlir-pipeline". */
+const char *strategy_label(const Strategy *s);
+/* The shell command an outside strategy runs (the program on its stdin). */
+void external_command(const Strategy *s, Str *b);
+/* The same as one stage of a pipeline: a command with shell operators
+ * (; & | # newline) as sh -c '...'. */
+void external_stage(const Strategy *s, Str *b);
+/* The MLIR version an outside strategy exports for. */
+int external_mlir_version(const Strategy *s);
+/* Decisions of outside strategy s on case c, into ds (made here): 0, 1 a
+ * tool-error (t says why), -1 out of memory (err). */
+int external_decide(const Strategy *s, const struct Case *c, Decisions *ds,
+		    ToolReport *t, Diag *err);
+/* mlir-pipeline: the memref program TOOL prints for case c, as a buffer
+ * program (memref_program), with its entry function: 0, 1 a tool-error
+ * (t says why), -1 an unexecutable memref program (err, loc 0: the
+ * message names the op and its line in the tool's output) or out of
+ * memory.  *bp is bprog_free'd by the caller. */
+int external_memref(const Strategy *s, const struct Case *c, BProg **bp,
+		    const Func **entry, ToolReport *t, Diag *err);
+/* Remember (or, in fuzz batches, pre-fill) the answer to input text `in`. */
+void external_remember(const Strategy *s, const char *in, const char *answer);
+void external_forget(void);     /* drop every cached answer */
+/* Fuzz batches: ask the tool about many cases in one call (mlir and
+ * mlir-pipeline: nested modules, the analysis or the pipeline anchored on
+ * each) and remember each answer (the nested module's text); a
+ * failing batch is halved until the failing program runs alone.  Returns
+ * the number of programs asked. */
+int external_prefill(const Strategy *s, struct Case *const *cases, int n);
+
+#endif

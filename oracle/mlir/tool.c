@@ -1,0 +1,477 @@
+/* tool.c: run an outside tool (/bin/sh -c CMD) with its stdin fed and its
+ * stdout/stderr captured, under a time limit, in its own process group.
+ *
+ * One poll() loop over non-blocking pipes feeds stdin while it drains
+ * stdout and stderr, so a tool that writes a lot before reading its input,
+ * or never reads it, cannot deadlock us.  The deadline is on the monotonic
+ * clock.  When the tool ends, or times out, or writes more than the cap,
+ * its whole process group is killed (a background grandchild holding a
+ * pipe open must not outlive the call) and the tool is reaped: no zombie,
+ * no fd left behind. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mlir.h"
+
+extern char **environ;
+
+enum { TOOL_CHUNK = 64 * 1024 };
+
+static size_t out_cap = TOOL_OUT_CAP;
+
+void
+tool_output_cap(size_t n)
+{
+	out_cap = n ? n : TOOL_OUT_CAP;
+}
+
+double
+tool_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void
+close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* A pipe whose ends do not leak into other children (the child's ends
+ * are dup2'ed onto 0-2, which clears the flag there). */
+static int
+pipe_cloexec(int fd[2])
+{
+	if (pipe(fd) < 0)
+		return -1;
+	fcntl(fd[0], F_SETFD, FD_CLOEXEC);
+	fcntl(fd[1], F_SETFD, FD_CLOEXEC);
+	return 0;
+}
+
+static void
+set_nonblock(int fd)
+{
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+/* posix_spawn (vfork-like in glibc: cheap in a big, ASan'ed process): the
+ * child gets the pipes on 0-2, its own process group, the caller's signal
+ * mask (we block SIGPIPE meanwhile) and SIGPIPE at its default.  0 or an
+ * errno value. */
+static int
+tool_spawn(const char *cmd, const int fds[3], const sigset_t *mask,
+	   pid_t *pid)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t def;
+	char *argv[] = {"sh", "-c", (char *)cmd, NULL};
+	int rc;
+
+	if ((rc = posix_spawn_file_actions_init(&fa)))
+		return rc;
+	if ((rc = posix_spawnattr_init(&at))) {
+		posix_spawn_file_actions_destroy(&fa);
+		return rc;
+	}
+	sigemptyset(&def);
+	sigaddset(&def, SIGPIPE);
+	for (int i = 0; i < 3 && !rc; i++)
+		rc = posix_spawn_file_actions_adddup2(&fa, fds[i], i);
+	if (!rc)
+		rc = posix_spawnattr_setpgroup(&at, 0);
+	if (!rc)
+		rc = posix_spawnattr_setsigmask(&at, mask);
+	if (!rc)
+		rc = posix_spawnattr_setsigdefault(&at, &def);
+	if (!rc)
+		rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP |
+					      POSIX_SPAWN_SETSIGMASK |
+					      POSIX_SPAWN_SETSIGDEF);
+	if (!rc)
+		rc = posix_spawn(pid, "/bin/sh", &fa, &at, argv, environ);
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
+	return rc;
+}
+
+/* One captured stream. */
+typedef struct Sink {
+	int fd;
+	char *buf;
+	size_t n, cap;
+} Sink;
+
+static int
+sink_init(Sink *s)
+{
+	s->fd = -1;
+	s->n = 0;
+	s->cap = 1;
+	s->buf = mem_alloc(1);
+	if (s->buf)
+		s->buf[0] = 0;
+	return s->buf ? 0 : -1;
+}
+
+enum { SINK_MORE, SINK_EOF, SINK_OOM, SINK_OVER };
+
+/* Read what is there (the fd is non-blocking). */
+static int
+sink_read(Sink *s)
+{
+	if (s->cap - s->n < TOOL_CHUNK + 1) {
+		size_t cap = s->cap * 2 > s->n + TOOL_CHUNK + 1 ?
+			     s->cap * 2 : s->n + TOOL_CHUNK + 1;
+		char *b = mem_realloc(s->buf, cap);
+
+		if (!b)
+			return SINK_OOM;
+		s->buf = b;
+		s->cap = cap;
+	}
+	ssize_t k = read(s->fd, s->buf + s->n, TOOL_CHUNK);
+	if (k < 0)
+		return errno == EAGAIN || errno == EINTR ? SINK_MORE : SINK_EOF;
+	if (k == 0)
+		return SINK_EOF;
+	s->n += k;
+	s->buf[s->n] = 0;
+	return s->n > out_cap ? SINK_OVER : SINK_MORE;
+}
+
+/* The state of one run. */
+typedef struct Run1 {
+	pid_t pid;
+	int in;                 /* our end of the tool's stdin, -1 closed */
+	const char *data;
+	size_t ndata, off;
+	Sink out, err;
+	bool exited;            /* the tool (sh) is a zombie, not reaped */
+	ToolStatus why;         /* TOOL_OK, or why we killed it */
+	bool oom;
+} Run1;
+
+/* Feed stdin.  SIGPIPE is blocked here, so a tool that exited or closed
+ * its stdin gives EPIPE, and we stop feeding it. */
+static void
+run_feed(Run1 *t)
+{
+	size_t k = t->ndata - t->off < TOOL_CHUNK ? t->ndata - t->off :
+		   TOOL_CHUNK;
+	ssize_t w = write(t->in, t->data + t->off, k);
+
+	if (w > 0)
+		t->off += w;
+	else if (w < 0 && errno != EAGAIN && errno != EINTR)
+		close_fd(&t->in);
+	if (t->off == t->ndata)
+		close_fd(&t->in);
+}
+
+/* Has the tool ended?  WNOWAIT keeps it a zombie, so its pid (= its group
+ * id) cannot be reused before we kill what is left of its group. */
+static bool
+run_ended(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof si);
+	if (waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return errno == ECHILD;
+	return si.si_pid == pid;
+}
+
+static void
+run_drain(Run1 *t, Sink *s)
+{
+	int k = sink_read(s);
+
+	if (k == SINK_EOF)
+		close_fd(&s->fd);
+	else if (k == SINK_OOM)
+		t->oom = true;
+	else if (k == SINK_OVER && t->why == TOOL_OK)
+		t->why = TOOL_OOM;
+}
+
+/* One poll and what it found; false when nothing happened. */
+static bool
+run_poll(Run1 *t, int ms)
+{
+	struct pollfd p[3];
+	int np = 0, ii = -1, io = -1, ie = -1;
+
+	if (t->in >= 0)
+		ii = np, p[np++] = (struct pollfd){t->in, POLLOUT, 0};
+	if (t->out.fd >= 0)
+		io = np, p[np++] = (struct pollfd){t->out.fd, POLLIN, 0};
+	if (t->err.fd >= 0)
+		ie = np, p[np++] = (struct pollfd){t->err.fd, POLLIN, 0};
+	if (poll(p, np, ms) <= 0)
+		return false;
+	if (ii >= 0 && p[ii].revents)
+		run_feed(t);
+	if (io >= 0 && p[io].revents)
+		run_drain(t, &t->out);
+	if (ie >= 0 && p[ie].revents)
+		run_drain(t, &t->err);
+	return true;
+}
+
+/* Until the tool ended and both outputs are at EOF, or the deadline.
+ * Nothing wakes poll when the tool ends while a straggler keeps its pipes
+ * open (or after it closed them), so each wait is bounded by a tick that
+ * grows from 1 to 50 ms while nothing happens. */
+static void
+run_loop(Run1 *t, double deadline)
+{
+	int tick = 1;
+
+	while (!t->oom && t->why == TOOL_OK) {
+		if (!t->exited && run_ended(t->pid)) {
+			t->exited = true;
+			close_fd(&t->in);
+			kill(-t->pid, SIGKILL);  /* stragglers */
+		}
+		if (t->exited && t->out.fd < 0 && t->err.fd < 0)
+			break;
+		double left = (deadline - tool_now()) * 1000;
+		if (!(left > 0)) {      /* NaN too */
+			t->why = TOOL_TIMEOUT;
+			break;
+		}
+		if (run_poll(t, left < tick ? (int)ceil(left) : tick))
+			tick = 1;
+		else
+			tick = tick < 50 ? tick * 2 : 50;
+	}
+}
+
+static const char *signal_name(int sig);
+
+/* Kill the group, reap the tool, close everything, fill r.  /bin/sh -c
+ * reports a command that a signal killed as exit 128+N (dash does not exec
+ * the last command): that is a crash too. */
+static void
+run_finish(Run1 *t, ToolResult *r)
+{
+	int st = 0;
+
+	kill(-t->pid, SIGKILL);
+	while (waitpid(t->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	close_fd(&t->in);
+	close_fd(&t->out.fd);
+	close_fd(&t->err.fd);
+	r->status = t->why;
+	if (t->why != TOOL_OK)
+		r->code = 0;
+	else if (WIFSIGNALED(st))
+		r->status = TOOL_SIGNAL, r->code = WTERMSIG(st);
+	else if (WEXITSTATUS(st) > 128 && signal_name(WEXITSTATUS(st) - 128))
+		r->status = TOOL_SIGNAL, r->code = WEXITSTATUS(st) - 128;
+	else if (WEXITSTATUS(st))
+		r->status = TOOL_EXIT, r->code = WEXITSTATUS(st);
+}
+
+/* Make the pipes and start the tool: 0, or an errno value (everything
+ * closed). */
+static int
+run_start(Run1 *t, const char *cmd, const sigset_t *mask)
+{
+	int pi[2] = {-1, -1}, po[2] = {-1, -1}, pe[2] = {-1, -1}, rc = 0;
+
+	if (pipe_cloexec(pi) < 0 || pipe_cloexec(po) < 0 ||
+	    pipe_cloexec(pe) < 0)
+		rc = errno;
+	if (!rc)
+		rc = tool_spawn(cmd, (int[3]){pi[0], po[1], pe[1]}, mask,
+				&t->pid);
+	close_fd(&pi[0]);
+	close_fd(&po[1]);
+	close_fd(&pe[1]);
+	t->in = pi[1];
+	t->out.fd = po[0];
+	t->err.fd = pe[0];
+	if (rc) {
+		close_fd(&t->in);
+		close_fd(&t->out.fd);
+		close_fd(&t->err.fd);
+		return rc;
+	}
+	set_nonblock(t->in);
+	set_nonblock(t->out.fd);
+	set_nonblock(t->err.fd);
+	if (!t->ndata)
+		close_fd(&t->in);
+	return 0;
+}
+
+/*
+ * SIGPIPE: a write to a pipe whose reader is gone raises it, and its
+ * default kills us.  We neither ignore it process-wide (the caller's
+ * disposition is theirs) nor install a handler: it is blocked in this
+ * thread for the call, so a write gives EPIPE instead, and a SIGPIPE that
+ * became pending meanwhile is consumed before the old mask comes back.
+ * The tool gets the caller's mask and SIGPIPE at its default.
+ */
+static void
+sigpipe_block(sigset_t *old, bool *was_pending)
+{
+	sigset_t s, pend;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &s, old);
+	sigpending(&pend);
+	*was_pending = sigismember(&pend, SIGPIPE);
+}
+
+static void
+sigpipe_restore(const sigset_t *old, bool was_pending)
+{
+	sigset_t s, pend;
+	struct timespec zero = {0, 0};
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGPIPE);
+	sigpending(&pend);
+	if (!was_pending && sigismember(&pend, SIGPIPE))
+		while (sigtimedwait(&s, NULL, &zero) < 0 && errno == EINTR)
+			;
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+int
+tool_run(const char *cmd, const char *in, size_t nin, double timeout,
+	 ToolResult *r)
+{
+	Run1 t = {.in = -1, .data = in, .ndata = in ? nin : 0};
+	double start = tool_now();
+	sigset_t old;
+	bool pending;
+	int rc;
+
+	memset(r, 0, sizeof *r);
+	r->timeout = timeout;
+	if (sink_init(&t.out) < 0 || sink_init(&t.err) < 0) {
+		mem_free(t.out.buf);
+		mem_free(t.err.buf);
+		return -1;
+	}
+	sigpipe_block(&old, &pending);
+	rc = run_start(&t, cmd, &old);
+	if (rc) {
+		r->status = TOOL_SPAWN;
+		r->code = rc;
+	} else {
+		run_loop(&t, start + timeout);
+		run_finish(&t, r);
+	}
+	sigpipe_restore(&old, pending);
+	r->out = t.out.buf, r->nout = t.out.n;
+	r->err = t.err.buf, r->nerr = t.err.n;
+	r->seconds = tool_now() - start;
+	if (t.oom) {
+		tool_result_free(r);
+		return -1;
+	}
+	return 0;
+}
+
+void
+tool_result_free(ToolResult *r)
+{
+	mem_free(r->out);
+	mem_free(r->err);
+	r->out = r->err = NULL;
+	r->nout = r->nerr = 0;
+}
+
+static const char *
+signal_name(int sig)
+{
+	static const struct { int sig; const char *name; } tab[] = {
+		{SIGHUP, "SIGHUP"}, {SIGINT, "SIGINT"}, {SIGQUIT, "SIGQUIT"},
+		{SIGILL, "SIGILL"}, {SIGTRAP, "SIGTRAP"}, {SIGABRT, "SIGABRT"},
+		{SIGBUS, "SIGBUS"}, {SIGFPE, "SIGFPE"}, {SIGKILL, "SIGKILL"},
+		{SIGUSR1, "SIGUSR1"}, {SIGSEGV, "SIGSEGV"},
+		{SIGUSR2, "SIGUSR2"}, {SIGPIPE, "SIGPIPE"},
+		{SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"},
+		{SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"},
+		{SIGSYS, "SIGSYS"},
+	};
+
+	for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+		if (tab[i].sig == sig)
+			return tab[i].name;
+	return NULL;
+}
+
+const char *
+tool_status_str(const ToolResult *r, char *buf, size_t n)
+{
+	const char *name;
+
+	switch (r->status) {
+	case TOOL_OK:
+	case TOOL_EXIT:
+		snprintf(buf, n, "exit %d", r->code);
+		break;
+	case TOOL_SIGNAL:
+		name = signal_name(r->code);
+		if (name)
+			snprintf(buf, n, "killed by signal %d (%s)", r->code,
+				 name);
+		else
+			snprintf(buf, n, "killed by signal %d", r->code);
+		break;
+	case TOOL_TIMEOUT:
+		snprintf(buf, n, "timed out after %g s", r->timeout);
+		break;
+	case TOOL_SPAWN:
+		snprintf(buf, n, "could not start: %s", strerror(r->code));
+		break;
+	case TOOL_OOM:
+		snprintf(buf, n, "killed: output over %zu bytes", out_cap);
+		break;
+	}
+	return buf;
+}
+
+const char *
+tool_stderr_head(const ToolResult *r, int lines, char *buf, size_t n)
+{
+	size_t k = 0;
+	int seen = 0;
+
+	if (!n)
+		return buf;
+	while (k < r->nerr && seen < lines) {
+		if (r->err[k] == '\n' && ++seen == lines)
+			break;
+		k++;
+	}
+	if (k && r->err[k - 1] == '\n' && k == r->nerr)
+		k--;  /* no final newline */
+	if (k > n - 1)
+		k = n - 1;
+	memcpy(buf, r->err, k);
+	buf[k] = 0;
+	return buf;
+}

@@ -1,0 +1,271 @@
+/*
+ * graph.c: the def-use graph of a case as DOT, laid out by Graphviz
+ * (`dot -Tsvg`, run through tool.c) into the --html page (docs/html.md).
+ *
+ * One node per op (results, op, line) and per parameter and block
+ * argument; an edge from each value's definition to each op that uses it;
+ * regions are clusters.  Loops show their back edge (the body's yield to
+ * the iter args, dashed blue), branches their yields into the `if`.  Every
+ * violation's writer-to-reader edge is drawn in red across all of that
+ * (constraint=false: it does not bend the layout), labelled with the
+ * clobbered version and the run.
+ */
+#include "report.h"
+
+/* A DOT string's contents: quotes and backslashes escaped, control
+ * characters shown as \xNN (Graphviz escapes the rest in its SVG). */
+static void
+dot_put(Str *b, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			str_printf(b, "\\%c", ch);
+		else if (ch < 0x20 || ch == 0x7f)
+			str_printf(b, "\\\\x%02x", ch);
+		else
+			str_put(b, (const char *)&ch, 1);
+	}
+}
+
+/* A graph being written: the nodes go into their clusters, the edges after
+ * all of them (in DOT an edge inside a cluster pulls its nodes in). */
+typedef struct G {
+	Str *n, *e;
+} G;
+
+static void
+value_src(Str *b, const Value *v)
+{
+	if (v->def)
+		str_printf(b, "o%d", v->def->seq);
+	else
+		str_printf(b, "v%d", v->id);
+}
+
+static void
+use_edge(G *g, const Value *u, const Op *op)
+{
+	if (!u)
+		return;
+	str_puts(g->e, "  ");
+	value_src(g->e, u);
+	str_printf(g->e, " -> o%d;\n", op->seq);
+}
+
+static void
+arg_nodes(Str *b, const Block *blk, const char *what)
+{
+	for (int i = 0; blk && i < blk->nargs; i++) {
+		str_printf(b, "  v%d [shape=ellipse, label=\"%%", blk->args[i]->id);
+		dot_put(b, blk->args[i]->name);
+		str_printf(b, "\\n%s\"];\n", i || !what[0] ? "iter arg" : what);
+	}
+}
+
+static void graph_block(G *g, const Block *blk);
+
+/* The terminator of blk (its last op) yields into `to`: for the values
+ * of a loop's next trip (back edges), or the results of an if/async. */
+static void
+yield_edges(Str *b, const Block *blk, const Op *region, bool back)
+{
+	const Op *y = blk && blk->nops ? blk->ops[blk->nops - 1] : NULL;
+	int first = region->kind == OP_FOR || region->kind == OP_FORALL;
+
+	if (!y || y->kind != OP_YIELD)
+		return;
+	for (int i = 0; i < y->nargs; i++) {
+		if (back && first + i < blk->nargs)
+			str_printf(b, "  o%d -> v%d [style=dashed, color=\"#1f77b4\", "
+				   "constraint=false, label=\"next trip\"];\n",
+				   y->seq, blk->args[first + i]->id);
+	}
+	str_printf(b, "  o%d -> o%d [style=dotted];\n", y->seq, region->seq);
+}
+
+static void
+region(G *g, const Op *op, const Block *blk, const char *what)
+{
+	Str *b = g->n;
+
+	if (!blk)
+		return;
+	str_printf(b, "  subgraph cluster_%d_%d {\n  label=\"%s%s (line %d)\"; "
+		   "style=rounded; color=\"#999\";\n", op->seq, blk == op->orelse,
+		   op_info[op->kind].name, what, op->loc.line);
+	if (blk != op->orelse || op->kind != OP_WHILE) /* do: the same args */
+		arg_nodes(b, blk, op->kind == OP_FOR || op->kind == OP_FORALL ?
+			  "induction var" : "");
+	graph_block(g, blk);
+	str_puts(b, "  }\n");
+	yield_edges(g->e, blk, op, op->kind == OP_FOR || op->kind == OP_WHILE ||
+		    op->kind == OP_FORALL);
+}
+
+static void
+op_node(G *g, const Op *op)
+{
+	Str *b = g->n;
+
+	str_printf(b, "  o%d [label=\"", op->seq);
+	for (int i = 0; i < op->nres; i++) {
+		str_puts(b, i ? ", %" : "%");
+		dot_put(b, op->res[i]->name);
+	}
+	str_printf(b, "%s%s\\nline %d\"];\n", op->nres ? " = " : "",
+		   op_info[op->kind].name, op->loc.line);
+	for (int i = 0; i < op->nargs; i++)
+		use_edge(g, op->args[i].v, op);
+	if (op->hasdest)
+		use_edge(g, op->dest.v, op);
+	for (int i = 0; i < op->noffs; i++)
+		use_edge(g, op->offs[i].v, op);
+	/* the inits enter the loop's iter args */
+	if ((op->kind == OP_FOR || op->kind == OP_FORALL) && op->body) {
+		int lead = op->kind == OP_FOR ? 3 : 2;
+		for (int i = lead; i < op->nargs && i - lead + 1 < op->body->nargs;
+		     i++)
+			str_printf(g->e, "  o%d -> v%d [style=dotted, label=\"init\"];\n",
+				   op->seq, op->body->args[i - lead + 1]->id);
+	}
+	if (op->kind == OP_WHILE && op->body)
+		for (int i = 0; i < op->nargs && i < op->body->nargs; i++)
+			str_printf(g->e, "  o%d -> v%d [style=dotted, label=\"init\"];\n",
+				   op->seq, op->body->args[i]->id);
+	if (op->kind == OP_IF) {
+		region(g, op, op->body, "");
+		region(g, op, op->orelse, " else");
+	} else if (op->kind == OP_WHILE) {
+		region(g, op, op->body, " condition");
+		region(g, op, op->orelse, " do");
+	} else {
+		region(g, op, op->body, "");
+	}
+}
+
+static void
+graph_block(G *g, const Block *blk)
+{
+	for (int i = 0; i < blk->nops; i++)
+		op_node(g, blk->ops[i]);
+}
+
+static int
+inst_op(const BInst *in)
+{
+	const Op *op = in ? (in->op ? in->op : in->top) : NULL;
+
+	return op ? op->seq : -1;
+}
+
+/* Does run r have a violation from writer op w to reader op a before
+ * its violation `before` (-1: any)? */
+static bool
+has_edge(const RunOut *ro, int w, int a, int before)
+{
+	for (int j = 0; j < ro->ex.nviols && (before < 0 || j < before); j++)
+		if (inst_op(ro->ex.viols[j].writer) == w &&
+		    inst_op(ro->ex.viols[j].at) == a)
+			return true;
+	return false;
+}
+
+/* The writer-to-reader edge of each distinct violation, once, with the
+ * runs that have it. */
+static void
+blame_edges(Str *b, const Outcome *o)
+{
+	for (int r = 0; o && r < o->nruns; r++) {
+		const RunOut *ro = &o->runs[r];
+		for (int k = 0; k < ro->ex.nviols; k++) {
+			const Violation *v = &ro->ex.viols[k];
+			int w = inst_op(v->writer), a = inst_op(v->at), n = 0;
+			bool seen = has_edge(ro, w, a, k);
+			if (w < 0 || a < 0)
+				continue;
+			for (int q = 0; q < r && !seen; q++)
+				seen = has_edge(&o->runs[q], w, a, -1);
+			if (seen)
+				continue;
+			str_printf(b, "  o%d -> o%d [color=\"#d62728\", penwidth=2.5, "
+				   "constraint=false, fontcolor=\"#d62728\", "
+				   "class=\"blame\", label=\"%s of %%", w, a,
+				   vkind_names[v->kind]);
+			dot_put(b, v->victim ? v->victim->name : "?");
+			for (int q = r; q < o->nruns; q++)
+				if (has_edge(&o->runs[q], w, a, -1))
+					str_printf(b, "%s%d", n++ ? ", " : " (run ", q + 1);
+			str_puts(b, ")\"];\n");
+		}
+	}
+}
+
+void
+graph_dot(Str *b, const Program *p, const Outcome *o)
+{
+	Str e = {0};
+	G g = {b, &e};
+
+	str_puts(b, "digraph defuse {\n  rankdir=TB; fontname=\"monospace\"; "
+		 "fontsize=10;\n  node [shape=box, fontname=\"monospace\", "
+		 "fontsize=10];\n  edge [fontname=\"sans-serif\", fontsize=9];\n");
+	for (int f = 0; f < p->nfuncs; f++) {
+		const Func *fn = p->funcs[f];
+		str_printf(b, "  subgraph cluster_f%d {\n  label=\"@", f);
+		dot_put(b, fn->name);
+		str_puts(b, "\"; color=\"#ccc\";\n");
+		for (int i = 0; i < fn->nparams; i++) {
+			str_printf(b, "  v%d [shape=ellipse, label=\"%%",
+				   fn->params[i]->id);
+			dot_put(b, fn->params[i]->name);
+			str_printf(b, "\\nparam%s\"];\n", fn->params[i]->readonly ?
+				   " (readonly)" : "");
+		}
+		graph_block(&g, fn->body);
+		str_puts(b, "  }\n");
+	}
+	if (e.len)
+		str_put(b, e.s, e.len);
+	b->oom |= e.oom;
+	str_free(&e);
+	blame_edges(b, o);
+	str_puts(b, "}\n");
+}
+
+/* The graph panel: the SVG Graphviz made of the DOT, or why there is none
+ * (with the DOT text, which `dot -Tsvg` draws elsewhere). */
+void
+graph_panel(Str *b, const Case *c, const Outcome *o)
+{
+	Str dot = {0};
+	ToolResult r = {0};
+	const char *svg = NULL;
+
+	graph_dot(&dot, c->prog, o);
+	str_puts(b, "<section id=\"graph\"><h2>Def-use graph</h2>\n<p class=\"note\">"
+		 "An edge from each definition to each use; clusters are regions. "
+		 "Dashed blue: a loop's back edge (the yield to the next trip's iter "
+		 "args); dotted: inits and yields. Red: the blamed write-to-read edge "
+		 "of each violation (the writer clobbered the version the reader "
+		 "expected), drawn across back edges and branches.</p>\n");
+	if (!dot.oom && !tool_run("dot -Tsvg", dot.s, dot.len, 20, &r) &&
+	    r.status == TOOL_OK)
+		svg = strstr(r.out, "<svg");
+	if (svg) {
+		str_puts(b, "<div id=\"defuse\">");
+		str_puts(b, svg);
+		str_puts(b, "</div>\n");
+	} else {
+		char why[256];
+		str_puts(b, "<p class=\"bad\" id=\"nograph\">not drawn: `dot -Tsvg` ");
+		html_put(b, r.out || r.err ? tool_status_str(&r, why, sizeof why) :
+			 "could not run");
+		str_puts(b, " (Graphviz: scripts/install-deps)</p><pre>");
+		html_put(b, dot.s);
+		str_puts(b, "</pre>\n");
+	}
+	str_puts(b, "</section>\n");
+	tool_result_free(&r);
+	str_free(&dot);
+}

@@ -1,0 +1,1387 @@
+/*
+ * report.c: what a case did, as text, JSON (FORMAT.md §3) and JUnit XML.
+ *
+ * JSON floats: Jansson prints reals with %.17g, so f32 0.1 would come out
+ * as 0.10000000149011612.  Instead each float becomes a string holding a
+ * NUL byte, '#' and the shortest round-trip text of the value in its
+ * dtype; after json_dumps the token "\u0000#TEXT" is replaced by TEXT.
+ * No other string can produce "\u0000": every string we emit comes from
+ * a C string, which holds no NUL.
+ */
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+
+#include "report.h"
+
+static const char *const status_names[] = {
+	[STATUS_OK] = "ok", [STATUS_FAIL] = "failed", [STATUS_BAD] = "error",
+};
+
+/* ---------------------------------------------------------- text */
+
+/* Text shows at most TEXT_ELEMS elements of a tensor (JSON shows all). */
+#define TEXT_ELEMS 32
+
+static void
+text_nested(FILE *out, const Tensor *t, int depth, int64_t *pos)
+{
+	char buf[64];
+
+	if (depth == t->rank) {
+		if (*pos < TEXT_ELEMS) { /* an undefined element is poison */
+			if (tensor_defined(t, *pos))
+				tensor_elem_str(t, *pos, buf, sizeof buf);
+			fputs(tensor_defined(t, *pos) ? buf : "poison", out);
+		}
+		++*pos;
+		return;
+	}
+	fputc('[', out);
+	for (int64_t i = 0; i < t->dims[depth] && *pos < TEXT_ELEMS; i++) {
+		if (i)
+			fputs(", ", out);
+		text_nested(out, t, depth + 1, pos);
+	}
+	if (*pos >= TEXT_ELEMS && t->n > TEXT_ELEMS)
+		fputs(", ...", out);
+	fputc(']', out);
+}
+
+void
+report_tensor(FILE *out, const Tensor *t)
+{
+	int64_t pos = 0;
+
+	text_nested(out, t, 0, &pos);
+	if (t->n > TEXT_ELEMS)
+		fprintf(out, " (%lld elements)", (long long)t->n);
+}
+
+/* ---------------------------------------------- bufferized runs, text */
+
+static const char *
+vname(const Value *v)
+{
+	return v ? v->name : "?";
+}
+
+static int
+vline(const BInst *in)
+{
+	return in && in->op ? in->op->loc.line : 0;
+}
+
+static const char *
+decision_of(const BInst *in, char *buf, size_t n)
+{
+	const Value *v = inst_value(in);
+
+	if (!in || !v || in->dec.kind == DEC_NONE)
+		return "-";
+	return dec_str(v, &in->dec, buf, n);
+}
+
+/* What the text report knows while it prints a run: the case file (for
+ * FILE:LINE:COL) and the tensor program (values past its own are the
+ * lowering's or the memref program's). */
+typedef struct Rep {
+	FILE *out;
+	const char *file;
+	const Program *p;
+	const BProg *bp;
+} Rep;
+
+static const Op *
+inst_op(const BInst *in)
+{
+	return !in ? NULL : in->op ? in->op : in->top;
+}
+
+/* " at FILE:LINE:COL" of op, or nothing when it has no location. */
+static void
+at_op(const Rep *R, const Op *op)
+{
+	if (op && op->loc.line)
+		fprintf(R->out, " at %s:%d:%d", R->file, op->loc.line,
+			op->loc.col);
+}
+
+static bool
+in_program(const Rep *R, const Value *v)
+{
+	return v && v->id < R->p->nvalues && R->p->values[v->id] == v;
+}
+
+/* v in words of the program (bir_value_text), op the instruction's. */
+static void
+value_text(const Rep *R, const Value *v, const Op *op)
+{
+	Str s = {0};
+
+	if (!R->bp) {
+		fprintf(R->out, "%%%s", v->name);
+		return;
+	}
+	bir_value_text(&s, R->bp, v, op);
+	fputs(s.oom || !s.s ? "?" : s.s, R->out);
+	str_free(&s);
+}
+
+/* A value a violation names (its victim): "%x", or the lowering's
+ * buffer in words. */
+static void
+victim_text(const Rep *R, const Value *v)
+{
+	if (v)
+		value_text(R, v, NULL);
+	else
+		fputs("a buffer", R->out);
+}
+
+/* "`free %y`", or "the free of the copy of %y passed out". */
+static void
+free_name(const Rep *R, const Value *v)
+{
+	if (R->bp && v && !in_program(R, v)) {
+		fputs("the free of ", R->out);
+		value_text(R, v, NULL);
+	} else {
+		fprintf(R->out, "`free %%%s`", vname(v));
+	}
+}
+
+/* An instruction in words of the program, with where it is:
+ * "%z at F:6:5", "the return at F:7:3", "the copy of %x passed out by
+ * the return at F:7:3". */
+static void
+who(const Rep *R, const BInst *in)
+{
+	const Value *v = inst_value(in);
+	const Op *op = inst_op(in);
+
+	if (!in) {
+		fputs("an input", R->out);
+		return;
+	}
+	if (v)
+		value_text(R, v, op);
+	else if (op)
+		fprintf(R->out, "the %s", op_info[op->kind].name);
+	else
+		fputs("the bufferized program", R->out);
+	at_op(R, op);
+}
+
+/* An input named as the case's program names it: a memref program's
+ * `%arg0` is its function's TIR param at the same position. */
+static const Value *
+tir_param(const Rep *R, const Value *v)
+{
+	if (!v || !v->isparam || !v->func || !R->p)
+		return v;
+	for (int i = 0; i < R->p->nfuncs; i++) {
+		const Func *f = R->p->funcs[i];
+		if (f == v->func || strcmp(f->name, v->func->name))
+			continue;
+		for (int k = 0; k < v->func->nparams && k < f->nparams; k++)
+			if (v->func->params[k] == v)
+				return f->params[k];
+	}
+	return v;
+}
+
+/* Where the violation's buffer came from, ASan's "allocated by". */
+static void
+origin_text(const Rep *R, const Violation *v)
+{
+	switch (v->bufkind) {
+	case 0:
+		fprintf(R->out, "the buffer of input %%%s",
+			vname(tir_param(R, v->owner)));
+		break;
+	case 1:
+		fprintf(R->out, "the buffer of the constant %%%s", vname(v->owner));
+		at_op(R, inst_op(v->made));
+		break;
+	case 2:
+		fputs("the buffer allocated by ", R->out);
+		who(R, v->made);
+		break;
+	default:
+		fputs("a buffer", R->out);
+	}
+}
+
+/* ", decision y:x" (fmt) when the instruction placed its value by one. */
+static void
+decision_text(const Rep *R, const BInst *in, const char *fmt)
+{
+	char dec[96];
+	const char *d = decision_of(in, dec, sizeof dec);
+
+	if (strcmp(d, "-"))
+		fprintf(R->out, fmt, d);
+}
+
+/* "trip 0 of the for at F:8:5, the then-branch of the if at F:9:7". */
+static void
+ctx_text(const Rep *R, const DynCtx *c)
+{
+	if (c->deeper)
+		fprintf(R->out, "%d loops or branches deeper than these, ",
+			c->deeper);
+	for (int i = 0; i < c->n; i++) {
+		const Op *op = c->at[i].op;
+		if (i)
+			fputs(", ", R->out);
+		if (op->kind == OP_IF)
+			fprintf(R->out, "in the %s-branch of the if",
+				c->at[i].k ? "else" : "then");
+		else
+			fprintf(R->out, "on trip %lld of the %s", (long long)c->at[i].k,
+				op_info[op->kind].name);
+		at_op(R, op);
+	}
+}
+
+/* The dynamic context: "written on trip 0 of the for at ..., read on
+ * trip 2 of the for at ..." (nothing when both were straight-line). */
+static void
+context_text(const Rep *R, const Violation *v)
+{
+	bool w = v->has_wctx && v->wctx.n;
+
+	if (!w && !v->rctx.n)
+		return;
+	fputs("    ", R->out);
+	if (v->has_wctx) {
+		fputs("written ", R->out);
+		if (w)
+			ctx_text(R, &v->wctx);
+		else
+			fputs("outside any loop or branch", R->out);
+		fputs("; read ", R->out);
+	}
+	if (v->rctx.n)
+		ctx_text(R, &v->rctx);
+	else
+		fputs("outside any loop or branch", R->out);
+	fputc('\n', R->out);
+}
+
+static void
+stale_text(const Rep *R, const Violation *v)
+{
+	const Value *held = inst_value(v->writer);
+
+	who(R, v->at);
+	fputs(" reads ", R->out);
+	victim_text(R, v->victim);
+	fputs(", but its buffer now holds ", R->out);
+	if (!v->writer) {
+		fputs("an input's data\n", R->out);
+		return;
+	}
+	if (v->detail[0]) { /* a kernel reading the buffer it writes */
+		fprintf(R->out, "what it writes: it %s\n", v->detail);
+		return;
+	}
+	if (in_program(R, held) && held->def &&
+	    op_info[held->def->kind].form == F_EMPTY)
+		fprintf(R->out, "poison (the contents of the empty %%%s)\n",
+			held->name);
+	else if (in_program(R, held))
+		fprintf(R->out, "%%%s\n", held->name);
+	else
+		fputs("another value\n", R->out);
+	fputs("    overwritten by ", R->out);
+	who(R, v->writer);
+	decision_text(R, v->writer, ", decision %s");
+	fputc('\n', R->out);
+}
+
+/* " after %y = add at F:5:5": the op a free was placed after. */
+static void
+after_text(const Rep *R, const Op *op)
+{
+	fputs(" after ", R->out);
+	if (!op) {
+		fputs("the bufferized program's start", R->out);
+		return;
+	}
+	if (op->nres && op->res[0])
+		fprintf(R->out, "%%%s = ", op->res[0]->name);
+	else
+		fputs("the ", R->out);
+	fputs(op_info[op->kind].name, R->out);
+	at_op(R, op);
+}
+
+static void
+free_text(const Rep *R, const Violation *v)
+{
+	const BInst *at = v->at, *w = v->writer;
+
+	if (at->kind == BI_FREE) {
+		free_name(R, at->v);
+		after_text(R, inst_op(at));
+	} else if (at->kind == BI_DEALLOC) {
+		fputs("a bufferization.dealloc", R->out);
+		after_text(R, inst_op(at));
+	} else {
+		who(R, at);
+	}
+	fprintf(R->out, " %s the buffer of ",
+		v->kind == VK_DOUBLE_FREE ? "frees" : "uses");
+	victim_text(R, v->victim);
+	fputs(" after it was freed\n", R->out);
+	if (!w)
+		return;
+	fputs("    freed by ", R->out);
+	if (w->kind == BI_RETURN) {
+		fputs("the return", R->out);
+		at_op(R, inst_op(w));
+		fputs(" (a memref.alloca ends with its function)", R->out);
+	} else if (w->kind == BI_DEALLOC) {
+		fputs("a bufferization.dealloc", R->out);
+		after_text(R, inst_op(w));
+	} else {
+		free_name(R, w->v);
+		after_text(R, inst_op(w));
+		if (w->why)
+			fprintf(R->out, " (%s)", w->why);
+	}
+	fputc('\n', R->out);
+}
+
+static void
+async_text(const Rep *R, const Violation *v, const char *schedule)
+{
+	who(R, v->at);
+	fprintf(R->out, " %s ", v->kind == VK_ASYNC_RACE ? "touches" : "reads");
+	victim_text(R, v->victim);
+	fprintf(R->out, " while the launch of %%%s on stream %d",
+		vname(v->writer->v), v->writer->op->stream);
+	at_op(R, inst_op(v->writer));
+	fprintf(R->out, ", which %s it, has not completed\n",
+		v->kind == VK_ASYNC_RACE ? "uses" : "writes");
+	fprintf(R->out, "    under schedule %s, after %lld instructions",
+		schedule, (long long)v->step);
+	if (v->launches[0])
+		fprintf(R->out, "; launches in order: %s", v->launches);
+	fputc('\n', R->out);
+}
+
+/* One violation the way ASan says it: what was accessed, by whom and
+ * where; who overwrote or freed it, where, and by which decision; where
+ * its buffer came from; the loop trips and branches of both accesses. */
+static void
+violation_text(const Rep *R, const Violation *v, const char *schedule)
+{
+	FILE *out = R->out;
+
+	fprintf(out, "==bufdiff== %s: ", vkind_names[v->kind]);
+	switch (v->kind) {
+	case VK_STALE_READ:
+		stale_text(R, v);
+		break;
+	case VK_USE_AFTER_FREE:
+	case VK_DOUBLE_FREE:
+		free_text(R, v);
+		break;
+	case VK_LEAK:
+		fputs("the buffer allocated by ", out);
+		who(R, v->at);
+		decision_text(R, v->at, " (decision %s)");
+		fputs(" is never freed\n", out);
+		break;
+	case VK_READONLY_WRITE:
+		who(R, v->at);
+		decision_text(R, v->at, " (decision %s)");
+		fputs(" writes the read-only buffer of ", out);
+		victim_text(R, v->victim);
+		fputc('\n', out);
+		break;
+	case VK_ASYNC_RACE:
+	case VK_EARLY_AWAIT_READ:
+		async_text(R, v, schedule);
+		break;
+	case VK_UNINIT_READ:
+		who(R, v->at);
+		fputs(" reads ", out);
+		victim_text(R, v->victim);
+		fputs(", but its buffer was never written (poison)\n", out);
+		break;
+	default:
+		who(R, v->at);
+		fputs(" on ", out);
+		victim_text(R, v->victim);
+		fprintf(out, ": %s\n", v->detail);
+	}
+	if (v->at && v->at->mloc.line) { /* mlir-pipeline: both programs */
+		fprintf(out, "    in the memref program: line %d (%s)",
+			v->at->mloc.line, v->at->mname);
+		if (v->writer && v->writer->mloc.line)
+			fprintf(out, ", %s at line %d (%s)",
+				v->kind == VK_STALE_READ ? "written" :
+				v->kind == VK_LEAK ? "allocated" :
+				v->kind == VK_ASYNC_RACE ||
+				v->kind == VK_EARLY_AWAIT_READ ? "launched" : "freed",
+				v->writer->mloc.line, v->writer->mname);
+		fputc('\n', out);
+	}
+	if (v->launch) {
+		fprintf(out, "    in the launch of %%%s on stream %d",
+			vname(v->launch->v), v->launch->op->stream);
+		at_op(R, inst_op(v->launch));
+		fputc('\n', out);
+	}
+	context_text(R, v);
+	if (v->kind != VK_LEAK && (v->rank || v->kind == VK_STALE_READ)) {
+		fprintf(out, "    first element [");
+		for (int d = 0; d < v->rank; d++)
+			fprintf(out, d ? ", %lld" : "%lld", (long long)v->elem[d]);
+		if (v->part)
+			fprintf(out, "] of the view read, element %lld of ",
+				(long long)v->flat);
+		else
+			fputs("] of ", out);
+		origin_text(R, v);
+		if (v->count > 1)
+			fprintf(out, "; %d times", v->count);
+		fputc('\n', out);
+	} else if (v->kind != VK_LEAK && v->bufkind >= 0) {
+		fputs("    in ", out);
+		origin_text(R, v);
+		if (v->count > 1)
+			fprintf(out, "; %d times", v->count);
+		fputc('\n', out);
+	}
+}
+
+static void
+decisions_text(FILE *out, const Decisions *ds, Value *const *vs, int n)
+{
+	char buf[512];
+
+	for (int i = 0; i < n; i++)
+		fprintf(out, "%s%s", i ? ", " : "",
+			choice_str(ds, vs[i], buf, sizeof buf));
+	if (!n)
+		fprintf(out, "none");
+}
+
+/* An outside strategy's call: the command that reproduces it, the tool's
+ * word for each decision, and on a tool-error why and its stderr.  true
+ * when there is nothing more to report (tool-error). */
+static bool
+tool_text(FILE *out, const RunOut *r)
+{
+	if (!r->tool.cmd[0])
+		return false;
+	if (r->verdict == VERDICT_TOOL_ERROR)
+		fprintf(out, "  %s\n", r->tool.status);
+	fprintf(out, "  command: %s\n", r->tool.cmd);
+	if (r->tool.err[0])
+		fprintf(out, "  stderr:\n%s%s", r->tool.err,
+			r->tool.err[strlen(r->tool.err) - 1] == '\n' ? "" : "\n");
+	if (r->tool.decisions && r->tool.decisions[0]) {
+		const char *d = r->tool.decisions;
+		fprintf(out, "  the tool's decisions:\n%s%s", d,
+			d[strlen(d) - 1] == '\n' ? "" : "\n");
+	}
+	if (r->verdict != VERDICT_TOOL_ERROR)
+		return false;
+	fprintf(out, "SUMMARY: bufdiff: tool-error: %s\n", r->tool.status);
+	if (r->status == STATUS_FAIL)
+		fprintf(out, "  expectation failed: %s\n", r->why);
+	return true;
+}
+
+/* The plan's anchors, hoists and args, which no decision line shows. */
+static void
+forced_text(FILE *out, const Decisions *ds)
+{
+	char buf[256];
+	int i = 0;
+
+	for (; plan_extra_str(ds, i, buf, sizeof buf); i++)
+		fprintf(out, "%s%s", i ? ", " : "  forced: ", buf);
+	if (i)
+		fputc('\n', out);
+}
+
+/* `all`: how many schedules ran and how many failed. */
+static void
+schedules_text(FILE *out, const RunOut *r)
+{
+	if (!r->all)
+		return;
+	fprintf(out, "  schedules: all %d tried (sync, late", r->ntried);
+	if (r->ntried > 3)
+		fprintf(out, ", random:1-%d", r->ntried - 2);
+	else if (r->ntried == 3)
+		fputs(", random:1", out);
+	fputs("); ", out);
+	if (!r->nfailing)
+		fprintf(out, "every one agrees\n");
+	else
+		fprintf(out, "%d %s, the worst shown: %s\n", r->nfailing,
+			r->nfailing == 1 ? "fails" : "fail", r->schedule);
+}
+
+/* The culprit sets after the first: each fails on its own. */
+static void
+more_sets_text(FILE *out, const RunOut *r)
+{
+	for (int k = 1; k < r->nsets; k++) {
+		int a = r->setstart[k], b = k + 1 < r->nsets ? r->setstart[k + 1]
+							     : r->ncsets;
+		fprintf(out, "  independent culprits (%d): ", k + 1);
+		decisions_text(out, &r->ds, r->culprit_sets + a, b - a);
+		fputc('\n', out);
+	}
+}
+
+/* What to change for culprit v: the decision to flip, what flipping
+ * gives, and what one-shot takes there (os empty: not asked) and why. */
+typedef struct Fix {
+	char flip[512], to[512], os[512];
+	bool also;              /* one-shot takes the culprit's decision too */
+	const char *reason;
+} Fix;
+
+static void
+culprit_fix(const RunOut *r, const Value *v, Fix *f)
+{
+	const Decisions *os = r->oneshot.d ? &r->oneshot : NULL;
+
+	choice_str(&r->ds, v, f->flip, sizeof f->flip);
+	choice_flip_str(&r->ds, v, f->to, sizeof f->to);
+	f->os[0] = 0;
+	f->also = false;
+	f->reason = NULL;
+	if (!os)
+		return;
+	if (decision_is_call(v)) {
+		choice_str(os, v, f->os, sizeof f->os);
+		f->also = !strcmp(f->os, f->flip);
+		f->reason = f->also ? NULL : call_copy_reason(os, v->def);
+	} else if (os->d[v->id].kind != DEC_NONE) {
+		const Decision *d = &os->d[v->id];
+		dec_str(v, d, f->os, sizeof f->os);
+		f->also = d->kind == DEC_INPLACE && d->into == r->ds.d[v->id].into;
+		f->reason = f->also ? NULL : d->reason;
+	}
+}
+
+/* For each culprit: the decision to flip, and what one-shot decides
+ * there and why (when it decides otherwise). */
+static void
+fix_text(FILE *out, const RunOut *r)
+{
+	Value *const *vs = r->nsets ? r->culprit_sets : r->culprits;
+	int n = r->nsets ? r->ncsets : r->nculprits;
+	Fix f;
+
+	for (int i = 0; i < n; i++) {
+		culprit_fix(r, vs[i], &f);
+		fprintf(out, "  fix: %s -> %s", f.flip, f.to);
+		if (f.also)
+			fprintf(out, " (one-shot also takes %s)", f.os);
+		else if (f.os[0])
+			fprintf(out, " (one-shot takes %s%s%s)", f.os,
+				f.reason ? ": " : "", f.reason ? f.reason : "");
+		fputc('\n', out);
+	}
+}
+
+void
+report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
+{
+	const RunOut *r = &o->runs[i];
+	const MemStats *m = &r->ex.mem;
+	Rep R = {out, c->file, c->prog, r->bp};
+
+	fprintf(out, "run %d: %s, schedule %s: ", i + 1, r->strategy, r->schedule);
+	if (r->skipped) {
+		fprintf(out, "skipped (%s)\n", r->why);
+		return;
+	}
+	if (r->status == STATUS_BAD) {
+		if (r->err.loc.line)
+			/* (the location may be in a --plan file: stderr
+			 * has it with its file) */
+			fprintf(out, "error: %d:%d: %s\n", r->err.loc.line,
+				r->err.loc.col, r->err.msg);
+		else
+			fprintf(out, "error: %s\n", r->err.msg);
+		return;
+	}
+	fprintf(out, "%s%s\n", verdict_names[r->verdict],
+		r->status == STATUS_OK ? " (as expected)" : "");
+	if (tool_text(out, r))
+		return;
+	schedules_text(out, r);
+	forced_text(out, &r->ds);
+	for (int k = 0; k < r->ex.nviols; k++)
+		violation_text(&R, &r->ex.viols[k], r->schedule);
+	if (r->ex.aborted[0] && r->ex.aborted_at.line)
+		fprintf(out, "  the bufferized run stopped at %s:%d:%d: %s\n",
+			c->file, r->ex.aborted_at.line, r->ex.aborted_at.col,
+			r->ex.aborted);
+	else if (r->ex.aborted[0])
+		fprintf(out, "  the bufferized run stopped: %s\n", r->ex.aborted);
+	if (r->ex.failed)
+		fprintf(out, "  the bufferized run failed at the assert at %s:%d:%d: "
+			"%s\n", c->file, r->ex.failed->loc.line,
+			r->ex.failed->loc.col, r->ex.failed->msg);
+	else if (o->failed)
+		fprintf(out, "  the bufferized run did not fail at the assert at "
+			"%s:%d:%d\n", c->file, o->err.loc.line, o->err.loc.col);
+	for (int k = 0; k < o->nouts && k < r->ex.nouts; k++) {
+		int64_t at = r->first_diff[k];
+		char a[64], b[64];
+		if (at < 0)
+			continue;
+		tensor_elem_str(o->outs[k], at, a, sizeof a);
+		tensor_elem_str(r->ex.outs[k], at, b, sizeof b);
+		fprintf(out, "  output %d = ", k);
+		report_tensor(out, r->ex.outs[k]);
+		fprintf(out, "\n    differs at element %lld: reference %s, "
+			"bufferized %s\n", (long long)at, a, b);
+	}
+	if (r->verdict != VERDICT_AGREE) {
+		fprintf(out, "  culprits: ");
+		decisions_text(out, &r->ds, r->culprits, r->nculprits);
+		fputc('\n', out);
+		more_sets_text(out, r);
+		fix_text(out, r);
+	}
+	fprintf(out, "  memory: peak %lld bytes, %lld allocations (%lld bytes), "
+		"%lld copies (%lld bytes), %lld views\n",
+		(long long)m->peak_bytes, (long long)m->allocations,
+		(long long)m->alloc_bytes, (long long)m->copies,
+		(long long)m->copy_bytes, (long long)m->views);
+	if (r->verdict != VERDICT_AGREE) {
+		const Violation *v = r->ex.nviols ? &r->ex.viols[0] : NULL;
+		fprintf(out, "SUMMARY: bufdiff: %s", verdict_names[r->verdict]);
+		if (v) {
+			fprintf(out, ", %s in ", vkind_names[v->kind]);
+			who(&R, v->at);
+		}
+		fprintf(out, "; culprits ");
+		decisions_text(out, &r->ds, r->culprits, r->nculprits);
+		fputc('\n', out);
+	}
+	if (r->status == STATUS_FAIL)
+		fprintf(out, "  expectation failed: %s\n", r->why);
+}
+
+void
+report_fail_reason(FILE *out, const Case *c, const Outcome *o)
+{
+	for (int i = 0; c && i < o->nruns; i++) {
+		const RunOut *r = &o->runs[i];
+		Rep R = {out, c->file, c->prog, r->bp};
+		if (r->status != STATUS_FAIL || r->skipped ||
+		    r->verdict == VERDICT_AGREE || r->verdict == VERDICT_TOOL_ERROR)
+			continue;
+		if (r->ex.nviols) {
+			fprintf(out, "%s in ", vkind_names[r->ex.viols[0].kind]);
+			who(&R, r->ex.viols[0].at);
+			fputs("; ", out);
+		} else if (r->ex.failed != c->ref_failed) {
+			fputs("the failure path differs; ", out);
+		}
+		fputs("culprits ", out);
+		decisions_text(out, &r->ds, r->culprits, r->nculprits);
+		if (r->nculprits) {
+			Fix f;
+			culprit_fix(r, r->culprits[0], &f);
+			fprintf(out, " (fix: %s -> %s)", f.flip, f.to);
+		}
+		return;
+	}
+}
+
+void
+report_text(FILE *out, const Case *c, const Outcome *o)
+{
+	char tb[128];
+
+	if (c && c->name)
+		fprintf(out, "case %s (%s)\n", c->name, c->file);
+	else
+		fprintf(out, "case %s\n", c ? c->file : "?");
+	if (o->errored) {
+		if (o->status == STATUS_OK)
+			fprintf(out, "error as expected: %s:%d:%d: %s\n", c->file,
+				o->err.loc.line, o->err.loc.col, o->err.msg);
+		else if (o->status == STATUS_FAIL)
+			fprintf(out, "FAIL: %s\n", o->why);
+		return;
+	}
+	if (o->failed)
+		fprintf(out, "reference: failed at the assert at %s:%d:%d: %s\n",
+			c->file, o->err.loc.line, o->err.loc.col, o->err.msg);
+	else
+		fprintf(out, "reference outputs:\n");
+	for (int i = 0; i < o->nouts; i++) {
+		const Type *t = c->entry && i < c->entry->nrtypes ?
+					c->entry->rtypes[i] : NULL;
+
+		fprintf(out, "  %d: %s = ", i, t ? type_str(t, tb, sizeof tb) : "?");
+		report_tensor(out, o->outs[i]);
+		fputc('\n', out);
+	}
+	if (c->has_outputs && !o->outputs_differ)
+		fprintf(out, "ok: the outputs match expect.outputs\n");
+	for (int i = 0; i < o->nruns; i++)
+		report_run_text(out, c, o, i);
+	if (o->status == STATUS_FAIL)
+		fprintf(out, "FAIL: %s\n", o->why);
+}
+
+/* ---------------------------------------------------------- JSON */
+
+static void *
+json_mem_alloc(size_t n)
+{
+	return mem_alloc(n);
+}
+
+void
+report_json_init(void)
+{
+	json_set_alloc_funcs(json_mem_alloc, mem_free);
+}
+
+static json_t *
+elem_json(const Tensor *t, int64_t i)
+{
+	char buf[64];
+	double f;
+	int len;
+
+	if (!tensor_defined(t, i))
+		return json_null();
+	if (!dtype_is_float(t->dt))
+		return json_integer(tensor_geti(t, i));
+	f = tensor_getf(t, i);
+	if (isnan(f) || isinf(f))
+		return json_string(isnan(f) ? "nan" : f < 0 ? "-inf" : "inf");
+	buf[0] = 0;
+	buf[1] = '#';
+	len = tensor_elem_str(t, i, buf + 2, sizeof buf - 2);
+	if (!strcmp(buf + 2, "-0")) /* -0 reads back as the integer 0 */
+		len = snprintf(buf + 2, sizeof buf - 2, "-0.0");
+	return json_stringn(buf, (size_t)len + 2);
+}
+
+/* Append to a container, dropping the reference; false on OOM. */
+static bool
+append(json_t *arr, json_t *v)
+{
+	return v && !json_array_append_new(arr, v);
+}
+
+static bool
+set(json_t *obj, const char *key, json_t *v)
+{
+	return v && !json_object_set_new(obj, key, v);
+}
+
+static json_t *
+nested_json(const Tensor *t, int depth, int64_t *pos)
+{
+	json_t *a;
+
+	if (depth == t->rank)
+		return elem_json(t, (*pos)++);
+	if (!(a = json_array()))
+		return NULL;
+	for (int64_t i = 0; i < t->dims[depth]; i++)
+		if (!append(a, nested_json(t, depth + 1, pos))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+static json_t *
+outputs_json(Tensor *const *outs, int n)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < n; i++) {
+		int64_t pos = 0;
+
+		if (!append(a, nested_json(outs[i], 0, &pos))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *
+error_json(const Diag *d)
+{
+	json_t *e = json_object();
+
+	if (e && set(e, "line", json_integer(d->loc.line)) &&
+	    set(e, "col", json_integer(d->loc.col)) &&
+	    set(e, "message", json_string(d->msg)))
+		return e;
+	json_decref(e);
+	return NULL;
+}
+
+static json_t *
+value_line_json(const BInst *in)
+{
+	json_t *j = json_object();
+
+	/* value: null when the instruction defines none (a return, a free);
+	 * op says which it is (docs/format.md) */
+	if (j && set(j, "value", inst_value(in) ? json_string(inst_value(in)->name)
+						: json_null()) &&
+	    (!in || !in->op ||
+	     set(j, "op", json_string(op_info[in->op->kind].name))) &&
+	    set(j, "line", json_integer(vline(in))) &&
+	    (!in || !in->mloc.line ||
+	     set(j, "memref_line", json_integer(in->mloc.line))))
+		return j;
+	json_decref(j);
+	return NULL;
+}
+
+static json_t *
+index_json(const int64_t *idx, int rank)
+{
+	json_t *a = json_array();
+
+	for (int d = 0; a && d < rank; d++)
+		if (!append(a, json_integer(idx[d]))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+/* The text a printer of Rep writes, as a JSON string (NULL: OOM). */
+static json_t *
+text_json(const Rep *R0, void (*fn)(const Rep *, const void *), const void *arg)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	Rep R = *R0;
+	json_t *j;
+
+	if (!f)
+		return NULL;
+	R.out = f;
+	fn(&R, arg);
+	fclose(f);
+	j = json_string(buf);
+	free(buf);
+	return j;
+}
+
+static void
+ctx_fn(const Rep *R, const void *c)
+{
+	ctx_text(R, c);
+}
+
+static void
+origin_fn(const Rep *R, const void *v)
+{
+	origin_text(R, v);
+}
+
+/* Extensions (docs/cli.md): where the buffer came from, the dynamic
+ * context of the access and of the write, the launches at a race. */
+static bool
+violation_more_json(json_t *j, const Rep *R, const Violation *v)
+{
+	static const char *const kinds[] = {"input", "constant", "allocation"};
+	const Op *mop = inst_op(v->made);
+	bool ok = true;
+
+	if (!R)
+		return true;
+	if (v->bufkind >= 0) {
+		json_t *b = json_object();
+		ok = b && set(b, "kind", json_string(kinds[v->bufkind])) &&
+		     set(b, "value", v->owner ?
+				     json_string(tir_param(R, v->owner)->name) :
+				     json_null()) &&
+		     (!mop || !mop->loc.line || v->bufkind == 0 ||
+		      (set(b, "line", json_integer(mop->loc.line)) &&
+		       set(b, "col", json_integer(mop->loc.col)))) &&
+		     set(b, "text", text_json(R, origin_fn, v));
+		if (!ok)
+			json_decref(b);
+		ok = ok && set(j, "buffer_origin", b);
+	}
+	if (ok && v->rctx.n)
+		ok = set(j, "read_in", text_json(R, ctx_fn, &v->rctx));
+	if (ok && v->has_wctx && v->wctx.n)
+		ok = set(j, "written_in", text_json(R, ctx_fn, &v->wctx));
+	if (ok && v->launches[0])
+		ok = set(j, "launches", json_string(v->launches)) &&
+		     set(j, "step", json_integer(v->step));
+	return ok;
+}
+
+static json_t *
+violation_json(const Violation *v, const Rep *R)
+{
+	json_t *j = json_object();
+	const char *dn;
+	char dec[96];
+	bool ok = j;
+
+	ok = ok && set(j, "kind", json_string(vkind_names[v->kind]));
+	ok = ok && set(j, "reader", value_line_json(v->at));
+	ok = ok && set(j, "victim", v->victim ? json_string(v->victim->name)
+					      : json_null());
+	ok = ok && set(j, "writer", v->writer ? value_line_json(v->writer)
+					      : json_null());
+	/* null, not "-", when that instruction's buffer has no decision */
+	dn = decision_of(v->writer ? v->writer : v->at, dec, sizeof dec);
+	ok = ok && set(j, "decision", strcmp(dn, "-") ? json_string(dn)
+						     : json_null());
+	ok = ok && set(j, "buffer", json_integer(v->buffer));
+	ok = ok && set(j, "first_element", v->has_elem ?
+		       index_json(v->elem, v->rank) : json_null());
+	ok = ok && set(j, "count", json_integer(v->count));
+	if (v->detail[0])
+		ok = ok && set(j, "detail", json_string(v->detail));
+	ok = ok && violation_more_json(j, R, v);
+	if (ok)
+		return j;
+	json_decref(j);
+	return NULL;
+}
+
+static json_t *
+decisions_json(const Decisions *ds, Value *const *vs, int n)
+{
+	json_t *a = json_array();
+	char buf[512];
+
+	for (int i = 0; a && i < n; i++)
+		if (!append(a, json_string(choice_str(ds, vs[i], buf,
+						      sizeof buf)))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+/* Every tensor result with a buffer decision, in program order. */
+static json_t *
+all_decisions_json(const Decisions *ds)
+{
+	json_t *a = json_array();
+	char buf[96];
+
+	for (int i = 0; a && ds->d && i < ds->p->nvalues; i++) {
+		const Decision *d = &ds->d[i];
+		if (d->kind != DEC_NEW && d->kind != DEC_INPLACE)
+			continue;
+		if (!append(a, json_string(dec_str(ds->p->values[i], d, buf,
+						   sizeof buf)))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	/* then `anchor E:R`, `hoist V`, `args R:copy,share` (docs/cases.md) */
+	for (int i = 0; a && plan_extra_str(ds, i, buf, sizeof buf); i++)
+		if (!append(a, json_string(buf))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+static json_t *
+run_output_json(const Outcome *o, const RunOut *r, int k)
+{
+	json_t *j = json_object(), *fd;
+	int64_t pos = 0, at = r->first_diff[k], idx[MAXRANK] = {0}, li = at;
+	const Tensor *t = r->ex.outs[k];
+	bool ok = j;
+
+	ok = ok && set(j, "index", json_integer(k));
+	ok = ok && set(j, "equal", json_boolean(at < 0));
+	ok = ok && set(j, "value", nested_json(t, 0, &pos));
+	if (ok && at >= 0 && at < t->n && at < o->outs[k]->n) {
+		for (int d = t->rank - 1; d >= 0; d--) {
+			idx[d] = t->dims[d] ? li % t->dims[d] : 0;
+			li = t->dims[d] ? li / t->dims[d] : 0;
+		}
+		fd = json_object();
+		ok = fd && set(fd, "at", index_json(idx, t->rank)) &&
+		     set(fd, "reference", elem_json(o->outs[k], at)) &&
+		     set(fd, "bufferized", elem_json(t, at)) &&
+		     set(j, "first_diff", fd);
+	}
+	if (ok)
+		return j;
+	json_decref(j);
+	return NULL;
+}
+
+static json_t *
+memory_json(const MemStats *m)
+{
+	json_t *j = json_object();
+
+	if (j && set(j, "peak_bytes", json_integer(m->peak_bytes)) &&
+	    set(j, "allocations", json_integer(m->allocations)) &&
+	    set(j, "alloc_bytes", json_integer(m->alloc_bytes)) &&
+	    set(j, "copies", json_integer(m->copies)) &&
+	    set(j, "copy_bytes", json_integer(m->copy_bytes)) &&
+	    set(j, "views", json_integer(m->views)))
+		return j;
+	json_decref(j);
+	return NULL;
+}
+
+/* "tool": {"command", "status", "stderr", "decisions"} (FORMAT §5's
+ * tool-error report; decisions: the tool's word per decision). */
+/* {"line": N, "message": "..."}: where a run failed (an assert). */
+static json_t *
+failure_json(Loc loc, const char *msg)
+{
+	json_t *j = json_object();
+
+	if (j && set(j, "line", json_integer(loc.line)) &&
+	    set(j, "message", json_string(msg ? msg : "")))
+		return j;
+	json_decref(j);
+	return NULL;
+}
+
+static json_t *
+tool_json(const RunOut *r)
+{
+	json_t *j = json_object();
+	bool ok = j && set(j, "command", json_string(r->tool.cmd));
+
+	if (ok && r->verdict == VERDICT_TOOL_ERROR)
+		ok = set(j, "status", json_string(r->tool.status)) &&
+		     set(j, "stderr", json_string(r->tool.err));
+	if (ok && r->tool.decisions)
+		ok = set(j, "decisions", json_string(r->tool.decisions));
+	if (ok && r->tool.memref)
+		ok = set(j, "memref", json_string(r->tool.memref));
+	if (ok)
+		return j;
+	json_decref(j);
+	return NULL;
+}
+
+/* [["r:a"], ["u:b"], ...]: every independent culprit set. */
+static json_t *
+sets_json(const RunOut *r)
+{
+	json_t *a = json_array();
+
+	for (int k = 0; a && k < r->nsets; k++) {
+		int s = r->setstart[k], e = k + 1 < r->nsets ? r->setstart[k + 1]
+							     : r->ncsets;
+		if (!append(a, decisions_json(&r->ds, r->culprit_sets + s, e - s))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+/* [{"flip": "y:x", "to": "y:new", "one_shot": "y:new", "reason": ...}] */
+static json_t *
+fixes_json(const RunOut *r)
+{
+	Value *const *vs = r->nsets ? r->culprit_sets : r->culprits;
+	int n = r->nsets ? r->ncsets : r->nculprits;
+	json_t *a = json_array();
+	Fix fx;
+
+	for (int i = 0; a && i < n; i++) {
+		json_t *f = json_object();
+		bool ok;
+		culprit_fix(r, vs[i], &fx);
+		ok = f && set(f, "flip", json_string(fx.flip)) &&
+		     set(f, "to", json_string(fx.to));
+		if (ok && fx.os[0])
+			ok = set(f, "one_shot", json_string(fx.os)) &&
+			     (!fx.reason || set(f, "reason", json_string(fx.reason)));
+		if (!ok || !append(a, f)) {
+			json_decref(f);
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+/* "F:L:C: why", as the text report says it. */
+static json_t *
+aborted_json(const Case *c, const ExecResult *ex)
+{
+	char buf[4352];
+
+	if (!ex->aborted_at.line)
+		return json_string(ex->aborted);
+	snprintf(buf, sizeof buf, "%s:%d:%d: %s", c ? c->file : "?",
+		 ex->aborted_at.line, ex->aborted_at.col, ex->aborted);
+	return json_string(buf);
+}
+
+static json_t *
+run_json(const Case *c, const Outcome *o, const RunOut *r)
+{
+	Rep Rv = {NULL, c ? c->file : "?", c ? c->prog : NULL, r->bp};
+	const Rep *R = c && c->prog ? &Rv : NULL;
+	json_t *sch;
+	json_t *j = json_object(), *outs = json_array(), *viols = json_array();
+	bool ok = j && outs && viols;
+
+	ok = ok && set(j, "strategy", json_string(r->strategy));
+	ok = ok && set(j, "schedule", json_string(r->schedule));
+	ok = ok && set(j, "status", json_string(r->skipped ? "skipped" :
+						 status_names[r->status]));
+	if (ok && (r->skipped || r->status == STATUS_BAD)) {
+		ok = set(j, "message", json_string(r->skipped ? r->why : r->err.msg));
+		goto done;
+	}
+	ok = ok && set(j, "verdict", json_string(verdict_names[r->verdict]));
+	if (ok && r->tool.cmd[0])
+		ok = set(j, "tool", tool_json(r));
+	if (ok && r->verdict == VERDICT_TOOL_ERROR) {
+		if (r->status == STATUS_FAIL)
+			ok = set(j, "message", json_string(r->why));
+		goto done;
+	}
+	ok = ok && set(j, "decisions", all_decisions_json(&r->ds));
+	for (int k = 0; ok && k < r->ex.nouts && k < o->nouts; k++)
+		ok = append(outs, run_output_json(o, r, k));
+	ok = ok && set(j, "outputs", json_incref(outs));
+	for (int k = 0; ok && k < r->ex.nviols; k++)
+		ok = append(viols, violation_json(&r->ex.viols[k], R));
+	ok = ok && set(j, "violations", json_incref(viols));
+	ok = ok && set(j, "culprits", decisions_json(&r->ds, r->culprits,
+						     r->nculprits));
+	if (ok && r->nsets)
+		ok = set(j, "culprit_sets", sets_json(r));
+	if (ok && r->nculprits && r->oneshot.d)
+		ok = set(j, "fixes", fixes_json(r));
+	if (ok && r->all) {
+		sch = json_object();
+		ok = sch && set(sch, "tried", json_integer(r->ntried)) &&
+		     set(sch, "failing", json_integer(r->nfailing));
+		if (!ok)
+			json_decref(sch);
+		ok = ok && set(j, "schedules", sch);
+	}
+	ok = ok && set(j, "memory", memory_json(&r->ex.mem));
+	if (ok && r->ex.aborted[0])
+		ok = set(j, "aborted", aborted_json(c, &r->ex));
+	if (ok && r->ex.failed)
+		ok = set(j, "failure", failure_json(r->ex.failed->loc,
+						    r->ex.failed->msg));
+	if (ok && r->status == STATUS_FAIL)
+		ok = set(j, "message", json_string(r->why));
+done:
+	json_decref(outs);
+	json_decref(viols);
+	if (ok)
+		return j;
+	json_decref(j);
+	return NULL;
+}
+
+static json_t *
+runs_json(const Case *c, const Outcome *o)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < o->nruns; i++)
+		if (!append(a, run_json(c, o, &o->runs[i]))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+static json_t *
+case_json(const Case *c, const Outcome *o)
+{
+	json_t *j = json_object(), *ref = json_object();
+	bool ok = j && ref;
+
+	ok = ok && set(j, "case", c && c->name ? json_string(c->name) : json_null());
+	ok = ok && set(j, "file", json_string(c ? c->file : "?"));
+	ok = ok && set(j, "status", json_string(status_names[o->status]));
+	if (!o->errored) {
+		ok = ok && set(ref, "outputs", outputs_json(o->outs, o->nouts));
+		if (o->failed)
+			ok = ok && set(ref, "failure", failure_json(o->err.loc,
+								    o->err.msg));
+		ok = ok && set(j, "reference", json_incref(ref));
+	} else {
+		ok = ok && set(j, "reference", json_null());
+	}
+	ok = ok && set(j, "runs", runs_json(c, o));
+	if (o->errored)
+		ok = ok && set(j, "error", error_json(&o->err));
+	if (o->status != STATUS_OK)
+		ok = ok && set(j, "message", json_string(o->why));
+	json_decref(ref);
+	if (!ok) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+/* Write s with every "\u0000#TEXT" string token replaced by TEXT. */
+static void
+put_fixed(FILE *out, const char *s)
+{
+	static const char mark[] = "\"\\u0000#";
+	const char *p;
+
+	while ((p = strstr(s, mark))) {
+		const char *num = p + sizeof mark - 1, *end = strchr(num, '"');
+
+		fwrite(s, 1, (size_t)(p - s), out);
+		fwrite(num, 1, (size_t)(end - num), out);
+		s = end + 1;
+	}
+	fputs(s, out);
+}
+
+int
+report_json(FILE *out, const Case *c, const Outcome *o)
+{
+	json_t *j = case_json(c, o);
+	char *s;
+
+	if (!j)
+		return -1;
+	s = json_dumps(j, 0);
+	json_decref(j);
+	if (!s)
+		return -1;
+	put_fixed(out, s);
+	fputc('\n', out);
+	mem_free(s);
+	return 0;
+}
+
+/* --------------------------------------------------------- JUnit */
+
+static void
+xml_escaped(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		switch (ch) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&apos;", f); break;
+		case '\n': fputs("&#10;", f); break;
+		case '\t': fputs("&#9;", f); break;
+		default:
+			/* control characters are not allowed in XML 1.0 */
+			fputc(ch < 0x20 || ch == 0x7f ? '?' : ch, f);
+		}
+	}
+}
+
+/* The case's folder as a JUnit classname: "bufdiff.seed" for the case
+ * seed/old (its name's folder), else its file's folder. */
+static void
+classname(FILE *f, const JEntry *e)
+{
+	const char *s = e->name ? e->name : e->file, *slash = strrchr(s, '/');
+
+	fputs("bufdiff", f);
+	if (!slash)
+		return;
+	fputc('.', f);
+	for (; s < slash; s++)
+		fputc(*s == '/' ? '.' : *s, f);
+}
+
+int
+report_junit(const char *path, const JEntry *e, int n)
+{
+	FILE *f = fopen(path, "w");
+	int fails = 0, errors = 0;
+	double total = 0;
+
+	if (!f)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		fails += e[i].status == STATUS_FAIL;
+		errors += e[i].status == STATUS_BAD;
+		total += e[i].seconds;
+	}
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<testsuites name=\"bufdiff\" tests=\"%d\" failures=\"%d\" "
+		"errors=\"%d\" time=\"%.3f\">\n  <testsuite name=\"bufdiff check\" "
+		"tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n",
+		n, fails, errors, total, n, fails, errors, total);
+	for (int i = 0; i < n; i++) {
+		const char *tag = e[i].status == STATUS_BAD ? "error" : "failure";
+
+		fputs("    <testcase classname=\"", f);
+		classname(f, &e[i]);
+		fputs("\" name=\"", f);
+		xml_escaped(f, e[i].name ? e[i].name : e[i].file);
+		fputs("\" file=\"", f);
+		xml_escaped(f, e[i].file);
+		fprintf(f, "\" time=\"%.3f\"", e[i].seconds);
+		if (e[i].status == STATUS_OK && !e[i].report) {
+			fputs("/>\n", f);
+			continue;
+		}
+		fputs(">\n", f);
+		if (e[i].status != STATUS_OK) {
+			fprintf(f, "      <%s message=\"", tag);
+			xml_escaped(f, e[i].msg);
+			if (e[i].reason && e[i].reason[0]) {
+				fputs(": ", f);
+				xml_escaped(f, e[i].reason);
+			}
+			fprintf(f, "\" type=\"%s\">", status_names[e[i].status]);
+			xml_escaped(f, e[i].msg);
+			if (e[i].report || e[i].diag) {
+				fputs("&#10;&#10;", f);
+				xml_escaped(f, e[i].diag);
+				xml_escaped(f, e[i].report);
+			}
+			fprintf(f, "</%s>\n", tag);
+		}
+		if (e[i].report) {
+			fputs("      <system-out>", f);
+			xml_escaped(f, e[i].report);
+			fputs("</system-out>\n", f);
+		}
+		fputs("    </testcase>\n", f);
+	}
+	fputs("  </testsuite>\n</testsuites>\n", f);
+	return fclose(f) ? -1 : 0;
+}

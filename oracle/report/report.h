@@ -1,0 +1,81 @@
+/*
+ * report.h: oracle/report/, what a checked case looks like to people and
+ * tools.  Table of contents in data-flow order:
+ *
+ *   report.c   text, JSON (--json) and JUnit (--junit) reports
+ *   html.c     --html: one self-contained page per case (program, graph,
+ *              timeline, M(t), decisions), an index for many (docs/html.md)
+ *   graph.c    the def-use graph as DOT, laid out as SVG by `dot -Tsvg`
+ *              (the page's graph panel)
+ *   plot.c     a --memory-trace file drawn as M(t), a curve per run and
+ *              schedule (`bufdiff plot`)
+ *
+ * Uses harness.h (Outcome, RunOut, JEntry).
+ */
+#ifndef BUFDIFF_REPORT_H
+#define BUFDIFF_REPORT_H
+
+#include "harness.h"
+
+/* ------------------------------------------------------------ report.c */
+
+/* `run`'s text report: reference outputs nested like the data. */
+void report_text(FILE *out, const Case *c, const Outcome *o);
+/* Bufferized run i of o, ASan-style: violations with reader, victim,
+ * writer and decision; differing outputs; culprits; memory; SUMMARY. */
+void report_run_text(FILE *out, const Case *c, const Outcome *o, int i);
+/* One tensor as nested text, e.g. [[1, 2], [3, undef]]. */
+void report_tensor(FILE *out, const Tensor *t);
+/* Route Jansson's allocations through mem_alloc (call once). */
+void report_json_init(void);
+/* The JSON object of FORMAT.md §3 for one case, printed on one line.
+ * Floats print shortest round-trip for their dtype.  -1 out of memory. */
+int report_json(FILE *out, const Case *c, const Outcome *o);
+
+/* Why a failing case failed, for check's [FAIL] line: the first failing
+ * run's first violation and culprits ("stale-read in %z at F:6:5;
+ * culprits y:x"); nothing when no run failed with a violation or culprit. */
+void report_fail_reason(FILE *out, const Case *c, const Outcome *o);
+
+/* JUnit XML, one testcase per entry, classname the case's folder, the
+ * report in <failure>/<error> and <system-out>.  0 or -1 (cannot write). */
+int report_junit(const char *path, const JEntry *e, int n);
+
+/* -------------------------------------------------------------- html.c */
+
+/* s HTML-escaped (& < > " '), control characters shown as \xNN. */
+void html_put(Str *b, const char *s);
+/* A page's head (inline CSS, the window.onerror hook that fills #errors)
+ * and its end (#errors, #ready, then `script`, which may be NULL). */
+void html_begin(Str *b, const char *title);
+void html_end(Str *b, const char *script);
+/* Write b's text to path (b is emptied): 0 or -1. */
+int html_write(const char *path, Str *b);
+/* The page of one case checked with diff_record on (o->runs[].series);
+ * c may be NULL (unreadable), path labels it. */
+void html_case(Str *b, const Case *c, const Outcome *o, const char *path);
+int html_case_file(const char *file, const Case *c, const Outcome *o,
+		   const char *path);
+/* M(t) of n series on one chart (svg#mt) and its legend; a point's `in`
+ * may be NULL (then no free or view ticks). */
+void html_chart(Str *b, const MemSeries *const *s, const char *const *labels,
+		int n);
+/* Many cases: page i of a directory is "case-%04d.html" (i + 1). */
+const char *html_page_name(int i, char *buf, size_t n);
+int html_dir(const char *dir);          /* make it if needed: 0 or -1 */
+/* DIR/index.html linking the pages of e[0..n). */
+int html_index(const char *dir, const char *title, const JEntry *e, int n);
+/* Check each of paths (strategy s as check_file) and write its page and
+ * the index into dir: 0 or -1 (cannot write). */
+int html_check_files(const char *dir, const char *title, char *const *paths,
+		     int n, const Strategy *s);
+
+/* ------------------------------------------------------------- graph.c */
+
+/* The def-use graph of p as DOT, o's violations as red edges (o may be
+ * NULL). */
+void graph_dot(Str *b, const Program *p, const Outcome *o);
+/* The page's graph panel: the SVG of `dot -Tsvg`, or why not. */
+void graph_panel(Str *b, const Case *c, const Outcome *o);
+
+#endif

@@ -1,4 +1,0 @@
-/* version.c: the version string printed by `bufdiff --version`. */
-#include "oracle.h"
-
-const char bufdiff_version[] = "0.1.0";
