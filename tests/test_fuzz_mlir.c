@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "oracle.h"
+#include "cli.h"
 #include "testutil.h"
 
 /* ExternalOpts.batch: programs per tool call of `fuzz --strategy mlir`

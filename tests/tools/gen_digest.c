@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "oracle.h"
+#include "fuzz.h"
 
 int
 main(int argc, char **argv)
