@@ -6,7 +6,7 @@ FILE holds one JSON value (or, with a line number as PATH's first part
 written `@N`, JSON Lines: line N, from 0).  PATH is the field's place,
 parts joined by '.': an object's key, a list's index (negative from the
 end), or `KEY=VALUE`: the first element of a list whose KEY is VALUE
-(compared as text).  An empty PATH is the whole document.
+(compared as text; VALUE holds no '.').  An empty PATH is the whole document.
 
 Without WANT the value is printed: a string as its text, anything else
 as compact JSON (", " and ": " separators, keys in document order).
