@@ -124,7 +124,10 @@ fields runs.1.violations.0 'writer={"value": "f", "op": "async", "line": 9}' \
 	decision=null buffer=0 first_element=null
 expect 0 "$B" run "$S/cases/alias/collapse-view-source-written.yaml" --json
 fields runs.0.violations.0 'decision="y:x"' buffer=0 'first_element=[0]' count=1
-hasnt '"decision": "-"'
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(any(v["decision"] == "-" for r in d["runs"] for v in r.get("violations", [])))' "$out" ||
+	fail 'a violation with decision "-"'
 # -0.0 keeps its sign (as -0 it reads back as the integer 0)
 cat >"$tmp/negzero.yaml" <<YAML
 case: negzero
