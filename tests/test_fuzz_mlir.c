@@ -1,5 +1,5 @@
 /* test_fuzz_mlir.c: the fuzz loop against the real mlir-opt-22 (ctest
- * label mlir: about 430 tool processes, minutes of CPU under load):
+ * label mlir: about 590 tool processes, minutes of CPU under load):
  * batched tool calls give each program the verdict it gets alone, for
  * the mlir and the mlir-pipeline strategies.  Each test is a printed SKIP
  * without /usr/bin/mlir-opt-22.  The generator and the in-process fuzz
