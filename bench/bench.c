@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "mlir.h"
+#include "harness.h"
 #include "fuzz.h"
 
 double

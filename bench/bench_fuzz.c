@@ -20,6 +20,8 @@
 #endif
 
 #include "bench.h"
+#include "mlir.h"
+#include "harness.h"
 #include "fuzz.h"
 
 /*

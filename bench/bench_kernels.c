@@ -122,10 +122,10 @@ typedef struct EwCtx {
 } EwCtx;
 
 static void j_memcpy(void *c) { EwCtx *x = c; memcpy(x->o, x->a, x->bytes); }
-static void j_add(void *c) { EwCtx *x = c; k_binary(EW_ADD, &x->vo, &x->va, &x->vb); }
+static void j_add(void *c) { EwCtx *x = c; k_binary(OP_ADD, &x->vo, &x->va, &x->vb); }
 static void j_copy(void *c) { EwCtx *x = c; k_copy(&x->vo, &x->va); }
-static void j_exp(void *c) { EwCtx *x = c; k_unary(EW_EXP, &x->vo, &x->va); }
-static void j_div(void *c) { EwCtx *x = c; k_binary(EW_DIV, &x->vo, &x->va, &x->vb); }
+static void j_exp(void *c) { EwCtx *x = c; k_unary(OP_EXP, &x->vo, &x->va); }
+static void j_div(void *c) { EwCtx *x = c; k_binary(OP_DIV, &x->vo, &x->va, &x->vb); }
 
 /* the plain loops: what a C programmer writes first */
 static void

@@ -34,6 +34,9 @@
 #endif
 
 #include "bench.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
 #include "fuzz.h"
 
 #define REPS 5

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "mlir.h"
 #include "harness.h"
 
 #define OPS 100000

@@ -30,6 +30,9 @@
 #endif
 
 #include "bench.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
 #include "fuzz.h"
 
 #define REPS 5

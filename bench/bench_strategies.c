@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cases.h"
+#include "mlir.h"
 #include "harness.h"
 
 typedef struct Row {
@@ -71,12 +73,12 @@ main(int argc, char **argv)
 			continue;
 		}
 		ncases++;
-		diff_run(c, NULL, strategy_find("copy-all"), ref, nref, &base);
+		diff_run(NULL, c, NULL, strategy_find("copy-all"), ref, nref, &base);
 		for (int s = 0; s < nstrat; s++) {
 			const Strategy *st = strategy_at(s);
 			RunOut r;
 			Row *w = &rows[s];
-			diff_run(c, NULL, st, ref, nref, &r);
+			diff_run(NULL, c, NULL, st, ref, nref, &r);
 			if (r.verdict == VERDICT_AGREE) {
 				w->agree++;
 				w->peak += r.ex.mem.peak_bytes;

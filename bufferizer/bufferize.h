@@ -2,7 +2,10 @@
  * bufferize.h: the bufferizer/ component, table of contents in data-flow
  * order.
  *
- *   strategy.c  the strategies: decisions for every op result
+ *   strategy.c  the strategies, each one value with one entry
+ *               (strategy_answer): a spec ("one-shot", "exec:CMD",
+ *               "mlir:TOOL") parsed to {kind, name, arg}; decisions for
+ *               every op result, or an outside runner's answer
  *   plan.c      forced decisions from a case's run or a decisions document
  *               (`plan`, `free`, `anchor`, `hoist`, `args`)
  *   lower.c     tensor program + decisions -> buffer program (BIR)
@@ -83,18 +86,92 @@ typedef struct Decisions {
 
 /* ---------------------------------------------------------- strategy.c */
 
-typedef struct Strategy {
-	const char *name;
-	const char *about;  /* one line for `bufdiff strategies` */
-	/* fills ds->d (and argcopies, lower); -1 when out of memory */
+/*
+ * A strategy is one value with one entry: a case in; decisions and/or a
+ * buffer program out, or a structured error (a tool's status, stderr and
+ * the command that reproduces it).  The built-ins decide here; an outside
+ * one (`exec:CMD`, `exec-mlir:CMD`, `mlir[:TOOL]`, `mlir-pipeline[:TOOL]`)
+ * is parsed here to {kind, name, arg} and run by the entry its runner
+ * registers at start-up (oracle/external.c's external_register), so that
+ * naming one (a case file does) does not link the tool runner.
+ */
+typedef enum StratKind {
+	STRAT_BUILTIN, STRAT_EXEC, STRAT_EXEC_MLIR, STRAT_MLIR, STRAT_PIPELINE,
+	STRAT_NKINDS
+} StratKind;
+
+enum {
+	STRAT_TOOL = 1,         /* asks an outside process */
+	STRAT_READS_MLIR = 2,   /* ... about the exported MLIR (else TIR) */
+	STRAT_MEMREF = 4,       /* answers a buffer program, not decisions */
+	STRAT_BATCH = 8         /* fuzz may ask about many programs in a call */
+};
+
+/* What an outside strategy was asked and answered, or why it failed. */
+typedef struct ToolReport {
+	char cmd[1536];         /* the command line that reproduces the answer */
+	char status[256];       /* tool-error: "exit 1", "timed out after 60 s",
+				 * "answer: unknown value %q", ... */
+	char err[1024];         /* tool-error: the first lines of its stderr */
+	char *decisions;        /* mem_alloc'ed: the tool's own word for each
+				 * decision it took, one per line, or NULL */
+	char *memref;           /* mlir-pipeline: the memref program the
+				 * tool printed (reports' memref lines are
+				 * in it), mem_alloc'ed, or NULL */
+} ToolReport;
+
+/* A strategy's answer.  The entry returns 0 (ds made, and bp for
+ * STRAT_MEMREF), 1 a tool-error (tool.status, tool.err, tool.cmd) or -1
+ * (err; an empty message: out of memory). */
+typedef struct Answer {
+	Decisions *ds;          /* in: where the decisions go (made by the
+				 * entry; copy-all's for STRAT_MEMREF) */
+	BProg *bp;              /* STRAT_MEMREF: the buffer program, or NULL */
+	const Func *entry;      /* ... and its entry function */
+	ToolReport tool;        /* outside strategies: the call and its word */
+	Diag err;
+} Answer;
+
+/* What the entry is asked about: the program, and for outside strategies
+ * the oracle's case (its file names the export's locations) and the run
+ * configuration (tool options). */
+typedef struct StratCtx {
+	const Program *p;
+	const struct Case *c;
+	const struct RunConfig *cfg;
+} StratCtx;
+
+typedef struct Strategy Strategy;
+typedef int (*StratEntry)(const Strategy *s, const StratCtx *ctx,
+			  Answer *out);
+
+struct Strategy {
+	StratKind kind;
+	unsigned flags;         /* STRAT_* */
+	const char *name;       /* as given: "one-shot", "exec:python3 x.py" */
+	const char *about;      /* one line for `bufdiff strategies` */
+	const char *arg;        /* the command or the tool; NULL: built-in */
+	int version;            /* the tool is mlir-opt-N: N, else 0 */
+	/* built-ins: fills ds->d (and argcopies, lower); -1 out of memory */
 	int (*decide)(const Program *p, Decisions *ds, unsigned breaks);
-	unsigned breaks;    /* mutants: the one-shot rule they break (ONESHOT_*) */
-	/* An outside bufferizer (exec:, exec-mlir:, mlir, mlir-pipeline), run
-	 * by oracle/external.c; NULL for the built-ins.  Its decide is NULL. */
-	const struct External *ext;
-} Strategy;
+	unsigned breaks;        /* mutants: the one-shot rule they break */
+	StratEntry entry;       /* NULL: the one registered for kind */
+};
 
 const Strategy *strategy_find(const char *name);  /* NULL if unknown */
+/* A built-in strategy by name, or an outside one (`exec:CMD`,
+ * `exec-mlir:CMD`, `mlir[:TOOL]`, `mlir-pipeline[:TOOL]`, alive for the
+ * process); NULL if neither. */
+const Strategy *strategy_parse(const char *spec);
+/* A short name for files and tables: the built-in's name, or "exec",
+ * "exec-mlir", "mlir", "mlir-pipeline". */
+const char *strategy_label(const Strategy *s);
+/* The entry outside strategies of kind k run by (their runner's, at
+ * start-up). */
+void strategy_register(StratKind k, StratEntry e);
+/* s's answer about ctx: its entry's (see Answer); 1 when an outside
+ * strategy has no runner registered. */
+int strategy_answer(const Strategy *s, const StratCtx *ctx, Answer *out);
 const Strategy *strategy_at(int i);               /* NULL past the end */
 /* The decision every strategy starts from: views for extract_slice, none
  * for scalars and region/callee/constant results, `new` for the rest. */

@@ -12,25 +12,25 @@
 static bool contig(const Program *p, const Decisions *ds, const Value *v,
 		   int depth);
 
-/* Every call to v's function in b passes a contiguous buffer for v. */
-static bool
-calls_pass_contig(const Program *p, const Decisions *ds, const Block *b,
-		  const Value *v, int k, int depth)
+/* Every call to v's function passes a contiguous buffer for v (its
+ * param k). */
+typedef struct CallsPass {
+	const Program *p;
+	const Decisions *ds;
+	const Value *v;
+	int k, depth;
+} CallsPass;
+
+static WalkAct
+call_passes(Op *op, void *ctx)
 {
-	for (int i = 0; i < b->nops; i++) {
-		const Op *op = b->ops[i];
-		if (op->kind == OP_CALL && op->fn == v->func &&
-		    (k >= op->nargs || !op->args[k].v ||
-		     !contig(p, ds, op->args[k].v, depth + 1)))
-			return false;
-		if (op->body &&
-		    !calls_pass_contig(p, ds, op->body, v, k, depth))
-			return false;
-		if (op->orelse &&
-		    !calls_pass_contig(p, ds, op->orelse, v, k, depth))
-			return false;
-	}
-	return true;
+	CallsPass *c = ctx;
+
+	if (op->kind == OP_CALL && op->fn == c->v->func &&
+	    (c->k >= op->nargs || !op->args[c->k].v ||
+	     !contig(c->p, c->ds, op->args[c->k].v, c->depth + 1)))
+		return WALK_STOP;
+	return WALK_GO;
 }
 
 /* A param is a whole input, or whatever its callers pass (shared, or a
@@ -43,10 +43,8 @@ param_contiguous(const Program *p, const Decisions *ds, const Value *v,
 
 	while (k < v->func->nparams && v->func->params[k] != v)
 		k++;
-	for (int i = 0; i < p->nfuncs; i++)
-		if (!calls_pass_contig(p, ds, p->funcs[i]->body, v, k, depth))
-			return false;
-	return true;
+	return !walk_prog(p, call_passes,
+			  &(CallsPass){p, ds, v, k, depth});
 }
 
 static bool

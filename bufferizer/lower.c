@@ -223,17 +223,6 @@ lower_compute(Lower *L, const Op *op, BBlock *out)
 	emit(L, out, inst_new(L, BI_COMPUTE, op, op->nres ? op->res[0] : NULL));
 }
 
-/* Is v an operand of an op in b (nested regions too)? */
-static bool
-used_in(const Block *b, const Value *v)
-{
-	for (int i = 0; b && i < b->nops; i++)
-		if (op_uses(b->ops[i], v) || used_in(b->ops[i]->body, v) ||
-		    used_in(b->ops[i]->orelse, v))
-			return true;
-	return false;
-}
-
 /* The init of iter arg k is never observed: the loop runs at least once
  * (literal bounds) and its body does not read the iter arg, so the first
  * yield overwrites the loop buffer before anyone reads it.  A copy of the
@@ -245,7 +234,7 @@ init_unobserved(const Op *op, int k)
 	const Operand *lb = &op->args[0], *ub = &op->args[1], *st = &op->args[2];
 
 	return !lb->v && !ub->v && !st->v && st->i > 0 && ub->i > lb->i &&
-	       !used_in(op->body, op->body->args[1 + k]);
+	       !used_inside(op->body->args[1 + k], op);
 }
 
 /* The buffer of a loop's result r (for, while, forall): its init's when
@@ -699,26 +688,28 @@ use_at(Lower *L, const Value *v, int at)
 		L->last[r->id] = at;
 }
 
-static void uses_in_block(Lower *L, const Block *b, int at);
+typedef struct UseAt {
+	Lower *L;
+	int at;
+} UseAt;
 
-static void
-uses_of_op(Lower *L, const Op *op, int at)
+static WalkAct
+use_op_at(Op *op, void *ctx)
 {
+	UseAt *u = ctx;
+
 	for (int i = 0; i < op->nargs; i++)
-		use_at(L, op->args[i].v, at);
+		use_at(u->L, op->args[i].v, u->at);
 	if (op->hasdest)
-		use_at(L, op->dest.v, at);
-	if (op->body)
-		uses_in_block(L, op->body, at);
-	if (op->orelse)
-		uses_in_block(L, op->orelse, at);
+		use_at(u->L, op->dest.v, u->at);
+	return WALK_GO;
 }
 
+/* The uses of op and of every op inside it count as uses at `at`. */
 static void
-uses_in_block(Lower *L, const Block *b, int at)
+uses_of_op(Lower *L, Op *op, int at)
 {
-	for (int i = 0; i < b->nops; i++)
-		uses_of_op(L, b->ops[i], at);
+	walk_op(op, use_op_at, &(UseAt){L, at});
 }
 
 /* L->last[root] = index in blk of the last use of any alias (nops - 1 for
@@ -727,7 +718,7 @@ static void
 last_uses(Lower *L, const Block *blk)
 {
 	for (int i = 0; i < blk->nops; i++) {
-		const Op *op = blk->ops[i];
+		Op *op = blk->ops[i];
 		int at = i;
 		if (op->kind == OP_ASYNC && !(L->ds->lower & LOWER_TEXTUAL_FREES)) {
 			int w = last_await(L, blk, op->res[0]);
@@ -800,22 +791,32 @@ owned_roots(Lower *L, const Block *blk, int mark, Value **out)
 
 /* The failure blocks of the asserts and calls in b (a call's: orelse), not
  * inside launches: an assert there is refused by the verifier. */
-static void
-fail_blocks(const BBlock *b, BBlock **out, int *n, int cap)
+typedef struct FailBlocks {
+	BBlock **out;
+	int n, cap;
+} FailBlocks;
+
+static WalkAct
+fail_block(BInst *in, void *ctx)
 {
-	for (int i = 0; i < b->n && *n < cap; i++) {
-		const BInst *in = b->insts[i];
-		if (in->kind == BI_ASSERT || in->kind == BI_CALL) {
-			out[(*n)++] = in->kind == BI_ASSERT ? in->body : in->orelse;
-			continue;
-		}
-		if (in->kind == BI_LAUNCH)
-			continue;
-		if (in->body)
-			fail_blocks(in->body, out, n, cap);
-		if (in->orelse)
-			fail_blocks(in->orelse, out, n, cap);
+	FailBlocks *f = ctx;
+
+	if (f->n >= f->cap)
+		return WALK_STOP;
+	if (in->kind == BI_ASSERT || in->kind == BI_CALL) {
+		f->out[f->n++] = in->kind == BI_ASSERT ? in->body : in->orelse;
+		return WALK_SKIP;
 	}
+	return in->kind == BI_LAUNCH ? WALK_SKIP : WALK_GO;
+}
+
+static int
+fail_blocks(const BBlock *b, BBlock **out, int cap)
+{
+	FailBlocks f = {out, 0, cap};
+
+	walk_bblock(b, fail_block, &f);
+	return f.n;
 }
 
 /* The failure path through op i of blk: its launches so far complete,
@@ -828,7 +829,7 @@ fail_frees(Lower *L, const Block *blk, int i, const BBlock *chunk,
 	BBlock *fb[64];
 	int nfb = 0;
 
-	fail_blocks(chunk, fb, &nfb, 64);
+	nfb = fail_blocks(chunk, fb, 64);
 	for (int j = 0; j < nfb; j++) {
 		BInst *dr = NULL;
 		for (int o = 0; o < i && !(L->ds->lower & LOWER_FAIL_NO_DRAIN); o++) {
@@ -922,6 +923,8 @@ place_frees(Lower *L, const Block *blk, BBlock *chunks, BInst *t, BBlock *out,
 	L->ntouched = 0;
 }
 
+/* Not walk_block: each region becomes a BBlock of its own, lowered
+ * between what its op emits before and after it. */
 static BBlock *
 lower_block(Lower *L, const Block *blk)
 {
@@ -938,39 +941,26 @@ lower_block(Lower *L, const Block *blk)
 	return out;
 }
 
-static void
-find_awaits(Lower *L, const Block *b)
+static WalkAct
+find_await(Op *op, void *ctx)
 {
-	for (int i = 0; i < b->nops; i++) {
-		const Op *op = b->ops[i];
-		if (op->kind == OP_AWAIT) {
-			AwaitRef *a = arena_alloc(L->a, sizeof *a);
-			a->op = op;
-			a->next = L->awaits[op->args[0].v->id];
-			L->awaits[op->args[0].v->id] = a;
-		}
-		if (op->body)
-			find_awaits(L, op->body);
-		if (op->orelse)
-			find_awaits(L, op->orelse);
+	Lower *L = ctx;
+
+	if (op->kind == OP_AWAIT) {
+		AwaitRef *a = arena_alloc(L->a, sizeof *a);
+		a->op = op;
+		a->next = L->awaits[op->args[0].v->id];
+		L->awaits[op->args[0].v->id] = a;
 	}
+	return WALK_GO;
 }
 
-static int
-count_terminator_args(const Block *b)
+static WalkAct
+count_terminator_args(Op *op, void *ctx)
 {
-	int n = 0;
-
-	for (int i = 0; i < b->nops; i++) {
-		const Op *op = b->ops[i];
-		if (op->kind == OP_YIELD || op->kind == OP_RETURN)
-			n += op->nargs;
-		if (op->body)
-			n += count_terminator_args(op->body);
-		if (op->orelse)
-			n += count_terminator_args(op->orelse);
-	}
-	return n;
+	if (op->kind == OP_YIELD || op->kind == OP_RETURN)
+		*(int *)ctx += op->nargs;
+	return WALK_GO;
 }
 
 static void
@@ -987,6 +977,7 @@ bufferize_lower(const Program *p, const Decisions *ds, Diag *d)
 {
 	Lower L = {0};
 	volatile int extra = 0; /* changed after the setjmp */
+	int nterm = 0;
 	int rc;
 	BProg *bp;
 
@@ -1004,8 +995,8 @@ bufferize_lower(const Program *p, const Decisions *ds, Diag *d)
 	L.p = p;
 	L.ds = ds;
 	L.d = d;
-	for (int i = 0; i < p->nfuncs; i++)
-		extra += count_terminator_args(p->funcs[i]->body);
+	walk_prog(p, count_terminator_args, &nterm);
+	extra = nterm;
 	for (int i = 0; i < p->nvalues; i++)
 		if (p->values[i]->type->kind == TY_FUTURE)
 			extra += p->values[i]->type->nelems;
@@ -1029,8 +1020,7 @@ bufferize_lower(const Program *p, const Decisions *ds, Diag *d)
 	L.hoisted = arena_alloc(L.a, (size_t)(p->nvalues + 1) * sizeof *L.hoisted);
 	L.awaits = arena_alloc(L.a, (size_t)(p->nvalues + 1) * sizeof *L.awaits);
 	L.futres = arena_alloc(L.a, (size_t)(p->nvalues + 1) * sizeof *L.futres);
-	for (int i = 0; i < p->nfuncs; i++)
-		find_awaits(&L, p->funcs[i]->body);
+	walk_prog(p, find_await, &L);
 	bp->nfuncs = p->nfuncs;
 	bp->funcs = arena_alloc(L.a, (size_t)(p->nfuncs + 1) * sizeof *bp->funcs);
 	for (int i = 0; i < p->nfuncs; i++) {

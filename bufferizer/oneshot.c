@@ -223,23 +223,19 @@ await_end(OS *S, const Op *launch)
 }
 
 /* awaits[launch seq]: the ops awaiting it. */
-static void
-find_awaits(OS *S, const Block *b)
+static WalkAct
+find_await(Op *op, void *ctx)
 {
-	for (int i = 0; i < b->nops; i++) {
-		const Op *op = b->ops[i];
-		if (op->kind == OP_AWAIT) {
-			AwaitList *w = arena_alloc(S->a, sizeof *w);
-			int k = op->args[0].v->def->seq;
-			w->op = op;
-			w->next = S->awaits[k];
-			S->awaits[k] = w;
-		}
-		if (op->body)
-			find_awaits(S, op->body);
-		if (op->orelse)
-			find_awaits(S, op->orelse);
+	OS *S = ctx;
+
+	if (op->kind == OP_AWAIT) {
+		AwaitList *w = arena_alloc(S->a, sizeof *w);
+		int k = op->args[0].v->def->seq;
+		w->op = op;
+		w->next = S->awaits[k];
+		S->awaits[k] = w;
 	}
+	return WALK_GO;
 }
 
 /* Keep v's reads in order of start: reads come in program order, so
@@ -309,7 +305,6 @@ add_kid(OS *S, const Value *parent, const Value *kid)
 	S->kids[parent->id] = k;
 }
 
-static void collect_block(OS *S, const Block *b);
 
 /* An expand_shape (it only splits dims: any strides express it) or a
  * collapse_shape of a contiguous buffer is a view that aliases its
@@ -333,10 +328,12 @@ reshape_as_view(OS *S, const Op *op)
 	return true;
 }
 
-/* The reads an op makes, and the aliases its results make. */
-static void
-collect_op(OS *S, const Op *op)
+/* The reads an op makes, and the aliases its results make (a walk
+ * callback: the ops inside come next). */
+static WalkAct
+collect_op(Op *op, void *ctx)
 {
+	OS *S = ctx;
 	const OpInfo *oi = &op_info[op->kind];
 
 	switch (oi->form) {
@@ -386,17 +383,7 @@ collect_op(OS *S, const Op *op)
 				r->dest = true;
 		}
 	}
-	if (op->body)
-		collect_block(S, op->body);
-	if (op->orelse)
-		collect_block(S, op->orelse);
-}
-
-static void
-collect_block(OS *S, const Block *b)
-{
-	for (int i = 0; i < b->nops; i++)
-		collect_op(S, b->ops[i]);
+	return WALK_GO;
 }
 
 /* Latest read end of v and everything that aliases it (kids are defined
@@ -835,27 +822,38 @@ own_slice(const Op *x, const Value *o)
 	return false;
 }
 
-/* A read of shared arg o that another trip may overwrite first: any
- * use but its own slice and the parallel_insert_slice writes. */
-static const Op *
-cross_read(const Block *b, const Value *o)
-{
-	const Op *r;
+typedef struct CrossRead {
+	const Value *o;
+	const Op *found;
+} CrossRead;
 
-	for (int i = 0; i < b->nops; i++) {
-		const Op *op = b->ops[i];
-		if (op->kind == OP_PARALLEL_INSERT_SLICE && op->args[0].v != o)
-			continue;
-		if (op->kind == OP_EXTRACT_SLICE && op->args[0].v == o &&
-		    own_slice(op, o))
-			continue;
-		if (op_uses(op, o))
-			return op;
-		if ((op->body && (r = cross_read(op->body, o))) ||
-		    (op->orelse && (r = cross_read(op->orelse, o))))
-			return r;
+static WalkAct
+cross_read_op(Op *op, void *ctx)
+{
+	CrossRead *c = ctx;
+
+	if (op->kind == OP_PARALLEL_INSERT_SLICE && op->args[0].v != c->o)
+		return WALK_SKIP;
+	if (op->kind == OP_EXTRACT_SLICE && op->args[0].v == c->o &&
+	    own_slice(op, c->o))
+		return WALK_SKIP;
+	if (op_uses(op, c->o)) {
+		c->found = op;
+		return WALK_STOP;
 	}
-	return NULL;
+	return WALK_GO;
+}
+
+/* A read of shared arg o that another trip may overwrite first: any
+ * use but its own slice and the parallel_insert_slice writes; the first
+ * in pre-order inside forall F. */
+static const Op *
+cross_read(const Op *F, const Value *o)
+{
+	CrossRead c = {o, NULL};
+
+	walk_regions(F, cross_read_op, &c);
+	return c.found;
 }
 
 /* Is value x made inside op F's region? */
@@ -917,7 +915,7 @@ decide_forall(OS *S, const Op *op)
 		const Op *x;
 		if (!is_tensor(r) || !init)
 			continue;
-		if (!broken(S, ONESHOT_FORALL) && (x = cross_read(op->body, o))) {
+		if (!broken(S, ONESHOT_FORALL) && (x = cross_read(op, o))) {
 			Str b = {0};
 			str_printf(&b, "conflict: read of %%%s by ", o->name);
 			put_op(&b, S->p, x);
@@ -1126,6 +1124,8 @@ decide_op(OS *S, const Op *op)
 	}
 }
 
+/* Not walk_block: each form unites its block args and results before
+ * and after deciding its regions (decide_for, decide_while, ...). */
 static void
 decide_block(OS *S, const Block *b)
 {
@@ -1312,10 +1312,8 @@ analyze(OS *S, const Program *p, Decisions *ds, unsigned breaks,
 		return -1;
 	S->pw = pw;
 	S->a->oom = oom;
-	for (int i = 0; i < p->nfuncs; i++)
-		find_awaits(S, p->funcs[i]->body);
-	for (int i = 0; i < p->nfuncs; i++)
-		collect_block(S, p->funcs[i]->body);
+	walk_prog(p, find_await, S);
+	walk_prog(p, collect_op, S);
 	for (int i = 0; i < p->nvalues; i++)
 		S->maxend[i] = read_end(S, i);
 	for (int i = 0; i < p->nfuncs; i++)
@@ -1369,7 +1367,10 @@ out:
 
 /* ---- last-use: in place when the operand has no later textual use */
 
-/* The first op after w (in program order) that uses v, or NULL. */
+/* The first op after w (in program order) that uses v, or NULL.  Not
+ * walk_block nor v's use list: its own order (each block's ops before the
+ * blocks inside them, the last region first) picks which later use the
+ * reason names, and the reasons must stay as they are. */
 static const Op *
 used_after(const Program *p, const Value *v, const Op *w)
 {

@@ -1,5 +1,6 @@
 /* strategy.c: the strategies, each a rule that decides every op result. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "bufferize.h"
 
@@ -92,53 +93,60 @@ decide_inplace_all(const Program *p, Decisions *ds, unsigned breaks)
 	return 0;
 }
 
+/* A built-in: its rule, and the one-shot rule a mutant breaks. */
+#define BUILTIN(name, about, decide, breaks) \
+	{STRAT_BUILTIN, 0, name, about, NULL, 0, decide, breaks, builtin_answer}
+
+static int builtin_answer(const Strategy *s, const StratCtx *ctx,
+			  Answer *out);
+
 static const Strategy strategies[] = {
-	{"copy-all", "a fresh buffer for every written result (copy before "
+	BUILTIN("copy-all", "a fresh buffer for every written result (copy before "
 		     "write); always correct, the most memory",
-	 decide_copy_all, 0, NULL},
-	{"inplace-all", "every result that can reuse an operand's buffer "
+	 decide_copy_all, 0),
+	BUILTIN("inplace-all", "every result that can reuse an operand's buffer "
 			"does, live or not; wrong on purpose",
-	 decide_inplace_all, 0, NULL},
-	{"plan", "the run's forced decisions (plan, free); copy-all for the "
-		 "rest", decide_copy_all, 0, NULL},
-	{"last-use", "in place when the operand has no later textual use "
+	 decide_inplace_all, 0),
+	BUILTIN("plan", "the run's forced decisions (plan, free); copy-all for the "
+		 "rest", decide_copy_all, 0),
+	BUILTIN("last-use", "in place when the operand has no later textual use "
 		     "(ggml's rule); wrong with views, loops, branches, calls, "
-		     "launches", lastuse_decide, 0, NULL},
-	{"one-shot", "read-after-write conflict analysis (views, loops, "
+		     "launches", lastuse_decide, 0),
+	BUILTIN("one-shot", "read-after-write conflict analysis (views, loops, "
 		     "branches, calls, launches until their await), "
-		     "ownership-based frees", oneshot_decide, 0, NULL},
+		     "ownership-based frees", oneshot_decide, 0),
 	/* one-shot with one rule broken each: the oracle must catch them */
-	{"mutant-no-view-alias", "mutant: a view does not alias its source",
-	 oneshot_decide, ONESHOT_VIEWS, NULL},
-	{"mutant-no-cross-iteration", "mutant: a read inside a loop is not "
-	 "repeated on the next trip", oneshot_decide, ONESHOT_CROSS_ITER, NULL},
-	{"mutant-elementwise-in-loops", "mutant: same-index access is safe "
+	BUILTIN("mutant-no-view-alias", "mutant: a view does not alias its source",
+	 oneshot_decide, ONESHOT_VIEWS),
+	BUILTIN("mutant-no-cross-iteration", "mutant: a read inside a loop is not "
+	 "repeated on the next trip", oneshot_decide, ONESHOT_CROSS_ITER),
+	BUILTIN("mutant-elementwise-in-loops", "mutant: same-index access is safe "
 	 "even when a loop repeats it (llvm#90019)", oneshot_decide,
-	 ONESHOT_SAME_OP_LOOP, NULL},
-	{"mutant-zero-trip", "mutant: a new loop buffer is not initialized "
+	 ONESHOT_SAME_OP_LOOP),
+	BUILTIN("mutant-zero-trip", "mutant: a new loop buffer is not initialized "
 	 "from the init (wrong when the loop runs zero times)", oneshot_decide,
-	 ONESHOT_ZERO_TRIP, NULL},
-	{"mutant-async-reads-end-at-launch", "mutant: a launch's reads end at "
-	 "the launch, not at its await", oneshot_decide, ONESHOT_ASYNC, NULL},
-	{"mutant-readonly-writable", "mutant: readonly params and constants "
-	 "are writable", oneshot_decide, ONESHOT_READONLY, NULL},
-	{"mutant-textual-frees", "mutant: frees at the buffer's own last "
+	 ONESHOT_ZERO_TRIP),
+	BUILTIN("mutant-async-reads-end-at-launch", "mutant: a launch's reads end at "
+	 "the launch, not at its await", oneshot_decide, ONESHOT_ASYNC),
+	BUILTIN("mutant-readonly-writable", "mutant: readonly params and constants "
+	 "are writable", oneshot_decide, ONESHOT_READONLY),
+	BUILTIN("mutant-textual-frees", "mutant: frees at the buffer's own last "
 	 "textual use, ignoring aliases and launches", oneshot_decide,
-	 ONESHOT_FREES, NULL},
-	{"mutant-branches-always-exclusive", "mutant: if branches exclude "
-	 "each other even inside a loop", oneshot_decide, ONESHOT_BRANCHES, NULL},
-	{"mutant-no-call-copy", "mutant: an argument the callee writes is "
-	 "passed without a copy", oneshot_decide, ONESHOT_CALLS, NULL},
-	{"mutant-failure-leaks", "mutant: a failed assert frees nothing on "
-	 "the failure path", oneshot_decide, ONESHOT_FAIL_FREES, NULL},
-	{"mutant-failure-frees-early", "mutant: the failure path frees "
+	 ONESHOT_FREES),
+	BUILTIN("mutant-branches-always-exclusive", "mutant: if branches exclude "
+	 "each other even inside a loop", oneshot_decide, ONESHOT_BRANCHES),
+	BUILTIN("mutant-no-call-copy", "mutant: an argument the callee writes is "
+	 "passed without a copy", oneshot_decide, ONESHOT_CALLS),
+	BUILTIN("mutant-failure-leaks", "mutant: a failed assert frees nothing on "
+	 "the failure path", oneshot_decide, ONESHOT_FAIL_FREES),
+	BUILTIN("mutant-failure-frees-early", "mutant: the failure path frees "
 	 "without waiting for pending launches", oneshot_decide,
-	 ONESHOT_FAIL_DRAIN, NULL},
-	{"mutant-returns-not-read", "mutant: returned values do not count as "
-	 "read after the function", oneshot_decide, ONESHOT_RETURNS, NULL},
-	{"mutant-forall-no-cross-trip", "mutant: a forall body's read of its "
+	 ONESHOT_FAIL_DRAIN),
+	BUILTIN("mutant-returns-not-read", "mutant: returned values do not count as "
+	 "read after the function", oneshot_decide, ONESHOT_RETURNS),
+	BUILTIN("mutant-forall-no-cross-trip", "mutant: a forall body's read of its "
 	 "shared arg ignores the other trips' writes", oneshot_decide,
-	 ONESHOT_FORALL, NULL},
+	 ONESHOT_FORALL),
 };
 
 const Strategy *
@@ -156,6 +164,126 @@ strategy_find(const char *name)
 		if (!strcmp(strategy_at(i)->name, name))
 			return strategy_at(i);
 	return NULL;
+}
+
+/* ---- outside strategies: parsed here, run by a registered entry */
+
+/* One slot per distinct spec of the process: a corpus may name many
+ * commands (16 was too few for a directory of cases from several tools).
+ * A cache of parsed specs, not a setting: no heap, nothing to free. */
+enum { MAX_OUTSIDE = 256, SPEC_MAX = 2048 };
+
+static struct {
+	char spec[SPEC_MAX];    /* as given: "exec:python3 x.py", "mlir" */
+	char arg[SPEC_MAX];     /* the command, or the tool (mlir-opt-22) */
+} slots[MAX_OUTSIDE];
+static Strategy outside[MAX_OUTSIDE];
+static int nslots;
+/* The runners' entries, registered at start-up (a table, not a setting). */
+static StratEntry runners[STRAT_NKINDS];
+
+static const struct {
+	const char *prefix;
+	StratKind kind;
+	unsigned flags;
+	const char *dflt;       /* when no `:ARG` is given; NULL: required */
+	const char *about;
+} kinds[] = {
+	{"exec-mlir", STRAT_EXEC_MLIR, STRAT_TOOL | STRAT_READS_MLIR, NULL,
+	 "outside bufferizer: exported MLIR on CMD's stdin, decisions back"},
+	{"exec", STRAT_EXEC, STRAT_TOOL, NULL,
+	 "outside bufferizer: canonical TIR on CMD's stdin, decisions back"},
+	{"mlir-pipeline", STRAT_PIPELINE,
+	 STRAT_TOOL | STRAT_READS_MLIR | STRAT_MEMREF | STRAT_BATCH,
+	 "mlir-opt-22", "the memref program TOOL's bufferization pipeline emits"},
+	{"mlir", STRAT_MLIR, STRAT_TOOL | STRAT_READS_MLIR | STRAT_BATCH,
+	 "mlir-opt-22",
+	 "One-Shot Bufferize's analysis in TOOL (test-analysis-only)"},
+};
+
+/* "mlir-opt-19" -> 19 (a version MLIR's export knows), else 0. */
+static int
+tool_version(const char *tool)
+{
+	const char *dash = strrchr(tool, '-');
+	char *end;
+	long n;
+
+	if (!dash || !strstr(tool, "mlir-opt"))
+		return 0;
+	n = strtol(dash + 1, &end, 10);
+	return *end || (n != 16 && n != 19 && n != 22) ? 0 : (int)n;
+}
+
+const Strategy *
+strategy_parse(const char *spec)
+{
+	const Strategy *s = strategy_find(spec);
+
+	if (s)
+		return s;
+	for (int i = 0; i < nslots; i++)
+		if (!strcmp(slots[i].spec, spec))
+			return &outside[i];
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		size_t n = strlen(kinds[k].prefix);
+		const char *arg;
+
+		if (strncmp(spec, kinds[k].prefix, n) ||
+		    (spec[n] && spec[n] != ':'))
+			continue;
+		arg = spec[n] == ':' ? spec + n + 1 : kinds[k].dflt;
+		if (!arg || !*arg || nslots == MAX_OUTSIDE ||
+		    strlen(spec) >= SPEC_MAX)
+			return NULL;
+		snprintf(slots[nslots].spec, SPEC_MAX, "%s", spec);
+		snprintf(slots[nslots].arg, SPEC_MAX, "%s", arg);
+		outside[nslots] = (Strategy){kinds[k].kind, kinds[k].flags,
+					     slots[nslots].spec, kinds[k].about,
+					     slots[nslots].arg, tool_version(arg),
+					     NULL, 0, NULL};
+		return &outside[nslots++];
+	}
+	return NULL;
+}
+
+const char *
+strategy_label(const Strategy *s)
+{
+	static const char *const names[] = {
+		[STRAT_EXEC] = "exec", [STRAT_EXEC_MLIR] = "exec-mlir",
+		[STRAT_MLIR] = "mlir", [STRAT_PIPELINE] = "mlir-pipeline"};
+
+	return s->kind == STRAT_BUILTIN ? s->name : names[s->kind];
+}
+
+void
+strategy_register(StratKind k, StratEntry e)
+{
+	runners[k] = e;
+}
+
+static int
+builtin_answer(const Strategy *s, const StratCtx *ctx, Answer *out)
+{
+	out->err.msg[0] = 0;
+	return decisions_make(ctx->p, s, out->ds);
+}
+
+int
+strategy_answer(const Strategy *s, const StratCtx *ctx, Answer *out)
+{
+	StratEntry e = s->entry ? s->entry : runners[s->kind];
+
+	memset(&out->tool, 0, sizeof out->tool);
+	out->bp = NULL;
+	out->entry = NULL;
+	out->err.msg[0] = 0;
+	if (e)
+		return e(s, ctx, out);
+	snprintf(out->tool.status, sizeof out->tool.status, "no runner for "
+		 "strategy '%s' in this program", s->name);
+	return 1;
 }
 
 /* A named reason for every `new` the strategy left without one: no

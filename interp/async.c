@@ -59,50 +59,41 @@ defined_inside(const Value *v, const Op *op)
 	return false;
 }
 
+typedef struct Captures {
+	const Op *launch;
+	int *ids, n;
+} Captures;
+
 static void
-note_use(Exec *X, const Op *launch, const Value *v, int *ids, int *n)
+note_use(Captures *c, const Value *v)
 {
-	if (!v || defined_inside(v, launch))
+	if (!v || defined_inside(v, c->launch))
 		return;
-	for (int i = 0; i < *n; i++)
-		if (ids[i] == v->id)
+	for (int i = 0; i < c->n; i++)
+		if (c->ids[i] == v->id)
 			return;
-	ids[(*n)++] = v->id;
-	(void)X;
+	c->ids[c->n++] = v->id;
 }
 
-static void
-uses_in(Exec *X, const Op *launch, const Block *b, int *ids, int *n)
+static WalkAct
+uses_from_outside(Op *op, void *ctx)
 {
-	for (int i = 0; i < b->nops; i++) {
-		const Op *op = b->ops[i];
-		for (int k = 0; k < op->nargs; k++)
-			note_use(X, launch, op->args[k].v, ids, n);
-		for (int k = 0; k < op->noffs; k++)
-			note_use(X, launch, op->offs[k].v, ids, n);
-		if (op->hasdest)
-			note_use(X, launch, op->dest.v, ids, n);
-		if (op->body)
-			uses_in(X, launch, op->body, ids, n);
-		if (op->orelse)
-			uses_in(X, launch, op->orelse, ids, n);
-	}
+	Captures *c = ctx;
+
+	for (int k = 0; k < op->nargs; k++)
+		note_use(c, op->args[k].v);
+	for (int k = 0; k < op->noffs; k++)
+		note_use(c, op->offs[k].v);
+	if (op->hasdest)
+		note_use(c, op->dest.v);
+	return WALK_GO;
 }
 
-static int
-count_uses(const Block *b)
+static WalkAct
+count_operands(Op *op, void *ctx)
 {
-	int n = 0;
-
-	for (int i = 0; i < b->nops; i++) {
-		const Op *op = b->ops[i];
-		n += op->nargs + op->noffs + 1;
-		if (op->body)
-			n += count_uses(op->body);
-		if (op->orelse)
-			n += count_uses(op->orelse);
-	}
-	return n;
+	*(int *)ctx += op->nargs + op->noffs + 1;
+	return WALK_GO;
 }
 
 /* A memref program's launch captures every register (its region is no
@@ -125,57 +116,77 @@ captured_all(Exec *X, const BInst *in)
 static const int *
 captured(Exec *X, const BInst *in)
 {
-	int n = 0, *ids;
+	Captures c = {in->op, NULL, 0};
+	int n = 0;
 
 	if (X->captured[in->id])
 		return X->captured[in->id];
 	if (X->bp->memref)
 		return captured_all(X, in);
-	ids = arena_alloc(X->arena, (size_t)(count_uses(in->op->body) + 1) *
-			  sizeof *ids);
-	uses_in(X, in->op, in->op->body, ids, &n);
-	ids[n] = -1;
-	X->captured[in->id] = ids;
-	return ids;
+	walk_regions(in->op, count_operands, &n);
+	c.ids = arena_alloc(X->arena, (size_t)(n + 1) * sizeof *c.ids);
+	walk_regions(in->op, uses_from_outside, &c);
+	c.ids[c.n] = -1;
+	X->captured[in->id] = c.ids;
+	return c.ids;
 }
 
 /* Does the region touch v's buffer: read it (an operand that is read, a
  * copy source, a value passed out or on) or alias it?  Making a view is
  * no access: using the view is. */
+typedef struct Touch {
+	const BBlock *region;
+	const Value *v;
+	bool found;
+} Touch;
+
+static bool touches(const BBlock *region, const Value *v);
+
 static bool
-touches_in(const BBlock *root, const BBlock *b, const Value *v)
+touch_inst(const BInst *in, const BBlock *region, const Value *v)
 {
-	for (int i = 0; i < b->n; i++) {
-		const BInst *in = b->insts[i];
-		const Op *op = in->op;
-		if (in->src == v && in->kind == BI_VIEW) {
-			if (touches_in(root, root, in->v))
+	const Op *op = in->op;
+
+	if (in->src == v && in->kind == BI_VIEW) {
+		if (touches(region, in->v))
+			return true;
+	} else if (in->src == v && in->kind != BI_ALLOC) {
+		return true; /* an alloc's src is only its shape */
+	}
+	for (int k = 0; k < in->nvals; k++)
+		if (in->vals[k] == v)
+			return true;
+	if (op && (in->kind == BI_COMPUTE || in->kind == BI_FOR)) {
+		for (int k = 0; k < op->nargs; k++)
+			if (op->args[k].v == v)
 				return true;
-		} else if (in->src == v && in->kind != BI_ALLOC) {
-			return true; /* an alloc's src is only its shape */
-		}
-		for (int k = 0; k < in->nvals; k++)
-			if (in->vals[k] == v)
-				return true;
-		if (op && (in->kind == BI_COMPUTE || in->kind == BI_FOR)) {
-			for (int k = 0; k < op->nargs; k++)
-				if (op->args[k].v == v)
-					return true;
-			if (op->hasdest && op->dest.v == v &&
-			    op_info[op->kind].readsdest)
-				return true;
-		}
-		if ((in->body && touches_in(root, in->body, v)) ||
-		    (in->orelse && touches_in(root, in->orelse, v)))
+		if (op->hasdest && op->dest.v == v &&
+		    op_info[op->kind].readsdest)
 			return true;
 	}
 	return false;
 }
 
+static WalkAct
+touch_walk(BInst *in, void *ctx)
+{
+	Touch *t = ctx;
+
+	if (touch_inst(in, t->region, t->v)) {
+		t->found = true;
+		return WALK_STOP;
+	}
+	return WALK_GO;
+}
+
+/* (a view of v: whether the region touches the view, from the top) */
 static bool
 touches(const BBlock *region, const Value *v)
 {
-	return touches_in(region, region, v);
+	Touch t = {region, v, false};
+
+	walk_bblock(region, touch_walk, &t);
+	return t.found;
 }
 
 static bool
@@ -187,43 +198,58 @@ in_set(const Value **set, int n, const Value *v)
 	return false;
 }
 
+typedef struct Writes {
+	const Value **alias;
+	int *nalias;
+	bool w;
+} Writes;
+
+static WalkAct
+write_inst(BInst *in, void *ctx)
+{
+	Writes *r = ctx;
+	const Value **alias = r->alias;
+	int *nalias = r->nalias;
+
+	if (in->kind == BI_ALIAS && in_set(alias, *nalias, in->src)) {
+		alias[(*nalias)++] = in->v; /* computed in place */
+		r->w = true;
+	} else if (in->kind == BI_VIEW && in_set(alias, *nalias, in->src)) {
+		alias[(*nalias)++] = in->v;
+	} else if (in->kind == BI_COPY && in_set(alias, *nalias, in->v)) {
+		r->w = true; /* copied into */
+	} else if (in->kind == BI_BIND && in->carry &&
+		   in_set(alias, *nalias, in->src)) {
+		r->w = true; /* a memref program's op computes into it */
+	}
+	return WALK_GO;
+}
+
+/* Does the region write alias[0..nalias) or what aliases them (added to
+ * alias as they are made)? */
 static bool
 region_writes(const BBlock *b, const Value **alias, int *nalias)
 {
-	bool w = false;
+	Writes r = {alias, nalias, false};
 
-	for (int i = 0; i < b->n; i++) {
-		const BInst *in = b->insts[i];
-		if (in->kind == BI_ALIAS && in_set(alias, *nalias, in->src)) {
-			alias[(*nalias)++] = in->v; /* computed in place */
-			w = true;
-		} else if (in->kind == BI_VIEW && in_set(alias, *nalias, in->src)) {
-			alias[(*nalias)++] = in->v;
-		} else if (in->kind == BI_COPY && in_set(alias, *nalias, in->v)) {
-			w = true; /* copied into */
-		} else if (in->kind == BI_BIND && in->carry &&
-			   in_set(alias, *nalias, in->src)) {
-			w = true; /* a memref program's op computes into it */
-		}
-		if (in->body && region_writes(in->body, alias, nalias))
-			w = true;
-		if (in->orelse && region_writes(in->orelse, alias, nalias))
-			w = true;
-	}
-	return w;
+	walk_bblock(b, write_inst, &r);
+	return r.w;
+}
+
+static WalkAct
+count_inst(BInst *in, void *ctx)
+{
+	(void)in;
+	(*(int *)ctx)++;
+	return WALK_GO;
 }
 
 static int
 count_insts(const BBlock *b)
 {
-	int n = b->n;
+	int n = 0;
 
-	for (int i = 0; i < b->n; i++) {
-		if (b->insts[i]->body)
-			n += count_insts(b->insts[i]->body);
-		if (b->insts[i]->orelse)
-			n += count_insts(b->insts[i]->orelse);
-	}
+	walk_bblock(b, count_inst, &n);
 	return n;
 }
 
@@ -443,17 +469,7 @@ launch_drain(Exec *X, const Frame *home)
 }
 
 /* random:SEED: at each instruction boundary, maybe run some launch that
- * may run now (the oldest pending one of its stream). */
-static uint64_t
-next_rand(Exec *X)
-{
-	uint64_t z = (X->rng += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
+ * may run now (the oldest pending one of its stream); rng_next draws. */
 void
 launch_tick(Exec *X)
 {
@@ -462,7 +478,7 @@ launch_tick(Exec *X)
 	/* launches run whole: a random point is between host instructions */
 	if (X->o->sched.kind != SCHED_RANDOM || X->cur)
 		return;
-	while (!X->stop && next_rand(X) % 3 == 0) {
+	while (!X->stop && rng_next(&X->rng) % 3 == 0) {
 		int n = 0, nseen = 0;
 		/* the oldest not-done launch of each (stream, parent) seen:
 		 * each one seen is ready or seen[] holds its queue, so
@@ -483,7 +499,7 @@ launch_tick(Exec *X)
 		}
 		if (!n)
 			return;
-		complete(X, ready[next_rand(X) % (uint64_t)n]);
+		complete(X, ready[rng_next(&X->rng) % (uint64_t)n]);
 	}
 }
 

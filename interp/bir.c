@@ -429,37 +429,38 @@ explain_at(Str *o, const BProg *bp, const BInst *in)
 		str_printf(o, "%s: ", bp->p->file ? bp->p->file : "-");
 }
 
-static void
-explain_block(Str *o, const BProg *bp, const BBlock *b)
+typedef struct Explain {
+	Str *o;
+	const BProg *bp;
+} Explain;
+
+static WalkAct
+explain_inst(BInst *in, void *ctx)
 {
+	Str *o = ((Explain *)ctx)->o;
+	const BProg *bp = ((Explain *)ctx)->bp;
+	const Op *op = in->op ? in->op : in->top;
 	char dec[160], ty[128];
 
-	for (int i = 0; i < b->n; i++) {
-		const BInst *in = b->insts[i];
-		const Op *op = in->op ? in->op : in->top;
-		if (in->kind == BI_ALLOC) {
-			const char *why = in->why ? in->why : in->dec.reason;
-			explain_at(o, bp, in);
-			str_printf(o, "alloc %s for ", type_str(in->v->type, ty,
-								sizeof ty));
-			bir_value_text(o, bp, in->v, op);
-			if (in->dec.kind != DEC_NONE)
-				str_printf(o, " [%s]", dec_str(in->v, &in->dec, dec, sizeof dec));
-			str_printf(o, ": %s\n", why ? why : op && (op->kind == OP_FOR || op->kind == OP_WHILE)
-				? "the loop buffer" : "a result with no operand to reuse");
-		} else if (in->kind == BI_COPY) {
-			explain_at(o, bp, in);
-			str_puts(o, "copy ");
-			bir_value_text(o, bp, in->src, op);
-			str_puts(o, " into ");
-			bir_value_text(o, bp, in->v, op);
-			str_printf(o, ": %s\n", in->why ? in->why : "");
-		}
-		if (in->body)
-			explain_block(o, bp, in->body);
-		if (in->orelse)
-			explain_block(o, bp, in->orelse);
+	if (in->kind == BI_ALLOC) {
+		const char *why = in->why ? in->why : in->dec.reason;
+		explain_at(o, bp, in);
+		str_printf(o, "alloc %s for ", type_str(in->v->type, ty,
+							sizeof ty));
+		bir_value_text(o, bp, in->v, op);
+		if (in->dec.kind != DEC_NONE)
+			str_printf(o, " [%s]", dec_str(in->v, &in->dec, dec, sizeof dec));
+		str_printf(o, ": %s\n", why ? why : op && (op->kind == OP_FOR || op->kind == OP_WHILE)
+			? "the loop buffer" : "a result with no operand to reuse");
+	} else if (in->kind == BI_COPY) {
+		explain_at(o, bp, in);
+		str_puts(o, "copy ");
+		bir_value_text(o, bp, in->src, op);
+		str_puts(o, " into ");
+		bir_value_text(o, bp, in->v, op);
+		str_printf(o, ": %s\n", in->why ? in->why : "");
 	}
+	return WALK_GO;
 }
 
 char *
@@ -469,7 +470,7 @@ bir_explain(const BProg *bp)
 
 	for (int i = 0; i < bp->nfuncs; i++) {
 		str_printf(&o, "@%s:\n", bp->funcs[i].f->name);
-		explain_block(&o, bp, bp->funcs[i].body);
+		walk_bblock(bp->funcs[i].body, explain_inst, &(Explain){&o, bp});
 	}
 	return str_take(&o);
 }

@@ -1,6 +1,7 @@
 /* diag.c: errors as values, printed chibicc-style with the source line. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "ir.h"
 
@@ -21,6 +22,20 @@ diag_set(Diag *d, Loc loc, const char *fmt, ...)
 			 "shadows, reports; --max-memory)",
 			 (long long)mem_limit_bytes());
 	return -1;
+}
+
+void
+ir_bug(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("bufdiff: internal error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
 }
 
 /* The 1-based line `line` of text, as pointer + length. */

@@ -458,23 +458,6 @@ dead_use(Run *r, const Op *u, const Value *v)
 		r->last[v->id] = u->index;
 }
 
-static void
-dead_walk(Run *r, const Block *b)
-{
-	if (!b)
-		return;
-	for (int i = 0; i < b->nops; i++) {
-		const Op *u = b->ops[i];
-		for (int k = 0; k < u->nargs; k++)
-			dead_use(r, u, u->args[k].v);
-		for (int k = 0; k < u->noffs; k++)
-			dead_use(r, u, u->offs[k].v);
-		dead_use(r, u, u->dest.v);
-		dead_walk(r, u->body);
-		dead_walk(r, u->orelse);
-	}
-}
-
 /* After which op each value can go: its last use in its own block; what
  * the block's terminator uses stays until clear_block. */
 static int
@@ -495,8 +478,11 @@ dead_fill(Run *r, Loc loc)
 	}
 	for (int i = 0; i < p->nops; i++)
 		r->dead_head[i] = -1;
-	for (int fi = 0; fi < p->nfuncs; fi++)
-		dead_walk(r, p->funcs[fi]->body);
+	for (int id = 0; id < p->nvalues; id++) {
+		const Value *v = p->values[id];
+		for (int k = 0; k < v->nuses; k++)
+			dead_use(r, v->uses[k], v);
+	}
 	for (int id = 0; id < p->nvalues; id++) {
 		const Value *v = p->values[id];
 		const Block *b = def_block(v);
@@ -1837,7 +1823,8 @@ static const EvalFn eval_form[] = {
 
 /* Run b's ops; the terminator's operands go to outs[0..nouts) as new
  * references (a literal gets the dtype of types[k]).  On error outs[] is
- * left empty. */
+ * left empty.  Not walk_block: evaluation picks which region runs and how
+ * often (an if's branch, a loop's trips) and binds values around it. */
 static int
 exec_block(Frame *f, const Block *b, Type *const *types, Box **outs,
 	   int nouts)

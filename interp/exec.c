@@ -952,8 +952,8 @@ compute_kernel(Exec *X, Frame *F, const BInst *in, Reg *out, View *vo)
 			return false;
 		copy_views(X, vo, &va);
 		return true;
-	default:
-		return false;
+	default: /* the lowering makes BI_COMPUTE of the forms above only */
+		ir_bug("no kernel for %s (form %d)", oi->name, (int)oi->form);
 	}
 }
 
@@ -1514,6 +1514,7 @@ run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
 	}
 }
 
+/* Not walk_bblock: execution picks the regions and their trips. */
 static void
 run_block(Exec *X, Frame *F, const BBlock *b, Reg *out)
 {
@@ -1555,18 +1556,9 @@ run_pinsert(Exec *X, Frame *F, const BInst *in)
 	shadow_write(X, out->buf, &vo, version_new(X, in->v, in));
 }
 
-static uint64_t
-forall_rand(Exec *X)
-{
-	uint64_t z = (X->rng += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
 /* Which trip of [0, n) runs its next instruction: sync finishes them in
- * order, late steps them in lockstep from the last, random:SEED picks. */
+ * order, late steps them in lockstep from the last, random:SEED picks
+ * (rng_next). */
 static int
 forall_pick(Exec *X, const int *pc, int n, int len, int *turn)
 {
@@ -1585,7 +1577,7 @@ forall_pick(Exec *X, const int *pc, int n, int len, int *turn)
 				return (*turn)--;
 		}
 	case SCHED_RANDOM:
-		k = (int)(forall_rand(X) % (uint64_t)live);
+		k = (int)(rng_next(&X->rng) % (uint64_t)live);
 		for (int t = 0; t < n; t++)
 			if (pc[t] < len && k-- == 0)
 				return t;

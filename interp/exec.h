@@ -204,11 +204,11 @@ typedef struct Stale {
 			       * already overwritten, or -1 */
 	int64_t li;           /* that element in its view, row-major */
 } Stale;
-void serial_ew(Exec *X, Ew ew, const View *out, const View *a, const View *b,
-	       Stale *s);
+void serial_ew(Exec *X, OpKind ew, const View *out, const View *a,
+	       const View *b, Stale *s);
 void serial_transpose(Exec *X, const View *out, const View *a, const int *perm,
 		      Stale *s);
-void serial_reduce(Exec *X, Ew ew, const View *out, const View *a,
+void serial_reduce(Exec *X, OpKind ew, const View *out, const View *a,
 		   const int *dims, int ndims, Stale *s);
 
 /* exec.c */

@@ -7,10 +7,119 @@ const char *const dtype_names[DT_COUNT] = {
 };
 
 const OpInfo op_info[OP_COUNT] = {
-#define OP(e, name, form, ew, write, rd) [OP_##e] = {name, form, ew, write, rd},
+#define OP(e, name, form, ew, write, rd)                                     \
+	[OP_##e] = {name, form, OP_##ew, write, rd},
 #include "ops.h"
 #undef OP
 };
+
+const EwInfo ew_info[OP_COUNT] = {
+#define OP(e, name, form, ew, write, rd)
+#define EW(e, fn, form, rule, gen, slot, xf, iop, fop, pre19, extra, i1,    \
+	   cmpi, cmpf, named, fun)                                           \
+	[OP_##e] = {true, rule, gen, slot, xf, iop, fop, pre19, extra, i1,    \
+		    cmpi, cmpf, named, fun},
+#include "ops.h"
+#undef EW
+#undef OP
+};
+
+bool
+ew_allows(OpKind k, DType dt)
+{
+	if (k < 0 || k >= OP_COUNT || !ew_info[k].ew)
+		return false;
+	switch (ew_info[k].rule) {
+	case R_FLOAT:
+		return dtype_is_float(dt);
+	case R_INT:
+		return !dtype_is_float(dt);
+	default:
+		return true;
+	}
+}
+
+const char *
+ew_mlir_op(OpKind k, DType dt, int version)
+{
+	const EwInfo *w;
+
+	if (!ew_allows(k, dt))
+		return NULL;
+	w = &ew_info[k];
+	if (!dtype_is_float(dt))
+		return w->iop;
+	return version < 19 && w->pre19 ? w->pre19 : w->fop;
+}
+
+static bool
+same(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+OpKind
+ew_of_mlir(const char *name, unsigned how, bool *i1)
+{
+	if (i1)
+		*i1 = false;
+	for (int k = 0; k < OP_COUNT; k++) {
+		const EwInfo *w = &ew_info[k];
+
+		if (!w->ew || w->xf == X_CMP || w->xf == X_RELU)
+			continue;
+		if ((w->xf == X_PLAIN && same(w->iop, name)) ||
+		    same(w->fop, name) || same(w->pre19, name) ||
+		    ((how & EWM_EXTRA) && same(w->extra, name)))
+			return (OpKind)k;
+	}
+	for (int k = 0; (how & EWM_I1) && k < OP_COUNT; k++)
+		if (ew_info[k].ew && same(ew_info[k].i1, name)) {
+			if (i1)
+				*i1 = true;
+			return (OpKind)k;
+		}
+	return OP_NONE;
+}
+
+OpKind
+ew_of_pred(const char *pred, size_t len, bool isfloat)
+{
+	for (int k = 0; k < OP_COUNT; k++) {
+		const char *p = isfloat ? ew_info[k].cmpf : ew_info[k].cmpi;
+
+		if (ew_info[k].xf == X_CMP && p && strlen(p) == len &&
+		    !memcmp(p, pred, len))
+			return (OpKind)k;
+	}
+	return OP_NONE;
+}
+
+OpKind
+ew_of_linalg(const char *name, size_t len, bool fun)
+{
+	for (int k = 0; k < OP_COUNT; k++) {
+		const char *p = fun ? ew_info[k].fun : ew_info[k].named;
+
+		if (p && strlen(p) == len && !memcmp(p, name, len))
+			return (OpKind)k;
+	}
+	return OP_NONE;
+}
+
+const char *
+mlir_cmp_pred(bool isfloat, int64_t code)
+{
+	static const char *const cmpi[] = {"eq", "ne", "slt", "sle", "sgt",
+					   "sge", "ult", "ule", "ugt", "uge"};
+	static const char *const cmpf[] = {
+		"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+		"ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"};
+
+	if (!isfloat)
+		return code >= 0 && code < 10 ? cmpi[code] : NULL;
+	return code >= 0 && code < 16 ? cmpf[code] : NULL;
+}
 
 const Limits default_limits = {
 	.max_elems = (int64_t)1 << 26,
@@ -165,29 +274,32 @@ op_conditional(const Block *blk, const Op *op)
 	return false;
 }
 
-static const Op *
-block_op_at(const Block *b, OpKind k, Loc loc)
+typedef struct OpAt {
+	OpKind k;
+	Loc loc;
+	const Op *found;
+} OpAt;
+
+static WalkAct
+op_at(Op *op, void *ctx)
 {
-	for (int i = 0; b && i < b->nops; i++) {
-		const Op *op = b->ops[i], *in;
-		if ((k == OP_COUNT || op->kind == k) && op->loc.line == loc.line &&
-		    op->loc.col == loc.col)
-			return op;
-		if ((in = block_op_at(op->body, k, loc)) ||
-		    (in = block_op_at(op->orelse, k, loc)))
-			return in;
+	OpAt *a = ctx;
+
+	if ((a->k == OP_COUNT || op->kind == a->k) &&
+	    op->loc.line == a->loc.line && op->loc.col == a->loc.col) {
+		a->found = op;
+		return WALK_STOP;
 	}
-	return NULL;
+	return WALK_GO;
 }
 
 const Op *
 prog_op_at(const Program *p, OpKind k, Loc loc)
 {
-	const Op *op = NULL;
+	OpAt a = {k, loc, NULL};
 
-	for (int i = 0; i < p->nfuncs && !op; i++)
-		op = block_op_at(p->funcs[i]->body, k, loc);
-	return op;
+	walk_prog(p, op_at, &a);
+	return a.found;
 }
 
 const char *

@@ -6,6 +6,10 @@
  *   fmt.c      snprintf without glibc's slow path (ir.h maps snprintf on it)
  *   diag.c     diagnostics: an error is a value (Diag), never an exit
  *   ir.c       types, values, ops, functions; op table lookups
+ *   walk.c     the one region walker (tensor and buffer programs), use
+ *              lists filled once after parsing
+ *   build.c    programs built in memory (then printed by print.c)
+ *   rng.h      the one random number generator (splitmix64)
  *   lex.c      TIR tokens with locations in the .yaml file
  *   parse.c    TIR text -> Program
  *   print.c    Program -> canonical TIR text (parses back to the same text)
@@ -26,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "rng.h"
 
 #define MAXRANK 8
 
@@ -154,6 +160,10 @@ int diag_set(Diag *d, Loc loc, const char *fmt, ...)
 /* Print d as above to `out`; `text` is the whole file (may be NULL). */
 void diag_print(void *out /* FILE* */, const char *file, const char *text,
 		const Diag *d);
+/* An impossible state (a bug, not a bad program): prints
+ * "bufdiff: internal error: MESSAGE" on stderr and aborts. */
+_Noreturn void ir_bug(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
 
 /* ----------------------------------------------------------------- ir.c */
 
@@ -192,6 +202,7 @@ int64_t type_numel(const Type *t);     /* static tensor; -1 if dynamic or overfl
 
 /* The op table (ops.h) expanded. */
 typedef enum OpKind {
+	OP_NONE = -1, /* OpInfo.ew of an op that is not elementwise */
 #define OP(e, name, form, ew, write, rd) OP_##e,
 #include "ops.h"
 #undef OP
@@ -208,25 +219,59 @@ typedef enum Form {
 	F_YIELD, F_RETURN, F_CONDITION /* terminators: F_YIELD and after */
 } Form;
 
-typedef enum Ew {
-	EW_NONE,
-	EW_ADD, EW_SUB, EW_MUL, EW_DIV, EW_MAX, EW_MIN,   /* binary */
-	EW_NEG, EW_ABS, EW_EXP, EW_RELU,                  /* unary */
-	EW_LT, EW_LE, EW_EQ, EW_NE, EW_GT, EW_GE          /* compare */
-} Ew;
-
 typedef enum Write { W_NONE, W_DEST, W_ANY, W_INIT } Write;
 
 typedef struct OpInfo {
 	const char *name;
 	Form form;
-	Ew ew;
+	OpKind ew;      /* elementwise op it applies (reduce.sum: OP_ADD) */
 	Write write;
 	bool readsdest;
 } OpInfo;
 
 extern const OpInfo op_info[OP_COUNT];
 int op_lookup(const char *name, size_t len); /* OpKind or -1 */
+
+/* The EW rows' columns (ops.h has what each means). */
+typedef enum DtRule { R_ANY, R_FLOAT, R_INT } DtRule;
+enum { G_TENSOR = 1, G_SCALAR = 2, G_NOINT = 4 }; /* EwInfo.gen */
+typedef enum ExportForm { X_PLAIN, X_CMP, X_RELU, X_NEG } ExportForm;
+
+typedef struct EwInfo {
+	bool ew;                  /* an EW row (the rest is zero otherwise) */
+	DtRule rule;
+	int gen, slot;
+	ExportForm xf;
+	const char *iop, *fop;    /* MLIR op for integers, floats */
+	const char *pre19;        /* float op before MLIR 19, when it differs */
+	const char *extra;        /* another float spelling import reads */
+	const char *i1;           /* an i1 logic op the memref translation reads */
+	const char *cmpi, *cmpf;  /* compare predicates */
+	const char *named;        /* linalg.NAMED import reads as it */
+	const char *fun;          /* linalg.elemwise_*'s fun import reads */
+} EwInfo;
+
+extern const EwInfo ew_info[OP_COUNT];
+/* op k is an EW row whose rule accepts dtype dt */
+bool ew_allows(OpKind k, DType dt);
+/* The MLIR op spelling op k is exported as for dtype dt in MLIR `version`
+ * (16, 19, 22); NULL when it has none. */
+const char *ew_mlir_op(OpKind k, DType dt, int version);
+/* The op an MLIR arith/math op is read as when it applies to its operands
+ * as they are (not relu's `max x, 0`, the integer neg's `subi 0, x`, nor
+ * compares): an int, float or pre-19 spelling; with EWM_EXTRA also an
+ * import-only one; with EWM_I1 also an i1 logic op (*i1 set).  OP_NONE
+ * when none. */
+enum { EWM_EXTRA = 1, EWM_I1 = 2 };
+OpKind ew_of_mlir(const char *name, unsigned how, bool *i1);
+/* The compare whose arith.cmpi (cmpf if isfloat) predicate is pred[0..len),
+ * or OP_NONE. */
+OpKind ew_of_pred(const char *pred, size_t len, bool isfloat);
+/* The op whose linalg named op (fun: linalg.elemwise_*'s fun) is
+ * name[0..len), or OP_NONE. */
+OpKind ew_of_linalg(const char *name, size_t len, bool fun);
+/* The name of MLIR's arith.cmpi (cmpf) predicate number code, or NULL. */
+const char *mlir_cmp_pred(bool isfloat, int64_t code);
 
 typedef struct Op Op;
 typedef struct Block Block;
@@ -244,6 +289,9 @@ typedef struct Value {
 	bool readonly;    /* param marked {readonly} */
 	bool isparam;
 	Loc loc;          /* where it is defined */
+	Op **uses;        /* the ops using it (operand, slice offset, dest),
+			   * each once, in pre-order (fill_uses) */
+	int nuses;
 } Value;
 
 /* An operand: a value or a literal (`add %x, 10`, slice offsets, bounds). */
@@ -374,6 +422,74 @@ bool op_uses(const Op *op, const Value *v);
 /* Is op inside a branch or a loop body below block blk (it may not run
  * every time blk does)? */
 bool op_conditional(const Block *blk, const Op *op);
+
+/* -------------------------------------------------------------- walk.c */
+
+/*
+ * The regions of an op, in order: if: then, else (when present); for,
+ * forall, async: the body; while: the condition region (body), then the
+ * do region (orelse).  Every analysis that visits each op of a region
+ * goes through walk_block, so a new form with regions is added in
+ * op_regions only.
+ */
+enum { MAXREGIONS = 2 };
+int op_regions(const Op *op, Block *out[MAXREGIONS]);
+
+/* What a walk callback says: go on into this op's regions, skip them, or
+ * stop the whole walk. */
+typedef enum WalkAct { WALK_GO, WALK_SKIP, WALK_STOP } WalkAct;
+typedef WalkAct (*WalkFn)(Op *op, void *ctx);
+
+/* Pre-order: each op of b, then the ops of its regions, in order.  Each
+ * returns true when a callback said WALK_STOP. */
+bool walk_block(const Block *b, WalkFn fn, void *ctx);   /* b NULL: none */
+bool walk_op(Op *op, WalkFn fn, void *ctx);              /* op, then inside */
+bool walk_regions(const Op *op, WalkFn fn, void *ctx);   /* inside op only */
+bool walk_prog(const Program *p, WalkFn fn, void *ctx);  /* every function */
+/* walk_block with `post` called after an op's regions (either may be
+ * NULL; post's WALK_SKIP is WALK_GO). */
+bool walk_block_post(const Block *b, WalkFn pre, WalkFn post, void *ctx);
+
+/* Op.seq/last of p's ops: pre-order numbers, so "after", "inside" and
+ * "in the same loop" are integer comparisons for the analyses (and
+ * Program.nops). */
+void number_ops(Program *p);
+/* Value.uses/nuses of every value of p (tir_parse calls it; a program
+ * built in memory calls it once it is whole, again after a change). */
+void fill_uses(Program *p);
+/* Is v used by an op inside op's regions (use lists: no walk)? */
+bool used_inside(const Value *v, const Op *op);
+
+/* ------------------------------------------------------------- build.c */
+
+/*
+ * A program built in memory, then printed by tir_print (the generator
+ * and the importer could build instead of spelling TIR).  Values get
+ * dense ids in creation order; build_op appends an op to a block with its
+ * results (names[i]: types[i]) and room for nargs operands, which the
+ * caller fills (and dest, type, offsets, regions: build_block(B, op)).
+ * Out of memory: the arena longjmps to B->p->arena->oom, which the
+ * caller sets, as tir_parse does.
+ */
+typedef struct Builder {
+	Program *p;
+	Func *fn;          /* the function being built */
+	int vcap, fcap;
+} Builder;
+
+int build_init(Builder *B);  /* 0, or -1 out of memory */
+Type *build_type(Builder *B, TypeKind kind, DType dt, int rank,
+		 const int64_t *dims);
+Func *build_func(Builder *B, const char *name, Type **rtypes, int nrtypes);
+Value *build_param(Builder *B, const char *name, Type *t);
+Value *build_value(Builder *B, const char *name, Type *t);
+Block *build_block(Builder *B, Op *parent);  /* NULL: a function body */
+Value *build_arg(Builder *B, Block *b, const char *name, Type *t);
+Op *build_op(Builder *B, Block *b, OpKind k, int nargs,
+	     const char *const *names, Type *const *types, int nres);
+/* Numbers the ops and fills the use lists; the program is the caller's
+ * (prog_free). */
+Program *build_finish(Builder *B);
 
 /* ---------------------------------------------------------- lex/parse.c */
 
@@ -516,9 +632,10 @@ View view_of(const Tensor *t);  /* the whole tensor, contiguous */
  * and INT_MIN / -1 gives INT_MIN; i1 results are 0/1.  Floats follow IEEE
  * in the dtype's precision.  out may alias an input only when identical
  * (same off and strides) — the in-place elementwise case. */
-void k_binary(Ew ew, const View *out, const View *a, const View *b);
-void k_unary(Ew ew, const View *out, const View *a);
-void k_cmp(Ew ew, const View *out /* i1 */, const View *a, const View *b);
+void k_binary(OpKind ew, const View *out, const View *a, const View *b);
+void k_unary(OpKind ew, const View *out, const View *a);
+void k_cmp(OpKind ew, const View *out /* i1 */, const View *a,
+	   const View *b);
 void k_fill(const View *out, const View *scalar);
 void k_copy(const View *out, const View *in); /* same sizes; dtypes equal */
 /* out (MxN) = out + a (MxK) · b (KxN).  f32/f64 through cblas_[sd]gemm
@@ -526,9 +643,9 @@ void k_copy(const View *out, const View *in); /* same sizes; dtypes equal */
 int k_matmul(const View *out, const View *a, const View *b);
 /* out[i_perm[0]...] = a[i...]: out.sizes[j] == a.sizes[perm[j]] */
 void k_transpose(const View *out, const View *a, const int *perm);
-/* out = fold(out, a over dims[0..ndims)) with EW_ADD or EW_MAX; out has
+/* out = fold(out, a over dims[0..ndims)) with OP_ADD or OP_MAX; out has
  * a's rank minus ndims (remaining dims in order). */
-void k_reduce(Ew ew, const View *out, const View *a, const int *dims,
+void k_reduce(OpKind ew, const View *out, const View *a, const int *dims,
 	      int ndims);
 
 /* ------------------------------------------------------------ reshape.c */
@@ -718,6 +835,13 @@ char *bir_explain(const BProg *bp);
 void bir_value_text(Str *o, const BProg *bp, const Value *v, const Op *op);
 /* "y:x", "y:new" into buf. */
 const char *dec_str(const Value *v, const Decision *d, char *buf, size_t n);
+/* The regions of a buffer instruction (walk.c), in order: if: then,
+ * else; for, forall, launch: the body; while: condition, do; assert: the
+ * failure path (body); call: the failure path (orelse). */
+int binst_regions(const BInst *in, BBlock *out[MAXREGIONS]);
+typedef WalkAct (*BWalkFn)(BInst *in, void *ctx);
+/* Pre-order over b and the regions inside, as walk_block. */
+bool walk_bblock(const BBlock *b, BWalkFn fn, void *ctx);
 /* The value an instruction writes or reads for (for blame), or NULL. */
 const Value *inst_value(const BInst *in);
 

@@ -92,9 +92,8 @@ FLOAT_FNS(f64, double, exp, fabs)
 /*
  * Integers: two's complement wrap, computed in the unsigned type U of the
  * same width (no signed overflow); x / 0 = 0, INT_MIN / -1 = INT_MIN.
- * exp (rejected by the verifier for integers) is exp((double)x), saturated.
  */
-#define INT_FNS(P, T, U, SAT)                                                \
+#define INT_FNS(P, T, U)                                                \
 	static inline T P##_add(T x, T y) { return (T)((U)x + (U)y); }       \
 	static inline T P##_sub(T x, T y) { return (T)((U)x - (U)y); }       \
 	static inline T P##_mul(T x, T y) { return (T)((U)x * (U)y); }       \
@@ -106,11 +105,10 @@ FLOAT_FNS(f64, double, exp, fabs)
 	static inline T P##_min(T x, T y) { return x < y ? x : y; }          \
 	static inline T P##_neg(T x) { return (T)(0 - (U)x); }               \
 	static inline T P##_abs(T x) { return x < 0 ? (T)(0 - (U)x) : x; }   \
-	static inline T P##_exp(T x) { return (T)SAT(exp((double)x)); }      \
 	static inline T P##_relu(T x) { return x > 0 ? x : 0; }
 
-INT_FNS(i32, int32_t, uint32_t, sat_i32)
-INT_FNS(i64, int64_t, uint64_t, sat_i64)
+INT_FNS(i32, int32_t, uint32_t)
+INT_FNS(i64, int64_t, uint64_t)
 
 /* i1: the value is bit 0 (0 or 1, unsigned); results keep bit 0. */
 static inline uint8_t i1_add(uint8_t x, uint8_t y) { return (x ^ y) & 1; }
@@ -121,7 +119,6 @@ static inline uint8_t i1_max(uint8_t x, uint8_t y) { return (x | y) & 1; }
 static inline uint8_t i1_min(uint8_t x, uint8_t y) { return x & y & 1; }
 static inline uint8_t i1_neg(uint8_t x) { return x & 1; }
 static inline uint8_t i1_abs(uint8_t x) { return x & 1; }
-static inline uint8_t i1_exp(uint8_t x) { return (x & 1) ^ 1; } /* 1, 2.7->0 */
 static inline uint8_t i1_relu(uint8_t x) { return x & 1; }
 
 /* Comparisons give i1 0/1; NaN compares false except ne. */
@@ -237,29 +234,33 @@ typedef void RowFn(const Row *r);
 		}                                                            \
 	}
 
-#define BIN_ROWS(P, T)                                                       \
-	ROW_BIN(row_##P##_add, T, T, P##_add)                                \
-	ROW_BIN(row_##P##_sub, T, T, P##_sub)                                \
-	ROW_BIN(row_##P##_mul, T, T, P##_mul)                                \
-	ROW_BIN(row_##P##_div, T, T, P##_div)                                \
-	ROW_BIN(row_##P##_max, T, T, P##_max)                                \
-	ROW_BIN(row_##P##_min, T, T, P##_min)                                \
-	ROW_UN(row_##P##_neg, T, P##_neg)                                    \
-	ROW_UN(row_##P##_abs, T, P##_abs)                                    \
-	ROW_UN(row_##P##_exp, T, P##_exp)                                    \
-	ROW_UN(row_##P##_relu, T, P##_relu)                                  \
-	ROW_BIN(row_##P##_lt, uint8_t, T, P##_lt)                            \
-	ROW_BIN(row_##P##_le, uint8_t, T, P##_le)                            \
-	ROW_BIN(row_##P##_eq, uint8_t, T, P##_eq)                            \
-	ROW_BIN(row_##P##_ne, uint8_t, T, P##_ne)                            \
-	ROW_BIN(row_##P##_gt, uint8_t, T, P##_gt)                            \
-	ROW_BIN(row_##P##_ge, uint8_t, T, P##_ge)
+/*
+ * The row functions of every EW row of ops.h, one per dtype class its rule
+ * allows: row_f32_add from f32_add, row_i1_lt from i1_lt, ...  A missing
+ * scalar function is a compile error here.
+ */
+#define SCALAR_FN(FN)                                                        \
+	_Static_assert(sizeof(&FN) > 0, "scalar function " #FN);
+#define ROW_F_BINARY(P, T, fn)                                               \
+	SCALAR_FN(P##_##fn) ROW_BIN(row_##P##_##fn, T, T, P##_##fn)
+#define ROW_F_UNARY(P, T, fn)                                                \
+	SCALAR_FN(P##_##fn) ROW_UN(row_##P##_##fn, T, P##_##fn)
+#define ROW_F_CMP(P, T, fn)                                                  \
+	SCALAR_FN(P##_##fn) ROW_BIN(row_##P##_##fn, uint8_t, T, P##_##fn)
+#define FLOAT_ROWS(form, fn)                                                 \
+	ROW_##form(f32, float, fn) ROW_##form(f64, double, fn)
+#define INT_ROWS(form, fn)                                                   \
+	ROW_##form(i1, uint8_t, fn) ROW_##form(i32, int32_t, fn)             \
+	ROW_##form(i64, int64_t, fn)
+#define ROWS_R_ANY(form, fn) FLOAT_ROWS(form, fn) INT_ROWS(form, fn)
+#define ROWS_R_FLOAT(form, fn) FLOAT_ROWS(form, fn)
+#define ROWS_R_INT(form, fn) INT_ROWS(form, fn)
 
-BIN_ROWS(f32, float)
-BIN_ROWS(f64, double)
-BIN_ROWS(i1, uint8_t)
-BIN_ROWS(i32, int32_t)
-BIN_ROWS(i64, int64_t)
+#define OP(e, name, form, ew, write, rd)
+#define EW(e, fn, form, rule, ...) ROWS_##rule(form, fn)
+#include "ops.h"
+#undef EW
+#undef OP
 
 ROW_UN(row_copy8, uint8_t, u8_id)
 ROW_UN(row_copy32, uint32_t, u32_id)
@@ -285,23 +286,36 @@ dt_class(DType dt)
 	}
 }
 
-#define ROWS_OF(op)                                                          \
-	{row_f32_##op, row_f64_##op, row_i1_##op, row_i32_##op, row_i64_##op}
+/* Indexed by [op][class], from the EW rows of ops.h; NULL for the
+ * classes a row's rule excludes and for the other ops. */
+#define CLASS_ROWS_R_ANY(fn)                                                 \
+	{row_f32_##fn, row_f64_##fn, row_i1_##fn, row_i32_##fn, row_i64_##fn}
+#define CLASS_ROWS_R_FLOAT(fn) {row_f32_##fn, row_f64_##fn, NULL, NULL, NULL}
+#define CLASS_ROWS_R_INT(fn) {NULL, NULL, row_i1_##fn, row_i32_##fn, row_i64_##fn}
 
-/* Indexed by [ew - EW_ADD][class]. */
-static RowFn *const ew_rows[EW_GE - EW_ADD + 1][NCLASS] = {
-	ROWS_OF(add), ROWS_OF(sub), ROWS_OF(mul), ROWS_OF(div),
-	ROWS_OF(max), ROWS_OF(min), ROWS_OF(neg), ROWS_OF(abs),
-	ROWS_OF(exp), ROWS_OF(relu), ROWS_OF(lt), ROWS_OF(le),
-	ROWS_OF(eq), ROWS_OF(ne), ROWS_OF(gt), ROWS_OF(ge),
+static RowFn *const ew_rows[][NCLASS] = {
+#define OP(e, name, form, ew, write, rd) [OP_##e] = {NULL},
+#define EW(e, fn, form, rule, ...) [OP_##e] = CLASS_ROWS_##rule(fn),
+#include "ops.h"
+#undef EW
+#undef OP
 };
+_Static_assert(sizeof ew_rows / sizeof *ew_rows == OP_COUNT,
+	       "one kernel row per op of ops.h");
 
+/* The row function of elementwise op ew (of form `form`) on dtype dt. */
 static RowFn *
-row_for(Ew ew, DType dt)
+row_for(OpKind ew, Form form, DType dt)
 {
-	if (ew < EW_ADD || ew > EW_GE)
-		return NULL;
-	return ew_rows[ew - EW_ADD][dt_class(dt)];
+	RowFn *fn = NULL;
+
+	if (ew >= 0 && ew < OP_COUNT && op_info[ew].form == form)
+		fn = ew_rows[ew][dt_class(dt)];
+	if (!fn)
+		ir_bug("no kernel row for %s on %s",
+		       ew >= 0 && ew < OP_COUNT ? op_info[ew].name : "(none)",
+		       dtype_names[dt]);
+	return fn;
 }
 
 /* ------------------------------------------------------- overlaps */
@@ -574,7 +588,7 @@ ew_run(RowFn *fn, const View *out, const View *a, const View *b)
 	const View *v[3] = {out, a, b};
 	Iter it;
 
-	if (!fn || !iter_init(&it, b ? 3 : 2, v))
+	if (!iter_init(&it, b ? 3 : 2, v))
 		return;
 	/* the overlap check only where tiles are possible */
 	if (iter_tiles(&it) && apart(out, a) && apart(out, b))
@@ -584,24 +598,21 @@ ew_run(RowFn *fn, const View *out, const View *a, const View *b)
 }
 
 void
-k_binary(Ew ew, const View *out, const View *a, const View *b)
+k_binary(OpKind ew, const View *out, const View *a, const View *b)
 {
-	if (ew >= EW_ADD && ew <= EW_MIN)
-		ew_run(row_for(ew, out->dt), out, a, b);
+	ew_run(row_for(ew, F_BINARY, out->dt), out, a, b);
 }
 
 void
-k_unary(Ew ew, const View *out, const View *a)
+k_unary(OpKind ew, const View *out, const View *a)
 {
-	if (ew >= EW_NEG && ew <= EW_RELU)
-		ew_run(row_for(ew, out->dt), out, a, NULL);
+	ew_run(row_for(ew, F_UNARY, out->dt), out, a, NULL);
 }
 
 void
-k_cmp(Ew ew, const View *out, const View *a, const View *b)
+k_cmp(OpKind ew, const View *out, const View *a, const View *b)
 {
-	if (ew >= EW_LT && ew <= EW_GE)
-		ew_run(row_for(ew, a->dt), out, a, b);
+	ew_run(row_for(ew, F_CMP, a->dt), out, a, b);
 }
 
 /* ----------------------------------------------- copy, fill, transpose */
@@ -735,7 +746,7 @@ k_transpose(const View *out, const View *a, const int *perm)
  * order, so the order of the additions is fixed.
  */
 void
-k_reduce(Ew ew, const View *out, const View *a, const int *dims, int ndims)
+k_reduce(OpKind ew, const View *out, const View *a, const int *dims, int ndims)
 {
 	View o = *out;
 	int j = 0, k = 0;
@@ -750,8 +761,7 @@ k_reduce(Ew ew, const View *out, const View *a, const int *dims, int ndims)
 			o.strides[d] = out->strides[j++];
 		}
 	}
-	if (ew == EW_ADD || ew == EW_MAX)
-		ew_run(row_for(ew, out->dt), &o, &o, a);
+	ew_run(row_for(ew, F_BINARY, out->dt), &o, &o, a);
 }
 
 /* ------------------------------------------------------------- matmul */

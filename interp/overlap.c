@@ -18,7 +18,7 @@
 /* Up to three views walked over one iteration shape (out, then inputs). */
 typedef struct Walk {
 	int kind;           /* 0 copy, 1 unary, 2 binary */
-	Ew ew;
+	OpKind ew;
 	View v[3];          /* out, in[0], in[1]: iteration rank and sizes */
 	int nin;
 	unsigned judged;    /* bit k: reads of in[k] count */
@@ -114,8 +114,8 @@ flat(const int64_t *idx, const int64_t *sizes, int rank)
 }
 
 void
-serial_ew(Exec *X, Ew ew, const View *out, const View *a, const View *b,
-	  Stale *s)
+serial_ew(Exec *X, OpKind ew, const View *out, const View *a,
+	  const View *b, Stale *s)
 {
 	Walk w = {b ? 2 : 1, ew, {*out, *a}, b ? 2 : 1, 3};
 	int64_t at[MAXRANK];
@@ -130,7 +130,7 @@ void
 serial_transpose(Exec *X, const View *out, const View *a, const int *perm,
 		 Stale *s)
 {
-	Walk w = {0, EW_NONE, {*out, *a}, 1, 1};
+	Walk w = {0, OP_NONE, {*out, *a}, 1, 1};
 	int64_t at[MAXRANK], ai[MAXRANK];
 
 	for (int j = 0; j < a->rank; j++) {
@@ -147,8 +147,8 @@ serial_transpose(Exec *X, const View *out, const View *a, const int *perm,
  * out' = out' (op) a over a's shape: only the reads of a are judged (the
  * accumulator is read on purpose). */
 void
-serial_reduce(Exec *X, Ew ew, const View *out, const View *a, const int *dims,
-	      int ndims, Stale *s)
+serial_reduce(Exec *X, OpKind ew, const View *out, const View *a,
+	      const int *dims, int ndims, Stale *s)
 {
 	Walk w = {2, ew, {*out, *out, *a}, 2, 2};
 	int64_t at[MAXRANK];

@@ -1226,20 +1226,23 @@ resolve_operand(Parser *P, Table *t, Operand *o)
 	o->v = v;
 }
 
-static void
-resolve_block(Parser *P, Table *t, Block *b)
+typedef struct Resolve {
+	Parser *P;
+	Table *t;
+} Resolve;
+
+static WalkAct
+resolve_op(Op *op, void *ctx)
 {
-	for (int i = 0; b && i < b->nops; i++) {
-		Op *op = b->ops[i];
-		for (int j = 0; j < op->nargs; j++)
-			resolve_operand(P, t, &op->args[j]);
-		for (int j = 0; j < op->noffs; j++)
-			resolve_operand(P, t, &op->offs[j]);
-		if (op->hasdest)
-			resolve_operand(P, t, &op->dest);
-		resolve_block(P, t, op->body);
-		resolve_block(P, t, op->orelse);
-	}
+	Resolve *r = ctx;
+
+	for (int j = 0; j < op->nargs; j++)
+		resolve_operand(r->P, r->t, &op->args[j]);
+	for (int j = 0; j < op->noffs; j++)
+		resolve_operand(r->P, r->t, &op->offs[j]);
+	if (op->hasdest)
+		resolve_operand(r->P, r->t, &op->dest);
+	return WALK_GO;
 }
 
 /* Values [lo, hi) of p->values belong to f (definition order). */
@@ -1260,7 +1263,7 @@ resolve_func(Parser *P, Func *f, int lo, int hi)
 			perr(P, v->loc, "redefinition of value %%%s", v->name);
 		*s = v;
 	}
-	resolve_block(P, &t, f->body);
+	walk_block(f->body, resolve_op, &(Resolve){P, &t});
 }
 
 static void
@@ -1355,22 +1358,6 @@ resolve(Parser *P)
 
 /* ------------------------------------------------------------- entry */
 
-/* Op.seq/last: pre-order numbers, so "after", "inside" and "in the same
- * loop" are integer comparisons for the analyses. */
-static void
-number_block(Block *b, int *n)
-{
-	for (int i = 0; i < b->nops; i++) {
-		Op *op = b->ops[i];
-		op->seq = (*n)++;
-		if (op->body)
-			number_block(op->body, n);
-		if (op->orelse)
-			number_block(op->orelse, n);
-		op->last = *n - 1;
-	}
-}
-
 static void
 parse_all(Parser *P)
 {
@@ -1378,8 +1365,8 @@ parse_all(Parser *P)
 	P->prog->arena = P->a;
 	parse_program(P);
 	resolve(P);
-	for (int i = 0; i < P->prog->nfuncs; i++)
-		number_block(P->prog->funcs[i]->body, &P->prog->nops);
+	number_ops(P->prog);
+	fill_uses(P->prog);
 }
 
 Program *

@@ -501,6 +501,7 @@ put_op(Str *b, const Op *op, int depth)
 	str_puts(b, "\n");
 }
 
+/* Not walk_block: each form prints its own braces around its regions. */
 static void
 put_block(Str *b, const Block *blk, int depth)
 {

@@ -373,6 +373,23 @@ ew_operand(Verifier *v, const Op *op, const Operand *o)
 			dtype_names[t->dt]);
 }
 
+/* The dtype rule of the op's EW row (ops.h). */
+static int
+check_rule(Verifier *v, const Op *op)
+{
+	DtRule r = ew_info[op->kind].rule;
+	const Type *t = op->type;
+
+	if (r == R_FLOAT && !dtype_is_float(t->dt))
+		return diag_set(v->d, t->loc, "%s needs a float dtype, got %s",
+				opname(op), ts(v, 0, t));
+	if (r == R_INT && dtype_is_float(t->dt))
+		return diag_set(v->d, t->loc,
+				"%s needs an integer dtype, got %s",
+				opname(op), ts(v, 0, t));
+	return 0;
+}
+
 static int
 check_binary(Verifier *v, const Op *op)
 {
@@ -384,7 +401,7 @@ check_binary(Verifier *v, const Op *op)
 		return -1;
 	if ((a->v && type_equal(a->v->type, op->type)) ||
 	    (b->v && type_equal(b->v->type, op->type)))
-		return 0;
+		return check_rule(v, op);
 	return diag_set(v->d, op->loc,
 			"%s needs at least one operand of type %s",
 			opname(op), ts(v, 0, op->type));
@@ -397,11 +414,7 @@ check_unary(Verifier *v, const Op *op)
 		return -1;
 	if (op->hasdest && want_type(v, &op->dest, op->type))
 		return -1;
-	if (op_info[op->kind].ew == EW_EXP && !dtype_is_float(op->type->dt))
-		return diag_set(v->d, op->type->loc,
-				"exp needs a float dtype, got %s",
-				ts(v, 0, op->type));
-	return 0;
+	return check_rule(v, op);
 }
 
 static int
@@ -418,7 +431,7 @@ check_cmp(Verifier *v, const Op *op)
 			 : check_literal(v, o, op->type->dt))
 			return -1;
 	}
-	return 0;
+	return check_rule(v, op);
 }
 
 static int
@@ -1088,7 +1101,8 @@ verify_op(Verifier *v, const Op *op)
 }
 
 /* Every op, then the terminator: a region ends with yield, a function
- * body with return (misplaced ones are reported at the op itself). */
+ * body with return (misplaced ones are reported at the op itself).  Not
+ * walk_block: scopes open and close around each region. */
 static int
 verify_block(Verifier *v, const Block *b)
 {

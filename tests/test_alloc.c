@@ -4,7 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
 #include "report.h"
+#include "fuzz.h"
 #include "testutil.h"
 
 static const char *text =
@@ -56,7 +60,7 @@ START_TEST(load_and_run_under_oom)
 		mem_fail_after(n);
 		rc = case_parse("alloc.yaml", text, strlen(text), 0, &c, &d);
 		if (!rc)
-			check_case(c, NULL, true, &o);
+			check_case(NULL, c, NULL, true, &o);
 		mem_fail_after(-1);
 		if (rc)
 			ck_assert_msg(!strcmp(d.msg, "out of memory"), "n=%ld: load: %d:%d: %s",
@@ -92,7 +96,7 @@ START_TEST(case_passes)
 	Diag d;
 
 	ck_assert_int_eq(case_parse("alloc.yaml", text, strlen(text), 0, &c, &d), 0);
-	check_case(c, NULL, true, &o);
+	check_case(NULL, c, NULL, true, &o);
 	ck_assert_msg(o.status == STATUS_OK, "%s", o.why);
 	outcome_clear(&o);
 	case_free(c);
@@ -108,7 +112,7 @@ START_TEST(json_under_oom)
 
 	report_json_init();
 	ck_assert_int_eq(case_parse("alloc.yaml", text, strlen(text), 0, &c, &d), 0);
-	check_case(c, NULL, true, &o);
+	check_case(NULL, c, NULL, true, &o);
 	for (long n = 0;; n++) {
 		long start = mem_live_blocks();
 		int rc;

@@ -4,7 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
 #include "report.h"
+#include "fuzz.h"
 #include "testutil.h"
 
 /* FORMAT.md §2's example, verbatim. */
@@ -424,7 +428,7 @@ check_text(const char *text, Outcome *o)
 
 	fputs(text, f);
 	fclose(f);
-	check_file(path, NULL, true, &c, o);
+	check_file(NULL, path, NULL, true, &c, o);
 	st = o->status;
 	case_free(c);
 	remove(path);
@@ -574,7 +578,7 @@ json_of(const char *text)
 
 	fputs(text, f);
 	fclose(f);
-	check_file(path, NULL, true, &c, &o);
+	check_file(NULL, path, NULL, true, &c, &o);
 	f = open_memstream(&buf, &n);
 	report_json(f, c, &o);
 	fclose(f);

@@ -4,6 +4,10 @@
 #include <stdlib.h>
 
 #include "exec.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
+#include "report.h"
 #include "fuzz.h"
 #include "testutil.h"
 
@@ -262,7 +266,7 @@ run_plan(const char *text, Outcome *o)
 {
 	Case *c = load(text);
 
-	check_case(c, NULL, true, o);
+	check_case(NULL, c, NULL, true, o);
 	o->nouts = o->nouts; /* keep */
 	case_free(c);
 }
@@ -276,7 +280,7 @@ START_TEST(accounting_seed)
 			       "    verdict: diverge\n");
 	const MemStats *m;
 
-	check_case(c, NULL, true, &o);
+	check_case(NULL, c, NULL, true, &o);
 	ck_assert_msg(o.status == STATUS_OK, "%s", o.why);
 	m = &o.runs[0].ex.mem;
 	ck_assert_int_eq(m->peak_bytes, 12288);
@@ -301,9 +305,8 @@ START_TEST(accounting_overhead_and_trace)
 	long long step, bytes, peak = 0;
 	int lines = 0;
 
-	diff_options(100, trace, NULL, 8);
-	check_case(c, NULL, true, &o);
-	diff_options(0, NULL, NULL, 8);
+	check_case(&(RunConfig){.alloc_overhead = 100, .trace = trace,
+				.nrandom = 8}, c, NULL, true, &o);
 	ck_assert_int_eq(o.runs[0].ex.mem.peak_bytes, 12288 + 200);
 	rewind(trace);
 	while (fgets(line, sizeof line, trace)) {
@@ -341,7 +344,7 @@ START_TEST(bisection_finds_the_one)
 		       "  - plan: {a: w, b: x, c: a}\n"
 		       "    verdict: diverge\n");
 
-	check_case(c, NULL, true, &o);
+	check_case(NULL, c, NULL, true, &o);
 	ck_assert_msg(o.status == STATUS_OK, "%s", o.why);
 	ck_assert_int_eq(o.runs[0].nculprits, 1);
 	ck_assert_str_eq(o.runs[0].culprits[0]->name, "b");
@@ -518,9 +521,8 @@ json_of(const char *path, const Schedule *s)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	diff_options(0, NULL, s, 8);
-	check_file(path, NULL, true, &c, &o);
-	diff_options(0, NULL, NULL, 8);
+	check_file(&(RunConfig){.sched = s, .nrandom = 8}, path, NULL, true, &c,
+		   &o);
 	ck_assert_msg(o.status != STATUS_BAD, "%s", o.why);
 	ck_assert(o.nruns > 0 && !o.runs[0].skipped);
 	report_json(f, c, &o);

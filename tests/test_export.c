@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "mlir.h"
 #include "harness.h"
+#include "report.h"
+#include "fuzz.h"
 #include "testutil.h"
 
 static const char *seed_tir =

@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
+#include "fuzz.h"
 #include "cli.h"
 #include "testutil.h"
 
@@ -149,7 +153,7 @@ START_TEST(broken_strategy_caught_and_reduced)
 	o.gen = opts;
 	ck_assert_int_eq(fuzz_run(&o, &st), 1);
 	ck_assert_int_ge(st.nrepros, 1);
-	check_file(st.repros[0], NULL, true, &c, &out);
+	check_file(NULL, st.repros[0], NULL, true, &c, &out);
 	ck_assert_msg(out.status == STATUS_OK, "%s: %s", st.repros[0], out.why);
 	ck_assert_int_ge(c->nruns, 1);
 	ck_assert_int_ne(c->runs[0].verdict, VERDICT_AGREE);
@@ -260,7 +264,7 @@ START_TEST(reduce_bare_regions)
 	Diag d;
 
 	ck_assert_int_eq(case_parse("bare.yaml", text, strlen(text), 0, &c, &d), 0);
-	ck_assert_msg(reduce_case(c, 0, "bare", "test", &y, &st, &d) == 0, "%s", d.msg);
+	ck_assert_msg(reduce_case(NULL, c, 0, "bare", "test", &y, &st, &d) == 0, "%s", d.msg);
 	ck_assert_int_eq(st.ops_before, 10); /* the implicit yields too */
 	ck_assert_int_eq(st.ops_after, 2); /* the insert and the return */
 	ck_assert_int_eq(case_parse("r.yaml", y, strlen(y), 0, &r, &d), 0);

@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
+#include "fuzz.h"
 #include "cli.h"
 #include "testutil.h"
 
@@ -87,7 +91,7 @@ seen_run(const Case *c, Seen *w)
 	ck_assert_int_ge(rr, 0);
 	((Case *)c)->ref_failed = rr == 1 ? prog_op_at(c->prog, OP_ASSERT, d.loc)
 					  : NULL;
-	diff_run(c, &c->runs[0], NULL, ref, nref, &r);
+	diff_run(NULL, c, &c->runs[0], NULL, ref, nref, &r);
 	w->verdict = r.verdict;
 	w->status = r.status;
 	n = (size_t)snprintf(w->what, sizeof w->what, "%s|%s|%lld %lld %lld|",

@@ -1,11 +1,14 @@
 /* test_html.c: the --html page writers (oracle/html.c, graph.c) and the
- * steps diff_record keeps: escaping, the panels, the blamed edge and the
+ * steps RunConfig.record keeps: escaping, the panels, the blamed edge and the
  * loop's back edge in the DOT text, M(t)'s peak equal to the reported
  * peak_bytes on every run of a set of cases, and out of memory anywhere
  * in a page: no crash, no leak. */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
 #include "report.h"
 #include "testutil.h"
 
@@ -35,9 +38,8 @@ checked(const char *rel, Outcome *o)
 	Case *c = NULL;
 
 	snprintf(path, sizeof path, "%s/cases/%s", SRCDIR, rel);
-	diff_record(true);
-	check_file(path, NULL, true, &c, o);
-	diff_record(false);
+	check_file(&(RunConfig){.nrandom = 8, .record = true}, path, NULL, true,
+		   &c, o);
 	ck_assert_msg(o->status == STATUS_OK, "%s: %s", rel, o->why);
 	return c;
 }

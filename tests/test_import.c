@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "mlir.h"
 #include "harness.h"
 #include "testutil.h"
 

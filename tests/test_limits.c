@@ -6,7 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cases.h"
+#include "mlir.h"
 #include "harness.h"
+#include "report.h"
+#include "fuzz.h"
 #include "testutil.h"
 
 /* Each call of @t calls itself twice, `depth` deep: 2^40 calls. */
@@ -45,22 +49,31 @@ static const char bigloop[] =
 	"  }\n"
 	"inputs: {x: {splat: 0}}\n";
 
-/* check_case on text under --max-work/--timeout; the outcome in *o. */
+/* check_case on text under --max-work/--timeout (and cfg, NULL: the
+ * defaults); the outcome in *o. */
 static Status
-check_limited(const char *text, int64_t work, double timeout, Outcome *o)
+check_limited_cfg(const RunConfig *cfg, const char *text, int64_t work,
+		  double timeout, Outcome *o)
 {
+	RunConfig lim = cfg ? *cfg : run_config_default;
 	Case *c = NULL;
 	Diag d;
 	Status st;
 
-	case_limits(work, timeout);
+	lim.max_work = work;
+	lim.timeout = timeout;
 	if (case_parse("t.yaml", text, strlen(text), 0, &c, &d))
 		ck_abort_msg("load failed: %d:%d: %s", d.loc.line, d.loc.col, d.msg);
-	case_limits(0, 0);
-	check_case(c, NULL, true, o);
+	check_case(&lim, c, NULL, true, o);
 	st = o->status;
 	case_free(c);
 	return st;
+}
+
+static Status
+check_limited(const char *text, int64_t work, double timeout, Outcome *o)
+{
+	return check_limited_cfg(NULL, text, work, timeout, o);
 }
 
 /* The case checks out (every run as expected), with n runs. */
@@ -163,7 +176,7 @@ START_TEST(work_bufferized_run)
 	ck_assert_int_eq(ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref,
 				 &nref, &d), 0);
 	c->lim.max_work = 100000;
-	diff_run(c, NULL, strategy_find("copy-all"), ref, nref, &r);
+	diff_run(NULL, c, NULL, strategy_find("copy-all"), ref, nref, &r);
 	ck_assert_str_eq(r.ex.aborted, WORK_MSG(100000));
 	ck_assert_int_eq(r.ex.aborted_at.line, 6);
 	ck_assert_int_eq(r.verdict, VERDICT_DIVERGE);
@@ -249,7 +262,7 @@ check_peak(const char *text, Outcome *o)
 		ck_abort_msg("load failed: %d:%d: %s", d.loc.line, d.loc.col, d.msg);
 	base = mem_held();
 	mem_peak_reset();
-	check_case(c, NULL, true, o);
+	check_case(NULL, c, NULL, true, o);
 	case_free(c);
 	return mem_peak() - base;
 }
@@ -323,7 +336,7 @@ START_TEST(memory_limit)
 	/* the reference holds a and b at %b: 2 tensors, one too many */
 	lim = mem_held() + MEM_P + MEM_P / 2;
 	mem_limit(lim);
-	check_case(c, NULL, true, &o);
+	check_case(NULL, c, NULL, true, &o);
 	mem_limit(0);
 	ck_assert_int_eq(o.status, STATUS_BAD);
 	ck_assert_str_eq(o.err.msg, mem_msg(lim, want, sizeof want));
@@ -335,7 +348,7 @@ START_TEST(memory_limit)
 	 * of its own) still runs */
 	lim = mem_held() + 2 * MEM_P + MEM_P / 2;
 	mem_limit(lim);
-	check_case(c, NULL, true, &o);
+	check_case(NULL, c, NULL, true, &o);
 	mem_limit(0);
 	mem_msg(lim, want, sizeof want);
 	ck_assert_int_eq(o.status, STATUS_BAD);
@@ -493,9 +506,8 @@ START_TEST(memory_trace_cap)
 	Outcome o;
 
 	ck_assert_ptr_nonnull(f);
-	diff_options(0, f, NULL, 8);
-	ck_assert_int_eq(check_limited(text, 0, 0, &o), STATUS_OK);
-	diff_options(0, NULL, NULL, 8);
+	ck_assert_int_eq(check_limited_cfg(&(RunConfig){.trace = f, .nrandom = 8},
+					   text, 0, 0, &o), STATUS_OK);
 	outcome_clear(&o);
 	rewind(f);
 	while (fgets(line, sizeof line, f)) {

@@ -5,7 +5,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cases.h"
+#include "mlir.h"
 #include "harness.h"
+#include "report.h"
+#include "fuzz.h"
 #include "testutil.h"
 
 /* A fixture in a buffer of exactly its size (no NUL: ASan sees overreads). */

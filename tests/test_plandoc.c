@@ -2,6 +2,8 @@
  * `cases:`, every error with its line:col, failed allocations. */
 #include <stdio.h>
 
+#include "cases.h"
+#include "mlir.h"
 #include "harness.h"
 #include "testutil.h"
 
@@ -235,7 +237,7 @@ START_TEST(hoist_args_errors)
 }
 END_TEST
 
-/* Errors only the decisions can show: applied through diff_plan. */
+/* Errors only the decisions can show: applied through run_plan_apply. */
 START_TEST(apply_errors)
 {
 	static const struct {
@@ -258,7 +260,7 @@ START_TEST(apply_errors)
 		ck_assert_int_eq(load_doc(c, t[i].doc, &r, &found, &d), 0);
 		ck_assert_int_eq(decisions_make(c->prog, strategy_find("copy-all"),
 						&ds), 0);
-		ck_assert_int_eq(diff_plan(&r, &ds, &d), -1);
+		ck_assert_int_eq(run_plan_apply(&r, &ds, &d), -1);
 		ck_assert_str_eq(d.msg, t[i].msg);
 		ck_assert_int_eq(d.loc.line, t[i].line);
 		ck_assert_int_eq(d.loc.col, t[i].col);

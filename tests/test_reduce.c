@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
 #include "fuzz.h"
 #include "testutil.h"
 
@@ -34,7 +37,7 @@ culprits_of(const Case *c, int run, char names[][96], int max)
 
 	ck_assert(rc == 0 || rc == 1); /* 1: the failure path */
 	((Case *)c)->ref_failed = rc ? prog_op_at(c->prog, OP_ASSERT, d.loc) : NULL;
-	diff_run(c, &c->runs[run], NULL, ref, nref, &o);
+	diff_run(NULL, c, &c->runs[run], NULL, ref, nref, &o);
 	for (int i = 0; i < o.nculprits && n < max; i++, n++)
 		choice_str(&o.ds, o.culprits[i], names[n], 96);
 	runout_clear(&o);
@@ -75,13 +78,13 @@ reduce_file(const char *path, int maxops)
 	Outcome o;
 	Diag d;
 
-	ck_assert_msg(!reduce_case(c, 0, "reduced/test", NULL, &yaml, &st, &d),
+	ck_assert_msg(!reduce_case(NULL, c, 0, "reduced/test", NULL, &yaml, &st, &d),
 		      "%s: %s", path, d.msg);
 	ck_assert_int_eq(st.ops_before, c->prog->nops);
 	ck_assert_msg(!case_parse("reduced.yaml", yaml, strlen(yaml), 0, &rc, &d),
 		      "%s: reduced case does not load: %d: %s\n%s", path,
 		      d.loc.line, d.msg, yaml);
-	check_case(rc, NULL, true, &o);
+	check_case(NULL, rc, NULL, true, &o);
 	ck_assert_msg(o.status == STATUS_OK, "%s: reduced case fails check: %s\n%s",
 		      path, o.why, yaml);
 	outcome_clear(&o);
@@ -173,11 +176,11 @@ reduces_to(const char *path, Verdict v, const char *const *wants)
 	Outcome o;
 	Diag d;
 
-	ck_assert_msg(!reduce_case(c, 0, "reduced/test", NULL, &yaml, &st, &d),
+	ck_assert_msg(!reduce_case(NULL, c, 0, "reduced/test", NULL, &yaml, &st, &d),
 		      "%s: %s", path, d.msg);
 	ck_assert_msg(!case_parse("reduced.yaml", yaml, strlen(yaml), 0, &rc, &d),
 		      "%s: %d: %s\n%s", path, d.loc.line, d.msg, yaml);
-	check_case(rc, NULL, true, &o);
+	check_case(NULL, rc, NULL, true, &o);
 	ck_assert_msg(o.status == STATUS_OK, "%s: %s\n%s", path, o.why, yaml);
 	outcome_clear(&o);
 	ck_assert_msg(rc->runs[0].verdict == v, "%s", yaml);
@@ -262,7 +265,7 @@ START_TEST(keeps_float_inputs)
 	Diag d;
 
 	ck_assert(!case_parse("floats.yaml", text, strlen(text), 0, &c, &d));
-	ck_assert_int_eq(reduce_case(c, 0, "reduced/floats", "About.", &yaml,
+	ck_assert_int_eq(reduce_case(NULL, c, 0, "reduced/floats", "About.", &yaml,
 				     &st, &d), 0);
 	ck_assert_msg(!case_parse("r.yaml", yaml, strlen(yaml), 0, &rc, &d),
 		      "%s\n%s", d.msg, yaml);
@@ -285,11 +288,11 @@ START_TEST(agreeing_run_is_not_reduced)
 	ReduceStats st;
 	Diag d;
 
-	ck_assert_int_eq(reduce_case(c, 0, NULL, NULL, &yaml, &st, &d), 1);
+	ck_assert_int_eq(reduce_case(NULL, c, 0, NULL, NULL, &yaml, &st, &d), 1);
 	ck_assert_ptr_null(yaml);
-	ck_assert_int_eq(reduce_case(c, 7, NULL, NULL, &yaml, &st, &d), -1);
+	ck_assert_int_eq(reduce_case(NULL, c, 7, NULL, NULL, &yaml, &st, &d), -1);
 	ck_assert_ptr_nonnull(strstr(d.msg, "no run 8"));
-	ck_assert_int_eq(reduce_case(c, 1, NULL, NULL, &yaml, &st, &d), 0);
+	ck_assert_int_eq(reduce_case(NULL, c, 1, NULL, NULL, &yaml, &st, &d), 0);
 	ck_assert_ptr_nonnull(strstr(yaml, "case: \"reduced/seed/old-input-still-needed\""));
 	mem_free(yaml);
 	case_free(c);
@@ -311,7 +314,7 @@ START_TEST(reduce_under_oom)
 		int rc;
 
 		mem_fail_after(n);
-		rc = reduce_case(c, 0, NULL, NULL, &yaml, &st, &d);
+		rc = reduce_case(NULL, c, 0, NULL, NULL, &yaml, &st, &d);
 		mem_fail_after(-1);
 		if (rc) {
 			ck_assert_int_eq(rc, -1);

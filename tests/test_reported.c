@@ -9,7 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases.h"
+#include "mlir.h"
 #include "harness.h"
+#include "report.h"
+#include "fuzz.h"
 #include "testutil.h"
 
 #define DIR_REPORTED SRCDIR "/cases/reported"

@@ -11,7 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mlir.h"
 #include "harness.h"
+#include "report.h"
+#include "fuzz.h"
 #include "testutil.h"
 
 static int

@@ -428,16 +428,6 @@ load_top(Loader *L, Case *c, unsigned flags)
 
 /* --------------------------------------------------------- entry */
 
-static int64_t opt_max_work;  /* --max-work N; 0: the default */
-static double opt_timeout;    /* --timeout SEC; 0: none */
-
-void
-case_limits(int64_t max_work, double timeout)
-{
-	opt_max_work = max_work;
-	opt_timeout = timeout;
-}
-
 static Case *
 case_new(const char *file)
 {
@@ -452,10 +442,7 @@ case_new(const char *file)
 		return NULL;
 	}
 	c->arena = a;
-	c->lim = default_limits;
-	if (opt_max_work > 0)
-		c->lim.max_work = opt_max_work;
-	c->lim.timeout = opt_timeout;
+	c->lim = default_limits;    /* check_case applies --max-work, --timeout */
 	return c;
 }
 

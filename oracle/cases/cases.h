@@ -16,7 +16,8 @@
  *              plan keys of a Run
  *
  * Every line and column here is a 1-based position in the .yaml file.
- * Uses interp/ and bufferizer/ only.
+ * Uses interp/ and bufferizer/ only (strategy specs parse in
+ * bufferizer/strategy.c).
  */
 #ifndef BUFDIFF_CASES_H
 #define BUFDIFF_CASES_H
@@ -77,8 +78,8 @@ yaml_node_t *yl_item(Loader *L, const yaml_node_t *seq, int i);
 
 /* -------------------------------------------------------------- data.c */
 
-/* The deterministic generator behind `{random: SEED}`: splitmix64. */
-uint64_t rng_next(uint64_t *state);
+/* The deterministic generator behind `{random: SEED}`: rng_next
+ * (interp/rng.h). */
 
 /*
  * A data node (list, nested list, scalar, {splat}, {random}, {data}) as a
@@ -184,6 +185,9 @@ bool run_has_plan(const Run *r);
  * its result's function), the entry, then any function. */
 Value *runs_value(const Program *p, const Func *in, const Func *entry,
 		  const char *name);
+/* Apply run r's plan and frees to ds (a bufferizer Plan); -1 with err for
+ * an illegal plan. */
+int run_plan_apply(const Run *r, Decisions *ds, Diag *err);
 
 /* -------------------------------------------------------------- case.c */
 
@@ -233,9 +237,6 @@ int case_load(const char *path, unsigned flags, Case **out, Diag *d);
 /* What a case file may hold (issue 12 items 13, 14): bytes, YAML nodes
  * (checked before libyaml builds the document), runs. */
 enum { MAX_CASE_BYTES = 64 << 20, MAX_YAML_NODES = 1 << 21, MAX_RUNS = 256 };
-/* --max-work N and --timeout SEC (0: keep the default) for every case
- * loaded after the call: Limits.max_work, Limits.timeout (budget.h). */
-void case_limits(int64_t max_work, double timeout);
 int case_parse(const char *file, const char *text, size_t len,
 	       unsigned flags, Case **out, Diag *d);
 void case_free(Case *c);        /* NULL ok */

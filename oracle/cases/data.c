@@ -17,16 +17,6 @@
 
 #include "cases.h"
 
-uint64_t
-rng_next(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /* One number as read for a dtype: ints exact, floats in the dtype. */
 typedef struct Num {
 	int64_t i;

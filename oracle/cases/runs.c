@@ -10,7 +10,6 @@
 #include <stdlib.h>
 
 #include "cases.h"
-#include "mlir.h"
 
 const char *const verdict_names[VERDICT_COUNT] = {
 	[VERDICT_NONE] = "", [VERDICT_AGREE] = "agree",
@@ -549,4 +548,33 @@ runs_load(Loader *L, Case *c, const yaml_node_t *n)
 		else
 			load_run(L, c, &c->runs[i], e, i + 1);
 	}
+}
+
+/* Apply run r's forced decisions to ds (a bufferizer Plan). */
+int
+run_plan_apply(const Run *r, Decisions *ds, Diag *err)
+{
+	Plan pl = {.nitems = r->nplan, .nfrees = r->nfrees,
+		   .anchors = r->anchors, .nanchors = r->nanchors,
+		   .hoists = r->hoists, .nhoists = r->nhoists,
+		   .args = r->args, .nargs = r->nargs};
+	int rc;
+
+	pl.items = mem_alloc((size_t)(r->nplan + 1) * sizeof *pl.items);
+	pl.frees = mem_alloc((size_t)(r->nfrees + 1) * sizeof *pl.frees);
+	if (!pl.items || !pl.frees) {
+		mem_free(pl.items);
+		mem_free(pl.frees);
+		return diag_set(err, r->loc, "out of memory");
+	}
+	for (int i = 0; i < r->nplan; i++)
+		pl.items[i] = (PlanItem){r->plan[i].result, r->plan[i].operand,
+					 r->plan[i].loc};
+	for (int i = 0; i < r->nfrees; i++)
+		pl.frees[i] = (PlanFree){r->frees[i].value,
+					 r->frees[i].after->def, r->frees[i].loc};
+	rc = plan_apply(ds, &pl, err);
+	mem_free(pl.items);
+	mem_free(pl.frees);
+	return rc;
 }

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "mlir.h"
+#include "fuzz.h"
 
 static const struct {
 	const char *name;
@@ -86,7 +88,7 @@ struct Flag {
 #define F(field) offsetof(Args, field), sizeof ((Args *)0)->field
 
 static FlagParse p_str, p_num, p_u64, p_seconds, p_strategy,
-	p_schedule, p_shard, p_mix, p_external;
+	p_schedule, p_shard, p_mix, p_pipeline, p_mlir_version;
 
 static const Flag flags[] = {
 	{"strategy", "S", p_strategy, F(strategy), 0, 0,
@@ -180,13 +182,14 @@ static const Flag flags[] = {
 	{"tool-batch", "N", p_num, F(tool_batch), 1, 4096, C(FUZZ),
 	 "programs per call of an outside tool (mlir, mlir-pipeline; 1..4096; "
 	 "default 64)"},
-	{"tool-timeout", "SEC", p_external, 0, 0, 0, 0, STRAT,
+	{"tool-timeout", "SEC", p_seconds, F(tool_timeout), 0, 86400, STRAT,
 	 "bound each call of an outside tool (0 < SEC <= 86400; default 60)"},
-	{"mlir-options", "OPTS", p_external, 0, 0, 0, 0, STRAT,
+	{"mlir-options", "OPTS", p_str, F(mlir_options), 0, 0, STRAT,
 	 "more One-Shot Bufferize options (mlir), e.g. analysis-fuzzer-seed=7"},
-	{"mlir-pipeline", "P", p_external, 0, 0, 0, 0, STRAT,
+	{"mlir-pipeline", "P", p_pipeline, F(mlir_pipeline), 0, 0, STRAT,
 	 "the pass pipeline of mlir-pipeline (default " MLIR_PIPELINE ")"},
-	{"mlir-version", "N", p_external, 0, 0, 0, 0, STRAT | C(EXPORT),
+	{"mlir-version", "N", p_mlir_version, F(mlir_version), 0, 0,
+	 STRAT | C(EXPORT),
 	 "the MLIR dialect version to export (16, 19, 22; default: the tool's, "
 	 "else 22)"},
 	{"func", "NAME", p_str, F(func), 0, 0, C(IMPORT),
@@ -529,14 +532,33 @@ p_mix(Args *a, const Flag *f, const char *v, void *field, char *why, size_t n)
 }
 
 static int
-p_external(Args *a, const Flag *f, const char *v, void *field, char *why,
+p_pipeline(Args *a, const Flag *f, const char *v, void *field, char *why,
 	   size_t n)
 {
-	char name[64];
+	(void)a, (void)f;
+	if (!*v || strchr(v, '\'')) {
+		snprintf(why, n, "--mlir-pipeline wants a pass pipeline (no "
+			 "quotes), got '%s'", v);
+		return -1;
+	}
+	*(const char **)field = v;
+	return 0;
+}
 
-	(void)a, (void)field;
-	snprintf(name, sizeof name, "--%s", f->name);
-	return external_opt(name, v, why, n) < 0 ? -1 : 0;
+static int
+p_mlir_version(Args *a, const Flag *f, const char *v, void *field, char *why,
+	       size_t n)
+{
+	char *end;
+	long x = strtol(v, &end, 10);
+
+	(void)a, (void)f;
+	if (*end || !*v || !mlir_version((int)x)) {
+		snprintf(why, n, "unknown MLIR version '%s' (16, 19 or 22)", v);
+		return -1;
+	}
+	*(int *)field = (int)x;
+	return 0;
 }
 
 /* ---- the parser */
@@ -795,4 +817,12 @@ cli_args_free(Args *a)
 {
 	mem_free(a->paths);
 	a->paths = NULL;
+}
+
+void
+cli_tool_options(const Args *a)
+{
+	external_options(&(ExternalOpts){
+		a->tool_timeout, a->mlir_options ? a->mlir_options : "",
+		a->mlir_version, a->tool_batch, a->mlir_pipeline});
 }

@@ -7,18 +7,19 @@
  *              parsed with getopt_long into Args; help generated from the
  *              tables; "did you mean" (docs/cli.md)
  *   main.c     the commands run, check, print, bufferize, explain, export,
- *              strategies, and the dispatch over cli.c's commands
+ *              strategies, plot, and the dispatch over cli.c's commands
+ *   fuzz_cli.c `bufdiff fuzz`: Args -> FuzzOpts; `fuzz --merge`
  *   reduce_cli.c  `bufdiff reduce`
  *   import_cli.c  `bufdiff import`
  *   lab.c      `bufdiff lab cache`: the seed's LRU cache toy (docs/lab.md)
  *
- * Uses every room below: cases, mlir, harness, report, fuzz.
+ * Args needs bufferize.h only; each file includes the rooms it calls
+ * (main.c: cases, mlir, harness, report).
  */
 #ifndef BUFDIFF_CLI_H
 #define BUFDIFF_CLI_H
 
-#include "fuzz.h"
-#include "report.h"
+#include "bufferize.h"
 
 /* ----------------------------------------------------------- version.c */
 
@@ -69,7 +70,10 @@ typedef struct Args {
 	const char *func, *tool;
 	bool no_tool;
 	long long import_seed;          /* import --seed N (1) */
-	double tool_timeout;            /* import --tool-timeout SEC (60) */
+	double tool_timeout;            /* --tool-timeout SEC (60) */
+	const char *mlir_options;       /* --mlir-options OPTS; NULL: none */
+	const char *mlir_pipeline;      /* --mlir-pipeline P; NULL: the default */
+	int mlir_version;               /* --mlir-version N; 0: the tool's */
 	/* lab cache */
 	int lab_cap, lab_stride, lab_requests, lab_step; /* (4, 4, 16, 0) */
 } Args;
@@ -87,30 +91,28 @@ int cli_usage(const Args *a, const char *fmt, ...)
  * is close enough to suggest. */
 const char *cli_nearest(const char *word, const char *const *names, int n);
 
-/* -------------------------------------------------------------- fuzz.c */
+/* ---------------------------------------------------------- fuzz_cli.c */
 
 /* `bufdiff fuzz ...` (argv[1] is "fuzz"): exit code as fuzz_run;
  * fuzz_main the same from parsed arguments. */
 int cmd_fuzz(int argc, char **argv);
-int fuzz_main(const Args *a);
+/* The outside strategies' options of a (--tool-timeout, --mlir-options,
+ * --mlir-version, --mlir-pipeline, --tool-batch) handed to their runner. */
+void cli_tool_options(const Args *a);
+int fuzz_main(const Args *a, const struct RunConfig *cfg);
 
 /* -------------------------------------------------------- reduce_cli.c */
 
 /* `bufdiff reduce CASE [--run I] [--plan FILE] [--out FILE]`: 0 reduced,
  * 1 the run does not fail, 2 bad input or usage. */
-int cmd_reduce(const Args *a);
+int cmd_reduce(const Args *a, const struct RunConfig *cfg);
 
-/* ------------------------------------------------------------ import.c */
+/* -------------------------------------------------------- import_cli.c */
 
 /* `bufdiff import FILE.mlir [--func NAME] [--seed N] [--out CASE]
  * [--tool TOOL | --no-tool] [--tool-timeout SEC]`: 0, or 2 with one
  * diagnostic on stderr. */
 int cmd_import(const Args *a);
-
-/* -------------------------------------------------------------- plot.c */
-
-/* `bufdiff plot TRACE.csv --html FILE`: 0, or 2. */
-int cmd_plot(const Args *a);
 
 /* --------------------------------------------------------------- lab.c */
 

@@ -12,6 +12,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
 
 typedef struct ImpOpts {
 	const char *path, *func, *out, *tool;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "report.h"
 
 enum { LAB_MAX = 4096, LAB_SPACE = 16 };
 

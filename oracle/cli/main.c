@@ -12,6 +12,10 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
+#include "report.h"
 
 /* The command, and what main.c's commands keep beside its Args. */
 typedef struct Opts {
@@ -19,6 +23,7 @@ typedef struct Opts {
 	bool planned;           /* the last case got the --plan document's run */
 	char *plantext;         /* its text (mem_alloc'ed) */
 	size_t planlen;
+	RunConfig cfg;          /* every run's, from a (run_command) */
 } Opts;
 
 /* Where case diagnostics go: stderr, or (check -j) a worker's buffer. */
@@ -77,14 +82,14 @@ check_planned(Opts *o, const char *path, bool only, Case **c, Outcome *out)
 	o->planned = false;
 	if (case_load(path, 0, c, &d)) { /* reported (or expected) as usual */
 		case_free(*c);
-		check_file(path, o->a.strategy, true, c, out);
+		check_file(&o->cfg, path, o->a.strategy, true, c, out);
 		return;
 	}
 	if (!plandoc_add_run(o->a.plan, o->plantext, o->planlen, *c, o->a.strategy,
 			     only, &found, &d)) {
 		if (found || !only) {
 			o->planned = found;
-			check_case(*c, NULL, true, out);
+			check_case(&o->cfg, *c, NULL, true, out);
 			return;
 		}
 		diag_set(&d, (Loc){0, 0}, "no entry for case '%s' under "
@@ -117,11 +122,12 @@ cmd_run(Opts *o)
 	bool json_failed = false;
 	int rc;
 
-	diff_record(o->a.html != NULL);
+	o->cfg.record = o->a.html != NULL;
 	if (o->a.plan)
 		check_planned(o, o->a.paths[0], true, &c, &out);
 	else
-		check_file(o->a.paths[0], o->a.strategy, !o->a.strategy, &c, &out);
+		check_file(&o->cfg, o->a.paths[0], o->a.strategy, !o->a.strategy,
+			   &c, &out);
 	if (out.errored && out.status != STATUS_OK)
 		print_error(o->a.paths[0], c, &out.err);
 	else if (out.status == STATUS_BAD)
@@ -375,7 +381,7 @@ check_one_file(void *ctx, const char *path, int idx, JEntry *e)
 	if (o->a.plan)
 		check_planned(o, path, false, &c, &out);
 	else
-		check_file(path, o->a.strategy, true, &c, &out);
+		check_file(&o->cfg, path, o->a.strategy, true, &c, &out);
 	e->file = mem_strdup(path);
 	e->name = c && c->name ? mem_strdup(c->name) : NULL;
 	e->status = out.status;
@@ -517,7 +523,7 @@ cmd_check(Opts *o)
 			o->a.html);
 		return STATUS_BAD;
 	}
-	diff_record(o->a.html != NULL);
+	o->cfg.record = o->a.html != NULL;
 	je = mem_calloc((size_t)f.n + 1, sizeof *je);
 	if (!je) {
 		files_free(&f);
@@ -603,34 +609,31 @@ bufferize_decisions(Opts *o, Case *c, Decisions *ds, BProg **bp, Diag *d)
 	}
 	if (!s)
 		s = strategy_find("copy-all");
-	if (s->ext) {
-		ToolReport t;
-		const Func *entry;
-		int rc = s->ext->kind == EXT_PIPELINE ?
-			 external_memref(s, c, bp, &entry, &t, d) :
-			 external_decide(s, c, ds, &t, d);
-		mem_free(t.decisions);
-		mem_free(t.memref);
-		if (rc < 0 && s->ext->kind == EXT_PIPELINE && d->msg[0] &&
-		    strcmp(d->msg, "out of memory")) {
+	{
+		Answer ans = {.ds = ds};
+		int rc = strategy_answer(s, &(StratCtx){c->prog, c, NULL}, &ans);
+		ToolReport *t = &ans.tool;
+		*bp = ans.bp;
+		*d = ans.err;
+		mem_free(t->decisions);
+		mem_free(t->memref);
+		if (rc < 0 && d->msg[0] && strcmp(d->msg, "out of memory")) {
 			fprintf(stderr, "%s: error: %s\n", o->a.paths[0], d->msg);
 			return STATUS_BAD;
 		}
 		if (rc < 0)
 			return cli_usage(&o->a, "%s", "out of memory");
 		if (rc > 0) {
-			size_t n = strlen(t.err);
+			size_t n = strlen(t->err);
 			fprintf(stderr, "bufdiff: tool-error: %s\n  command: %s\n%s%s",
-				t.status, t.cmd, t.err,
-				n && t.err[n - 1] != '\n' ? "\n" : "");
+				t->status, t->cmd, t->err,
+				n && t->err[n - 1] != '\n' ? "\n" : "");
 			return STATUS_FAIL;
 		}
 		if (*bp)
-			return 0; /* the memref program: no decisions */
-	} else if (decisions_make(c->prog, s, ds)) {
-		return cli_usage(&o->a, "%s", "out of memory");
+			return 0; /* the buffer program: no decisions */
 	}
-	if (r && diff_plan(r, ds, d)) {
+	if (r && run_plan_apply(r, ds, d)) {
 		print_error(o->a.paths[0], c, d);
 		return STATUS_BAD;
 	}
@@ -700,7 +703,7 @@ cmd_export(Opts *o)
 	Str b = {0};
 	Diag d;
 	char *s;
-	int rc = STATUS_OK, v = external_opts()->mlir_version;
+	int rc = STATUS_OK, v = o->a.mlir_version;
 
 	/* the program only (no inputs needed), verified */
 	if (case_load(o->a.paths[0], CASE_PROGRAM_ONLY, &c, &d) ||
@@ -740,13 +743,13 @@ cmd_strategies(Opts *o)
 static int
 cmd_fuzz_opts(Opts *o)
 {
-	return fuzz_main(&o->a);
+	return fuzz_main(&o->a, &o->cfg);
 }
 
 static int
 cmd_reduce_opts(Opts *o)
 {
-	return cmd_reduce(&o->a);
+	return cmd_reduce(&o->a, &o->cfg);
 }
 
 static int
@@ -758,7 +761,9 @@ cmd_import_opts(Opts *o)
 static int
 cmd_plot_opts(Opts *o)
 {
-	return cmd_plot(&o->a);
+	if (!o->a.html)
+		return cli_usage(&o->a, "the page needs --html FILE");
+	return plot_page(o->a.paths[0], o->a.html);
 }
 
 static int
@@ -802,12 +807,14 @@ run_command(Opts *o)
 	if (!rc) {
 		if (trace)
 			fputs(MEMORY_TRACE_HEADER, trace);
-		case_limits(o->a.max_work, o->a.timeout);
 		mem_limit(o->a.max_memory);
-		diff_options(o->a.overhead, trace,
-			     o->a.has_schedule ? &o->a.schedule : NULL,
-			     o->a.nrandom);
-		diff_reporting(true); /* every culprit set, the fix */
+		o->cfg = (RunConfig){
+			.alloc_overhead = o->a.overhead, .trace = trace,
+			.sched = o->a.has_schedule ? &o->a.schedule : NULL,
+			.nrandom = o->a.nrandom,
+			.report = true, /* every culprit set, the fix */
+			.max_work = o->a.max_work, .timeout = o->a.timeout};
+		cli_tool_options(&o->a);
 		if (!commands[o->a.cmd])
 			abort(); /* a command of cli.c's table without a function */
 		rc = commands[o->a.cmd](o);
@@ -831,6 +838,7 @@ main(int argc, char **argv)
 	mallopt(M_TOP_PAD, 16 << 20);
 #endif
 	report_json_init();
+	external_register();
 	rc = cli_parse(argc, argv, &o.a);
 	if (!rc)
 		rc = run_command(&o);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "cases.h"
+#include "fuzz.h"
 
 typedef struct ReduceOpts {
 	const char *path, *out, *plan;
@@ -69,7 +71,7 @@ write_out(const char *path, const char *yaml)
 }
 
 int
-cmd_reduce(const Args *a)
+cmd_reduce(const Args *a, const RunConfig *cfg)
 {
 	ReduceOpts o = {a->paths[0], a->out, a->plan, a->run};
 	ReduceStats st;
@@ -98,7 +100,7 @@ cmd_reduce(const Args *a)
 		case_free(c);
 		return STATUS_BAD;
 	}
-	rc = reduce_case(c, o.run - 1, NULL, NULL, &yaml, &st, &d);
+	rc = reduce_case(cfg, c, o.run - 1, NULL, NULL, &yaml, &st, &d);
 	if (rc < 0) {
 		if (d.loc.line > 0)
 			diag_print(stderr, o.path, c->text, &d);

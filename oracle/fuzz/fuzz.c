@@ -13,7 +13,10 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "cli.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
+#include "report.h"
 
 static double
 now(void)
@@ -146,7 +149,7 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 		 (unsigned long long)seed);
 	snprintf(about, sizeof about, "found by bufdiff fuzz --strategy %s "
 		 "--seed %llu", o->strategy->name, (unsigned long long)seed);
-	if (o->reduce && reduce_case(c, 0, name, about, &reduced, &rs, &d) == 0 &&
+	if (o->reduce && reduce_case(o->cfg, c, 0, name, about, &reduced, &rs, &d) == 0 &&
 	    !o->quiet)
 		fprintf(stderr, "\nseed %llu: reduced %d -> %d ops (%d candidates, "
 			"%.2fs)\n", (unsigned long long)seed, rs.ops_before,
@@ -171,7 +174,7 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 					"written to %s\n", (unsigned long long)seed,
 					path);
 		}
-		if (o->strategy->ext && o->strategy->ext->kind != EXT_EXEC)
+		if (o->strategy->flags & STRAT_READS_MLIR)
 			keep_bridge(o, path, reduced ? reduced : yaml);
 	}
 	mem_free(reduced);
@@ -261,7 +264,7 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 		goto out; /* e.g. a limit: not a program we can judge */
 	if (rr == 1)
 		c->ref_failed = prog_op_at(c->prog, OP_ASSERT, d.loc);
-	diff_run(c, &c->runs[0], NULL, ref, nref, &r);
+	diff_run(o->cfg, c, &c->runs[0], NULL, ref, nref, &r);
 	rc = r.verdict != VERDICT_AGREE || r.status == STATUS_BAD;
 	if (r.verdict == VERDICT_TOOL_ERROR) {
 		/* the tool failed on this program: kept, counted apart */
@@ -376,9 +379,10 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 	double t0 = now(), shown = t0;
 	int n = o->nshards > 0 ? o->nshards : 1, nb = fuzz_batch();
 	/* a batch of 1 is no batch: each program asks on its own */
-	bool batched = o->strategy->ext && nb > 1;
+	bool batched = (o->strategy->flags & STRAT_TOOL) && nb > 1;
 	Batch b = {0};
 
+	external_register(); /* outside strategies run here */
 	memset(st, 0, sizeof *st);
 	if (o->out && !o->lazy_out && mkdir(o->out, 0777) && errno != EEXIST) {
 		fprintf(stderr, "bufdiff: cannot create %s: %s\n", o->out,
@@ -498,70 +502,33 @@ fuzz_parse_mix(const char *s, unsigned *mix)
 }
 
 int
-fuzz_main(const Args *a)
+fuzz_command(const FuzzOpts *o, const char *html)
 {
-	FuzzOpts o = {0};
 	FuzzStats st;
-	const char *html = a->html;     /* --html DIR: pages of the repros */
 	int rc;
 
 	struct sigaction sa, oldint, oldterm;
 
-	if (a->merge) {
-		/* --merge FILE... [--json]: shard summaries added up */
-		if (!a->npaths)
-			return cli_usage(a, "--merge wants the shards' --json "
-					 "summaries (files, or - for stdin)");
-		return fuzz_merge(a->npaths, a->paths, a->json);
-	}
-	o.strategy = a->strategy;
-	o.seed = a->seed;
-	o.count = (long)a->count;
-	o.seconds = a->seconds;
-	o.out = a->out;
-	o.shard = a->shard;
-	o.nshards = a->nshards;
-	o.json = a->json;
-	o.quiet = a->quiet || a->json;
-	o.reduce = !a->no_reduce;
-	o.max_failures = (long)a->max_failures;
-	o.gen.max_ops = a->max_ops;
-	o.gen.mix = a->mix;
-	o.gen.no_copies = a->no_copies;
-	if (a->tool_batch) {
-		/* programs per tool call (outside strategies): 1 asks about
-		 * each alone, for comparisons */
-		ExternalOpts xo = *external_opts();
-		xo.batch = a->tool_batch;
-		external_options(&xo);
-	}
-	if (html && !o.out)
-		o.out = html;   /* the repros beside their pages */
-	o.progress = !o.quiet && isatty(2);
-	if (!o.out) { /* repros go to files `check` reads, never to stdout */
-		o.out = "bufdiff-fuzz";
-		o.lazy_out = true;
-	}
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop;
 	sigemptyset(&sa.sa_mask);
 	stop_signal = 0;
 	sigaction(SIGINT, &sa, &oldint);
 	sigaction(SIGTERM, &sa, &oldterm);
-	rc = fuzz_run(&o, &st);
+	rc = fuzz_run(o, &st);
 	sigaction(SIGINT, &oldint, NULL);
 	sigaction(SIGTERM, &oldterm, NULL);
 	if (st.interrupted)
 		fprintf(stderr, "bufdiff fuzz: interrupted (%s) after %ld "
 			"programs\n", stop_signal == SIGINT ? "SIGINT" : "SIGTERM",
 			st.programs);
-	if (html && html_check_files(html, "bufdiff fuzz: failures", st.repros,
+	if (html && html_check_files(o->cfg, html, "bufdiff fuzz: failures", st.repros,
 				     st.nrepros, NULL)) {
 		fprintf(stderr, "bufdiff: cannot write the pages in %s\n", html);
 		rc = 2;
 	}
-	if (o.json)
-		fuzz_json(&o, &st);
+	if (o->json)
+		fuzz_json(o, &st);
 	else {
 		printf("%ld programs, %ld failures (%ld tool errors), %.2f s "
 		       "(%.0f programs/s)\n",
@@ -575,16 +542,4 @@ fuzz_main(const Args *a)
 	}
 	fuzz_stats_free(&st);
 	return rc;
-}
-
-int
-cmd_fuzz(int argc, char **argv)
-{
-	Args a;
-	int rc = cli_parse(argc, argv, &a);
-
-	if (!rc)
-		rc = fuzz_main(&a);
-	cli_args_free(&a);
-	return rc < 0 ? 0 : rc;
 }

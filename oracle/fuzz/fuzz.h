@@ -3,7 +3,8 @@
  * contents in data-flow order:
  *
  *   gen.c      the program generator: seed -> case text
- *   fuzz.c     fuzz_run: generate, run, compare, reduce, write repros
+ *   fuzz.c     fuzz_run: generate, run, compare, reduce, write repros;
+ *              fuzz_command: the same stoppable, with its summary
  *   fuzz_bucket.c  failures by signature (one repro each); `fuzz --merge`
  *   reduce.c   a failing run -> the smallest case that still fails the same
  *              way (docs/reduce.md)
@@ -11,13 +12,12 @@
  *              their own, -DBUFDIFF_LIBFUZZER=ON): bytes -> generator, bytes
  *              -> case loader
  *
- * Uses harness.h and report.h (fuzz --html pages).
+ * Uses harness.h (Case, RunOut).
  */
 #ifndef BUFDIFF_FUZZ_H
 #define BUFDIFF_FUZZ_H
 
 #include "harness.h"
-#include "report.h"
 
 /* --------------------------------------------------------------- gen.c */
 
@@ -113,6 +113,7 @@ typedef struct FuzzOpts {
 	bool progress;          /* a progress line on stderr (a terminal) */
 	bool lazy_out;          /* out is the default: made at the first repro */
 	GenOpts gen;
+	const RunConfig *cfg;   /* every run's configuration (NULL: defaults) */
 } FuzzOpts;
 
 /* Failures with one signature (fuzz_bucket.c): how many, the smallest
@@ -149,6 +150,10 @@ typedef struct FuzzStats {
  * 1 some failed, 2 bad usage (an unwritable directory). */
 int fuzz_run(const FuzzOpts *o, FuzzStats *st);
 void fuzz_stats_free(FuzzStats *st);
+/* fuzz_run as a command: SIGINT or SIGTERM stop it with a summary, the
+ * repros' pages go to html (a directory; NULL: none), and the summary is
+ * printed (JSON with o->json): the exit code (2: pages not written). */
+int fuzz_command(const FuzzOpts *o, const char *html);
 /* --mix: "loops,async" or a bitmask (as libFuzzer's messages print it). */
 int fuzz_parse_mix(const char *s, unsigned *mix);
 
@@ -181,9 +186,8 @@ int fuzz_merge(int nfiles, const char *const *files, bool json);
  * does not fail (nothing to reduce), -1 with d on bad input or out of
  * memory.
  */
-int reduce_case(const Case *c, int run, const char *name, const char *about,
-		char **yaml, ReduceStats *st, Diag *d);
-/* Candidates tried before reduce_case stops (default 4000; n <= 0 resets). */
-void reduce_budget(int n);
+int reduce_case(const RunConfig *cfg, const Case *c, int run,
+		const char *name, const char *about, char **yaml,
+		ReduceStats *st, Diag *d);
 
 #endif

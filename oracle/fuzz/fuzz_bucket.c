@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
+#include "cases.h"
 
 /* ---------------------------------------------------------- signature */
 
@@ -78,7 +79,7 @@ fuzz_signature(const RunOut *r, const Case *c, char *buf, size_t n)
 		m |= constructs_of(op, c->entry);
 		/* elementwise ops break one rule between them */
 		names[nn++] = !op ? "param" :
-			      op_info[op->kind].ew != EW_NONE &&
+			      op_info[op->kind].ew != OP_NONE &&
 			      op_info[op->kind].form != F_REDUCE ? "elementwise" :
 			      op_info[op->kind].name;
 	}

@@ -28,9 +28,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!s && !(s = strategy_find("one-shot")))
 		abort();
-	case_limits((int64_t)1 << 22, 0);
 	if (case_parse("fuzz.yaml", (const char *)data, size, 0, &c, &d) == 0) {
-		check_case(c, s, false, &o);
+		check_case(&(RunConfig){.nrandom = 8, .max_work = (int64_t)1 << 22},
+			   c, s, false, &o);
 		outcome_clear(&o);
 	}
 	case_free(c);

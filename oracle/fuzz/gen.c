@@ -25,6 +25,8 @@
 #include <stdio.h>
 
 #include "fuzz.h"
+#include "cases.h"
+#include "harness.h"
 
 #define MAXV 512
 #define MAXR 3          /* ranks 0..3 */
@@ -375,14 +377,42 @@ get_or_make(G *g, const GV *t, const GV *not)
 
 /* ---- ops */
 
+/* An elementwise op of form `form` drawn for a tensor (where = G_TENSOR)
+ * or a scalar (G_SCALAR) of dtype dt: from the EW rows of ops.h with that
+ * gen flag, in slot order; integers skip G_NOINT rows and those whose
+ * rule wants floats. */
+static const char *
+draw_ew(G *g, Form form, int where, DType dt)
+{
+	OpKind c[OP_COUNT];
+	int n = 0;
+
+	for (int k = 0; k < OP_COUNT; k++) {
+		const EwInfo *w = &ew_info[k];
+		int j = n;
+
+		if (op_info[k].form != form || !(w->gen & where) ||
+		    !ew_allows((OpKind)k, dt) ||
+		    ((w->gen & G_NOINT) && !dtype_is_float(dt)))
+			continue;
+		for (; j > 0 && ew_info[c[j - 1]].slot > w->slot; j--)
+			c[j] = c[j - 1];
+		c[j] = (OpKind)k;
+		n++;
+	}
+	if (!n)
+		ir_bug("no %s op to draw on %s", where == G_TENSOR ? "tensor" :
+		       "scalar", dtype_names[dt]);
+	return op_info[c[pick(g, n)]].name;
+}
+
 static void
 gen_elementwise(G *g)
 {
-	static const char *const bin[] = {"add", "sub", "mul", "max", "min", "div"};
-	static const char *const un[] = {"neg", "abs", "relu", "exp"};
 	GV *a = any_tensor(g, 0), *v, *b, *d = NULL, at;
 	char tb[64], second[32], dn[24] = "";
-	int k, r;
+	const char *name;
+	int r;
 
 	if (!a)
 		return;
@@ -392,9 +422,9 @@ gen_elementwise(G *g)
 	if (d)
 		snprintf(dn, sizeof dn, " into %%%s", d->name);
 	if (chance(g, 25)) {
-		k = pick(g, dtype_is_float(at.dt) ? 4 : 3);
+		name = draw_ew(g, F_UNARY, G_TENSOR, at.dt);
 		v = new_value(g, &at, "v");
-		line(g, "%%%s = %s %%%s%s : %s", v->name, un[k], at.name, dn,
+		line(g, "%%%s = %s %%%s%s : %s", v->name, name, at.name, dn,
 		     ty(&at, tb, sizeof tb));
 		++g->sh->ops;
 		return;
@@ -407,13 +437,13 @@ gen_elementwise(G *g)
 		scalar_operand(g, at.dt, r < 80 ? 100 : 0, second, sizeof second);
 	if (second[0] == '%' && !b)
 		count(g, GC_BROADCAST);
-	k = pick(g, dtype_is_float(at.dt) ? 6 : 5);
+	name = draw_ew(g, F_BINARY, G_TENSOR, at.dt);
 	v = new_value(g, &at, "v");
 	if (!b && chance(g, 30)) /* the scalar or literal first */
-		line(g, "%%%s = %s %s, %%%s%s : %s", v->name, bin[k], second,
+		line(g, "%%%s = %s %s, %%%s%s : %s", v->name, name, second,
 		     at.name, dn, ty(&at, tb, sizeof tb));
 	else
-		line(g, "%%%s = %s %%%s, %s%s : %s", v->name, bin[k], at.name,
+		line(g, "%%%s = %s %%%s, %s%s : %s", v->name, name, at.name,
 		     second, dn, ty(&at, tb, sizeof tb));
 	++g->sh->ops;
 }
@@ -424,9 +454,6 @@ static void gen_element(G *g);
 static void
 gen_scalar(G *g)
 {
-	static const char *const bin[] = {"add", "sub", "mul", "max", "min", "div"};
-	static const char *const cmp[] = {"lt", "le", "eq", "ne", "gt", "ge"};
-	static const char *const un[] = {"neg", "abs", "exp"};
 	GV *a = any_scalar(g, DT_COUNT), *v, at, i1;
 	char second[32];
 	int r = pick(g, 100);
@@ -437,23 +464,23 @@ gen_scalar(G *g)
 	}
 	at = *a;
 	if (r < 25) {
-		int k = pick(g, 6);
+		const char *k = draw_ew(g, F_CMP, G_SCALAR, at.dt);
 		scalar_operand(g, at.dt, 50, second, sizeof second);
 		i1 = at;
 		i1.dt = DT_I1;
 		v = new_value(g, &i1, "s");
-		line(g, "%%%s = %s %%%s, %s : %s", v->name, cmp[k], at.name,
+		line(g, "%%%s = %s %%%s, %s : %s", v->name, k, at.name,
 		     second, dtype_names[at.dt]);
 	} else if (r < 40) {
-		int k = pick(g, dtype_is_float(at.dt) ? 3 : 2);
+		const char *k = draw_ew(g, F_UNARY, G_SCALAR, at.dt);
 		v = new_value(g, &at, "s");
-		line(g, "%%%s = %s %%%s : %s", v->name, un[k], at.name,
+		line(g, "%%%s = %s %%%s : %s", v->name, k, at.name,
 		     dtype_names[at.dt]);
 	} else {
-		int k = pick(g, dtype_is_float(at.dt) ? 6 : 5);
+		const char *k = draw_ew(g, F_BINARY, G_SCALAR, at.dt);
 		scalar_operand(g, at.dt, 50, second, sizeof second);
 		v = new_value(g, &at, "s");
-		line(g, "%%%s = %s %%%s, %s : %s", v->name, bin[k], at.name,
+		line(g, "%%%s = %s %%%s, %s : %s", v->name, k, at.name,
 		     second, dtype_names[at.dt]);
 	}
 	count(g, GC_SCALAR_ARITH);
@@ -919,7 +946,6 @@ types_text(const GV *t, int n, char *buf, size_t size)
 static void
 condition(G *g, bool on_iv, char *cond, size_t n)
 {
-	static const char *const cmp[] = {"lt", "le", "eq", "ne", "gt", "ge"};
 	GV *c = !on_iv && chance(g, 25) ? any_scalar(g, DT_I1) : NULL;
 	const char *on, *op;
 
@@ -929,7 +955,7 @@ condition(G *g, bool on_iv, char *cond, size_t n)
 	}
 	on = g->nloops && (on_iv || chance(g, 60))
 		     ? g->loops[pick(g, g->nloops)].iv : "n";
-	op = cmp[pick(g, 6)];
+	op = draw_ew(g, F_CMP, G_SCALAR, DT_INDEX);
 	snprintf(cond, n, "c%d", g->sh->names++);
 	line(g, "%%%s = %s %%%s, %d : index", cond, op, on, pick(g, 4));
 	++g->sh->ops;

@@ -23,14 +23,9 @@
 #include <time.h>
 
 #include "fuzz.h"
-
-static int opt_budget = 4000;
-
-void
-reduce_budget(int n)
-{
-	opt_budget = n > 0 ? n : 4000;
-}
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
 
 /* ------------------------------------------------------------- state */
 
@@ -42,6 +37,8 @@ typedef struct Metric {
 } Metric;
 
 typedef struct Red {
+	const RunConfig *cfg;   /* every candidate's runs; its reduce_budget */
+	int budget;             /* candidates at most */
 	const Case *orig;
 	const Run *run;
 	Diag *d;
@@ -142,7 +139,7 @@ evaluate(Red *r, const Case *c, int run, RunOut *o, Diag *why)
 		return reject(r, why) ? -1 : 1;
 	((Case *)c)->ref_failed = rr == 1 ? prog_op_at(c->prog, OP_ASSERT, why->loc)
 				: NULL;
-	diff_run(c, &c->runs[run], NULL, ref, nref, o);
+	diff_run(r->cfg, c, &c->runs[run], NULL, ref, nref, o);
 	for (int i = 0; i < nref; i++)
 		tensor_free(ref[i]);
 	mem_free(ref);
@@ -355,15 +352,11 @@ index_free(Red *r)
 	r->nlines = 0;
 }
 
-static void
-collect_ops(Op **ops, const Block *b)
+static WalkAct
+collect_op(Op *op, void *ctx)
 {
-	for (int i = 0; b && i < b->nops; i++) {
-		Op *op = b->ops[i];
-		ops[op->seq] = op;
-		collect_ops(ops, op->body);
-		collect_ops(ops, op->orelse);
-	}
+	((Op **)ctx)[op->seq] = op;
+	return WALK_GO;
 }
 
 /* One past the line that closes the brace opened on line l. */
@@ -455,8 +448,7 @@ index_lines(Red *r)
 	r->fend = mem_calloc(nf, sizeof *r->fend);
 	if (!r->ops || !r->opline || !r->opend || !r->fline || !r->fend)
 		return oom(r);
-	for (int i = 0; i < p->nfuncs; i++)
-		collect_ops(r->ops, p->funcs[i]->body);
+	walk_prog(p, collect_op, r->ops);
 	for (int l = 0; l < r->nlines; l++) {
 		const char *s = r->lines[l];
 		if (!strncmp(s, "func ", 5) && f < p->nfuncs) {
@@ -540,7 +532,7 @@ try_candidate(Red *r, const char *prog, const char *inputs)
 	bool acc;
 	int rc;
 
-	if (r->st->candidates >= opt_budget)
+	if (r->st->candidates >= r->budget)
 		return 0;
 	r->st->candidates++;
 	if (!(p = tir_parse(prog, strlen(prog), (SrcMap){1, 0}, &why)))
@@ -1003,44 +995,46 @@ pass_structural(Red *r)
 
 /* ------------------------------------------- expose an intermediate */
 
-static void mark_live(const Red *r, bool *live, const Op *op);
+static void mark_live(bool *live, Op *op);
 
 static void
-mark_value(const Red *r, bool *live, const Value *v)
+mark_value(bool *live, const Value *v)
 {
 	if (!v)
 		return;
 	if (v->def)
-		mark_live(r, live, v->def);
+		mark_live(live, v->def);
 	if (v->owner && v->owner->parent)
-		mark_live(r, live, v->owner->parent);
+		mark_live(live, v->owner->parent);
 }
 
-static void
-mark_block(const Red *r, bool *live, const Block *b)
+/* op is needed: its operands' definitions, its enclosing op, and (the
+ * walk goes on inside) its regions, all of them: ddmin thins them later.
+ * An op already live is done, or its walk is under way. */
+static WalkAct
+mark_one(Op *op, void *ctx)
 {
-	for (int i = 0; b && i < b->nops; i++)
-		mark_live(r, live, b->ops[i]);
-}
+	bool *live = ctx;
 
-/* op is needed: its operands' definitions, its enclosing op, its
- * regions (all of them: ddmin thins them later). */
-static void
-mark_live(const Red *r, bool *live, const Op *op)
-{
-	if (!op || live[op->seq])
-		return;
+	if (live[op->seq])
+		return WALK_SKIP;
 	live[op->seq] = true;
 	for (int i = 0; i < op->nargs; i++)
-		mark_value(r, live, op->args[i].v);
+		mark_value(live, op->args[i].v);
 	for (int i = 0; i < op->noffs; i++)
-		mark_value(r, live, op->offs[i].v);
+		mark_value(live, op->offs[i].v);
 	if (op->hasdest)
-		mark_value(r, live, op->dest.v);
+		mark_value(live, op->dest.v);
 	if (op->parent)
-		mark_live(r, live, op->parent->parent);
-	mark_block(r, live, op->body);
-	mark_block(r, live, op->orelse);
+		mark_live(live, op->parent->parent);
+	return WALK_GO;
+}
+
+static void
+mark_live(bool *live, Op *op)
+{
+	if (op)
+		walk_op(op, mark_one, live);
 }
 
 /* f's signature line without the params in `drop` (NULL: none), and
@@ -1087,7 +1081,7 @@ try_expose(Red *r, const Value *v)
 		return oom(r);
 	}
 	live[ret->seq] = true;
-	mark_value(r, live, v);
+	mark_value(live, v);
 	for (int i = 0; i < f->body->nops; i++)
 		if (!live[f->body->ops[i]->seq])
 			edit_drop(&e, r->opline[f->body->ops[i]->seq],
@@ -1482,7 +1476,7 @@ reduce_loop(Red *r)
 					pass_ddmin, pass_params, pass_shapes};
 	int progress = 1, rc;
 
-	while (progress && r->st->candidates < opt_budget) {
+	while (progress && r->st->candidates < r->budget) {
 		progress = 0;
 		for (size_t i = 0; i < sizeof passes / sizeof *passes; i++) {
 			if ((rc = passes[i](r)) < 0)
@@ -1567,7 +1561,7 @@ self_check(Red *r, const char *yaml, bool *ok)
 	if (case_parse("reduced.yaml", yaml, strlen(yaml), 0, &c, &d)) {
 		rc = reject(r, &d);
 	} else {
-		check_case(c, NULL, true, &o);
+		check_case(r->cfg, c, NULL, true, &o);
 		*ok = o.status == STATUS_OK;
 		if (o.errored && strstr(o.err.msg, "out of memory"))
 			rc = oom(r);
@@ -1651,10 +1645,12 @@ now(void)
 }
 
 int
-reduce_case(const Case *c, int run, const char *name, const char *about,
-	    char **yaml, ReduceStats *st, Diag *d)
+reduce_case(const RunConfig *cfg, const Case *c, int run, const char *name,
+	    const char *about, char **yaml, ReduceStats *st, Diag *d)
 {
-	Red r = {.orig = c, .d = d, .st = st, .vkind = -1, .reader = -1};
+	Red r = {.cfg = cfg, .orig = c, .d = d, .st = st, .vkind = -1,
+		 .reader = -1, .budget = cfg && cfg->reduce_budget > 0 ?
+					 cfg->reduce_budget : 4000};
 	double t0 = now();
 	char *defname = NULL;
 	int rc;

@@ -3,6 +3,7 @@
  * Outputs compare as check_outputs (interp/tensor.c) says.
  */
 #include "harness.h"
+#include "cases.h"
 
 void
 outcome_clear(Outcome *o)
@@ -48,7 +49,8 @@ judge_error(const Case *c, Outcome *o)
  * `s` (which must agree).  The worst status wins; a run's failure is the
  * case's `why` unless an earlier one is. */
 static void
-check_runs(Case *c, const Strategy *s, bool case_runs, Outcome *o)
+check_runs(const RunConfig *cfg, Case *c, const Strategy *s, bool case_runs,
+	   Outcome *o)
 {
 	int n = (case_runs ? c->nruns : 0) + (s != NULL);
 
@@ -61,7 +63,8 @@ check_runs(Case *c, const Strategy *s, bool case_runs, Outcome *o)
 	for (int i = 0; i < n; i++) {
 		RunOut *r = &o->runs[i];
 		bool extra = !case_runs || i == c->nruns;
-		diff_run(c, extra ? NULL : &c->runs[i], s, o->outs, o->nouts, r);
+		diff_run(cfg, c, extra ? NULL : &c->runs[i], s, o->outs,
+			 o->nouts, r);
 		o->nruns = i + 1;
 		if (r->status <= o->status)
 			continue;
@@ -76,7 +79,8 @@ check_runs(Case *c, const Strategy *s, bool case_runs, Outcome *o)
 /* The reference failed at an assert (o->err): expected or not, the
  * bufferized runs must fail at the same one. */
 static void
-judge_failure(Case *c, const Strategy *s, bool case_runs, Outcome *o)
+judge_failure(const RunConfig *cfg, Case *c, const Strategy *s,
+	      bool case_runs, Outcome *o)
 {
 	const Diag *e = &o->err;
 
@@ -96,21 +100,26 @@ judge_failure(Case *c, const Strategy *s, bool case_runs, Outcome *o)
 			 c->failure.line, c->failure.msg, e->loc.line, e->msg);
 	if (o->why[0])
 		o->status = STATUS_FAIL;
-	check_runs(c, s, case_runs, o);
+	check_runs(cfg, c, s, case_runs, o);
 }
 
 void
-check_case(Case *c, const Strategy *s, bool case_runs, Outcome *o)
+check_case(const RunConfig *cfg, Case *c, const Strategy *s, bool case_runs,
+	   Outcome *o)
 {
 	int rc;
 
 	memset(o, 0, sizeof *o);
 	c->ref_failed = NULL;
+	if (cfg && cfg->max_work > 0)
+		c->lim.max_work = cfg->max_work;
+	if (cfg)
+		c->lim.timeout = cfg->timeout;
 	rc = ref_run(c->prog, c->entry, c->inputs, &c->lim, &o->outs,
 		     &o->nouts, &o->err);
 	if (rc == 1) {
 		o->failed = true;
-		judge_failure(c, s, case_runs, o);
+		judge_failure(cfg, c, s, case_runs, o);
 		return;
 	}
 	if (rc) {
@@ -137,12 +146,12 @@ check_case(Case *c, const Strategy *s, bool case_runs, Outcome *o)
 		o->outputs_differ = true;
 	}
 	if (!c->has_error)
-		check_runs(c, s, case_runs, o);
+		check_runs(cfg, c, s, case_runs, o);
 }
 
 void
-check_file(const char *path, const Strategy *s, bool case_runs, Case **c,
-	   Outcome *o)
+check_file(const RunConfig *cfg, const char *path, const Strategy *s,
+	   bool case_runs, Case **c, Outcome *o)
 {
 	Diag d;
 
@@ -152,5 +161,5 @@ check_file(const char *path, const Strategy *s, bool case_runs, Case **c,
 		judge_error(*c, o);
 		return;
 	}
-	check_case(*c, s, case_runs, o);
+	check_case(cfg, *c, s, case_runs, o);
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "mlir.h"
 
 void
 jentry_clear(JEntry *e)

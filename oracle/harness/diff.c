@@ -11,22 +11,17 @@
 #include <stdio.h>
 
 #include "harness.h"
+#include "cases.h"
 
-static int64_t opt_overhead;
-static FILE *opt_trace;
-static const Schedule *opt_sched;   /* --schedule: overrides the runs' */
-static int opt_nrandom = 8;         /* --schedules N: random seeds in `all` */
-static bool opt_record;             /* keep RunOut.series (--html) */
-static int trace_run;               /* --memory-trace's run column */
+const RunConfig run_config_default = {.nrandom = 8};
 
-void
-diff_record(bool on)
-{
-	opt_record = on;
-}
+/* --memory-trace's run column: the process's runs counted (a counter, not
+ * a setting). */
+static int trace_run;
 
 /* What one execution's steps go to: the CSV and/or a series. */
 typedef struct Rec {
+	const RunConfig *cfg;   /* its trace and record */
 	MemSeries s;
 	char tail[4200];        /* the CSV row's last three fields, "\n" */
 } Rec;
@@ -91,35 +86,18 @@ static void
 on_step(void *ctx, int64_t step, int64_t live, const BInst *in, int stream)
 {
 	Rec *r = ctx;
+	FILE *trace = r->cfg->trace;
 
-	if (opt_trace && step <= TRACE_ROWS) {
-		fprintf(opt_trace, "%lld,%lld,%d", (long long)step,
+	if (trace && step <= TRACE_ROWS) {
+		fprintf(trace, "%lld,%lld,%d", (long long)step,
 			(long long)live, in->op ? in->op->loc.line : 0);
-		fputs(r->tail, opt_trace);
-	} else if (opt_trace && step == TRACE_ROWS + 1) {
-		fprintf(opt_trace, "# truncated: this run has more than %d "
+		fputs(r->tail, trace);
+	} else if (trace && step == TRACE_ROWS + 1) {
+		fprintf(trace, "# truncated: this run has more than %d "
 			"steps\n", TRACE_ROWS);
 	}
-	if (opt_record)
+	if (r->cfg->record)
 		series_add(&r->s, step, live, in, stream);
-}
-
-static bool opt_report;             /* every culprit set, one-shot's word */
-
-void
-diff_reporting(bool on)
-{
-	opt_report = on;
-}
-
-void
-diff_options(int64_t alloc_overhead, FILE *trace, const Schedule *sched,
-	     int nrandom)
-{
-	opt_overhead = alloc_overhead;
-	opt_trace = trace;
-	opt_sched = sched;
-	opt_nrandom = nrandom;
 }
 
 void
@@ -145,30 +123,32 @@ runout_clear(RunOut *o)
  * NULL. */
 static int kept(BProg *bp, BProg **keep, int rc);
 
-/* Execute a program lowered already (run_schedules lowers once for every
+/* Execute a buffer program (run_schedules runs one for every
  * schedule). */
 static int
-execute_lowered(const Case *c, const BProg *bp, Schedule sched, Rec *rec,
-		ExecResult *ex, Diag *err)
+execute_lowered(const RunConfig *cfg, const Case *c, const BProg *bp,
+		const Func *entry, Schedule sched, Rec *rec, ExecResult *ex,
+		Diag *err)
 {
 	ExecOpts eo = {.lim = &c->lim, .sched = sched,
-		       .alloc_overhead = opt_overhead,
+		       .alloc_overhead = cfg->alloc_overhead,
 		       .on_step = rec ? on_step : NULL, .step_ctx = rec};
 
 	memset(ex, 0, sizeof *ex);
-	return exec_run(bp, c->entry, c->inputs, &eo, ex, err);
+	return exec_run(bp, entry, c->inputs, &eo, ex, err);
 }
 
 static int
-execute(const Case *c, const Decisions *ds, Schedule sched, Rec *rec,
-	ExecResult *ex, BProg **keep, Diag *err)
+execute(const RunConfig *cfg, const Case *c, const Decisions *ds,
+	Schedule sched, Rec *rec, ExecResult *ex, BProg **keep, Diag *err)
 {
 	BProg *bp = bufferize_lower(c->prog, ds, err);
 
 	memset(ex, 0, sizeof *ex);
 	if (!bp)
 		return -1;
-	return kept(bp, keep, execute_lowered(c, bp, sched, rec, ex, err));
+	return kept(bp, keep, execute_lowered(cfg, c, bp, c->entry, sched, rec,
+						 ex, err));
 }
 
 /* The buffer program goes to *keep after a run, else it is freed. */
@@ -180,30 +160,6 @@ kept(BProg *bp, BProg **keep, int rc)
 	else
 		bprog_free(bp);
 	return rc;
-}
-
-/* mlir-pipeline: the memref program the tool printed (translated anew
- * for each schedule: the tool's answer is cached). */
-static int
-execute_memref(const Case *c, const Strategy *s, Schedule sched, Rec *rec,
-	       ExecResult *ex, BProg **keep, RunOut *o)
-{
-	ExecOpts eo = {.lim = &c->lim, .sched = sched,
-		       .alloc_overhead = opt_overhead,
-		       .on_step = rec ? on_step : NULL, .step_ctx = rec};
-	const Func *entry;
-	BProg *bp;
-	int rc;
-
-	mem_free(o->tool.memref); /* each schedule asks (the cache answers) */
-	mem_free(o->tool.decisions);
-	rc = external_memref(s, c, &bp, &entry, &o->tool, &o->err);
-
-	memset(ex, 0, sizeof *ex);
-	if (rc)
-		return rc;
-	rc = exec_run(bp, entry, c->inputs, &eo, ex, &o->err);
-	return kept(bp, keep, rc);
 }
 
 /* First differing element of each output (bit for bit but any NaN is any
@@ -290,6 +246,7 @@ typedef struct Bisect {
 	Verdict verdict;
 	const Violation *viol;
 	bool any;              /* more_culprits: any failure will do */
+	const RunConfig *cfg;
 } Bisect;
 
 /* The same value, or one the lowering made alike (`%x.out`: made anew in
@@ -357,7 +314,7 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 					     "the culprit bisection"))
 			goto oom;
 	}
-	if (execute(b->c, &t, b->sched, NULL, &ex, &bp, &err))
+	if (execute(b->cfg, b->c, &t, b->sched, NULL, &ex, &bp, &err))
 		goto oom;
 	v = judge(&ex, b->ref, b->nref, b->first, b->c->ref_failed);
 	same = same_failure(b, &ex, v); /* its violations point into bp */
@@ -463,10 +420,12 @@ more_culprits(Bisect *b, RunOut *o)
 }
 
 static void
-bisect(const Case *c, Schedule sched, Tensor *const *ref, int nref, RunOut *o)
+bisect(const RunConfig *cfg, const Case *c, Schedule sched,
+       Tensor *const *ref, int nref, RunOut *o)
 {
 	Bisect b = {c, &o->ds, sched, ref, nref, NULL, 0, NULL, false,
-		    o->verdict, o->ex.nviols ? &o->ex.viols[0] : NULL, false};
+		    o->verdict, o->ex.nviols ? &o->ex.viols[0] : NULL, false,
+		    cfg};
 	int n = decisions_choices(&o->ds, NULL, 0);
 
 	b.all = mem_alloc((size_t)(n + 1) * sizeof *b.all);
@@ -481,7 +440,7 @@ bisect(const Case *c, Schedule sched, Tensor *const *ref, int nref, RunOut *o)
 	memcpy(o->culprits, b.all, (size_t)n * sizeof *b.all);
 	o->nculprits = n;
 	ddmin(&b, o->culprits, &o->nculprits);
-	if (opt_report && !b.oom)
+	if (cfg->report && !b.oom)
 		more_culprits(&b, o);
 	mem_free(b.all);
 	mem_free(b.first);
@@ -654,34 +613,6 @@ check_expectations(const Run *r, RunOut *o)
 
 /* ---- one run */
 
-int
-diff_plan(const Run *r, Decisions *ds, Diag *err)
-{
-	Plan pl = {.nitems = r->nplan, .nfrees = r->nfrees,
-		   .anchors = r->anchors, .nanchors = r->nanchors,
-		   .hoists = r->hoists, .nhoists = r->nhoists,
-		   .args = r->args, .nargs = r->nargs};
-	int rc;
-
-	pl.items = mem_alloc((size_t)(r->nplan + 1) * sizeof *pl.items);
-	pl.frees = mem_alloc((size_t)(r->nfrees + 1) * sizeof *pl.frees);
-	if (!pl.items || !pl.frees) {
-		mem_free(pl.items);
-		mem_free(pl.frees);
-		return diag_set(err, r->loc, "out of memory");
-	}
-	for (int i = 0; i < r->nplan; i++)
-		pl.items[i] = (PlanItem){r->plan[i].result, r->plan[i].operand,
-					 r->plan[i].loc};
-	for (int i = 0; i < r->nfrees; i++)
-		pl.frees[i] = (PlanFree){r->frees[i].value,
-					 r->frees[i].after->def, r->frees[i].loc};
-	rc = plan_apply(ds, &pl, err);
-	mem_free(pl.items);
-	mem_free(pl.frees);
-	return rc;
-}
-
 static bool
 has_async(const Program *p)
 {
@@ -697,75 +628,71 @@ severity(Verdict v)
 	return v == VERDICT_DIVERGE ? 2 : v == VERDICT_FAULT;
 }
 
-/* Execute under each schedule the run asks for (`all`: sync, late and
- * opt_nrandom random seeds) and keep the worst: its result, program and
- * schedule.  A program without launches runs once (sync). */
+/* The schedules the run asks for (`all`: sync, late and cfg->nrandom
+ * random seeds) into list, how many returned; *all: `all` tries more
+ * than one.  A program without launches runs once (sync). */
 static int
-run_schedules(const Case *c, const Run *r, const Strategy *s,
-	      Tensor *const *ref, int nref, RunOut *o)
+schedule_list(const RunConfig *cfg, const Case *c, const Run *r,
+	      Schedule *list, bool *all)
 {
-	Schedule want = opt_sched ? *opt_sched
+	Schedule want = cfg->sched ? *cfg->sched
 			: r && r->has_schedule ? r->schedule
 					       : (Schedule){SCHED_ALL, 0};
-	Schedule list[2 + 64];
 	int n = 0;
-	int64_t *tmp = mem_alloc((size_t)(nref + 1) * sizeof *tmp);
 
 	if (want.kind != SCHED_ALL || !has_async(c->prog)) {
 		list[n++] = want.kind == SCHED_ALL ? (Schedule){SCHED_SYNC, 0} : want;
 	} else {
 		list[n++] = (Schedule){SCHED_SYNC, 0};
 		list[n++] = (Schedule){SCHED_LATE, 0};
-		for (int i = 1; i <= opt_nrandom && i <= 64; i++)
+		for (int i = 1; i <= cfg->nrandom && i <= 64; i++)
 			list[n++] = (Schedule){SCHED_RANDOM, (uint64_t)i};
 	}
-	bool memref = s && s->ext && s->ext->kind == EXT_PIPELINE;
+	*all = want.kind == SCHED_ALL && n > 1;
+	return n;
+}
+
+/* Execute o->bp (the lowering of o->ds, or the strategy's own buffer
+ * program, whose entry is entry) under each schedule of list and keep the
+ * worst: its result and schedule.  One buffer program serves every
+ * schedule (the executor does not change it). */
+static int
+run_schedules(const RunConfig *cfg, const Case *c, const Func *entry,
+	      const Schedule *list, int n, bool all, Tensor *const *ref,
+	      int nref, RunOut *o)
+{
+	int64_t *tmp = mem_alloc((size_t)(nref + 1) * sizeof *tmp);
 
 	if (!tmp)
 		return diag_set(&o->err, c->entry->loc, "out of memory");
-	/* one lowering serves every schedule (the executor does not change
-	 * the buffer program); o->bp owns it from here */
-	if (!memref && !(o->bp = bufferize_lower(c->prog, &o->ds, &o->err))) {
-		mem_free(tmp);
-		return -1;
-	}
 	o->ntried = n;
-	o->all = want.kind == SCHED_ALL && n > 1;
+	o->all = all;
 	o->nfailing = 0;
 	for (int i = 0; i < n; i++) {
 		ExecResult ex;
-		BProg *bp = NULL;
 		Verdict v;
 		char sname[32];
-		Rec rec = {{0}, ""};
-		Rec *rp = opt_trace || opt_record ? &rec : NULL;
-		int rc;
+		Rec rec = {cfg, {0}, ""};
+		Rec *rp = cfg->trace || cfg->record ? &rec : NULL;
 
-		if (opt_trace)
+		if (cfg->trace)
 			rec_tail(&rec, trace_run, o->strategy,
 				 schedule_name(list[i], sname, sizeof sname));
-		rc = memref ? execute_memref(c, s, list[i], rp, &ex, &bp, o) :
-			      execute_lowered(c, o->bp, list[i], rp, &ex,
-					      &o->err);
-		if (rc) {
+		if (execute_lowered(cfg, c, o->bp, entry, list[i], rp, &ex,
+				    &o->err)) {
 			mem_free(rec.s.p);
 			mem_free(tmp);
-			return rc;
+			return -1;
 		}
 		v = judge(&ex, ref, nref, tmp, c->ref_failed);
 		share_outputs(&ex, ref, nref);
 		o->nfailing += v != VERDICT_AGREE;
 		if (i && severity(v) <= severity(o->verdict)) {
 			exec_result_free(&ex);
-			bprog_free(bp);
 			mem_free(rec.s.p);
 			continue;
 		}
 		exec_result_free(&o->ex);
-		if (memref) {
-			bprog_free(o->bp);
-			o->bp = bp;
-		}
 		mem_free(o->series.p);
 		o->series = rec.s;
 		o->ex = ex;
@@ -791,10 +718,17 @@ release_program(RunOut *o)
 }
 
 void
-diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
-	 int nref, RunOut *o)
+diff_run(const RunConfig *cfg, const Case *c, const Run *r, const Strategy *s,
+	 Tensor *const *ref, int nref, RunOut *o)
 {
+	Schedule list[2 + 64];
+	Answer a = {.ds = &o->ds};
+	bool all;
+	int n, rc;
+
 	memset(o, 0, sizeof *o);
+	if (!cfg)
+		cfg = &run_config_default;
 	trace_run++;
 	if (r) /* a case's run: its own strategy (plans: copy-all for the rest) */
 		s = r->strategy;
@@ -808,44 +742,46 @@ diff_run(const Case *c, const Run *r, const Strategy *s, Tensor *const *ref,
 		o->status = STATUS_BAD;
 		return;
 	}
-	if (s->ext && s->ext->kind == EXT_PIPELINE) {
-		/* no decisions: the memref program says everything */
-		int rc = decisions_make(c->prog, strategy_find("copy-all"), &o->ds) ?
-			 -1 : run_schedules(c, r, s, ref, nref, o);
-		if (rc < 0) {
+	n = schedule_list(cfg, c, r, list, &all);
+	rc = strategy_answer(s, &(StratCtx){c->prog, c, cfg}, &a);
+	o->tool = a.tool;
+	o->bp = a.bp;
+	if (rc > 0) { /* nothing to execute */
+		/* reports say which schedules a buffer program's failure
+		 * was met under (decisions fail before any is chosen) */
+		if (s->flags & STRAT_MEMREF)
+			o->ntried = n, o->all = all;
+		o->verdict = VERDICT_TOOL_ERROR;
+		check_expectations(r, o);
+		return;
+	}
+	if (rc < 0) {
+		if (!a.err.msg[0])
+			diag_set(&a.err, c->entry->loc, "out of memory");
+		o->err = a.err;
+		o->status = STATUS_BAD;
+		return;
+	}
+	if (a.bp) { /* the buffer program says everything: no decisions */
+		if (run_schedules(cfg, c, a.entry, list, n, all, ref, nref, o)) {
 			if (!o->err.msg[0])
 				diag_set(&o->err, c->entry->loc, "out of memory");
 			o->status = STATUS_BAD;
 			return;
 		}
-		o->verdict = rc > 0 ? VERDICT_TOOL_ERROR : o->verdict;
 		check_expectations(r, o);
 		return;
 	}
-	if (s->ext) {
-		int rc = external_decide(s, c, &o->ds, &o->tool, &o->err);
-		if (rc < 0) {
-			o->status = STATUS_BAD;
-			return;
-		}
-		if (rc > 0) { /* nothing to execute */
-			o->verdict = VERDICT_TOOL_ERROR;
-			check_expectations(r, o);
-			return;
-		}
-	} else if (decisions_make(c->prog, s, &o->ds)) {
-		diag_set(&o->err, c->entry->loc, "out of memory");
-		o->status = STATUS_BAD;
-		return;
-	}
-	if ((r && diff_plan(r, &o->ds, &o->err)) ||
-	    run_schedules(c, r, NULL, ref, nref, o)) {
+	/* one lowering serves every schedule; o->bp owns it from here */
+	if ((r && run_plan_apply(r, &o->ds, &o->err)) ||
+	    !(o->bp = bufferize_lower(c->prog, &o->ds, &o->err)) ||
+	    run_schedules(cfg, c, c->entry, list, n, all, ref, nref, o)) {
 		o->status = STATUS_BAD;
 		return;
 	}
 	if (o->verdict != VERDICT_AGREE)
-		bisect(c, o->sched, ref, nref, o);
-	if (opt_report && o->nculprits &&
+		bisect(cfg, c, o->sched, ref, nref, o);
+	if (cfg->report && o->nculprits &&
 	    decisions_make(c->prog, strategy_find("one-shot"), &o->oneshot))
 		decisions_free(&o->oneshot); /* out of memory: no suggestion */
 	check_expectations(r, o);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "harness.h"
+#include "cases.h"
 
 
 /* A YAML double-quoted scalar: only `"` and `\` and controls need escapes. */
@@ -193,7 +194,7 @@ emit_run_head(Str *b, const Run *r, const Program *p, const Func *entry)
 	int n = 0;
 
 	str_puts(b, "  - strategy: ");
-	if (r->strategy && r->strategy->ext)  /* a command: any characters */
+	if (r->strategy && (r->strategy->flags & STRAT_TOOL)) /* any characters */
 		emit_quoted(b, r->strategy->name);
 	else
 		str_puts(b, r->strategy ? r->strategy->name : "copy-all");

@@ -11,7 +11,9 @@
  *   checkrun.c many cases checked in worker processes (-j N), results
  *              (JEntry) in path order
  *
- * Uses cases.h and mlir.h (outside strategies, ToolReport).
+ * Uses cases.h and mlir.h (outside strategies' runner).  A RunConfig,
+ * built by the CLI from the parsed arguments, is passed down through
+ * check, diff, fuzz and reduce (NULL: the defaults).
  */
 #ifndef BUFDIFF_HARNESS_H
 #define BUFDIFF_HARNESS_H
@@ -19,11 +21,13 @@
 #include "cases.h"
 #include "mlir.h"
 
+/* One run configuration (diff.c), built by main from the parsed arguments
+ * and passed down through check, fuzz and reduce; NULL: the defaults. */
+typedef struct RunConfig RunConfig;
+
 /* ------------------------------------------------------------- check.c */
 
 typedef enum Status { STATUS_OK, STATUS_FAIL, STATUS_BAD } Status; /* = exit codes */
-
-/* ------------------------------------------------------------- check.c */
 
 /* One executed instruction of a bufferized run: the live bytes after it
  * (M(t)), its .yaml line (0: none), the stream it ran on (-1: the
@@ -34,7 +38,7 @@ typedef struct MemPoint {
 	int line, stream;
 } MemPoint;
 
-/* The steps of one execution, recorded when diff_record is on (--html);
+/* The steps of one execution, recorded when RunConfig.record is on (--html);
  * at most MEMSERIES_MAX points (then `truncated`). */
 typedef struct MemSeries {
 	MemPoint *p;            /* mem_alloc'ed */
@@ -58,7 +62,7 @@ typedef struct RunOut {
 	int64_t *first_diff;    /* per output: flat index, -1 when equal */
 	Value **culprits;       /* in-place decisions (their results) */
 	int nculprits;
-	/* with diff_reporting: every independent culprit set, the first being
+	/* with RunConfig.report: every independent culprit set, the first being
 	 * `culprits` (sets[k] starts at culprit_sets[setstart[k]]), and what
 	 * one-shot decides for each culprit (oneshot.p NULL: not asked) */
 	Value **culprit_sets;
@@ -70,7 +74,7 @@ typedef struct RunOut {
 	bool all;
 	char why[640];          /* the first unmet expectation */
 	ToolReport tool;        /* outside strategies: the call and its answer */
-	MemSeries series;       /* diff_record: the worst execution's steps */
+	MemSeries series;       /* RunConfig.record: the worst execution's steps */
 } RunOut;
 
 /* What happened to one case. */
@@ -91,12 +95,12 @@ typedef struct Outcome {
 /* Run the reference on a loaded case and compare with its expectations,
  * then every run of the case (or only `strategy` when not NULL, which must
  * agree). */
-void check_case(Case *c, const Strategy *strategy, bool case_runs,
-		Outcome *o);
+void check_case(const RunConfig *cfg, Case *c, const Strategy *strategy,
+		bool case_runs, Outcome *o);
 /* Load + check, matching an expected error against a failure.  *c is
  * set like case_load's (case_free it). */
-void check_file(const char *path, const Strategy *strategy, bool case_runs,
-		Case **c, Outcome *o);
+void check_file(const RunConfig *cfg, const char *path,
+		const Strategy *strategy, bool case_runs, Case **c, Outcome *o);
 void outcome_clear(Outcome *o);
 
 /* -------------------------------------------------------------- diff.c */
@@ -105,23 +109,29 @@ void outcome_clear(Outcome *o);
  * the reference outputs ref[0..nref).  An output equal to the reference's
  * bit for bit is that tensor (o->ex.shared): read o's outputs only while
  * ref lives. */
-void diff_run(const Case *c, const Run *r, const Strategy *s,
-	      Tensor *const *ref, int nref, RunOut *o);
+void diff_run(const RunConfig *cfg, const Case *c, const Run *r,
+	      const Strategy *s, Tensor *const *ref, int nref, RunOut *o);
 void runout_clear(RunOut *o);
-/* Apply run r's plan and frees to ds; -1 with err for an illegal plan. */
-int diff_plan(const Run *r, Decisions *ds, Diag *err);
-/* --alloc-overhead, --memory-trace, --schedule (NULL: each run's own) and
- * --schedules N (random seeds tried by `all`), for every later run. */
-void diff_options(int64_t alloc_overhead, FILE *trace, const Schedule *sched,
-		  int nrandom);
-/* Keep each run's steps in RunOut.series (for --html pages). */
-void diff_record(bool on);
 /* The header of --memory-trace's CSV (docs/cli.md): the first three
  * columns as they always were, then run, strategy, schedule. */
 #define MEMORY_TRACE_HEADER "step,bytes,line,run,strategy,schedule\n"
-/* Reports for people (run, check): every independent culprit set and
- * what one-shot decides for each culprit; off for fuzz and reduce. */
-void diff_reporting(bool on);
+
+/* What the command line says about every run of the process. */
+struct RunConfig {
+	int64_t alloc_overhead;     /* --alloc-overhead BYTES */
+	FILE *trace;                /* --memory-trace: M(t) rows, or NULL */
+	const Schedule *sched;      /* --schedule; NULL: each run's own */
+	int nrandom;                /* --schedules N: random seeds of `all` */
+	bool record;                /* keep RunOut.series (--html pages) */
+	bool report;                /* reports for people: every independent
+				     * culprit set and one-shot's word */
+	int reduce_budget;          /* candidates reduce_case tries (4000) */
+	int64_t max_work;           /* --max-work N (0: the default) and */
+	double timeout;             /* --timeout SEC (0: none), check_case's
+				     * Limits.max_work, Limits.timeout */
+};
+/* The defaults: no trace, the runs' schedules, 8 seeds, no reporting. */
+extern const RunConfig run_config_default;
 
 /* -------------------------------------------------------------- emit.c */
 

@@ -33,12 +33,13 @@ cache_grow(Cache *c)
 	n.keys = mem_calloc(n.cap, sizeof *n.keys);
 	n.hash = mem_calloc(n.cap, sizeof *n.hash);
 	n.acc = mem_calloc(n.cap, sizeof *n.acc);
-	n.text = mem_calloc(n.cap, sizeof *n.text);
-	if (!n.keys || !n.hash || !n.acc || !n.text) {
+	n.val = mem_calloc(n.cap, sizeof *n.val);
+	n.drop = c->drop;
+	if (!n.keys || !n.hash || !n.acc || !n.val) {
 		mem_free(n.keys);
 		mem_free(n.hash);
 		mem_free(n.acc);
-		mem_free(n.text);
+		mem_free(n.val);
 		return -1;
 	}
 	for (size_t i = 0; i < c->cap; i++) {
@@ -48,13 +49,13 @@ cache_grow(Cache *c)
 		n.keys[j] = c->keys[i];
 		n.hash[j] = c->hash[i];
 		n.acc[j] = c->acc[i];
-		n.text[j] = c->text[i];
+		n.val[j] = c->val[i];
 	}
 	n.n = c->n;
 	mem_free(c->keys);
 	mem_free(c->hash);
 	mem_free(c->acc);
-	mem_free(c->text);
+	mem_free(c->val);
 	*c = n;
 	return 0;
 }
@@ -78,43 +79,53 @@ cache_get(const Cache *c, const char *key, bool *acc)
 int
 cache_put(Cache *c, char *key, bool acc)
 {
-	return cache_put_text(c, key, acc, NULL);
+	return cache_put_val(c, key, acc, NULL);
 }
 
-/* The text stored with key, or NULL. */
-const char *
-cache_text(const Cache *c, const char *key)
+/* The value stored with key, or NULL. */
+const void *
+cache_val(const Cache *c, const char *key)
 {
 	size_t i;
 
 	if (!c->cap)
 		return NULL;
 	i = cache_slot(c, key, fnv1a(key));
-	return c->keys[i] ? c->text[i] : NULL;
+	return c->keys[i] ? c->val[i] : NULL;
 }
 
-/* Like cache_put, and takes text too (freed here when not stored). */
+/* A value is freed by c->drop (NULL: mem_free). */
+static void
+drop(const Cache *c, void *val)
+{
+	if (c->drop && val)
+		c->drop(val);
+	else
+		mem_free(val);
+}
+
+/* Like cache_put, and takes val too (dropped here when not stored). */
 int
-cache_put_text(Cache *c, char *key, bool acc, char *text)
+cache_put_val(Cache *c, char *key, bool acc, void *val)
 {
 	uint64_t h = fnv1a(key);
 	size_t i;
 
 	if (2 * (c->n + 1) > c->cap && cache_grow(c)) {
 		mem_free(key);
-		mem_free(text);
+		drop(c, val);
 		return -1;
 	}
 	i = cache_slot(c, key, h);
 	if (c->keys[i]) {
 		mem_free(key);
-		mem_free(text);
+		drop(c, val);
 		return 0;
 	}
 	c->keys[i] = key;
 	c->hash[i] = h;
 	c->acc[i] = acc;
-	c->text[i] = text;
+	c->val[i] = val;
 	c->n++;
 	return 0;
 }
@@ -124,12 +135,13 @@ cache_free(Cache *c)
 {
 	for (size_t i = 0; i < c->cap; i++) {
 		mem_free(c->keys[i]);
-		mem_free(c->text[i]);
+		drop(c, c->val[i]);
 	}
 	mem_free(c->keys);
-	mem_free(c->text);
+	mem_free(c->val);
 	mem_free(c->hash);
 	mem_free(c->acc);
-	memset(c, 0, sizeof *c);
+	c->keys = NULL, c->val = NULL, c->hash = NULL, c->acc = NULL;
+	c->cap = c->n = 0;          /* drop stays */
 }
 

@@ -20,11 +20,9 @@
 static const MlirVersion versions[] = {
 	/* 16: no materialize_in_destination (copy is a linalg.generic);
 	 * returning a new tensor needs allow-return-allocs */
-	{16, "arith.maxf", "arith.minf", false, "allow-return-allocs", false},
-	{19, "arith.maximumf", "arith.minimumf", true,
-	 "allow-return-allocs-from-loops", true},
-	{22, "arith.maximumf", "arith.minimumf", true,
-	 "allow-return-allocs-from-loops", true},
+	{16, false, "allow-return-allocs", false},
+	{19, true, "allow-return-allocs-from-loops", true},
+	{22, true, "allow-return-allocs-from-loops", true},
 };
 
 const MlirVersion *
@@ -368,31 +366,17 @@ put_arg_type(Exporter *e, const Operand *o, DType dt)
 
 /* --------------------------------------------------- scalar bodies */
 
-static const char *const cmp_pred[][2] = {
-	/* integer, float */
-	[EW_LT] = {"slt", "olt"}, [EW_LE] = {"sle", "ole"},
-	[EW_EQ] = {"eq", "oeq"},  [EW_NE] = {"ne", "une"},
-	[EW_GT] = {"sgt", "ogt"}, [EW_GE] = {"sge", "oge"},
-};
-
-/* The arith/math op of a binary ew for dtype dt. */
+/* The arith/math op of elementwise op ew for dtype dt (ops.h). */
 static const char *
-ew_opname(Exporter *e, Ew ew, DType dt)
+ew_opname(Exporter *e, OpKind ew, DType dt)
 {
-	bool fl = dtype_is_float(dt);
+	const char *name = ew_mlir_op(ew, dt, e->ver->version);
 
-	switch (ew) {
-	case EW_ADD: return fl ? "arith.addf" : "arith.addi";
-	case EW_SUB: return fl ? "arith.subf" : "arith.subi";
-	case EW_MUL: return fl ? "arith.mulf" : "arith.muli";
-	case EW_DIV: return fl ? "arith.divf" : "arith.divsi";
-	case EW_MAX: case EW_RELU: return fl ? e->ver->maxf : "arith.maxsi";
-	case EW_MIN: return fl ? e->ver->minf : "arith.minsi";
-	case EW_NEG: return fl ? "arith.negf" : "arith.subi";
-	case EW_ABS: return fl ? "math.absf" : "math.absi";
-	case EW_EXP: return "math.exp";
-	default: return fl ? "arith.cmpf" : "arith.cmpi";
-	}
+	if (!name)
+		ir_bug("no MLIR spelling for %s on %s",
+		       ew >= 0 && ew < OP_COUNT ? op_info[ew].name : "(none)",
+		       dtype_names[dt]);
+	return name;
 }
 
 /* `0` of dtype dt as a constant, for relu and integer neg. */
@@ -411,16 +395,18 @@ zero(Exporter *e, const Op *op, DType dt)
  * op needs); returns the MLIR op name, and its operands in mo[0..*nmo)
  * when mo is not NULL. */
 static const char *
-ew_scalar(Exporter *e, const Op *op, Ew ew, DType dt, Arg a, Arg b, Arg *res,
-	  Arg *mo, int *nmo)
+ew_scalar(Exporter *e, const Op *op, OpKind ew, DType dt, Arg a, Arg b,
+	  Arg *res, Arg *mo, int *nmo)
 {
 	const char *name = ew_opname(e, ew, dt);
-	bool unary = ew == EW_ABS || ew == EW_EXP ||
-		     (ew == EW_NEG && dtype_is_float(dt));
+	ExportForm xf = ew_info[ew].xf;
+	bool fl = dtype_is_float(dt);
+	bool unary = op_info[ew].form == F_UNARY &&
+		     !(xf == X_RELU || (xf == X_NEG && !fl));
 
-	if (ew == EW_RELU) {
+	if (xf == X_RELU) {
 		b = zero(e, op, dt);
-	} else if (ew == EW_NEG && !dtype_is_float(dt)) {
+	} else if (xf == X_NEG && !fl) {
 		b = a;
 		a = zero(e, op, dt);
 	}
@@ -429,8 +415,9 @@ ew_scalar(Exporter *e, const Op *op, Ew ew, DType dt, Arg a, Arg b, Arg *res,
 	ind(e);
 	put_arg(e, *res);
 	str_printf(e->out, " = %s ", name);
-	if (ew >= EW_LT)
-		str_printf(e->out, "%s, ", cmp_pred[ew][dtype_is_float(dt)]);
+	if (xf == X_CMP)
+		str_printf(e->out, "%s, ",
+			   fl ? ew_info[ew].cmpf : ew_info[ew].cmpi);
 	put_arg(e, a);
 	if (!unary) {
 		str_puts(e->out, ", ");
@@ -509,7 +496,7 @@ linalg_yield(Exporter *e, const Op *op, Arg v, DType dt)
 /* linalg.generic, parallel over the result, ins = the TIR operands (a
  * scalar broadcast with `() -> ()`), outs = dest; body = ew. */
 static void
-ew_generic(Exporter *e, const Op *op, const Arg *in, int nin, Ew ew,
+ew_generic(Exporter *e, const Op *op, const Arg *in, int nin, OpKind ew,
 	   const Value *outs)
 {
 	const Type *t = op->type;
@@ -561,9 +548,9 @@ ew_generic(Exporter *e, const Op *op, const Arg *in, int nin, Ew ew,
 	{
 		Arg a = {NULL, first, NULL}, b = {NULL, first + 1, NULL};
 		Arg r = {NULL, 0, NULL};
-		if (ew != EW_NONE)
+		if (ew != OP_NONE)
 			ew_scalar(e, op, ew, t->dt, a, b, &r, NULL, NULL);
-		linalg_yield(e, op, ew != EW_NONE ? r : a, t->dt);
+		linalg_yield(e, op, ew != OP_NONE ? r : a, t->dt);
 	}
 	e->depth--;
 	ind(e);
@@ -577,7 +564,7 @@ static void
 ex_elementwise(Exporter *e, const Op *op)
 {
 	int n = op_info[op->kind].form == F_BINARY ? 2 : 1;
-	Ew ew = op_info[op->kind].ew;
+	OpKind ew = op_info[op->kind].ew;
 	DType dt = op->type->dt;
 	Arg in[2] = {{0}, {0}}, mo[2], res;
 	const char *name;
@@ -922,7 +909,7 @@ ex_copy(Exporter *e, const Op *op)
 	int tied = 1;
 
 	if (!e->ver->has_materialize) {
-		ew_generic(e, op, ops, 1, EW_NONE, op->dest.v);
+		ew_generic(e, op, ops, 1, OP_NONE, op->dest.v);
 		return;
 	}
 	ind(e);

@@ -19,15 +19,7 @@
 #include <stdlib.h>
 
 #include "mlir.h"
-#include "harness.h"  /* diff_plan */
-
-/* One slot per distinct spec of the process: a corpus may name many
- * commands (16 was too few for a directory of cases from several tools). */
-enum { MAX_EXTERNAL = 256 };
-
-static struct External slots[MAX_EXTERNAL];
-static Strategy strategies[MAX_EXTERNAL];
-static int nslots;
+#include "cases.h"
 
 static ExternalOpts opts = {60.0, "", 0, 0, NULL};
 static ExternalStats stats;
@@ -63,79 +55,6 @@ external_opts(void)
 	return &opts;
 }
 
-static const struct {
-	const char *prefix;
-	ExtKind kind;
-	const char *dflt;       /* when no `:ARG` is given; NULL: required */
-	const char *about;
-} kinds[] = {
-	{"exec-mlir", EXT_EXEC_MLIR, NULL,
-	 "outside bufferizer: exported MLIR on CMD's stdin, decisions back"},
-	{"exec", EXT_EXEC, NULL,
-	 "outside bufferizer: canonical TIR on CMD's stdin, decisions back"},
-	{"mlir-pipeline", EXT_PIPELINE, "mlir-opt-22",
-	 "the memref program TOOL's bufferization pipeline emits"},
-	{"mlir", EXT_MLIR, "mlir-opt-22",
-	 "One-Shot Bufferize's analysis in TOOL (test-analysis-only)"},
-};
-
-/* "mlir-opt-19" -> 19, else 0. */
-static int
-tool_version(const char *tool)
-{
-	const char *dash = strrchr(tool, '-');
-	char *end;
-	long n;
-
-	if (!dash || !strstr(tool, "mlir-opt"))
-		return 0;
-	n = strtol(dash + 1, &end, 10);
-	return *end || !mlir_version((int)n) ? 0 : (int)n;
-}
-
-const Strategy *
-strategy_parse(const char *spec)
-{
-	const Strategy *s = strategy_find(spec);
-
-	if (s)
-		return s;
-	for (int i = 0; i < nslots; i++)
-		if (!strcmp(slots[i].spec, spec))
-			return &strategies[i];
-	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-		size_t n = strlen(kinds[k].prefix);
-		struct External *e;
-		const char *arg;
-
-		if (strncmp(spec, kinds[k].prefix, n) ||
-		    (spec[n] && spec[n] != ':'))
-			continue;
-		arg = spec[n] == ':' ? spec + n + 1 : kinds[k].dflt;
-		if (!arg || !*arg || nslots == MAX_EXTERNAL ||
-		    strlen(spec) >= sizeof e->spec)
-			return NULL;
-		e = &slots[nslots];
-		e->kind = kinds[k].kind;
-		snprintf(e->spec, sizeof e->spec, "%s", spec);
-		snprintf(e->arg, sizeof e->arg, "%s", arg);
-		e->version = tool_version(arg);
-		strategies[nslots] = (Strategy){e->spec, kinds[k].about, NULL, 0, e};
-		return &strategies[nslots++];
-	}
-	return NULL;
-}
-
-const char *
-strategy_label(const Strategy *s)
-{
-	static const char *const names[] = {
-		[EXT_EXEC] = "exec", [EXT_EXEC_MLIR] = "exec-mlir",
-		[EXT_MLIR] = "mlir", [EXT_PIPELINE] = "mlir-pipeline"};
-
-	return s->ext ? names[s->ext->kind] : s->name;
-}
-
 /* The MLIR version the export targets: --mlir-version, else the tool's
  * own name (mlir-opt-19), else 22. */
 int
@@ -143,8 +62,8 @@ external_mlir_version(const Strategy *s)
 {
 	if (opts.mlir_version)
 		return opts.mlir_version;
-	if (s->ext && s->ext->version)
-		return s->ext->version;
+	if (s->version)
+		return s->version;
 	return 22;
 }
 
@@ -159,32 +78,64 @@ cache_key(const Strategy *s, const char *in)
 {
 	Str b = {0};
 
-	str_printf(&b, "%s\n%d\n", s->ext->spec, external_mlir_version(s));
+	str_printf(&b, "%s\n%d\n", s->name, external_mlir_version(s));
 	str_puts(&b, in);
 	return str_take(&b);
 }
 
-static const char *
+/* A tool's word about one input: its answer, or its failure. */
+typedef struct ToolAnswer {
+	char *text;             /* the answer (its stdout); NULL: it failed */
+	char *status;           /* the failure: "exit 1", "answer: 3:1: NUL
+				 * byte in the answer", ... */
+	char *err;              /* ... and the lines of its stderr kept */
+} ToolAnswer;
+
+static void
+answer_drop(void *val)
+{
+	ToolAnswer *a = val;
+
+	mem_free(a->text);
+	mem_free(a->status);
+	mem_free(a->err);
+	mem_free(a);
+}
+
+static const ToolAnswer *
 answer_get(const Strategy *s, const char *in)
 {
 	char *k = cache_key(s, in);
-	const char *a = k ? cache_text(&answers, k) : NULL;
+	const ToolAnswer *a = k ? cache_val(&answers, k) : NULL;
 
 	mem_free(k);
 	return a;
 }
 
+/* Cache answer text, or (text NULL) the failure status + err. */
+static void
+remember(const Strategy *s, const char *in, const char *text,
+	 const char *status, const char *err)
+{
+	char *k = cache_key(s, in);
+	ToolAnswer *a = mem_calloc(1, sizeof *a);
+
+	if (!k || !a || (text && !(a->text = mem_strdup(text))) ||
+	    (!text && (!(a->status = mem_strdup(status)) ||
+		       !(a->err = mem_strdup(err))))) {
+		mem_free(k);
+		if (a)
+			answer_drop(a);
+		return;
+	}
+	answers.drop = answer_drop;
+	cache_put_val(&answers, k, true, a);
+}
+
 void
 external_remember(const Strategy *s, const char *in, const char *answer)
 {
-	char *k = cache_key(s, in), *v = mem_strdup(answer);
-
-	if (!k || !v) {
-		mem_free(k);
-		mem_free(v);
-		return;
-	}
-	cache_put_text(&answers, k, true, v);
+	remember(s, in, answer, NULL, NULL);
 }
 
 void
@@ -221,24 +172,23 @@ pipeline(void)
 void
 external_command(const Strategy *s, Str *b)
 {
-	const struct External *e = s->ext;
 	const MlirVersion *v = mlir_version(external_mlir_version(s));
 	Str p = {0};
 	char *pass;
 
-	if (e->kind == EXT_PIPELINE) {
+	if (s->kind == STRAT_PIPELINE) {
 		str_printf(&p, "--pass-pipeline=builtin.module(%s)",
 			   pipeline());
 		pass = str_take(&p);
-		str_printf(b, "%s ", e->arg);
+		str_printf(b, "%s ", s->arg);
 		sh_quote(b, pass ? pass : "");
 		str_puts(b, " --mlir-print-op-generic --mlir-print-debuginfo "
 			 "--mlir-print-local-scope");
 		mem_free(pass);
 		return;
 	}
-	if (e->kind != EXT_MLIR) {
-		str_puts(b, e->arg);
+	if (s->kind != STRAT_MLIR) {
+		str_puts(b, s->arg);
 		return;
 	}
 	str_puts(&p, "--one-shot-bufferize=bufferize-function-boundaries "
@@ -248,7 +198,7 @@ external_command(const Strategy *s, Str *b)
 	if (opts.mlir_options && *opts.mlir_options)
 		str_printf(&p, " %s", opts.mlir_options);
 	pass = str_take(&p);
-	str_printf(b, "%s ", e->arg);
+	str_printf(b, "%s ", s->arg);
 	sh_quote(b, pass ? pass : "");
 	str_puts(b, " --mlir-print-op-generic --mlir-print-debuginfo "
 		 "--mlir-print-local-scope");
@@ -286,7 +236,7 @@ tool_input(const Strategy *s, const Case *c, Arena *a, ExportMap *map,
 	Str b = {0};
 
 	d->msg[0] = 0;
-	if (s->ext->kind == EXT_EXEC)
+	if (s->kind == STRAT_EXEC)
 		return tir_print(c->prog);
 	if (mlir_export(c->prog, c->file,
 			mlir_version(external_mlir_version(s)), &b, a, map, d)) {
@@ -303,7 +253,7 @@ repro_command(const Strategy *s, const Case *c, ToolReport *t)
 	Str b = {0};
 	char *cmd;
 
-	if (s->ext->kind == EXT_EXEC)
+	if (s->kind == STRAT_EXEC)
 		str_printf(&b, "bufdiff print %s | ", c->file);
 	else
 		str_printf(&b, "bufdiff export %s --mlir-version %d | ", c->file,
@@ -323,9 +273,6 @@ printable(char *s)
 		    ((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t'))
 			*s = '?';
 }
-
-/* A cached tool failure: "\1STATUS\nSTDERR". */
-enum { FAILED = 1 };
 
 static int
 tool_error(ToolReport *t, const char *fmt, ...)
@@ -348,11 +295,12 @@ tool_error(ToolReport *t, const char *fmt, ...)
 static int
 ask(const Strategy *s, const char *in, const char **answer, ToolReport *t)
 {
+	const ToolAnswer *a;
 	ToolResult r;
-	Str cmd = {0}, fail = {0};
-	char *c, *f;
+	Str cmd = {0};
+	char *c;
 
-	if (!(*answer = answer_get(s, in))) {
+	if (!(a = answer_get(s, in))) {
 		external_command(s, &cmd);
 		if (!(c = str_take(&cmd)))
 			return -1;
@@ -362,41 +310,30 @@ ask(const Strategy *s, const char *in, const char **answer, ToolReport *t)
 		}
 		mem_free(c);
 		if (r.status == TOOL_OK && memchr(r.out, 0, r.nout)) {
-			/* the cache holds C strings: a NUL would cut the
-			 * answer short, unseen */
+			/* the answer is read as a C string: a NUL would cut
+			 * it short, unseen */
 			Loc at = yl_offset_loc(r.out, strlen(r.out));
-			str_printf(&fail, "%canswer: %d:%d: NUL byte in the "
-				   "answer\n", FAILED, at.line, at.col);
-			if ((f = str_take(&fail))) {
-				external_remember(s, in, f);
-				mem_free(f);
-			}
+			char st[256];
+			snprintf(st, sizeof st, "answer: %d:%d: NUL byte in the "
+				 "answer", at.line, at.col);
+			remember(s, in, NULL, st, "");
 		} else if (r.status == TOOL_OK) {
-			external_remember(s, in, r.out);
+			remember(s, in, r.out, NULL, NULL);
 		} else {
 			char st[256], err[1024];
-			str_printf(&fail, "%c%s\n%s", FAILED,
-				   tool_status_str(&r, st, sizeof st),
-				   tool_stderr_head(&r, 8, err, sizeof err));
-			if ((f = str_take(&fail))) {
-				external_remember(s, in, f);
-				mem_free(f);
-			}
+			remember(s, in, NULL, tool_status_str(&r, st, sizeof st),
+				 tool_stderr_head(&r, 8, err, sizeof err));
 		}
 		tool_result_free(&r);
-		if (!(*answer = answer_get(s, in)))
+		if (!(a = answer_get(s, in)))
 			return -1;
 	}
-	if (**answer != FAILED)
+	if ((*answer = a->text))
 		return 0;
-	{
-		const char *nl = strchr(*answer + 1, '\n');
-		int n = nl ? (int)(nl - *answer - 1) : (int)strlen(*answer + 1);
-		snprintf(t->status, sizeof t->status, "%.*s", n, *answer + 1);
-		snprintf(t->err, sizeof t->err, "%s", nl ? nl + 1 : "");
-		printable(t->status);
-		printable(t->err);
-	}
+	snprintf(t->status, sizeof t->status, "%s", a->status);
+	snprintf(t->err, sizeof t->err, "%s", a->err);
+	printable(t->status);
+	printable(t->err);
 	return 1;
 }
 
@@ -434,7 +371,7 @@ apply_document(const Strategy *s, const Case *c, const char *ans,
 	if (plandoc_load("answer", ans, strlen(ans), c, a, &r, &found, &d))
 		rc = tool_error(t, "answer: %d:%d: %s", d.loc.line, d.loc.col,
 				d.msg);
-	else if (diff_plan(&r, ds, &d))
+	else if (run_plan_apply(&r, ds, &d))
 		rc = tool_error(t, "answer: %s", d.msg);
 	else
 		t->decisions = indented(ans);
@@ -672,7 +609,7 @@ external_decide(const Strategy *s, const Case *c, Decisions *ds,
 	}
 	rc = ask_case(s, c, a, &map, &in, &ans, t);
 	if (rc == 0)
-		rc = s->ext->kind == EXT_MLIR ? apply_mlir(c, in, ans, &map, ds, t)
+		rc = s->kind == STRAT_MLIR ? apply_mlir(c, in, ans, &map, ds, t)
 					      : apply_document(s, c, ans, ds, t);
 	mem_free(in);
 	arena_free(a);
@@ -717,52 +654,6 @@ external_memref(const Strategy *s, const Case *c, BProg **bp,
 	return rc;
 }
 
-/* ---- options shared by every command that runs strategies */
-
-int
-external_opt(const char *name, const char *value, char *why, size_t n)
-{
-	static const char *const names[] = {"--tool-timeout", "--mlir-options",
-					    "--mlir-version", "--mlir-pipeline"};
-	char *end;
-
-	if (!value) {
-		for (int i = 0; i < 4; i++)
-			if (!strcmp(name, names[i]))
-				return 1;
-		return 0;
-	}
-	if (!strcmp(name, "--tool-timeout")) {
-		double t = strtod(value, &end);
-		if (*end || !*value || !(t > 0) || t > 86400) {
-			snprintf(why, n, "--tool-timeout wants seconds in (0, "
-				 "86400], got '%s'", value);
-			return -1;
-		}
-		opts.timeout = t;
-	} else if (!strcmp(name, "--mlir-options")) {
-		opts.mlir_options = value;
-	} else if (!strcmp(name, "--mlir-pipeline")) {
-		if (!*value || strchr(value, '\'')) {
-			snprintf(why, n, "--mlir-pipeline wants a pass pipeline "
-				 "(no quotes), got '%s'", value);
-			return -1;
-		}
-		opts.mlir_pipeline = value;
-	} else if (!strcmp(name, "--mlir-version")) {
-		long v = strtol(value, &end, 10);
-		if (*end || !*value || !mlir_version((int)v)) {
-			snprintf(why, n, "unknown MLIR version '%s' (16, 19 or "
-				 "22)", value);
-			return -1;
-		}
-		opts.mlir_version = (int)v;
-	} else {
-		return 0;
-	}
-	return 1;
-}
-
 /* ---- fuzz batches: many programs, one tool call */
 
 /* The analysis (mlir) or the whole pipeline (mlir-pipeline) anchored on
@@ -776,7 +667,7 @@ batch_command(const Strategy *s)
 	Str b = {0}, p = {0};
 	char *pipe;
 
-	if (s->ext->kind == EXT_PIPELINE) {
+	if (s->kind == STRAT_PIPELINE) {
 		str_printf(&p, "--pass-pipeline=builtin.module(builtin.module("
 			   "%s))", pipeline());
 	} else {
@@ -790,7 +681,7 @@ batch_command(const Strategy *s)
 		str_puts(&p, "}))");
 	}
 	pipe = str_take(&p);
-	str_printf(&b, "%s ", s->ext->arg);
+	str_printf(&b, "%s ", s->arg);
 	sh_quote(&b, pipe ? pipe : "");
 	str_puts(&b, " --mlir-print-op-generic --mlir-print-debuginfo "
 		 "--mlir-print-local-scope");
@@ -875,9 +766,8 @@ remember_failure(const Strategy *s, const char *in, const ToolResult *r,
 {
 	Str b = {0};
 	char st[256];
-	char *f;
+	char *err;
 
-	str_printf(&b, "%c%s\n", FAILED, tool_status_str(r, st, sizeof st));
 	for (const char *p = r->err; p && *p;) {
 		size_t len = strcspn(p, "\n");
 		if (!strncmp(p, at, strlen(at))) {
@@ -886,10 +776,9 @@ remember_failure(const Strategy *s, const char *in, const ToolResult *r,
 		}
 		p += len + (p[len] == '\n');
 	}
-	if ((f = str_take(&b))) {
-		external_remember(s, in, f);
-		mem_free(f);
-	}
+	if ((err = str_take(&b)))
+		remember(s, in, NULL, tool_status_str(r, st, sizeof st), err);
+	mem_free(err);
 }
 
 /* One batch call over in[0..n) (programs of files[0..n)).  When the tool
@@ -954,9 +843,7 @@ external_prefill(const Strategy *s, Case *const *cases, int n)
 {
 	char **in = mem_calloc((size_t)n + 1, sizeof *in);
 	const char **files = mem_calloc((size_t)n + 1, sizeof *files);
-	char *cmd = s->ext && (s->ext->kind == EXT_MLIR ||
-			       s->ext->kind == EXT_PIPELINE) ?
-		    batch_command(s) : NULL;
+	char *cmd = s->flags & STRAT_BATCH ? batch_command(s) : NULL;
 	int m = 0;
 
 	if (in && files && cmd)
@@ -981,4 +868,32 @@ external_prefill(const Strategy *s, Case *const *cases, int n)
 	mem_free(files);
 	mem_free(cmd);
 	return m;
+}
+
+/* ---- the entries (strategy_answer) */
+
+static int
+decide_entry(const Strategy *s, const StratCtx *ctx, Answer *out)
+{
+	return external_decide(s, ctx->c, out->ds, &out->tool, &out->err);
+}
+
+/* No decisions: the memref program says everything (copy-all's stand
+ * for the reports). */
+static int
+memref_entry(const Strategy *s, const StratCtx *ctx, Answer *out)
+{
+	if (decisions_make(ctx->p, strategy_find("copy-all"), out->ds))
+		return -1;
+	return external_memref(s, ctx->c, &out->bp, &out->entry, &out->tool,
+			       &out->err);
+}
+
+void
+external_register(void)
+{
+	strategy_register(STRAT_EXEC, decide_entry);
+	strategy_register(STRAT_EXEC_MLIR, decide_entry);
+	strategy_register(STRAT_MLIR, decide_entry);
+	strategy_register(STRAT_PIPELINE, memref_entry);
 }

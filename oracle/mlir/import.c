@@ -294,28 +294,14 @@ no_attr(Imp *I, const MOp *op, const char *name)
 
 /* ---------------------------------------------------------- ops: scalars */
 
-static const struct {
-	const char *mlir, *tir;
-} scalar_ops[] = {
-	{"arith.addi", "add"}, {"arith.addf", "add"},
-	{"arith.subi", "sub"}, {"arith.subf", "sub"},
-	{"arith.muli", "mul"}, {"arith.mulf", "mul"},
-	{"arith.divsi", "div"}, {"arith.divf", "div"},
-	{"arith.maxsi", "max"}, {"arith.minsi", "min"},
-	{"arith.maxf", "max"}, {"arith.minf", "min"},
-	{"arith.maximumf", "max"}, {"arith.minimumf", "min"},
-	{"arith.maxnumf", "max"}, {"arith.minnumf", "min"},
-	{"arith.negf", "neg"}, {"math.absf", "abs"}, {"math.absi", "abs"},
-	{"math.exp", "exp"},
-};
-
+/* The TIR op of an arith/math op on its operands as they are (ops.h's
+ * spellings, with the import-only ones), or NULL. */
 static const char *
 scalar_tir(const char *name)
 {
-	for (size_t i = 0; i < sizeof scalar_ops / sizeof *scalar_ops; i++)
-		if (!strcmp(scalar_ops[i].mlir, name))
-			return scalar_ops[i].tir;
-	return NULL;
+	OpKind k = ew_of_mlir(name, EWM_EXTRA, NULL);
+
+	return k == OP_NONE ? NULL : op_info[k].name;
 }
 
 static bool
@@ -345,44 +331,34 @@ im_scalar(Imp *I, const MOp *op, int depth)
 	put_type_end(I, op);
 }
 
-static const char *const cmpi_preds[] = {"eq", "ne", "lt", "le", "gt", "ge"};
-static const char *const cmpi_words[] = {"eq", "ne", "slt", "sle", "sgt", "sge"};
-/* arith.cmpf: oeq 1, ogt 2, oge 3, olt 4, ole 5, une 13 */
-static const struct {
-	int code;
-	const char *word, *tir;
-} cmpf_preds[] = {
-	{1, "oeq", "eq"}, {2, "ogt", "gt"}, {3, "oge", "ge"},
-	{4, "olt", "lt"}, {5, "ole", "le"}, {13, "une", "ne"},
-};
-
+/* The TIR compare of an arith.cmpi/cmpf: its predicate by name
+ * (`#arith<cmpi_predicate slt>`) or by MLIR's number. */
 static const char *
 cmp_pred(Imp *I, const MOp *op)
 {
 	const MAttr *a = mop_attr(op, "predicate");
 	bool f = !strcmp(op->name, "arith.cmpf");
 	int64_t k = -1;
+	OpKind c = OP_NONE;
 
 	if (!a)
 		imp_fail(I, op, "'%s' without a predicate", op->name);
 	if (mattr_int(a, &k) < 0) {
 		const char *w = strrchr(a->text, ' ');
+		const char *gt;
+
 		w = w ? w + 1 : a->text;
-		for (int i = 0; i < 6; i++) {
-			if (!f && !strncmp(w, cmpi_words[i], strlen(cmpi_words[i])) &&
-			    w[strlen(cmpi_words[i])] == '>')
-				return cmpi_preds[i];
-			if (f && !strncmp(w, cmpf_preds[i].word, 3) && w[3] == '>')
-				return cmpf_preds[i].tir;
-		}
-		imp_fail(I, op, "unsupported predicate '%s'", a->text);
+		gt = strchr(w, '>');
+		if (gt)
+			c = ew_of_pred(w, (size_t)(gt - w), f);
+	} else if (mlir_cmp_pred(f, k)) {
+		const char *p = mlir_cmp_pred(f, k);
+
+		c = ew_of_pred(p, strlen(p), f);
 	}
-	if (!f && k >= 0 && k < 6)
-		return cmpi_preds[k];
-	for (int i = 0; f && i < 6; i++)
-		if (cmpf_preds[i].code == k)
-			return cmpf_preds[i].tir;
-	imp_fail(I, op, "unsupported predicate '%s'", a->text);
+	if (c == OP_NONE)
+		imp_fail(I, op, "unsupported predicate '%s'", a->text);
+	return op_info[c].name;
 }
 
 static void
@@ -738,30 +714,27 @@ im_dps(Imp *I, const MOp *op, const char *tir, int want_in, int depth)
 	put_type_end(I, op);
 }
 
-/* linalg.elemwise_binary/unary's `fun = #linalg.binary_fn<add>` (19). */
+/* linalg.elemwise_binary/unary's `fun = #linalg.binary_fn<add>` (19):
+ * the funs of ops.h's EW rows. */
 static const char *
 elemwise_fun(Imp *I, const MOp *op)
 {
-	static const char *const fns[][2] = {
-		{"add", "add"}, {"sub", "sub"}, {"mul", "mul"}, {"div", "div"},
-		{"max_signed", "max"}, {"min_signed", "min"}, {"exp", "exp"},
-		{"abs", "abs"}, {"negf", "neg"},
-	};
 	const MAttr *a = mop_attr(op, "fun");
 	const char *lt = a ? strchr(a->text, '<') : NULL;
+	const char *gt = lt ? strchr(lt, '>') : NULL;
+	OpKind k = gt ? ew_of_linalg(lt + 1, (size_t)(gt - lt - 1), true)
+		      : OP_NONE;
 
-	for (size_t i = 0; lt && i < sizeof fns / sizeof *fns; i++)
-		if (!strncmp(lt + 1, fns[i][0], strlen(fns[i][0])) &&
-		    lt[1 + strlen(fns[i][0])] == '>')
-			return fns[i][1];
-	imp_fail(I, op, "unsupported attribute 'fun' on '%s'", op->name);
+	if (k == OP_NONE)
+		imp_fail(I, op, "unsupported attribute 'fun' on '%s'", op->name);
+	return op_info[k].name;
 }
 
 static void
 im_named(Imp *I, const MOp *op, int depth)
 {
 	const char *n = op->name + 7;
-	static const char *const bin[] = {"add", "sub", "mul", "div", "max", "min"};
+	OpKind k = ew_of_linalg(n, strlen(n), false);
 
 	no_attr(I, op, "cast");
 	if (!strcmp(n, "fill") || !strcmp(n, "copy"))
@@ -775,13 +748,9 @@ im_named(Imp *I, const MOp *op, int depth)
 				 "'linalg.matmul'");
 		return im_dps(I, op, n, 2, depth);
 	}
-	for (int i = 0; i < 6; i++)
-		if (!strcmp(n, bin[i]))
-			return im_dps(I, op, n, 2, depth);
-	if (!strcmp(n, "exp") || !strcmp(n, "abs"))
-		return im_dps(I, op, n, 1, depth);
-	if (!strcmp(n, "negf"))
-		return im_dps(I, op, "neg", 1, depth);
+	if (k != OP_NONE) /* linalg.add, linalg.negf, ... (ops.h) */
+		return im_dps(I, op, op_info[k].name,
+			      op_info[k].form == F_BINARY ? 2 : 1, depth);
 	if (!strcmp(n, "elemwise_binary") || !strcmp(n, "elemwise_unary"))
 		return im_dps(I, op, elemwise_fun(I, op), n[9] == 'b' ? 2 : 1,
 			      depth);

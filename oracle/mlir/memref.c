@@ -419,37 +419,10 @@ op_constant(MX *M, const MOp *m, BBlock *b)
 	inst(M, b, BI_CONST, op, v, m);
 }
 
-static const struct {
-	const char *name;
-	OpKind k;
-	bool i1only;             /* a logic op: on i1 as min/max/ne */
-} arith_ops[] = {
-	{"arith.addi", OP_ADD, 0}, {"arith.addf", OP_ADD, 0},
-	{"arith.subi", OP_SUB, 0}, {"arith.subf", OP_SUB, 0},
-	{"arith.muli", OP_MUL, 0}, {"arith.mulf", OP_MUL, 0},
-	{"arith.divsi", OP_DIV, 0}, {"arith.divf", OP_DIV, 0},
-	{"arith.maxsi", OP_MAX, 0}, {"arith.maximumf", OP_MAX, 0},
-	{"arith.maxf", OP_MAX, 0}, {"arith.minsi", OP_MIN, 0},
-	{"arith.minimumf", OP_MIN, 0}, {"arith.minf", OP_MIN, 0},
-	{"arith.andi", OP_MIN, 1}, {"arith.ori", OP_MAX, 1},
-	{"arith.xori", OP_NE, 1},
-	{"arith.negf", OP_NEG, 0}, {"math.absf", OP_ABS, 0},
-	{"math.absi", OP_ABS, 0}, {"math.exp", OP_EXP, 0},
-};
-
-static int
-arith_find(const char *name)
-{
-	for (size_t i = 0; i < sizeof arith_ops / sizeof *arith_ops; i++)
-		if (!strcmp(arith_ops[i].name, name))
-			return (int)i;
-	return -1;
-}
-
+/* An arith/math op of ops.h's EW rows (i1only: read as an i1 logic op). */
 static void
-op_arith(MX *M, const MOp *m, BBlock *b, int i)
+op_arith(MX *M, const MOp *m, BBlock *b, OpKind k, bool i1only)
 {
-	OpKind k = arith_ops[i].k;
 	Op *op = syn_op(M, k, m, m->noperands);
 	Value *r;
 
@@ -458,9 +431,9 @@ op_arith(MX *M, const MOp *m, BBlock *b, int i)
 	for (int j = 0; j < m->noperands; j++)
 		op->args[j] = opnd(val(M, m, j));
 	if (op->args[0].v->type->kind != TY_SCALAR ||
-	    (arith_ops[i].i1only && op->args[0].v->type->dt != DT_I1))
+	    (i1only && op->args[0].v->type->dt != DT_I1))
 		mx_fail(M, m, "%s on %s (scalars only%s)", m->name,
-			m->optypes[0], arith_ops[i].i1only ? ", of type i1" : "");
+			m->optypes[0], i1only ? ", of type i1" : "");
 	r = res(M, m, 0);
 	op->type = k == OP_NE ? op->args[0].v->type : r->type;
 	op->res = arena_alloc(M->a, sizeof *op->res);
@@ -469,29 +442,30 @@ op_arith(MX *M, const MOp *m, BBlock *b, int i)
 	inst(M, b, BI_COMPUTE, op, r, m);
 }
 
-/* arith.cmpi/cmpf predicates, as numbered in MLIR's enums. */
+/* arith.cmpi/cmpf predicates, as numbered in MLIR's enums; cmpi's
+ * unsigned ones as the signed (fake addresses are positive). */
 static OpKind
 cmp_kind(MX *M, const MOp *m)
 {
-	static const OpKind ipred[] = {OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT,
-				       OP_GE, OP_LT, OP_LE, OP_GT, OP_GE};
 	int64_t p;
+	bool f;
+	const char *name;
+	OpKind k = OP_NONE;
 
 	if (mattr_int(mop_attr(m, "predicate"), &p) < 0)
 		mx_fail(M, m, "%s: no readable predicate", m->name);
-	if (!strcmp(m->name, "arith.cmpi") && p >= 0 && p < 10)
-		return ipred[p]; /* unsigned as signed: fake addresses are positive */
-	switch (p) { /* cmpf: the ordered ones, and une */
-	case 1: return OP_EQ;
-	case 2: return OP_GT;
-	case 3: return OP_GE;
-	case 4: return OP_LT;
-	case 5: return OP_LE;
-	case 13: return OP_NE;
-	default:
+	f = !(!strcmp(m->name, "arith.cmpi") && p >= 0 && p < 10);
+	name = mlir_cmp_pred(f, p);
+	if (name && !f && name[0] == 'u') {
+		char s[4] = {'s', name[1], name[2], 0};
+		k = ew_of_pred(s, 3, false);
+	} else if (name) {
+		k = ew_of_pred(name, strlen(name), f);
+	}
+	if (k == OP_NONE)
 		mx_fail(M, m, "%s: predicate %lld is not executed", m->name,
 			(long long)p);
-	}
+	return k;
 }
 
 static void
@@ -1588,7 +1562,8 @@ static const struct {
 static void
 one_op(MX *M, const MOp *m, BBlock *b)
 {
-	int i;
+	OpKind ek;
+	bool i1only;
 
 	if (!strncmp(m->name, "linalg.", 7) && strcmp(m->name, "linalg.yield")) {
 		op_linalg(M, m, b);
@@ -1603,8 +1578,8 @@ one_op(MX *M, const MOp *m, BBlock *b)
 		op_yield(M, m, b, BI_RETURN);
 		return;
 	}
-	if ((i = arith_find(m->name)) >= 0) {
-		op_arith(M, m, b, i);
+	if ((ek = ew_of_mlir(m->name, EWM_I1, &i1only)) != OP_NONE) {
+		op_arith(M, m, b, ek, i1only);
 		return;
 	}
 	for (size_t k = 0; k < sizeof op_table / sizeof *op_table; k++)

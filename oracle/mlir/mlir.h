@@ -20,7 +20,9 @@
  *              decisions or a buffer program) -> ToolReport
  *
  * Lines and columns in mlir_read.c's and memref.c's diagnostics are
- * positions in the MLIR text.  Uses cases.h (Case, decisions documents).
+ * positions in the MLIR text.  Uses cases.h (Case, decisions documents,
+ * a run's plan); outside strategies are bufferize.h's Strategy values,
+ * their entries registered by external_register.
  */
 #ifndef BUFDIFF_MLIR_H
 #define BUFDIFF_MLIR_H
@@ -108,7 +110,6 @@ typedef struct ExportMap {
 /* What differs between the mlir-opt versions bufdiff exports for. */
 typedef struct MlirVersion {
 	int version;             /* 16, 19, 22 */
-	const char *maxf, *minf; /* float max/min: arith.maxf (16), arith.maximumf */
 	bool has_materialize;    /* bufferization.materialize_in_destination
 				  * (not in 16: copy is an identity linalg.generic) */
 	const char *analysis_options; /* extra one-shot-bufferize options:
@@ -238,47 +239,26 @@ int mlir_import(const char *text, size_t len, const char *file,
 
 /* ------------------------------------------------------------- cache.c */
 
-/* Candidate case text -> accepted?  Program text -> a tool's answer.
- * Open addressing, FNV-1a. */
+/* Candidate case text -> accepted?  Program text -> a tool's answer (a
+ * struct, external.c's).  Open addressing, FNV-1a. */
 typedef struct Cache {
 	char **keys;
 	uint64_t *hash;
 	bool *acc;
-	char **text;
+	void **val;
 	size_t cap, n;
+	void (*drop)(void *val);    /* frees a value; NULL: mem_free */
 } Cache;
 int cache_get(const Cache *c, const char *key, bool *acc);
 int cache_put(Cache *c, char *key, bool acc);
-const char *cache_text(const Cache *c, const char *key);
-int cache_put_text(Cache *c, char *key, bool acc, char *text);
+const void *cache_val(const Cache *c, const char *key);
+int cache_put_val(Cache *c, char *key, bool acc, void *val);
 void cache_free(Cache *c);
-
-/* ------------------------------------------------------- ToolReport */
-
-/* What an outside bufferizer was asked and answered (external.c). */
-typedef struct ToolReport {
-	char cmd[1536];         /* the command line that reproduces the answer */
-	char status[256];       /* tool-error: "exit 1", "timed out after 60 s",
-				 * "answer: unknown value %q", ... */
-	char err[1024];         /* tool-error: the first lines of its stderr */
-	char *decisions;        /* mem_alloc'ed: the tool's own word for each
-				 * decision it took, one per line, or NULL */
-	char *memref;           /* mlir-pipeline: the memref program the
-				 * tool printed (reports' memref lines are
-				 * in it), mem_alloc'ed, or NULL */
-} ToolReport;
 
 /* ---------------------------------------------------------- external.c */
 
-typedef enum ExtKind { EXT_EXEC, EXT_EXEC_MLIR, EXT_MLIR, EXT_PIPELINE } ExtKind;
-
-/* A parsed outside strategy (Strategy.ext), alive for the process. */
-struct External {
-	ExtKind kind;
-	char spec[2048];        /* as given: "exec:python3 x.py", "mlir" */
-	char arg[2048];         /* the command, or the tool (mlir-opt-22) */
-	int version;            /* the tool is mlir-opt-N: N, else 0 */
-};
+/* ToolReport (what an outside bufferizer was asked and answered) is in
+ * bufferize.h, beside the Strategy that answers with it. */
 
 typedef struct ExternalOpts {
 	double timeout;         /* --tool-timeout SEC (default 60) */
@@ -304,18 +284,9 @@ typedef struct ExternalStats {
 void external_options(const ExternalOpts *o);
 const ExternalStats *external_stats(void);
 const ExternalOpts *external_opts(void);
-/* --tool-timeout, --mlir-options, --mlir-version, --mlir-pipeline for any
- * command: 1 taken,
- * 0 not one of these, -1 a bad value (why).  value NULL: only whether name
- * is one of them. */
-int external_opt(const char *name, const char *value, char *why, size_t n);
-/* A built-in strategy by name, or an outside one (`exec:CMD`,
- * `exec-mlir:CMD`, `mlir[:TOOL]`, `mlir-pipeline[:TOOL]`); NULL if
- * neither. */
-const Strategy *strategy_parse(const char *spec);
-/* A short name for files and tables: the built-in's name, or "exec",
- * "exec-mlir", "mlir", "mlir-pipeline". */
-const char *strategy_label(const Strategy *s);
+/* The outside strategies' entries (strategy_register), once at start-up
+ * by main and by the tests and benches that run them. */
+void external_register(void);
 /* The shell command an outside strategy runs (the program on its stdin). */
 void external_command(const Strategy *s, Str *b);
 /* The same as one stage of a pipeline: a command with shell operators

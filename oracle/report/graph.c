@@ -1,6 +1,6 @@
 /*
- * graph.c: the def-use graph of a case as DOT, laid out by Graphviz
- * (`dot -Tsvg`, run through tool.c) into the --html page (docs/html.md).
+ * graph.c: the def-use graph of a case as DOT, which html.c's graph panel
+ * lays out by Graphviz (`dot -Tsvg`, run through tool.c) (docs/html.md).
  *
  * One node per op (results, op, line) and per parameter and block
  * argument; an edge from each value's definition to each op that uses it;
@@ -231,41 +231,4 @@ graph_dot(Str *b, const Program *p, const Outcome *o)
 	str_free(&e);
 	blame_edges(b, o);
 	str_puts(b, "}\n");
-}
-
-/* The graph panel: the SVG Graphviz made of the DOT, or why there is none
- * (with the DOT text, which `dot -Tsvg` draws elsewhere). */
-void
-graph_panel(Str *b, const Case *c, const Outcome *o)
-{
-	Str dot = {0};
-	ToolResult r = {0};
-	const char *svg = NULL;
-
-	graph_dot(&dot, c->prog, o);
-	str_puts(b, "<section id=\"graph\"><h2>Def-use graph</h2>\n<p class=\"note\">"
-		 "An edge from each definition to each use; clusters are regions. "
-		 "Dashed blue: a loop's back edge (the yield to the next trip's iter "
-		 "args); dotted: inits and yields. Red: the blamed write-to-read edge "
-		 "of each violation (the writer clobbered the version the reader "
-		 "expected), drawn across back edges and branches.</p>\n");
-	if (!dot.oom && !tool_run("dot -Tsvg", dot.s, dot.len, 20, &r) &&
-	    r.status == TOOL_OK)
-		svg = strstr(r.out, "<svg");
-	if (svg) {
-		str_puts(b, "<div id=\"defuse\">");
-		str_puts(b, svg);
-		str_puts(b, "</div>\n");
-	} else {
-		char why[256];
-		str_puts(b, "<p class=\"bad\" id=\"nograph\">not drawn: `dot -Tsvg` ");
-		html_put(b, r.out || r.err ? tool_status_str(&r, why, sizeof why) :
-			 "could not run");
-		str_puts(b, " (Graphviz: scripts/install-deps)</p><pre>");
-		html_put(b, dot.s);
-		str_puts(b, "</pre>\n");
-	}
-	str_puts(b, "</section>\n");
-	tool_result_free(&r);
-	str_free(&dot);
 }

@@ -15,6 +15,9 @@
 #include <sys/stat.h>
 
 #include "report.h"
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
 
 /* ---- escaping */
 
@@ -816,6 +819,43 @@ summary(Str *b, const Case *c, const Outcome *o, const char *path)
 	}
 }
 
+/* The graph panel: the SVG Graphviz made of the DOT, or why there is none
+ * (with the DOT text, which `dot -Tsvg` draws elsewhere). */
+static void
+graph_panel(Str *b, const Case *c, const Outcome *o)
+{
+	Str dot = {0};
+	ToolResult r = {0};
+	const char *svg = NULL;
+
+	graph_dot(&dot, c->prog, o);
+	str_puts(b, "<section id=\"graph\"><h2>Def-use graph</h2>\n<p class=\"note\">"
+		 "An edge from each definition to each use; clusters are regions. "
+		 "Dashed blue: a loop's back edge (the yield to the next trip's iter "
+		 "args); dotted: inits and yields. Red: the blamed write-to-read edge "
+		 "of each violation (the writer clobbered the version the reader "
+		 "expected), drawn across back edges and branches.</p>\n");
+	if (!dot.oom && !tool_run("dot -Tsvg", dot.s, dot.len, 20, &r) &&
+	    r.status == TOOL_OK)
+		svg = strstr(r.out, "<svg");
+	if (svg) {
+		str_puts(b, "<div id=\"defuse\">");
+		str_puts(b, svg);
+		str_puts(b, "</div>\n");
+	} else {
+		char why[256];
+		str_puts(b, "<p class=\"bad\" id=\"nograph\">not drawn: `dot -Tsvg` ");
+		html_put(b, r.out || r.err ? tool_status_str(&r, why, sizeof why) :
+			 "could not run");
+		str_puts(b, " (Graphviz: scripts/install-deps)</p><pre>");
+		html_put(b, dot.s);
+		str_puts(b, "</pre>\n");
+	}
+	str_puts(b, "</section>\n");
+	tool_result_free(&r);
+	str_free(&dot);
+}
+
 void
 html_case(Str *b, const Case *c, const Outcome *o, const char *path)
 {
@@ -897,9 +937,10 @@ html_index(const char *dir, const char *title, const JEntry *e, int n)
 }
 
 int
-html_check_files(const char *dir, const char *title, char *const *paths,
-		 int n, const Strategy *s)
+html_check_files(const RunConfig *cfg, const char *dir, const char *title,
+		 char *const *paths, int n, const Strategy *s)
 {
+	RunConfig rec = cfg ? *cfg : run_config_default;
 	JEntry *je = mem_calloc((size_t)n + 1, sizeof *je);
 	char page[64], path[4096];
 	int rc = 0;
@@ -908,11 +949,11 @@ html_check_files(const char *dir, const char *title, char *const *paths,
 		mem_free(je);
 		return -1;
 	}
-	diff_record(true);
+	rec.record = true;
 	for (int i = 0; i < n; i++) {
 		Case *c = NULL;
 		Outcome o;
-		check_file(paths[i], s, true, &c, &o);
+		check_file(&rec, paths[i], s, true, &c, &o);
 		snprintf(path, sizeof path, "%s/%s", dir,
 			 html_page_name(i, page, sizeof page));
 		if (html_case_file(path, c, &o, paths[i]))
@@ -923,7 +964,6 @@ html_check_files(const char *dir, const char *title, char *const *paths,
 		outcome_clear(&o);
 		case_free(c);
 	}
-	diff_record(false);
 	if (html_index(dir, title, je, n))
 		rc = -1;
 	for (int i = 0; i < n; i++)

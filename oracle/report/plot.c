@@ -1,14 +1,14 @@
 /*
- * plot.c: `bufdiff plot TRACE.csv --html FILE`: a --memory-trace file
- * drawn as M(t), one curve per run and schedule, on the chart of the
- * --html pages (docs/html.md).  A file of the old three columns
+ * plot.c: a --memory-trace file drawn as M(t), one curve per run and
+ * schedule, on the chart of the --html pages (docs/html.md); `bufdiff plot
+ * TRACE.csv --html FILE` (cli/main.c).  A file of the old three columns
  * (step,bytes,line) is one curve.  A row that does not read is
  * `TRACE:LINE:COL: error: ...` with the line and a caret, exit 2.
  */
 #include <stdlib.h>
 
 #include "report.h"
-#include "cli.h"
+#include "cases.h"
 
 enum { PLOT_MAX = 64 };         /* curves */
 
@@ -139,10 +139,9 @@ plot_read(Plot *P)
 }
 
 int
-cmd_plot(const Args *a)
+plot_page(const char *in, const char *out)
 {
 	static Plot P;
-	const char *in = a->paths[0], *out = a->html;
 	const MemSeries *s[PLOT_MAX];
 	const char *labels[PLOT_MAX];
 	char *text;
@@ -150,8 +149,6 @@ cmd_plot(const Args *a)
 	Str b = {0};
 	int rc = 0;
 
-	if (!out)
-		return cli_usage(a, "the page needs --html FILE");
 	memset(&P, 0, sizeof P);
 	if (!(text = plandoc_read(in, &len, &P.d))) {
 		fprintf(stderr, "bufdiff: %s\n", P.d.msg);

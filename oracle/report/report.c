@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "report.h"
+#include "cases.h"
 
 static const char *const status_names[] = {
 	[STATUS_OK] = "ok", [STATUS_FAIL] = "failed", [STATUS_BAD] = "error",

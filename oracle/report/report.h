@@ -3,10 +3,10 @@
  * tools.  Table of contents in data-flow order:
  *
  *   report.c   text, JSON (--json) and JUnit (--junit) reports
+ *   graph.c    the def-use graph as DOT (html.c's graph panel lays it
+ *              out as SVG by `dot -Tsvg`)
  *   html.c     --html: one self-contained page per case (program, graph,
  *              timeline, M(t), decisions), an index for many (docs/html.md)
- *   graph.c    the def-use graph as DOT, laid out as SVG by `dot -Tsvg`
- *              (the page's graph panel)
  *   plot.c     a --memory-trace file drawn as M(t), a curve per run and
  *              schedule (`bufdiff plot`)
  *
@@ -41,6 +41,12 @@ void report_fail_reason(FILE *out, const Case *c, const Outcome *o);
  * report in <failure>/<error> and <system-out>.  0 or -1 (cannot write). */
 int report_junit(const char *path, const JEntry *e, int n);
 
+/* ------------------------------------------------------------- graph.c */
+
+/* The def-use graph of p as DOT, o's violations as red edges (o may be
+ * NULL). */
+void graph_dot(Str *b, const Program *p, const Outcome *o);
+
 /* -------------------------------------------------------------- html.c */
 
 /* s HTML-escaped (& < > " '), control characters shown as \xNN. */
@@ -51,7 +57,7 @@ void html_begin(Str *b, const char *title);
 void html_end(Str *b, const char *script);
 /* Write b's text to path (b is emptied): 0 or -1. */
 int html_write(const char *path, Str *b);
-/* The page of one case checked with diff_record on (o->runs[].series);
+/* The page of one case checked with RunConfig.record on (o->runs[].series);
  * c may be NULL (unreadable), path labels it. */
 void html_case(Str *b, const Case *c, const Outcome *o, const char *path);
 int html_case_file(const char *file, const Case *c, const Outcome *o,
@@ -67,15 +73,15 @@ int html_dir(const char *dir);          /* make it if needed: 0 or -1 */
 int html_index(const char *dir, const char *title, const JEntry *e, int n);
 /* Check each of paths (strategy s as check_file) and write its page and
  * the index into dir: 0 or -1 (cannot write). */
-int html_check_files(const char *dir, const char *title, char *const *paths,
-		     int n, const Strategy *s);
+int html_check_files(const RunConfig *cfg, const char *dir,
+		     const char *title, char *const *paths, int n,
+		     const Strategy *s);
 
-/* ------------------------------------------------------------- graph.c */
+/* -------------------------------------------------------------- plot.c */
 
-/* The def-use graph of p as DOT, o's violations as red edges (o may be
- * NULL). */
-void graph_dot(Str *b, const Program *p, const Outcome *o);
-/* The page's graph panel: the SVG of `dot -Tsvg`, or why not. */
-void graph_panel(Str *b, const Case *c, const Outcome *o);
+/* The --memory-trace file `trace` drawn as M(t) into the page `html`: 0,
+ * or STATUS_BAD with a diagnostic on stderr (unreadable, a row that does
+ * not read: TRACE:LINE:COL with the line and a caret; cannot write). */
+int plot_page(const char *trace, const char *html);
 
 #endif

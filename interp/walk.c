@@ -1,0 +1,232 @@
+/*
+ * walk.c: the one region walker, over tensor programs and buffer
+ * programs, and the use lists (QBE's filluse) computed once after parsing.
+ *
+ * Which regions a form has is said here and nowhere else: an analysis
+ * that visits every op of a region calls walk_block with a callback, and
+ * the next form with regions (or blocks and branches) is added in
+ * op_regions and binst_regions.  Walkers that need their own order (the
+ * interpreters, the printers, the verifier's scopes, one-shot's
+ * decisions, the lowering) read the regions themselves.
+ */
+#include "ir.h"
+
+int
+op_regions(const Op *op, Block *out[MAXREGIONS])
+{
+	int n = 0;
+
+	switch (op_info[op->kind].form) {
+	case F_IF:              /* then, else (absent: no else) */
+	case F_WHILE:           /* the condition region, then the do region */
+	case F_FOR:             /* the body (args: iv, iter args) */
+	case F_FORALL:          /* the body (args: iv, shared args) */
+	case F_ASYNC:           /* the launched region */
+	default:                /* ops built outside the parser (memref.c)
+				 * keep what they were given */
+		if (op->body)
+			out[n++] = op->body;
+		if (op->orelse)
+			out[n++] = op->orelse;
+		return n;
+	}
+}
+
+static WalkAct walk_one(Op *op, WalkFn pre, WalkFn post, void *ctx);
+
+static WalkAct
+walk_in(const Block *b, WalkFn pre, WalkFn post, void *ctx)
+{
+	for (int i = 0; b && i < b->nops; i++)
+		if (walk_one(b->ops[i], pre, post, ctx) == WALK_STOP)
+			return WALK_STOP;
+	return WALK_GO;
+}
+
+static WalkAct
+walk_inside(const Op *op, WalkFn pre, WalkFn post, void *ctx)
+{
+	Block *r[MAXREGIONS];
+	int n = op_regions(op, r);
+
+	for (int k = 0; k < n; k++)
+		if (walk_in(r[k], pre, post, ctx) == WALK_STOP)
+			return WALK_STOP;
+	return WALK_GO;
+}
+
+static WalkAct
+walk_one(Op *op, WalkFn pre, WalkFn post, void *ctx)
+{
+	WalkAct a = pre ? pre(op, ctx) : WALK_GO;
+
+	if (a == WALK_STOP)
+		return WALK_STOP;
+	if (a == WALK_GO && walk_inside(op, pre, post, ctx) == WALK_STOP)
+		return WALK_STOP;
+	return post && post(op, ctx) == WALK_STOP ? WALK_STOP : WALK_GO;
+}
+
+bool
+walk_block(const Block *b, WalkFn fn, void *ctx)
+{
+	return walk_in(b, fn, NULL, ctx) == WALK_STOP;
+}
+
+bool
+walk_block_post(const Block *b, WalkFn pre, WalkFn post, void *ctx)
+{
+	return walk_in(b, pre, post, ctx) == WALK_STOP;
+}
+
+bool
+walk_op(Op *op, WalkFn fn, void *ctx)
+{
+	return walk_one(op, fn, NULL, ctx) == WALK_STOP;
+}
+
+bool
+walk_regions(const Op *op, WalkFn fn, void *ctx)
+{
+	return walk_inside(op, fn, NULL, ctx) == WALK_STOP;
+}
+
+bool
+walk_prog(const Program *p, WalkFn fn, void *ctx)
+{
+	for (int i = 0; i < p->nfuncs; i++)
+		if (walk_block(p->funcs[i]->body, fn, ctx))
+			return true;
+	return false;
+}
+
+/* ---- buffer programs */
+
+int
+binst_regions(const BInst *in, BBlock *out[MAXREGIONS])
+{
+	int n = 0;
+
+	/* if: then, else; for, forall, launch: the body; while: the
+	 * condition block, then do; assert: the failure path (body); call:
+	 * the failure path (orelse) */
+	if (in->body)
+		out[n++] = in->body;
+	if (in->orelse)
+		out[n++] = in->orelse;
+	return n;
+}
+
+static WalkAct
+bwalk_in(const BBlock *b, BWalkFn fn, void *ctx)
+{
+	for (int i = 0; b && i < b->n; i++) {
+		BInst *in = b->insts[i];
+		BBlock *r[MAXREGIONS];
+		WalkAct a = fn(in, ctx);
+		int n;
+
+		if (a == WALK_STOP)
+			return WALK_STOP;
+		if (a == WALK_SKIP)
+			continue;
+		n = binst_regions(in, r);
+		for (int k = 0; k < n; k++)
+			if (bwalk_in(r[k], fn, ctx) == WALK_STOP)
+				return WALK_STOP;
+	}
+	return WALK_GO;
+}
+
+bool
+walk_bblock(const BBlock *b, BWalkFn fn, void *ctx)
+{
+	return bwalk_in(b, fn, ctx) == WALK_STOP;
+}
+
+/* ---- numbering */
+
+static WalkAct
+number_op(Op *op, void *ctx)
+{
+	op->seq = (*(int *)ctx)++;
+	return WALK_GO;
+}
+
+static WalkAct
+number_last(Op *op, void *ctx)
+{
+	op->last = *(int *)ctx - 1;
+	return WALK_GO;
+}
+
+void
+number_ops(Program *p)
+{
+	p->nops = 0;
+	for (int i = 0; i < p->nfuncs; i++)
+		walk_block_post(p->funcs[i]->body, number_op, number_last,
+				&p->nops);
+}
+
+/* ---- use lists */
+
+typedef struct UseFill {
+	Program *p;
+	int *n;          /* per value: uses counted, then filled */
+	bool fill;
+} UseFill;
+
+static void
+use_note(UseFill *u, Op *op, Value *v)
+{
+	if (!v)
+		return;
+	if (!u->fill) {
+		u->n[v->id]++;
+		return;
+	}
+	if (v->nuses && v->uses[v->nuses - 1] == op)
+		return; /* an op using v twice is one use */
+	v->uses[v->nuses++] = op;
+}
+
+static WalkAct
+use_op(Op *op, void *ctx)
+{
+	UseFill *u = ctx;
+
+	for (int i = 0; i < op->nargs; i++)
+		use_note(u, op, op->args[i].v);
+	for (int i = 0; i < op->noffs; i++)
+		use_note(u, op, op->offs[i].v);
+	if (op->hasdest)
+		use_note(u, op, op->dest.v);
+	return WALK_GO;
+}
+
+void
+fill_uses(Program *p)
+{
+	UseFill u = {p, NULL, false};
+
+	u.n = arena_alloc(p->arena, (size_t)(p->nvalues + 1) * sizeof *u.n);
+	walk_prog(p, use_op, &u);
+	for (int i = 0; i < p->nvalues; i++) {
+		Value *v = p->values[i];
+		v->uses = u.n[i] ? arena_alloc(p->arena, (size_t)u.n[i] *
+					       sizeof *v->uses) : NULL;
+		v->nuses = 0;
+	}
+	u.fill = true;
+	walk_prog(p, use_op, &u);
+}
+
+bool
+used_inside(const Value *v, const Op *op)
+{
+	for (int i = 0; i < v->nuses; i++)
+		if (v->uses[i]->seq > op->seq && v->uses[i]->seq <= op->last)
+			return true;
+	return false;
+}

@@ -1,0 +1,61 @@
+/*
+ * fuzz_cli.c: `bufdiff fuzz`: the parsed arguments as FuzzOpts, then
+ * fuzz_command (fuzz/fuzz.c) runs and reports; `fuzz --merge` adds up
+ * shard summaries (fuzz/fuzz_bucket.c).
+ */
+#include <unistd.h>
+
+#include "cli.h"
+#include "mlir.h"
+#include "fuzz.h"
+
+int
+fuzz_main(const Args *a, const RunConfig *cfg)
+{
+	FuzzOpts o = {0};
+	const char *html = a->html;     /* --html DIR: pages of the repros */
+
+	if (a->merge) {
+		/* --merge FILE... [--json]: shard summaries added up */
+		if (!a->npaths)
+			return cli_usage(a, "--merge wants the shards' --json "
+					 "summaries (files, or - for stdin)");
+		return fuzz_merge(a->npaths, a->paths, a->json);
+	}
+	o.strategy = a->strategy;
+	o.cfg = cfg;
+	o.seed = a->seed;
+	o.count = (long)a->count;
+	o.seconds = a->seconds;
+	o.out = a->out;
+	o.shard = a->shard;
+	o.nshards = a->nshards;
+	o.json = a->json;
+	o.quiet = a->quiet || a->json;
+	o.reduce = !a->no_reduce;
+	o.max_failures = (long)a->max_failures;
+	o.gen.max_ops = a->max_ops;
+	o.gen.mix = a->mix;
+	o.gen.no_copies = a->no_copies;
+	cli_tool_options(a); /* --tool-batch N: programs per tool call */
+	if (html && !o.out)
+		o.out = html;   /* the repros beside their pages */
+	o.progress = !o.quiet && isatty(2);
+	if (!o.out) { /* repros go to files `check` reads, never to stdout */
+		o.out = "bufdiff-fuzz";
+		o.lazy_out = true;
+	}
+	return fuzz_command(&o, html);
+}
+
+int
+cmd_fuzz(int argc, char **argv)
+{
+	Args a;
+	int rc = cli_parse(argc, argv, &a);
+
+	if (!rc)
+		rc = fuzz_main(&a, NULL);
+	cli_args_free(&a);
+	return rc < 0 ? 0 : rc;
+}
