@@ -9,6 +9,10 @@
  * loc("FILE":LINE:COL) of its TIR op.  TIR value names are kept when MLIR
  * accepts them; names the exporter makes up start with a prefix no TIR
  * name of the program starts with, so they never clash.
+ *
+ * This file keeps the exporter's text and map helpers, functions and the
+ * driver; the ops are in export_ops.c and export_regions.c, what the three
+ * share in export_impl.h.
  */
 #include <math.h>
 #include <stdarg.h>

@@ -79,7 +79,8 @@ void ex_from_elements(Exporter *e, const Op *op);
 void ex_reshape(Exporter *e, const Op *op);
 
 /* export_regions.c */
-void ex_no_future(Exporter *e, const char *what, Loc loc, Type *const *t, int n);
+void ex_no_future(Exporter *e, const char *what, Loc loc, Type *const *t,
+	int n);
 void ex_call(Exporter *e, const Op *op);
 void ex_if(Exporter *e, const Op *op);
 void ex_for(Exporter *e, const Op *op);

@@ -233,7 +233,7 @@ ex_cmp(Exporter *e, const Op *op)
 	for (int i = 0; i < 2; i++)
 		in[i] = ex_lit(e, op, &op->args[i], dt);
 	ex_rec(e, op, ew_scalar(e, op, op_info[op->kind].ew, dt, in[0], in[1],
-			     &res, NULL, NULL), in, 2, NULL, op->res, 1);
+				&res, NULL, NULL), in, 2, NULL, op->res, 1);
 }
 
 /* ------------------------------------------------- tensors, linalg */
@@ -539,7 +539,7 @@ ex_element(Exporter *e, const Op *op, bool insert)
 	ex_put_type(e, t->v->type);
 	ex_end_line(e, op);
 	ex_rec(e, op, insert ? "tensor.insert" : "tensor.extract", ops,
-	    k + op->noffs, insert ? &tied : NULL, op->res, 1);
+	       k + op->noffs, insert ? &tied : NULL, op->res, 1);
 }
 
 /* copy: materialize_in_destination where it exists, else (16) the
@@ -570,7 +570,7 @@ ex_copy(Exporter *e, const Op *op)
 	ex_put_type(e, op->type);
 	ex_end_line(e, op);
 	ex_rec(e, op, "bufferization.materialize_in_destination", ops, 2, &tied,
-	    op->res, 1);
+	       op->res, 1);
 }
 
 void

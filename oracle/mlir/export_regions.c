@@ -70,7 +70,7 @@ ex_call(Exporter *e, const Op *op)
 	a = ex_args_new(e, op->nargs);
 	for (int i = 0; i < op->nargs && i < f->nparams; i++)
 		a[i] = cast(e, op, ex_lit(e, op, &op->args[i],
-				       f->params[i]->type->dt),
+					  f->params[i]->type->dt),
 			    f->params[i]->type, i);
 	ex_ind(e);
 	ex_put_results(e, op);
@@ -128,7 +128,7 @@ ex_for(Exporter *e, const Op *op)
 	ex_no_future(e, "for", op->loc, op->rtypes, op->nrtypes);
 	for (int i = 0; i < n; i++)
 		a[i] = ex_lit(e, op, &op->args[i],
-			   i < 3 ? DT_INDEX : op->rtypes[i - 3]->dt);
+			      i < 3 ? DT_INDEX : op->rtypes[i - 3]->dt);
 	for (int j = 0; j < op->nres; j++)
 		tied[j] = 3 + j;
 	ex_ind(e);
@@ -256,7 +256,7 @@ ex_forall(Exporter *e, const Op *op)
 	str_puts(e->out, "}");
 	ex_end_line(e, op);
 	ex_rec(e, op, v16 ? "scf.foreach_thread" : "scf.forall", a, n, tied,
-	    op->res, op->nres);
+	       op->res, op->nres);
 }
 
 /* `scf.while (%a = %x) : (T) -> (T) { ... scf.condition(%c) %a : T }

@@ -3,6 +3,10 @@
  * text (docs/import.md).  The inverse of export.c: every form the exporter
  * writes comes back as the TIR op it came from; anything else outside the
  * subset is an error at the op's location, never a guess.
+ *
+ * This file keeps errors, types, values, text and attributes, the table of
+ * ops, functions and the module; the ops are in import_ops.c,
+ * import_linalg.c and import_regions.c, what they share in import_impl.h.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -460,7 +464,7 @@ imp_func(Imp *I, const MOp *f)
 		if (b->arglocs && b->arglocs[i].file)
 			at.loc = b->arglocs[i];
 		IVal *v = imp_val_add(I, &at, b->args[i], imp_tir_name(I, b->args[i]),
-				  b->argtypes[i]);
+				      b->argtypes[i]);
 		str_printf(I->out, "%s%s: %s%s", i ? ", " : "", v->tir, v->type,
 			   arg_readonly(f, i) ? " {readonly}" : "");
 	}

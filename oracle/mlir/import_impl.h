@@ -38,8 +38,8 @@ typedef struct Imp {
 } Imp;
 
 /* import.c */
-void __attribute__((noreturn, format(printf, 3, 4))) imp_fail(Imp *I,
-	const MOp *op, const char *fmt, ...);
+void __attribute__((noreturn, format(printf, 3, 4)))
+imp_fail(Imp *I, const MOp *op, const char *fmt, ...);
 bool imp_same_loc(Imp *I, const MOp *x, const MOp *y);
 int imp_type_check(Imp *I, const MOp *op, const char *t);
 IVal *imp_val_find(Imp *I, const char *mlir);

@@ -169,7 +169,7 @@ im_async(Imp *I, const MOp *op, int depth)
 	if (st && mattr_int(st, &s) < 0)
 		imp_fail(I, op, "bad attribute 'bufdiff.stream'");
 	f = imp_tir_name(I, arena_strndup(I->a, op->results[0],
-				      strcspn(op->results[0], "#")));
+					  strcspn(op->results[0], "#")));
 	aw = arena_alloc(I->a, op->nresults * sizeof *aw);
 	for (int j = 0; j < op->nresults; j++) {
 		const char *t = op->restypes[j];

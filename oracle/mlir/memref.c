@@ -14,6 +14,10 @@
  * Copies carry their elements' versions; the memref program's own buffers
  * (ownership flags, pointer lists, clones) expect nothing.  Versions cross
  * loops, branches and calls through `expect` at their edges.
+ *
+ * This file keeps types, values, instructions, attributes, the table of
+ * ops, functions and the module; the ops are in memref_ops.c and
+ * memref_control.c, what the three share in memref_impl.h.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -293,7 +297,7 @@ mx_segments(MX *M, const MOp *m, int64_t *seg, int n)
 
 BBlock *
 mx_region_block(MX *M, const MOp *m, int r, Value **args, int nargs,
-	     const Block *blk)
+		const Block *blk)
 {
 	BBlock *b = arena_alloc(M->a, sizeof *b);
 	const MBlock *mb;

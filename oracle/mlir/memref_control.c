@@ -86,7 +86,7 @@ results_from(MX *M, const MOp *m, BBlock *b, Value **res, Value **init,
 	for (int k = 0; k < n; k++)
 		if (res[k]->type->kind == TY_TENSOR)
 			mx_inst(M, b, BI_ALIAS, mx_syn_op(M, OP_CLONE, m, 0), res[k],
-			     m)->src = init[k];
+				m)->src = init[k];
 }
 
 Value **
@@ -222,11 +222,11 @@ before_forwarding(MX *M, const MOp *m, BBlock *body, Value **r)
 	for (int k = 0; k < after->nargs; k++) {
 		Value *fwd = mx_val(M, cond, 1 + k);
 		Value *a = mx_new_value(M, after->args[k],
-				     mx_type(M, m, after->argtypes[k]));
+					mx_type(M, m, after->argtypes[k]));
 		mx_inst(M, body, BI_ALIAS, mx_syn_op(M, OP_CLONE, cond, 0), a,
-		     cond)->src = fwd;
+			cond)->src = fwd;
 		mx_inst(M, body, BI_ALIAS, mx_syn_op(M, OP_CLONE, cond, 0), r[k],
-		     cond)->src = fwd;
+			cond)->src = fwd;
 		mx_sym_bind(M, after->args[k], a);
 	}
 	mx_condition(M, cond, body);

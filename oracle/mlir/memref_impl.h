@@ -50,8 +50,8 @@ typedef struct MX {
 enum { DYN = INT64_MIN }; /* a dynamic entry of static_offsets etc. */
 
 /* memref.c */
-void __attribute__((noreturn, format(printf, 3, 4))) mx_fail(MX *M,
-	const MOp *m, const char *fmt, ...);
+void __attribute__((noreturn, format(printf, 3, 4)))
+mx_fail(MX *M, const MOp *m, const char *fmt, ...);
 void __attribute__((noreturn)) mx_unsupported(MX *M, const MOp *m);
 Type *mx_type(MX *M, const MOp *m, const char *t);
 Sym *mx_sym_find(MX *M, const char *name);

@@ -132,7 +132,8 @@ mx_select(MX *M, const MOp *m, BBlock *b)
 		mx_unsupported(M, m);
 	for (int i = 0; i < 3; i++)
 		v[i] = mx_val(M, m, i);
-	in = mx_inst(M, b, BI_SELECT, mx_syn_op(M, OP_CONST, m, 0), mx_res(M, m, 0), m);
+	in = mx_inst(M, b, BI_SELECT, mx_syn_op(M, OP_CONST, m, 0), mx_res(M, m, 0),
+		     m);
 	in->vals = v;
 	in->nvals = 3;
 }
