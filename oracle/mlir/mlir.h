@@ -5,27 +5,20 @@
  *   tool.c     an outside tool run safely: /bin/sh -c CMD, stdin fed,
  *              stdout/stderr captured, time limit, own process group
  *   export.c   a program as MLIR for mlir-opt 16/19/22, and the map from
- *              each emitted op back to TIR values (docs/mlir.md): the
- *              versions, text and map helpers, functions, the driver
- *   export_ops.c  export.c's straight-line ops: elementwise (arith,
- *              math, linalg.generic), constants, tensor and linalg ops
- *   export_regions.c  export.c's calls and ops with regions:
- *              func.call, scf.if/for/forall/while, async, terminators
+ *              each emitted op back to TIR values (docs/mlir.md)
+ *   export_ops.c  export.c's straight-line ops: arith, linalg, tensor
+ *   export_regions.c  export.c's calls and ops with regions: scf, async
  *   mlir_read.c  MLIR's generic op form (what *-opt tools print with
  *              --mlir-print-op-generic --mlir-print-debuginfo) -> MOp tree,
  *              any dialect, locations resolved; the bridge back from *-opt
  *   memref.c   a tool's memref program (its pipeline's output on a case's
- *              export) -> a buffer program over the case's TIR program:
- *              types, values, instructions, dispatch, functions, module
- *   memref_ops.c  memref.c's straight-line ops: constants, arith,
- *              alloc/dealloc, views, copies, loads, stores, linalg
- *   memref_control.c  memref.c's control flow: regions, yields,
- *              scf.for/if/while/forall, async, calls, asserts
+ *              export) -> a buffer program over the case's TIR program
+ *   memref_ops.c  memref.c's straight-line ops: allocs, views, copies...
+ *   memref_control.c  memref.c's control flow: scf, async, calls
  *   import.c   tensor-level MLIR (generic op form) -> TIR text, the
- *              inverse of export.c (`bufdiff import` is cli/import_cli.c):
- *              values, text, attributes, dispatch, functions, module
+ *              inverse of export.c (`bufdiff import` is cli/import_cli.c)
  *   import_ops.c  import.c's scalar ops, constants and tensor ops
- *   import_linalg.c  import.c's linalg ops and linalg.generic/map bodies
+ *   import_linalg.c  import.c's linalg ops, linalg.generic/map bodies
  *   import_regions.c  import.c's ops with regions: scf, cf.assert, async
  *   cache.c    text -> verdict or answer (tool answers here; the
  *              reducer's candidates in fuzz/reduce.c)
@@ -33,8 +26,7 @@
  *              mlir-pipeline (ask the tool, cache its answer, map it onto
  *              decisions or a buffer program) -> ToolReport
  *
- * export_impl.h, memref_impl.h and import_impl.h hold what the files of
- * one of those three share; nothing outside them includes those headers.
+ * export_impl.h, memref_impl.h, import_impl.h: what each one's files share.
  * Lines and columns in mlir_read.c's and memref.c's diagnostics are
  * positions in the MLIR text.  Uses cases.h (Case, decisions documents,
  * a run's plan); outside strategies are bufferize.h's Strategy values,
