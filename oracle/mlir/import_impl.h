@@ -70,6 +70,7 @@ void im_slice(Imp *I, const MOp *op, int depth);
 void im_cast(Imp *I, const MOp *op, int depth);
 void im_from_elements(Imp *I, const MOp *op, int depth);
 void im_reshape(Imp *I, const MOp *op, int depth);
+void im_copy(Imp *I, const MOp *op, int depth);
 
 /* import_linalg.c */
 void im_named(Imp *I, const MOp *op, int depth);
@@ -79,7 +80,6 @@ void im_generic(Imp *I, const MOp *op, int depth);
 void im_map(Imp *I, const MOp *op, int depth);
 
 /* import_regions.c */
-void im_copy(Imp *I, const MOp *op, int depth);
 void im_if(Imp *I, const MOp *op, int depth);
 void im_for(Imp *I, const MOp *op, int depth);
 void im_yield(Imp *I, const MOp *op, int depth);

@@ -400,3 +400,15 @@ im_reshape(Imp *I, const MOp *op, int depth)
 		   imp_arg(I, op, 0, false), a->text);
 	imp_put_type_end(I, op);
 }
+
+/* bufferization.materialize_in_destination: TIR's copy */
+void
+im_copy(Imp *I, const MOp *op, int depth)
+{
+	if (op->noperands != 2 || op->nresults != 1)
+		imp_fail(I, op, "unsupported '%s' (not on tensors)", op->name);
+	imp_put_results(I, op, depth);
+	str_printf(I->out, "copy %s into %s", imp_arg(I, op, 0, false),
+		   imp_arg(I, op, 1, false));
+	imp_put_type_end(I, op);
+}

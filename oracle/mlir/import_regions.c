@@ -10,17 +10,6 @@
 
 /* ------------------------------------------------------ regions, async */
 
-void
-im_copy(Imp *I, const MOp *op, int depth)
-{
-	if (op->noperands != 2 || op->nresults != 1)
-		imp_fail(I, op, "unsupported '%s' (not on tensors)", op->name);
-	imp_put_results(I, op, depth);
-	str_printf(I->out, "copy %s into %s", imp_arg(I, op, 0, false),
-		   imp_arg(I, op, 1, false));
-	imp_put_type_end(I, op);
-}
-
 static void
 put_rtypes(Imp *I, const MOp *op, int from)
 {
