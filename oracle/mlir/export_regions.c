@@ -1,6 +1,6 @@
 /*
  * export_regions.c: the exporter's ops with regions or calls: func.call,
- * scf.if/for/forall/while, async.execute/await, and the terminators.
+ * scf.if/for/forall/while, async.execute/await, cf.assert, terminators.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -293,46 +293,8 @@ mx_segments(MX *M, const MOp *m, int64_t *seg, int n)
 	return mx_ints(M, m, "operandSegmentSizes", seg, n);
 }
 
-/* ---- ops */
+/* ---- ops: which function reads each (memref_ops.c, memref_control.c) */
 
-BBlock *
-mx_region_block(MX *M, const MOp *m, int r, Value **args, int nargs,
-		const Block *blk)
-{
-	BBlock *b = arena_alloc(M->a, sizeof *b);
-	const MBlock *mb;
-
-	if (r >= m->nregions || !m->regions[r].nblocks)
-		return b;
-	if (m->regions[r].nblocks != 1)
-		mx_fail(M, m, "%s: a region of several blocks", m->name);
-	mb = m->regions[r].blocks[0];
-	if (args) {
-		if (mb->nargs != nargs)
-			mx_fail(M, m, "%s: %d block arguments, expected %d",
-				m->name, mb->nargs, nargs);
-		for (int i = 0; i < nargs; i++) {
-			mx_sym_bind(M, mb->args[i], args[i]);
-		}
-	}
-	mx_region_ops(M, mb, b, blk);
-	return b;
-}
-
-Value **
-mx_block_values(MX *M, const MOp *m, int r, int from)
-{
-	const MBlock *mb;
-	Value **v;
-
-	if (r >= m->nregions || m->regions[r].nblocks != 1)
-		mx_fail(M, m, "%s: expected one block in region %d", m->name, r);
-	mb = m->regions[r].blocks[0];
-	v = arena_alloc(M->a, (size_t)(mb->nargs + 1) * sizeof *v);
-	for (int i = from; i < mb->nargs; i++)
-		v[i] = mx_new_value(M, mb->args[i], mx_type(M, m, mb->argtypes[i]));
-	return v;
-}
 typedef void (*OpFn)(MX *, const MOp *, BBlock *);
 
 static const struct {

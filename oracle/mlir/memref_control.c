@@ -10,6 +10,45 @@
 
 /* ---- control flow */
 
+static BBlock *
+region_block(MX *M, const MOp *m, int r, Value **args, int nargs,
+	     const Block *blk)
+{
+	BBlock *b = arena_alloc(M->a, sizeof *b);
+	const MBlock *mb;
+
+	if (r >= m->nregions || !m->regions[r].nblocks)
+		return b;
+	if (m->regions[r].nblocks != 1)
+		mx_fail(M, m, "%s: a region of several blocks", m->name);
+	mb = m->regions[r].blocks[0];
+	if (args) {
+		if (mb->nargs != nargs)
+			mx_fail(M, m, "%s: %d block arguments, expected %d",
+				m->name, mb->nargs, nargs);
+		for (int i = 0; i < nargs; i++) {
+			mx_sym_bind(M, mb->args[i], args[i]);
+		}
+	}
+	mx_region_ops(M, mb, b, blk);
+	return b;
+}
+
+static Value **
+block_values(MX *M, const MOp *m, int r, int from)
+{
+	const MBlock *mb;
+	Value **v;
+
+	if (r >= m->nregions || m->regions[r].nblocks != 1)
+		mx_fail(M, m, "%s: expected one block in region %d", m->name, r);
+	mb = m->regions[r].blocks[0];
+	v = arena_alloc(M->a, (size_t)(mb->nargs + 1) * sizeof *v);
+	for (int i = from; i < mb->nargs; i++)
+		v[i] = mx_new_value(M, mb->args[i], mx_type(M, m, mb->argtypes[i]));
+	return v;
+}
+
 static bool
 is_term(const Op *t)
 {
@@ -125,7 +164,7 @@ mx_for(MX *M, const MOp *m, BBlock *b)
 	for (int k = 0; k < n; k++)
 		init[k] = op->args[3 + k].v;
 	op->body = arena_alloc(M->a, sizeof *op->body);
-	op->body->args = mx_block_values(M, m, 0, 0);
+	op->body->args = block_values(M, m, 0, 0);
 	op->body->nargs = n + 1;
 	op->res = mx_results(M, m);
 	op->nres = n;
@@ -179,8 +218,8 @@ mx_if(MX *M, const MOp *m, BBlock *b)
 		t = NULL;
 	direct = t && same_condition(M, m, t);
 	in = mx_inst(M, b, BI_IF, op, NULL, m);
-	in->body = mx_region_block(M, m, 0, NULL, 0, direct ? t->body : NULL);
-	in->orelse = mx_region_block(M, m, 1, NULL, 0, direct ? t->orelse : NULL);
+	in->body = region_block(M, m, 0, NULL, 0, direct ? t->body : NULL);
+	in->orelse = region_block(M, m, 1, NULL, 0, direct ? t->orelse : NULL);
 	op->res = mx_results(M, m);
 	op->nres = m->nresults;
 	if (direct) {
@@ -267,10 +306,10 @@ mx_while(MX *M, const MOp *m, BBlock *b)
 		init[i] = op->args[i].v;
 	}
 	op->body = arena_alloc(M->a, sizeof *op->body);
-	op->body->args = mx_block_values(M, m, 0, 0);
+	op->body->args = block_values(M, m, 0, 0);
 	op->body->nargs = n;
 	r = mx_results(M, m);
-	op->res = own ? r : mx_block_values(M, m, 0, 0); /* the carried state */
+	op->res = own ? r : block_values(M, m, 0, 0); /* the carried state */
 	op->nres = n;
 	results_from(M, m, b, op->res, init, n);
 	for (int k = 0; t && k < n && k < t->nres; k++)
@@ -331,7 +370,7 @@ mx_forall(MX *M, const MOp *m, BBlock *b)
 	if (op->args[2].v || op->args[2].i != 1)
 		mx_fail(M, m, "scf.forall: only step 1 is executed");
 	op->body = arena_alloc(M->a, sizeof *op->body);
-	op->body->args = mx_block_values(M, m, 0, 0);
+	op->body->args = block_values(M, m, 0, 0);
 	op->body->nargs = 1;
 	if (t && t->kind != OP_FORALL)
 		t = NULL;
@@ -373,7 +412,7 @@ mx_async(MX *M, const MOp *m, BBlock *b)
 	f = mx_res(M, m, 0);
 	in = mx_inst(M, b, BI_LAUNCH, op, f, m);
 	in->top = mx_tir_of(M, m);
-	in->body = mx_region_block(M, m, 0, NULL, 0, NULL);
+	in->body = region_block(M, m, 0, NULL, 0, NULL);
 	for (int k = 1; k < m->nresults; k++) {
 		s = mx_def(M, m->results[k], f->type);
 		s->futk = k - 1;

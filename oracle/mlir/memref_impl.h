@@ -70,9 +70,6 @@ Operand mx_opnd(Value *v);
 Operand mx_lit(int64_t i);
 int mx_ints(MX *M, const MOp *m, const char *name, int64_t *out, int n);
 int mx_segments(MX *M, const MOp *m, int64_t *seg, int n);
-BBlock *mx_region_block(MX *M, const MOp *m, int r, Value **args, int nargs,
-	const Block *blk);
-Value **mx_block_values(MX *M, const MOp *m, int r, int from);
 void mx_one_op(MX *M, const MOp *m, BBlock *b);
 void mx_block_ops(MX *M, const MBlock *mb, BBlock *b);
 
@@ -84,7 +81,6 @@ void mx_select(MX *M, const MOp *m, BBlock *b);
 void mx_alias(MX *M, const MOp *m, BBlock *b);
 void mx_alloc(MX *M, const MOp *m, BBlock *b);
 void mx_dealloc(MX *M, const MOp *m, BBlock *b);
-Operand mx_entry(MX *M, const MOp *m, int64_t st, int *k);
 void mx_subview(MX *M, const MOp *m, BBlock *b);
 void mx_reinterpret(MX *M, const MOp *m, BBlock *b);
 void mx_reshape(MX *M, const MOp *m, BBlock *b);

@@ -189,8 +189,8 @@ mx_dealloc(MX *M, const MOp *m, BBlock *b)
 
 /* One entry of a view's offsets, sizes or strides: the static value, or
  * the next dynamic operand (*k, in operand order). */
-Operand
-mx_entry(MX *M, const MOp *m, int64_t st, int *k)
+static Operand
+entry(MX *M, const MOp *m, int64_t st, int *k)
 {
 	if (st != DYN)
 		return mx_lit(st);
@@ -211,11 +211,11 @@ view_entries(MX *M, const MOp *m, MView *mv, int *k)
 	if (mx_ints(M, m, "static_strides", stride, MAXRANK) != ns)
 		mx_fail(M, m, "%s: sizes and strides disagree in number", m->name);
 	for (int d = 0; d < n; d++)
-		mv->off[d] = mx_entry(M, m, off[d], k);
+		mv->off[d] = entry(M, m, off[d], k);
 	for (int d = 0; d < ns; d++)
-		mv->size[d] = mx_entry(M, m, size[d], k);
+		mv->size[d] = entry(M, m, size[d], k);
 	for (int d = 0; d < ns; d++)
-		mv->stride[d] = mx_entry(M, m, stride[d], k);
+		mv->stride[d] = entry(M, m, stride[d], k);
 	if (*k != m->noperands)
 		mx_fail(M, m, "%s: more operands than dynamic entries", m->name);
 	mv->rank = ns;
