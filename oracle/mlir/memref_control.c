@@ -10,6 +10,8 @@
 
 /* ---- control flow */
 
+static void region_ops(MX *M, const MBlock *mb, BBlock *b, const Block *blk);
+
 static BBlock *
 region_block(MX *M, const MOp *m, int r, Value **args, int nargs,
 	     const Block *blk)
@@ -30,7 +32,7 @@ region_block(MX *M, const MOp *m, int r, Value **args, int nargs,
 			mx_sym_bind(M, mb->args[i], args[i]);
 		}
 	}
-	mx_region_ops(M, mb, b, blk);
+	region_ops(M, mb, b, blk);
 	return b;
 }
 
@@ -66,8 +68,8 @@ tir_term(const Block *blk)
 }
 
 /* Read mb into b as the region whose TIR block is blk (NULL: none). */
-void
-mx_region_ops(MX *M, const MBlock *mb, BBlock *b, const Block *blk)
+static void
+region_ops(MX *M, const MBlock *mb, BBlock *b, const Block *blk)
 {
 	const Op *saved = M->term;
 
@@ -180,7 +182,7 @@ mx_for(MX *M, const MOp *m, BBlock *b)
 		for (int i = 0; i < mb->nargs; i++) {
 			mx_sym_bind(M, mb->args[i], op->body->args[i]);
 		}
-		mx_region_ops(M, mb, body, t ? t->body : NULL);
+		region_ops(M, mb, body, t ? t->body : NULL);
 		in->body = body;
 	}
 	result_versions(M, m, b, t, op->res, n);
@@ -323,7 +325,7 @@ mx_while(MX *M, const MOp *m, BBlock *b)
 	}
 	in->orelse = arena_alloc(M->a, sizeof *in->orelse);
 	if (own) {
-		mx_region_ops(M, before, in->body, t ? t->body : NULL);
+		region_ops(M, before, in->body, t ? t->body : NULL);
 		for (int i = 0; i < n; i++) /* the do block's are the same */
 			mx_sym_bind(M, after->args[i], op->body->args[i]);
 	} else {
@@ -332,7 +334,7 @@ mx_while(MX *M, const MOp *m, BBlock *b)
 		before_forwarding(M, m, in->body, r);
 		M->term = saved;
 	}
-	mx_region_ops(M, after, in->orelse, t ? t->orelse : NULL);
+	region_ops(M, after, in->orelse, t ? t->orelse : NULL);
 	result_versions(M, m, b, t, r, m->nresults);
 }
 
@@ -383,7 +385,7 @@ mx_forall(MX *M, const MOp *m, BBlock *b)
 	{
 		const MBlock *mb = m->regions[0].blocks[0];
 		mx_sym_bind(M, mb->args[0], op->body->args[0]);
-		mx_region_ops(M, mb, in->body, NULL);
+		region_ops(M, mb, in->body, NULL);
 	}
 	for (int j = 0; t && j < t->nres; j++) /* its slices' versions */
 		mx_emit_ver(M, b, t->res[j], NULL, m);

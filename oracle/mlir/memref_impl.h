@@ -97,7 +97,6 @@ void mx_get_global(MX *M, const MOp *m, BBlock *b);
 void mx_linalg(MX *M, const MOp *m, BBlock *b);
 
 /* memref_control.c */
-void mx_region_ops(MX *M, const MBlock *mb, BBlock *b, const Block *blk);
 void mx_yield(MX *M, const MOp *m, BBlock *b, BKind k);
 Value **mx_results(MX *M, const MOp *m);
 void mx_for(MX *M, const MOp *m, BBlock *b);
