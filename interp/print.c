@@ -394,6 +394,40 @@ put_reassoc(Str *b, const Op *op)
 	str_puts(b, "]");
 }
 
+/* The forms on one source operand: the source, then what says how it is
+ * read or written (perm, destination, slice, index, groups). */
+static void
+put_source_op(Str *b, const Op *op, Form form)
+{
+	str_puts(b, " ");
+	tir_put_operand(b, &op->args[0]);
+	switch (form) {
+	case F_TRANSPOSE:
+	case F_REDUCE:
+		put_perm(b, op);
+		put_into(b, op);
+		break;
+	case F_EXTRACT_SLICE:
+		put_slice(b, op);
+		break;
+	case F_INSERT_SLICE:
+	case F_PARALLEL_INSERT:
+		put_into(b, op);
+		put_slice(b, op);
+		break;
+	case F_EXTRACT:
+		put_index(b, op);
+		break;
+	case F_INSERT:
+		put_into(b, op);
+		put_index(b, op);
+		break;
+	default: /* F_RESHAPE */
+		put_reassoc(b, op);
+		break;
+	}
+}
+
 /* Everything after the op name. */
 static void
 put_body(Str *b, const Op *op, int depth)
@@ -414,38 +448,13 @@ put_body(Str *b, const Op *op, int depth)
 		break;
 	case F_TRANSPOSE:
 	case F_REDUCE:
-		str_puts(b, " ");
-		tir_put_operand(b, &op->args[0]);
-		put_perm(b, op);
-		put_into(b, op);
-		break;
 	case F_EXTRACT_SLICE:
-		str_puts(b, " ");
-		tir_put_operand(b, &op->args[0]);
-		put_slice(b, op);
-		break;
 	case F_INSERT_SLICE:
 	case F_PARALLEL_INSERT:
-		str_puts(b, " ");
-		tir_put_operand(b, &op->args[0]);
-		put_into(b, op);
-		put_slice(b, op);
-		break;
 	case F_EXTRACT:
-		str_puts(b, " ");
-		tir_put_operand(b, &op->args[0]);
-		put_index(b, op);
-		break;
 	case F_INSERT:
-		str_puts(b, " ");
-		tir_put_operand(b, &op->args[0]);
-		put_into(b, op);
-		put_index(b, op);
-		break;
 	case F_RESHAPE:
-		str_puts(b, " ");
-		tir_put_operand(b, &op->args[0]);
-		put_reassoc(b, op);
+		put_source_op(b, op, form);
 		break;
 	case F_CALL:
 		str_printf(b, " @%s(", op->callee);
