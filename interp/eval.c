@@ -33,18 +33,6 @@
 
 /* ------------------------------------------------------ environment */
 
-/* Bind result k of op to the new tensor t (freed on failure). */
-int
-bind_new(Frame *f, const Op *op, int k, Tensor *t)
-{
-	Box *b = box_new(f->run, op->loc, t);
-
-	if (!b)
-		return -1;
-	bind(f, op->res[k], b);
-	return 0;
-}
-
 /* Bind op's results to outs[] (their references move to the env). */
 void
 bind_results(Frame *f, const Op *op, Box **outs)

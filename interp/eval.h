@@ -82,6 +82,8 @@ View elem_view(const Tensor *t, bool def, int64_t li);
 View bcast_view(const Tensor *t, const Tensor *out);
 Tensor *t_dup(Run *r, Loc loc, const Tensor *a);
 Box *box_new(Run *r, Loc loc, Tensor *t);
+/* Bind result k of op to the new tensor t (freed on failure). */
+int bind_new(Frame *f, const Op *op, int k, Tensor *t);
 void box_unref(Run *r, Box *b);
 Box **boxes_new(Run *r, Loc loc, int n);
 void boxes_free(Run *r, Box **bs, int n);
@@ -145,8 +147,6 @@ lookup(Frame *f, const Value *v)
 	return b;
 }
 
-/* Bind result k of op to the new tensor t (freed on failure). */
-int bind_new(Frame *f, const Op *op, int k, Tensor *t);
 /* Bind op's results to outs[] (their references move to the env). */
 void bind_results(Frame *f, const Op *op, Box **outs);
 /* Unbind the values a block defined (its args and its ops' results). */

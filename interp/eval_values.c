@@ -211,6 +211,18 @@ box_new(Run *r, Loc loc, Tensor *t)
 	return b;
 }
 
+/* Bind result k of op to the new tensor t (freed on failure). */
+int
+bind_new(Frame *f, const Op *op, int k, Tensor *t)
+{
+	Box *b = box_new(f->run, op->loc, t);
+
+	if (!b)
+		return -1;
+	bind(f, op->res[k], b);
+	return 0;
+}
+
 void
 box_unref(Run *r, Box *b)
 {
