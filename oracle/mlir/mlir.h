@@ -48,9 +48,19 @@ typedef struct ToolResult {
 	size_t nout, nerr;
 	double seconds;         /* wall time, monotonic */
 	double timeout;         /* the limit it ran under */
+	size_t out_cap;         /* ... and the output cap */
 } ToolResult;
 
 enum { TOOL_OUT_CAP = 256 << 20 };  /* bytes per stream */
+
+/* One call of an outside tool: the command, its stdin, its limits. */
+typedef struct ToolCall {
+	const char *cmd;        /* run as /bin/sh -c cmd */
+	const char *in;         /* in[0..nin) on its stdin; NULL: nothing */
+	size_t nin;
+	double timeout;         /* seconds (> 0) */
+	size_t out_cap;         /* bytes per stream; 0: TOOL_OUT_CAP */
+} ToolCall;
 
 /*
  * /bin/sh -c cmd with in[0..nin) on its stdin; stdout and stderr captured
@@ -62,13 +72,13 @@ enum { TOOL_OUT_CAP = 256 << 20 };  /* bytes per stream */
  * memory (r holds nothing).  Never leaves a zombie or an fd; the caller's
  * SIGPIPE disposition and signal mask are unchanged afterwards.
  */
+int tool_call(const ToolCall *c, ToolResult *r);
+/* tool_call with the default output cap. */
 int tool_run(const char *cmd, const char *in, size_t nin, double timeout,
 	     ToolResult *r);
 void tool_result_free(ToolResult *r);   /* r's buffers; r reusable */
 /* Seconds on the monotonic clock (for durations). */
 double tool_now(void);
-/* The per-stream cap (0: back to TOOL_OUT_CAP), for tests. */
-void tool_output_cap(size_t n);
 /* One line for reports: "exit 1", "killed by signal 11 (SIGSEGV)",
  * "timed out after 2 s", "could not start: ...",
  * "killed: output over N bytes". */
