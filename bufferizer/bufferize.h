@@ -133,12 +133,13 @@ typedef struct Answer {
 } Answer;
 
 /* What the entry is asked about: the program, and for outside strategies
- * the oracle's case (its file names the export's locations) and the run
- * configuration (tool options). */
+ * the oracle's case (its file names the export's locations) and the tool
+ * options of the run configuration (the oracle's ExternalOpts; NULL: the
+ * defaults). */
 typedef struct StratCtx {
 	const Program *p;
 	const struct Case *c;
-	const struct RunConfig *cfg;
+	const struct ExternalOpts *tool;
 } StratCtx;
 
 typedef struct Strategy Strategy;
