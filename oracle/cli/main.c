@@ -27,7 +27,8 @@ typedef struct Opts {
 	ExternalOpts tool;      /* cfg.tool: the outside tools' options */
 } Opts;
 
-/* Where case diagnostics go: stderr, or (check -j) a worker's buffer. */
+/* Where case diagnostics go: stderr, or (check -j) a worker's buffer
+ * while it checks one case (state of that check, not a setting). */
 static FILE *diag_out;
 
 static FILE *

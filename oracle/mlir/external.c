@@ -12,7 +12,9 @@
  *
  * A strategy spec is parsed once into a process-lifetime slot (no heap, so
  * nothing to free); its answers are decisions like any strategy's, or a
- * tool-error with the command and the tool's stderr.
+ * tool-error with the command and the tool's stderr.  The tools' options
+ * (ExternalOpts) come with each call, from the run configuration; what
+ * stays here is state: the answer cache and the call counters.
  */
 #include <stdarg.h>
 #include <stdio.h>
