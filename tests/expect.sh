@@ -15,4 +15,35 @@ expect() { # want-exit cmd...
 }
 has() { grep -qxF -- "$1" "$out" "$err" || fail "missing line: $1"; }
 hasnt() { ! grep -qF -- "$1" "$out" "$err" || fail "unexpected: $1"; }
-json() { grep -qF -- "$1" "$out" || fail "missing in JSON: $1"; }
+contains() { grep -qF -- "$1" "$out" || fail "missing in stdout: $1"; }
+# The JSON on stdout, by field (tests/tools/jfield.py: PATH is KEY.INDEX..,
+# KEY=VALUE picks a list's element), never by substring of its text:
+# field PATH WANT: the value's text (a string's own, else compact JSON) is WANT;
+# fieldj PATH JSON: the value equals JSON, parsed (key order and spacing
+# do not matter).
+jfield=${S:-${src:-}}/tests/tools/jfield.py
+field() {
+	got=$(python3 "$jfield" "$out" "$1") || fail "no field $1 in the JSON"
+	[ "$got" = "$2" ] || fail "field $1 is '$got', expected '$2'"
+}
+fieldj() {
+	got=$(python3 "$jfield" "$out" "$1" "$2" 2>&1) || fail "$got"
+}
+# fields PATH KEY=JSON...: fieldj PATH.KEY JSON for each ('' for the top)
+fields() {
+	fpath=${1:+$1.}
+	shift
+	for kv; do fieldj "$fpath${kv%%=*}" "${kv#*=}"; done
+}
+# fieldstart PATH PREFIX: the value's text starts with PREFIX
+fieldstart() {
+	got=$(python3 "$jfield" "$out" "$1") || fail "no field $1 in the JSON"
+	case $got in
+	"$2"*) ;;
+	*) fail "field $1 is '$got', expected it to start with '$2'" ;;
+	esac
+}
+# hasfield PATH: the JSON has a value at PATH, whatever it is
+hasfield() {
+	python3 "$jfield" "$out" "$1" >/dev/null || fail "no field $1 in the JSON"
+}

@@ -23,8 +23,8 @@ has "  %y:new at $seed:5:5 <- linalg.generic (export line 3, answer line 5): ope
 has "  %z:x at $seed:6:5 <- linalg.generic (export line 8, answer line 10): operand 2 \"true\""
 has "  memory: peak 24 bytes, 2 allocations (24 bytes), 1 copies (12 bytes), 0 views"
 expect 0 "$B" run "$seed" --strategy mlir --mlir-options analysis-heuristic=bottom-up-from-terminators --json
-json '"verdict": "agree"'
-json '"decisions": ["y:new", "z:x"]'
+field runs.0.verdict agree
+fieldj runs.0.decisions '["y:new", "z:x"]'
 
 # mlir-opt-22 rejects the copy into %w: a tool-error with its diagnostic
 expect 1 "$B" run "$raw" --strategy mlir
@@ -33,8 +33,10 @@ has "  exit 1"
 has "$raw:10:7: error: 'bufferization.materialize_in_destination' op not bufferizable under the given constraints: cannot avoid RaW conflict"
 has "SUMMARY: bufdiff: tool-error: exit 1"
 expect 1 "$B" run "$raw" --strategy mlir --json
-json '"verdict": "tool-error", "tool": {"command": '
-json '"status": "exit 1", "stderr": "'"$raw"':10:7: error: '
+field runs.0.verdict tool-error
+hasfield runs.0.tool.command
+field runs.0.tool.status "exit 1"
+fieldstart runs.0.tool.stderr "$raw:10:7: error: "
 expect 1 "$B" bufferize "$raw" --strategy mlir
 has "bufdiff: tool-error: exit 1"
 # an unknown pass option is mlir-opt's error, not ours
@@ -44,8 +46,8 @@ has "<unknown>:0: error: <Pass-Options-Parser>: no such option no-such-option"
 # fuzz batches: 64 programs in fewer calls, and mlir-opt-22 agrees on all
 expect 0 "$B" fuzz --strategy mlir --count 64 --no-copies \
 	--mix slices,matmul,loops,branches,calls --json --quiet
-json '"programs": 64, "failures": 0, "skipped": 0, "tool_errors": 0, "tool_calls": '
-calls=$(sed 's/.*"tool_calls": \([0-9]*\),.*/\1/' "$out")
+fields '' programs=64 failures=0 skipped=0 tool_errors=0
+calls=$(python3 "$jfield" "$out" tool_calls) || fail "no tool_calls"
 [ "$calls" -lt 64 ] || fail "fuzz made $calls tool calls for 64 programs"
 
 # fuzz with a tool that fails on matmul: each failing program is asked
@@ -56,7 +58,7 @@ expect 1 "$B" fuzz --strategy "mlir:sh $T/mlir-fail-on.sh linalg.matmul $log" \
 	--no-reduce --out "$tmp/repros" --json --quiet
 nfail=$(grep -c '^single fail$' "$log")
 [ "$nfail" -gt 0 ] && [ "$nfail" -lt 16 ] || fail "$nfail of 16 programs fail: pick other seeds"
-json "\"programs\": 16, \"failures\": $nfail, \"skipped\": 0, \"tool_errors\": $nfail,"
+fields '' programs=16 failures=$nfail skipped=0 tool_errors=$nfail
 kept=$(ls "$tmp"/repros/*.yaml | wc -l)
 [ "$kept" = "$nfail" ] || fail "fuzz kept $kept programs for $nfail tool errors"
 for f in "$tmp"/repros/*.yaml; do

@@ -16,6 +16,13 @@ cd "$tmp" || exit 1
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 F=(fuzz --strategy mutant-zero-trip --seed 1 --no-reduce)
+# jf FILE PATH JSON: the summary's field at PATH equals JSON, parsed
+# (tests/tools/jfield.py); jf FILE PATH: its value
+jf() {
+	local m
+	m=$(python3 "$SRC/tests/tools/jfield.py" "$@" 2>&1) || { fail "$m"; return 1; }
+	[ $# = 3 ] || echo "$m"
+}
 
 # The figures of one summary, as "failures buckets counts... | seeds...".
 figures() {
@@ -61,7 +68,7 @@ mkdir whole
 want="120 14 8 [('diverge/uninitialized-read culprit=- in=-', 5, [10, 33, 55, 91, 114]), ('diverge/uninitialized-read culprit=- in=call', 3, [28, 53, 107]), ('diverge/uninitialized-read culprit=- in=loop', 1, [32]), ('diverge/uninitialized-read culprit=- in=forall', 1, [35]), ('fault/uninitialized-read culprit=- in=loop,async', 1, [57]), ('fault/uninitialized-read culprit=- in=async,call', 1, [62]), ('fault/uninitialized-read culprit=- in=branch', 1, [83]), ('fault/uninitialized-read culprit=- in=loop', 1, [104])]"
 [ "$(figures whole.json)" = "$want" ] || fail "buckets: $(figures whole.json)"
 [ "$(ls whole | wc -l)" = 8 ] || fail "$(ls whole | wc -l) repros for 8 buckets"
-grep -q '"repro": "whole/mutant-zero-trip-10.yaml"' whole.json || fail "bucket repro path"
+jf whole.json buckets.0.repro '"whole/mutant-zero-trip-10.yaml"'
 grep -q $'\r' whole.err && fail "a progress line on stderr that is not a terminal"
 
 # ---- the human summary lists the buckets
@@ -74,16 +81,15 @@ grep -qxF "          seeds: 10 33 55 91 114" human.out || fail "seeds line"
 
 # ---- --max-failures: 1 stops at the first (seed 10), 3 at the third
 "$B" "${F[@]}" --count 120 --max-failures 1 --out m1 --json >m1.json
-grep -q '^{"programs": 10, "failures": 1,' m1.json || fail "--max-failures 1: $(head -c 60 m1.json)"
+jf m1.json programs 10 && jf m1.json failures 1
 "$B" "${F[@]}" --count 120 --max-failures 3 --out m3 --json >m3.json
-grep -q '^{"programs": 32, "failures": 3,' m3.json || fail "--max-failures 3: $(head -c 60 m3.json)"
+jf m3.json programs 32 && jf m3.json failures 3
 "$B" "${F[@]}" --max-failures 0 2>/dev/null
 [ $? = 2 ] || fail "--max-failures 0 is a usage error"
 
 # ---- without --out: files under bufdiff-fuzz/, listed by --json, not stdout
 mkdir noout && (cd noout && "$B" "${F[@]}" --count 10 --json >s.json 2>/dev/null)
-grep -q '"repros": \["bufdiff-fuzz/mutant-zero-trip-10.yaml"\]' noout/s.json ||
-	fail "repros without --out: $(cat noout/s.json)"
+jf noout/s.json repros '["bufdiff-fuzz/mutant-zero-trip-10.yaml"]'
 [ "$(wc -l <noout/s.json)" = 1 ] || fail "stdout is more than the summary"
 (cd noout && "$B" "${F[@]}" --count 10 >h.out 2>/dev/null)
 grep -q "^case:" noout/h.out && fail "a repro on stdout"
@@ -111,10 +117,10 @@ stopped() { # SIGNAL DIR: start a campaign, signal it, its exit code
 stopped INT int
 rc=$?
 [ $rc = 1 ] || fail "interrupted campaign (failures found) exit $rc"
-grep -q '"interrupted": true' int.json || fail "no interrupted summary: $(head -c 200 int.json)"
+jf int.json interrupted true
 grep -q "^bufdiff fuzz: interrupted (SIGINT) after [0-9]* programs$" int.err || fail "interrupt message: $(cat int.err)"
 stopped TERM term
-grep -q '"interrupted": true' term.json || fail "no summary on SIGTERM"
+jf term.json interrupted true
 
 # ---- shards by hand and by the Slurm script's body: the unsharded figures
 mkdir shards
@@ -134,12 +140,16 @@ for i in 0 1 2 3; do
 	SLURM_ARRAY_TASK_ID=$((i + 10)) SLURM_ARRAY_TASK_MIN=10 SLURM_ARRAY_TASK_COUNT=4 \
 		STRATEGY=mutant-zero-trip SEED=1 COUNT=30 OUT=slurm BUFDIFF=$B \
 		sh "$SRC/scripts/fuzz-slurm.sbatch"
-	[ $? = 1 ] || [ $i = 3 ] || true
+	rc=$?
+	# exit 1 exactly when the shard has failures (shard i by hand above)
+	wantrc=0
+	[ "$(jf shards/$i.json failures)" = 0 ] || wantrc=1
+	[ $rc = $wantrc ] || fail "slurm task $i exit $rc, expected $wantrc"
 	[ -s slurm/shard-$i.json ] || fail "slurm task $i wrote no summary"
 done
 "$B" fuzz --merge slurm/shard-*.json --json >slurm.json
 [ "$(figures slurm.json)" = "$want" ] || fail "slurm shards merged: $(figures slurm.json)"
-grep -q '"shard": "2/4"' slurm/shard-2.json || fail "slurm task 12 of 10..13 is not shard 2/4"
+jf slurm/shard-2.json shard '"2/4"' || fail "slurm task 12 of 10..13 is not shard 2/4"
 
 # ---- merge: bad input is one located error, exit 2
 printf '{"programs": 3, "failures": 0}\n' >partial.json

@@ -20,9 +20,15 @@ fi
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
 cd "$src"
 got=$(mktemp)
-trap 'rm -f "$got"' EXIT
-# exit 1 is expected: every case that does not agree fails the check
-"$bufdiff" check cases --strategy "$kind:mlir-opt-$n" --json 2>/dev/null |
+trap 'rm -f "$got" "$got.json"' EXIT
+# exit 1 is expected: every case that does not agree fails the check;
+# anything else (2: an error, a signal) fails here
+rc=0
+"$bufdiff" check cases --strategy "$kind:mlir-opt-$n" --json 2>/dev/null >"$got.json" || rc=$?
+if [ $rc != 0 ] && [ $rc != 1 ]; then
+	echo "FAIL: bufdiff check --strategy $kind:mlir-opt-$n exited $rc"
+	exit 1
+fi
 python3 -c '
 import json, sys
 for line in sys.stdin:
@@ -42,7 +48,7 @@ for line in sys.stdin:
     elif v == "error":
         why = r["message"].split("): ")[-1]
     print(c["file"], v, why)
-' "$kind" | sort > "$got" || true
+' "$kind" <"$got.json" | sort >"$got"
 if [ "${4:-}" = "--update" ]; then
 	cp "$got" "$want"
 	echo "wrote $want"

@@ -53,6 +53,9 @@ has "    in the memref program: line 12 (linalg.generic), written at line 6 (lin
 # the input named as the case names it, not the memref program's %arg0
 has "    first element [0] of the buffer of input %x"
 expect 1 "$B" run "$seed" --strategy "$fake stale" --json
-json '"reader": {"value": "z", "op": "add", "line": 6, "memref_line": 12}, "victim": "x", "writer": {"value": "y", "op": "add", "line": 5, "memref_line": 6}, "decision": null'
-json '"memref": "\"builtin.module\"() ({\n  \"func.func\"()'
+fields runs.0.violations.0 \
+	'reader={"value": "z", "op": "add", "line": 6, "memref_line": 12}' 'victim="x"' \
+	'writer={"value": "y", "op": "add", "line": 5, "memref_line": 6}' decision=null
+fieldstart runs.0.tool.memref '"builtin.module"() ({
+  "func.func"()'
 echo ok

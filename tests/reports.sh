@@ -41,8 +41,11 @@ hasnt "%?"
 hasnt "(line "
 hasnt "fix: or pass a copy"
 expect 1 "$B" run "$call" --strategy inplace-all --json
-json '"culprits": ["args s:share", "r:a"], "culprit_sets": [["args s:share", "r:a"], ["u:b"], ["args p:share", "w:b"]], "fixes": [{"flip": "args s:share", "to": "args s:copy", "one_shot": "args s:share"}, {"flip": "r:a", "to": "r:new", "one_shot": "r:new", "reason": "read-only buffer: %a is a {readonly} param"}'
-json '"reason": "conflict: read of %b by %w at '"$call"':15:5 after the write of %u at '"$call"':14:5 into the buffer of %b; %b defined at '"$call"':13:19"'
+fieldj runs.0.culprits '["args s:share", "r:a"]'
+fieldj runs.0.culprit_sets '[["args s:share", "r:a"], ["u:b"], ["args p:share", "w:b"]]'
+fieldj runs.0.fixes.0 '{"flip": "args s:share", "to": "args s:copy", "one_shot": "args s:share"}'
+fieldj runs.0.fixes.1 '{"flip": "r:a", "to": "r:new", "one_shot": "r:new", "reason": "read-only buffer: %a is a {readonly} param"}'
+field runs.0.fixes.2.reason "conflict: read of %b by %w at $call:15:5 after the write of %u at $call:14:5 into the buffer of %b; %b defined at $call:13:19"
 # the read-only copy passed to a {readonly} param, in words
 sed -n '1,/^expect:/p' "$call" | sed '$d' >"$tmp/call-copy.yaml"
 printf 'runs:\n  - strategy: inplace-all\n    args: {s: [copy]}\n' >>"$tmp/call-copy.yaml"
@@ -79,7 +82,7 @@ has "  culprits: args y:share, q:p"
 has "  fix: args y:share -> args y:copy (one-shot takes args y:copy: conflict: read of %x by %z at $mc:15:5 after the write of the call to @bump at $mc:14:5 into the buffer of %x; %x defined at $mc:12:14)"
 hasnt "fix: args a:share"
 expect 0 "$B" run "$mc" --json
-json '"culprits": ["args y:share", "q:p"]'
+fieldj runs.0.culprits '["args y:share", "q:p"]'
 # a decisions: expectation on a call says what was taken
 sed -n '1,/^runs:/p' "$mc" >"$tmp/mc.yaml"
 printf "  - strategy: one-shot\n    decisions: ['args a:share']\n" >>"$tmp/mc.yaml"
@@ -93,7 +96,8 @@ has "$tmp/mc.yaml:34:16: error: args: %z is not defined by a call"
 expect 0 "$B" run "$trip"
 has "    written on trip 0 of the for at $trip:7:5, in the then-branch of the if at $trip:10:7; read on trip 2 of the for at $trip:7:5, in the then-branch of the if at $trip:16:7"
 expect 0 "$B" run "$trip" --json
-json '"read_in": "on trip 2 of the for at '"$trip"':7:5, in the then-branch of the if at '"$trip"':16:7", "written_in": "on trip 0 of the for at '"$trip"':7:5, in the then-branch of the if at '"$trip"':10:7"'
+field runs.0.violations.0.read_in "on trip 2 of the for at $trip:7:5, in the then-branch of the if at $trip:16:7"
+field runs.0.violations.0.written_in "on trip 0 of the for at $trip:7:5, in the then-branch of the if at $trip:10:7"
 
 # a race: every schedule tried, how many failed, the point and the launches
 expect 0 "$B" run "$race"
@@ -105,8 +109,9 @@ has "  schedules: all 10 tried (sync, late, random:1-8); every one agrees"
 expect 0 "$B" run "$race" --schedules 1
 has "  schedules: all 3 tried (sync, late, random:1); 2 fail, the worst shown: late"
 expect 0 "$B" run "$race" --json
-json '"schedules": {"tried": 10, "failing": 7}'
-json '"launches": "%f on stream 1 pending", "step": 2'
+fieldj runs.0.schedules '{"tried": 10, "failing": 7}'
+field runs.0.violations.0.launches "%f on stream 1 pending"
+fieldj runs.0.violations.0.step 2
 
 # a decisions: expectation says what was taken
 expect 1 "$B" run "$S/tests/reports/decisions-taken.yaml"
@@ -150,5 +155,5 @@ expect 0 "$B" run "$wn"
 has "  the bufferized run stopped at $wn:14:5: loop trip limit of 50 reached"
 has "    first element [] of the view read, element 0 of the buffer of input %x; 50 times"
 expect 0 "$B" run "$wn" --json
-json "\"aborted\": \"$wn:14:5: loop trip limit of 50 reached\""
+field runs.0.aborted "$wn:14:5: loop trip limit of 50 reached"
 echo ok

@@ -137,7 +137,6 @@ alloc_suite(void)
 	Suite *s = suite_create("alloc");
 	TCase *t = tcase_create("oom");
 
-	tcase_set_timeout(t, 120);
 	tcase_add_test(t, case_passes);
 	tcase_add_test(t, load_and_run_under_oom);
 	tcase_add_test(t, json_under_oom);

@@ -534,7 +534,6 @@ export_suite(void)
 	tcase_add_test(t, errors);
 	tcase_add_test(t, out_of_memory);
 	suite_add_tcase(s, t);
-	tcase_set_timeout(o, 60);
 	tcase_add_loop_test(o, mlir_opt_parses, 0, 3);
 	suite_add_tcase(s, o);
 	return s;

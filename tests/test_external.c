@@ -483,7 +483,6 @@ external_suite(void)
 	tcase_add_test(tc, options);
 	tcase_add_test(tc, stages);
 	suite_add_tcase(s, tc);
-	tcase_set_timeout(tk, 60);
 	tcase_add_test(tk, cache_one_call_per_program);
 	tcase_add_test(tk, cache_failures_too);
 	tcase_add_test(tk, cache_prefilled);

@@ -192,7 +192,6 @@ html_suite(void)
 	Suite *s = suite_create("html");
 	TCase *t = tcase_create("pages");
 
-	tcase_set_timeout(t, 60);
 	tcase_add_test(t, escapes_markup_and_control_characters);
 	tcase_add_test(t, seed_page_has_every_panel_and_the_blame);
 	tcase_add_test(t, loop_graph_has_its_back_edge);

@@ -1156,7 +1156,6 @@ ew_suite(void)
 	TCase *tc = tcase_create("ew");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, binary_all);
 	tcase_add_test(tc, unary_all);
 	tcase_add_test(tc, cmp_all);
@@ -1177,7 +1176,6 @@ fold_suite(void)
 	TCase *tc = tcase_create("fold");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, reduce_all_dimsets);
 	tcase_add_test(tc, reduce_order);
 	tcase_add_test(tc, matmul_all);

@@ -527,7 +527,6 @@ limits_suite(void)
 	Suite *s = suite_create("limits");
 	TCase *t = tcase_create("budget");
 
-	tcase_set_timeout(t, 120);
 	tcase_add_test(t, work_call_tree);
 	tcase_add_test(t, work_loop_body);
 	tcase_add_test(t, work_matmul);
@@ -536,14 +535,12 @@ limits_suite(void)
 	tcase_add_test(t, launches_unawaited);
 	suite_add_tcase(s, t);
 	t = tcase_create("loader");
-	tcase_set_timeout(t, 120);
 	tcase_add_test(t, loader_caps);
 	tcase_add_test(t, loader_data_bytes);
 	tcase_add_test(t, memory_trace_cap);
 	tcase_add_test(t, loader_alias_runs);
 	suite_add_tcase(s, t);
 	t = tcase_create("memory");
-	tcase_set_timeout(t, 120);
 	tcase_add_test(t, memory_runs);
 	tcase_add_test(t, memory_input_copy_on_write);
 	tcase_add_test(t, memory_limit);

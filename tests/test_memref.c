@@ -209,7 +209,6 @@ memref_suite(void)
 	tcase_add_test(t, cut_anywhere);
 	tcase_add_test(t, drop_each_line);
 	tcase_add_test(t, out_of_memory);
-	tcase_set_timeout(t, 120);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -673,11 +673,9 @@ mlir_read_suite(void)
 	tcase_add_test(tc, test_attr_helpers);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("live tools");
-	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_live_tools);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bad input");
-	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_limits);
 	tcase_add_test(tc, test_fuzz);

@@ -244,7 +244,6 @@ main(void)
 	Suite *s = suite_create("oneshot");
 	TCase *t = tcase_create("decisions");
 
-	tcase_set_timeout(t, 60);
 	tcase_add_test(t, seed_reuses_dead_buffer);
 	tcase_add_test(t, reasons_readonly_and_launch);
 	tcase_add_test(t, loops_cross_iteration_and_same_op);

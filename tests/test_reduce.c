@@ -340,7 +340,6 @@ reduce_suite(void)
 	Suite *s = suite_create("reduce");
 	TCase *t = tcase_create("corpus");
 
-	tcase_set_timeout(t, 120);
 	tcase_add_test(t, reduces_mutants);
 	tcase_add_test(t, reduces_lastuse);
 	tcase_add_test(t, reduces_bloated_seed);
@@ -351,7 +350,6 @@ reduce_suite(void)
 	tcase_add_test(t, names_resolve_per_function);
 	suite_add_tcase(s, t);
 	t = tcase_create("oom");
-	tcase_set_timeout(t, 300);
 	tcase_add_test(t, reduce_under_oom);
 	suite_add_tcase(s, t);
 	return s;

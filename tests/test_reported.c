@@ -168,7 +168,6 @@ reported_suite(void)
 	Suite *s = suite_create("reported");
 	TCase *tc = tcase_create("core");
 
-	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, every_report_keeps_its_shape);
 	tcase_add_test(tc, one_case_per_report);
 	suite_add_tcase(s, tc);

@@ -369,7 +369,6 @@ tool_suite(void)
 	Suite *s = suite_create("tool");
 	TCase *tc = tcase_create("run");
 
-	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, cat_echoes_stdin);
 	tcase_add_test(tc, stderr_apart);
 	tcase_add_test(tc, exit_codes);

@@ -1,0 +1,185 @@
+/* test_fuzz_mlir.c: the fuzz loop against the real mlir-opt-22 (ctest
+ * label mlir: about 590 tool processes, minutes of CPU under load):
+ * batched tool calls give each program the verdict it gets alone, for
+ * the mlir and the mlir-pipeline strategies.  Each test is a printed SKIP
+ * without /usr/bin/mlir-opt-22.  The generator and the in-process fuzz
+ * loop are test_fuzz.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cases.h"
+#include "mlir.h"
+#include "harness.h"
+#include "fuzz.h"
+#include "cli.h"
+#include "testutil.h"
+
+/* ExternalOpts.batch: programs per tool call of `fuzz --strategy mlir`
+ * (0: 64, 1: a call per program); the verdicts do not depend on it. */
+static void
+batch_calls(int batch, long *calls, long *failures)
+{
+	ExternalOpts xo = external_opts_default;
+	RunConfig cfg = run_config_default;
+	FuzzOpts o = {0};
+	FuzzStats st;
+	long c0 = external_stats()->calls;
+
+	xo.batch = batch;
+	cfg.tool = &xo;
+	external_forget();
+	o.strategy = strategy_parse("mlir");
+	o.cfg = &cfg;
+	o.seed = 1000000;
+	o.count = 100;
+	o.nshards = 1;
+	o.quiet = true;
+	o.gen = (GenOpts){12, GEN_ALL & ~GEN_ASYNC & ~GEN_FORALL, true};
+	ck_assert_ptr_nonnull(o.strategy);
+	fuzz_run(&o, &st);
+	ck_assert_int_eq(st.programs, 100);
+	*calls = external_stats()->calls - c0;
+	*failures = st.failures;
+	fuzz_stats_free(&st);
+	external_forget();
+}
+
+START_TEST(mlir_batch_knob)
+{
+	long calls, failures;
+
+	if (access("/usr/bin/mlir-opt-22", X_OK)) {
+		printf("SKIP: mlir_batch_knob: /usr/bin/mlir-opt-22 is not "
+		       "installed\n");
+		return;
+	}
+	/* no failure: seeds 1000004 and 1000055 pass static tensors to
+	 * dynamic params; the export casts them, MLIR puts the copy of such
+	 * an argument on its tensor.cast (`"false"`, at the call's location)
+	 * and the bridge once read that as the call's first operand, or
+	 * not at all (readonly-write, stale read: false alarms) */
+	batch_calls(0, &calls, &failures);     /* 64 + 36 */
+	ck_assert_int_eq(calls, 2);
+	ck_assert_int_eq(failures, 0);
+	batch_calls(16, &calls, &failures);    /* 6 x 16 + 4 */
+	ck_assert_int_eq(calls, 7);
+	ck_assert_int_eq(failures, 0);
+	batch_calls(1, &calls, &failures);     /* unbatched */
+	ck_assert_int_eq(calls, 100);
+	ck_assert_int_eq(failures, 0);
+}
+END_TEST
+
+/* What one run of a case came to, to compare batched with unbatched. */
+typedef struct Seen {
+	Verdict verdict;
+	Status status;
+	char what[512];         /* tool status, error, violations, memory */
+} Seen;
+
+static void
+seen_run(const Case *c, Seen *w)
+{
+	Tensor **ref = NULL;
+	int nref = 0;
+	RunOut r;
+	Diag d;
+	int rr = ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref, &nref, &d);
+	size_t n;
+
+	ck_assert_int_ge(rr, 0);
+	((Case *)c)->ref_failed = rr == 1 ? prog_op_at(c->prog, OP_ASSERT, d.loc)
+					  : NULL;
+	diff_run(NULL, c, &c->runs[0], NULL, ref, nref, &r);
+	w->verdict = r.verdict;
+	w->status = r.status;
+	n = (size_t)snprintf(w->what, sizeof w->what, "%s|%s|%lld %lld %lld|",
+			     r.tool.status, r.err.msg,
+			     (long long)r.ex.mem.peak_bytes,
+			     (long long)r.ex.mem.allocations,
+			     (long long)r.ex.mem.copies);
+	for (int i = 0; i < r.ex.nviols && n < sizeof w->what; i++) {
+		const Violation *v = &r.ex.viols[i];
+		n += (size_t)snprintf(w->what + n, sizeof w->what - n, "%d@%d ",
+				      (int)v->kind, v->at ? v->at->mloc.line : 0);
+	}
+	runout_clear(&r);
+	for (int i = 0; i < nref; i++)
+		tensor_free(ref[i]);
+	mem_free(ref);
+}
+
+/* Fuzz batches of mlir-pipeline (nested modules, the whole pipeline on
+ * each, the answer split per module) give every program the verdict,
+ * the violations with their memref lines and the memory it gets when it
+ * is asked alone, tool-errors included. */
+START_TEST(pipeline_batched_same_verdicts)
+{
+	enum { N = 320 };
+	const Strategy *s = strategy_parse("mlir-pipeline");
+	GenOpts g = {12, GEN_ALL & ~GEN_ASYNC, false};
+	static Case *cases[N];
+	static Seen batched[N], alone[N];
+	static char *yaml[N];
+	int count[VERDICT_COUNT] = {0};
+	long c0;
+
+	if (access("/usr/bin/mlir-opt-22", X_OK)) {
+		printf("SKIP: pipeline_batched_same_verdicts: "
+		       "/usr/bin/mlir-opt-22 is not installed\n");
+		return;
+	}
+	for (int i = 0; i < N; i++) {
+		char file[64];
+		Diag d;
+		/* the name fuzz gives it: a batch's diagnostics name it */
+		snprintf(file, sizeof file, "seed-%d.yaml", 7000000 + i);
+		yaml[i] = gen_case(7000000 + (uint64_t)i, &g, s->name);
+		ck_assert_int_eq(case_parse(file, yaml[i], strlen(yaml[i]), 0,
+					    &cases[i], &d), 0);
+	}
+	external_forget();
+	c0 = external_stats()->calls;
+	for (int i = 0; i < N; i += 64)
+		external_prefill(NULL, s, cases + i, N - i < 64 ? N - i : 64);
+	ck_assert_int_lt(external_stats()->calls - c0, N / 2);
+	c0 = external_stats()->calls;
+	for (int i = 0; i < N; i++)
+		seen_run(cases[i], &batched[i]);
+	ck_assert_int_eq(external_stats()->calls, c0); /* every answer cached */
+	external_forget();
+	for (int i = 0; i < N; i++) {
+		seen_run(cases[i], &alone[i]);
+		ck_assert_msg(batched[i].verdict == alone[i].verdict &&
+			      batched[i].status == alone[i].status &&
+			      !strcmp(batched[i].what, alone[i].what),
+			      "seed %d: batched %d %d %s, alone %d %d %s",
+			      7000000 + i, batched[i].verdict, batched[i].status,
+			      batched[i].what, alone[i].verdict, alone[i].status,
+			      alone[i].what);
+		count[alone[i].verdict]++;
+	}
+	ck_assert_int_eq(external_stats()->calls, c0 + N);
+	/* both paths of a batch: answers split and failures taken out */
+	ck_assert_int_gt(count[VERDICT_AGREE], N / 4);
+	ck_assert_int_gt(count[VERDICT_TOOL_ERROR], 0);
+	for (int i = 0; i < N; i++) {
+		case_free(cases[i]);
+		mem_free(yaml[i]);
+	}
+	external_forget();
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("fuzz-mlir");
+	TCase *t = tcase_create("batches");
+
+	tcase_add_test(t, mlir_batch_knob);
+	tcase_add_test(t, pipeline_batched_same_verdicts);
+	suite_add_tcase(s, t);
+	return tu_run((Suite *[]){s, NULL});
+}
