@@ -6,6 +6,10 @@
  *               (strategy_answer): a spec ("one-shot", "exec:CMD",
  *               "mlir:TOOL") parsed to {kind, name, arg}; decisions for
  *               every op result, or an outside runner's answer
+ *   oneshot.c   the one-shot strategy (read-after-write conflicts, async-
+ *               aware; its mutants) and last-use
+ *   contig.c    which buffers are known contiguous (the reshapes one-shot
+ *               makes views)
  *   plan.c      forced decisions from a case's run or a decisions document
  *               (`plan`, `free`, `anchor`, `hoist`, `args`)
  *   lower.c     tensor program + decisions -> buffer program (BIR)

@@ -2,12 +2,25 @@
  * fuzz.h: oracle/fuzz/, generated programs and their reduction.  Table of
  * contents in data-flow order:
  *
- *   gen.c      the program generator: seed -> case text
+ *   gen.c      the program generator: seed -> case text (main's params,
+ *              its ops, outputs, inputs); gen_impl.h between its files:
+ *     gen_region.c  the op mix and the regions it nests (if, for, forall,
+ *              while, launches, asserts, helpers and calls)
+ *     gen_tensor.c  the straight-line ops (elementwise, matmul, slices,
+ *              elements, copies, reshapes)
+ *     gen_scope.c   random draws, the values in scope, their text
  *   fuzz.c     fuzz_run: generate, run, compare, reduce, write repros;
  *              fuzz_command: the same stoppable, with its summary
  *   fuzz_bucket.c  failures by signature (one repro each); `fuzz --merge`
  *   reduce.c   a failing run -> the smallest case that still fails the same
- *              way (docs/reduce.md)
+ *              way (docs/reduce.md): the driver; reduce_impl.h between its
+ *              files:
+ *     reduce_pass.c   the passes, each a source of candidate edits
+ *     reduce_edit.c   an edit of the current text, applied and tried
+ *     reduce_judge.c  a candidate run and judged ("the same failure",
+ *              "smaller"); accepted, it becomes the current case
+ *     reduce_text.c   the case file written; the text's lines, where each
+ *              op and function sits
  *   fuzz_target.c, fuzz_loader.c  libFuzzer entry points (executables of
  *              their own, -DBUFDIFF_LIBFUZZER=ON): bytes -> generator, bytes
  *              -> case loader

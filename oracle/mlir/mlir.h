@@ -6,19 +6,27 @@
  *              stdout/stderr captured, time limit, own process group
  *   export.c   a program as MLIR for mlir-opt 16/19/22, and the map from
  *              each emitted op back to TIR values (docs/mlir.md)
+ *   export_ops.c  export.c's straight-line ops: arith, linalg, tensor
+ *   export_regions.c  export.c's calls and ops with regions: scf, async
  *   mlir_read.c  MLIR's generic op form (what *-opt tools print with
  *              --mlir-print-op-generic --mlir-print-debuginfo) -> MOp tree,
  *              any dialect, locations resolved; the bridge back from *-opt
  *   memref.c   a tool's memref program (its pipeline's output on a case's
  *              export) -> a buffer program over the case's TIR program
+ *   memref_ops.c  memref.c's straight-line ops: allocs, views, copies...
+ *   memref_control.c  memref.c's control flow: scf, async, calls
  *   import.c   tensor-level MLIR (generic op form) -> TIR text, the
  *              inverse of export.c (`bufdiff import` is cli/import_cli.c)
+ *   import_ops.c  import.c's scalar ops, constants and tensor ops
+ *   import_linalg.c  import.c's linalg ops, linalg.generic/map bodies
+ *   import_regions.c  import.c's ops with regions: scf, cf.assert, async
  *   cache.c    text -> verdict or answer (tool answers here; the
  *              reducer's candidates in fuzz/reduce.c)
  *   external.c outside bufferizers as strategies: exec:, exec-mlir:, mlir,
  *              mlir-pipeline (ask the tool, cache its answer, map it onto
  *              decisions or a buffer program) -> ToolReport
  *
+ * export_impl.h, memref_impl.h, import_impl.h: what each one's files share.
  * Lines and columns in mlir_read.c's and memref.c's diagnostics are
  * positions in the MLIR text.  Uses cases.h (Case, decisions documents,
  * a run's plan); outside strategies are bufferize.h's Strategy values,

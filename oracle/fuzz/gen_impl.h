@@ -1,0 +1,126 @@
+/*
+ * gen_impl.h: what the generator's files share (not the room's face): the
+ * generator's state G, the values it tracks, and the draws and emitters one
+ * file calls in another.  gen.c -> gen_region.c -> gen_tensor.c ->
+ * gen_scope.c, no call back.
+ */
+#ifndef BUFDIFF_GEN_IMPL_H
+#define BUFDIFF_GEN_IMPL_H
+
+#include "fuzz.h"
+#include "cases.h"
+#include "harness.h"
+
+#define MAXV 512
+#define MAXR 3          /* ranks 0..3 */
+#define MAXFN 4         /* helper functions per program */
+
+typedef struct GV {
+	char name[16];
+	DType dt;
+	int rank;
+	int dims[MAXR];  /* the real dims, dynamic ones too */
+	unsigned dyn;    /* bit d: dim d is written `?` */
+	bool scalar;
+} GV;
+
+typedef struct Fut {
+	char name[16];
+	GV res[2];
+	int nres;
+	int scope;       /* scope depth it was made at */
+} Fut;
+
+typedef struct Loop {
+	char iv[16];
+	int ub;          /* iv < ub (a bound on %n's value too) */
+	int mark;        /* values before it: defined outside the loop */
+} Loop;
+
+typedef struct Helper {
+	char name[8];
+	GV params[2];    /* tensor params, then `%n: index` */
+	int nparams;
+	bool asserts;    /* it (or a callee) asserts: not from a launch */
+} Helper;
+
+/* What main and its helpers share. */
+typedef struct Shared {
+	int ops;         /* ops emitted, all functions */
+	int names;       /* value counter, shared by all functions */
+	Str helpers;     /* helper functions' text */
+	Helper fns[MAXFN];
+	int nfns;        /* finished helpers (callable) */
+	int started;     /* helpers begun (their names) */
+	GenStats *st;
+} Shared;
+
+typedef struct G {
+	uint64_t *rng;
+	const GenOpts *o;
+	Shared *sh;
+	Str *out;
+	GV v[MAXV];
+	int nv;
+	int depth;       /* indentation level */
+	Fut futs[32];
+	int nfuts;
+	Fut again[16];   /* awaited futures that may be awaited again */
+	int nagain;
+	Loop loops[8];
+	int nloops;
+	DType dt;        /* the program's main dtype */
+	int helper;      /* helper nesting: 0 in main */
+	bool *asserted;  /* set when the function being made asserts */
+	bool in_forall;  /* a forall body: no branches, launches, calls */
+	int in_async;    /* inside launch regions or forall bodies: no asserts */
+} G;
+
+
+/* -------------------------------------------------------- gen_scope.c */
+
+/* One line of program text at g's indentation. */
+void gen_line(G *g, const char *fmt, ...);
+void gen_count(G *g, GenConstruct c);
+int gen_pick(G *g, int n);              /* 0..n-1 (0 when n <= 0) */
+bool gen_chance(G *g, int percent);
+const char *gen_ty(const GV *v, char *buf, size_t n);  /* its type's text */
+bool gen_same_type(const GV *a, const GV *b);
+void gen_count_type(G *g, const GV *v);
+/* A new value typed like `like`, named prefix + a fresh number. */
+GV *gen_new_value(G *g, const GV *like, const char *prefix);
+
+enum { T_RANKED = 1, T_STATIC = 2 };   /* gen_any_tensor's `want` */
+
+GV *gen_any_tensor(G *g, int want);
+GV *gen_outer_tensor(G *g);
+GV *gen_find(G *g, const GV *like, const GV *not);
+GV *gen_any_scalar(G *g, DType dt);
+const char *gen_literal(G *g, DType dt, char *buf, size_t n);
+const char *gen_scalar_operand(G *g, DType dt, int percent, char *buf,
+			       size_t n);
+GV gen_tensor_type(DType dt, int rank, const int *dims);
+const char *gen_int_list(const int *x, int n, char *buf, size_t size);
+const Loop *gen_loop_below(G *g, int bound);
+
+/* ------------------------------------------------------- gen_tensor.c */
+
+const char *gen_draw_ew(G *g, Form form, int where, DType dt);
+void gen_element_index(G *g, const GV *a, char *buf, size_t n);
+void gen_elementwise(G *g);
+void gen_scalar(G *g);
+void gen_matmul(G *g);
+void gen_transpose_reduce(G *g);
+void gen_extract_slice(G *g);
+void gen_insert_slice(G *g);
+void gen_element(G *g);
+void gen_copy(G *g);
+void gen_data(G *g);
+
+/* ------------------------------------------------------- gen_region.c */
+
+void gen_await_pending(G *g, int scope);
+void gen_assert(G *g);
+void gen_ops(G *g, int n);      /* up to n ops of the mix, within max_ops */
+
+#endif

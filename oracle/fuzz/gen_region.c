@@ -1,0 +1,672 @@
+/*
+ * gen_region.c: the op mix (gen_op) and the regions it nests: if, for,
+ * forall, while, launches and their awaits, asserts, helpers and calls.
+ */
+#include <stdio.h>
+
+#include "gen_impl.h"
+
+/* ---- regions */
+
+/* %a, %b = await %f (no results: `await %f`) */
+static void
+emit_await(G *g, const Fut *f)
+{
+	char names[48] = "";
+	size_t k = 0;
+
+	for (int i = 0; i < f->nres; i++) {
+		GV *v = gen_new_value(g, &f->res[i], "v");
+		k += (size_t)snprintf(names + k, sizeof names - k, "%s%%%s",
+				      i ? ", " : "", v->name);
+	}
+	if (f->nres)
+		gen_line(g, "%s = await %%%s", names, f->name);
+	else
+		gen_line(g, "await %%%s", f->name);
+	++g->sh->ops;
+}
+
+void
+gen_await_pending(G *g, int scope)
+{
+	while (g->nfuts && g->futs[g->nfuts - 1].scope >= scope) {
+		Fut *f = &g->futs[--g->nfuts];
+		emit_await(g, f);
+		if (g->nagain < 16 && gen_chance(g, 40))
+			g->again[g->nagain++] = *f;
+	}
+}
+
+/* A future awaited before, awaited again (the results are the same). */
+static void
+await_again(G *g)
+{
+	Fut f = g->again[gen_pick(g, g->nagain)];
+
+	emit_await(g, &f);
+	gen_count(g, GC_AWAIT_AGAIN);
+}
+
+/* Run body ops at a deeper scope; values made there die with it. */
+static int
+enter(G *g)
+{
+	g->depth++;
+	return g->nv;
+}
+
+static void
+leave(G *g, int mark)
+{
+	gen_await_pending(g, g->depth);
+	for (int i = 0; i < g->nagain; i++)
+		if (g->again[i].scope >= g->depth)
+			g->again[i--] = g->again[--g->nagain];
+	g->nv = mark;
+	g->depth--;
+}
+
+/* The value to yield: something of type t made in the region if any. */
+static const char *
+yield_of(G *g, const GV *t, int mark)
+{
+	for (int i = g->nv - 1; i >= mark; i--)
+		if (gen_same_type(&g->v[i], t))
+			return g->v[i].name;
+	return gen_find(g, t, NULL)->name;
+}
+
+/* "yield %a, %b" of values of types t[0..n) */
+static void
+emit_yield(G *g, const GV *t, int n, int mark)
+{
+	char buf[80] = "yield";
+	size_t k = strlen(buf);
+
+	for (int i = 0; i < n; i++)
+		k += (size_t)snprintf(buf + k, sizeof buf - k, "%s %%%s", i ? "," : "",
+				      yield_of(g, &t[i], mark));
+	gen_line(g, "%s", buf);
+}
+
+/* End a region: await its launches, yield values of types t, leave. */
+static void
+close_region(G *g, const GV *t, int n, int mark)
+{
+	gen_await_pending(g, g->depth);
+	emit_yield(g, t, n, mark);
+	leave(g, mark);
+}
+
+/* "(T1, T2)" */
+static const char *
+types_text(const GV *t, int n, char *buf, size_t size)
+{
+	char s[64];
+	int k = snprintf(buf, size, "(");
+
+	for (int i = 0; i < n; i++)
+		k += snprintf(buf + k, size - (size_t)k, "%s%s", i ? ", " : "",
+			      gen_ty(&t[i], s, sizeof s));
+	snprintf(buf + k, size - (size_t)k, ")");
+	return buf;
+}
+
+/* An i1 condition: on a loop's iv (the branches alternate between trips),
+ * on a computed i1 in scope, or on %n; its name into cond. */
+static void
+condition(G *g, bool on_iv, char *cond, size_t n)
+{
+	GV *c = !on_iv && gen_chance(g, 25) ? gen_any_scalar(g, DT_I1) : NULL;
+	const char *on, *op;
+
+	if (c) {
+		snprintf(cond, n, "%s", c->name);
+		return;
+	}
+	on = g->nloops && (on_iv || gen_chance(g, 60))
+		     ? g->loops[gen_pick(g, g->nloops)].iv : "n";
+	op = gen_draw_ew(g, F_CMP, G_SCALAR, DT_INDEX);
+	snprintf(cond, n, "c%d", g->sh->names++);
+	gen_line(g, "%%%s = %s %%%s, %d : index", cond, op, on, gen_pick(g, 4));
+	++g->sh->ops;
+}
+
+/* if without results: its values die with it, but it may write (a fill
+ * into an outer value without reading it) and launch and await. */
+static void
+gen_if_bare(G *g, const char *cond)
+{
+	GV *t = gen_any_tensor(g, 0);
+	char s[64], lb[32];
+	int mark;
+
+	gen_line(g, "if %%%s {", cond);
+	mark = enter(g);
+	if (t && gen_chance(g, 50)) {
+		GV tt = *t, *w = gen_new_value(g, &tt, "v");
+		gen_line(g, "%%%s = fill %s into %%%s : %s", w->name,
+			 gen_literal(g, tt.dt, lb, sizeof lb), tt.name, gen_ty(&tt, s, sizeof s));
+		++g->sh->ops;
+	}
+	gen_ops(g, 1 + gen_pick(g, 3));
+	leave(g, mark);
+	if (gen_chance(g, 50)) {
+		gen_line(g, "} else {");
+		mark = enter(g);
+		gen_ops(g, 1 + gen_pick(g, 2));
+		leave(g, mark);
+	}
+	gen_line(g, "}");
+	gen_count(g, GC_IF_BARE);
+	g->sh->ops += 2;
+}
+
+static void
+gen_if(G *g)
+{
+	GV *t = gen_any_tensor(g, 0), *v, tt;
+	char s[64], cond[16], lb[32];
+	int mark, r;
+	bool pair;
+
+	if (!t || g->in_forall)
+		return;
+	tt = *t;
+	/* now and then, in a loop, one branch writes an outer value without
+	 * reading it while the other reads it: exclusive in one trip, not
+	 * across the trips (the condition is on an iv) */
+	pair = g->nloops && gen_chance(g, 40) && (t = gen_outer_tensor(g));
+	if (pair)
+		tt = *t;
+	condition(g, pair, cond, sizeof cond);
+	if (g->helper)
+		gen_count(g, GC_HELPER_BRANCH);
+	if (!pair && gen_chance(g, 30)) {
+		gen_if_bare(g, cond);
+		return;
+	}
+	r = g->sh->names++;
+	gen_line(g, "%%r%d = if %%%s -> (%s) {", r, cond,
+		 gen_ty(&tt, s, sizeof s));
+	mark = enter(g);
+	if (pair) {
+		GV *w = gen_new_value(g, &tt, "v");
+		gen_line(g, "%%%s = fill %s into %%%s : %s", w->name,
+			 gen_literal(g, tt.dt, lb, sizeof lb), tt.name, s);
+		++g->sh->ops;
+	}
+	gen_ops(g, 1 + gen_pick(g, 3));
+	close_region(g, &tt, 1, mark);
+	gen_line(g, "} else {");
+	mark = enter(g);
+	if (pair) {
+		GV *u = gen_new_value(g, &tt, "v");
+		gen_line(g, "%%%s = add %%%s, %s : %s", u->name, tt.name,
+			 gen_literal(g, tt.dt, lb, sizeof lb), s);
+		++g->sh->ops;
+	}
+	gen_ops(g, gen_pick(g, 3));
+	close_region(g, &tt, 1, mark);
+	gen_line(g, "}");
+	v = gen_new_value(g, &tt, "r");
+	snprintf(v->name, sizeof v->name, "r%d", r);
+	gen_count(g, GC_IF);
+	g->sh->ops += 2;
+}
+
+/* for %i = LB to UB step S with one or two iter args (the second a
+ * tensor or a scalar); zero trips when LB >= UB. */
+static void
+gen_for(G *g)
+{
+	GV *init = gen_any_tensor(g, 0), *x, tt[2];
+	char s[128], ub[16], hdr[400], res[32];
+	int mark, r, k, bound, lb = 0, step = 1, n = 1;
+
+	if (!init || g->nloops == 8)
+		return;
+	tt[0] = *init;
+	k = g->sh->names++;
+	r = g->sh->names++;
+	if (gen_chance(g, 30)) {
+		x = gen_chance(g, 40) ? gen_any_scalar(g, DT_COUNT) : NULL;
+		if (!x)
+			x = gen_any_tensor(g, 0);
+		tt[n++] = *x;
+	}
+	if (gen_chance(g, 30))
+		lb = 1 + gen_pick(g, 2);
+	if (gen_chance(g, 30))
+		step = 2 + gen_pick(g, 2);
+	if (gen_chance(g, 50)) {
+		snprintf(ub, sizeof ub, "%%n");
+		bound = 4;
+	} else {
+		bound = gen_pick(g, 5);
+		snprintf(ub, sizeof ub, "%d", bound);
+	}
+	if (n == 2)
+		snprintf(res, sizeof res, "%%r%d, %%r%db", r, r);
+	else
+		snprintf(res, sizeof res, "%%r%d", r);
+	snprintf(hdr, sizeof hdr, "%s = for %%i%d = %d to %s step %d iter(%%acc%d = %%%s",
+		 res, k, lb, ub, step, k, tt[0].name);
+	if (n == 2)
+		snprintf(hdr + strlen(hdr), sizeof hdr - strlen(hdr),
+			 ", %%acc%db = %%%s", k, tt[1].name);
+	gen_line(g, "%s) -> %s {", hdr, types_text(tt, n, s, sizeof s));
+	mark = enter(g);
+	for (int i = 0; i < n; i++) {
+		GV *acc = gen_new_value(g, &tt[i], "acc");
+		snprintf(acc->name, sizeof acc->name, i ? "acc%db" : "acc%d", k);
+	}
+	snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv, "i%d", k);
+	g->loops[g->nloops].mark = mark;
+	g->loops[g->nloops++].ub = bound;
+	gen_ops(g, 1 + gen_pick(g, 3));
+	g->nloops--;
+	close_region(g, tt, n, mark);
+	gen_line(g, "}");
+	for (int i = 0; i < n; i++) {
+		GV *v = gen_new_value(g, &tt[i], "r");
+		snprintf(v->name, sizeof v->name, i ? "r%db" : "r%d", r);
+	}
+	gen_count(g, GC_FOR);
+	if (n > 1)
+		gen_count(g, GC_FOR_MULTI);
+	if (lb)
+		gen_count(g, GC_FOR_START);
+	if (step > 1)
+		gen_count(g, GC_FOR_STEP);
+	g->sh->ops += 2;
+}
+
+/* A forall whose trip i writes row i (element i) of its shared output:
+ * disjoint slices indexed by the iv.  Its body may read anything in scope,
+ * the shared output too (its init's value); no launches or calls in it. */
+static void
+gen_forall(G *g)
+{
+	GV *t = gen_any_tensor(g, T_RANKED), *x, *o, row, *e, *u, tt;
+	char s[64], rs[64], lit[32], off[48], sz[64], tail[32];
+	int mark, k, r, ub, lb;
+	bool in_forall = g->in_forall;
+
+	if (!t || g->nloops == 8)
+		return;
+	tt = *t;
+	k = g->sh->names++;
+	r = g->sh->names++;
+	ub = gen_pick(g, tt.dims[0] + 1);
+	lb = gen_chance(g, 20) ? 1 : 0;
+	gen_line(g, "%%r%d = forall %%i%d = %d to %d shared(%%o%d = %%%s) -> (%s) {",
+		 r, k, lb, ub, k, tt.name, gen_ty(&tt, s, sizeof s));
+	mark = enter(g);
+	o = gen_new_value(g, &tt, "o");
+	snprintf(o->name, sizeof o->name, "o%d", k);
+	snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv, "i%d", k);
+	g->loops[g->nloops].mark = mark;
+	g->loops[g->nloops++].ub = tt.dims[0];
+	g->in_forall = true;
+	g->in_async++; /* no asserts in a forall body either */
+	if (gen_chance(g, 35)) { /* an element other trips may write */
+		char idx[64];
+		GV sc = tt;
+		sc.scalar = true;
+		gen_element_index(g, &tt, idx, sizeof idx);
+		gen_line(g, "%%%s = extract %%%s[%s] : %s",
+			 gen_new_value(g, &sc, "s")->name, o->name, idx, dtype_names[tt.dt]);
+		++g->sh->ops;
+	}
+	gen_ops(g, gen_pick(g, 3));
+	g->in_async--;
+	g->in_forall = in_forall;
+	g->nloops--;
+	x = gen_find(g, &tt, NULL);
+	row = tt;
+	row.dims[0] = 1;
+	row.dyn = 0; /* slice sizes are literals */
+	{
+		int sizes[MAXR], strides[MAXR] = {1, 1, 1};
+		char a[32], b[32];
+		tail[0] = 0;
+		for (int d = 0; d < tt.rank; d++)
+			sizes[d] = row.dims[d];
+		for (int d = 1; d < tt.rank; d++)
+			strcat(tail, ", 0");
+		snprintf(off, sizeof off, "%%i%d%s", k, tail);
+		snprintf(sz, sizeof sz, "[%s] [%s]", gen_int_list(sizes, tt.rank, a, sizeof a),
+			 gen_int_list(strides, tt.rank, b, sizeof b));
+	}
+	e = gen_new_value(g, &row, "v");
+	gen_line(g, "%%%s = extract_slice %%%s[%s] %s : %s", e->name, x->name,
+		 off, sz, gen_ty(&row, rs, sizeof rs));
+	u = gen_new_value(g, &row, "v");
+	gen_line(g, "%%%s = add %%%s, %s : %s", u->name, e->name,
+		 gen_literal(g, row.dt, lit, sizeof lit), rs);
+	gen_line(g, "parallel_insert_slice %%%s into %%o%d[%s] %s", u->name, k,
+		 off, sz);
+	leave(g, mark);
+	gen_line(g, "}");
+	t = gen_new_value(g, &tt, "r");
+	snprintf(t->name, sizeof t->name, "r%d", r);
+	gen_count(g, GC_FORALL);
+	g->sh->ops += 5;
+}
+
+/* A while counting %c up to a bound (%n or a literal, so it ends), its
+ * tensor iter arg rewritten in the do region; the condition region may
+ * read the iter arg or an outer value on every trip. */
+static void
+gen_while(G *g)
+{
+	GV *init = gen_any_tensor(g, 0), tt;
+	char s[64], ub[16];
+	int mark, r, k;
+
+	if (!init || g->nloops == 8)
+		return;
+	tt = *init;
+	k = g->sh->names++;
+	r = g->sh->names++;
+	if (gen_chance(g, 50))
+		snprintf(ub, sizeof ub, "%%n");
+	else
+		snprintf(ub, sizeof ub, "%d", gen_pick(g, 4));
+	gen_line(g, "%%z%d = const 0 : index", k);
+	gen_line(g, "%%r%d, %%w%d = while iter(%%acc%d = %%%s, %%c%d = %%z%d) "
+		 "-> (%s, index) {", r, r, k, tt.name, k, k,
+		 gen_ty(&tt, s, sizeof s));
+	g->depth++;
+	if (gen_chance(g, 50)) {
+		char idx[64] = "", an[16];
+		const GV *src = gen_chance(g, 50) ? gen_any_tensor(g, 0) : NULL;
+		snprintf(an, sizeof an, "acc%d", k);
+		if (!src)
+			src = &tt;
+		for (int d = 0; d < src->rank; d++)
+			strcat(idx, d ? ", 0" : "0");
+		gen_line(g, "%%e%d = extract %%%s[%s] : %s", k,
+			 src == &tt ? an : src->name, idx,
+			 dtype_names[src->dt]);
+	}
+	gen_line(g, "%%t%d = lt %%c%d, %s : index", k, k, ub);
+	gen_line(g, "condition %%t%d", k);
+	g->depth--;
+	gen_line(g, "} do {");
+	mark = enter(g);
+	{
+		GV *acc = gen_new_value(g, &tt, "acc");
+		snprintf(acc->name, sizeof acc->name, "acc%d", k);
+	}
+	gen_ops(g, 1 + gen_pick(g, 3));
+	gen_await_pending(g, g->depth);
+	gen_line(g, "%%c%dn = add %%c%d, 1 : index", k, k);
+	gen_line(g, "yield %%%s, %%c%dn", yield_of(g, &tt, mark), k);
+	leave(g, mark);
+	gen_line(g, "}");
+	{
+		GV *v = gen_new_value(g, &tt, "r");
+		snprintf(v->name, sizeof v->name, "r%d", r);
+	}
+	gen_count(g, GC_WHILE);
+	g->sh->ops += 3;
+}
+
+/* An assert that fails for some inputs (%n is 0..3, a loop's iv grows):
+ * the failure path runs with whatever is live and pending then. */
+void
+gen_assert(G *g)
+{
+	const char *on = g->nloops && gen_chance(g, 50)
+				 ? g->loops[g->nloops - 1].iv : "n";
+	int k = g->sh->names++;
+
+	if (g->in_async)
+		return;
+	gen_line(g, "%%ok%d = lt %%%s, %d : index", k, on, 1 + gen_pick(g, 4));
+	gen_line(g, "assert %%ok%d, \"%s stays small\"", k, on);
+	*g->asserted = true;
+	gen_count(g, GC_ASSERT);
+	g->sh->ops += 2;
+}
+
+/* A launch with zero, one or two results (the second a tensor or a
+ * scalar in scope), awaited later. */
+static void
+gen_async(G *g)
+{
+	GV *t = gen_any_tensor(g, 0), *x;
+	char s[128];
+	int mark, k, r = gen_pick(g, 100), stream;
+	Fut f = {0};
+
+	if (!t || g->in_forall || g->nfuts == 32)
+		return;
+	f.nres = r < 15 ? 0 : r < 80 ? 1 : 2;
+	f.res[0] = *t;
+	if (f.nres == 2) {
+		x = gen_chance(g, 40) ? gen_any_scalar(g, DT_COUNT) : NULL;
+		f.res[1] = x ? *x : *gen_any_tensor(g, 0);
+	}
+	k = g->sh->names++;
+	stream = gen_pick(g, 3);
+	if (f.nres)
+		gen_line(g, "%%f%d = async stream %d -> %s {", k, stream,
+			 types_text(f.res, f.nres, s, sizeof s));
+	else
+		gen_line(g, "%%f%d = async stream %d {", k, stream);
+	mark = enter(g);
+	g->in_async++;
+	gen_ops(g, 1 + gen_pick(g, 3));
+	g->in_async--;
+	close_region(g, f.res, f.nres, mark);
+	gen_line(g, "}");
+	snprintf(f.name, sizeof f.name, "f%d", k);
+	f.scope = g->depth;
+	g->futs[g->nfuts++] = f;
+	gen_count(g, GC_ASYNC);
+	if (f.nres != 1)
+		gen_count(g, f.nres ? GC_FUT2 : GC_FUT0);
+	if (g->helper)
+		gen_count(g, GC_HELPER_ASYNC);
+	g->sh->ops += 2;
+}
+
+/* A param of a new helper: typed like its argument, now and then with
+ * one dim dynamic (a static argument fits a dynamic param). */
+static GV
+param_like(G *g, const GV *a)
+{
+	GV p = *a;
+
+	if (p.rank && gen_chance(g, 25))
+		p.dyn |= 1u << gen_pick(g, p.rank);
+	return p;
+}
+
+/* An argument for param p: same dtype, rank and real dims, static where p
+ * is (the helper's body was made for those dims). */
+static GV *
+arg_for(G *g, const GV *p)
+{
+	int idx[MAXV], n = 0;
+
+	for (int i = 0; i < g->nv; i++) {
+		const GV *c = &g->v[i];
+		bool ok = !c->scalar && c->dt == p->dt && c->rank == p->rank &&
+			  !(c->dyn & ~p->dyn);
+		for (int d = 0; ok && d < p->rank; d++)
+			ok = c->dims[d] == p->dims[d];
+		if (ok)
+			idx[n++] = i;
+	}
+	return n ? &g->v[idx[n - 1 - gen_pick(g, n)]] : NULL;
+}
+
+/* %v = call @gK(%a, %b, IDX): the index is %n or a loop's iv below 4
+ * (helpers assume %n < 4). */
+static void
+emit_call(G *g, const Helper *fn, GV *const *args)
+{
+	char buf[160];
+	const Loop *l = gen_chance(g, 30) ? gen_loop_below(g, 4) : NULL;
+	int k = 0;
+	GV res = fn->params[0], *v;
+
+	for (int d = 0; d < res.rank; d++)
+		res.dims[d] = args[0]->dims[d];
+	v = gen_new_value(g, &res, "v");
+	k = snprintf(buf, sizeof buf, "%%%s = call @%s(", v->name, fn->name);
+	for (int i = 0; i < fn->nparams; i++)
+		k += snprintf(buf + k, sizeof buf - (size_t)k, "%%%s, ", args[i]->name);
+	snprintf(buf + k, sizeof buf - (size_t)k, "%%%s)", l ? l->iv : "n");
+	gen_line(g, "%s", buf);
+	gen_count(g, GC_CALL);
+	if (fn->asserts)
+		*g->asserted = true;
+	if (g->helper)
+		gen_count(g, GC_HELPER_CALL);
+	++g->sh->ops;
+}
+
+/* Call a helper made before again, with arguments that fit it. */
+static void
+call_again(G *g)
+{
+	const Helper *fn = &g->sh->fns[gen_pick(g, g->sh->nfns)];
+	GV *args[2];
+
+	if (fn->asserts && g->in_async)
+		return;
+	for (int i = 0; i < fn->nparams; i++)
+		if (!(args[i] = arg_for(g, &fn->params[i])))
+			return;
+	emit_call(g, fn, args);
+	gen_count(g, GC_CALL_AGAIN);
+}
+
+/* A helper function: params typed like values in scope (some readonly,
+ * some dynamic) and `%n: index`, a few ops (branches, launches and calls
+ * too), one result; then a call to it. */
+static void
+gen_call(G *g)
+{
+	GV *a, *b, *args[2];
+	Str body = {0};
+	G *h;
+	Helper fn = {0};
+	char s[64];
+	bool asserted = false;
+
+	if (g->in_forall)
+		return;
+	if (g->sh->nfns && gen_chance(g, 35)) {
+		call_again(g);
+		return;
+	}
+	if (g->sh->started >= MAXFN || g->helper >= 2 || !(a = gen_any_tensor(g, 0)))
+		return;
+	b = gen_chance(g, 50) ? gen_any_tensor(g, 0) : NULL;
+	snprintf(fn.name, sizeof fn.name, "g%d", g->sh->started++);
+	args[0] = a;
+	args[1] = b;
+	fn.params[fn.nparams++] = param_like(g, a);
+	if (b)
+		fn.params[fn.nparams++] = param_like(g, b);
+	h = mem_calloc(1, sizeof *h);
+	if (!h)
+		abort();
+	h->rng = g->rng;
+	h->o = g->o;
+	h->sh = g->sh;
+	h->out = &body;
+	h->depth = 1;
+	h->dt = g->dt;
+	h->helper = g->helper + 1;
+	h->asserted = &asserted;
+	h->in_async = g->in_async; /* a callee of a launch does not assert */
+	for (int i = 0; i < fn.nparams; i++) {
+		h->v[h->nv] = fn.params[i];
+		snprintf(h->v[h->nv++].name, sizeof h->v[0].name, "q%d", i);
+	}
+	gen_ops(h, 1 + gen_pick(g, 3));
+	gen_await_pending(h, 1);
+	fn.asserts = asserted;
+	str_printf(&g->sh->helpers, "  func @%s(", fn.name);
+	for (int i = 0; i < fn.nparams; i++)
+		str_printf(&g->sh->helpers, "%%q%d: %s%s, ", i,
+			   gen_ty(&fn.params[i], s, sizeof s),
+			   gen_chance(g, 40) ? " {readonly}" : "");
+	str_printf(&g->sh->helpers, "%%n: index) -> %s {\n",
+		   gen_ty(&fn.params[0], s, sizeof s));
+	if (body.s)
+		str_puts(&g->sh->helpers, body.s);
+	str_printf(&g->sh->helpers, "    return %%%s\n  }\n",
+		   yield_of(h, &fn.params[0], 0));
+	str_free(&body);
+	mem_free(h);
+	g->sh->fns[g->sh->nfns++] = fn;
+	emit_call(g, &fn, args);
+}
+
+static void
+gen_op(G *g)
+{
+	int k = gen_pick(g, 100);
+	const unsigned mix = g->o->mix;
+
+	if (g->nfuts && gen_chance(g, 25)) {
+		gen_await_pending(g, g->futs[g->nfuts - 1].scope);
+		return;
+	}
+	if (g->nagain && gen_chance(g, 15)) {
+		await_again(g);
+		return;
+	}
+	if (k < 24 || !mix)
+		gen_elementwise(g);
+	else if (k < 31)
+		gen_scalar(g);
+	else if (k < 38 && (mix & GEN_SLICES))
+		gen_extract_slice(g);
+	else if (k < 45 && (mix & GEN_SLICES))
+		gen_insert_slice(g);
+	else if (k < 50)
+		gen_element(g);
+	else if (k < 56 && !g->o->no_copies)
+		gen_copy(g);
+	else if (k < 61 && (mix & GEN_MATMUL))
+		gen_matmul(g);
+	else if (k < 66 && (mix & GEN_MATMUL))
+		gen_transpose_reduce(g);
+	else if (k < 71 && (mix & GEN_LOOPS) && g->depth < 3)
+		gen_for(g);
+	else if (k < 74 && (mix & GEN_LOOPS) && g->depth < 3) {
+		if (k >= 72 && (mix & GEN_FORALL))
+			gen_forall(g);
+		else
+			gen_while(g);
+	}
+	else if (k < 82 && (mix & GEN_BRANCHES) && g->depth < 3)
+		gen_if(g);
+	else if (k < 90 && (mix & GEN_ASYNC) && g->depth < 3)
+		gen_async(g);
+	else if (k < 96 && (mix & GEN_CALLS))
+		gen_call(g);
+	else if (k < 98 && (mix & GEN_BRANCHES))
+		gen_assert(g);
+	else if (k < 100 && (mix & GEN_SLICES))
+		gen_data(g);
+	else
+		gen_elementwise(g);
+}
+
+void
+gen_ops(G *g, int n)
+{
+	for (int i = 0; i < n && g->sh->ops < g->o->max_ops; i++)
+		gen_op(g);
+}

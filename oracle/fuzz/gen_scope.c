@@ -1,0 +1,229 @@
+/*
+ * gen_scope.c: what the generator draws from: random choices, the values
+ * in scope (picked by type), their text and their statistics.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "gen_impl.h"
+
+/* ---- text */
+
+void
+gen_line(G *g, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	str_printf(g->out, "%*s%s\n", 2 * g->depth + 2, "", buf);
+}
+
+void
+gen_count(G *g, GenConstruct c)
+{
+	if (g->sh->st)
+		g->sh->st->n[c]++;
+}
+
+/* ---- random choices */
+
+static uint64_t
+rnd(G *g)
+{
+	return rng_next(g->rng);
+}
+
+int
+gen_pick(G *g, int n)
+{
+	return n > 0 ? (int)(rnd(g) % (uint64_t)n) : 0;
+}
+
+bool
+gen_chance(G *g, int percent)
+{
+	return gen_pick(g, 100) < percent;
+}
+
+const char *
+gen_ty(const GV *v, char *buf, size_t n)
+{
+	int k;
+
+	if (v->scalar) {
+		snprintf(buf, n, "%s", dtype_names[v->dt]);
+		return buf;
+	}
+	k = snprintf(buf, n, "tensor<");
+	for (int d = 0; d < v->rank; d++)
+		k += v->dyn >> d & 1 ? snprintf(buf + k, n - (size_t)k, "?x")
+				     : snprintf(buf + k, n - (size_t)k, "%dx", v->dims[d]);
+	snprintf(buf + k, n - (size_t)k, "%s>", dtype_names[v->dt]);
+	return buf;
+}
+
+bool
+gen_same_type(const GV *a, const GV *b)
+{
+	if (a->dt != b->dt || a->scalar != b->scalar)
+		return false;
+	if (a->scalar)
+		return true;
+	if (a->rank != b->rank || a->dyn != b->dyn)
+		return false;
+	for (int d = 0; d < a->rank; d++)
+		if (a->dims[d] != b->dims[d])
+			return false;
+	return true;
+}
+
+/* Statistics of tensor types, counted where values are made. */
+void
+gen_count_type(G *g, const GV *v)
+{
+	if (v->scalar)
+		return;
+	if (v->rank == 0)
+		gen_count(g, GC_RANK0);
+	if (v->rank >= 3)
+		gen_count(g, GC_RANK3);
+	if (v->dyn)
+		gen_count(g, GC_DYNAMIC);
+	if (v->dt == DT_I1)
+		gen_count(g, GC_I1_TENSOR);
+	if (v->dt == DT_INDEX)
+		gen_count(g, GC_INDEX_TENSOR);
+}
+
+GV *
+gen_new_value(G *g, const GV *like, const char *prefix)
+{
+	GV *v;
+
+	if (g->nv == MAXV)
+		g->nv--; /* forget the newest: still valid, never picked */
+	v = &g->v[g->nv++];
+	*v = *like;
+	snprintf(v->name, sizeof v->name, "%s%d", prefix, g->sh->names++);
+	gen_count_type(g, v);
+	return v;
+}
+
+
+static bool
+fits(const GV *v, int want)
+{
+	return !v->scalar && (!(want & T_RANKED) || v->rank > 0) &&
+	       (!(want & T_STATIC) || !v->dyn);
+}
+
+/* A random tensor in scope: now and then an old one (a long-lived value
+ * read late), mostly a recent one. */
+GV *
+gen_any_tensor(G *g, int want)
+{
+	int idx[MAXV], n = 0;
+
+	for (int i = 0; i < g->nv; i++)
+		if (fits(&g->v[i], want))
+			idx[n++] = i;
+	if (!n)
+		return NULL;
+	if (gen_chance(g, 30))
+		return &g->v[idx[gen_pick(g, n < 3 ? n : 3)]];
+	return &g->v[idx[n - 1 - gen_pick(g, n < 6 ? n : 6)]];
+}
+
+/* A tensor defined before the innermost loop (read on every trip). */
+GV *
+gen_outer_tensor(G *g)
+{
+	int idx[MAXV], n = 0;
+
+	for (int i = 0; i < g->loops[g->nloops - 1].mark; i++)
+		if (!g->v[i].scalar)
+			idx[n++] = i;
+	return n ? &g->v[idx[n - 1 - gen_pick(g, n)]] : NULL;
+}
+
+GV *
+gen_find(G *g, const GV *like, const GV *not)
+{
+	int idx[MAXV], n = 0;
+
+	for (int i = 0; i < g->nv; i++)
+		if (gen_same_type(&g->v[i], like) && &g->v[i] != not)
+			idx[n++] = i;
+	return n ? &g->v[idx[n - 1 - gen_pick(g, n)]] : NULL;
+}
+
+/* A scalar in scope, of dtype dt (DT_COUNT: any). */
+GV *
+gen_any_scalar(G *g, DType dt)
+{
+	int idx[MAXV], n = 0;
+
+	for (int i = 0; i < g->nv; i++)
+		if (g->v[i].scalar && (dt == DT_COUNT || g->v[i].dt == dt))
+			idx[n++] = i;
+	return n ? &g->v[idx[n - 1 - gen_pick(g, n)]] : NULL;
+}
+
+const char *
+gen_literal(G *g, DType dt, char *buf, size_t n)
+{
+	int k = dt == DT_I1 ? gen_pick(g, 2) : gen_pick(g, 9) - 4;
+
+	if (dtype_is_float(dt))
+		snprintf(buf, n, "%d.%d", k, gen_pick(g, 2) * 5);
+	else
+		snprintf(buf, n, "%d", k);
+	return buf;
+}
+
+/* A scalar of dtype dt: a value in scope now and then, else a literal. */
+const char *
+gen_scalar_operand(G *g, DType dt, int percent, char *buf, size_t n)
+{
+	GV *x = gen_chance(g, percent) ? gen_any_scalar(g, dt) : NULL;
+
+	if (x)
+		snprintf(buf, n, "%%%s", x->name);
+	else
+		gen_literal(g, dt, buf, n);
+	return buf;
+}
+
+GV
+gen_tensor_type(DType dt, int rank, const int *dims)
+{
+	GV t = {"", dt, rank, {0}, 0, false};
+
+	for (int d = 0; d < rank; d++)
+		t.dims[d] = dims[d];
+	return t;
+}
+
+/* "a, b, c" of n ints */
+const char *
+gen_int_list(const int *x, int n, char *buf, size_t size)
+{
+	int k = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < n; i++)
+		k += snprintf(buf + k, size - (size_t)k, "%s%d", i ? ", " : "", x[i]);
+	return buf;
+}
+
+/* The innermost loop whose iv stays below bound, or NULL. */
+const Loop *
+gen_loop_below(G *g, int bound)
+{
+	const Loop *l = g->nloops ? &g->loops[gen_pick(g, g->nloops)] : NULL;
+
+	return l && l->ub <= bound ? l : NULL;
+}

@@ -1,0 +1,371 @@
+/*
+ * import_regions.c: the importer's ops with regions: scf.if/for/while/forall
+ * (and foreach_thread), their terminators, cf.assert and async.execute/await.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "import_impl.h"
+
+/* ------------------------------------------------------ regions, async */
+
+static void
+put_rtypes(Imp *I, const MOp *op, int from)
+{
+	if (op->nresults <= from)
+		return;
+	str_puts(I->out, " -> (");
+	for (int j = from; j < op->nresults; j++) {
+		const char *t = op->restypes[j];
+		size_t n = strlen(t);
+		if (!strncmp(t, "!async.value<", 13))
+			str_printf(I->out, "%s%.*s", j > from ? ", " : "",
+				   (int)(n - 14), t + 13);
+		else
+			str_printf(I->out, "%s%s", j > from ? ", " : "", t);
+	}
+	str_puts(I->out, ")");
+}
+
+static void
+region(Imp *I, const MOp *op, int k, int depth)
+{
+	if (k >= op->nregions || op->regions[k].nblocks != 1)
+		imp_fail(I, op, "'%s' needs a region of one block", op->name);
+	int n = I->nvals;
+
+	/* what the region defines is out of scope after it (mlir-opt-16
+	 * reuses the numbers in the next region) */
+	imp_ops(I, op->regions[k].blocks[0], depth + 1);
+	I->nvals = n;
+	imp_ind(I, depth);
+	str_puts(I->out, "}");
+}
+
+void
+im_if(Imp *I, const MOp *op, int depth)
+{
+	const char *c = imp_arg(I, op, 0, false);
+
+	imp_put_results(I, op, depth);
+	str_printf(I->out, "if %s", c);
+	put_rtypes(I, op, 0);
+	str_puts(I->out, " {\n");
+	region(I, op, 0, depth);
+	if (op->nregions > 1 && op->regions[1].nblocks) {
+		str_puts(I->out, " else {\n");
+		region(I, op, 1, depth);
+	}
+	str_puts(I->out, "\n");
+}
+
+static void
+block_args(Imp *I, const MOp *op, const MBlock *b, int from)
+{
+	for (int i = from; i < b->nargs; i++)
+		imp_val_add(I, op, b->args[i], imp_tir_name(I, b->args[i]),
+			b->argtypes[i]);
+}
+
+void
+im_for(Imp *I, const MOp *op, int depth)
+{
+	const MBlock *b;
+	int n = op->noperands - 3;
+
+	if (op->nregions != 1 || op->regions[0].nblocks != 1 || n < 0 ||
+	    op->regions[0].blocks[0]->nargs != n + 1)
+		imp_fail(I, op, "unsupported 'scf.for'");
+	b = op->regions[0].blocks[0];
+	const char *lb = imp_arg(I, op, 0, true), *ub = imp_arg(I, op, 1, true),
+		   *st = imp_arg(I, op, 2, true), *init[64];
+	if (n > 64)
+		imp_fail(I, op, "too many iter args");
+	for (int j = 0; j < n; j++)
+		init[j] = imp_arg(I, op, 3 + j, false);
+	imp_put_results(I, op, depth);
+	block_args(I, op, b, 0);
+	str_printf(I->out, "for %s = %s to %s step %s",
+		   imp_val_find(I, b->args[0])->tir, lb, ub, st);
+	if (n) {
+		str_puts(I->out, " iter(");
+		for (int j = 0; j < n; j++)
+			str_printf(I->out, "%s%s = %s", j ? ", " : "",
+				   imp_val_find(I, b->args[j + 1])->tir, init[j]);
+		str_puts(I->out, ")");
+	}
+	put_rtypes(I, op, 0);
+	str_puts(I->out, " {\n");
+	region(I, op, 0, depth);
+	str_puts(I->out, "\n");
+}
+
+void
+im_yield(Imp *I, const MOp *op, int depth)
+{
+	imp_ind(I, depth);
+	str_puts(I->out, !strcmp(op->name, "func.return") ? "return" :
+		 !strcmp(op->name, "scf.condition") ? "condition" : "yield");
+	if (op->noperands)
+		str_puts(I->out, " ");
+	imp_put_list(I, op, 0, op->noperands, false);
+	str_puts(I->out, "\n");
+}
+
+/* A TIR string: the escapes TIR has are \" \\ \n \t; other control
+ * characters cannot be written. */
+static void
+put_tir_string(Imp *I, const MOp *op, const char *s)
+{
+	str_puts(I->out, "\"");
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			str_printf(I->out, "\\%c", *s);
+		else if (*s == '\n' || *s == '\t')
+			str_puts(I->out, *s == '\n' ? "\\n" : "\\t");
+		else if ((unsigned char)*s < 0x20)
+			imp_fail(I, op, "unsupported character 0x%02x in a "
+				 "message", (unsigned char)*s);
+		else
+			str_put(I->out, s, 1);
+	}
+	str_puts(I->out, "\"");
+}
+
+void
+im_assert(Imp *I, const MOp *op, int depth)
+{
+	const char *msg = mattr_str(mop_attr(op, "msg"), I->a);
+
+	imp_ind(I, depth);
+	str_printf(I->out, "assert %s, ", imp_arg(I, op, 0, false));
+	put_tir_string(I, op, msg ? msg : "");
+	str_puts(I->out, "\n");
+}
+
+void
+im_async(Imp *I, const MOp *op, int depth)
+{
+	int64_t seg[2] = {0, 0}, s = 1;
+	const MAttr *st = mop_attr(op, "bufdiff.stream");
+	const char *f, **aw;
+	IVal *v;
+
+	imp_segments(I, op, seg, 2);
+	if (seg[0] || seg[1] || op->nresults < 1)
+		imp_fail(I, op, "'async.execute' with dependencies or operands");
+	if (st && mattr_int(st, &s) < 0)
+		imp_fail(I, op, "bad attribute 'bufdiff.stream'");
+	f = imp_tir_name(I, arena_strndup(I->a, op->results[0],
+					  strcspn(op->results[0], "#")));
+	aw = arena_alloc(I->a, op->nresults * sizeof *aw);
+	for (int j = 0; j < op->nresults; j++) {
+		const char *t = op->restypes[j];
+		if (j && strncmp(t, "!async.value<", 13))
+			imp_fail(I, op, "unsupported type '%s'", t);
+		if (j)
+			imp_type_check(I, op, arena_strndup(I->a, t + 13,
+							strlen(t) - 14));
+		v = imp_val_add(I, op, op->results[j], f, t);
+		v->fut = j;
+		v->nvals = op->nresults - 1;
+		v->awaited = aw;
+	}
+	imp_ind(I, depth);
+	str_printf(I->out, "%s = async stream %" PRId64, f, s);
+	put_rtypes(I, op, 1);
+	str_puts(I->out, " {\n");
+	region(I, op, 0, depth);
+	str_puts(I->out, "\n");
+}
+
+/* One TIR await takes every value of the future; the exporter writes it
+ * as one async.await per value, in a row with one loc.  An await that
+ * continues such a row reuses the names; any other starts a TIR await
+ * (the values it does not name get `%F_J`). */
+void
+im_await(Imp *I, const MOp *op, int depth)
+{
+	IVal *v = imp_operand(I, op, 0);
+	const char **aw = v->awaited;
+	int j = v->fut, n = v->nvals;
+	const MOp *p = I->prev;
+	bool cont = false;
+
+	if (j < 0)
+		imp_fail(I, op, "'async.await' of a value that is not async");
+	if (j && op->nresults != 1)
+		imp_fail(I, op, "unsupported 'async.await'");
+	if (j > 1 && p && !strcmp(p->name, "async.await") && imp_same_loc(I, p, op)) {
+		IVal *pv = imp_val_find(I, p->operands[0]);
+		cont = pv && pv->awaited == aw && pv->fut == j - 1;
+	}
+	if (!cont) {
+		imp_ind(I, depth);
+		for (int k = 1; k <= n; k++) {
+			if (k == j) {
+				aw[k] = imp_tir_name(I, op->results[0]);
+			} else {
+				char buf[160];
+				snprintf(buf, sizeof buf, "%s_%d", v->tir, k);
+				aw[k] = imp_tir_name(I, buf);
+			}
+			str_printf(I->out, "%s%s", k > 1 ? ", " : "", aw[k]);
+		}
+		str_printf(I->out, "%sawait %s\n", n ? " = " : "", v->tir);
+	}
+	if (j)
+		imp_val_add(I, op, op->results[0], aw[j], op->restypes[0]);
+}
+
+/* scf.while whose condition forwards the iter args unchanged (FORMAT §5:
+ * `while iter(...) { ... condition %c } do { ... yield ... }`); the do
+ * region's args are the same values. */
+void
+im_while(Imp *I, const MOp *op, int depth)
+{
+	const MBlock *before, *after;
+	const MOp *cond;
+	int n = op->noperands;
+
+	if (op->nregions != 2 || op->regions[0].nblocks != 1 ||
+	    op->regions[1].nblocks != 1)
+		imp_fail(I, op, "unsupported 'scf.while'");
+	before = op->regions[0].blocks[0];
+	after = op->regions[1].blocks[0];
+	cond = before->nops ? before->ops[before->nops - 1] : NULL;
+	if (before->nargs != n || after->nargs != n || op->nresults != n ||
+	    !cond || cond->noperands != n + 1)
+		imp_fail(I, op, "unsupported 'scf.while' (the condition must "
+			 "forward the iter args unchanged)");
+	for (int j = 0; j < n; j++)
+		if (strcmp(cond->operands[j + 1], before->args[j]) ||
+		    strcmp(op->restypes[j], before->argtypes[j]))
+			imp_fail(I, op, "unsupported 'scf.while' (the condition "
+				 "must forward the iter args unchanged)");
+	const char *init[64];
+	if (n > 64)
+		imp_fail(I, op, "too many iter args");
+	for (int j = 0; j < n; j++)
+		init[j] = imp_arg(I, op, j, false);
+	imp_put_results(I, op, depth);
+	block_args(I, op, before, 0);
+	for (int j = 0; j < n; j++)
+		imp_val_add(I, op, after->args[j], imp_val_find(I, before->args[j])->tir,
+			after->argtypes[j]);
+	str_puts(I->out, n ? "while iter(" : "while");
+	for (int j = 0; j < n; j++)
+		str_printf(I->out, "%s%s = %s", j ? ", " : "",
+			   imp_val_find(I, before->args[j])->tir, init[j]);
+	str_puts(I->out, n ? ")" : "");
+	put_rtypes(I, op, 0);
+	str_puts(I->out, " {\n");
+	region(I, op, 0, depth);
+	str_puts(I->out, " do {\n");
+	region(I, op, 1, depth);
+	str_puts(I->out, "\n");
+}
+
+void
+im_condition(Imp *I, const MOp *op, int depth)
+{
+	imp_ind(I, depth);
+	str_printf(I->out, "condition %s\n", imp_arg(I, op, 0, false));
+}
+
+/* scf.forall, one dim from 0 step 1, its in_parallel's inserts inline. */
+static void forall_emit(Imp *I, const MOp *op, int depth, const char *ubt,
+			int k, int nout);
+
+void
+im_forall(Imp *I, const MOp *op, int depth)
+{
+	int64_t seg[4], lb[2], ub[2], st[2];
+	int k = 0, nout;
+	const char *ubt;
+
+	imp_segments(I, op, seg, 4);
+	if (imp_ints_attr(I, op, "staticLowerBound", lb, 2) != 1 ||
+	    imp_ints_attr(I, op, "staticUpperBound", ub, 2) != 1 ||
+	    imp_ints_attr(I, op, "staticStep", st, 2) != 1 || seg[0] || seg[2] ||
+	    lb[0] != 0 || st[0] != 1 || mop_attr(op, "mapping"))
+		imp_fail(I, op, "unsupported 'scf.forall' (one dim, from 0, "
+			 "step 1, no mapping)");
+	if (ub[0] == INT64_MIN) {
+		ubt = imp_arg(I, op, k++, true);
+	} else {
+		char buf[32];
+		snprintf(buf, sizeof buf, "%" PRId64, ub[0]);
+		ubt = arena_strdup(I->a, buf);
+	}
+	nout = (int)seg[3];
+	forall_emit(I, op, depth, ubt, k, nout);
+}
+
+/* mlir-opt-16's scf.foreach_thread: one thread count, then the outputs. */
+void
+im_foreach_thread(Imp *I, const MOp *op, int depth)
+{
+	int64_t seg[2];
+
+	imp_segments(I, op, seg, 2);
+	if (seg[0] != 1 || mop_attr(op, "mapping") ||
+	    mop_attr(op, "thread_dim_mapping"))
+		imp_fail(I, op, "unsupported 'scf.foreach_thread' (one dim, "
+			 "no mapping)");
+	forall_emit(I, op, depth, imp_arg(I, op, 0, true), 1, (int)seg[1]);
+}
+
+/* The forall of op with upper bound ubt, its nout inits from operand k. */
+static void
+forall_emit(Imp *I, const MOp *op, int depth, const char *ubt, int k,
+	    int nout)
+{
+	const MBlock *b;
+	const char *init[64];
+
+	if (nout > 64 || op->nregions != 1 || op->regions[0].nblocks != 1 ||
+	    op->regions[0].blocks[0]->nargs != 1 + nout)
+		imp_fail(I, op, "unsupported '%s'", op->name);
+	for (int j = 0; j < nout; j++)
+		init[j] = imp_arg(I, op, k + j, false);
+	b = op->regions[0].blocks[0];
+	imp_put_results(I, op, depth);
+	block_args(I, op, b, 0);
+	str_printf(I->out, "forall %s = 0 to %s", imp_val_find(I, b->args[0])->tir,
+		   ubt);
+	if (nout) {
+		str_puts(I->out, " shared(");
+		for (int j = 0; j < nout; j++)
+			str_printf(I->out, "%s%s = %s", j ? ", " : "",
+				   imp_val_find(I, b->args[j + 1])->tir, init[j]);
+		str_puts(I->out, ")");
+	}
+	put_rtypes(I, op, 0);
+	str_puts(I->out, " {\n");
+	region(I, op, 0, depth);
+	str_puts(I->out, "\n");
+}
+
+void
+im_in_parallel(Imp *I, const MOp *op, int depth)
+{
+	int n = I->nvals;
+
+	if (op->nregions != 1 || op->regions[0].nblocks > 1)
+		imp_fail(I, op, "unsupported 'scf.forall.in_parallel'");
+	if (op->regions[0].nblocks)
+		imp_ops(I, op->regions[0].blocks[0], depth);
+	I->nvals = n;
+}
+
+void
+im_parallel_insert(Imp *I, const MOp *op, int depth)
+{
+	imp_ind(I, depth);
+	str_printf(I->out, "parallel_insert_slice %s into %s",
+		   imp_arg(I, op, 0, false), imp_arg(I, op, 1, false));
+	imp_put_slice(I, op, 2, 5);
+	str_puts(I->out, "\n");
+}

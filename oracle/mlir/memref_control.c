@@ -1,0 +1,532 @@
+/*
+ * memref_control.c: the memref program's control flow as buffer program
+ * instructions: regions and yields, scf.for/if/while/forall, async, calls
+ * and asserts, with the versions that cross their edges.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "memref_impl.h"
+
+/* ---- control flow */
+
+static void region_ops(MX *M, const MBlock *mb, BBlock *b, const Block *blk);
+
+static BBlock *
+region_block(MX *M, const MOp *m, int r, Value **args, int nargs,
+	     const Block *blk)
+{
+	BBlock *b = arena_alloc(M->a, sizeof *b);
+	const MBlock *mb;
+
+	if (r >= m->nregions || !m->regions[r].nblocks)
+		return b;
+	if (m->regions[r].nblocks != 1)
+		mx_fail(M, m, "%s: a region of several blocks", m->name);
+	mb = m->regions[r].blocks[0];
+	if (args) {
+		if (mb->nargs != nargs)
+			mx_fail(M, m, "%s: %d block arguments, expected %d",
+				m->name, mb->nargs, nargs);
+		for (int i = 0; i < nargs; i++) {
+			mx_sym_bind(M, mb->args[i], args[i]);
+		}
+	}
+	region_ops(M, mb, b, blk);
+	return b;
+}
+
+static Value **
+block_values(MX *M, const MOp *m, int r, int from)
+{
+	const MBlock *mb;
+	Value **v;
+
+	if (r >= m->nregions || m->regions[r].nblocks != 1)
+		mx_fail(M, m, "%s: expected one block in region %d", m->name, r);
+	mb = m->regions[r].blocks[0];
+	v = arena_alloc(M->a, (size_t)(mb->nargs + 1) * sizeof *v);
+	for (int i = from; i < mb->nargs; i++)
+		v[i] = mx_new_value(M, mb->args[i], mx_type(M, m, mb->argtypes[i]));
+	return v;
+}
+
+static bool
+is_term(const Op *t)
+{
+	return t && (t->kind == OP_YIELD || t->kind == OP_RETURN ||
+		     t->kind == OP_CONDITION);
+}
+
+/* The last op of a TIR block when it is a terminator, else NULL. */
+static const Op *
+tir_term(const Block *blk)
+{
+	const Op *t = blk && blk->nops ? blk->ops[blk->nops - 1] : NULL;
+
+	return is_term(t) ? t : NULL;
+}
+
+/* Read mb into b as the region whose TIR block is blk (NULL: none). */
+static void
+region_ops(MX *M, const MBlock *mb, BBlock *b, const Block *blk)
+{
+	const Op *saved = M->term;
+
+	M->term = tir_term(blk);
+	mx_block_ops(M, mb, b);
+	M->term = saved;
+}
+
+/* The yield's operands expect the versions of the TIR yield's: the one
+ * at its location, else its region's (the deallocation pipeline rebuilds
+ * a yield that passes ownership at the region op's location, its first
+ * operands the old ones). */
+static void
+yield_versions(MX *M, const MOp *m, BBlock *b, Value **v, int n)
+{
+	const Op *t = mx_tir_of(M, m);
+
+	if (!is_term(t))
+		t = M->term;
+	/* an scf.condition stands for a TIR condition, a yield for a yield */
+	if (!t || (t->kind == OP_CONDITION) != !strcmp(m->name, "scf.condition"))
+		return;
+	for (int k = 0; k < n && k + (t->kind == OP_CONDITION) < t->nargs; k++)
+		mx_emit_ver(M, b, v[k], t->args[k + (t->kind == OP_CONDITION)].v, m);
+}
+
+void
+mx_yield(MX *M, const MOp *m, BBlock *b, BKind k)
+{
+	Value **v = arena_alloc(M->a, (size_t)(m->noperands + 1) * sizeof *v);
+	Op *op = mx_syn_op(M, k == BI_RETURN ? OP_RETURN : OP_YIELD, m,
+			m->noperands);
+	BInst *in;
+
+	for (int i = 0; i < m->noperands; i++) {
+		v[i] = mx_val(M, m, i);
+		op->args[i] = mx_opnd(v[i]);
+	}
+	yield_versions(M, m, b, v, m->noperands);
+	in = mx_inst(M, b, k, op, NULL, m);
+	in->vals = v;
+	in->nvals = m->noperands;
+	if (k == BI_RETURN) {
+		const Op *t = mx_tir_of(M, m);
+		if (t && t->kind == OP_RETURN)
+			in->top = t;
+	}
+}
+
+/* Results start as the inits (loop buffers are the memref program's). */
+static void
+results_from(MX *M, const MOp *m, BBlock *b, Value **res, Value **init,
+	     int n)
+{
+	for (int k = 0; k < n; k++)
+		if (res[k]->type->kind == TY_TENSOR)
+			mx_inst(M, b, BI_ALIAS, mx_syn_op(M, OP_CLONE, m, 0), res[k],
+				m)->src = init[k];
+}
+
+Value **
+mx_results(MX *M, const MOp *m)
+{
+	Value **r = arena_alloc(M->a, (size_t)(m->nresults + 1) * sizeof *r);
+
+	for (int j = 0; j < m->nresults; j++)
+		r[j] = mx_res(M, m, j);
+	return r;
+}
+
+/* After a region op: its TIR results hold the memref results' versions. */
+static void
+result_versions(MX *M, const MOp *m, BBlock *b, const Op *t, Value **r, int n)
+{
+	for (int k = 0; t && k < n && k < t->nres; k++)
+		mx_emit_ver(M, b, t->res[k], r[k], m);
+}
+
+void
+mx_for(MX *M, const MOp *m, BBlock *b)
+{
+	const Op *t = mx_tir_of(M, m);
+	int n = m->noperands - 3;
+	Op *op = mx_syn_op(M, OP_FOR, m, m->noperands);
+	Value **init = arena_alloc(M->a, (size_t)(n + 1) * sizeof *init);
+	BInst *in;
+
+	if (n < 0 || m->nresults != n)
+		mx_unsupported(M, m);
+	if (t && t->kind != OP_FOR)
+		t = NULL;
+	for (int i = 0; i < m->noperands; i++)
+		op->args[i] = mx_opnd(mx_val(M, m, i));
+	for (int k = 0; k < n; k++)
+		init[k] = op->args[3 + k].v;
+	op->body = arena_alloc(M->a, sizeof *op->body);
+	op->body->args = block_values(M, m, 0, 0);
+	op->body->nargs = n + 1;
+	op->res = mx_results(M, m);
+	op->nres = n;
+	results_from(M, m, b, op->res, init, n);
+	for (int k = 0; t && k < n && k < t->nres; k++)
+		mx_emit_ver(M, b, op->res[k], t->args[3 + k].v, m);
+	in = mx_inst(M, b, BI_FOR, op, NULL, m);
+	{
+		BBlock *body = arena_alloc(M->a, sizeof *body);
+		for (int k = 0; t && k < n && k < t->nres; k++)
+			mx_emit_ver(M, body, t->body->args[1 + k], op->body->args[1 + k], m);
+		const MBlock *mb = m->regions[0].blocks[0];
+		for (int i = 0; i < mb->nargs; i++) {
+			mx_sym_bind(M, mb->args[i], op->body->args[i]);
+		}
+		region_ops(M, mb, body, t ? t->body : NULL);
+		in->body = body;
+	}
+	result_versions(M, m, b, t, op->res, n);
+}
+
+/* Does the scf.if test the TIR if's own condition?  The canonicalizer
+ * may rebuild an if at the old one's location on the inverted condition
+ * (`%c' = cmpi le` where TIR has `%c = gt`), its regions swapped: then
+ * its yields are not the TIR branches' in order. */
+static bool
+same_condition(MX *M, const MOp *m, const Op *t)
+{
+	const Sym *s = mx_sym_find(M, m->operands[0]);
+	const Value *c = t->nargs ? t->args[0].v : NULL;
+
+	if (!s || !c)
+		return false;
+	if (!c->def)
+		return !s->defm;
+	return s->defm && mx_tir_of(M, s->defm) == c->def;
+}
+
+void
+mx_if(MX *M, const MOp *m, BBlock *b)
+{
+	const Op *t = mx_tir_of(M, m);
+	Op *op = mx_syn_op(M, OP_IF, m, 1);
+	BInst *in;
+	bool direct;
+
+	if (m->noperands != 1)
+		mx_unsupported(M, m);
+	op->args[0] = mx_opnd(mx_val(M, m, 0));
+	if (t && t->kind != OP_IF)
+		t = NULL;
+	direct = t && same_condition(M, m, t);
+	in = mx_inst(M, b, BI_IF, op, NULL, m);
+	in->body = region_block(M, m, 0, NULL, 0, direct ? t->body : NULL);
+	in->orelse = region_block(M, m, 1, NULL, 0, direct ? t->orelse : NULL);
+	op->res = mx_results(M, m);
+	op->nres = m->nresults;
+	if (direct) {
+		result_versions(M, m, b, t, op->res, op->nres);
+		return;
+	}
+	/* a rebuilt if (often after an arith.select of the old yields'
+	 * buffers, taken before the branch computed into one of them): its
+	 * results' registers carry no TIR branch's version, so the TIR
+	 * results expect what their buffers hold */
+	for (int k = 0; t && k < op->nres && k < t->nres; k++)
+		mx_emit_ver(M, b, t->res[k], NULL, m);
+}
+
+/* Does the condition forward the before block's own arguments, in order? */
+static bool
+forwards_own(const MOp *cond, const MBlock *before, int nres)
+{
+	if (cond->noperands != nres + 1 || before->nargs != nres)
+		return false;
+	for (int k = 0; k < nres; k++)
+		if (strcmp(cond->operands[1 + k], before->args[k]))
+			return false;
+	return true;
+}
+
+/* The before block of a while whose condition forwards other values:
+ * they become the do block's arguments and, when the loop ends there,
+ * its mx_results (r).  Both are set before the condition yields. */
+static void
+before_forwarding(MX *M, const MOp *m, BBlock *body, Value **r)
+{
+	const MBlock *before = m->regions[0].blocks[0];
+	const MBlock *after = m->regions[1].blocks[0];
+	const MOp *cond = before->ops[before->nops - 1];
+
+	for (int i = 0; i + 1 < before->nops; i++)
+		mx_one_op(M, before->ops[i], body);
+	for (int k = 0; k < after->nargs; k++) {
+		Value *fwd = mx_val(M, cond, 1 + k);
+		Value *a = mx_new_value(M, after->args[k],
+					mx_type(M, m, after->argtypes[k]));
+		mx_inst(M, body, BI_ALIAS, mx_syn_op(M, OP_CLONE, cond, 0), a,
+			cond)->src = fwd;
+		mx_inst(M, body, BI_ALIAS, mx_syn_op(M, OP_CLONE, cond, 0), r[k],
+			cond)->src = fwd;
+		mx_sym_bind(M, after->args[k], a);
+	}
+	mx_condition(M, cond, body);
+}
+
+/* scf.while: TIR's while when the condition forwards its own arguments
+ * (the do block's are the same registers); otherwise the loop carries
+ * the before block's arguments in registers of its own and the
+ * condition's values reach the do block and the results by alias. */
+void
+mx_while(MX *M, const MOp *m, BBlock *b)
+{
+	const Op *t = mx_tir_of(M, m);
+	int n = m->noperands;
+	Op *op = mx_syn_op(M, OP_WHILE, m, n);
+	const MBlock *before, *after;
+	const MOp *cond;
+	BInst *in;
+	Value **init = arena_alloc(M->a, (size_t)(n + 1) * sizeof *init), **r;
+	bool own;
+
+	if (m->nregions != 2 || m->regions[0].nblocks != 1 ||
+	    m->regions[1].nblocks != 1)
+		mx_unsupported(M, m);
+	before = m->regions[0].blocks[0];
+	after = m->regions[1].blocks[0];
+	cond = before->nops ? before->ops[before->nops - 1] : NULL;
+	if (!cond || strcmp(cond->name, "scf.condition") ||
+	    cond->noperands != m->nresults + 1 ||
+	    after->nargs != m->nresults || before->nargs != n)
+		mx_fail(M, m, "scf.while: its condition, do block and results "
+			"do not match");
+	own = forwards_own(cond, before, m->nresults);
+	if (t && t->kind != OP_WHILE)
+		t = NULL;
+	for (int i = 0; i < n; i++) {
+		op->args[i] = mx_opnd(mx_val(M, m, i));
+		init[i] = op->args[i].v;
+	}
+	op->body = arena_alloc(M->a, sizeof *op->body);
+	op->body->args = block_values(M, m, 0, 0);
+	op->body->nargs = n;
+	r = mx_results(M, m);
+	op->res = own ? r : block_values(M, m, 0, 0); /* the carried state */
+	op->nres = n;
+	results_from(M, m, b, op->res, init, n);
+	for (int k = 0; t && k < n && k < t->nres; k++)
+		mx_emit_ver(M, b, op->res[k], t->args[k].v, m);
+	in = mx_inst(M, b, BI_WHILE, op, NULL, m);
+	in->body = arena_alloc(M->a, sizeof *in->body);
+	for (int k = 0; t && k < n && k < t->nres; k++)
+		mx_emit_ver(M, in->body, t->body->args[k], op->body->args[k], m);
+	for (int i = 0; i < n; i++) {
+		mx_sym_bind(M, before->args[i], op->body->args[i]);
+	}
+	in->orelse = arena_alloc(M->a, sizeof *in->orelse);
+	if (own) {
+		region_ops(M, before, in->body, t ? t->body : NULL);
+		for (int i = 0; i < n; i++) /* the do block's are the same */
+			mx_sym_bind(M, after->args[i], op->body->args[i]);
+	} else {
+		const Op *saved = M->term;
+		M->term = NULL; /* its condition forwards other values */
+		before_forwarding(M, m, in->body, r);
+		M->term = saved;
+	}
+	region_ops(M, after, in->orelse, t ? t->orelse : NULL);
+	result_versions(M, m, b, t, r, m->nresults);
+}
+
+void
+mx_condition(MX *M, const MOp *m, BBlock *b)
+{
+	Value **v = arena_alloc(M->a, sizeof *v);
+	BInst *in;
+
+	v[0] = mx_val(M, m, 0);
+	in = mx_inst(M, b, BI_YIELD, mx_syn_op(M, OP_CONDITION, m, 0), NULL, m);
+	in->vals = v;
+	in->nvals = 1;
+}
+
+/* scf.forall on memrefs (no shared outs left): its trips interleaved
+ * under the schedule, as TIR's forall (exec.c's run_forall). */
+void
+mx_forall(MX *M, const MOp *m, BBlock *b)
+{
+	const Op *t = mx_tir_of(M, m);
+	int64_t lb[2], ub[2], st[2];
+	Op *op = mx_syn_op(M, OP_FORALL, m, 3);
+	BInst *in;
+	int k = 0;
+
+	if (m->nresults || mx_ints(M, m, "staticLowerBound", lb, 2) != 1 ||
+	    mx_ints(M, m, "staticUpperBound", ub, 2) != 1 ||
+	    mx_ints(M, m, "staticStep", st, 2) != 1)
+		mx_fail(M, m, "scf.forall: only a 1-D forall without results "
+			"is executed");
+	op->args[0] = lb[0] == DYN ? mx_opnd(mx_val(M, m, k++)) : mx_lit(lb[0]);
+	op->args[1] = ub[0] == DYN ? mx_opnd(mx_val(M, m, k++)) : mx_lit(ub[0]);
+	op->args[2] = st[0] == DYN ? mx_opnd(mx_val(M, m, k++)) : mx_lit(st[0]);
+	if (op->args[2].v || op->args[2].i != 1)
+		mx_fail(M, m, "scf.forall: only step 1 is executed");
+	op->body = arena_alloc(M->a, sizeof *op->body);
+	op->body->args = block_values(M, m, 0, 0);
+	op->body->nargs = 1;
+	if (t && t->kind != OP_FORALL)
+		t = NULL;
+	in = mx_inst(M, b, BI_FORALL, op, NULL, m);
+	in->body = arena_alloc(M->a, sizeof *in->body);
+	/* a read of a shared arg expects the init's version; another trip's
+	 * insert into the part it reads is then stale */
+	for (int j = 0; t && j < t->nres; j++)
+		mx_emit_ver(M, in->body, t->body->args[1 + j], t->args[2 + j].v, m);
+	{
+		const MBlock *mb = m->regions[0].blocks[0];
+		mx_sym_bind(M, mb->args[0], op->body->args[0]);
+		region_ops(M, mb, in->body, NULL);
+	}
+	for (int j = 0; t && j < t->nres; j++) /* its slices' versions */
+		mx_emit_ver(M, b, t->res[j], NULL, m);
+}
+
+/* async.execute: a launch on its stream (bufdiff.stream, else 0).  Its
+ * token and each !async.value stand for the future; an await of value k
+ * takes the launch's result k. */
+void
+mx_async(MX *M, const MOp *m, BBlock *b)
+{
+	int64_t seg[2] = {0, 0}, stream = 0;
+	Op *op = mx_syn_op(M, OP_ASYNC, m, 0);
+	Value *f;
+	BInst *in;
+	Sym *s;
+
+	if (mx_segments(M, m, seg, 2) >= 0 && (seg[0] || seg[1]))
+		mx_fail(M, m, "async.execute with dependencies or operands is "
+			"not executed");
+	if (m->nresults < 1 || m->nregions != 1)
+		mx_unsupported(M, m);
+	mattr_int(mop_attr(m, "bufdiff.stream"), &stream);
+	op->stream = (int)stream;
+	op->nrtypes = m->nresults - 1;
+	f = mx_res(M, m, 0);
+	in = mx_inst(M, b, BI_LAUNCH, op, f, m);
+	in->top = mx_tir_of(M, m);
+	in->body = region_block(M, m, 0, NULL, 0, NULL);
+	for (int k = 1; k < m->nresults; k++) {
+		s = mx_def(M, m->results[k], f->type);
+		s->futk = k - 1;
+		s->fut = f;
+	}
+}
+
+void
+mx_await(MX *M, const MOp *m, BBlock *b)
+{
+	Sym *s = m->noperands == 1 ? mx_sym_find(M, m->operands[0]) : NULL;
+	Op *op = mx_syn_op(M, OP_AWAIT, m, 1);
+	BInst *in;
+
+	if (!s || s->v->type->kind != TY_FUTURE || m->nresults > 1)
+		mx_unsupported(M, m);
+	op->args[0] = mx_opnd(s->fut ? s->fut : s->v);
+	op->res = mx_results(M, m);
+	op->nres = m->nresults;
+	in = mx_inst(M, b, BI_AWAIT, op, NULL, m);
+	in->meta_dim = s->futk; /* which of the launch's results */
+	result_versions(M, m, b, mx_tir_of(M, m), op->res, op->nres);
+}
+
+static const MFn *
+fn_find(MX *M, const char *name)
+{
+	for (int i = 0; i < M->nfns; i++)
+		if (!strcmp(M->fns[i].name, name))
+			return &M->fns[i];
+	return NULL;
+}
+
+/* Is operand i's memref passed at another position of the call too? */
+static bool
+passed_twice(MX *M, const MOp *m, int i)
+{
+	for (int j = 0; j < m->noperands; j++)
+		if (j != i && !strcmp(m->operands[j], m->operands[i]))
+			return mx_val(M, m, i)->type->kind == TY_TENSOR;
+	return false;
+}
+
+/* A register of its own for one argument of a call: each parameter
+ * expects the version of its own TIR argument.  MLIR passes one buffer
+ * for two arguments when one is dead in the callee (`call @g(%v, %p)`
+ * after %v was computed in %p's buffer, and @g never reads its second
+ * parameter); one register would make both parameters expect the last
+ * argument's version, and the live one's read would look stale. */
+static Value *
+call_alias(MX *M, const MOp *m, BBlock *b, Value *src, int i)
+{
+	char name[160];
+	Value *r;
+	BInst *in;
+
+	snprintf(name, sizeof name, "%s.arg%d", src->name, i);
+	r = mx_new_value(M, name, src->type);
+	in = mx_inst(M, b, BI_ALIAS, mx_syn_op(M, OP_CLONE, m, 0), r, m);
+	in->src = src;
+	return r;
+}
+
+void
+mx_call(MX *M, const MOp *m, BBlock *b)
+{
+	const MAttr *a = mop_attr(m, "callee");
+	const Op *t = mx_tir_of(M, m);
+	const MFn *fn;
+	Op *op;
+	BInst *in;
+	Value **v;
+
+	if (!a || a->text[0] != '@' || !(fn = fn_find(M, a->text + 1)))
+		mx_fail(M, m, "func.call of a function with no body");
+	if (t && t->kind != OP_CALL)
+		t = NULL;
+	op = mx_syn_op(M, OP_CALL, m, m->noperands);
+	v = arena_alloc(M->a, (size_t)(m->noperands + 1) * sizeof *v);
+	for (int i = 0; i < m->noperands; i++) {
+		v[i] = mx_val(M, m, i);
+		if (t && i < t->nargs && passed_twice(M, m, i))
+			v[i] = call_alias(M, m, b, v[i], i);
+		op->args[i] = mx_opnd(v[i]);
+		if (t && i < t->nargs)
+			mx_emit_ver(M, b, v[i], t->args[i].v, m);
+	}
+	if (m->noperands != fn->f->nparams)
+		mx_fail(M, m, "func.call: %d arguments for %d parameters",
+			m->noperands, fn->f->nparams);
+	op->callee = fn->name;
+	op->fn = fn->f;
+	op->res = mx_results(M, m);
+	op->nres = m->nresults;
+	in = mx_inst(M, b, BI_CALL, op, NULL, m);
+	in->vals = v;
+	in->nvals = m->noperands;
+	result_versions(M, m, b, t, op->res, op->nres);
+}
+
+void
+mx_assert(MX *M, const MOp *m, BBlock *b)
+{
+	const Op *t = mx_tir_of(M, m);
+	Op *op = mx_syn_op(M, OP_ASSERT, m, 1);
+	BInst *in;
+
+	if (m->noperands != 1)
+		mx_unsupported(M, m);
+	op->args[0] = mx_opnd(mx_val(M, m, 0));
+	op->msg = mattr_str(mop_attr(m, "msg"), M->a);
+	in = mx_inst(M, b, BI_ASSERT, op, NULL, m);
+	if (t && t->kind == OP_ASSERT)
+		in->top = t;
+}

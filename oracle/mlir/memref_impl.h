@@ -1,0 +1,112 @@
+/*
+ * memref_impl.h: what memref.c, memref_ops.c and memref_control.c share:
+ * the reader's state, its type, value, instruction and attribute helpers,
+ * and each file's entries the others call.  Internal to oracle/mlir/'s
+ * memref reader.
+ */
+#ifndef BUFDIFF_MEMREF_IMPL_H
+#define BUFDIFF_MEMREF_IMPL_H
+
+#include "mlir.h"
+
+typedef struct Sym {
+	const char *name;       /* "%26", "%30#0", "%arg15" */
+	Value *v;
+	bool isconst;           /* an arith.constant of an integer type */
+	int64_t k;
+	const Op *view;         /* a memref.subview: its slice */
+	const MOp *viewm;
+	const Value *viewsrc;
+	const MOp *defm;        /* the op that defined it; NULL: a block arg */
+	Value *fut;             /* an !async.value: its launch's future */
+	int futk;               /* ... and which result it is */
+} Sym;
+
+typedef struct MFn {
+	const char *name;
+	const MOp *m;
+	Func *f;                /* synthetic */
+	const Func *tf;         /* the TIR function of that name, or NULL */
+} MFn;
+
+typedef struct MX {
+	Arena *a;
+	const Case *c;
+	const Program *p;
+	const ExportMap *map;
+	const MOp *top;
+	BProg *bp;
+	int capregs, capinsts;
+	Sym *syms;
+	int nsyms, capsyms;
+	MFn *fns;
+	int nfns, capfns;
+	const MFn *cur;
+	const Op *term;         /* the TIR terminator of the region being read */
+	Diag *d;
+	jmp_buf fail;
+} MX;
+
+enum { DYN = INT64_MIN }; /* a dynamic entry of static_offsets etc. */
+
+/* memref.c */
+void __attribute__((noreturn, format(printf, 3, 4)))
+mx_fail(MX *M, const MOp *m, const char *fmt, ...);
+void __attribute__((noreturn)) mx_unsupported(MX *M, const MOp *m);
+Type *mx_type(MX *M, const MOp *m, const char *t);
+Sym *mx_sym_find(MX *M, const char *name);
+void mx_sym_bind(MX *M, const char *name, Value *v);
+Value *mx_val(MX *M, const MOp *m, int i);
+Value *mx_new_value(MX *M, const char *name, Type *t);
+Sym *mx_def(MX *M, const char *name, Type *t);
+Value *mx_res(MX *M, const MOp *m, int j);
+const Op *mx_tir_of(MX *M, const MOp *m);
+Op *mx_syn_op(MX *M, OpKind k, const MOp *m, int nargs);
+BInst *mx_inst(MX *M, BBlock *b, BKind k, const Op *op, Value *v, const MOp *m);
+void mx_emit_bind(MX *M, BBlock *b, Value *tv, Value *src, const MOp *m);
+void mx_emit_bind_out(MX *M, BBlock *b, Value *tv, Value *src, const MOp *m);
+void mx_emit_ver(MX *M, BBlock *b, Value *v, Value *src, const MOp *m);
+Operand mx_opnd(Value *v);
+Operand mx_lit(int64_t i);
+int mx_ints(MX *M, const MOp *m, const char *name, int64_t *out, int n);
+int mx_segments(MX *M, const MOp *m, int64_t *seg, int n);
+void mx_one_op(MX *M, const MOp *m, BBlock *b);
+void mx_block_ops(MX *M, const MBlock *mb, BBlock *b);
+
+/* memref_ops.c */
+void mx_constant(MX *M, const MOp *m, BBlock *b);
+void mx_arith(MX *M, const MOp *m, BBlock *b, OpKind k, bool i1only);
+void mx_cmp(MX *M, const MOp *m, BBlock *b);
+void mx_select(MX *M, const MOp *m, BBlock *b);
+void mx_alias(MX *M, const MOp *m, BBlock *b);
+void mx_alloc(MX *M, const MOp *m, BBlock *b);
+void mx_dealloc(MX *M, const MOp *m, BBlock *b);
+void mx_subview(MX *M, const MOp *m, BBlock *b);
+void mx_reinterpret(MX *M, const MOp *m, BBlock *b);
+void mx_reshape(MX *M, const MOp *m, BBlock *b);
+void mx_cast(MX *M, const MOp *m, BBlock *b);
+void mx_strided_metadata(MX *M, const MOp *m, BBlock *b);
+void mx_dim(MX *M, const MOp *m, BBlock *b);
+void mx_addr(MX *M, const MOp *m, BBlock *b);
+void mx_copy(MX *M, const MOp *m, BBlock *b);
+void mx_clone(MX *M, const MOp *m, BBlock *b);
+void mx_bdealloc(MX *M, const MOp *m, BBlock *b);
+void mx_load(MX *M, const MOp *m, BBlock *b);
+void mx_store(MX *M, const MOp *m, BBlock *b);
+void mx_get_global(MX *M, const MOp *m, BBlock *b);
+void mx_linalg(MX *M, const MOp *m, BBlock *b);
+
+/* memref_control.c */
+void mx_yield(MX *M, const MOp *m, BBlock *b, BKind k);
+Value **mx_results(MX *M, const MOp *m);
+void mx_for(MX *M, const MOp *m, BBlock *b);
+void mx_if(MX *M, const MOp *m, BBlock *b);
+void mx_while(MX *M, const MOp *m, BBlock *b);
+void mx_condition(MX *M, const MOp *m, BBlock *b);
+void mx_forall(MX *M, const MOp *m, BBlock *b);
+void mx_async(MX *M, const MOp *m, BBlock *b);
+void mx_await(MX *M, const MOp *m, BBlock *b);
+void mx_call(MX *M, const MOp *m, BBlock *b);
+void mx_assert(MX *M, const MOp *m, BBlock *b);
+
+#endif
