@@ -96,7 +96,7 @@ typedef struct Decisions {
  * the command that reproduces it).  The built-ins decide here; an outside
  * one (`exec:CMD`, `exec-mlir:CMD`, `mlir[:TOOL]`, `mlir-pipeline[:TOOL]`)
  * is parsed here to {kind, name, arg} and run by the entry its runner
- * registers at start-up (oracle/external.c's external_register), so that
+ * registers at start-up (oracle/mlir/external.c's external_register), so that
  * naming one (a case file does) does not link the tool runner.
  */
 typedef enum StratKind {

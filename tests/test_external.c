@@ -1,4 +1,4 @@
-/* test_external.c: outside strategies (oracle/external.c): every spec form
+/* test_external.c: outside strategies (oracle/mlir/external.c): every spec form
  * of strategy_parse and the bad ones, the commands they run, the shared
  * options, the answer cache (one call per program text, failures cached
  * too, pre-filled answers, forgetting), the tool report of a failure, and
