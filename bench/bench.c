@@ -71,10 +71,11 @@ void
 bench_fuzz_reps(const Strategy *s, const GenOpts *g, long count, int batch,
 		BenchFuzz *f)
 {
-	ExternalOpts xo = *external_opts();
+	ExternalOpts xo = external_opts_default;
+	RunConfig cfg = run_config_default;
 
 	xo.batch = batch;
-	external_options(&xo);
+	cfg.tool = &xo;
 	memset(f, 0, sizeof *f);
 	for (int r = 0; r < BENCH_REPS; r++) {
 		FuzzOpts o = {0};
@@ -84,6 +85,7 @@ bench_fuzz_reps(const Strategy *s, const GenOpts *g, long count, int batch,
 
 		external_forget(); /* every repetition asks the tool again */
 		o.strategy = s;
+		o.cfg = &cfg;
 		o.seed = 1000000;
 		o.count = count;
 		o.nshards = 1;
@@ -101,6 +103,4 @@ bench_fuzz_reps(const Strategy *s, const GenOpts *g, long count, int batch,
 		fuzz_stats_free(&st);
 	}
 	external_forget();
-	xo.batch = 0;
-	external_options(&xo);
 }

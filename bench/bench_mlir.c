@@ -101,7 +101,7 @@ empty_call(const Strategy *s)
 	Str b = {0};
 	char *cmd;
 
-	external_command(s, &b);
+	external_command(NULL, s, &b);
 	if (!(cmd = str_take(&b)))
 		return;
 	for (int r = 0; r < REPS; r++) {
@@ -174,7 +174,7 @@ export_text(const Strategy *s, const Case *c)
 	Str b = {0};
 	Diag d;
 	int rc = a ? mlir_export(c->prog, c->file, mlir_version(
-			external_mlir_version(s)), &b, a, &map, &d) : -1;
+			external_mlir_version(NULL, s)), &b, a, &map, &d) : -1;
 
 	arena_free(a);
 	if (rc) {
@@ -207,7 +207,7 @@ trip_case(const Strategy *s, const char *cmd, const Case *c, Trip *t, int r,
 	c0 = bench_cpu(RUSAGE_SELF);
 	k0 = bench_cpu(RUSAGE_CHILDREN);
 	w = now();
-	rc = external_decide(s, c, &ds, &tr, &err);
+	rc = external_decide(NULL, s, c, &ds, &tr, &err);
 	t->decide[r] += now() - w;
 	t->in_tool[r] += external_stats()->seconds - x0;
 	t->ours_cpu[r] += bench_cpu(RUSAGE_SELF) - c0;
@@ -245,7 +245,7 @@ round_trip(const char *dir)
 
 	nftw(dir, visit, 16, FTW_PHYS);
 	qsort(paths, (size_t)npaths, sizeof *paths, cmp_str);
-	external_command(s, &b);
+	external_command(NULL, s, &b);
 	cases = mem_calloc((size_t)npaths + 1, sizeof *cases);
 	if (!(cmd = str_take(&b)) || !cases)
 		return;

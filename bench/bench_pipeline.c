@@ -161,7 +161,7 @@ exec_program(int k)
 		printf("  does not load: %d:%d: %s\n", d.loc.line, d.loc.col, d.msg);
 		goto out;
 	}
-	if (external_memref(s, c, &mp, &entry, &t, &d)) {
+	if (external_memref(NULL, s, c, &mp, &entry, &t, &d)) {
 		printf("  no memref program: %s%s\n", t.status, d.msg);
 		goto out;
 	}
@@ -169,7 +169,7 @@ exec_program(int k)
 		BProg *again = NULL;
 		const Func *e2;
 		double t0 = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
-		external_memref(s, c, &again, &e2, &t, &d);
+		external_memref(NULL, s, c, &again, &e2, &t, &d);
 		tr[r] = bench_clock(CLOCK_PROCESS_CPUTIME_ID) - t0;
 		bprog_free(again);
 		mem_free(t.decisions);

@@ -96,7 +96,7 @@ typedef struct Decisions {
  * the command that reproduces it).  The built-ins decide here; an outside
  * one (`exec:CMD`, `exec-mlir:CMD`, `mlir[:TOOL]`, `mlir-pipeline[:TOOL]`)
  * is parsed here to {kind, name, arg} and run by the entry its runner
- * registers at start-up (oracle/external.c's external_register), so that
+ * registers at start-up (oracle/mlir/external.c's external_register), so that
  * naming one (a case file does) does not link the tool runner.
  */
 typedef enum StratKind {
@@ -137,12 +137,13 @@ typedef struct Answer {
 } Answer;
 
 /* What the entry is asked about: the program, and for outside strategies
- * the oracle's case (its file names the export's locations) and the run
- * configuration (tool options). */
+ * the oracle's case (its file names the export's locations) and the tool
+ * options of the run configuration (the oracle's ExternalOpts; NULL: the
+ * defaults). */
 typedef struct StratCtx {
 	const Program *p;
 	const struct Case *c;
-	const struct RunConfig *cfg;
+	const struct ExternalOpts *tool;
 } StratCtx;
 
 typedef struct Strategy Strategy;

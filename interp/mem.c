@@ -5,6 +5,9 @@
 
 #include "ir.h"
 
+/* The hook's state, process-wide because every allocation shares it: the
+ * test knob, the counts, and the budget (--max-memory, the one limit of
+ * the process, set by main before anything runs). */
 static long fail_after = -1; /* < 0: never fail */
 static long live_blocks;
 static int64_t held, peak, limit = MEM_LIMIT_DEFAULT;

@@ -31,6 +31,7 @@ const char *const vkind_names[VK_COUNT] = {
 	[VK_UNINIT_READ] = "uninitialized-read",
 };
 
+/* What a freed buffer reads as when it is used again (a constant). */
 static const unsigned char poison[4] = {0xDE, 0xAD, 0xBE, 0xEF};
 
 void *

@@ -1,4 +1,4 @@
-/* test_export.c: TIR -> MLIR (oracle/export.c): exact text of small
+/* test_export.c: TIR -> MLIR (oracle/mlir/export*.c): exact text of small
  * programs per version, the op map back to TIR values, names, floats,
  * errors with their locations, out of memory; and, when mlir-opt-16/19/22
  * are installed, that they parse a program holding every op. */

@@ -1,4 +1,4 @@
-/* test_external.c: outside strategies (oracle/external.c): every spec form
+/* test_external.c: outside strategies (oracle/mlir/external.c): every spec form
  * of strategy_parse and the bad ones, the commands they run, the shared
  * options, the answer cache (one call per program text, failures cached
  * too, pre-filled answers, forgetting), the tool report of a failure, and
@@ -43,15 +43,15 @@ parse(const char *spec)
 	return s;
 }
 
-/* The command s runs, as a static string. */
+/* The command s runs under options o, as a static string. */
 static const char *
-command(const Strategy *s)
+command_with(const ExternalOpts *o, const Strategy *s)
 {
 	static char buf[4096];
 	Str b = {0};
 	char *t;
 
-	external_command(s, &b);
+	external_command(o, s, &b);
 	t = str_take(&b);
 	ck_assert_ptr_nonnull(t);
 	snprintf(buf, sizeof buf, "%s", t);
@@ -59,10 +59,11 @@ command(const Strategy *s)
 	return buf;
 }
 
-static void
-reset_options(void)
+/* ... under the default options. */
+static const char *
+command(const Strategy *s)
 {
-	external_options(&(ExternalOpts){60.0, "", 0, 0, NULL});
+	return command_with(NULL, s);
 }
 
 START_TEST(parse_builtin)
@@ -106,7 +107,7 @@ stage(const Strategy *s)
 	Str b = {0};
 	char *t;
 
-	external_stage(s, &b);
+	external_stage(NULL, s, &b);
 	t = str_take(&b);
 	ck_assert_ptr_nonnull(t);
 	snprintf(buf, sizeof buf, "%s", t);
@@ -124,7 +125,6 @@ START_TEST(stages)
 	ck_assert_str_eq(stage(parse("exec-mlir:a | b")), "sh -c 'a | b'");
 	ck_assert_str_eq(stage(parse("exec:a\nb")), "sh -c 'a\nb'");
 	ck_assert_str_eq(stage(parse("exec:a # note")), "sh -c 'a # note'");
-	reset_options();
 	ck_assert_str_eq(stage(parse("mlir")), command(parse("mlir")));
 }
 END_TEST
@@ -133,19 +133,18 @@ START_TEST(parse_mlir)
 {
 	const Strategy *s = parse("mlir");
 
-	reset_options();
 	ck_assert_int_eq(s->kind, STRAT_MLIR);
 	ck_assert_str_eq(s->arg, "mlir-opt-22");
 	ck_assert_int_eq(s->version, 22);
 	ck_assert_str_eq(strategy_label(s), "mlir");
-	ck_assert_int_eq(external_mlir_version(s), 22);
+	ck_assert_int_eq(external_mlir_version(NULL, s), 22);
 	ck_assert_str_eq(command(s), "mlir-opt-22 '--one-shot-bufferize="
 			 "bufferize-function-boundaries test-analysis-only "
 			 "allow-return-allocs-from-loops' --mlir-print-op-generic "
 			 "--mlir-print-debuginfo --mlir-print-local-scope");
 	s = parse("mlir:mlir-opt-16");
 	ck_assert_int_eq(s->version, 16);
-	ck_assert_int_eq(external_mlir_version(s), 16);
+	ck_assert_int_eq(external_mlir_version(NULL, s), 16);
 	ck_assert_str_eq(command(s), "mlir-opt-16 '--one-shot-bufferize="
 			 "bufferize-function-boundaries test-analysis-only "
 			 "allow-return-allocs' --mlir-print-op-generic "
@@ -154,11 +153,11 @@ START_TEST(parse_mlir)
 	/* not a version bufdiff exports for, not an mlir-opt: 22 */
 	s = parse("mlir:mlir-opt-17");
 	ck_assert_int_eq(s->version, 0);
-	ck_assert_int_eq(external_mlir_version(s), 22);
+	ck_assert_int_eq(external_mlir_version(NULL, s), 22);
 	s = parse("mlir:my-opt --my-flag");
 	ck_assert_int_eq(s->version, 0);
 	ck_assert_str_eq(s->arg, "my-opt --my-flag");
-	ck_assert_int_eq(external_mlir_version(s), 22);
+	ck_assert_int_eq(external_mlir_version(NULL, s), 22);
 	s = parse("mlir-pipeline");
 	ck_assert_int_eq(s->kind, STRAT_PIPELINE);
 	ck_assert_str_eq(s->arg, "mlir-opt-22");
@@ -192,36 +191,46 @@ START_TEST(options)
 {
 	const Strategy *s = parse("mlir:mlir-opt-19");
 
-	reset_options();
+	const ExternalOpts v16 = {60.0, "", 16, 0, NULL};
+	const ExternalOpts quoted = {60.0, "a='b c'", 16, 0, NULL};
+
 	/* --mlir-version beats the tool's name */
-	ck_assert_int_eq(external_mlir_version(s), 19);
-	external_options(&(ExternalOpts){60.0, "", 16, 0, NULL});
-	ck_assert_int_eq(external_mlir_version(s), 16);
-	ck_assert_int_eq(external_mlir_version(parse("exec-mlir:cat")), 16);
+	ck_assert_int_eq(external_mlir_version(NULL, s), 19);
+	ck_assert_int_eq(external_mlir_version(&v16, s), 16);
+	ck_assert_int_eq(external_mlir_version(&v16, parse("exec-mlir:cat")),
+			 16);
 	/* options go into the pass, shell-quoted */
-	external_options(&(ExternalOpts){60.0, "a='b c'", 16, 0, NULL});
-	ck_assert_str_eq(command(s), "mlir-opt-19 '--one-shot-bufferize="
+	ck_assert_str_eq(command_with(&quoted, s),
+			 "mlir-opt-19 '--one-shot-bufferize="
 			 "bufferize-function-boundaries test-analysis-only "
 			 "allow-return-allocs a='\\''b c'\\''' "
 			 "--mlir-print-op-generic --mlir-print-debuginfo "
 			 "--mlir-print-local-scope");
-	reset_options();
 }
 END_TEST
 
 /* ---- the answer cache */
 
-/* external_decide on c: its rc, the report in *t (decisions freed). */
+/* external_decide on c under options o: its rc, the report in *t
+ * (decisions freed). */
 static int
-decide(const Strategy *s, const Case *c, ToolReport *t, Decisions *ds)
+decide_with(const ExternalOpts *o, const Strategy *s, const Case *c,
+	    ToolReport *t, Decisions *ds)
 {
 	Diag err;
-	int rc = external_decide(s, c, ds, t, &err);
+	int rc = external_decide(o, s, c, ds, t, &err);
 
 	ck_assert_int_ge(rc, 0);
 	mem_free(t->decisions);
 	t->decisions = NULL;
 	return rc;
+}
+
+/* ... under the default options. */
+static int
+decide(const Strategy *s, const Case *c, ToolReport *t, Decisions *ds)
+{
+	return decide_with(NULL, s, c, t, ds);
 }
 
 static Value *
@@ -242,7 +251,6 @@ START_TEST(cache_one_call_per_program)
 	ToolReport t;
 	char *other;
 
-	reset_options();
 	external_forget();
 	ck_assert_int_eq(decide(s, c, &t, &ds), 0);
 	ck_assert_int_eq(ds.d[val(c, "y")->id].kind, DEC_INPLACE);
@@ -313,19 +321,19 @@ START_TEST(cache_prefilled)
 	ToolReport t;
 
 	external_forget();
-	external_remember(s, in, "{\"plan\": {\"y\": \"new\", \"z\": \"y\"}}");
+	external_remember(NULL, s, in, "{\"plan\": {\"y\": \"new\", \"z\": \"y\"}}");
 	ck_assert_int_eq(decide(s, c, &t, &ds), 0);
 	ck_assert_int_eq(external_stats()->calls, calls);
 	ck_assert_ptr_eq(ds.d[val(c, "z")->id].into, val(c, "y"));
 	decisions_free(&ds);
 	/* the first answer stays */
-	external_remember(s, in, "{}");
+	external_remember(NULL, s, in, "{}");
 	ck_assert_int_eq(decide(s, c, &t, &ds), 0);
 	ck_assert_ptr_eq(ds.d[val(c, "z")->id].into, val(c, "y"));
 	decisions_free(&ds);
 	/* a pre-filled answer is read like any: a bad one is a tool-error */
 	external_forget();
-	external_remember(s, in, "{\"plan\": {\"q\": \"new\"}}");
+	external_remember(NULL, s, in, "{\"plan\": {\"q\": \"new\"}}");
 	ck_assert_int_eq(decide(s, c, &t, &ds), 1);
 	ck_assert_str_eq(t.status, "answer: 1:11: unknown value %q");
 	decisions_free(&ds);
@@ -347,7 +355,6 @@ START_TEST(cache_keys)
 	Decisions ds = {0};
 	ToolReport t;
 
-	reset_options();
 	external_forget();
 	ck_assert_int_eq(decide(a, c, &t, &ds), 0);
 	decisions_free(&ds);
@@ -362,13 +369,12 @@ START_TEST(cache_keys)
 	ck_assert_int_eq(decide(m, c, &t, &ds), 0);
 	decisions_free(&ds);
 	ck_assert_int_eq(external_stats()->calls, calls + 3);
-	external_options(&(ExternalOpts){60.0, "", 19, 0, NULL});
-	ck_assert_int_eq(decide(m, c, &t, &ds), 0);
+	ck_assert_int_eq(decide_with(&(ExternalOpts){60.0, "", 19, 0, NULL}, m,
+				     c, &t, &ds), 0);
 	ck_assert_str_eq(t.cmd, "bufdiff export p.yaml --mlir-version 19 | sh "
 			 TOOLS "answer.sh seed-right.json");
 	decisions_free(&ds);
 	ck_assert_int_eq(external_stats()->calls, calls + 4);
-	reset_options();
 	case_free(c);
 	external_forget();
 }

@@ -20,15 +20,17 @@
 static void
 batch_calls(int batch, long *calls, long *failures)
 {
-	ExternalOpts xo = *external_opts();
+	ExternalOpts xo = external_opts_default;
+	RunConfig cfg = run_config_default;
 	FuzzOpts o = {0};
 	FuzzStats st;
 	long c0 = external_stats()->calls;
 
 	xo.batch = batch;
-	external_options(&xo);
+	cfg.tool = &xo;
 	external_forget();
 	o.strategy = strategy_parse("mlir");
+	o.cfg = &cfg;
 	o.seed = 1000000;
 	o.count = 100;
 	o.nshards = 1;
@@ -40,8 +42,6 @@ batch_calls(int batch, long *calls, long *failures)
 	*calls = external_stats()->calls - c0;
 	*failures = st.failures;
 	fuzz_stats_free(&st);
-	xo.batch = 0;
-	external_options(&xo);
 	external_forget();
 }
 
@@ -142,7 +142,7 @@ START_TEST(pipeline_batched_same_verdicts)
 	external_forget();
 	c0 = external_stats()->calls;
 	for (int i = 0; i < N; i += 64)
-		external_prefill(s, cases + i, N - i < 64 ? N - i : 64);
+		external_prefill(NULL, s, cases + i, N - i < 64 ? N - i : 64);
 	ck_assert_int_lt(external_stats()->calls - c0, N / 2);
 	c0 = external_stats()->calls;
 	for (int i = 0; i < N; i++)

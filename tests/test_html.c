@@ -1,4 +1,4 @@
-/* test_html.c: the --html page writers (oracle/html.c, graph.c) and the
+/* test_html.c: the --html page writers (oracle/report/html.c, graph.c) and the
  * steps RunConfig.record keeps: escaping, the panels, the blamed edge and the
  * loop's back edge in the DOT text, M(t)'s peak equal to the reported
  * peak_bytes on every run of a set of cases, and out of memory anywhere

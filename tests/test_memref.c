@@ -1,4 +1,4 @@
-/* test_memref.c: memref programs (oracle/memref.c) as buffer programs:
+/* test_memref.c: memref programs (oracle/mlir/memref*.c) as buffer programs:
  * the seed's runs and agrees, and a memref program cut short anywhere,
  * missing any line, or read while allocations fail, is an error or a run,
  * never a crash or a leak. */

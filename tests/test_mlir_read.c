@@ -1,4 +1,4 @@
-/* test_mlir_read.c: the generic-form MLIR reader (oracle/mlir_read.c), on
+/* test_mlir_read.c: the generic-form MLIR reader (oracle/mlir/mlir_read.c), on
  * real outputs of mlir-opt-16, -19 and -22 (tests/mlir/, made by
  * tests/mlir/regen.sh), on bad input, and under allocation failure. */
 #include <stdio.h>

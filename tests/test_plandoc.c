@@ -1,4 +1,4 @@
-/* test_plandoc.c: decisions documents (oracle/plandoc.c): JSON and YAML,
+/* test_plandoc.c: decisions documents (oracle/cases/plandoc.c): JSON and YAML,
  * `cases:`, every error with its line:col, failed allocations. */
 #include <stdio.h>
 

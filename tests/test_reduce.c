@@ -1,4 +1,4 @@
-/* test_reduce.c: the reducer (oracle/reduce.c): every mutant and last-use
+/* test_reduce.c: the reducer (oracle/fuzz/reduce*.c): every mutant and last-use
  * case's failing run reduces to a small case that passes `bufdiff check`
  * and keeps its culprit decision; a bloated seed comes back to the seed;
  * an agreeing run is not reduced; out of memory anywhere is a clean error

@@ -32,15 +32,14 @@ count_fds(void)
 	return n;
 }
 
-/* Run, then check nothing is left behind: no child, no fd, no block. */
+/* Call, then check nothing is left behind: no child, no fd, no block. */
 static void
-run(const char *cmd, const char *in, size_t nin, double timeout,
-    ToolResult *r)
+call(const ToolCall *c, ToolResult *r)
 {
 	int fds = count_fds();
 	long blocks = mem_live_blocks();
 
-	ck_assert_int_eq(tool_run(cmd, in, nin, timeout, r), 0);
+	ck_assert_int_eq(tool_call(c, r), 0);
 	ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
 	ck_assert_int_eq(errno, ECHILD);
 	ck_assert_int_eq(count_fds(), fds);
@@ -49,6 +48,14 @@ run(const char *cmd, const char *in, size_t nin, double timeout,
 	ck_assert_ptr_nonnull(r->err);
 	ck_assert_int_eq(r->out[r->nout], 0);
 	ck_assert_int_eq(r->err[r->nerr], 0);
+}
+
+/* The same with the default output cap. */
+static void
+run(const char *cmd, const char *in, size_t nin, double timeout,
+    ToolResult *r)
+{
+	call(&(ToolCall){cmd, in, nin, timeout, 0}, r);
 }
 
 static const char *
@@ -246,15 +253,11 @@ START_TEST(output_cap)
 {
 	ToolResult r;
 
-	tool_output_cap(1000);
-	run("yes", NULL, 0, 10, &r);
-	tool_output_cap(0);
+	call(&(ToolCall){"yes", NULL, 0, 10, .out_cap = 1000}, &r);
 	ck_assert_int_eq(r.status, TOOL_OOM);
 	ck_assert_uint_gt(r.nout, 1000);
 	ck_assert_double_lt(r.seconds, 5.0);
-	tool_output_cap(1000);
 	ck_assert_str_eq(status(&r), "killed: output over 1000 bytes");
-	tool_output_cap(0);
 	tool_result_free(&r);
 }
 END_TEST

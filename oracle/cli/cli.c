@@ -820,9 +820,9 @@ cli_args_free(Args *a)
 }
 
 void
-cli_tool_options(const Args *a)
+cli_tool_options(const Args *a, ExternalOpts *o)
 {
-	external_options(&(ExternalOpts){
+	*o = (ExternalOpts){
 		a->tool_timeout, a->mlir_options ? a->mlir_options : "",
-		a->mlir_version, a->tool_batch, a->mlir_pipeline});
+		a->mlir_version, a->tool_batch, a->mlir_pipeline};
 }

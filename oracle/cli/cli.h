@@ -21,6 +21,9 @@
 
 #include "bufferize.h"
 
+struct RunConfig;       /* harness.h */
+struct ExternalOpts;    /* mlir.h */
+
 /* ----------------------------------------------------------- version.c */
 
 extern const char bufdiff_version[];
@@ -97,8 +100,9 @@ const char *cli_nearest(const char *word, const char *const *names, int n);
  * fuzz_main the same from parsed arguments. */
 int cmd_fuzz(int argc, char **argv);
 /* The outside strategies' options of a (--tool-timeout, --mlir-options,
- * --mlir-version, --mlir-pipeline, --tool-batch) handed to their runner. */
-void cli_tool_options(const Args *a);
+ * --mlir-version, --mlir-pipeline, --tool-batch) into *o, for the run
+ * configuration (RunConfig.tool). */
+void cli_tool_options(const Args *a, struct ExternalOpts *o);
 int fuzz_main(const Args *a, const struct RunConfig *cfg);
 
 /* -------------------------------------------------------- reduce_cli.c */

@@ -13,6 +13,8 @@ int
 fuzz_main(const Args *a, const RunConfig *cfg)
 {
 	FuzzOpts o = {0};
+	RunConfig own = run_config_default;     /* cfg NULL: from a */
+	ExternalOpts tool;
 	const char *html = a->html;     /* --html DIR: pages of the repros */
 
 	if (a->merge) {
@@ -21,6 +23,11 @@ fuzz_main(const Args *a, const RunConfig *cfg)
 			return cli_usage(a, "--merge wants the shards' --json "
 					 "summaries (files, or - for stdin)");
 		return fuzz_merge(a->npaths, a->paths, a->json);
+	}
+	if (!cfg) {
+		cli_tool_options(a, &tool);
+		own.tool = &tool;
+		cfg = &own;
 	}
 	o.strategy = a->strategy;
 	o.cfg = cfg;
@@ -37,7 +44,6 @@ fuzz_main(const Args *a, const RunConfig *cfg)
 	o.gen.max_ops = a->max_ops;
 	o.gen.mix = a->mix;
 	o.gen.no_copies = a->no_copies;
-	cli_tool_options(a); /* --tool-batch N: programs per tool call */
 	if (html && !o.out)
 		o.out = html;   /* the repros beside their pages */
 	o.progress = !o.quiet && isatty(2);

@@ -24,9 +24,11 @@ typedef struct Opts {
 	char *plantext;         /* its text (mem_alloc'ed) */
 	size_t planlen;
 	RunConfig cfg;          /* every run's, from a (run_command) */
+	ExternalOpts tool;      /* cfg.tool: the outside tools' options */
 } Opts;
 
-/* Where case diagnostics go: stderr, or (check -j) a worker's buffer. */
+/* Where case diagnostics go: stderr, or (check -j) a worker's buffer
+ * while it checks one case (state of that check, not a setting). */
 static FILE *diag_out;
 
 static FILE *
@@ -611,7 +613,8 @@ bufferize_decisions(Opts *o, Case *c, Decisions *ds, BProg **bp, Diag *d)
 		s = strategy_find("copy-all");
 	{
 		Answer ans = {.ds = ds};
-		int rc = strategy_answer(s, &(StratCtx){c->prog, c, NULL}, &ans);
+		int rc = strategy_answer(s, &(StratCtx){c->prog, c, o->cfg.tool},
+					 &ans);
 		ToolReport *t = &ans.tool;
 		*bp = ans.bp;
 		*d = ans.err;
@@ -813,8 +816,9 @@ run_command(Opts *o)
 			.sched = o->a.has_schedule ? &o->a.schedule : NULL,
 			.nrandom = o->a.nrandom,
 			.report = true, /* every culprit set, the fix */
-			.max_work = o->a.max_work, .timeout = o->a.timeout};
-		cli_tool_options(&o->a);
+			.max_work = o->a.max_work, .timeout = o->a.timeout,
+			.tool = &o->tool};
+		cli_tool_options(&o->a, &o->tool);
 		if (!commands[o->a.cmd])
 			abort(); /* a command of cli.c's table without a function */
 		rc = commands[o->a.cmd](o);

@@ -86,6 +86,13 @@ fuzz_file(uint64_t seed, char *buf, size_t n)
 	snprintf(buf, n, "seed-%llu.yaml", (unsigned long long)seed);
 }
 
+/* The outside tools' options of the campaign (NULL: the defaults). */
+static const ExternalOpts *
+tool_opts(const FuzzOpts *o)
+{
+	return o->cfg ? o->cfg->tool : NULL;
+}
+
 /* Beside an outside strategy's repro DIR/B.yaml: B.mlir, its export, and
  * B.sh, the tool's command on it, ready for an upstream bug report. */
 static void
@@ -101,14 +108,14 @@ keep_bridge(const FuzzOpts *o, const char *path, const char *yaml)
 	snprintf(base, sizeof base, "%.*s", (int)n, path);
 	if (case_parse(path, yaml, strlen(yaml), 0, &c, &d) ||
 	    mlir_export(c->prog, path, mlir_version(external_mlir_version(
-			o->strategy)), &m, NULL, NULL, &d)) {
+			tool_opts(o), o->strategy)), &m, NULL, NULL, &d)) {
 		case_free(c);
 		str_free(&m);
 		return;
 	}
 	str_printf(&sh, "#!/bin/sh\n# %s, found by bufdiff fuzz --strategy "
 		   "%s\ncd \"$(dirname \"$0\")\" && ", c->name, o->strategy->name);
-	external_stage(o->strategy, &sh);
+	external_stage(tool_opts(o), o->strategy, &sh);
 	str_printf(&sh, " < %s.mlir\n", strrchr(base, '/') ? strrchr(base, '/') + 1
 							  : base);
 	mt = str_take(&m);
@@ -304,9 +311,9 @@ typedef struct Batch {
 } Batch;
 
 static int
-fuzz_batch(void)
+fuzz_batch(const FuzzOpts *o)
 {
-	int n = external_opts()->batch;
+	int n = tool_opts(o) ? tool_opts(o)->batch : 0;
 
 	return n <= 0 ? FUZZ_BATCH : n > FUZZ_BATCH_MAX ? FUZZ_BATCH_MAX : n;
 }
@@ -328,7 +335,7 @@ batch_clear(Batch *b)
 static void
 prefill(const FuzzOpts *o, Batch *b, uint64_t seed, int stride, long left)
 {
-	int nb = fuzz_batch(), m = 0;
+	int nb = fuzz_batch(o), m = 0;
 	Case **loaded = mem_calloc((size_t)nb, sizeof *loaded);
 
 	batch_clear(b);
@@ -348,7 +355,7 @@ prefill(const FuzzOpts *o, Batch *b, uint64_t seed, int stride, long left)
 			b->cases[i] = NULL;
 		}
 	}
-	external_prefill(o->strategy, loaded, m);
+	external_prefill(tool_opts(o), o->strategy, loaded, m);
 	mem_free(loaded);
 }
 
@@ -377,7 +384,7 @@ int
 fuzz_run(const FuzzOpts *o, FuzzStats *st)
 {
 	double t0 = now(), shown = t0;
-	int n = o->nshards > 0 ? o->nshards : 1, nb = fuzz_batch();
+	int n = o->nshards > 0 ? o->nshards : 1, nb = fuzz_batch(o);
 	/* a batch of 1 is no batch: each program asks on its own */
 	bool batched = (o->strategy->flags & STRAT_TOOL) && nb > 1;
 	Batch b = {0};

@@ -743,7 +743,7 @@ diff_run(const RunConfig *cfg, const Case *c, const Run *r, const Strategy *s,
 		return;
 	}
 	n = schedule_list(cfg, c, r, list, &all);
-	rc = strategy_answer(s, &(StratCtx){c->prog, c, cfg}, &a);
+	rc = strategy_answer(s, &(StratCtx){c->prog, c, cfg->tool}, &a);
 	o->tool = a.tool;
 	o->bp = a.bp;
 	if (rc > 0) { /* nothing to execute */

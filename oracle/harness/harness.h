@@ -129,8 +129,12 @@ struct RunConfig {
 	int64_t max_work;           /* --max-work N (0: the default) and */
 	double timeout;             /* --timeout SEC (0: none), check_case's
 				     * Limits.max_work, Limits.timeout */
+	const ExternalOpts *tool;   /* outside tools: --tool-timeout,
+				     * --mlir-*, --tool-batch (NULL:
+				     * external_opts_default) */
 };
-/* The defaults: no trace, the runs' schedules, 8 seeds, no reporting. */
+/* The defaults: no trace, the runs' schedules, 8 seeds, no reporting,
+ * the tools' default options. */
 extern const RunConfig run_config_default;
 
 /* -------------------------------------------------------------- emit.c */

@@ -12,7 +12,9 @@
  *
  * A strategy spec is parsed once into a process-lifetime slot (no heap, so
  * nothing to free); its answers are decisions like any strategy's, or a
- * tool-error with the command and the tool's stderr.
+ * tool-error with the command and the tool's stderr.  The tools' options
+ * (ExternalOpts) come with each call, from the run configuration; what
+ * stays here is state: the answer cache and the call counters.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,7 +23,9 @@
 #include "mlir.h"
 #include "cases.h"
 
-static ExternalOpts opts = {60.0, "", 0, 0, NULL};
+const ExternalOpts external_opts_default = {60.0, "", 0, 0, NULL};
+
+/* Tool calls so far: counters, not settings (external_stats). */
 static ExternalStats stats;
 
 const ExternalStats *
@@ -43,25 +47,20 @@ run_tool(const char *cmd, const char *in, double timeout, ToolResult *r)
 	return rc;
 }
 
-void
-external_options(const ExternalOpts *o)
+/* The options o, NULL: the defaults. */
+static const ExternalOpts *
+opts(const ExternalOpts *o)
 {
-	opts = *o;
-}
-
-const ExternalOpts *
-external_opts(void)
-{
-	return &opts;
+	return o ? o : &external_opts_default;
 }
 
 /* The MLIR version the export targets: --mlir-version, else the tool's
  * own name (mlir-opt-19), else 22. */
 int
-external_mlir_version(const Strategy *s)
+external_mlir_version(const ExternalOpts *o, const Strategy *s)
 {
-	if (opts.mlir_version)
-		return opts.mlir_version;
+	if (opts(o)->mlir_version)
+		return opts(o)->mlir_version;
 	if (s->version)
 		return s->version;
 	return 22;
@@ -71,14 +70,15 @@ external_mlir_version(const Strategy *s)
  * reducer asks about the same candidates again, and fuzz batches fill it
  * for many programs with one tool call. */
 
+/* State, not a setting: answers live as long as the process asks. */
 static Cache answers;
 
 static char *
-cache_key(const Strategy *s, const char *in)
+cache_key(const ExternalOpts *o, const Strategy *s, const char *in)
 {
 	Str b = {0};
 
-	str_printf(&b, "%s\n%d\n", s->name, external_mlir_version(s));
+	str_printf(&b, "%s\n%d\n", s->name, external_mlir_version(o, s));
 	str_puts(&b, in);
 	return str_take(&b);
 }
@@ -103,9 +103,9 @@ answer_drop(void *val)
 }
 
 static const ToolAnswer *
-answer_get(const Strategy *s, const char *in)
+answer_get(const ExternalOpts *o, const Strategy *s, const char *in)
 {
-	char *k = cache_key(s, in);
+	char *k = cache_key(o, s, in);
 	const ToolAnswer *a = k ? cache_val(&answers, k) : NULL;
 
 	mem_free(k);
@@ -114,10 +114,10 @@ answer_get(const Strategy *s, const char *in)
 
 /* Cache answer text, or (text NULL) the failure status + err. */
 static void
-remember(const Strategy *s, const char *in, const char *text,
-	 const char *status, const char *err)
+remember(const ExternalOpts *o, const Strategy *s, const char *in,
+	 const char *text, const char *status, const char *err)
 {
-	char *k = cache_key(s, in);
+	char *k = cache_key(o, s, in);
 	ToolAnswer *a = mem_calloc(1, sizeof *a);
 
 	if (!k || !a || (text && !(a->text = mem_strdup(text))) ||
@@ -133,9 +133,10 @@ remember(const Strategy *s, const char *in, const char *text,
 }
 
 void
-external_remember(const Strategy *s, const char *in, const char *answer)
+external_remember(const ExternalOpts *o, const Strategy *s, const char *in,
+		  const char *answer)
 {
-	remember(s, in, answer, NULL, NULL);
+	remember(o, s, in, answer, NULL, NULL);
 }
 
 void
@@ -161,24 +162,25 @@ sh_quote(Str *b, const char *s)
 
 /* The pipeline of mlir-pipeline, as given or the default. */
 static const char *
-pipeline(void)
+pipeline(const ExternalOpts *o)
 {
-	return opts.mlir_pipeline && *opts.mlir_pipeline ? opts.mlir_pipeline
-							 : MLIR_PIPELINE;
+	const char *p = opts(o)->mlir_pipeline;
+
+	return p && *p ? p : MLIR_PIPELINE;
 }
 
 /* The shell command the tool runs as: exec's as given, mlir's the tool with
  * One-Shot Bufferize's analysis and the generic form with locations. */
 void
-external_command(const Strategy *s, Str *b)
+external_command(const ExternalOpts *o, const Strategy *s, Str *b)
 {
-	const MlirVersion *v = mlir_version(external_mlir_version(s));
+	const MlirVersion *v = mlir_version(external_mlir_version(o, s));
 	Str p = {0};
 	char *pass;
 
 	if (s->kind == STRAT_PIPELINE) {
 		str_printf(&p, "--pass-pipeline=builtin.module(%s)",
-			   pipeline());
+			   pipeline(o));
 		pass = str_take(&p);
 		str_printf(b, "%s ", s->arg);
 		sh_quote(b, pass ? pass : "");
@@ -195,8 +197,8 @@ external_command(const Strategy *s, Str *b)
 		 "test-analysis-only");
 	if (v->analysis_options && *v->analysis_options)
 		str_printf(&p, " %s", v->analysis_options);
-	if (opts.mlir_options && *opts.mlir_options)
-		str_printf(&p, " %s", opts.mlir_options);
+	if (opts(o)->mlir_options && *opts(o)->mlir_options)
+		str_printf(&p, " %s", opts(o)->mlir_options);
 	pass = str_take(&p);
 	str_printf(b, "%s ", s->arg);
 	sh_quote(b, pass ? pass : "");
@@ -209,12 +211,12 @@ external_command(const Strategy *s, Str *b)
  * FILE`): a command with shell operators (`a; b`, `a && b`) is wrapped in
  * sh -c '...', so that all of it reads the program, as when it runs. */
 void
-external_stage(const Strategy *s, Str *b)
+external_stage(const ExternalOpts *o, const Strategy *s, Str *b)
 {
 	Str c = {0};
 	char *cmd;
 
-	external_command(s, &c);
+	external_command(o, s, &c);
 	if (!(cmd = str_take(&c)))
 		return;
 	if (strpbrk(cmd, ";&|#\n")) {
@@ -230,8 +232,8 @@ external_stage(const Strategy *s, Str *b)
  * (map filled for mlir).  NULL with d (an inexpressible program) or, with
  * d->msg empty, out of memory. */
 static char *
-tool_input(const Strategy *s, const Case *c, Arena *a, ExportMap *map,
-	   Diag *d)
+tool_input(const ExternalOpts *o, const Strategy *s, const Case *c, Arena *a,
+	   ExportMap *map, Diag *d)
 {
 	Str b = {0};
 
@@ -239,7 +241,7 @@ tool_input(const Strategy *s, const Case *c, Arena *a, ExportMap *map,
 	if (s->kind == STRAT_EXEC)
 		return tir_print(c->prog);
 	if (mlir_export(c->prog, c->file,
-			mlir_version(external_mlir_version(s)), &b, a, map, d)) {
+			mlir_version(external_mlir_version(o, s)), &b, a, map, d)) {
 		str_free(&b);
 		return NULL;
 	}
@@ -248,7 +250,8 @@ tool_input(const Strategy *s, const Case *c, Arena *a, ExportMap *map,
 
 /* The command that reproduces the call from the case file. */
 static void
-repro_command(const Strategy *s, const Case *c, ToolReport *t)
+repro_command(const ExternalOpts *o, const Strategy *s, const Case *c,
+	      ToolReport *t)
 {
 	Str b = {0};
 	char *cmd;
@@ -257,8 +260,8 @@ repro_command(const Strategy *s, const Case *c, ToolReport *t)
 		str_printf(&b, "bufdiff print %s | ", c->file);
 	else
 		str_printf(&b, "bufdiff export %s --mlir-version %d | ", c->file,
-			   external_mlir_version(s));
-	external_stage(s, &b);
+			   external_mlir_version(o, s));
+	external_stage(o, s, &b);
 	cmd = str_take(&b);
 	snprintf(t->cmd, sizeof t->cmd, "%s", cmd ? cmd : "?");
 	mem_free(cmd);
@@ -293,18 +296,19 @@ tool_error(ToolReport *t, const char *fmt, ...)
  * cached, failures too).  0 with *answer (owned by the cache), 1 a
  * tool-error (t filled), -1 out of memory. */
 static int
-ask(const Strategy *s, const char *in, const char **answer, ToolReport *t)
+ask(const ExternalOpts *o, const Strategy *s, const char *in,
+    const char **answer, ToolReport *t)
 {
 	const ToolAnswer *a;
 	ToolResult r;
 	Str cmd = {0};
 	char *c;
 
-	if (!(a = answer_get(s, in))) {
-		external_command(s, &cmd);
+	if (!(a = answer_get(o, s, in))) {
+		external_command(o, s, &cmd);
 		if (!(c = str_take(&cmd)))
 			return -1;
-		if (run_tool(c, in, opts.timeout, &r)) {
+		if (run_tool(c, in, opts(o)->timeout, &r)) {
 			mem_free(c);
 			return -1;
 		}
@@ -316,16 +320,17 @@ ask(const Strategy *s, const char *in, const char **answer, ToolReport *t)
 			char st[256];
 			snprintf(st, sizeof st, "answer: %d:%d: NUL byte in the "
 				 "answer", at.line, at.col);
-			remember(s, in, NULL, st, "");
+			remember(o, s, in, NULL, st, "");
 		} else if (r.status == TOOL_OK) {
-			remember(s, in, r.out, NULL, NULL);
+			remember(o, s, in, r.out, NULL, NULL);
 		} else {
 			char st[256], err[1024];
-			remember(s, in, NULL, tool_status_str(&r, st, sizeof st),
+			remember(o, s, in, NULL,
+				 tool_status_str(&r, st, sizeof st),
 				 tool_stderr_head(&r, 8, err, sizeof err));
 		}
 		tool_result_free(&r);
-		if (!(a = answer_get(s, in)))
+		if (!(a = answer_get(o, s, in)))
 			return -1;
 	}
 	if ((*answer = a->text))
@@ -577,24 +582,24 @@ apply_mlir(const Case *c, const char *in, const char *ans,
  * map filled in arena a) and *ans (the cache's); 1 a tool-error (t), also
  * when c cannot be exported; -1 out of memory. */
 static int
-ask_case(const Strategy *s, const Case *c, Arena *a, ExportMap *map,
-	 char **in, const char **ans, ToolReport *t)
+ask_case(const ExternalOpts *o, const Strategy *s, const Case *c, Arena *a,
+	 ExportMap *map, char **in, const char **ans, ToolReport *t)
 {
 	Diag d;
 
-	repro_command(s, c, t);
-	if (!(*in = tool_input(s, c, a, map, &d))) {
+	repro_command(o, s, c, t);
+	if (!(*in = tool_input(o, s, c, a, map, &d))) {
 		if (!d.msg[0])
 			return -1;
 		return tool_error(t, "cannot export: %d:%d: %s", d.loc.line,
 				  d.loc.col, d.msg);
 	}
-	return ask(s, *in, ans, t);
+	return ask(o, s, *in, ans, t);
 }
 
 int
-external_decide(const Strategy *s, const Case *c, Decisions *ds,
-		ToolReport *t, Diag *err)
+external_decide(const ExternalOpts *o, const Strategy *s, const Case *c,
+		Decisions *ds, ToolReport *t, Diag *err)
 {
 	Arena *a = arena_new();
 	ExportMap map = {0};
@@ -607,7 +612,7 @@ external_decide(const Strategy *s, const Case *c, Decisions *ds,
 		arena_free(a);
 		return diag_set(err, c->entry->loc, "out of memory");
 	}
-	rc = ask_case(s, c, a, &map, &in, &ans, t);
+	rc = ask_case(o, s, c, a, &map, &in, &ans, t);
 	if (rc == 0)
 		rc = s->kind == STRAT_MLIR ? apply_mlir(c, in, ans, &map, ds, t)
 					      : apply_document(s, c, ans, ds, t);
@@ -621,8 +626,8 @@ external_decide(const Strategy *s, const Case *c, Decisions *ds,
 /* ---- mlir-pipeline: the memref program */
 
 int
-external_memref(const Strategy *s, const Case *c, BProg **bp,
-		const Func **entry, ToolReport *t, Diag *err)
+external_memref(const ExternalOpts *o, const Strategy *s, const Case *c,
+		BProg **bp, const Func **entry, ToolReport *t, Diag *err)
 {
 	Arena *a = arena_new();
 	ExportMap map = {0};
@@ -635,7 +640,7 @@ external_memref(const Strategy *s, const Case *c, BProg **bp,
 	*bp = NULL;
 	if (!a)
 		return diag_set(err, c->entry->loc, "out of memory");
-	rc = ask_case(s, c, a, &map, &in, &ans, t);
+	rc = ask_case(o, s, c, a, &map, &in, &ans, t);
 	if (rc < 0)
 		diag_set(err, c->entry->loc, "out of memory");
 	if (rc == 0)
@@ -661,23 +666,23 @@ external_memref(const Strategy *s, const Case *c, BProg **bp,
  * nested modules are symbol tables, so each gets its own dealloc_helper,
  * and a failing module stops the call (its diagnostics name it). */
 static char *
-batch_command(const Strategy *s)
+batch_command(const ExternalOpts *o, const Strategy *s)
 {
-	const MlirVersion *v = mlir_version(external_mlir_version(s));
+	const MlirVersion *v = mlir_version(external_mlir_version(o, s));
 	Str b = {0}, p = {0};
 	char *pipe;
 
 	if (s->kind == STRAT_PIPELINE) {
 		str_printf(&p, "--pass-pipeline=builtin.module(builtin.module("
-			   "%s))", pipeline());
+			   "%s))", pipeline(o));
 	} else {
 		str_puts(&p, "--pass-pipeline=builtin.module(builtin.module("
 			 "one-shot-bufferize{bufferize-function-boundaries "
 			 "test-analysis-only");
 		if (v->analysis_options && *v->analysis_options)
 			str_printf(&p, " %s", v->analysis_options);
-		if (opts.mlir_options && *opts.mlir_options)
-			str_printf(&p, " %s", opts.mlir_options);
+		if (opts(o)->mlir_options && *opts(o)->mlir_options)
+			str_printf(&p, " %s", opts(o)->mlir_options);
 		str_puts(&p, "}))");
 	}
 	pipe = str_take(&p);
@@ -724,7 +729,8 @@ outdented(const char *from, const char *to)
  * and remember each for its program's input.  -1 when the answer does not
  * have n nested modules. */
 static int
-split_answer(const Strategy *s, const char *ans, char **in, int n)
+split_answer(const ExternalOpts *o, const Strategy *s, const char *ans,
+	     char **in, int n)
 {
 	Arena *a = arena_new();
 	const char *end = NULL;
@@ -748,7 +754,7 @@ split_answer(const Strategy *s, const char *ans, char **in, int n)
 		char *one;
 		if (!from || !to || to < from || !(one = outdented(from, to)))
 			goto out;
-		external_remember(s, in[i], one);
+		external_remember(o, s, in[i], one);
 		mem_free(one);
 	}
 	rc = 0;
@@ -761,8 +767,8 @@ out:
  * the diagnostics that name the program (lines starting with `at`), as if
  * it had been asked alone (the nested modules are analysed apart). */
 static void
-remember_failure(const Strategy *s, const char *in, const ToolResult *r,
-		 const char *at)
+remember_failure(const ExternalOpts *o, const Strategy *s, const char *in,
+		 const ToolResult *r, const char *at)
 {
 	Str b = {0};
 	char st[256];
@@ -777,7 +783,7 @@ remember_failure(const Strategy *s, const char *in, const ToolResult *r,
 		p += len + (p[len] == '\n');
 	}
 	if ((err = str_take(&b)))
-		remember(s, in, NULL, tool_status_str(r, st, sizeof st), err);
+		remember(o, s, in, NULL, tool_status_str(r, st, sizeof st), err);
 	mem_free(err);
 }
 
@@ -787,8 +793,8 @@ remember_failure(const Strategy *s, const char *in, const ToolResult *r,
  * none (a crash), the batch is halved.  A batch of one is left to the
  * program's own call. */
 static void
-ask_batch(const Strategy *s, const char *cmd, char **in, const char **files,
-	  int n)
+ask_batch(const ExternalOpts *o, const Strategy *s, const char *cmd, char **in,
+	  const char **files, int n)
 {
 	Str b = {0};
 	ToolResult r;
@@ -807,12 +813,12 @@ ask_batch(const Strategy *s, const char *cmd, char **in, const char **files,
 	if (!(text = str_take(&b)))
 		return;
 	stats.batched += n;
-	if (run_tool(cmd, text, opts.timeout, &r)) {
+	if (run_tool(cmd, text, opts(o)->timeout, &r)) {
 		mem_free(text);
 		return;
 	}
 	mem_free(text);
-	if (r.status == TOOL_OK && !split_answer(s, r.out, in, n)) {
+	if (r.status == TOOL_OK && !split_answer(o, s, r.out, in, n)) {
 		tool_result_free(&r);
 		return;
 	}
@@ -820,7 +826,7 @@ ask_batch(const Strategy *s, const char *cmd, char **in, const char **files,
 		char at[512];
 		snprintf(at, sizeof at, "%s:", files[i]);
 		if (r.err && strstr(r.err, at)) {
-			remember_failure(s, in[i], &r, at);
+			remember_failure(o, s, in[i], &r, at);
 			continue;
 		}
 		char *t = in[keep];
@@ -831,19 +837,20 @@ ask_batch(const Strategy *s, const char *cmd, char **in, const char **files,
 	}
 	tool_result_free(&r);
 	if (keep < n) {
-		ask_batch(s, cmd, in, files, keep);
+		ask_batch(o, s, cmd, in, files, keep);
 	} else {
-		ask_batch(s, cmd, in, files, n / 2);
-		ask_batch(s, cmd, in + n / 2, files + n / 2, n - n / 2);
+		ask_batch(o, s, cmd, in, files, n / 2);
+		ask_batch(o, s, cmd, in + n / 2, files + n / 2, n - n / 2);
 	}
 }
 
 int
-external_prefill(const Strategy *s, Case *const *cases, int n)
+external_prefill(const ExternalOpts *o, const Strategy *s, Case *const *cases,
+		 int n)
 {
 	char **in = mem_calloc((size_t)n + 1, sizeof *in);
 	const char **files = mem_calloc((size_t)n + 1, sizeof *files);
-	char *cmd = s->flags & STRAT_BATCH ? batch_command(s) : NULL;
+	char *cmd = s->flags & STRAT_BATCH ? batch_command(o, s) : NULL;
 	int m = 0;
 
 	if (in && files && cmd)
@@ -851,9 +858,10 @@ external_prefill(const Strategy *s, Case *const *cases, int n)
 			Arena *a = arena_new();
 			ExportMap map = {0};
 			Diag d;
-			char *t = a ? tool_input(s, cases[i], a, &map, &d) : NULL;
+			char *t = a ? tool_input(o, s, cases[i], a, &map, &d)
+				    : NULL;
 			arena_free(a);
-			if (t && !answer_get(s, t)) {
+			if (t && !answer_get(o, s, t)) {
 				files[m] = cases[i]->file;
 				in[m++] = t;
 			} else {
@@ -861,7 +869,7 @@ external_prefill(const Strategy *s, Case *const *cases, int n)
 			}
 		}
 	if (cmd)
-		ask_batch(s, cmd, in, files, m);
+		ask_batch(o, s, cmd, in, files, m);
 	for (int i = 0; i < m; i++)
 		mem_free(in[i]);
 	mem_free(in);
@@ -875,7 +883,8 @@ external_prefill(const Strategy *s, Case *const *cases, int n)
 static int
 decide_entry(const Strategy *s, const StratCtx *ctx, Answer *out)
 {
-	return external_decide(s, ctx->c, out->ds, &out->tool, &out->err);
+	return external_decide(ctx->tool, s, ctx->c, out->ds, &out->tool,
+			       &out->err);
 }
 
 /* No decisions: the memref program says everything (copy-all's stand
@@ -885,8 +894,8 @@ memref_entry(const Strategy *s, const StratCtx *ctx, Answer *out)
 {
 	if (decisions_make(ctx->p, strategy_find("copy-all"), out->ds))
 		return -1;
-	return external_memref(s, ctx->c, &out->bp, &out->entry, &out->tool,
-			       &out->err);
+	return external_memref(ctx->tool, s, ctx->c, &out->bp, &out->entry,
+			       &out->tool, &out->err);
 }
 
 void

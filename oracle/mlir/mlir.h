@@ -56,9 +56,19 @@ typedef struct ToolResult {
 	size_t nout, nerr;
 	double seconds;         /* wall time, monotonic */
 	double timeout;         /* the limit it ran under */
+	size_t out_cap;         /* ... and the output cap */
 } ToolResult;
 
 enum { TOOL_OUT_CAP = 256 << 20 };  /* bytes per stream */
+
+/* One call of an outside tool: the command, its stdin, its limits. */
+typedef struct ToolCall {
+	const char *cmd;        /* run as /bin/sh -c cmd */
+	const char *in;         /* in[0..nin) on its stdin; NULL: nothing */
+	size_t nin;
+	double timeout;         /* seconds (> 0) */
+	size_t out_cap;         /* bytes per stream; 0: TOOL_OUT_CAP */
+} ToolCall;
 
 /*
  * /bin/sh -c cmd with in[0..nin) on its stdin; stdout and stderr captured
@@ -70,13 +80,13 @@ enum { TOOL_OUT_CAP = 256 << 20 };  /* bytes per stream */
  * memory (r holds nothing).  Never leaves a zombie or an fd; the caller's
  * SIGPIPE disposition and signal mask are unchanged afterwards.
  */
+int tool_call(const ToolCall *c, ToolResult *r);
+/* tool_call with the default output cap. */
 int tool_run(const char *cmd, const char *in, size_t nin, double timeout,
 	     ToolResult *r);
 void tool_result_free(ToolResult *r);   /* r's buffers; r reusable */
 /* Seconds on the monotonic clock (for durations). */
 double tool_now(void);
-/* The per-stream cap (0: back to TOOL_OUT_CAP), for tests. */
-void tool_output_cap(size_t n);
 /* One line for reports: "exit 1", "killed by signal 11 (SIGSEGV)",
  * "timed out after 2 s", "could not start: ...",
  * "killed: output over N bytes". */
@@ -268,6 +278,9 @@ void cache_free(Cache *c);
 /* ToolReport (what an outside bufferizer was asked and answered) is in
  * bufferize.h, beside the Strategy that answers with it. */
 
+/* The outside tools' options, part of the run configuration (RunConfig.tool)
+ * and handed to each entry in StratCtx.tool; every function below that
+ * takes them reads NULL as external_opts_default. */
 typedef struct ExternalOpts {
 	double timeout;         /* --tool-timeout SEC (default 60) */
 	const char *mlir_options; /* --mlir-options: more analysis options */
@@ -279,6 +292,9 @@ typedef struct ExternalOpts {
 				 * or "": the default, MLIR_PIPELINE */
 } ExternalOpts;
 
+/* 60 s, no more options, the tool's version, batches of 64, MLIR_PIPELINE */
+extern const ExternalOpts external_opts_default;
+
 #define MLIR_PIPELINE "one-shot-bufferize{bufferize-function-boundaries}," \
 		      "buffer-deallocation-pipeline"
 
@@ -289,38 +305,40 @@ typedef struct ExternalStats {
 	double seconds;         /* wall time inside the tools */
 } ExternalStats;
 
-void external_options(const ExternalOpts *o);
 const ExternalStats *external_stats(void);
-const ExternalOpts *external_opts(void);
 /* The outside strategies' entries (strategy_register), once at start-up
  * by main and by the tests and benches that run them. */
 void external_register(void);
 /* The shell command an outside strategy runs (the program on its stdin). */
-void external_command(const Strategy *s, Str *b);
+void external_command(const ExternalOpts *o, const Strategy *s, Str *b);
 /* The same as one stage of a pipeline: a command with shell operators
  * (; & | # newline) as sh -c '...'. */
-void external_stage(const Strategy *s, Str *b);
+void external_stage(const ExternalOpts *o, const Strategy *s, Str *b);
 /* The MLIR version an outside strategy exports for. */
-int external_mlir_version(const Strategy *s);
+int external_mlir_version(const ExternalOpts *o, const Strategy *s);
 /* Decisions of outside strategy s on case c, into ds (made here): 0, 1 a
  * tool-error (t says why), -1 out of memory (err). */
-int external_decide(const Strategy *s, const struct Case *c, Decisions *ds,
-		    ToolReport *t, Diag *err);
+int external_decide(const ExternalOpts *o, const Strategy *s,
+		    const struct Case *c, Decisions *ds, ToolReport *t,
+		    Diag *err);
 /* mlir-pipeline: the memref program TOOL prints for case c, as a buffer
  * program (memref_program), with its entry function: 0, 1 a tool-error
  * (t says why), -1 an unexecutable memref program (err, loc 0: the
  * message names the op and its line in the tool's output) or out of
  * memory.  *bp is bprog_free'd by the caller. */
-int external_memref(const Strategy *s, const struct Case *c, BProg **bp,
-		    const Func **entry, ToolReport *t, Diag *err);
+int external_memref(const ExternalOpts *o, const Strategy *s,
+		    const struct Case *c, BProg **bp, const Func **entry,
+		    ToolReport *t, Diag *err);
 /* Remember (or, in fuzz batches, pre-fill) the answer to input text `in`. */
-void external_remember(const Strategy *s, const char *in, const char *answer);
+void external_remember(const ExternalOpts *o, const Strategy *s,
+		       const char *in, const char *answer);
 void external_forget(void);     /* drop every cached answer */
 /* Fuzz batches: ask the tool about many cases in one call (mlir and
  * mlir-pipeline: nested modules, the analysis or the pipeline anchored on
  * each) and remember each answer (the nested module's text); a
  * failing batch is halved until the failing program runs alone.  Returns
  * the number of programs asked. */
-int external_prefill(const Strategy *s, struct Case *const *cases, int n);
+int external_prefill(const ExternalOpts *o, const Strategy *s,
+		     struct Case *const *cases, int n);
 
 #endif

@@ -25,14 +25,6 @@ extern char **environ;
 
 enum { TOOL_CHUNK = 64 * 1024 };
 
-static size_t out_cap = TOOL_OUT_CAP;
-
-void
-tool_output_cap(size_t n)
-{
-	out_cap = n ? n : TOOL_OUT_CAP;
-}
-
 double
 tool_now(void)
 {
@@ -114,12 +106,14 @@ typedef struct Sink {
 	int fd;
 	char *buf;
 	size_t n, cap;
+	size_t max;             /* the output cap: more and the tool dies */
 } Sink;
 
 static int
-sink_init(Sink *s)
+sink_init(Sink *s, size_t max)
 {
 	s->fd = -1;
+	s->max = max;
 	s->n = 0;
 	s->cap = 1;
 	s->buf = mem_alloc(1);
@@ -151,7 +145,7 @@ sink_read(Sink *s)
 		return SINK_EOF;
 	s->n += k;
 	s->buf[s->n] = 0;
-	return s->n > out_cap ? SINK_OVER : SINK_MORE;
+	return s->n > s->max ? SINK_OVER : SINK_MORE;
 }
 
 /* The state of one run. */
@@ -358,29 +352,30 @@ sigpipe_restore(const sigset_t *old, bool was_pending)
 }
 
 int
-tool_run(const char *cmd, const char *in, size_t nin, double timeout,
-	 ToolResult *r)
+tool_call(const ToolCall *c, ToolResult *r)
 {
-	Run1 t = {.in = -1, .data = in, .ndata = in ? nin : 0};
+	Run1 t = {.in = -1, .data = c->in, .ndata = c->in ? c->nin : 0};
+	size_t cap = c->out_cap ? c->out_cap : TOOL_OUT_CAP;
 	double start = tool_now();
 	sigset_t old;
 	bool pending;
 	int rc;
 
 	memset(r, 0, sizeof *r);
-	r->timeout = timeout;
-	if (sink_init(&t.out) < 0 || sink_init(&t.err) < 0) {
+	r->timeout = c->timeout;
+	r->out_cap = cap;
+	if (sink_init(&t.out, cap) < 0 || sink_init(&t.err, cap) < 0) {
 		mem_free(t.out.buf);
 		mem_free(t.err.buf);
 		return -1;
 	}
 	sigpipe_block(&old, &pending);
-	rc = run_start(&t, cmd, &old);
+	rc = run_start(&t, c->cmd, &old);
 	if (rc) {
 		r->status = TOOL_SPAWN;
 		r->code = rc;
 	} else {
-		run_loop(&t, start + timeout);
+		run_loop(&t, start + c->timeout);
 		run_finish(&t, r);
 	}
 	sigpipe_restore(&old, pending);
@@ -392,6 +387,13 @@ tool_run(const char *cmd, const char *in, size_t nin, double timeout,
 		return -1;
 	}
 	return 0;
+}
+
+int
+tool_run(const char *cmd, const char *in, size_t nin, double timeout,
+	 ToolResult *r)
+{
+	return tool_call(&(ToolCall){cmd, in, nin, timeout, 0}, r);
 }
 
 void
@@ -448,7 +450,7 @@ tool_status_str(const ToolResult *r, char *buf, size_t n)
 		snprintf(buf, n, "could not start: %s", strerror(r->code));
 		break;
 	case TOOL_OOM:
-		snprintf(buf, n, "killed: output over %zu bytes", out_cap);
+		snprintf(buf, n, "killed: output over %zu bytes", r->out_cap);
 		break;
 	}
 	return buf;
