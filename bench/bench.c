@@ -59,7 +59,7 @@ bench_on_path(const char *name)
 
 	for (p = p ? p : "/usr/bin:/bin"; *p;) {
 		size_t n = strcspn(p, ":");
-		snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, name);
+		fmt_snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, name);
 		if (n && !access(buf, X_OK))
 			return true;
 		p += n + (p[n] == ':');

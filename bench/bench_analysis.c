@@ -70,9 +70,9 @@ chain(Gen *g, int from, int to, int depth)
 	char r[32], a[32], c[32];
 
 	for (int i = from; i < to; i++) {
-		snprintf(r, sizeof r, "v%d", i);
-		snprintf(a, sizeof a, "v%d", i - 1);
-		snprintf(c, sizeof c, "v%d", i - 7);
+		fmt_snprintf(r, sizeof r, "v%d", i);
+		fmt_snprintf(a, sizeof a, "v%d", i - 1);
+		fmt_snprintf(c, sizeof c, "v%d", i - 7);
 		add(g, depth, r, a, i - 7 >= from ? c : NULL);
 	}
 }
@@ -84,8 +84,8 @@ shared_chain(Gen *g, int nops)
 	char r[32], a[32];
 
 	for (int i = 1; i < nops; i++) {
-		snprintf(r, sizeof r, "v%d", i);
-		snprintf(a, sizeof a, "v%d", i - 1);
+		fmt_snprintf(r, sizeof r, "v%d", i);
+		fmt_snprintf(a, sizeof a, "v%d", i - 1);
 		if (i % 3)
 			add(g, 1, r, a, NULL);
 		else
@@ -142,29 +142,29 @@ program(int nops, int shape, bool mlir)
 	for (int k = 0; loops && i + 30 <= nops; k++) {
 		chain(&g, i, i + 10, 1);
 		i += 10;
-		snprintf(r, sizeof r, "l%d", k);
-		snprintf(a, sizeof a, "i%d", k);
-		snprintf(c, sizeof c, "a%d", k);
+		fmt_snprintf(r, sizeof r, "l%d", k);
+		fmt_snprintf(a, sizeof a, "i%d", k);
+		fmt_snprintf(c, sizeof c, "a%d", k);
 		loop_open(&g, 1, r, a, c, i - 1);
-		snprintf(r, sizeof r, "v%d", i);
+		fmt_snprintf(r, sizeof r, "v%d", i);
 		add(&g, 2, r, c, NULL);
 		chain(&g, i + 1, i + 10, 2);
 		i += 10;
-		snprintf(r, sizeof r, "m%d", k);
-		snprintf(a, sizeof a, "j%d", k);
-		snprintf(c, sizeof c, "b%d", k);
+		fmt_snprintf(r, sizeof r, "m%d", k);
+		fmt_snprintf(a, sizeof a, "j%d", k);
+		fmt_snprintf(c, sizeof c, "b%d", k);
 		loop_open(&g, 2, r, a, c, i - 1);
-		snprintf(r, sizeof r, "v%d", i);
-		snprintf(a, sizeof a, "v%d", i - 2);
+		fmt_snprintf(r, sizeof r, "v%d", i);
+		fmt_snprintf(a, sizeof a, "v%d", i - 2);
 		add(&g, 3, r, c, a);
 		chain(&g, i + 1, i + 10, 3);
-		snprintf(r, sizeof r, "v%d", i + 9);
+		fmt_snprintf(r, sizeof r, "v%d", i + 9);
 		yield(&g, 3, r);
-		snprintf(r, sizeof r, "m%d", k);
+		fmt_snprintf(r, sizeof r, "m%d", k);
 		yield(&g, 2, r);
 		i += 10;
-		snprintf(r, sizeof r, "v%d", i);
-		snprintf(a, sizeof a, "l%d", k);
+		fmt_snprintf(r, sizeof r, "v%d", i);
+		fmt_snprintf(a, sizeof a, "l%d", k);
 		add(&g, 1, r, a, NULL);
 		i++;
 	}
@@ -196,7 +196,7 @@ mlir_seconds(int nops, int shape)
 	fclose(f);
 	mem_free(text);
 	/* capped: mlir-opt grows faster than linearly on long chains */
-	snprintf(cmd, sizeof cmd, "timeout %d mlir-opt-22 --one-shot-bufferize="
+	fmt_snprintf(cmd, sizeof cmd, "timeout %d mlir-opt-22 --one-shot-bufferize="
 		 "\"bufferize-function-boundaries test-analysis-only "
 		 "allow-return-allocs-from-loops\" --mlir-timing %s "
 		 "-o /dev/null 2>&1", MLIR_CAP, path);

@@ -54,7 +54,7 @@ put(Buf *b, const char *fmt, ...)
 
 	for (;;) {
 		va_start(ap, fmt);
-		k = vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
+		k = fmt_vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
 		va_end(ap);
 		if ((size_t)k < b->cap - b->n)
 			break;
@@ -83,7 +83,7 @@ chain(long n)
 
 	for (int i = 1; i <= 16; i++) {
 		char prev[16];
-		snprintf(prev, sizeof prev, i == 1 ? "x" : "v%d", i - 1);
+		fmt_snprintf(prev, sizeof prev, i == 1 ? "x" : "v%d", i - 1);
 		put(&b, "  %%v%d = %s %%%s, %s : tensor<%ldxf32>\n", i,
 		    ops[i % 4], prev, i % 2 ? "0.5" : "%x", n);
 	}

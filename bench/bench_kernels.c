@@ -291,7 +291,7 @@ bench_mm(int n, bool ta, bool tb)
 	m.vb = tb ? view2(m.b, n, n, 1, n) : view2(m.b, n, n, n, 1);
 	m.vc = view2(m.c, n, n, n, 1);
 	Pair p = pair(j_matmul, j_sgemm, &m, inner);
-	snprintf(what, sizeof what, "n=%d, %s", n,
+	fmt_snprintf(what, sizeof what, "n=%d, %s", n,
 		 ta && tb ? "a^T b^T views" : ta ? "a^T view" : tb ? "b^T view"
 							 : "dense");
 	printf("  %-26s %10.4f ms %7.2f GFLOP/s  vs cblas_sgemm%s %5.2f  "

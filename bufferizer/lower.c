@@ -94,7 +94,7 @@ synth(Lower *L, const Value *like, const char *suffix)
 	char name[128];
 	BProg *bp = L->bp;
 
-	snprintf(name, sizeof name, "%s.%s", like->name, suffix);
+	fmt_snprintf(name, sizeof name, "%s.%s", like->name, suffix);
 	v->name = arena_strdup(L->a, name);
 	v->type = like->type;
 	v->func = like->func;
@@ -146,7 +146,7 @@ why_str(Lower *L, const char *fmt, const char *a, const char *b)
 {
 	char buf[256];
 
-	snprintf(buf, sizeof buf, fmt, a, b);
+	fmt_snprintf(buf, sizeof buf, fmt, a, b);
 	return arena_strdup(L->a, buf);
 }
 
@@ -391,7 +391,7 @@ lower_async(Lower *L, const Op *op, BBlock *out)
 		if (ft->elems[k]->kind != TY_TENSOR)
 			continue;
 		like.type = ft->elems[k];
-		snprintf(suffix, sizeof suffix, "%d", k);
+		fmt_snprintf(suffix, sizeof suffix, "%d", k);
 		res[k] = synth(L, &like, suffix);
 		set_root(L, res[k], res[k], true, op->parent);
 		L->hint[res[k]->id] = op->index; /* made at the launch */

@@ -704,7 +704,7 @@ readonly_reason(OS *S, const Value *into)
 		if ((m = S->next[m]) == root)
 			break;
 	}
-	snprintf(buf, sizeof buf, "read-only buffer: %%%s is %s", v->name,
+	fmt_snprintf(buf, sizeof buf, "read-only buffer: %%%s is %s", v->name,
 		 v->readonly ? "a {readonly} param" : "a constant");
 	return arena_strdup(S->ds->arena, buf);
 }
@@ -716,7 +716,7 @@ escape_reason(OS *S, const Value *v, const Value *c)
 {
 	char buf[200];
 
-	snprintf(buf, sizeof buf, "%%%s leaves its region, and the buffer of "
+	fmt_snprintf(buf, sizeof buf, "%%%s leaves its region, and the buffer of "
 		 "%%%s is not one the region owns: reusing it would cost a copy",
 		 v->name, c->name);
 	return arena_strdup(S->ds->arena, buf);
@@ -895,7 +895,7 @@ shared_reason(OS *S, const Value *c)
 {
 	char buf[200];
 
-	snprintf(buf, sizeof buf, "the buffer of %%%s comes from outside the "
+	fmt_snprintf(buf, sizeof buf, "the buffer of %%%s comes from outside the "
 		 "forall: the other trips use it meanwhile", c->name);
 	return arena_strdup(S->ds->arena, buf);
 }
@@ -955,7 +955,7 @@ sibling_reason(OS *S, const Value *r, const Value *c)
 {
 	char buf[200];
 
-	snprintf(buf, sizeof buf, "the buffer of %%%s already holds %%%s, "
+	fmt_snprintf(buf, sizeof buf, "the buffer of %%%s already holds %%%s, "
 		 "another result of the loop", c->name, r->name);
 	return arena_strdup(S->ds->arena, buf);
 }

@@ -179,12 +179,12 @@ const char *
 plan_extra_str(const Decisions *ds, int n, char *buf, size_t len)
 {
 	if (n < ds->nanchors) {
-		snprintf(buf, len, "anchor %s:%s", ds->anchors[n].e->name,
+		fmt_snprintf(buf, len, "anchor %s:%s", ds->anchors[n].e->name,
 			 ds->anchors[n].r->name);
 		return buf;
 	}
 	if ((n -= ds->nanchors) < ds->nhoists) {
-		snprintf(buf, len, "hoist %s", ds->hoists[n].v->name);
+		fmt_snprintf(buf, len, "hoist %s", ds->hoists[n].v->name);
 		return buf;
 	}
 	if ((n -= ds->nhoists) < ds->nargs)

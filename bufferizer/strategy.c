@@ -236,8 +236,8 @@ strategy_parse(const char *spec)
 		if (!arg || !*arg || nslots == MAX_OUTSIDE ||
 		    strlen(spec) >= SPEC_MAX)
 			return NULL;
-		snprintf(slots[nslots].spec, SPEC_MAX, "%s", spec);
-		snprintf(slots[nslots].arg, SPEC_MAX, "%s", arg);
+		fmt_snprintf(slots[nslots].spec, SPEC_MAX, "%s", spec);
+		fmt_snprintf(slots[nslots].arg, SPEC_MAX, "%s", arg);
 		outside[nslots] = (Strategy){kinds[k].kind, kinds[k].flags,
 					     slots[nslots].spec, kinds[k].about,
 					     slots[nslots].arg, tool_version(arg),
@@ -281,7 +281,7 @@ strategy_answer(const Strategy *s, const StratCtx *ctx, Answer *out)
 	out->err.msg[0] = 0;
 	if (e)
 		return e(s, ctx, out);
-	snprintf(out->tool.status, sizeof out->tool.status, "no runner for "
+	fmt_snprintf(out->tool.status, sizeof out->tool.status, "no runner for "
 		 "strategy '%s' in this program", s->name);
 	return 1;
 }
@@ -305,7 +305,7 @@ fill_reasons(const Program *p, const Strategy *s, Decisions *ds)
 		}
 		if (s->decide != decide_copy_all)
 			continue;
-		snprintf(buf, sizeof buf, "%scopy-all gives every written result "
+		fmt_snprintf(buf, sizeof buf, "%scopy-all gives every written result "
 			 "a fresh buffer (in place, it could reuse %%%s)",
 			 strcmp(s->name, "plan") ? "" : "not in the plan, and ",
 			 cand[0]->name);
@@ -526,11 +526,11 @@ call_args_str(const Decisions *ds, const Value *r, bool all_copy, char *buf,
 	      size_t n)
 {
 	const Op *call = r->def;
-	size_t k = (size_t)snprintf(buf, n, "args %s:", r->name);
+	size_t k = (size_t)fmt_snprintf(buf, n, "args %s:", r->name);
 
 	for (int a = 0, t = 0; a < call->nargs && k < n; a++)
 		if (tensor_arg(call, a))
-			k += (size_t)snprintf(buf + k, n - k, "%s%s", t++ ? "," : "",
+			k += (size_t)fmt_snprintf(buf + k, n - k, "%s%s", t++ ? "," : "",
 					      all_copy || arg_copied(ds, call, a)
 					      ? "copy" : "share");
 	return buf;
@@ -549,7 +549,7 @@ choice_flip_str(const Decisions *ds, const Value *v, char *buf, size_t n)
 {
 	if (decision_is_call(v))
 		return call_args_str(ds, v, true, buf, n);
-	snprintf(buf, n, "%s:new", v->name);
+	fmt_snprintf(buf, n, "%s:new", v->name);
 	return buf;
 }
 

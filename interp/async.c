@@ -514,7 +514,7 @@ launches_note(Exec *X, Violation *nv)
 
 	for (int i = 0; nv && i < X->nlaunches; i++) {
 		const Launch *L = X->launches[i];
-		int k = snprintf(nv->launches + n, sizeof nv->launches - n,
+		int k = fmt_snprintf(nv->launches + n, sizeof nv->launches - n,
 				 "%s%%%s on stream %d %s", i ? ", " : "",
 				 L->in->v ? L->in->v->name : "?", L->stream,
 				 states[L->state < 3 ? L->state : 2]);
@@ -589,9 +589,9 @@ schedule_name(Schedule s, char *buf, size_t n)
 	static const char *const names[] = {"all", "sync", "late", "random"};
 
 	if (s.kind == SCHED_RANDOM)
-		snprintf(buf, n, "random:%llu", (unsigned long long)s.seed);
+		fmt_snprintf(buf, n, "random:%llu", (unsigned long long)s.seed);
 	else
-		snprintf(buf, n, "%s", names[s.kind]);
+		fmt_snprintf(buf, n, "%s", names[s.kind]);
 	return buf;
 }
 

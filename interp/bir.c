@@ -11,16 +11,16 @@ dec_str(const Value *v, const Decision *d, char *buf, size_t n)
 {
 	switch (d->kind) {
 	case DEC_INPLACE:
-		snprintf(buf, n, "%s:%s", v->name, d->into->name);
+		fmt_snprintf(buf, n, "%s:%s", v->name, d->into->name);
 		break;
 	case DEC_NEW:
-		snprintf(buf, n, "%s:new", v->name);
+		fmt_snprintf(buf, n, "%s:new", v->name);
 		break;
 	case DEC_VIEW:
-		snprintf(buf, n, "%s:view", v->name);
+		fmt_snprintf(buf, n, "%s:view", v->name);
 		break;
 	default:
-		snprintf(buf, n, "%s", v->name);
+		fmt_snprintf(buf, n, "%s", v->name);
 	}
 	return buf;
 }

@@ -28,11 +28,11 @@ static int
 refuse(Budget *b, char *msg, size_t len)
 {
 	if (b->over == 1)
-		snprintf(msg, len, "work limit of %lld reached (elements "
+		fmt_snprintf(msg, len, "work limit of %lld reached (elements "
 			 "processed, loop trips, calls and launches)",
 			 (long long)b->max);
 	else
-		snprintf(msg, len, "time limit of %g s reached", b->timeout);
+		fmt_snprintf(msg, len, "time limit of %g s reached", b->timeout);
 	return -1;
 }
 

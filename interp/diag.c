@@ -14,10 +14,10 @@ diag_set(Diag *d, Loc loc, const char *fmt, ...)
 		return -1;
 	d->loc = loc;
 	va_start(ap, fmt);
-	vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+	fmt_vsnprintf(d->msg, sizeof d->msg, fmt, ap);
 	va_end(ap);
 	if (!strcmp(d->msg, "out of memory") && mem_refused())
-		snprintf(d->msg, sizeof d->msg, "memory limit of %lld bytes "
+		fmt_snprintf(d->msg, sizeof d->msg, "memory limit of %lld bytes "
 			 "reached (all the process holds: data, tensors, "
 			 "shadows, reports; --max-memory)",
 			 (long long)mem_limit_bytes());

@@ -275,7 +275,7 @@ eval_func(Frame *f, const Func *fn, Box **outs)
 	for (int k = 0; k < fn->nrtypes && rc == 0; k++) {
 		char what[300];
 
-		snprintf(what, sizeof what, "result %d of @%s", k, fn->name);
+		fmt_snprintf(what, sizeof what, "result %d of @%s", k, fn->name);
 		if (!outs[k] || !outs[k]->t)
 			rc = diag_set(f->run->d, loc, "%s is missing", what);
 		else
@@ -304,7 +304,7 @@ bind_inputs(Frame *f, const Func *fn, Tensor *const *inputs)
 		if (!in)
 			return diag_set(r->d, pv->loc, "missing input %%%s",
 					pv->name);
-		snprintf(what, sizeof what, "input %%%s", pv->name);
+		fmt_snprintf(what, sizeof what, "input %%%s", pv->name);
 		if (check_fits(r, pv->loc, in, pv->type, what) < 0)
 			return -1;
 		if (t_bytes(in) > r->lim->max_bytes - r->bytes)

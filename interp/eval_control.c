@@ -33,7 +33,7 @@ eval_call(Frame *f, const Op *op)
 		if (!b)
 			goto out;
 		bind(&callee, pv, b);
-		snprintf(what, sizeof what, "argument %%%s of @%s", oname(o),
+		fmt_snprintf(what, sizeof what, "argument %%%s of @%s", oname(o),
 			 fn->name);
 		if (b->t && check_fits(r, oploc(o, op), b->t, pv->type, what) < 0)
 			goto out;

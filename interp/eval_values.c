@@ -346,9 +346,9 @@ shape_str(const Tensor *t, char *buf, size_t n)
 	size_t len = 0;
 
 	if (t->rank == 0)
-		snprintf(buf, n, "scalar");
+		fmt_snprintf(buf, n, "scalar");
 	for (int i = 0; i < t->rank && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s%lld",
+		len += (size_t)fmt_snprintf(buf + len, n - len, "%s%lld",
 					i ? "x" : "", (long long)t->dims[i]);
 	return buf;
 }
@@ -360,11 +360,11 @@ tensor_type_str(const Tensor *t, bool scalar, char *buf, size_t n)
 	char s[256];
 
 	if (scalar && t->rank == 0)
-		snprintf(buf, n, "%s", dtype_names[t->dt]);
+		fmt_snprintf(buf, n, "%s", dtype_names[t->dt]);
 	else if (t->rank == 0)
-		snprintf(buf, n, "tensor<%s>", dtype_names[t->dt]);
+		fmt_snprintf(buf, n, "tensor<%s>", dtype_names[t->dt]);
 	else
-		snprintf(buf, n, "tensor<%sx%s>", shape_str(t, s, sizeof s),
+		fmt_snprintf(buf, n, "tensor<%sx%s>", shape_str(t, s, sizeof s),
 			 dtype_names[t->dt]);
 	return buf;
 }

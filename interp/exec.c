@@ -24,7 +24,7 @@ abort_run(Exec *X, const Op *op, const char *fmt, const char *a, long long n)
 		return;
 	X->stop = true;
 	X->res->aborted_at = op ? op->loc : (Loc){0};
-	snprintf(X->res->aborted, sizeof X->res->aborted, fmt, a, n);
+	fmt_snprintf(X->res->aborted, sizeof X->res->aborted, fmt, a, n);
 }
 
 bool

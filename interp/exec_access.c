@@ -252,7 +252,7 @@ slice_of(Frame *F, const Op *op, const Reg *r, View *out, bool element,
 		int64_t step = element ? 1 : op->strides[d];
 		if (off < 0 || (size > 0 && off + (size - 1) * step >= v.sizes[d])) {
 			if (detail)
-				snprintf(detail, n, "offset %lld size %lld "
+				fmt_snprintf(detail, n, "offset %lld size %lld "
 					 "stride %lld in dim %d of size %lld",
 					 (long long)off, (long long)size,
 					 (long long)step, d, (long long)v.sizes[d]);

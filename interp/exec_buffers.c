@@ -122,7 +122,7 @@ mview_sub(Frame *F, const MView *mv, const View *src, View *out,
 	int r = 0;
 
 	if (mv->rank != v.rank)
-		return snprintf(detail, n, "a subview of rank %d of a view of "
+		return fmt_snprintf(detail, n, "a subview of rank %d of a view of "
 				"rank %d", mv->rank, v.rank), false;
 	for (int d = 0; d < v.rank; d++) {
 		int64_t off = int_operand(F, &mv->off[d]), last = off;
@@ -133,7 +133,7 @@ mview_sub(Frame *F, const MView *mv, const View *src, View *out,
 				  last >= v.sizes[d])) ||
 		    !mad(v.off, off, v.strides[d], &v.off) ||
 		    __builtin_mul_overflow(v.strides[d], step, &v.strides[d]))
-			return snprintf(detail, n, "offset %lld size %lld stride "
+			return fmt_snprintf(detail, n, "offset %lld size %lld stride "
 					"%lld in dim %d of size %lld", (long long)off,
 					(long long)size, (long long)step, d,
 					(long long)src->sizes[d]), false;
@@ -144,7 +144,7 @@ mview_sub(Frame *F, const MView *mv, const View *src, View *out,
 			v.sizes[r] = v.sizes[d];
 			v.strides[r++] = v.strides[d];
 		} else if (v.sizes[d] != 1) {
-			return snprintf(detail, n, "dim %d of size %lld dropped "
+			return fmt_snprintf(detail, n, "dim %d of size %lld dropped "
 					"(a rank-reducing subview drops unit dims)",
 					d, (long long)v.sizes[d]), false;
 		}
@@ -176,7 +176,7 @@ mview_base(Frame *F, const MView *mv, const View *src, int64_t n, View *out,
 				  v.strides[d], v.strides[d] < 0 ? &lo : &hi);
 	}
 	if (!ok || (!empty && (lo < 0 || hi >= n)) || v.off < 0 || v.off > n)
-		return snprintf(detail, dn, "a view of elements [%lld, %lld] of "
+		return fmt_snprintf(detail, dn, "a view of elements [%lld, %lld] of "
 				"an allocation of %lld", (long long)lo,
 				(long long)hi, (long long)n), false;
 	*out = v;
@@ -188,11 +188,11 @@ static bool
 mview_type(const View *v, const Type *t, char *detail, size_t n)
 {
 	if (v->rank != t->rank)
-		return snprintf(detail, n, "a view of rank %d for a type of rank "
+		return fmt_snprintf(detail, n, "a view of rank %d for a type of rank "
 				"%d", v->rank, t->rank), false;
 	for (int d = 0; d < t->rank; d++)
 		if (t->dims[d] != DIM_DYN && t->dims[d] != v->sizes[d])
-			return snprintf(detail, n, "size %lld in dim %d where the "
+			return fmt_snprintf(detail, n, "size %lld in dim %d where the "
 					"type says %lld", (long long)v->sizes[d],
 					d, (long long)t->dims[d]), false;
 	return true;

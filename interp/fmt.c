@@ -7,9 +7,9 @@
  * From then on glibc sends every printf-family call through
  * printf_positional, about 3x slower; fuzzing, which formats names, types
  * and reasons for every program, spent a fifth of its time there.
- * ir.h maps snprintf and vsnprintf onto fmt_snprintf and fmt_vsnprintf
- * (as git's compat layer maps them onto its own), which handle %d %i %u %x
- * %X %c %s %p-free formats with the flags - 0 + space, a width (or *) and,
+ * bufdiff calls fmt_snprintf and fmt_vsnprintf (declared in ir.h)
+ * instead, which handle %d %i %u %x %X %c %s %p-free formats with the
+ * flags - 0 + space, a width (or *) and,
  * for %s, a precision (or .*), with the length modifiers hh h l ll z j t.
  * Any other format (floats, %n, positional arguments, '#', an integer
  * precision) goes to the C library's vsnprintf whole, so every output byte
@@ -21,9 +21,6 @@
 #include <string.h>
 
 #include "ir.h"
-
-#undef snprintf
-#undef vsnprintf
 
 typedef struct Out {
 	char *s;

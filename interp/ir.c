@@ -306,8 +306,8 @@ const char *
 prog_loc(const Program *p, Loc loc, char *buf, size_t n)
 {
 	if (p && p->file)
-		snprintf(buf, n, "%s:%d:%d", p->file, loc.line, loc.col);
+		fmt_snprintf(buf, n, "%s:%d:%d", p->file, loc.line, loc.col);
 	else
-		snprintf(buf, n, "%d:%d", loc.line, loc.col);
+		fmt_snprintf(buf, n, "%d:%d", loc.line, loc.col);
 	return buf;
 }

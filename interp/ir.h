@@ -3,7 +3,7 @@
  *
  *   mem.c      allocation hook (tests can fail the Nth allocation), arenas
  *   str.c      growing strings for everything that writes text
- *   fmt.c      snprintf without glibc's slow path (ir.h maps snprintf on it)
+ *   fmt.c      fmt_snprintf: glibc's snprintf bytes without its slow path
  *   diag.c     diagnostics: an error is a value (Diag), never an exit
  *   ops.h      the op table: one row per op, expanded where needed
  *   ir.c       types, values, ops, functions; op table lookups
@@ -141,16 +141,14 @@ bool u64_parse(const char *s, uint64_t *out);
 
 /* snprintf/vsnprintf, the same bytes as the C library's, without the slow
  * path that libquadmath's printf hooks (loaded with OpenBLAS) put every
- * call on; see fmt.c.  Every file that includes ir.h gets them (stdio.h
- * first, so that its declarations keep their names). */
+ * call on; see fmt.c.  bufdiff calls them by these names: the C library's
+ * snprintf keeps its meaning everywhere. */
 #include <stdarg.h>
 #include <stdio.h>
 int fmt_snprintf(char *s, size_t n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int fmt_vsnprintf(char *s, size_t n, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
-#define snprintf fmt_snprintf
-#define vsnprintf fmt_vsnprintf
 
 /* --------------------------------------------------------------- diag.c */
 
@@ -748,7 +746,7 @@ typedef enum BKind {
 	BI_PINSERT,  /* parallel_insert_slice: src into v (the result) */
 	BI_WHILE,    /* body: the condition block (yields the i1), orelse: do */
 	BI_ASSERT,   /* a false operand ends the run through the failure path */
-	/* memref programs (oracle/memref.c), where registers are the memref
+	/* memref programs (oracle/mlir/memref*.c), where registers are the memref
 	 * program's values and the tensor program's values carry versions: */
 	BI_BIND,     /* v (a TIR value) lives where src lives now; v keeps the
 		      * version it must hold (scalars: v = src) */
@@ -767,7 +765,7 @@ typedef enum MetaKind {
 	META_BASE, META_OFFSET, META_SIZE, META_STRIDE, META_ADDR
 } MetaKind;
 
-/* A memref view computed at run time (oracle/memref.c), on a BI_VIEW: a
+/* A memref view computed at run time (oracle/mlir/memref*.c), on a BI_VIEW: a
  * subview of the source's view (dynamic sizes and strides, unit dims
  * dropped), a reinterpret_cast relative to the source's allocation, or a
  * cast that checks the source's sizes against the result type's static
@@ -831,7 +829,7 @@ typedef struct BProg {
 	int ninsts;
 	BInst **insts;       /* insts[id] */
 	Decision *dec;       /* by value id (nregs entries) */
-	/* a memref program (oracle/memref.c): regs[0..p->nvalues) are the
+	/* a memref program (oracle/mlir/memref*.c): regs[0..p->nvalues) are the
 	 * tensor program's values, which only say which version each read
 	 * expects; the memref program's own values follow.  A free releases
 	 * the allocation under any view of it; a failed assert aborts (no

@@ -2,11 +2,11 @@
  * ops.h: the op table. One row per TIR op; included with different
  * definitions of OP() and EW() to build the enum, the name table, the
  * traits, the kernel rows (kernels.c), the verifier's dtype rule
- * (verify.c), the fuzzer's draw lists (oracle/gen.c) and the MLIR
- * spellings (oracle/export.c, import.c, memref.c).  A new op is added by
- * adding one row here and, if its form is new, one case per form; a new
- * elementwise op is one EW row plus its scalar functions in kernels.c
- * (docs/kernels.md, "Adding an elementwise op").
+ * (verify.c), the fuzzer's draw lists (oracle/fuzz/gen_*.c) and the MLIR
+ * spellings (oracle/mlir/: export_ops.c, import_ops.c, memref.c).  A new
+ * op is added by adding one row here and, if its form is new, one case
+ * per form; a new elementwise op is one EW row plus its scalar functions
+ * in kernels.c (docs/kernels.md, "Adding an elementwise op").
  *
  * OP(ENUM, "name", form, ew, write, readsdest)
  *   form       how the op is written, typed and executed (enum Form in ir.h)
@@ -31,7 +31,7 @@
  *              kernels.c: f32_fn, f64_fn (rule R_ANY, R_FLOAT) and i1_fn,
  *              i32_fn, i64_fn (R_ANY, R_INT); index runs as i64
  *   rule       the dtypes the verifier accepts: R_ANY, R_FLOAT, R_INT
- *   gen        where the fuzzer's generator draws it (oracle/gen.c): G_TENSOR
+ *   gen        where the fuzzer's generator draws it (oracle/fuzz/): G_TENSOR
  *              on tensors, G_SCALAR on scalars, G_NOINT never on integers
  *              (even when the rule allows them), 0 never
  *   slot       its place in the generator's list of its form (0, 1, ...):

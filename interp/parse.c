@@ -68,7 +68,7 @@ perr(Parser *P, Loc loc, const char *fmt, ...)
 
 	P->d->loc = loc;
 	va_start(ap, fmt);
-	vsnprintf(P->d->msg, sizeof P->d->msg, fmt, ap);
+	fmt_vsnprintf(P->d->msg, sizeof P->d->msg, fmt, ap);
 	va_end(ap);
 	P->failed = true;
 	longjmp(P->jb, 1);
@@ -89,7 +89,7 @@ desc(const Token *t, char *buf, size_t n)
 	}
 	if (len > 40)
 		len = 40;
-	snprintf(buf, n, "'%.*s'", (int)len, s);
+	fmt_snprintf(buf, n, "'%.*s'", (int)len, s);
 	return buf;
 }
 
@@ -146,7 +146,7 @@ expect_punct(Parser *P, char c)
 	if (!is_punct(P, c)) {
 		if (c == 'A')
 			expected(P, "'->'");
-		snprintf(what, sizeof what, "'%c'", c);
+		fmt_snprintf(what, sizeof what, "'%c'", c);
 		expected(P, what);
 	}
 	next(P);
@@ -158,7 +158,7 @@ expect_kw(Parser *P, const char *kw)
 	char what[32];
 
 	if (!is_kw(P, kw)) {
-		snprintf(what, sizeof what, "'%s'", kw);
+		fmt_snprintf(what, sizeof what, "'%s'", kw);
 		expected(P, what);
 	}
 	next(P);

@@ -22,7 +22,7 @@ type_put(const Type *t, char *buf, size_t n, size_t pos)
 {
 #define APPEND(...)                                                         \
 	do {                                                                \
-		int k_ = snprintf(buf + (pos < n ? pos : n),                \
+		int k_ = fmt_snprintf(buf + (pos < n ? pos : n),                \
 				  pos < n ? n - pos : 0, __VA_ARGS__);      \
 		if (k_ > 0)                                                 \
 			pos += (size_t)k_;                                  \
@@ -62,7 +62,7 @@ type_str(const Type *t, char *buf, size_t n)
 		return buf;
 	buf[0] = 0;
 	if (!t) {
-		snprintf(buf, n, "<no type>");
+		fmt_snprintf(buf, n, "<no type>");
 		return buf;
 	}
 	type_put(t, buf, n, 0);
@@ -96,17 +96,17 @@ put_float(Str *b, double f)
 	int prec, exp;
 
 	for (prec = 1; prec < 17; prec++) {
-		snprintf(buf, sizeof buf, "%.*e", prec - 1, f);
+		fmt_snprintf(buf, sizeof buf, "%.*e", prec - 1, f);
 		if (strtod(buf, NULL) == f)
 			break;
 	}
 	/* fixed notation for moderate exponents, like Python's repr */
 	exp = atoi(strchr(buf, 'e') + 1);
 	if (exp >= -4 && exp < 16)
-		snprintf(buf, sizeof buf, "%.*f",
+		fmt_snprintf(buf, sizeof buf, "%.*f",
 			 prec - 1 - exp > 0 ? prec - 1 - exp : 0, f);
 	else
-		snprintf(buf, sizeof buf, "%.*g", prec, f);
+		fmt_snprintf(buf, sizeof buf, "%.*g", prec, f);
 	if (!strpbrk(buf, ".e"))
 		strcat(buf, ".0");
 	str_puts(b, buf);

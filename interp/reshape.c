@@ -20,12 +20,12 @@ groups_fit(const Op *op, const Type *hi, const Type *lo, char *msg, size_t n)
 	for (int g = 0; g < op->nreassoc; g++)
 		sum += op->reassoc[g];
 	if (op->nreassoc && sum != hi->rank) {
-		snprintf(msg, n, "the groups cover %d of the %d dims of rank "
+		fmt_snprintf(msg, n, "the groups cover %d of the %d dims of rank "
 			 "%d", sum, hi->rank, hi->rank);
 		return -1;
 	}
 	if (op->nreassoc != lo->rank) {
-		snprintf(msg, n, "%d groups for rank %d", op->nreassoc,
+		fmt_snprintf(msg, n, "%d groups for rank %d", op->nreassoc,
 			 lo->rank);
 		return -1;
 	}
@@ -35,7 +35,7 @@ groups_fit(const Op *op, const Type *hi, const Type *lo, char *msg, size_t n)
 		for (int i = 0; i < k; i++, d++)
 			p *= hi->dims[d]; /* within the element limit */
 		if (p != want) {
-			snprintf(msg, n, "group %d has %" PRId64 " elements, "
+			fmt_snprintf(msg, n, "group %d has %" PRId64 " elements, "
 				 "dim %d has %" PRId64, g, p, g, want);
 			return -1;
 		}
@@ -50,17 +50,17 @@ reshape_check(const Op *op, const Type *src, const Type *res, char *msg,
 	bool collapse = op->kind == OP_COLLAPSE_SHAPE;
 
 	if (src->dt != res->dt) {
-		snprintf(msg, n, "element type %s differs from the source's %s",
+		fmt_snprintf(msg, n, "element type %s differs from the source's %s",
 			 dtype_names[res->dt], dtype_names[src->dt]);
 		return -1;
 	}
 	if (collapse && res->rank > src->rank) {
-		snprintf(msg, n, "cannot raise rank %d to %d",
+		fmt_snprintf(msg, n, "cannot raise rank %d to %d",
 			 src->rank, res->rank);
 		return -1;
 	}
 	if (!collapse && res->rank < src->rank) {
-		snprintf(msg, n, "cannot lower rank %d to %d",
+		fmt_snprintf(msg, n, "cannot lower rank %d to %d",
 			 src->rank, res->rank);
 		return -1;
 	}

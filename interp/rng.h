@@ -1,8 +1,8 @@
 /*
  * rng.h: the one random number generator of bufdiff, splitmix64 (Steele,
  * Lea and Flood; Vigna's reference constants).  Every seeded choice goes
- * through rng_next: `{random: SEED}` inputs (oracle/data.c), the
- * generator and the fuzzer (oracle/gen.c), the random:SEED schedule of
+ * through rng_next: `{random: SEED}` inputs (oracle/cases/data.c),
+ * the generator (oracle/fuzz/gen*.c), the random:SEED schedule of
  * launches (interp/async.c) and of forall trips (interp/exec.c).  Same
  * seed, same sequence, on every machine.
  */

@@ -362,7 +362,7 @@ violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
 			   !(dense && n == X->bufs[buffer].n);
 	}
 	if (detail)
-		snprintf(nv->detail, sizeof nv->detail, "%s", detail);
+		fmt_snprintf(nv->detail, sizeof nv->detail, "%s", detail);
 	nv->bufkind = -1;
 	if (buffer >= 0 && buffer < X->nbufs) {
 		const Buf *b = &X->bufs[buffer];

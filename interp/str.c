@@ -45,7 +45,7 @@ str_printf(Str *b, const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof buf, fmt, ap);
+	n = fmt_vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return;
@@ -58,7 +58,7 @@ str_printf(Str *b, const char *fmt, ...)
 		return;
 	}
 	va_start(ap, fmt);
-	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	fmt_vsnprintf(big, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	str_put(b, big, (size_t)n);
 	mem_free(big);

@@ -158,11 +158,11 @@ shortest_float(DType dt, double v, char *buf, size_t n)
 	int lo = dt == DT_F32 ? 6 : 15, hi = dt == DT_F32 ? 9 : 17, len = 0;
 
 	if (isnan(v))
-		return snprintf(buf, n, "nan");
+		return fmt_snprintf(buf, n, "nan");
 	if (isinf(v))
-		return snprintf(buf, n, v < 0 ? "-inf" : "inf");
+		return fmt_snprintf(buf, n, v < 0 ? "-inf" : "inf");
 	for (int prec = lo; prec <= hi; prec++) {
-		len = snprintf(buf, n, "%.*g", prec, v);
+		len = fmt_snprintf(buf, n, "%.*g", prec, v);
 		if (dt == DT_F32 ? strtof(buf, NULL) == (float)v
 				 : strtod(buf, NULL) == v)
 			break;
@@ -187,13 +187,13 @@ int
 tensor_elem_str(const Tensor *t, int64_t i, char *buf, size_t n)
 {
 	if (!tensor_defined(t, i))
-		return snprintf(buf, n, "undef");
+		return fmt_snprintf(buf, n, "undef");
 	switch (t->dt) {
 	case DT_F32:
 	case DT_F64:
 		return shortest_float(t->dt, tensor_getf(t, i), buf, n);
 	default:
-		return snprintf(buf, n, "%lld", (long long)tensor_geti(t, i));
+		return fmt_snprintf(buf, n, "%lld", (long long)tensor_geti(t, i));
 	}
 }
 
@@ -216,12 +216,12 @@ index_str(const Tensor *t, int64_t i, char *buf, size_t n)
 		idx[k] = t->dims[k] ? i % t->dims[k] : 0;
 		i = t->dims[k] ? i / t->dims[k] : 0;
 	}
-	len += (size_t)snprintf(buf, n, "[");
+	len += (size_t)fmt_snprintf(buf, n, "[");
 	for (int k = 0; k < t->rank && len < n; k++)
-		len += (size_t)snprintf(buf + len, n - len, k ? ", %" PRId64 : "%" PRId64,
+		len += (size_t)fmt_snprintf(buf + len, n - len, k ? ", %" PRId64 : "%" PRId64,
 					idx[k]);
 	if (len < n)
-		snprintf(buf + len, n - len, "]");
+		fmt_snprintf(buf + len, n - len, "]");
 	return buf;
 }
 
@@ -232,9 +232,9 @@ shape_str(const Tensor *t, char *buf, size_t n)
 
 	buf[0] = 0;
 	if (!t->rank)
-		snprintf(buf, n, "()");
+		fmt_snprintf(buf, n, "()");
 	for (int k = 0; k < t->rank && len < n; k++)
-		len += (size_t)snprintf(buf + len, n - len, k ? "x%" PRId64 : "%" PRId64,
+		len += (size_t)fmt_snprintf(buf + len, n - len, k ? "x%" PRId64 : "%" PRId64,
 					t->dims[k]);
 	return buf;
 }
@@ -248,7 +248,7 @@ check_one(int k, const Tensor *want, const Tensor *got, const char *what,
 
 	if (want->rank != got->rank || want->dt != got->dt ||
 	    memcmp(want->dims, got->dims, sizeof(int64_t) * (size_t)want->rank)) {
-		snprintf(why, n, "output %d: %s has shape %s (%s), expected "
+		fmt_snprintf(why, n, "output %d: %s has shape %s (%s), expected "
 			 "%s (%s)", k, what, shape_str(got, b1, sizeof b1),
 			 dtype_names[got->dt], shape_str(want, b2, sizeof b2),
 			 dtype_names[want->dt]);
@@ -263,7 +263,7 @@ check_one(int k, const Tensor *want, const Tensor *got, const char *what,
 			continue;
 		tensor_elem_str(got, i, b1, sizeof b1);
 		tensor_elem_str(want, i, b2, sizeof b2);
-		snprintf(why, n, "output %d differs at %s: %s %s, expected %s",
+		fmt_snprintf(why, n, "output %d differs at %s: %s %s, expected %s",
 			 k, index_str(want, i, ix, sizeof ix), what, b1, b2);
 		return -1;
 	}
@@ -275,7 +275,7 @@ check_outputs(Tensor *const *want, int nwant, Tensor *const *got, int ngot,
 	      const char *what, char *why, size_t n)
 {
 	if (nwant != ngot) {
-		snprintf(why, n, "the %s run returned %d output%s, expected %d",
+		fmt_snprintf(why, n, "the %s run returned %d output%s, expected %d",
 			 what, ngot, ngot == 1 ? "" : "s", nwant);
 		return -1;
 	}

@@ -495,12 +495,12 @@ list_str(const int *p, int n, char *buf, size_t size)
 {
 	size_t k = 0;
 
-	k += (size_t)snprintf(buf, size, "[");
+	k += (size_t)fmt_snprintf(buf, size, "[");
 	for (int i = 0; i < n && k < size; i++)
-		k += (size_t)snprintf(buf + k, size - k, "%s%d", i ? ", " : "",
+		k += (size_t)fmt_snprintf(buf + k, size - k, "%s%d", i ? ", " : "",
 				      p[i]);
 	if (k < size)
-		snprintf(buf + k, size - k, "]");
+		fmt_snprintf(buf + k, size - k, "]");
 	return buf;
 }
 
@@ -526,7 +526,7 @@ check_transpose(Verifier *v, const Op *op)
 	for (int j = 0; j < ta->rank; j++)
 		dims[j] = ta->dims[op->perm[j]];
 	want = tensor_type(ta->dt, ta->rank, dims);
-	snprintf(what, sizeof what, "transpose of %s by %s", ts(v, 2, ta), pb);
+	fmt_snprintf(what, sizeof what, "transpose of %s by %s", ts(v, 2, ta), pb);
 	return type_gives(v, op, &want, what);
 }
 
@@ -561,7 +561,7 @@ check_reduce(Verifier *v, const Op *op)
 			dims[n++] = ta->dims[j];
 	}
 	want = tensor_type(ta->dt, n, dims);
-	snprintf(what, sizeof what, "%s of %s over %s", opname(op),
+	fmt_snprintf(what, sizeof what, "%s of %s over %s", opname(op),
 		 ts(v, 2, ta), pb);
 	return type_gives(v, op, &want, what);
 }

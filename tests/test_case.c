@@ -193,7 +193,7 @@ one_param(const char *type, const char *data)
 {
 	static char buf[1024];
 
-	snprintf(buf, sizeof buf,
+	fmt_snprintf(buf, sizeof buf,
 		 "case: t\nprogram: |\n  func @main(%%x: %s) -> %s {\n"
 		 "    %%y = clone %%x : %s\n    return %%y\n  }\n"
 		 "inputs:\n  x: %s\n", type, type, type, data);
@@ -205,7 +205,7 @@ one_scalar(const char *type, const char *data)
 {
 	static char buf[1024];
 
-	snprintf(buf, sizeof buf,
+	fmt_snprintf(buf, sizeof buf,
 		 "case: t\nprogram: |\n  func @main(%%x: %s) -> %s {\n"
 		 "    return %%x\n  }\n"
 		 "inputs:\n  x: %s\n", type, type, data);

@@ -40,9 +40,9 @@ fmt(const Tensor *t, char *buf, size_t n)
 	size_t len = 0;
 
 	for (int i = 0; i < t->rank; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%lldx",
+		len += (size_t)fmt_snprintf(buf + len, n - len, "%lldx",
 					(long long)t->dims[i]);
-	len += (size_t)snprintf(buf + len, n - len, "%s:", dtype_names[t->dt]);
+	len += (size_t)fmt_snprintf(buf + len, n - len, "%s:", dtype_names[t->dt]);
 	for (int64_t i = 0; i < t->n && len + 32 < n; i++) {
 		buf[len++] = ' ';
 		len += (size_t)tensor_elem_str(t, i, buf + len, n - len);

@@ -342,14 +342,14 @@ static void
 check_xop(const ExportOp *x, const char *want)
 {
 	char buf[256];
-	int n = snprintf(buf, sizeof buf, "%s [", x->mlir);
+	int n = fmt_snprintf(buf, sizeof buf, "%s [", x->mlir);
 
 	for (int i = 0; i < x->noperands; i++)
-		n += snprintf(buf + n, sizeof buf - n, "%s%s", i ? "," : "",
+		n += fmt_snprintf(buf + n, sizeof buf - n, "%s%s", i ? "," : "",
 			      vname(x->operands[i]));
-	n += snprintf(buf + n, sizeof buf - n, "] ->");
+	n += fmt_snprintf(buf + n, sizeof buf - n, "] ->");
 	for (int j = 0; j < x->nresults; j++)
-		n += snprintf(buf + n, sizeof buf - n, " %s(%d)",
+		n += fmt_snprintf(buf + n, sizeof buf - n, " %s(%d)",
 			      vname(x->results[j]), x->tied[j]);
 	ck_assert_str_eq(buf, want);
 }
@@ -414,7 +414,7 @@ START_TEST(every_op_map)
 		const char *name = strchr(want[k][1], ' ');
 		char mlir[64];
 
-		snprintf(mlir, sizeof mlir, "%.*s", (int)(name - want[k][1]),
+		fmt_snprintf(mlir, sizeof mlir, "%.*s", (int)(name - want[k][1]),
 			 want[k][1]);
 		for (int i = 0; i < m.nops && !x; i++)
 			if (m.ops[i].op->loc.line == atoi(want[k][0]))
@@ -500,7 +500,7 @@ START_TEST(mlir_opt_parses)
 	int fd;
 	FILE *f;
 
-	snprintf(cmd, sizeof cmd, "mlir-opt-%d --version >/dev/null 2>&1", v);
+	fmt_snprintf(cmd, sizeof cmd, "mlir-opt-%d --version >/dev/null 2>&1", v);
 	if (system(cmd)) {
 		printf("test_export: SKIP mlir-opt-%d: not installed\n", v);
 		return;
@@ -512,7 +512,7 @@ START_TEST(mlir_opt_parses)
 	fputs(s, f);
 	fclose(f);
 	mem_free(s);
-	snprintf(cmd, sizeof cmd, "mlir-opt-%d %s -o /dev/null", v, path);
+	fmt_snprintf(cmd, sizeof cmd, "mlir-opt-%d %s -o /dev/null", v, path);
 	ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
 	unlink(path);
 }

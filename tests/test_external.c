@@ -54,7 +54,7 @@ command_with(const ExternalOpts *o, const Strategy *s)
 	external_command(o, s, &b);
 	t = str_take(&b);
 	ck_assert_ptr_nonnull(t);
-	snprintf(buf, sizeof buf, "%s", t);
+	fmt_snprintf(buf, sizeof buf, "%s", t);
 	mem_free(t);
 	return buf;
 }
@@ -110,7 +110,7 @@ stage(const Strategy *s)
 	external_stage(NULL, s, &b);
 	t = str_take(&b);
 	ck_assert_ptr_nonnull(t);
-	snprintf(buf, sizeof buf, "%s", t);
+	fmt_snprintf(buf, sizeof buf, "%s", t);
 	mem_free(t);
 	return buf;
 }
@@ -458,12 +458,12 @@ START_TEST(parse_many)
 	char spec[64];
 
 	for (int i = 0; i < 100; i++) {
-		snprintf(spec, sizeof spec, "exec:true %d", i);
+		fmt_snprintf(spec, sizeof spec, "exec:true %d", i);
 		s[i] = parse(spec);
 		ck_assert_str_eq(s[i]->arg, spec + 5);
 	}
 	for (int i = 0; i < 100; i++) {
-		snprintf(spec, sizeof spec, "exec:true %d", i);
+		fmt_snprintf(spec, sizeof spec, "exec:true %d", i);
 		ck_assert_ptr_eq(parse(spec), s[i]);
 	}
 }

@@ -1,16 +1,13 @@
 /*
- * test_fmt.c: fmt_snprintf (interp/fmt.c, what snprintf means in every
- * file that includes ir.h) prints the same bytes and returns the same
- * length as the C library's snprintf, on the conversions it handles and on
- * the ones it hands over, at every buffer size.
+ * test_fmt.c: fmt_snprintf (interp/fmt.c, what bufdiff calls instead of
+ * snprintf) prints the same bytes and returns the same length as the C
+ * library's snprintf, on the conversions it handles and on the ones it
+ * hands over, at every buffer size.
  */
 #include <limits.h>
 #include <stdint.h>
 
 #include "testutil.h"
-
-#undef snprintf
-#undef vsnprintf
 
 /* Both, into buffers of every size 0..40 and one large: same length, same
  * bytes, nothing written past the size. */

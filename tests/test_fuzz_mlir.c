@@ -94,14 +94,14 @@ seen_run(const Case *c, Seen *w)
 	diff_run(NULL, c, &c->runs[0], NULL, ref, nref, &r);
 	w->verdict = r.verdict;
 	w->status = r.status;
-	n = (size_t)snprintf(w->what, sizeof w->what, "%s|%s|%lld %lld %lld|",
+	n = (size_t)fmt_snprintf(w->what, sizeof w->what, "%s|%s|%lld %lld %lld|",
 			     r.tool.status, r.err.msg,
 			     (long long)r.ex.mem.peak_bytes,
 			     (long long)r.ex.mem.allocations,
 			     (long long)r.ex.mem.copies);
 	for (int i = 0; i < r.ex.nviols && n < sizeof w->what; i++) {
 		const Violation *v = &r.ex.viols[i];
-		n += (size_t)snprintf(w->what + n, sizeof w->what - n, "%d@%d ",
+		n += (size_t)fmt_snprintf(w->what + n, sizeof w->what - n, "%d@%d ",
 				      (int)v->kind, v->at ? v->at->mloc.line : 0);
 	}
 	runout_clear(&r);
@@ -134,7 +134,7 @@ START_TEST(pipeline_batched_same_verdicts)
 		char file[64];
 		Diag d;
 		/* the name fuzz gives it: a batch's diagnostics name it */
-		snprintf(file, sizeof file, "seed-%d.yaml", 7000000 + i);
+		fmt_snprintf(file, sizeof file, "seed-%d.yaml", 7000000 + i);
 		yaml[i] = gen_case(7000000 + (uint64_t)i, &g, s->name);
 		ck_assert_int_eq(case_parse(file, yaml[i], strlen(yaml[i]), 0,
 					    &cases[i], &d), 0);

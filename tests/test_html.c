@@ -37,7 +37,7 @@ checked(const char *rel, Outcome *o)
 	char path[512];
 	Case *c = NULL;
 
-	snprintf(path, sizeof path, "%s/cases/%s", SRCDIR, rel);
+	fmt_snprintf(path, sizeof path, "%s/cases/%s", SRCDIR, rel);
 	check_file(&(RunConfig){.nrandom = 8, .record = true}, path, NULL, true,
 		   &c, o);
 	ck_assert_msg(o->status == STATUS_OK, "%s: %s", rel, o->why);
@@ -66,7 +66,7 @@ START_TEST(seed_page_has_every_panel_and_the_blame)
 
 	for (int i = 0; ids[i]; i++) {
 		char want[64];
-		snprintf(want, sizeof want, "id=\"%s\"", ids[i]);
+		fmt_snprintf(want, sizeof want, "id=\"%s\"", ids[i]);
 		ck_assert_msg(strstr(s, want), "no %s", want);
 	}
 	/* reader z (line 6), writer y (line 5), victim x (its func, line 4) */

@@ -17,7 +17,7 @@ imp(const char *mlir, const char *func)
 
 	if (mlir_import(mlir, strlen(mlir), "in.mlir", func, &out, &d, &dfile)) {
 		str_free(&out);
-		snprintf(buf, sizeof buf, "%s:%d:%d: %s", dfile, d.loc.line,
+		fmt_snprintf(buf, sizeof buf, "%s:%d:%d: %s", dfile, d.loc.line,
 			 d.loc.col, d.msg);
 		return strdup(buf);
 	}

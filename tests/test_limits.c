@@ -315,7 +315,7 @@ END_TEST
 static const char *
 mem_msg(int64_t lim, char *buf, size_t n)
 {
-	snprintf(buf, n, "memory limit of %lld bytes reached (all the process "
+	fmt_snprintf(buf, n, "memory limit of %lld bytes reached (all the process "
 		 "holds: data, tensors, shadows, reports; --max-memory)",
 		 (long long)lim);
 	return buf;

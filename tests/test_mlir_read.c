@@ -21,7 +21,7 @@ slurp(const char *name, size_t *len)
 	char *buf;
 	long n;
 
-	snprintf(path, sizeof path, "%s/tests/mlir/%s", SRCDIR, name);
+	fmt_snprintf(path, sizeof path, "%s/tests/mlir/%s", SRCDIR, name);
 	f = fopen(path, "rb");
 	ck_assert_msg(f != NULL, "cannot open %s", path);
 	fseek(f, 0, SEEK_END);
@@ -173,12 +173,12 @@ START_TEST(test_live_tools)
 		size_t n;
 		char buf[4096], *s;
 
-		snprintf(tool, sizeof tool, "/usr/bin/mlir-opt-%d", tools[i].v);
+		fmt_snprintf(tool, sizeof tool, "/usr/bin/mlir-opt-%d", tools[i].v);
 		if (access(tool, X_OK)) {
 			printf("SKIP: test_live_tools: %s is not installed\n", tool);
 			continue;
 		}
-		snprintf(cmd, sizeof cmd, "cd %s/tests/mlir && %s --one-shot-bufferize='%s' "
+		fmt_snprintf(cmd, sizeof cmd, "cd %s/tests/mlir && %s --one-shot-bufferize='%s' "
 			 "--mlir-print-op-generic --mlir-print-debuginfo loops.mlir",
 			 SRCDIR, tool, tools[i].opts);
 		p = popen(cmd, "r");

@@ -223,11 +223,11 @@ START_TEST(long_chain)
 	Fixture f;
 	int inplace = 0;
 
-	n += (size_t)snprintf(text + n, cap - n, "func @main(%%v0: tensor<4xf32>) -> tensor<4xf32> {\n");
+	n += (size_t)fmt_snprintf(text + n, cap - n, "func @main(%%v0: tensor<4xf32>) -> tensor<4xf32> {\n");
 	for (int i = 1; i <= N; i++)
-		n += (size_t)snprintf(text + n, cap - n,
+		n += (size_t)fmt_snprintf(text + n, cap - n,
 				      "  %%v%d = add %%v%d, 1.0 : tensor<4xf32>\n", i, i - 1);
-	snprintf(text + n, cap - n, "  return %%v%d\n}\n", N);
+	fmt_snprintf(text + n, cap - n, "  return %%v%d\n}\n", N);
 	decide(&f, "one-shot", text);
 	for (int i = 0; i < f.p->nvalues; i++)
 		inplace += f.ds.d[i].kind == DEC_INPLACE;

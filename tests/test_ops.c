@@ -136,7 +136,7 @@ scalar_prog(int k, DType dt, char *buf, size_t n)
 	const char *t = dtype_names[dt];
 	Form f = op_info[k].form;
 
-	snprintf(buf, n,
+	fmt_snprintf(buf, n,
 		 "func @main(%%a: %s, %%b: %s) -> %s {\n"
 		 "  %%r = %s %%a%s : %s\n"
 		 "  return %%r\n"
@@ -187,7 +187,7 @@ START_TEST(op_table_verify_and_export)
 				ck_assert_int_eq(mlir_export(p, "t.yaml",
 					mlir_version(versions[v]), &b, NULL, NULL,
 					&d), 0);
-				snprintf(want, sizeof want, " = %s %s%s", s,
+				fmt_snprintf(want, sizeof want, " = %s %s%s", s,
 					 w->xf == X_CMP ? pred : "",
 					 w->xf == X_CMP ? ", " : "");
 				ck_assert_msg(b.s && strstr(b.s, want),
@@ -232,11 +232,11 @@ START_TEST(op_table_import)
 				for (int c = 0; c < 16; c++)
 					if (mlir_cmp_pred(fl, c) &&
 					    !strcmp(mlir_cmp_pred(fl, c), p))
-						snprintf(attr, sizeof attr,
+						fmt_snprintf(attr, sizeof attr,
 							 " <{predicate = %d : i64}>",
 							 c);
 			}
-			snprintf(text, sizeof text,
+			fmt_snprintf(text, sizeof text,
 				 "\"builtin.module\"() ({\n"
 				 "  \"func.func\"() <{function_type = (%s, %s) -> %s"
 				 ", sym_name = \"main\"}> ({\n"
@@ -253,7 +253,7 @@ START_TEST(op_table_import)
 						   NULL, &out, &d, &dfile),
 				      "%s on %s: %s\n%s", op_info[k].name, ty,
 				      d.msg, text);
-			snprintf(want, sizeof want, " = %s ", op_info[k].name);
+			fmt_snprintf(want, sizeof want, " = %s ", op_info[k].name);
 			ck_assert_msg(out.s && strstr(out.s, want),
 				      "%s on %s: no '%s' in\n%s", op_info[k].name,
 				      ty, want, out.s ? out.s : "");

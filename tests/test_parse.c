@@ -440,13 +440,13 @@ START_TEST(test_alloc_failures_big)
 	char *text = malloc(cap);
 	long k;
 
-	n += (size_t)snprintf(text + n, cap - n,
+	n += (size_t)fmt_snprintf(text + n, cap - n,
 			      "func @f(%%v0: tensor<4xf32>) -> tensor<4xf32> {\n");
 	for (int i = 1; i < 2000; i++)
-		n += (size_t)snprintf(text + n, cap - n,
+		n += (size_t)fmt_snprintf(text + n, cap - n,
 				      "  %%v%d = add %%v%d, 1.0 : tensor<4xf32>\n",
 				      i, i - 1);
-	snprintf(text + n, cap - n, "  return %%v1999\n}\n");
+	fmt_snprintf(text + n, cap - n, "  return %%v1999\n}\n");
 	for (k = 0;; k++) {
 		Diag d;
 		Program *p;

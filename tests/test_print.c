@@ -408,11 +408,11 @@ START_TEST(test_float_spelling)
 		Diag d;
 		Program *p;
 		char *s;
-		snprintf(text, sizeof text,
+		fmt_snprintf(text, sizeof text,
 			 "func @f() {\n  %%a = const %.17g : f64\n}\n", vals[i]);
 		p = tu_parse(text, &d);
 		if (!p) { /* %.17g of an integral value has no '.' */
-			snprintf(text, sizeof text,
+			fmt_snprintf(text, sizeof text,
 				 "func @f() {\n  %%a = const %.17e : f64\n}\n",
 				 vals[i]);
 			p = tu_parse(text, &d);

@@ -55,10 +55,10 @@ has_culprit(const Run *r, const char *name)
 	for (int i = 0; i < r->nculprits; i++) {
 		const Forced *f = &r->culprits[i];
 		if (f->words)
-			snprintf(buf, sizeof buf, "args %s:%s", f->result->name,
+			fmt_snprintf(buf, sizeof buf, "args %s:%s", f->result->name,
 				 f->words);
 		else
-			snprintf(buf, sizeof buf, "%s:%s", f->result->name,
+			fmt_snprintf(buf, sizeof buf, "%s:%s", f->result->name,
 				 f->operand ? f->operand->name : "new");
 		if (!strcmp(buf, name))
 			return true;
@@ -130,7 +130,7 @@ reduce_dir(const char *dir)
 	ck_assert_int_gt(n, 0);
 	qsort(names, (size_t)n, sizeof *names, cmp_str);
 	for (int i = 0; i < n; i++) {
-		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		fmt_snprintf(path, sizeof path, "%s/%s", dir, names[i]);
 		case_free(reduce_file(path, 10));
 		free(names[i]);
 	}

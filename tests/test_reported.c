@@ -37,7 +37,7 @@ list_cases(char names[][128])
 	while ((e = readdir(d)) && n < MAX_CASES) {
 		size_t len = strlen(e->d_name);
 		if (len > 5 && len < 128 && !strcmp(e->d_name + len - 5, ".yaml"))
-			snprintf(names[n++], 128, "%s", e->d_name);
+			fmt_snprintf(names[n++], 128, "%s", e->d_name);
 	}
 	closedir(d);
 	qsort(names, (size_t)n, sizeof names[0], cmp_name);
@@ -93,7 +93,7 @@ check_mlir(const char *yaml, const char *url)
 	size_t len = strlen(yaml);
 	FILE *f;
 
-	snprintf(path, sizeof path, "%s/%.*s.mlir", DIR_REPORTED,
+	fmt_snprintf(path, sizeof path, "%s/%.*s.mlir", DIR_REPORTED,
 		 (int)(len - 5), yaml);
 	f = fopen(path, "r");
 	ck_assert_msg(f != NULL, "%s: no MLIR beside the case", path);
@@ -110,7 +110,7 @@ check_one(const char *name)
 	Diag d;
 	int rc;
 
-	snprintf(path, sizeof path, "%s/%.127s", DIR_REPORTED, name);
+	fmt_snprintf(path, sizeof path, "%s/%.127s", DIR_REPORTED, name);
 	rc = case_load(path, 0, &c, &d);
 	ck_assert_ptr_nonnull(c);
 	ck_assert_msg(first_url(c->about, url, sizeof url), "%s: no URL", path);
@@ -151,7 +151,7 @@ START_TEST(one_case_per_report)
 		Case *c = NULL;
 		Diag d;
 
-		snprintf(path, sizeof path, "%s/%.127s", DIR_REPORTED, names[i]);
+		fmt_snprintf(path, sizeof path, "%s/%.127s", DIR_REPORTED, names[i]);
 		case_load(path, 0, &c, &d);
 		ck_assert_ptr_nonnull(c);
 		ck_assert(first_url(c->about, urls[i], sizeof urls[i]));

@@ -145,7 +145,7 @@ dead(long pid)
 	FILE *f;
 	bool z = true;
 
-	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	fmt_snprintf(path, sizeof path, "/proc/%ld/stat", pid);
 	if (!(f = fopen(path, "r")))
 		return true;
 	if (fgets(line, sizeof line, f)) {

@@ -823,7 +823,7 @@ expect_future_err(const char *tail, int line, int col)
 {
 	char text[1024];
 
-	snprintf(text, sizeof text, "%s%s", fut_head, tail);
+	fmt_snprintf(text, sizeof text, "%s%s", fut_head, tail);
 	expect_err(text, line, col, "future %f may only be used by await");
 }
 

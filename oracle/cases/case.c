@@ -272,7 +272,7 @@ load_inputs(Loader *L, Case *c, yaml_node_t *n, yaml_node_t *top)
 			if (p < 0)
 				yl_fail(L, yl_loc(k), "input '%s' names no param "
 					"of @%s", name, f->name);
-			snprintf(label, sizeof label, "input %s", f->params[p]->name);
+			fmt_snprintf(label, sizeof label, "input %s", f->params[p]->name);
 			c->inputs[p] = data_tensor(L, yl_pair_val(L, n, i),
 						   f->params[p]->type, &c->lim,
 						   false, label);

@@ -199,10 +199,10 @@ dims_str(const int64_t *dims, int rank, char *buf, size_t n)
 
 	buf[0] = 0;
 	for (int i = 0; i < rank && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, i ? "x%" PRId64 : "%" PRId64,
+		len += (size_t)fmt_snprintf(buf + len, n - len, i ? "x%" PRId64 : "%" PRId64,
 					dims[i]);
 	if (!rank)
-		snprintf(buf, n, "()");
+		fmt_snprintf(buf, n, "()");
 	return buf;
 }
 
@@ -460,7 +460,7 @@ from_mapping(Fill *F, const yaml_node_t *n, const Type *t, const Limits *lim)
 	int64_t dims[MAXRANK], cnt;
 	char where[128];
 
-	snprintf(where, sizeof where, "%s", F->label);
+	fmt_snprintf(where, sizeof where, "%s", F->label);
 	yl_keys(L, n, keys, where, v, NULL);
 	if (!!v[SPLAT] + !!v[RANDOM] + !!v[DATA] != 1)
 		yl_fail(L, yl_loc(n), "%s: give exactly one of 'splat', "
@@ -519,7 +519,7 @@ data_outputs(Loader *L, const yaml_node_t *n, Type *const *rtypes, int nrtypes,
 			nrtypes);
 	outs = arena_alloc(L->arena, sizeof *outs * (size_t)(nrtypes ? nrtypes : 1));
 	for (int i = 0; i < nrtypes; i++) {
-		snprintf(lb, sizeof lb, "%soutput %d", label, i);
+		fmt_snprintf(lb, sizeof lb, "%soutput %d", label, i);
 		outs[i] = data_tensor(L, yl_item(L, n, i), rtypes[i], lim, true,
 				      arena_strdup(L->arena, lb));
 	}

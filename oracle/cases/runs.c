@@ -508,7 +508,7 @@ load_run(Loader *L, Case *c, Run *r, const yaml_node_t *n, int no)
 	pk[PK_ARGS] = v[ARGS];
 	runs_load_plan(L, c, r, pk);
 	if (v[OUTS]) {
-		snprintf(label, sizeof label, "run %d ", no);
+		fmt_snprintf(label, sizeof label, "run %d ", no);
 		r->outputs = data_outputs(L, v[OUTS], c->entry->rtypes,
 					  c->entry->nrtypes, &c->lim, label);
 		r->noutputs = c->entry->nrtypes;

@@ -16,7 +16,7 @@ yl_fail(Loader *L, Loc loc, const char *fmt, ...)
 
 	L->d->loc = loc;
 	va_start(ap, fmt);
-	vsnprintf(L->d->msg, sizeof L->d->msg, fmt, ap);
+	fmt_vsnprintf(L->d->msg, sizeof L->d->msg, fmt, ap);
 	va_end(ap);
 	longjmp(L->jb, YL_FAIL);
 }
@@ -115,7 +115,7 @@ in_where(const char *where, char *buf, size_t n)
 {
 	if (!*where)
 		return "";
-	snprintf(buf, n, " in %s", where);
+	fmt_snprintf(buf, n, " in %s", where);
 	return buf;
 }
 
@@ -146,7 +146,7 @@ key_list(const char *const *keys, char *buf, size_t n)
 
 	buf[0] = 0;
 	for (int i = 0; keys[i] && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "",
+		len += (size_t)fmt_snprintf(buf + len, n - len, "%s%s", i ? ", " : "",
 					keys[i]);
 }
 

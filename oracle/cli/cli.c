@@ -265,7 +265,7 @@ suggest(char *buf, size_t n, const char *word, const char *const *names,
 
 	if (!s)
 		return "";
-	snprintf(buf, n, "did you mean '%s%s'?%s", dashes, s, sep);
+	fmt_snprintf(buf, n, "did you mean '%s%s'?%s", dashes, s, sep);
 	return buf;
 }
 
@@ -279,7 +279,7 @@ suggest_paren(char *buf, size_t n, const char *word, const char *const *names,
 
 	if (!*s)
 		return "";
-	snprintf(buf, n, " (%s)", s);
+	fmt_snprintf(buf, n, " (%s)", s);
 	return buf;
 }
 
@@ -365,7 +365,7 @@ help_cmd(FILE *f, CliCmd c)
 		int n;
 		if (!(flags[i].cmds & (1u << c)))
 			continue;
-		n = snprintf(head, sizeof head, "  --%s%s%s", flags[i].name,
+		n = fmt_snprintf(head, sizeof head, "  --%s%s%s", flags[i].name,
 			     flags[i].meta ? " " : "",
 			     flags[i].meta ? flags[i].meta : "");
 		fprintf(f, "%s%*s", head, n < 24 ? 24 - n : 1, "");
@@ -396,7 +396,7 @@ p_num(Args *a, const Flag *f, const char *v, void *field, char *why, size_t n)
 	errno = 0;
 	x = strtoll(v, &end, 10);
 	if (end == v || *end || errno == ERANGE || x < f->lo || x > f->hi) {
-		snprintf(why, n, "--%s wants a whole number in %lld..%lld, got "
+		fmt_snprintf(why, n, "--%s wants a whole number in %lld..%lld, got "
 			 "'%s'", f->name, f->lo, f->hi, v);
 		return -1;
 	}
@@ -414,7 +414,7 @@ p_u64(Args *a, const Flag *f, const char *v, void *field, char *why, size_t n)
 {
 	(void)a;
 	if (!u64_parse(v, (uint64_t *)field)) {
-		snprintf(why, n, "--%s wants a whole number in 0..%llu, got '%s'",
+		fmt_snprintf(why, n, "--%s wants a whole number in 0..%llu, got '%s'",
 			 f->name, (unsigned long long)UINT64_MAX, v);
 		return -1;
 	}
@@ -433,7 +433,7 @@ p_seconds(Args *a, const Flag *f, const char *v, void *field, char *why,
 	t = strtod(v, &end);
 	if (end == v || *end || errno == ERANGE || !isfinite(t) ||
 	    !(t > (double)f->lo) || t > (double)f->hi) {
-		snprintf(why, n, "--%s wants seconds in (%lld, %lld], got '%s'",
+		fmt_snprintf(why, n, "--%s wants seconds in (%lld, %lld], got '%s'",
 			 f->name, f->lo, f->hi, v);
 		return -1;
 	}
@@ -468,10 +468,10 @@ p_strategy(Args *a, const Flag *f, const char *v, void *field, char *why,
 	if ((*(const Strategy **)field = strategy_parse(v)))
 		return 0;
 	if (!strncmp(v, "exec:", 5) || !strncmp(v, "exec-mlir:", 10))
-		snprintf(why, n, "unknown strategy '%s': exec:CMD needs a command",
+		fmt_snprintf(why, n, "unknown strategy '%s': exec:CMD needs a command",
 			 v);
 	else
-		snprintf(why, n, "unknown strategy '%s' (%ssee bufdiff strategies)",
+		fmt_snprintf(why, n, "unknown strategy '%s' (%ssee bufdiff strategies)",
 			 v, suggest(buf, sizeof buf, v, names, k, "", " "));
 	return -1;
 }
@@ -489,10 +489,10 @@ p_schedule(Args *a, const Flag *f, const char *v, void *field, char *why,
 		return 0;
 	}
 	if (!strncmp(v, "random:", 7))
-		snprintf(why, n, "unknown schedule '%s' (random:SEED wants a seed "
+		fmt_snprintf(why, n, "unknown schedule '%s' (random:SEED wants a seed "
 			 "in 0..%llu)", v, (unsigned long long)UINT64_MAX);
 	else
-		snprintf(why, n, "unknown schedule '%s' (%ssync, late, all or "
+		fmt_snprintf(why, n, "unknown schedule '%s' (%ssync, late, all or "
 			 "random:SEED)", v, suggest(buf, sizeof buf, v, names, 4, "", " "));
 	return -1;
 }
@@ -507,7 +507,7 @@ p_shard(Args *a, const Flag *f, const char *v, void *field, char *why,
 
 	(void)f, (void)field;
 	if (slash && (size_t)(slash - v) < sizeof i) {
-		snprintf(i, sizeof i, "%.*s", (int)(slash - v), v);
+		fmt_snprintf(i, sizeof i, "%.*s", (int)(slash - v), v);
 		if (u64_parse(i, &si) && u64_parse(slash + 1, &sn) && sn >= 1 &&
 		    sn <= INT_MAX && si < sn) {
 			a->shard = (int)si;
@@ -515,7 +515,7 @@ p_shard(Args *a, const Flag *f, const char *v, void *field, char *why,
 			return 0;
 		}
 	}
-	snprintf(why, n, "--shard wants I/N with 0 <= I < N <= %d, got '%s'",
+	fmt_snprintf(why, n, "--shard wants I/N with 0 <= I < N <= %d, got '%s'",
 		 INT_MAX, v);
 	return -1;
 }
@@ -526,7 +526,7 @@ p_mix(Args *a, const Flag *f, const char *v, void *field, char *why, size_t n)
 	(void)a, (void)f;
 	if (!fuzz_parse_mix(v, (unsigned *)field))
 		return 0;
-	snprintf(why, n, "--mix wants a list of slices, matmul, loops, branches, "
+	fmt_snprintf(why, n, "--mix wants a list of slices, matmul, loops, branches, "
 		 "async, calls, forall (or a number), got '%s'", v);
 	return -1;
 }
@@ -537,7 +537,7 @@ p_pipeline(Args *a, const Flag *f, const char *v, void *field, char *why,
 {
 	(void)a, (void)f;
 	if (!*v || strchr(v, '\'')) {
-		snprintf(why, n, "--mlir-pipeline wants a pass pipeline (no "
+		fmt_snprintf(why, n, "--mlir-pipeline wants a pass pipeline (no "
 			 "quotes), got '%s'", v);
 		return -1;
 	}
@@ -554,7 +554,7 @@ p_mlir_version(Args *a, const Flag *f, const char *v, void *field, char *why,
 
 	(void)a, (void)f;
 	if (*end || !*v || !mlir_version((int)x)) {
-		snprintf(why, n, "unknown MLIR version '%s' (16, 19 or 22)", v);
+		fmt_snprintf(why, n, "unknown MLIR version '%s' (16, 19 or 22)", v);
 		return -1;
 	}
 	*(int *)field = (int)x;
@@ -614,7 +614,7 @@ unknown_option(const Args *a, const char *text)
 	char word[64], buf[128];
 	int n = 0;
 
-	snprintf(word, sizeof word, "%.*s", (int)strcspn(text, "="), text);
+	fmt_snprintf(word, sizeof word, "%.*s", (int)strcspn(text, "="), text);
 	for (int i = 0; i < NFLAGS; i++)
 		if (flags[i].cmds & (1u << a->cmd))
 			names[n++] = flags[i].name;

@@ -49,7 +49,7 @@ on_path(const char *tool)
 
 	while (p && *p) {
 		size_t n = strcspn(p, ":");
-		snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, tool);
+		fmt_snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, tool);
 		if (access(buf, X_OK) == 0)
 			return true;
 		p += n + (p[n] == ':');
@@ -111,7 +111,7 @@ tool_failed(const char *file, const char *text, const char *tool,
 		while (p > line && p[-1] != ':')
 			p--;
 		d.loc.line = atoi(p);
-		snprintf(d.msg, sizeof d.msg, "%.*s", (int)strcspn(e + 9, "\n"),
+		fmt_snprintf(d.msg, sizeof d.msg, "%.*s", (int)strcspn(e + 9, "\n"),
 			 e + 9);
 		if (d.loc.line > 0 && p > line && !strncmp(line, file, strlen(file))) {
 			diag_print(stderr, file, text, &d);

@@ -93,7 +93,7 @@ lab_text(FILE *f, Lab *L, int total)
 		char evs[16] = "-";
 		bool hit = lab_serve(L, i, &ev);
 		if (ev >= 0)
-			snprintf(evs, sizeof evs, "%d", ev);
+			fmt_snprintf(evs, sizeof evs, "%d", ev);
 		fprintf(f, "%6d %5d %6s %8s  ", i, lab_addr(L, i),
 			hit ? "hit" : "miss", evs);
 		lab_order(f, L);
@@ -151,7 +151,7 @@ lab_html(const char *path, const Lab *L)
 		 "\n<pre class=\"note\" id=\"lacks\">");
 	html_put(&b, lacks);
 	str_puts(&b, "</pre>\n");
-	snprintf(script, sizeof script, lab_script, L->cap, L->stride, L->n,
+	fmt_snprintf(script, sizeof script, lab_script, L->cap, L->stride, L->n,
 		 L->step);
 	html_end(&b, script);
 	return html_write(path, &b);

@@ -103,7 +103,7 @@ check_planned(Opts *o, const char *path, bool only, Case **c, Outcome *out)
 		fprintf(errs(), "%s: error: %s\n", o->a.plan, d.msg);
 	memset(out, 0, sizeof *out);
 	out->status = STATUS_BAD;
-	snprintf(out->why, sizeof out->why, "%s:%d:%d: error: %.400s", o->a.plan,
+	fmt_snprintf(out->why, sizeof out->why, "%s:%d:%d: error: %.400s", o->a.plan,
 		 d.loc.line, d.loc.col, d.msg);
 }
 
@@ -266,7 +266,7 @@ walk(Files *out, const char *dir, Seen *seen)
 	for (int i = 0; !rc && i < names.n; i++) {
 		size_t n = strlen(dir);
 		/* `cases/` and `cases` name the same files */
-		if (snprintf(path, sizeof path, "%.*s/%s",
+		if (fmt_snprintf(path, sizeof path, "%.*s/%s",
 			     (int)(n > 1 && dir[n - 1] == '/' ? n - 1 : n), dir,
 			     names.v[i]) >= (int)sizeof path) {
 			fprintf(stderr, "bufdiff: %s/%s: path longer than %d "
@@ -420,7 +420,7 @@ check_one_file(void *ctx, const char *path, int idx, JEntry *e)
 	}
 	if (o->a.html) {
 		char page[64], file[4096];
-		snprintf(file, sizeof file, "%s/%s", o->a.html,
+		fmt_snprintf(file, sizeof file, "%s/%s", o->a.html,
 			 html_page_name(idx, page, sizeof page));
 		if (html_case_file(file, c, &out, path)) {
 			if (df)
@@ -448,7 +448,7 @@ check_done(void *ctx, JEntry *je, int i)
 	if (e->status == STATUS_OK && (dup = duplicate(je, i))) {
 		char why[640];
 		e->status = STATUS_BAD;
-		snprintf(why, sizeof why, "duplicate case name '%s' (also in %s)",
+		fmt_snprintf(why, sizeof why, "duplicate case name '%s' (also in %s)",
 			 e->name, dup);
 		mem_free(e->msg);
 		e->msg = mem_strdup(why);

@@ -83,7 +83,7 @@ add_repro(FuzzStats *st, const char *path)
 static void
 fuzz_file(uint64_t seed, char *buf, size_t n)
 {
-	snprintf(buf, n, "seed-%llu.yaml", (unsigned long long)seed);
+	fmt_snprintf(buf, n, "seed-%llu.yaml", (unsigned long long)seed);
 }
 
 /* The outside tools' options of the campaign (NULL: the defaults). */
@@ -105,7 +105,7 @@ keep_bridge(const FuzzOpts *o, const char *path, const char *yaml)
 	char *mt = NULL, *st = NULL;
 	Diag d;
 
-	snprintf(base, sizeof base, "%.*s", (int)n, path);
+	fmt_snprintf(base, sizeof base, "%.*s", (int)n, path);
 	if (case_parse(path, yaml, strlen(yaml), 0, &c, &d) ||
 	    mlir_export(c->prog, path, mlir_version(external_mlir_version(
 			tool_opts(o), o->strategy)), &m, NULL, NULL, &d)) {
@@ -122,10 +122,10 @@ keep_bridge(const FuzzOpts *o, const char *path, const char *yaml)
 	st = str_take(&sh);
 	if (mt && st) {
 		char p[4200];
-		snprintf(p, sizeof p, "%s.mlir", base);
+		fmt_snprintf(p, sizeof p, "%s.mlir", base);
 		if (write_file(p, mt))
 			fprintf(stderr, "bufdiff: cannot write %s\n", p);
-		snprintf(p, sizeof p, "%s.sh", base);
+		fmt_snprintf(p, sizeof p, "%s.sh", base);
 		if (write_file(p, st))
 			fprintf(stderr, "bufdiff: cannot write %s\n", p);
 	}
@@ -152,9 +152,9 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 		bucket_seed(k, seed);
 	if (!isnew && !tool_error)
 		return;
-	snprintf(name, sizeof name, "fuzz/%s-%llu", strategy_label(o->strategy),
+	fmt_snprintf(name, sizeof name, "fuzz/%s-%llu", strategy_label(o->strategy),
 		 (unsigned long long)seed);
-	snprintf(about, sizeof about, "found by bufdiff fuzz --strategy %s "
+	fmt_snprintf(about, sizeof about, "found by bufdiff fuzz --strategy %s "
 		 "--seed %llu", o->strategy->name, (unsigned long long)seed);
 	if (o->reduce && reduce_case(o->cfg, c, 0, name, about, &reduced, &rs, &d) == 0 &&
 	    !o->quiet)
@@ -164,7 +164,7 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 	if (st->failures == 0)
 		st->first_reduce = rs;
 	if (o->out) {
-		snprintf(path, sizeof path, "%s/%s-%llu.yaml", o->out,
+		fmt_snprintf(path, sizeof path, "%s/%s-%llu.yaml", o->out,
 			 strategy_label(o->strategy), (unsigned long long)seed);
 		if (o->lazy_out && mkdir(o->out, 0777) && errno != EEXIST)
 			fprintf(stderr, "bufdiff: cannot create %s: %s\n", o->out,
@@ -212,7 +212,7 @@ first_error(const char *err)
 
 	if (!p)
 		return "";
-	snprintf(line, sizeof line, ": %.*s", (int)strcspn(p + 7, "\n"), p + 7);
+	fmt_snprintf(line, sizeof line, ": %.*s", (int)strcspn(p + 7, "\n"), p + 7);
 	return line;
 }
 

@@ -101,7 +101,7 @@ fuzz_signature(const RunOut *r, const Case *c, char *buf, size_t n)
 	if (!m)
 		str_puts(&b, "-");
 	s = str_take(&b);
-	snprintf(buf, n, "%s", s ? s : "?");
+	fmt_snprintf(buf, n, "%s", s ? s : "?");
 	mem_free(s);
 }
 

@@ -16,7 +16,7 @@ gen_line(G *g, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	fmt_vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
 	str_printf(g->out, "%*s%s\n", 2 * g->depth + 2, "", buf);
 }
@@ -54,14 +54,14 @@ gen_ty(const GV *v, char *buf, size_t n)
 	int k;
 
 	if (v->scalar) {
-		snprintf(buf, n, "%s", dtype_names[v->dt]);
+		fmt_snprintf(buf, n, "%s", dtype_names[v->dt]);
 		return buf;
 	}
-	k = snprintf(buf, n, "tensor<");
+	k = fmt_snprintf(buf, n, "tensor<");
 	for (int d = 0; d < v->rank; d++)
-		k += v->dyn >> d & 1 ? snprintf(buf + k, n - (size_t)k, "?x")
-				     : snprintf(buf + k, n - (size_t)k, "%dx", v->dims[d]);
-	snprintf(buf + k, n - (size_t)k, "%s>", dtype_names[v->dt]);
+		k += v->dyn >> d & 1 ? fmt_snprintf(buf + k, n - (size_t)k, "?x")
+				     : fmt_snprintf(buf + k, n - (size_t)k, "%dx", v->dims[d]);
+	fmt_snprintf(buf + k, n - (size_t)k, "%s>", dtype_names[v->dt]);
 	return buf;
 }
 
@@ -107,7 +107,7 @@ gen_new_value(G *g, const GV *like, const char *prefix)
 		g->nv--; /* forget the newest: still valid, never picked */
 	v = &g->v[g->nv++];
 	*v = *like;
-	snprintf(v->name, sizeof v->name, "%s%d", prefix, g->sh->names++);
+	fmt_snprintf(v->name, sizeof v->name, "%s%d", prefix, g->sh->names++);
 	gen_count_type(g, v);
 	return v;
 }
@@ -178,9 +178,9 @@ gen_literal(G *g, DType dt, char *buf, size_t n)
 	int k = dt == DT_I1 ? gen_pick(g, 2) : gen_pick(g, 9) - 4;
 
 	if (dtype_is_float(dt))
-		snprintf(buf, n, "%d.%d", k, gen_pick(g, 2) * 5);
+		fmt_snprintf(buf, n, "%d.%d", k, gen_pick(g, 2) * 5);
 	else
-		snprintf(buf, n, "%d", k);
+		fmt_snprintf(buf, n, "%d", k);
 	return buf;
 }
 
@@ -191,7 +191,7 @@ gen_scalar_operand(G *g, DType dt, int percent, char *buf, size_t n)
 	GV *x = gen_chance(g, percent) ? gen_any_scalar(g, dt) : NULL;
 
 	if (x)
-		snprintf(buf, n, "%%%s", x->name);
+		fmt_snprintf(buf, n, "%%%s", x->name);
 	else
 		gen_literal(g, dt, buf, n);
 	return buf;
@@ -215,7 +215,7 @@ gen_int_list(const int *x, int n, char *buf, size_t size)
 
 	buf[0] = 0;
 	for (int i = 0; i < n; i++)
-		k += snprintf(buf + k, size - (size_t)k, "%s%d", i ? ", " : "", x[i]);
+		k += fmt_snprintf(buf + k, size - (size_t)k, "%s%d", i ? ", " : "", x[i]);
 	return buf;
 }
 

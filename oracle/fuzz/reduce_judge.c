@@ -62,7 +62,7 @@ red_evaluate(Red *r, const Case *c, int run, RunOut *o, Diag *why)
 	if (o->status == STATUS_BAD || o->skipped) {
 		*why = o->err;
 		if (o->skipped)
-			snprintf(why->msg, sizeof why->msg, "%.400s", o->why);
+			fmt_snprintf(why->msg, sizeof why->msg, "%.400s", o->why);
 		runout_clear(o);
 		return red_reject(r, why) ? -1 : 1;
 	}
@@ -89,7 +89,7 @@ tool_kind_len(const RunOut *o)
 static const char *
 qualified(const Value *v, const char *name, char *buf, size_t n)
 {
-	snprintf(buf, n, "@%s/%s", v->func ? v->func->name : "", name);
+	fmt_snprintf(buf, n, "@%s/%s", v->func ? v->func->name : "", name);
 	return buf;
 }
 

@@ -13,13 +13,13 @@ static const char *
 operand_text(const Operand *o, char *buf, size_t n)
 {
 	if (o->v)
-		snprintf(buf, n, "%%%s", o->v->name);
+		fmt_snprintf(buf, n, "%%%s", o->v->name);
 	else if (!o->isfloat)
-		snprintf(buf, n, "%lld", (long long)o->i);
+		fmt_snprintf(buf, n, "%lld", (long long)o->i);
 	else if (o->f != o->f)
-		snprintf(buf, n, "nan");
+		fmt_snprintf(buf, n, "nan");
 	else {
-		snprintf(buf, n, "%.17g", o->f);
+		fmt_snprintf(buf, n, "%.17g", o->f);
 		if (!strpbrk(buf, ".eni"))
 			strncat(buf, ".0", n - strlen(buf) - 1);
 	}
@@ -139,7 +139,7 @@ static void
 fresh_name(Red *r, const char *base, char *buf, size_t n)
 {
 	do
-		snprintf(buf, n, "%s.%d", base, ++r->fresh);
+		fmt_snprintf(buf, n, "%s.%d", base, ++r->fresh);
 	while (prog_value(r->c->prog, NULL, buf));
 }
 
@@ -157,7 +157,7 @@ callee_subs(Red *r, Edit *ce, const Op *call, const Func *f)
 		if (v->func != f || v->isparam)
 			continue;
 		fresh_name(r, v->name, name, sizeof name);
-		snprintf(buf, sizeof buf, "%%%s", name);
+		fmt_snprintf(buf, sizeof buf, "%%%s", name);
 		edit_sub(ce, v->name, buf);
 	}
 }
@@ -372,7 +372,7 @@ try_expose(Red *r, const Value *v)
 			edit_drop(&e, r->opline[f->body->ops[i]->seq],
 				  r->opend[f->body->ops[i]->seq]);
 	mem_free(live);
-	snprintf(buf, sizeof buf, "  return %%%s", v->name);
+	fmt_snprintf(buf, sizeof buf, "  return %%%s", v->name);
 	edit_repl(&e, r->opline[ret->seq], mem_strdup(buf));
 	if (!(sig = signature(f, NULL, v->type))) {
 		edit_free(r, &e);
@@ -469,9 +469,9 @@ repair_op(const Red *r, const bool *removed, const Op *op, Edit *e)
 		if (!used_by_kept(r, removed, v))
 			continue;
 		if ((w = repair(removed, op, v->type)))
-			snprintf(buf, sizeof buf, "%%%s", w->name);
+			fmt_snprintf(buf, sizeof buf, "%%%s", w->name);
 		else if (v->type->kind == TY_SCALAR)
-			snprintf(buf, sizeof buf, dtype_is_float(v->type->dt)
+			fmt_snprintf(buf, sizeof buf, dtype_is_float(v->type->dt)
 					? "0.0" : "0");
 		else
 			return false;

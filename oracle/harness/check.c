@@ -28,17 +28,17 @@ judge_error(const Case *c, Outcome *o)
 	if (!x) {
 		o->status = STATUS_BAD;
 		if (e->loc.line > 0)
-			snprintf(o->why, sizeof o->why, "%d:%d: error: %s",
+			fmt_snprintf(o->why, sizeof o->why, "%d:%d: error: %s",
 				 e->loc.line, e->loc.col, e->msg);
 		else /* an unreadable file: no position */
-			snprintf(o->why, sizeof o->why, "error: %s", e->msg);
+			fmt_snprintf(o->why, sizeof o->why, "error: %s", e->msg);
 	} else if (e->loc.line == x->line && (!x->col || e->loc.col == x->col) &&
 		   strstr(e->msg, x->msg)) {
 		o->status = STATUS_OK;
 		o->why[0] = 0;
 	} else {
 		o->status = STATUS_FAIL;
-		snprintf(o->why, sizeof o->why, "expected an error at line %d%s"
+		fmt_snprintf(o->why, sizeof o->why, "expected an error at line %d%s"
 			 "%.0d containing \"%s\", got %d:%d: %s", x->line,
 			 x->col ? ":" : "", x->col, x->msg, e->loc.line,
 			 e->loc.col, e->msg);
@@ -57,7 +57,7 @@ check_runs(const RunConfig *cfg, Case *c, const Strategy *s, bool case_runs,
 	o->runs = mem_calloc((size_t)n + 1, sizeof *o->runs);
 	if (!o->runs) {
 		o->status = STATUS_BAD;
-		snprintf(o->why, sizeof o->why, "out of memory");
+		fmt_snprintf(o->why, sizeof o->why, "out of memory");
 		return;
 	}
 	for (int i = 0; i < n; i++) {
@@ -69,7 +69,7 @@ check_runs(const RunConfig *cfg, Case *c, const Strategy *s, bool case_runs,
 		if (r->status <= o->status)
 			continue;
 		if (o->status == STATUS_OK)
-			snprintf(o->why, sizeof o->why, "run %d (%s): %.500s", i + 1,
+			fmt_snprintf(o->why, sizeof o->why, "run %d (%s): %.500s", i + 1,
 				 r->strategy, r->status == STATUS_BAD ? r->err.msg
 								     : r->why);
 		o->status = r->status;
@@ -87,15 +87,15 @@ judge_failure(const RunConfig *cfg, Case *c, const Strategy *s,
 	c->ref_failed = prog_op_at(c->prog, OP_ASSERT, e->loc);
 	o->status = STATUS_OK;
 	if (c->has_error)
-		snprintf(o->why, sizeof o->why, "expected an error at line %d "
+		fmt_snprintf(o->why, sizeof o->why, "expected an error at line %d "
 			 "containing \"%s\", got a failure at line %d: %s",
 			 c->error.line, c->error.msg, e->loc.line, e->msg);
 	else if (!c->has_failure && c->has_outputs)
-		snprintf(o->why, sizeof o->why, "the reference failed at the "
+		fmt_snprintf(o->why, sizeof o->why, "the reference failed at the "
 			 "assert of line %d: %s", e->loc.line, e->msg);
 	else if (c->has_failure && (c->failure.line != e->loc.line ||
 				    strcmp(c->failure.msg, e->msg)))
-		snprintf(o->why, sizeof o->why, "expected a failure at line "
+		fmt_snprintf(o->why, sizeof o->why, "expected a failure at line "
 			 "%d \"%s\", got a failure at line %d \"%s\"",
 			 c->failure.line, c->failure.msg, e->loc.line, e->msg);
 	if (o->why[0])
@@ -131,12 +131,12 @@ check_case(const RunConfig *cfg, Case *c, const Strategy *s, bool case_runs,
 	o->status = STATUS_OK;
 	if (c->has_failure) {
 		o->status = STATUS_FAIL;
-		snprintf(o->why, sizeof o->why, "expected a failure at line %d "
+		fmt_snprintf(o->why, sizeof o->why, "expected a failure at line %d "
 			 "\"%s\", but the case ran without one",
 			 c->failure.line, c->failure.msg);
 	} else if (c->has_error) {
 		o->status = STATUS_FAIL;
-		snprintf(o->why, sizeof o->why, "expected an error at line %d "
+		fmt_snprintf(o->why, sizeof o->why, "expected an error at line %d "
 			 "containing \"%s\", but the case ran without one",
 			 c->error.line, c->error.msg);
 	} else if (c->has_outputs &&

@@ -97,10 +97,10 @@ entry_lost(JEntry *e, const char *path, int wstatus)
 
 	jentry_clear(e);
 	if (WIFSIGNALED(wstatus))
-		snprintf(why, sizeof why, "the worker checking it was killed by "
+		fmt_snprintf(why, sizeof why, "the worker checking it was killed by "
 			 "signal %d", WTERMSIG(wstatus));
 	else
-		snprintf(why, sizeof why, "the worker checking it exited with "
+		fmt_snprintf(why, sizeof why, "the worker checking it exited with "
 			 "status %d and no result", WEXITSTATUS(wstatus));
 	e->file = mem_strdup(path);
 	e->msg = mem_strdup(why);

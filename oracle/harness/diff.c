@@ -54,7 +54,7 @@ rec_tail(Rec *r, int run, const char *strategy, const char *sched)
 	str_puts(&b, ",");
 	csv_field(&b, sched);
 	str_puts(&b, "\n");
-	snprintf(r->tail, sizeof r->tail, "%s", b.oom ? "\n" : b.s);
+	fmt_snprintf(r->tail, sizeof r->tail, "%s", b.oom ? "\n" : b.s);
 	str_free(&b);
 }
 
@@ -464,9 +464,9 @@ static const char *
 decision_name(const Forced *f, char *buf, size_t n)
 {
 	if (f->words)
-		snprintf(buf, n, "args %s:%s", f->result->name, f->words);
+		fmt_snprintf(buf, n, "args %s:%s", f->result->name, f->words);
 	else
-		snprintf(buf, n, "%s:%s", f->result->name,
+		fmt_snprintf(buf, n, "%s:%s", f->result->name,
 			 f->operand ? f->operand->name : "new");
 	return buf;
 }
@@ -490,7 +490,7 @@ static int
 expect_fail(RunOut *o, const char *fmt, const char *a, const char *b)
 {
 	o->status = STATUS_FAIL;
-	snprintf(o->why, sizeof o->why, fmt, a, b);
+	fmt_snprintf(o->why, sizeof o->why, fmt, a, b);
 	return -1;
 }
 
@@ -504,7 +504,7 @@ check_blame(const Run *r, RunOut *o)
 			found = blame_matches(b, &o->ex.viols[j]);
 		if (!found) {
 			char line[16];
-			snprintf(line, sizeof line, "%d", b->loc.line);
+			fmt_snprintf(line, sizeof line, "%d", b->loc.line);
 			return expect_fail(o, "no violation matches the blame "
 					   "record at line %s%s", line, "");
 		}
@@ -523,8 +523,8 @@ check_memory(const Run *r, RunOut *o)
 	for (int k = 0; k < MS_COUNT; k++) {
 		if (r->memory[k] < 0 || r->memory[k] == got[k])
 			continue;
-		snprintf(a, sizeof a, "%s %" PRId64, memstat_names[k], got[k]);
-		snprintf(b, sizeof b, "%" PRId64, r->memory[k]);
+		fmt_snprintf(a, sizeof a, "%s %" PRId64, memstat_names[k], got[k]);
+		fmt_snprintf(b, sizeof b, "%" PRId64, r->memory[k]);
 		return expect_fail(o, "memory: %s, expected %s", a, b);
 	}
 	return 0;
@@ -555,7 +555,7 @@ check_culprits(const Run *r, RunOut *o)
 					   decision_name(&r->culprits[i], a, sizeof a), "");
 	}
 	if (n != r->nculprits) {
-		snprintf(a, sizeof a, "%d", n);
+		fmt_snprintf(a, sizeof a, "%d", n);
 		return expect_fail(o, "culprits: found %s, expected %s", a,
 				   r->nculprits ? "fewer" : "none");
 	}
@@ -573,13 +573,13 @@ check_decisions(const Run *r, RunOut *o)
 		if (same_decision(&o->ds, f))
 			continue;
 		if (f->words)
-			snprintf(b, sizeof b, " (%s was)", choice_str(&o->ds,
+			fmt_snprintf(b, sizeof b, " (%s was)", choice_str(&o->ds,
 				 f->result, t, sizeof t));
 		else if (d->kind == DEC_NONE)
-			snprintf(b, sizeof b, " (%%%s has no buffer of its own)",
+			fmt_snprintf(b, sizeof b, " (%%%s has no buffer of its own)",
 				 f->result->name);
 		else
-			snprintf(b, sizeof b, " (%s was)",
+			fmt_snprintf(b, sizeof b, " (%s was)",
 				 dec_str(f->result, d, t, sizeof t));
 		return expect_fail(o, "decisions: %s was not taken%s",
 				   decision_name(f, a, sizeof a), b);
@@ -735,7 +735,7 @@ diff_run(const RunConfig *cfg, const Case *c, const Run *r, const Strategy *s,
 	if (!s)
 		s = strategy_find("copy-all");
 	o->strategy = r && run_has_plan(r) ? "plan" : s->name;
-	snprintf(o->schedule, sizeof o->schedule, "sync");
+	fmt_snprintf(o->schedule, sizeof o->schedule, "sync");
 	o->status = STATUS_OK;
 	if (!(o->first_diff = mem_calloc((size_t)nref + 1, sizeof *o->first_diff))) {
 		diag_set(&o->err, c->entry->loc, "out of memory");

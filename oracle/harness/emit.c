@@ -103,9 +103,9 @@ emit_ref(const Program *p, const Func *entry, const Func *in, const Value *v,
 	 char *buf, size_t n)
 {
 	if (!v->func || runs_value(p, in, entry, v->name) == v)
-		snprintf(buf, n, "%s", v->name);
+		fmt_snprintf(buf, n, "%s", v->name);
 	else
-		snprintf(buf, n, "@%s/%s", v->func->name, v->name);
+		fmt_snprintf(buf, n, "@%s/%s", v->func->name, v->name);
 	return buf;
 }
 

@@ -47,7 +47,7 @@ ex_fail(Exporter *e, Loc loc, const char *fmt, ...)
 
 	e->d->loc = loc;
 	va_start(ap, fmt);
-	vsnprintf(e->d->msg, sizeof e->d->msg, fmt, ap);
+	fmt_vsnprintf(e->d->msg, sizeof e->d->msg, fmt, ap);
 	va_end(ap);
 	longjmp(e->jb, EX_FAIL);
 }
@@ -217,7 +217,7 @@ ex_put_float(Exporter *e, double f, DType dt)
 		return;
 	}
 	for (prec = 2; prec < 17; prec++) {
-		snprintf(buf, sizeof buf, "%.*e", prec - 1, f);
+		fmt_snprintf(buf, sizeof buf, "%.*e", prec - 1, f);
 		if (dt == DT_F32 ? (float)strtod(buf, NULL) == (float)f
 				 : strtod(buf, NULL) == f)
 			break;

@@ -263,7 +263,7 @@ repro_command(const ExternalOpts *o, const Strategy *s, const Case *c,
 			   external_mlir_version(o, s));
 	external_stage(o, s, &b);
 	cmd = str_take(&b);
-	snprintf(t->cmd, sizeof t->cmd, "%s", cmd ? cmd : "?");
+	fmt_snprintf(t->cmd, sizeof t->cmd, "%s", cmd ? cmd : "?");
 	mem_free(cmd);
 }
 
@@ -287,7 +287,7 @@ tool_error(ToolReport *t, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(t->status, sizeof t->status, fmt, ap);
+	fmt_vsnprintf(t->status, sizeof t->status, fmt, ap);
 	va_end(ap);
 	return 1;
 }
@@ -318,7 +318,7 @@ ask(const ExternalOpts *o, const Strategy *s, const char *in,
 			 * it short, unseen */
 			Loc at = yl_offset_loc(r.out, strlen(r.out));
 			char st[256];
-			snprintf(st, sizeof st, "answer: %d:%d: NUL byte in the "
+			fmt_snprintf(st, sizeof st, "answer: %d:%d: NUL byte in the "
 				 "answer", at.line, at.col);
 			remember(o, s, in, NULL, st, "");
 		} else if (r.status == TOOL_OK) {
@@ -335,8 +335,8 @@ ask(const ExternalOpts *o, const Strategy *s, const char *in,
 	}
 	if ((*answer = a->text))
 		return 0;
-	snprintf(t->status, sizeof t->status, "%s", a->status);
-	snprintf(t->err, sizeof t->err, "%s", a->err);
+	fmt_snprintf(t->status, sizeof t->status, "%s", a->status);
+	fmt_snprintf(t->err, sizeof t->err, "%s", a->err);
 	printable(t->status);
 	printable(t->err);
 	return 1;
@@ -420,7 +420,7 @@ export_line(const char *text, const char *name, const char *mlir)
 	char want[256];
 	int line = 1;
 
-	snprintf(want, sizeof want, "%%%s = %s", name, mlir);
+	fmt_snprintf(want, sizeof want, "%%%s = %s", name, mlir);
 	for (const char *p = text; p && *p; line++) {
 		const char *q = p + strspn(p, " ");
 		if (!strncmp(q, want, strlen(want)))
@@ -824,7 +824,7 @@ ask_batch(const ExternalOpts *o, const Strategy *s, const char *cmd, char **in,
 	}
 	for (int i = 0; i < n; i++) { /* move the programs not named first */
 		char at[512];
-		snprintf(at, sizeof at, "%s:", files[i]);
+		fmt_snprintf(at, sizeof at, "%s:", files[i]);
 		if (r.err && strstr(r.err, at)) {
 			remember_failure(o, s, in[i], &r, at);
 			continue;

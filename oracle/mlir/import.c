@@ -37,7 +37,7 @@ imp_fail(Imp *I, const MOp *op, const char *fmt, ...)
 	Loc l = op ? op_loc(I, op, &f) : (Loc){0, 0};
 
 	va_start(ap, fmt);
-	vsnprintf(I->d->msg, sizeof I->d->msg, fmt, ap);
+	fmt_vsnprintf(I->d->msg, sizeof I->d->msg, fmt, ap);
 	va_end(ap);
 	I->d->loc = l;
 	*I->dfile = f;
@@ -153,7 +153,7 @@ imp_tir_name(Imp *I, const char *mlir)
 		if (!taken)
 			break;
 		char buf[200];
-		snprintf(buf, sizeof buf, "%s_%d", mlir, k);
+		fmt_snprintf(buf, sizeof buf, "%s_%d", mlir, k);
 		if ((h = strchr(buf, '#')))
 			*h = '_';
 		s = arena_strdup(I->a, buf);
@@ -567,7 +567,7 @@ mlir_import(const char *text, size_t len, const char *file, const char *func,
 	/* dfile may point into the arena: keep it alive with a copy */
 	if (rc && *dfile != file) {
 		static char keep[1024];
-		snprintf(keep, sizeof keep, "%s", *dfile);
+		fmt_snprintf(keep, sizeof keep, "%s", *dfile);
 		*dfile = keep;
 	}
 	arena_free(I.a);

@@ -192,7 +192,7 @@ scalar_text(Imp *I, const MOp *op, const char *v, const char *type)
 			return "nan";
 		if (isinf(f))
 			return f > 0 ? "inf" : "-inf";
-		snprintf(buf, sizeof buf, "%.17g", f);
+		fmt_snprintf(buf, sizeof buf, "%.17g", f);
 		return arena_strdup(I->a, buf);
 	}
 	char *end;

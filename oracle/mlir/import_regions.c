@@ -208,7 +208,7 @@ im_await(Imp *I, const MOp *op, int depth)
 				aw[k] = imp_tir_name(I, op->results[0]);
 			} else {
 				char buf[160];
-				snprintf(buf, sizeof buf, "%s_%d", v->tir, k);
+				fmt_snprintf(buf, sizeof buf, "%s_%d", v->tir, k);
 				aw[k] = imp_tir_name(I, buf);
 			}
 			str_printf(I->out, "%s%s", k > 1 ? ", " : "", aw[k]);
@@ -296,7 +296,7 @@ im_forall(Imp *I, const MOp *op, int depth)
 		ubt = imp_arg(I, op, k++, true);
 	} else {
 		char buf[32];
-		snprintf(buf, sizeof buf, "%" PRId64, ub[0]);
+		fmt_snprintf(buf, sizeof buf, "%" PRId64, ub[0]);
 		ubt = arena_strdup(I->a, buf);
 	}
 	nout = (int)seg[3];

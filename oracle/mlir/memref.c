@@ -32,7 +32,7 @@ mx_fail(MX *M, const MOp *m, const char *fmt, ...)
 	char msg[400];
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	fmt_vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	if (m)
 		diag_set(M->d, m->at, "%s", msg);

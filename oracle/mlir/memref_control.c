@@ -471,7 +471,7 @@ call_alias(MX *M, const MOp *m, BBlock *b, Value *src, int i)
 	Value *r;
 	BInst *in;
 
-	snprintf(name, sizeof name, "%s.arg%d", src->name, i);
+	fmt_snprintf(name, sizeof name, "%s.arg%d", src->name, i);
 	r = mx_new_value(M, name, src->type);
 	in = mx_inst(M, b, BI_ALIAS, mx_syn_op(M, OP_CLONE, m, 0), r, m);
 	in->src = src;

@@ -112,7 +112,7 @@ rd_fail(Rd *R, const char *p, const char *fmt, ...)
 
 	R->d->loc = rd_loc_slow(R, p);
 	va_start(ap, fmt);
-	vsnprintf(R->d->msg, sizeof R->d->msg, fmt, ap);
+	fmt_vsnprintf(R->d->msg, sizeof R->d->msg, fmt, ap);
 	va_end(ap);
 	R->failed = true;
 	longjmp(R->jb, 1);
@@ -125,9 +125,9 @@ found(const Rd *R, const char *p, char *buf, size_t n)
 	if (p >= R->end)
 		return "end of input";
 	if ((unsigned char)*p < 32 || (unsigned char)*p >= 127)
-		snprintf(buf, n, "byte 0x%02x", (unsigned char)*p);
+		fmt_snprintf(buf, n, "byte 0x%02x", (unsigned char)*p);
 	else
-		snprintf(buf, n, "'%c'", *p);
+		fmt_snprintf(buf, n, "'%c'", *p);
 	return buf;
 }
 
@@ -195,7 +195,7 @@ expect(Rd *R, char c)
 	char what[8];
 
 	if (!accept(R, c)) {
-		snprintf(what, sizeof what, "'%c'", c);
+		fmt_snprintf(what, sizeof what, "'%c'", c);
 		expected(R, what);
 	}
 }
@@ -790,7 +790,7 @@ expand_results(Rd *R, MOp *op, const int *counts, int ngroups)
 		for (int i = 0; i < counts[g]; i++) {
 			char *r = arena_alloc(R->a, len);
 
-			snprintf(r, len, "%s#%d", op->results[g], i);
+			fmt_snprintf(r, len, "%s#%d", op->results[g], i);
 			v[n++] = r;
 		}
 	}

@@ -433,24 +433,24 @@ tool_status_str(const ToolResult *r, char *buf, size_t n)
 	switch (r->status) {
 	case TOOL_OK:
 	case TOOL_EXIT:
-		snprintf(buf, n, "exit %d", r->code);
+		fmt_snprintf(buf, n, "exit %d", r->code);
 		break;
 	case TOOL_SIGNAL:
 		name = signal_name(r->code);
 		if (name)
-			snprintf(buf, n, "killed by signal %d (%s)", r->code,
+			fmt_snprintf(buf, n, "killed by signal %d (%s)", r->code,
 				 name);
 		else
-			snprintf(buf, n, "killed by signal %d", r->code);
+			fmt_snprintf(buf, n, "killed by signal %d", r->code);
 		break;
 	case TOOL_TIMEOUT:
-		snprintf(buf, n, "timed out after %g s", r->timeout);
+		fmt_snprintf(buf, n, "timed out after %g s", r->timeout);
 		break;
 	case TOOL_SPAWN:
-		snprintf(buf, n, "could not start: %s", strerror(r->code));
+		fmt_snprintf(buf, n, "could not start: %s", strerror(r->code));
 		break;
 	case TOOL_OOM:
-		snprintf(buf, n, "killed: output over %zu bytes", r->out_cap);
+		fmt_snprintf(buf, n, "killed: output over %zu bytes", r->out_cap);
 		break;
 	}
 	return buf;

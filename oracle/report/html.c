@@ -143,7 +143,7 @@ static const char *const palette[] = {
 static const char *
 run_label(const RunOut *r, int i, char *buf, size_t n)
 {
-	snprintf(buf, n, "run %d: %s, %s", i + 1, r->strategy ? r->strategy : "?",
+	fmt_snprintf(buf, n, "run %d: %s, %s", i + 1, r->strategy ? r->strategy : "?",
 		 r->schedule);
 	return buf;
 }
@@ -273,7 +273,7 @@ decision_titles(Lines *L, const Case *c, const Outcome *o)
 			const Decision *dc = &ro->ds.d[i];
 			if (!v->def || dc->kind == DEC_NONE)
 				continue;
-			snprintf(t, sizeof t, "%s: %s%s%s%s",
+			fmt_snprintf(t, sizeof t, "%s: %s%s%s%s",
 				 run_label(ro, r, lab, sizeof lab),
 				 dec_str(v, dc, d, sizeof d),
 				 dc->reason ? " (" : "",
@@ -300,7 +300,7 @@ violation_marks(Lines *L, const Outcome *o)
 			mark(L, rl, M_READER);
 			mark(L, wl, M_WRITER);
 			mark(L, vl, M_VICTIM);
-			snprintf(t, sizeof t, "%s: %s here (victim %%%s, "
+			fmt_snprintf(t, sizeof t, "%s: %s here (victim %%%s, "
 				 "written at line %d)",
 				 run_label(ro, r, lab, sizeof lab),
 				 vkind_names[v->kind],
@@ -861,7 +861,7 @@ html_case(Str *b, const Case *c, const Outcome *o, const char *path)
 {
 	char title[256];
 
-	snprintf(title, sizeof title, "bufdiff: %s", c && c->name ? c->name : path);
+	fmt_snprintf(title, sizeof title, "bufdiff: %s", c && c->name ? c->name : path);
 	html_begin(b, title);
 	str_puts(b, "<h1>case ");
 	html_put(b, c && c->name ? c->name : "?");
@@ -892,7 +892,7 @@ html_case_file(const char *file, const Case *c, const Outcome *o,
 const char *
 html_page_name(int i, char *buf, size_t n)
 {
-	snprintf(buf, n, "case-%04d.html", i + 1);
+	fmt_snprintf(buf, n, "case-%04d.html", i + 1);
 	return buf;
 }
 
@@ -932,7 +932,7 @@ html_index(const char *dir, const char *title, const JEntry *e, int n)
 	}
 	str_puts(&b, "</table>\n");
 	html_end(&b, NULL);
-	snprintf(path, sizeof path, "%s/index.html", dir);
+	fmt_snprintf(path, sizeof path, "%s/index.html", dir);
 	return html_write(path, &b);
 }
 
@@ -954,7 +954,7 @@ html_check_files(const RunConfig *cfg, const char *dir, const char *title,
 		Case *c = NULL;
 		Outcome o;
 		check_file(&rec, paths[i], s, true, &c, &o);
-		snprintf(path, sizeof path, "%s/%s", dir,
+		fmt_snprintf(path, sizeof path, "%s/%s", dir,
 			 html_page_name(i, page, sizeof page));
 		if (html_case_file(path, c, &o, paths[i]))
 			rc = -1;

@@ -71,7 +71,7 @@ curve_of(Plot *P, const char *key)
 			return &P->c[i];
 	if (P->n == PLOT_MAX)
 		return NULL;
-	snprintf(P->c[P->n].key, sizeof P->c[P->n].key, "%s", key);
+	fmt_snprintf(P->c[P->n].key, sizeof P->c[P->n].key, "%s", key);
 	return &P->c[P->n++];
 }
 
@@ -102,9 +102,9 @@ row(Plot *P, const char *s, int line)
 				"(step,bytes,line) or 6 (...,run,strategy,"
 				"schedule)", nf);
 	if (nf == 6)
-		snprintf(key, sizeof key, "run %lld: %.60s, %.60s", v[3], f[4], f[5]);
+		fmt_snprintf(key, sizeof key, "run %lld: %.60s, %.60s", v[3], f[4], f[5]);
 	else
-		snprintf(key, sizeof key, "run 1");
+		fmt_snprintf(key, sizeof key, "run 1");
 	if (!(c = curve_of(P, key)))
 		return diag_set(&P->d, (Loc){line, 1}, "more than %d runs and "
 				"schedules", PLOT_MAX);

@@ -777,7 +777,7 @@ elem_json(const Tensor *t, int64_t i)
 	buf[1] = '#';
 	len = tensor_elem_str(t, i, buf + 2, sizeof buf - 2);
 	if (!strcmp(buf + 2, "-0")) /* -0 reads back as the integer 0 */
-		len = snprintf(buf + 2, sizeof buf - 2, "-0.0");
+		len = fmt_snprintf(buf + 2, sizeof buf - 2, "-0.0");
 	return json_stringn(buf, (size_t)len + 2);
 }
 
@@ -1141,7 +1141,7 @@ aborted_json(const Case *c, const ExecResult *ex)
 
 	if (!ex->aborted_at.line)
 		return json_string(ex->aborted);
-	snprintf(buf, sizeof buf, "%s:%d:%d: %s", c ? c->file : "?",
+	fmt_snprintf(buf, sizeof buf, "%s:%d:%d: %s", c ? c->file : "?",
 		 ex->aborted_at.line, ex->aborted_at.col, ex->aborted);
 	return json_string(buf);
 }
