@@ -15,7 +15,10 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-F=(fuzz --strategy mutant-zero-trip --seed 1 --no-reduce)
+# the mix before blocks (GEN_CFG): the figures below are the campaign
+# machinery's, pinned on those programs
+MIX=slices,matmul,loops,branches,async,calls,forall
+F=(fuzz --strategy mutant-zero-trip --seed 1 --no-reduce --mix $MIX)
 # jf FILE PATH JSON: the summary's field at PATH equals JSON, parsed
 # (tests/tools/jfield.py); jf FILE PATH: its value
 jf() {
@@ -93,7 +96,7 @@ jf noout/s.json repros '["bufdiff-fuzz/mutant-zero-trip-10.yaml"]'
 [ "$(wc -l <noout/s.json)" = 1 ] || fail "stdout is more than the summary"
 (cd noout && "$B" "${F[@]}" --count 10 >h.out 2>/dev/null)
 grep -q "^case:" noout/h.out && fail "a repro on stdout"
-mkdir clean && (cd clean && "$B" fuzz --strategy one-shot --count 20 >/dev/null 2>&1)
+mkdir clean && (cd clean && "$B" fuzz --strategy one-shot --count 20 --mix $MIX >/dev/null 2>&1)
 [ -e clean/bufdiff-fuzz ] && fail "bufdiff-fuzz/ made with nothing to keep"
 
 # ---- a repro replays under check, and is the regression case once fixed
@@ -138,7 +141,7 @@ grep -qxF "4 shards: 120 programs, 14 failures (0 tool errors) in 8 buckets" mer
 grep -qxF "          repro: shards/mutant-zero-trip-10.yaml" merged.txt || fail "merged repro"
 for i in 0 1 2 3; do
 	SLURM_ARRAY_TASK_ID=$((i + 10)) SLURM_ARRAY_TASK_MIN=10 SLURM_ARRAY_TASK_COUNT=4 \
-		STRATEGY=mutant-zero-trip SEED=1 COUNT=30 OUT=slurm BUFDIFF=$B \
+		STRATEGY=mutant-zero-trip SEED=1 COUNT=30 OUT=slurm BUFDIFF=$B MIX=$MIX \
 		sh "$SRC/scripts/fuzz-slurm.sbatch"
 	rc=$?
 	# exit 1 exactly when the shard has failures (shard i by hand above)

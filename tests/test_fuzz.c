@@ -15,6 +15,10 @@
 #include "testutil.h"
 
 static const GenOpts opts = {12, GEN_ALL, false};
+/* The runs that bufferize: without blocks until the lowering runs them
+ * (issue 22 item 2); the same programs as before GEN_CFG (the generator
+ * draws nothing for blocks when the mix has none). */
+static const GenOpts runs = {12, GEN_ALL & ~GEN_CFG, false};
 
 /* Seeds near 2^64 once gave `{random: SEED}` values the loader rejects
  * (found by libFuzzer). */
@@ -56,6 +60,15 @@ mark_ops(const Block *b, bool *seen)
 	}
 }
 
+/* The ops of every block of every function. */
+static void
+mark_prog(const Program *p, bool *seen)
+{
+	for (int i = 0; i < p->nfuncs; i++)
+		for (int b = 0; b < p->funcs[i]->nblocks; b++)
+			mark_ops(p->funcs[i]->blocks[b], seen);
+}
+
 /* Every generated program loads and verifies, and together they use
  * every op of the table. */
 START_TEST(programs_are_valid_and_varied)
@@ -70,8 +83,7 @@ START_TEST(programs_are_valid_and_varied)
 		int rc = case_parse("g.yaml", y, strlen(y), 0, &c, &d);
 		ck_assert_msg(rc == 0, "seed %d: %d:%d: %s", (int)seed, d.loc.line,
 			      d.loc.col, d.msg);
-		for (int i = 0; i < c->prog->nfuncs; i++)
-			mark_ops(c->prog->funcs[i]->body, seen);
+		mark_prog(c->prog, seen);
 		case_free(c);
 		mem_free(y);
 	}
@@ -96,7 +108,7 @@ START_TEST(one_shot_is_clean)
 	o.count = 400;
 	o.nshards = 1;
 	o.quiet = true;
-	o.gen = opts;
+	o.gen = runs;
 	ck_assert_int_eq(fuzz_run(&o, &st), 0);
 	ck_assert_int_eq(st.programs, 400);
 	ck_assert_int_eq(st.failures, 0);
@@ -123,7 +135,7 @@ START_TEST(failure_mutants_caught)
 		o.nshards = 1;
 		o.quiet = true;
 		o.first = true;
-		o.gen = opts;
+		o.gen = runs;
 		ck_assert_int_eq(fuzz_run(&o, &st), 1);
 		ck_assert_int_eq(st.failures, 1);
 		ck_assert_int_eq(st.programs, first[k]);
@@ -194,16 +206,18 @@ END_TEST
 START_TEST(constructs_counted)
 {
 	static const long want[GC_COUNT] = {
-		[GC_RANK0] = 475, [GC_RANK3] = 598, [GC_DYNAMIC] = 577,
-		[GC_I1_TENSOR] = 165, [GC_INDEX_TENSOR] = 120,
-		[GC_SCALAR_ARITH] = 112, [GC_BROADCAST] = 73, [GC_IF] = 603,
-		[GC_IF_BARE] = 276, [GC_FOR] = 503, [GC_FOR_MULTI] = 166,
-		[GC_FOR_START] = 171, [GC_FOR_STEP] = 170, [GC_WHILE] = 114,
-		[GC_FORALL] = 224, [GC_ASSERT] = 652, [GC_ASYNC] = 762,
-		[GC_FUT0] = 131, [GC_FUT2] = 206, [GC_AWAIT_AGAIN] = 21,
-		[GC_CALL] = 793, [GC_CALL_AGAIN] = 55, [GC_HELPER_BRANCH] = 183,
-		[GC_HELPER_ASYNC] = 173, [GC_HELPER_CALL] = 166,
-		[GC_DYN_INDEX] = 272, [GC_STRIDED_INSERT] = 29,
+		[GC_RANK0] = 447, [GC_RANK3] = 606, [GC_DYNAMIC] = 576,
+		[GC_I1_TENSOR] = 152, [GC_INDEX_TENSOR] = 120,
+		[GC_SCALAR_ARITH] = 119, [GC_BROADCAST] = 74, [GC_IF] = 522,
+		[GC_IF_BARE] = 251, [GC_FOR] = 485, [GC_FOR_MULTI] = 157,
+		[GC_FOR_START] = 151, [GC_FOR_STEP] = 163, [GC_WHILE] = 100,
+		[GC_FORALL] = 209, [GC_ASSERT] = 638, [GC_ASYNC] = 711,
+		[GC_FUT0] = 139, [GC_FUT2] = 177, [GC_AWAIT_AGAIN] = 18,
+		[GC_CALL] = 762, [GC_CALL_AGAIN] = 49, [GC_HELPER_BRANCH] = 148,
+		[GC_HELPER_ASYNC] = 163, [GC_HELPER_CALL] = 150,
+		[GC_DYN_INDEX] = 276, [GC_STRIDED_INSERT] = 16,
+		[GC_CFG_DIAMOND] = 228, [GC_CFG_LOOP] = 148, [GC_CFG_EXIT] = 56,
+		[GC_CFG_ARG] = 341, [GC_CFG_OUTER] = 129, [GC_CFG_NESTED] = 22,
 	};
 	long progs[GC_COUNT] = {0};
 	int bad = 0;
@@ -275,6 +289,105 @@ START_TEST(reduce_bare_regions)
 }
 END_TEST
 
+/* What the blocks of a program hold: branches, blocks after the entry,
+ * their arguments (tensors apart), functions with blocks. */
+typedef struct CfgCount {
+	long br, cond_br, blocks, args, tensor_args, funcs;
+} CfgCount;
+
+static void
+count_blocks(const Program *p, CfgCount *n)
+{
+	for (int i = 0; i < p->nfuncs; i++) {
+		const Func *f = p->funcs[i];
+		n->funcs += f->nblocks > 1;
+		for (int b = 0; b < f->nblocks; b++) {
+			const Block *blk = f->blocks[b];
+			const Op *t = blk->ops[blk->nops - 1];
+			n->br += t->kind == OP_BR;
+			n->cond_br += t->kind == OP_COND_BR;
+			n->blocks += b > 0;
+			n->args += blk->nargs;
+			for (int k = 0; k < blk->nargs; k++)
+				n->tensor_args += blk->args[k]->type->kind == TY_TENSOR;
+		}
+	}
+}
+
+/* The cfg mix (GEN_CFG, gen_cfg.c): every program verifies, runs under
+ * the reference (to its end: nothing of the cfg mix asserts, and no
+ * loop of blocks comes near the trip limit), prints and parses back to
+ * the same text, and has blocks, branches and tensor block arguments in
+ * the pinned numbers (seeds 0..999); the default mix has them too. */
+START_TEST(cfg_programs)
+{
+	static const GenOpts mixes[] = {{12, GEN_CFG, false}, {12, GEN_ALL, false}};
+	static const CfgCount want[] = {{936, 591, 1527, 975, 751, 474},
+					{492, 319, 811, 530, 413, 252}};
+	static const long want_progs[] = {474, 246};
+
+	for (int m = 0; m < 2; m++) {
+		CfgCount n = {0};
+		long progs = 0;
+		for (uint64_t seed = 0; seed < 1000; seed++) {
+			char *y = gen_case(seed, &mixes[m], "one-shot"), *t1, *t2;
+			Tensor **outs = NULL;
+			Program *p2;
+			Case *c = NULL;
+			Diag d;
+			int nouts = 0, rc;
+			ck_assert_msg(!case_parse("g.yaml", y, strlen(y), 0, &c, &d),
+				      "seed %d: %d:%d: %s", (int)seed, d.loc.line,
+				      d.loc.col, d.msg);
+			rc = ref_run(c->prog, c->entry, c->inputs, &c->lim, &outs,
+				     &nouts, &d);
+			ck_assert_msg(rc == 0 || (m && rc == 1),
+				      "seed %d: reference %d: %d:%d: %s", (int)seed,
+				      rc, d.loc.line, d.loc.col, d.msg);
+			for (int i = 0; i < nouts; i++)
+				tensor_free(outs[i]);
+			mem_free(outs);
+			t1 = tir_print(c->prog);
+			p2 = tir_parse(t1, strlen(t1), (SrcMap){0, 0}, &d);
+			ck_assert_msg(p2, "seed %d: %s", (int)seed, d.msg);
+			t2 = tir_print(p2);
+			ck_assert_str_eq(t1, t2);
+			progs += prog_has_cfg(c->prog);
+			count_blocks(c->prog, &n);
+			mem_free(t1);
+			mem_free(t2);
+			prog_free(p2);
+			case_free(c);
+			mem_free(y);
+		}
+		fprintf(stderr, "cfg mix %d: %ld programs with blocks, %ld br, "
+			"%ld cond_br, %ld blocks, %ld args (%ld tensors), %ld "
+			"functions\n", m, progs, n.br, n.cond_br, n.blocks,
+			n.args, n.tensor_args, n.funcs);
+		ck_assert_int_eq(progs, want_progs[m]);
+		ck_assert_int_eq(n.br, want[m].br);
+		ck_assert_int_eq(n.cond_br, want[m].cond_br);
+		ck_assert_int_eq(n.blocks, want[m].blocks);
+		ck_assert_int_eq(n.args, want[m].args);
+		ck_assert_int_eq(n.tensor_args, want[m].tensor_args);
+		ck_assert_int_eq(n.funcs, want[m].funcs);
+		/* every construct has more br than cond_br, and a block
+		 * after the entry per branch target it adds */
+		ck_assert_int_gt(n.br, n.cond_br);
+		ck_assert_int_ge(n.blocks, n.br);
+	}
+	{ /* without cfg in the mix, no program has blocks */
+		GenOpts o = {12, GEN_ALL & ~GEN_CFG, false};
+		for (uint64_t seed = 0; seed < 200; seed++) {
+			char *y = gen_case(seed, &o, "one-shot");
+			ck_assert_ptr_null(strstr(y, "cond_br"));
+			ck_assert_ptr_null(strstr(y, "  br "));
+			mem_free(y);
+		}
+	}
+}
+END_TEST
+
 /* Shards split the seeds: shard i of n runs seeds i, i+n, i+2n, ... */
 START_TEST(shards_do_not_overlap)
 {
@@ -307,7 +420,7 @@ START_TEST(no_copies)
 		mem_free(a);
 		mem_free(b);
 	}
-	ck_assert_int_eq(with, 33); /* same seeds, same programs */
+	ck_assert_int_eq(with, 23); /* same seeds, same programs */
 }
 END_TEST
 
@@ -344,6 +457,7 @@ main(void)
 	tcase_add_test(t, shards_do_not_overlap);
 	tcase_add_test(t, nearby_seeds_differ);
 	tcase_add_test(t, constructs_counted);
+	tcase_add_test(t, cfg_programs);
 	tcase_add_test(t, reduce_bare_regions);
 	tcase_add_test(t, cli_mix);
 	tcase_add_test(t, no_copies);

@@ -485,7 +485,7 @@ fuzz_parse_mix(const char *s, unsigned *mix)
 {
 	static const char *const names[] = {"slices", "matmul", "loops",
 					    "branches", "async", "calls",
-					    "forall"};
+					    "forall", "cfg"};
 	char *end;
 	unsigned long n = strtoul(s, &end, 10);
 
@@ -497,7 +497,7 @@ fuzz_parse_mix(const char *s, unsigned *mix)
 	while (*s) {
 		size_t len = strcspn(s, ",");
 		int k = -1;
-		for (int i = 0; i < 7; i++)
+		for (int i = 0; i < 8; i++)
 			if (strlen(names[i]) == len && !strncmp(s, names[i], len))
 				k = i;
 		if (k < 0)

@@ -8,6 +8,8 @@
  *              while, launches, asserts, helpers and calls)
  *     gen_tensor.c  the straight-line ops (elementwise, matmul, slices,
  *              elements, copies, reshapes)
+ *     gen_cfg.c     function bodies of several blocks (the cfg mix):
+ *              diamonds, loops of blocks, exits from their bodies
  *     gen_scope.c   random draws, the values in scope, their text
  *   fuzz.c     fuzz_run: generate, run, compare, reduce, write repros;
  *              fuzz_command: the same stoppable, with its summary
@@ -39,7 +41,9 @@ enum {
 	GEN_SLICES = 1, GEN_MATMUL = 2, GEN_LOOPS = 4, GEN_BRANCHES = 8,
 	GEN_ASYNC = 16, GEN_CALLS = 32,
 	GEN_FORALL = 64,        /* a share of the loops become foralls */
-	GEN_ALL = 127
+	GEN_CFG = 128,          /* function bodies of several blocks
+				 * (gen_cfg.c): diamonds, loops of blocks */
+	GEN_ALL = 255
 };
 
 typedef struct GenOpts {
@@ -83,7 +87,13 @@ char *gen_case(uint64_t seed, const GenOpts *o, const char *strategy);
 	X(GC_HELPER_ASYNC, "launch in a helper") \
 	X(GC_HELPER_CALL, "call in a helper") \
 	X(GC_DYN_INDEX, "dynamic extract/insert index") \
-	X(GC_STRIDED_INSERT, "strided insert_slice")
+	X(GC_STRIDED_INSERT, "strided insert_slice") \
+	X(GC_CFG_DIAMOND, "diamond of blocks") \
+	X(GC_CFG_LOOP, "loop of blocks") \
+	X(GC_CFG_EXIT, "exit from a loop's body") \
+	X(GC_CFG_ARG, "tensor block argument") \
+	X(GC_CFG_OUTER, "write in a block, read after the join") \
+	X(GC_CFG_NESTED, "blocks inside blocks")
 
 typedef enum GenConstruct {
 #define GC_ENUM(e, name) e,

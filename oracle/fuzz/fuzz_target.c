@@ -36,7 +36,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > 0)
 		g.max_ops = 1 + data[0] % 24;
 	if (size > 1) {
-		unsigned mix = GEN_ALL & ~(unsigned)(data[1] & 0x3f);
+		unsigned mix = GEN_ALL & ~(unsigned)data[1];
 		g.mix = mix ? mix : GEN_ALL;
 	}
 	o.strategy = s;

@@ -2,7 +2,8 @@
  * gen_impl.h: what the generator's files share (not the room's face): the
  * generator's state G, the values it tracks, and the draws and emitters one
  * file calls in another.  gen.c -> gen_region.c -> gen_tensor.c ->
- * gen_scope.c, no call back.
+ * gen_scope.c, no call back, except gen_region.c <-> gen_cfg.c (the op
+ * mix and the blocks nest in each other).
  */
 #ifndef BUFDIFF_GEN_IMPL_H
 #define BUFDIFF_GEN_IMPL_H
@@ -74,6 +75,8 @@ typedef struct G {
 	bool *asserted;  /* set when the function being made asserts */
 	bool in_forall;  /* a forall body: no branches, launches, calls */
 	int in_async;    /* inside launch regions or forall bodies: no asserts */
+	int cfgdepth;    /* arms of blocks open (gen_cfg.c): at block level
+			  * when depth == 1 + cfgdepth */
 } G;
 
 
@@ -122,5 +125,11 @@ void gen_data(G *g);
 void gen_await_pending(G *g, int scope);
 void gen_assert(G *g);
 void gen_ops(G *g, int n);      /* up to n ops of the mix, within max_ops */
+
+/* ---------------------------------------------------------- gen_cfg.c */
+
+/* At block level, now and then (GEN_CFG): a diamond or a loop of blocks
+ * ending in a new block, the current one; false when it made none. */
+bool gen_cfg(G *g);
 
 #endif

@@ -668,5 +668,6 @@ void
 gen_ops(G *g, int n)
 {
 	for (int i = 0; i < n && g->sh->ops < g->o->max_ops; i++)
-		gen_op(g);
+		if (!gen_cfg(g))
+			gen_op(g);
 }

@@ -18,7 +18,8 @@ gen_line(G *g, const char *fmt, ...)
 	va_start(ap, fmt);
 	fmt_vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	str_printf(g->out, "%*s%s\n", 2 * g->depth + 2, "", buf);
+	/* a function body's blocks all sit at its indentation */
+	str_printf(g->out, "%*s%s\n", 2 * (g->depth - g->cfgdepth) + 2, "", buf);
 }
 
 void

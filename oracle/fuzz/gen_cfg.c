@@ -1,0 +1,445 @@
+/*
+ * gen_cfg.c: function bodies of several blocks (the `cfg` mix, GEN_CFG):
+ * diamonds (a cond_br to two blocks that join at a block whose arguments
+ * carry tensors, or one arm straight to the join), loops of blocks (a
+ * header with an index counter and tensor arguments, a body, an exit; the
+ * counter bounded by a literal or %n, so the trip limit is never near),
+ * early exits from a loop's body to its exit, and values of a dominating
+ * block written by in-place candidates (insert, elementwise ops, fill) in
+ * a later block and read again after the join: the shape MLIR's One-Shot
+ * Bufferize gets wrong (issue 22).
+ *
+ * Blocks nest like regions: an arm's or a loop body's values die with it
+ * (they do not dominate the join), what was made before the construct
+ * stays in scope, and so do a loop header's values after the exit (the
+ * header dominates it).  Branches end only a function body's blocks, so a
+ * construct starts only at block level (not inside an if, a loop, a
+ * launch or a forall), and at most two deep.  An arm's launches are
+ * awaited before it branches away, like a region's before its yield.
+ *
+ * gen_region.c's gen_ops asks gen_cfg at every step; the two recurse into
+ * each other (an arm's ops are the mix's).  One random draw per full
+ * expression, as everywhere in the generator.
+ */
+#include <stdio.h>
+
+#include "gen_impl.h"
+
+/* Per step at block level, in percent: outermost, inside blocks. */
+enum { CFG_TOP = 5, CFG_NESTED = 4, CFG_MAXNEST = 2 };
+
+/* ---- text */
+
+/* `^bbK(%a: T, %b: U):` at the function's indentation. */
+static void
+emit_label(G *g, int k, GV *const *args, int n)
+{
+	char s[64];
+
+	str_printf(g->out, "  ^bb%d", k);
+	for (int i = 0; i < n; i++)
+		str_printf(g->out, "%s%%%s: %s", i ? ", " : "(", args[i]->name,
+			   gen_ty(args[i], s, sizeof s));
+	str_puts(g->out, n ? "):\n" : ":\n");
+}
+
+/* "^bbK(%a, %b)" of names[0..n) into buf. */
+static const char *
+succ_text(int k, char names[][16], int n, char *buf, size_t size)
+{
+	int w = fmt_snprintf(buf, size, "^bb%d", k);
+
+	for (int i = 0; i < n; i++)
+		w += fmt_snprintf(buf + w, size - (size_t)w, "%s%%%s",
+				  i ? ", " : "(", names[i]);
+	if (n)
+		fmt_snprintf(buf + w, size - (size_t)w, ")");
+	return buf;
+}
+
+/* ---- scopes */
+
+/* An arm or a loop body: a block (or blocks) at one level deeper, whose
+ * values die at its end. */
+static int
+arm_enter(G *g)
+{
+	g->depth++;
+	g->cfgdepth++;
+	return g->nv;
+}
+
+static void
+arm_leave(G *g, int mark)
+{
+	for (int i = 0; i < g->nagain; i++)
+		if (g->again[i].scope >= g->depth)
+			g->again[i--] = g->again[--g->nagain];
+	g->nv = mark;
+	g->depth--;
+	g->cfgdepth--;
+}
+
+/* The value passed for a block argument of type t: the newest made since
+ * mark, else any in scope (the construct's types come from values in
+ * scope, so there is one). */
+static const char *
+pass_of(G *g, const GV *t, int mark)
+{
+	for (int i = g->nv - 1; i >= mark; i--)
+		if (gen_same_type(&g->v[i], t))
+			return g->v[i].name;
+	return gen_find(g, t, NULL)->name;
+}
+
+/* The values passed for types t[0..n), into names. */
+static void
+pass_all(G *g, const GV *t, int n, int mark, char names[][16])
+{
+	for (int i = 0; i < n; i++)
+		fmt_snprintf(names[i], 16, "%s", pass_of(g, &t[i], mark));
+}
+
+/* New block arguments of types t[0..n), named prefix + a number. */
+static void
+new_args(G *g, const GV *t, int n, const char *prefix, GV **out)
+{
+	for (int i = 0; i < n; i++) {
+		out[i] = gen_new_value(g, &t[i], prefix);
+		if (!t[i].scalar)
+			gen_count(g, GC_CFG_ARG);
+	}
+}
+
+/* An i1 condition on a loop's counter or iv (alternating between trips),
+ * an i1 in scope, or %n; its name into cond. */
+static void
+cfg_condition(G *g, char *cond, size_t n)
+{
+	GV *c = gen_chance(g, 20) ? gen_any_scalar(g, DT_I1) : NULL;
+	const char *on, *op;
+	int lit;
+
+	if (c) {
+		fmt_snprintf(cond, n, "%s", c->name);
+		return;
+	}
+	on = g->nloops && gen_chance(g, 60)
+		     ? g->loops[gen_pick(g, g->nloops)].iv : "n";
+	op = gen_draw_ew(g, F_CMP, G_SCALAR, DT_INDEX);
+	lit = gen_pick(g, 4);
+	fmt_snprintf(cond, n, "c%d", g->sh->names++);
+	gen_line(g, "%%%s = %s %%%s, %d : index", cond, op, on, lit);
+	++g->sh->ops;
+}
+
+/* ---- values of a dominating block, written later and read again */
+
+/* A tensor made before index mark: now and then one of the first (the
+ * params), else any. */
+static GV *
+pick_outer(G *g, int mark)
+{
+	int idx[MAXV], n = 0;
+
+	for (int i = 0; i < mark && i < g->nv; i++)
+		if (!g->v[i].scalar)
+			idx[n++] = i;
+	if (!n)
+		return NULL;
+	if (gen_chance(g, 40))
+		return &g->v[idx[gen_pick(g, n < 3 ? n : 3)]];
+	return &g->v[idx[gen_pick(g, n)]];
+}
+
+/* o written by an op that may run in its buffer: insert, an elementwise
+ * op of o and a literal, a fill into it, an elementwise op into it. */
+static void
+write_outer(G *g, const GV *o)
+{
+	GV t = *o, *w, *src;
+	char ty[64], lit[32], idx[64];
+	const char *name;
+	int r = gen_pick(g, 100);
+
+	gen_ty(&t, ty, sizeof ty);
+	if (r < 40) {
+		gen_element_index(g, &t, idx, sizeof idx);
+		gen_literal(g, t.dt, lit, sizeof lit);
+		w = gen_new_value(g, &t, "v");
+		gen_line(g, "%%%s = insert %s into %%%s[%s] : %s", w->name, lit,
+			 t.name, idx, ty);
+	} else if (r < 70) {
+		name = gen_draw_ew(g, F_BINARY, G_TENSOR, t.dt);
+		gen_literal(g, t.dt, lit, sizeof lit);
+		w = gen_new_value(g, &t, "v");
+		gen_line(g, "%%%s = %s %%%s, %s : %s", w->name, name, t.name,
+			 lit, ty);
+	} else if (r < 85) {
+		gen_literal(g, t.dt, lit, sizeof lit);
+		w = gen_new_value(g, &t, "v");
+		gen_line(g, "%%%s = fill %s into %%%s : %s", w->name, lit,
+			 t.name, ty);
+	} else {
+		src = gen_find(g, &t, NULL);
+		name = gen_draw_ew(g, F_UNARY, G_TENSOR, t.dt);
+		w = gen_new_value(g, &t, "v");
+		gen_line(g, "%%%s = %s %%%s into %%%s : %s", w->name, name,
+			 src->name, t.name, ty);
+	}
+	++g->sh->ops;
+}
+
+/* o read again: an element of it, or an elementwise op of it and the
+ * newest value of its type made since mark (a join's argument, say). */
+static void
+read_outer(G *g, const GV *o, int mark)
+{
+	GV t = *o, sc = *o, *v;
+	char ty[64], idx[64];
+	const char *name;
+
+	if (gen_chance(g, 40)) {
+		gen_element_index(g, &t, idx, sizeof idx);
+		sc.scalar = true;
+		v = gen_new_value(g, &sc, "s");
+		gen_line(g, "%%%s = extract %%%s[%s] : %s", v->name, t.name,
+			 idx, dtype_names[t.dt]);
+	} else {
+		const char *with = pass_of(g, &t, mark);
+		name = gen_draw_ew(g, F_BINARY, G_TENSOR, t.dt);
+		v = gen_new_value(g, &t, "v");
+		gen_line(g, "%%%s = %s %%%s, %%%s : %s", v->name, name, t.name,
+			 with, gen_ty(&t, ty, sizeof ty));
+	}
+	++g->sh->ops;
+}
+
+/* The types of a join's (or an exit's) arguments: first, then now and
+ * then a second (a scalar or a tensor in scope). */
+static int
+edge_types(G *g, const GV *first, GV *t)
+{
+	GV *x;
+
+	t[0] = *first;
+	if (!gen_chance(g, 30))
+		return 1;
+	x = gen_chance(g, 40) ? gen_any_scalar(g, DT_COUNT) : NULL;
+	if (!x)
+		x = gen_any_tensor(g, 0);
+	t[1] = *x;
+	return 2;
+}
+
+/* ---- constructs */
+
+/*
+ *     cond_br %c, ^a, ^b            (or ^a and the join itself: a triangle)
+ *   ^a:  [write o] ops  br ^j(%x)
+ *   ^b:  [read o]  ops  br ^j(%y)
+ *   ^j(%m: T):  [read o]
+ */
+static void
+gen_diamond(G *g)
+{
+	GV *t = gen_any_tensor(g, 0), *o = NULL, ov, jt[2], *args[2];
+	char cond[16], names[2][16], sa[96], sb[96];
+	int mark, nj = 0, a, b, j, form = gen_pick(g, 100);
+	bool swap;
+
+	if (!t)
+		return;
+	if (gen_chance(g, 55) && (o = pick_outer(g, g->nv))) {
+		ov = *o; /* g->v moves on: a copy */
+		o = &ov;
+	}
+	if (form >= 12)
+		nj = edge_types(g, o ? o : t, jt);
+	cfg_condition(g, cond, sizeof cond);
+	a = g->sh->names++;
+	b = g->sh->names++;
+	j = g->sh->names++;
+	swap = gen_chance(g, 50);
+	if (form < 70) { /* a diamond (12%: a join without arguments) */
+		succ_text(a, NULL, 0, sa, sizeof sa);
+		succ_text(b, NULL, 0, sb, sizeof sb);
+	} else {         /* a triangle: one arm goes straight to the join */
+		pass_all(g, jt, nj, g->nv, names);
+		succ_text(a, NULL, 0, sa, sizeof sa);
+		succ_text(j, names, nj, sb, sizeof sb);
+	}
+	gen_line(g, "cond_br %%%s, %s, %s", cond, swap ? sb : sa, swap ? sa : sb);
+	++g->sh->ops;
+	/* the arm that writes o */
+	emit_label(g, a, NULL, 0);
+	mark = arm_enter(g);
+	if (o)
+		write_outer(g, o);
+	gen_ops(g, 1 + gen_pick(g, 3));
+	gen_await_pending(g, g->depth);
+	pass_all(g, jt, nj, mark, names);
+	gen_line(g, "br %s", succ_text(j, names, nj, sa, sizeof sa));
+	++g->sh->ops;
+	arm_leave(g, mark);
+	if (form < 70) { /* the other arm, reading o now and then */
+		emit_label(g, b, NULL, 0);
+		mark = arm_enter(g);
+		if (o && gen_chance(g, 50))
+			read_outer(g, o, mark);
+		gen_ops(g, gen_pick(g, 3));
+		gen_await_pending(g, g->depth);
+		pass_all(g, jt, nj, mark, names);
+		gen_line(g, "br %s", succ_text(j, names, nj, sb, sizeof sb));
+		++g->sh->ops;
+		arm_leave(g, mark);
+	}
+	mark = g->nv;
+	new_args(g, jt, nj, "m", args);
+	emit_label(g, j, args, nj);
+	if (o && gen_chance(g, 70)) {
+		read_outer(g, o, mark);
+		gen_count(g, GC_CFG_OUTER);
+	}
+	gen_count(g, GC_CFG_DIAMOND);
+}
+
+/* The header's own ops (they stay in scope after the exit): an
+ * elementwise op, an element, or a write of a value made before the
+ * loop. */
+static void
+header_ops(G *g, const GV *o)
+{
+	int r = gen_pick(g, 100);
+
+	if (o && r < 50)
+		write_outer(g, o);
+	else if (r < 75)
+		gen_elementwise(g);
+	else
+		gen_element(g);
+}
+
+/*
+ *     %z = const LB : index
+ *     br ^h(%z, %init)
+ *   ^h(%i: index, %acc: T):    [ops]
+ *     %c = lt %i, UB : index
+ *     cond_br %c, ^b, ^x(%acc)
+ *   ^b:  [write o] ops  [cond_br %e, ^x(%v), ^k  ^k:]
+ *     %i2 = add %i, STEP : index
+ *     br ^h(%i2, %acc2)
+ *   ^x(%r: T):  [read o]
+ */
+static void
+gen_block_loop(G *g)
+{
+	GV *init = gen_any_tensor(g, 0), *o = NULL, ov, ht[3], xt[2], *hargs[3],
+	   *xargs[2], idx = gen_tensor_type(DT_INDEX, 0, NULL);
+	char ub[16], cond[16], names[3][16], s[96];
+	int mark, outer, k, h, body, x, lb, step, bound, n, nx, where = 0;
+	bool early, exit_args;
+
+	if (!init || g->nloops == 8)
+		return;
+	idx.scalar = true;
+	ht[0] = idx;
+	n = 1 + edge_types(g, init, ht + 1);
+	k = g->sh->names++;
+	h = g->sh->names++;
+	body = g->sh->names++;
+	x = g->sh->names++;
+	lb = gen_chance(g, 25) ? 1 : 0;
+	step = gen_chance(g, 25) ? 2 : 1;
+	if (gen_chance(g, 50)) {
+		fmt_snprintf(ub, sizeof ub, "%%n");
+		bound = 4;
+	} else {
+		bound = gen_pick(g, 4);
+		fmt_snprintf(ub, sizeof ub, "%d", bound);
+	}
+	if (gen_chance(g, 45) && (o = pick_outer(g, g->nv))) {
+		ov = *o;
+		o = &ov;
+		where = gen_pick(g, 3); /* 0: the body, 1: the header, 2: both */
+	}
+	early = gen_chance(g, 30);
+	exit_args = early || gen_chance(g, 50);
+	outer = g->nv;
+	gen_line(g, "%%z%d = const %d : index", k, lb);
+	fmt_snprintf(names[0], 16, "z%d", k);
+	pass_all(g, ht + 1, n - 1, g->nv, names + 1);
+	gen_line(g, "br %s", succ_text(h, names, n, s, sizeof s));
+	g->sh->ops += 2;
+	/* the header: its arguments and ops dominate the body and the exit */
+	new_args(g, ht, n, "acc", hargs);
+	fmt_snprintf(hargs[0]->name, sizeof hargs[0]->name, "i%d", k);
+	emit_label(g, h, hargs, n);
+	if (o && where && gen_chance(g, 80))
+		header_ops(g, o);
+	else if (gen_chance(g, 30))
+		header_ops(g, NULL);
+	gen_line(g, "%%c%d = lt %%i%d, %s : index", k, k, ub);
+	nx = exit_args ? 1 : 0;
+	xt[0] = ht[1];
+	if (exit_args)
+		fmt_snprintf(names[0], 16, "%s", hargs[1]->name);
+	gen_line(g, "cond_br %%c%d, ^bb%d, %s", k, body,
+		 succ_text(x, names, nx, s, sizeof s));
+	g->sh->ops += 2;
+	/* the body */
+	emit_label(g, body, NULL, 0);
+	mark = arm_enter(g);
+	fmt_snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv, "i%d", k);
+	g->loops[g->nloops].mark = outer;
+	g->loops[g->nloops++].ub = bound;
+	if (o && where != 1)
+		write_outer(g, o);
+	gen_ops(g, 1 + gen_pick(g, 3));
+	if (early) { /* out of the loop from its body */
+		int cont = g->sh->names++;
+		gen_await_pending(g, g->depth);
+		cfg_condition(g, cond, sizeof cond);
+		pass_all(g, xt, nx, mark, names);
+		gen_line(g, "cond_br %%%s, %s, ^bb%d", cond,
+			 succ_text(x, names, nx, s, sizeof s), cont);
+		++g->sh->ops;
+		emit_label(g, cont, NULL, 0);
+		gen_ops(g, gen_pick(g, 2));
+		gen_count(g, GC_CFG_EXIT);
+	}
+	g->nloops--;
+	gen_await_pending(g, g->depth);
+	gen_line(g, "%%i%dn = add %%i%d, %d : index", k, k, step);
+	fmt_snprintf(names[0], 16, "i%dn", k);
+	pass_all(g, ht + 1, n - 1, mark, names + 1);
+	gen_line(g, "br %s", succ_text(h, names, n, s, sizeof s));
+	g->sh->ops += 2;
+	arm_leave(g, mark);
+	/* the exit: the header's values are in scope */
+	mark = g->nv;
+	new_args(g, xt, nx, "x", xargs);
+	emit_label(g, x, xargs, nx);
+	if (o && gen_chance(g, 70)) {
+		read_outer(g, o, mark);
+		gen_count(g, GC_CFG_OUTER);
+	}
+	gen_count(g, GC_CFG_LOOP);
+}
+
+bool
+gen_cfg(G *g)
+{
+	int pct = g->cfgdepth ? CFG_NESTED : CFG_TOP;
+
+	if (!(g->o->mix & GEN_CFG) || g->depth != 1 + g->cfgdepth ||
+	    g->cfgdepth >= CFG_MAXNEST || !gen_chance(g, pct))
+		return false;
+	if (g->cfgdepth)
+		gen_count(g, GC_CFG_NESTED);
+	if (gen_chance(g, 60))
+		gen_diamond(g);
+	else
+		gen_block_loop(g);
+	return true;
+}
