@@ -280,6 +280,69 @@ START_TEST(keeps_float_inputs)
 }
 END_TEST
 
+/* A loop of blocks with a diamond in its body, the insert the tool
+ * refuses in one arm: the blocks go (the back edge sent to the exit, the
+ * diamond's cond_br made a br, merges, arguments replaced) down to one
+ * block holding the insert. */
+START_TEST(reduces_blocks)
+{
+	static const char *text =
+		"case: reduce/blocks\n"
+		"program: |\n"
+		"  func @main(%p0: tensor<4xi32>, %p1: tensor<4xi32>, %n: index) -> (tensor<4xi32>, tensor<4xi32>) {\n"
+		"    %a = add %p0, %p1 : tensor<4xi32>\n"
+		"    %z = const 0 : index\n"
+		"    br ^head(%z, %a)\n"
+		"  ^head(%i: index, %acc: tensor<4xi32>):\n"
+		"    %c = lt %i, %n : index\n"
+		"    cond_br %c, ^body, ^exit(%acc)\n"
+		"  ^body:\n"
+		"    %b = mul %acc, 2 : tensor<4xi32>\n"
+		"    %k = lt %i, 1 : index\n"
+		"    cond_br %k, ^left, ^right\n"
+		"  ^left:\n"
+		"    %w = insert 7 into %p0[1] : tensor<4xi32>\n"
+		"    br ^join(%w)\n"
+		"  ^right:\n"
+		"    %u = sub %b, %p1 : tensor<4xi32>\n"
+		"    br ^join(%u)\n"
+		"  ^join(%m: tensor<4xi32>):\n"
+		"    %i2 = add %i, 1 : index\n"
+		"    br ^head(%i2, %m)\n"
+		"  ^exit(%r: tensor<4xi32>):\n"
+		"    %x = add %r, %p0 : tensor<4xi32>\n"
+		"    return %x, %p1\n"
+		"  }\n"
+		"inputs:\n"
+		"  p0: [1, 2, 3, 4]\n"
+		"  p1: [5, 6, 7, 8]\n"
+		"  n: 2\n"
+		"runs:\n"
+		"  - strategy: \"exec:sh " SRCDIR "/tests/tools/fail-on.sh insert\"\n";
+	Case *c = NULL, *rc = NULL;
+	char *yaml = NULL, *prog;
+	ReduceStats st;
+	Diag d;
+
+	external_register(); /* exec: strategies run here */
+	ck_assert(!case_parse("blocks.yaml", text, strlen(text), 0, &c, &d));
+	ck_assert_msg(!reduce_case(NULL, c, 0, "reduced/blocks", NULL, &yaml, &st,
+				   &d), "%s", d.msg);
+	ck_assert_msg(!case_parse("r.yaml", yaml, strlen(yaml), 0, &rc, &d),
+		      "%s\n%s", d.msg, yaml);
+	prog = tir_print(rc->prog);
+	fprintf(stderr, "reduce blocks: %d -> %d ops, %d candidates\n",
+		st.ops_before, st.ops_after, st.candidates);
+	ck_assert_int_eq(rc->entry->nblocks, 1);
+	ck_assert_ptr_nonnull(strstr(prog, "= insert 7 into %p0[1]"));
+	ck_assert_int_le(rc->prog->nops, 2);
+	mem_free(prog);
+	case_free(rc);
+	case_free(c);
+	mem_free(yaml);
+}
+END_TEST
+
 /* A run that agrees: nothing to reduce (1); a run that is not there: -1. */
 START_TEST(agreeing_run_is_not_reduced)
 {
@@ -299,11 +362,11 @@ START_TEST(agreeing_run_is_not_reduced)
 }
 END_TEST
 
-/* Fail the Nth allocation of a whole reduction: a clean "out of memory",
- * nothing leaked, until it succeeds. */
-START_TEST(reduce_under_oom)
+/* Fail the Nth allocation of a whole reduction of run 0 of c: a clean
+ * "out of memory", nothing leaked, until it succeeds; how many failed. */
+static int
+reduce_oom_loop(const Case *c)
 {
-	Case *c = load(SRCDIR "/cases/lastuse/views.yaml");
 	int failures = 0;
 
 	for (long n = 0;; n += n < 300 ? 1 : n / 16) {
@@ -329,7 +392,54 @@ START_TEST(reduce_under_oom)
 		if (!rc)
 			break;
 	}
-	ck_assert_int_gt(failures, 100);
+	return failures;
+}
+
+START_TEST(reduce_under_oom)
+{
+	Case *c = load(SRCDIR "/cases/lastuse/views.yaml");
+
+	ck_assert_int_gt(reduce_oom_loop(c), 100);
+	case_free(c);
+}
+END_TEST
+
+/* The same through the pass over blocks: an insert into %p0 in one arm
+ * of a diamond, forced in place, %p0 read after the join. */
+static const char block_conflict[] =
+	"case: reduce/block-conflict\n"
+	"program: |\n"
+	"  func @main(%p0: tensor<4xi32>, %p1: tensor<4xi32>, %n: index) -> (tensor<4xi32>, tensor<4xi32>) {\n"
+	"    %a = add %p1, 1 : tensor<4xi32>\n"
+	"    %c = lt %n, 2 : index\n"
+	"    cond_br %c, ^left, ^right\n"
+	"  ^left:\n"
+	"    %w = insert 7 into %p0[1] : tensor<4xi32>\n"
+	"    %u = mul %w, %a : tensor<4xi32>\n"
+	"    br ^join(%u)\n"
+	"  ^right:\n"
+	"    %v = sub %a, %p1 : tensor<4xi32>\n"
+	"    br ^join(%v)\n"
+	"  ^join(%m: tensor<4xi32>):\n"
+	"    %x = add %m, %p0 : tensor<4xi32>\n"
+	"    %y = neg %a : tensor<4xi32>\n"
+	"    return %x, %y\n"
+	"  }\n"
+	"inputs:\n"
+	"  p0: [1, 2, 3, 4]\n"
+	"  p1: [5, 6, 7, 8]\n"
+	"  n: 1\n"
+	"runs:\n"
+	"  - plan: {w: p0}\n";
+
+START_TEST(reduce_blocks_under_oom)
+{
+	Case *c = NULL;
+	Diag d;
+
+	ck_assert(!case_parse("b.yaml", block_conflict, strlen(block_conflict), 0,
+			      &c, &d));
+	ck_assert_int_gt(reduce_oom_loop(c), 100);
 	case_free(c);
 }
 END_TEST
@@ -344,6 +454,7 @@ reduce_suite(void)
 	tcase_add_test(t, reduces_lastuse);
 	tcase_add_test(t, reduces_bloated_seed);
 	tcase_add_test(t, keeps_float_inputs);
+	tcase_add_test(t, reduces_blocks);
 	tcase_add_test(t, agreeing_run_is_not_reduced);
 	tcase_add_test(t, keeps_fault_and_culprit);
 	tcase_add_test(t, keeps_transpose_divergence);
@@ -351,6 +462,7 @@ reduce_suite(void)
 	suite_add_tcase(s, t);
 	t = tcase_create("oom");
 	tcase_add_test(t, reduce_under_oom);
+	tcase_add_test(t, reduce_blocks_under_oom);
 	suite_add_tcase(s, t);
 	return s;
 }

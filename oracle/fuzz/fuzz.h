@@ -18,6 +18,7 @@
  *              way (docs/reduce.md): the driver; reduce_impl.h between its
  *              files:
  *     reduce_pass.c   the passes, each a source of candidate edits
+ *     reduce_cfg.c    the pass over blocks and edges
  *     reduce_edit.c   an edit of the current text, applied and tried
  *     reduce_judge.c  a candidate run and judged ("the same failure",
  *              "smaller"); accepted, it becomes the current case

@@ -15,8 +15,9 @@
  *
  * Passes, repeated to a fixpoint within a candidate budget: expose an
  * intermediate as the entry's only result (dropping dead ops); structural
- * inlining (for, if, async, call); ddmin over ops with use-repair; halving
- * a static dim size.
+ * inlining (for, if, async, call); blocks and edges removed (merges,
+ * cond_br -> br, block arguments, retargeted edges: reduce_cfg.c); ddmin
+ * over ops with use-repair; halving a static dim size.
  *
  * This file is the driver: the original failure and its starting point,
  * the passes to a fixpoint, the written case (which must pass check).
@@ -49,8 +50,8 @@ static int
 reduce_loop(Red *r)
 {
 	int (*const passes[])(Red *) = {
-		red_pass_expose, red_pass_structural, red_pass_ddmin,
-		red_pass_params, red_pass_shapes};
+		red_pass_expose, red_pass_structural, red_pass_cfg,
+		red_pass_ddmin, red_pass_params, red_pass_shapes};
 	int progress = 1, rc;
 
 	while (progress && r->st->candidates < r->budget) {

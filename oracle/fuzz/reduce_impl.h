@@ -1,8 +1,8 @@
 /*
  * reduce_impl.h: what the reducer's files share (not the room's face): the
  * reducer's state Red, an edit of the current text, and the calls between
- * the files.  reduce.c -> reduce_pass.c -> reduce_edit.c -> reduce_judge.c
- * -> reduce_text.c, no call back.
+ * the files.  reduce.c -> reduce_pass.c, reduce_cfg.c -> reduce_edit.c ->
+ * reduce_judge.c -> reduce_text.c, no call back.
  */
 #ifndef BUFDIFF_REDUCE_IMPL_H
 #define BUFDIFF_REDUCE_IMPL_H
@@ -80,6 +80,12 @@ int red_pass_structural(Red *r);
 int red_pass_ddmin(Red *r);
 int red_pass_params(Red *r);
 int red_pass_shapes(Red *r);
+
+/* ------------------------------------------------------- reduce_cfg.c */
+
+/* Blocks and edges of function bodies with several blocks: merges,
+ * cond_br -> br, block arguments replaced, edges retargeted. */
+int red_pass_cfg(Red *r);
 
 /* ------------------------------------------------------ reduce_edit.c */
 

@@ -173,8 +173,8 @@ try_call(Red *r, const Op *op)
 	Edit e, ce;
 	Str b = {0};
 
-	if (!f || fi < 0 || f == r->c->entry)
-		return 0;
+	if (!f || fi < 0 || f == r->c->entry || f->nblocks > 1)
+		return 0; /* a body of several blocks has no one place to go */
 	if (edit_init(r, &e))
 		return -1;
 	ret = terminator(f->body);
@@ -350,12 +350,26 @@ signature(const Func *f, const bool *drop, const Type *ret)
 	return str_take(&b);
 }
 
-/* The entry returns only v; ops of the entry that v does not need go. */
+/* The blocks of f's body (a program built without the list has one). */
+static int
+nblocks(const Func *f)
+{
+	return f->blocks ? f->nblocks : 1;
+}
+
+static const Block *
+block_at(const Func *f, int i)
+{
+	return f->blocks ? f->blocks[i] : f->body;
+}
+
+/* The entry returns only v; ops of the entry that v does not need go.
+ * In a body of several blocks every return becomes `return %v` (v's
+ * block dominates them all), and the branches stay with what they pass. */
 static int
 try_expose(Red *r, const Value *v)
 {
 	const Func *f = r->c->entry;
-	const Op *ret = terminator(f->body);
 	int fi = func_index(r->c->prog, f);
 	bool *live = mem_calloc((size_t)r->c->prog->nops + 1, sizeof *live);
 	char buf[128], *sig;
@@ -365,15 +379,26 @@ try_expose(Red *r, const Value *v)
 		mem_free(live);
 		return red_oom(r);
 	}
-	live[ret->seq] = true;
+	for (int b = 0; b < nblocks(f); b++) {
+		Op *t = (Op *)terminator(block_at(f, b));
+		if (t->kind == OP_RETURN)
+			live[t->seq] = true;
+		else
+			mark_live(live, t);
+	}
 	mark_value(live, v);
-	for (int i = 0; i < f->body->nops; i++)
-		if (!live[f->body->ops[i]->seq])
-			edit_drop(&e, r->opline[f->body->ops[i]->seq],
-				  r->opend[f->body->ops[i]->seq]);
-	mem_free(live);
 	fmt_snprintf(buf, sizeof buf, "  return %%%s", v->name);
-	edit_repl(&e, r->opline[ret->seq], mem_strdup(buf));
+	for (int b = 0; b < nblocks(f); b++) {
+		const Block *blk = block_at(f, b);
+		const Op *t = terminator(blk);
+		for (int i = 0; i < blk->nops; i++)
+			if (!live[blk->ops[i]->seq])
+				edit_drop(&e, r->opline[blk->ops[i]->seq],
+					  r->opend[blk->ops[i]->seq]);
+		if (t->kind == OP_RETURN)
+			edit_repl(&e, r->opline[t->seq], mem_strdup(buf));
+	}
+	mem_free(live);
 	if (!(sig = signature(f, NULL, v->type))) {
 		edit_free(r, &e);
 		return red_oom(r);
@@ -382,23 +407,52 @@ try_expose(Red *r, const Value *v)
 	return edit_try(r, &e);
 }
 
+/* Does block b dominate every block of f that returns? */
+static bool
+dominates_returns(const Func *f, const Block *b)
+{
+	for (int i = 0; i < nblocks(f); i++) {
+		const Block *x = block_at(f, i);
+		if (terminator(x)->kind == OP_RETURN && !block_dominates(b, x))
+			return false;
+	}
+	return true;
+}
+
+/* The tensor values made at the top level of the entry's block b (its
+ * arguments, then its ops' results), each tried as the only result. */
+static int
+expose_block(Red *r, const Block *b)
+{
+	int rc;
+
+	if (nblocks(r->c->entry) > 1 && !dominates_returns(r->c->entry, b))
+		return 0;
+	for (int i = 0; i < b->nargs; i++)
+		if (b->args[i]->type->kind == TY_TENSOR &&
+		    (rc = try_expose(r, b->args[i])))
+			return rc;
+	for (int i = 0; i < b->nops; i++) {
+		const Op *op = b->ops[i];
+		for (int k = 0; k < op->nres; k++)
+			if (op->res[k]->type->kind == TY_TENSOR &&
+			    (rc = try_expose(r, op->res[k])))
+				return rc;
+	}
+	return 0;
+}
+
 int
 red_pass_expose(Red *r)
 {
 	int progress = 0, rc;
 
-	for (int i = 0; i < r->c->entry->body->nops; i++) {
-		const Op *op = r->c->entry->body->ops[i];
-		for (int k = 0; k < op->nres; k++) {
-			if (op->res[k]->type->kind != TY_TENSOR)
-				continue;
-			if ((rc = try_expose(r, op->res[k])) < 0)
-				return -1;
-			if (rc) {
-				progress = 1;
-				i = -1; /* the body changed: start over */
-				break;
-			}
+	for (int b = 0; b < nblocks(r->c->entry); b++) {
+		if ((rc = expose_block(r, block_at(r->c->entry, b))) < 0)
+			return -1;
+		if (rc) {
+			progress = 1;
+			b = -1; /* the body changed: start over */
 		}
 	}
 	return progress;
@@ -433,26 +487,43 @@ used_by_kept(const Red *r, const bool *removed, const Value *v)
 	return false;
 }
 
+/* A kept value of type t among the results of b's ops before op `end`
+ * (the nearest first), then b's arguments; NULL if none. */
+static const Value *
+repair_in(const bool *removed, const Block *b, int end, const Type *t)
+{
+	for (int i = end - 1; i >= 0; i--) {
+		const Op *o = b->ops[i];
+		for (int j = 0; !removed[o->seq] && j < o->nres; j++)
+			if (type_equal(o->res[j]->type, t))
+				return o->res[j];
+	}
+	for (int i = b->nargs - 1; i >= 0; i--)
+		if (type_equal(b->args[i]->type, t))
+			return b->args[i];
+	return NULL;
+}
+
 /* A kept value of type t in scope at op: the nearest earlier result at
- * op's level or an enclosing one, a block argument, or a param. */
+ * op's level or an enclosing one, a block argument, one of a block of
+ * the body that dominates op's, or a param. */
 static const Value *
 repair(const bool *removed, const Op *op, const Type *t)
 {
+	const Value *v;
+
 	for (const Op *at = op; at; at = enclosing(at)) {
 		const Block *b = at->parent;
-		for (int i = at->index - 1; i >= 0; i--) {
-			const Op *o = b->ops[i];
-			for (int j = 0; !removed[o->seq] && j < o->nres; j++)
-				if (type_equal(o->res[j]->type, t))
-					return o->res[j];
-		}
-		for (int i = b->nargs - 1; i >= 0; i--)
-			if (type_equal(b->args[i]->type, t))
-				return b->args[i];
-		if (!enclosing(at))
-			for (int i = b->func->nparams - 1; i >= 0; i--)
-				if (type_equal(b->func->params[i]->type, t))
-					return b->func->params[i];
+		if ((v = repair_in(removed, b, at->index, t)))
+			return v;
+		if (enclosing(at))
+			continue;
+		for (const Block *d = b->idom; d; d = d->idom)
+			if ((v = repair_in(removed, d, d->nops, t)))
+				return v;
+		for (int i = b->func->nparams - 1; i >= 0; i--)
+			if (type_equal(b->func->params[i]->type, t))
+				return b->func->params[i];
 	}
 	return NULL;
 }
@@ -517,7 +588,7 @@ try_remove(Red *r, bool *sel, bool *removed)
 static bool
 removable(const Op *op)
 {
-	return op->kind != OP_YIELD && op->kind != OP_RETURN;
+	return op_info[op->kind].form < F_YIELD; /* not a terminator */
 }
 
 /* The removable ops in seq order; their count. */

@@ -124,7 +124,9 @@ is_op_line(const char *s)
 {
 	while (*s == ' ')
 		s++;
-	return *s && *s != '}' && strncmp(s, "func ", 5) && strncmp(s, "//", 2);
+	/* a block's label (`^bb1(%a: T):`) is not an op */
+	return *s && *s != '}' && *s != '^' && strncmp(s, "func ", 5) &&
+	       strncmp(s, "//", 2);
 }
 
 /* An empty yield the printer leaves implicit (a forall body's, or that of
