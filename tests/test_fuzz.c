@@ -388,6 +388,64 @@ START_TEST(cfg_programs)
 }
 END_TEST
 
+/* Bucket signatures name where the culprit sits among a body's blocks:
+ * an arm or a join (cfg-diamond), a loop of blocks (cfg-loop), a block
+ * argument (cfg-edge, culprit block-arg); the entry block adds nothing. */
+START_TEST(bucket_names_blocks)
+{
+	static const char text[] =
+		"case: blocks\n"
+		"program: |\n"
+		"  func @main(%p0: tensor<4xi32>, %n: index) -> tensor<4xi32> {\n"
+		"    %e = neg %p0 : tensor<4xi32>\n"
+		"    %c = lt %n, 2 : index\n"
+		"    cond_br %c, ^a, ^j(%e)\n"
+		"  ^a:\n"
+		"    %w = insert 7 into %p0[1] : tensor<4xi32>\n"
+		"    br ^j(%w)\n"
+		"  ^j(%m: tensor<4xi32>):\n"
+		"    %z = const 0 : index\n"
+		"    br ^h(%z, %m)\n"
+		"  ^h(%i: index, %acc: tensor<4xi32>):\n"
+		"    %k = lt %i, %n : index\n"
+		"    cond_br %k, ^b, ^x\n"
+		"  ^b:\n"
+		"    %u = add %acc, %p0 : tensor<4xi32>\n"
+		"    %i2 = add %i, 1 : index\n"
+		"    br ^h(%i2, %u)\n"
+		"  ^x:\n"
+		"    return %acc\n"
+		"  }\n"
+		"inputs:\n"
+		"  p0: [1, 2, 3, 4]\n"
+		"  n: 1\n";
+	static const char *const names[] = {"e", "w", "m", "u", "acc"};
+	static const char *const want[] = {
+		"diverge culprit=elementwise in=-",
+		"diverge culprit=insert in=cfg-diamond",
+		"diverge culprit=block-arg in=cfg-diamond,cfg-edge",
+		"diverge culprit=elementwise in=cfg-loop",
+		"diverge culprit=block-arg in=cfg-loop,cfg-edge"};
+	Case *c = NULL;
+	Diag d;
+
+	ck_assert_msg(!case_parse("b.yaml", text, strlen(text), 0, &c, &d), "%s",
+		      d.msg);
+	for (int i = 0; i < 5; i++) {
+		Value *v = prog_value(c->prog, NULL, names[i]);
+		RunOut r;
+		char sig[256];
+		memset(&r, 0, sizeof r);
+		r.verdict = VERDICT_DIVERGE;
+		r.culprits = &v;
+		r.nculprits = 1;
+		fuzz_signature(&r, c, sig, sizeof sig);
+		ck_assert_str_eq(sig, want[i]);
+	}
+	case_free(c);
+}
+END_TEST
+
 /* Shards split the seeds: shard i of n runs seeds i, i+n, i+2n, ... */
 START_TEST(shards_do_not_overlap)
 {
@@ -458,6 +516,7 @@ main(void)
 	tcase_add_test(t, nearby_seeds_differ);
 	tcase_add_test(t, constructs_counted);
 	tcase_add_test(t, cfg_programs);
+	tcase_add_test(t, bucket_names_blocks);
 	tcase_add_test(t, reduce_bare_regions);
 	tcase_add_test(t, cli_mix);
 	tcase_add_test(t, no_copies);

@@ -19,9 +19,29 @@
 
 /* ---------------------------------------------------------- signature */
 
-enum { C_LOOP = 1, C_BRANCH = 2, C_ASYNC = 4, C_FORALL = 8, C_CALL = 16 };
-static const char *const construct_names[] = {"loop", "branch", "async",
-					      "forall", "call"};
+enum {
+	C_LOOP = 1, C_BRANCH = 2, C_ASYNC = 4, C_FORALL = 8, C_CALL = 16,
+	/* blocks of a body (docs/fuzz.md): a block on a loop of blocks, one
+	 * after the entry outside any (an arm, a join, a loop's exit), an
+	 * edge's block arguments */
+	C_CFG_LOOP = 32, C_CFG_DIAMOND = 64, C_CFG_EDGE = 128, C_NAMES = 8
+};
+static const char *const construct_names[C_NAMES] = {
+	"loop", "branch", "async", "forall", "call", "cfg-loop",
+	"cfg-diamond", "cfg-edge"};
+
+/* Where block b sits among its body's blocks: the entry (0), on a loop
+ * of blocks, or after the entry outside any. */
+static unsigned
+cfg_construct(const Block *b)
+{
+	bool reach[MAX_BLOCKS];
+
+	if (!block_in_cfg(b) || b->bindex == 0)
+		return 0;
+	cfg_reach(b->func, b, reach);
+	return reach[b->bindex] ? C_CFG_LOOP : C_CFG_DIAMOND;
+}
 
 /* The constructs op sits in, up to its function (and the function itself
  * when it is not the entry). */
@@ -30,10 +50,13 @@ constructs_of(const Op *op, const Func *entry)
 {
 	unsigned m = 0;
 
+	if (op && (op->kind == OP_BR || op->kind == OP_COND_BR))
+		m |= C_CFG_EDGE;
 	for (const Block *b = op ? op->parent : NULL; b; b = b->parent ?
 	     b->parent->parent : NULL) {
 		const Op *p = b->parent;
 		if (!p) {
+			m |= cfg_construct(b);
 			if (b->func && b->func != entry)
 				m |= C_CALL;
 			break;
@@ -75,10 +98,14 @@ fuzz_signature(const RunOut *r, const Case *c, char *buf, size_t n)
 	else
 		str_printf(&b, "%s", verdict_names[r->verdict]);
 	for (int i = 0; i < r->nculprits && nn < 64; i++) {
-		const Op *op = r->culprits[i]->def;
+		const Value *v = r->culprits[i];
+		const Op *op = v->def;
+		bool barg = !op && block_in_cfg(v->owner);
 		m |= constructs_of(op, c->entry);
+		if (barg) /* a block argument: an edge's decision */
+			m |= C_CFG_EDGE | cfg_construct(v->owner);
 		/* elementwise ops break one rule between them */
-		names[nn++] = !op ? "param" :
+		names[nn++] = barg ? "block-arg" : !op ? "param" :
 			      op_info[op->kind].ew != OP_NONE &&
 			      op_info[op->kind].form != F_REDUCE ? "elementwise" :
 			      op_info[op->kind].name;
@@ -95,7 +122,7 @@ fuzz_signature(const RunOut *r, const Case *c, char *buf, size_t n)
 	if (!nn)
 		str_puts(&b, "-");
 	str_puts(&b, " in=");
-	for (int i = 0, k = 0; i < 5; i++)
+	for (int i = 0, k = 0; i < C_NAMES; i++)
 		if (m & (1u << i))
 			str_printf(&b, "%s%s", k++ ? "," : "", construct_names[i]);
 	if (!m)

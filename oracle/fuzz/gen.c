@@ -13,8 +13,9 @@
  * own branches, launches and calls) called once or several times; launches
  * on several streams with zero, one or two results, awaited late, in
  * branches and loops, and now and then awaited again; several outputs and
- * values that stay live to be read late.  `empty` is always filled at once,
- * so no output depends on undefined data.
+ * values that stay live to be read late; function bodies of several
+ * blocks (gen_cfg.c).  `empty` is always filled at once, so no output
+ * depends on undefined data.
  *
  * One random draw per full expression: the order in which a call's
  * arguments are evaluated is unspecified, so two draws in one argument list
