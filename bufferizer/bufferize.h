@@ -53,6 +53,16 @@ typedef struct PlanArgs {
 	Loc loc;
 } PlanArgs;
 
+/* `blockargs: {A: [share, copy]}`: bit p of `share` set = block argument
+ * %A shares the buffer of what its p-th incoming branch passes (the
+ * branches into its block in the order of the text). */
+typedef struct PlanEdges {
+	Value *a;
+	int n;                  /* incoming branches (at most 64) */
+	uint64_t share;
+	Loc loc;
+} PlanEdges;
+
 /* A call argument passed as a copy: the callee writes its param in place
  * and the caller still needs the old value. */
 typedef struct ArgCopy {
@@ -245,7 +255,9 @@ enum {
 	ONESHOT_FORALL = 1 << 10,      /* another trip may overwrite what a
 					* forall body reads of its shared arg */
 	ONESHOT_FAIL_FREES = 1 << 11,  /* the failure path frees what it owns */
-	ONESHOT_FAIL_DRAIN = 1 << 12   /* ... after pending launches complete */
+	ONESHOT_FAIL_DRAIN = 1 << 12,  /* ... after pending launches complete */
+	ONESHOT_BLOCKARGS = 1 << 13    /* a block argument sharing a buffer
+					* aliases what it received */
 };
 
 int oneshot_decide(const Program *p, Decisions *ds, unsigned breaks);
@@ -276,6 +288,8 @@ typedef struct Plan {
 	int nhoists;
 	PlanArgs *args;
 	int nargs;
+	PlanEdges *edges;
+	int nedges;
 } Plan;
 
 /* Apply forced decisions, frees, anchors, hoists and args; an illegal plan

@@ -1131,19 +1131,10 @@ static bool
 edge_share(Lower *L, const Op *t, int k, int i)
 {
 	const Block *S = t->succ[k];
-	int e = 0;
+	int p = pred_index(S, t, k);
 
-	if (!L->ds->eshare)
-		return false;
-	for (int p = 0; p < S->npreds; p++) {
-		if (S->preds[p] == t) {
-			/* a cond_br with both arms here: its k-th */
-			if (k == 1 && t->nsucc == 2 && t->succ[0] == S && !e++)
-				continue;
-			return p < 64 && (L->ds->eshare[S->args[i]->id] >> p & 1);
-		}
-	}
-	return false;
+	return L->ds->eshare && p >= 0 && p < 64 &&
+	       (L->ds->eshare[S->args[i]->id] >> p & 1);
 }
 
 /* Edge k of the branch ending block b: the values passed land in the

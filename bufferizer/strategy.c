@@ -147,6 +147,9 @@ static const Strategy strategies[] = {
 	BUILTIN("mutant-forall-no-cross-trip", "mutant: a forall body's read of its "
 	 "shared arg ignores the other trips' writes", oneshot_decide,
 	 ONESHOT_FORALL),
+	BUILTIN("mutant-blockarg-equivalent", "mutant: a block argument shares "
+		"what every branch passes, as a buffer of its own (no alias)",
+		oneshot_decide, ONESHOT_BLOCKARGS),
 };
 
 const Strategy *

@@ -533,6 +533,11 @@ bool block_dominates(const Block *a, const Block *b);
 /* Can control go from block a to block b (a == b: only around a loop)?
  * reach[] of f->nblocks entries, filled by cfg_reach. */
 void cfg_reach(const Func *f, const Block *from, bool *reach);
+/* Block S's p-th incoming edge (S->preds[p]) is which successor of that
+ * branch (0 or 1: a cond_br may go to S both ways)?  And back: the index
+ * in S->preds of successor k of branch t (-1: none). */
+int pred_edge(const Block *S, int p);
+int pred_index(const Block *S, const Op *t, int k);
 /* Does any function of p have several blocks? */
 bool prog_has_cfg(const Program *p);
 
