@@ -357,6 +357,8 @@ static const BInst *
 run_body(Exec *X, Frame *F, const BFunc *bf, Reg *out)
 {
 	const BBlock *b = bf->body;
+	DynCtx base = X->ctx;
+	int64_t nbr = 0;
 
 	for (;;) {
 		const BInst *t = b->n ? b->insts[b->n - 1] : NULL;
@@ -364,6 +366,7 @@ run_body(Exec *X, Frame *F, const BFunc *bf, Reg *out)
 
 		if (!t || t->kind != BI_BR) {
 			run_block(X, F, b, out);
+			X->ctx = base;
 			return X->stop ? NULL : t;
 		}
 		for (int i = 0; i < b->n && !X->stop; i++)
@@ -378,6 +381,10 @@ run_body(Exec *X, Frame *F, const BFunc *bf, Reg *out)
 		}
 		if (t->src)
 			k = scalar_int(reg(F, t->src), DT_I1) ? 0 : 1;
+		/* reports say which edge led into the block: the branch and
+		 * its arm in the low bit, how many branches came before */
+		X->ctx = base;
+		ctx_enter(X, t->op, nbr++ << 1 | k);
 		run_block(X, F, k ? t->orelse : t->body, out);
 		if (X->stop)
 			return NULL;
