@@ -372,6 +372,14 @@ collect_op(Op *op, void *ctx)
 				add_kid(S, op->args[i].v, P->res[i]);
 		}
 		break;
+	case F_SELECT:
+		/* its result shares the buffer it picks: reading it reads
+		 * both (decide_selects makes them one class) */
+		if (is_tensor(op->res[0])) {
+			add_kid(S, op->args[1].v, op->res[0]);
+			add_kid(S, op->args[2].v, op->res[0]);
+		}
+		break;
 	case F_PARALLEL_INSERT:
 		/* it writes the shared arg's slice: no read of it */
 		add_read(S, op->args[0].v, op);
@@ -1459,6 +1467,21 @@ decide_edges(OS *S, const Func *f)
 	}
 }
 
+/* A tensor select's result shares the buffer it picks (MLIR's
+ * arith.select on buffers): one class with both. */
+static WalkAct
+decide_select(Op *op, void *ctx)
+{
+	OS *S = ctx;
+
+	if (op->kind == OP_SELECT && is_tensor(op->res[0])) {
+		S->ds->eshare[op->res[0]->id] = 1;
+		unite(S, op->res[0], op->args[1].v);
+		unite(S, op->res[0], op->args[2].v);
+	}
+	return WALK_GO;
+}
+
 /* One pass over the whole program: collect reads, decide.  With pw set
  * (pass 2) calls also decide their argument copies. */
 static int
@@ -1475,6 +1498,8 @@ analyze(OS *S, const Program *p, Decisions *ds, unsigned breaks,
 		S->maxend[i] = read_end(S, i);
 	for (int i = 0; i < p->nfuncs && ds->eshare; i++)
 		decide_edges(S, p->funcs[i]);
+	if (ds->eshare)
+		walk_prog(p, decide_select, S);
 	for (int i = 0; i < p->nfuncs; i++)
 		for (int b = 0; b < p->funcs[i]->nblocks; b++)
 			decide_block(S, p->funcs[i]->blocks[b]);
@@ -1517,6 +1542,8 @@ oneshot_decide(const Program *p, Decisions *ds, unsigned breaks)
 		ds->lower |= LOWER_FAIL_NO_DRAIN;
 	if (broken(&S, ONESHOT_FREES))
 		ds->lower |= LOWER_TEXTUAL_FREES;
+	if (broken(&S, ONESHOT_LEND))
+		ds->lower |= LOWER_NO_LEND;
 	rc = 0;
 out:
 	ds->arena->oom = NULL;

@@ -328,6 +328,8 @@ run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
 			reg_assign(reg(F, in->v),
 				   reg(F, in->vals[scalar_int(reg(F, in->vals[0]),
 							      DT_I1) ? 1 : 2]));
+			if (in->borrow)
+				reg(F, in->v)->owned = false;
 			break;
 		}
 		trace_step(X, in);

@@ -155,7 +155,7 @@ typedef struct Run {
 	int nhoists;
 	PlanArgs *args;
 	int nargs;
-	PlanEdges *edges;       /* `blockargs` */
+	PlanEdges *edges;       /* `blockargs`, then `yields` (n 1) */
 	int nedges;
 	bool has_schedule;
 	Schedule schedule;
@@ -175,7 +175,8 @@ struct Case;
 /* Parse and validate the `runs:` list into c->runs. */
 void runs_load(Loader *L, struct Case *c, const yaml_node_t *n);
 /* The plan keys of a run or a decisions document, in this order. */
-enum { PK_PLAN, PK_FREE, PK_ANCHOR, PK_HOIST, PK_ARGS, PK_BLOCKARGS, PK_COUNT };
+enum { PK_PLAN, PK_FREE, PK_ANCHOR, PK_HOIST, PK_ARGS, PK_BLOCKARGS, PK_YIELDS,
+       PK_COUNT };
 extern const char *const plan_keys[PK_COUNT + 1];   /* NULL-terminated */
 /* Parse vals[PK_*] (NULL: absent) into r's plan, frees, anchors, hoists
  * and args, every name checked against c's program. */

@@ -365,8 +365,44 @@ load_blockargs(Loader *L, Case *c, Run *r, const yaml_node_t *n)
 	}
 }
 
+/* `yields: {R: share | copy}`: an if or a select result shares the buffer
+ * of what it takes, or gets a copy (appended to r->edges, one edge). */
+static void
+load_yields(Loader *L, Case *c, Run *r, const yaml_node_t *n)
+{
+	int m;
+	PlanEdges *e;
+
+	yl_want(L, n, YAML_MAPPING_NODE, "yields");
+	yl_free_keys(L, n, "yields");
+	m = yl_npairs(n);
+	e = arena_alloc(L->arena, sizeof *e * (size_t)(r->nedges + m + 1));
+	if (r->nedges)
+		memcpy(e, r->edges, sizeof *e * (size_t)r->nedges);
+	for (int i = 0; i < m; i++) {
+		yaml_node_t *k = yl_pair_key(L, n, i), *v = yl_pair_val(L, n, i);
+		PlanEdges *pe = &e[r->nedges + i];
+		const char *s;
+
+		pe->a = value_named(L, c, yl_text(k), k);
+		if (!is_share_result(pe->a))
+			yl_fail(L, yl_loc(k), "yields: %%%s is not a tensor result "
+				"of an if or a select", yl_text(k));
+		pe->loc = yl_loc(k);
+		pe->n = 1;
+		s = scalar(L, v, "yields");
+		if (!strcmp(s, "share"))
+			pe->share = 1;
+		else if (strcmp(s, "copy"))
+			yl_fail(L, yl_loc(v), "yields: unknown word '%s' (expected "
+				"share or copy)", s);
+	}
+	r->edges = e;
+	r->nedges += m;
+}
+
 const char *const plan_keys[PK_COUNT + 1] = {
-	"plan", "free", "anchor", "hoist", "args", "blockargs", NULL,
+	"plan", "free", "anchor", "hoist", "args", "blockargs", "yields", NULL,
 };
 
 void
@@ -384,6 +420,8 @@ runs_load_plan(Loader *L, Case *c, Run *r, yaml_node_t *const *vals)
 		load_args(L, c, r, vals[PK_ARGS]);
 	if (vals[PK_BLOCKARGS])
 		load_blockargs(L, c, r, vals[PK_BLOCKARGS]);
+	if (vals[PK_YIELDS])
+		load_yields(L, c, r, vals[PK_YIELDS]);
 }
 
 bool
@@ -456,7 +494,9 @@ load_decisions(Loader *L, Case *c, const yaml_node_t *n, const char *what,
 				what, s);
 		r = arena_strndup(L->arena, s, (size_t)(colon - s));
 		if (runs_value(c->prog, NULL, c->entry, r) &&
-		    is_block_arg(runs_value(c->prog, NULL, c->entry, r))) {
+		    (is_block_arg(runs_value(c->prog, NULL, c->entry, r)) ||
+		     is_share_result(runs_value(c->prog, NULL, c->entry, r))) &&
+		    (!strncmp(colon + 1, "share", 5) || !strncmp(colon + 1, "copy", 4))) {
 			d[i] = (Forced){runs_value(c->prog, NULL, c->entry, r),
 					NULL, yl_loc(e),
 					arena_strdup(L->arena, colon + 1), true};
@@ -561,10 +601,10 @@ load_run(Loader *L, Case *c, Run *r, const yaml_node_t *n, int no)
 	static const char *const keys[] = {
 		"strategy", "plan", "free", "schedule", "verdict", "outputs",
 		"blame", "memory", "culprits", "decisions", "anchor", "hoist",
-		"args", "blockargs", NULL};
+		"args", "blockargs", "yields", NULL};
 	enum { STRAT, PLAN, FREE, SCHED, VERDICT, OUTS, BLAME, MEM, CULP, DEC,
-	       ANCHOR, HOIST, ARGS, BLOCKARGS };
-	yaml_node_t *v[BLOCKARGS + 1], *pk[PK_COUNT];
+	       ANCHOR, HOIST, ARGS, BLOCKARGS, YIELDS };
+	yaml_node_t *v[YIELDS + 1], *pk[PK_COUNT];
 	char label[32];
 
 	yl_want(L, n, YAML_MAPPING_NODE, "runs entry");
@@ -580,6 +620,7 @@ load_run(Loader *L, Case *c, Run *r, const yaml_node_t *n, int no)
 	pk[PK_HOIST] = v[HOIST];
 	pk[PK_ARGS] = v[ARGS];
 	pk[PK_BLOCKARGS] = v[BLOCKARGS];
+	pk[PK_YIELDS] = v[YIELDS];
 	runs_load_plan(L, c, r, pk);
 	if (v[OUTS]) {
 		fmt_snprintf(label, sizeof label, "run %d ", no);

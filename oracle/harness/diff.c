@@ -312,7 +312,7 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 			kept |= keep[j] == b->all[i];
 		if (kept)
 			continue;
-		if (is_block_arg(b->all[i]))
+		if (is_block_arg(b->all[i]) || is_share_result(b->all[i]))
 			t.eshare[b->all[i]->id] = 0; /* copies on every edge */
 		else if (!decision_is_call(b->all[i]))
 			t.d[b->all[i]->id] = (Decision){DEC_NEW, NULL, NULL, true};
