@@ -232,6 +232,7 @@ typedef enum Form {
 	F_FORALL, F_PARALLEL_INSERT, /* before F_YIELD: run as ops */
 	F_FROM_ELEMENTS, F_RESHAPE,
 	F_WHILE, F_ASSERT,
+	F_SELECT,
 	F_YIELD, F_RETURN, F_CONDITION, /* terminators: F_YIELD and after */
 	F_BR, F_COND_BR                 /* ... branches: a function body's
 					 * blocks end with them or return */
@@ -422,6 +423,7 @@ struct Op {
  *   F_PARALLEL_INSERT s (dest = a shared arg, offs/sizes/strides), no result
  *   F_FROM_ELEMENTS the elements, row-major
  *   F_RESHAPE      a (reassoc/nreassoc)
+ *   F_SELECT       cond, a, b (tensors or scalars of the result type)
  *   F_BR           the successor's block arguments (succ[0])
  *   F_COND_BR      cond, then each successor's arguments (sarg/nsarg)
  */
@@ -533,6 +535,11 @@ bool block_dominates(const Block *a, const Block *b);
 /* Can control go from block a to block b (a == b: only around a loop)?
  * reach[] of f->nblocks entries, filled by cfg_reach. */
 void cfg_reach(const Func *f, const Block *from, bool *reach);
+/* Block S's p-th incoming edge (S->preds[p]) is which successor of that
+ * branch (0 or 1: a cond_br may go to S both ways)?  And back: the index
+ * in S->preds of successor k of branch t (-1: none). */
+int pred_edge(const Block *S, int p);
+int pred_index(const Block *S, const Op *t, int k);
 /* Does any function of p have several blocks? */
 bool prog_has_cfg(const Program *p);
 
@@ -807,6 +814,10 @@ typedef enum BKind {
 	BI_PINSERT,  /* parallel_insert_slice: src into v (the result) */
 	BI_WHILE,    /* body: the condition block (yields the i1), orelse: do */
 	BI_ASSERT,   /* a false operand ends the run through the failure path */
+	BI_BR,       /* the end of a function body's block (br/cond_br): src
+		      * the condition (NULL: br); edge k's code (block
+		      * arguments' copies and aliases, frees) is body (k 0)
+		      * or orelse (k 1), then control goes to to[k] */
 	/* memref programs (oracle/mlir/memref*.c), where registers are the memref
 	 * program's values and the tensor program's values carry versions: */
 	BI_BIND,     /* v (a TIR value) lives where src lives now; v keeps the
@@ -846,7 +857,8 @@ typedef struct BInst BInst;
 typedef struct BBlock {
 	BInst **insts;
 	int n, cap;
-} BBlock;
+	const Block *blk;    /* a function body's block it lowers, or NULL */
+}  BBlock;
 
 struct BInst {
 	BKind kind;
@@ -873,11 +885,20 @@ struct BInst {
 			      * launch's results it takes */
 	const MView *mv;     /* BI_VIEW computed at run time, or NULL */
 	int nmem;            /* BI_DEALLOC: how many memrefs it may free */
+	/* blocks and branches */
+	BBlock *to[2];       /* BI_BR: the successors */
+	bool borrow;         /* BI_ALIAS: v does not own the buffer it gets
+			      * (a block argument sharing a param's) */
+	bool ifowned;        /* BI_FREE: only when v owns its buffer (a
+			      * block argument that may have borrowed it) */
 };
 
 typedef struct BFunc {
 	const Func *f;
 	BBlock *body;
+	BBlock **blocks;     /* a body with branches: its blocks (blocks[0]
+			      * == body); NULL otherwise */
+	int nblocks;
 } BFunc;
 
 typedef struct BProg {
