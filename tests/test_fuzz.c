@@ -15,9 +15,11 @@
 #include "testutil.h"
 
 static const GenOpts opts = {12, GEN_ALL, false};
-/* The runs that bufferize: without blocks until the lowering runs them
- * (issue 22 item 2); the same programs as before GEN_CFG (the generator
- * draws nothing for blocks when the mix has none). */
+/* The runs that bufferize: without blocks and selects (GEN_CFG) until
+ * the lowering of blocks is clean with launches, asserts and ifs around
+ * them (seeds 7000..7399 of the full mix: 8 one-shot failures); the same
+ * programs as before GEN_CFG (the generator draws nothing for it when the
+ * mix has none). */
 static const GenOpts runs = {12, GEN_ALL & ~GEN_CFG, false};
 
 /* Seeds near 2^64 once gave `{random: SEED}` values the loader rejects
@@ -206,18 +208,20 @@ END_TEST
 START_TEST(constructs_counted)
 {
 	static const long want[GC_COUNT] = {
-		[GC_RANK0] = 447, [GC_RANK3] = 606, [GC_DYNAMIC] = 576,
-		[GC_I1_TENSOR] = 152, [GC_INDEX_TENSOR] = 120,
-		[GC_SCALAR_ARITH] = 119, [GC_BROADCAST] = 74, [GC_IF] = 522,
-		[GC_IF_BARE] = 251, [GC_FOR] = 485, [GC_FOR_MULTI] = 157,
-		[GC_FOR_START] = 151, [GC_FOR_STEP] = 163, [GC_WHILE] = 100,
-		[GC_FORALL] = 209, [GC_ASSERT] = 638, [GC_ASYNC] = 711,
-		[GC_FUT0] = 139, [GC_FUT2] = 177, [GC_AWAIT_AGAIN] = 18,
-		[GC_CALL] = 762, [GC_CALL_AGAIN] = 49, [GC_HELPER_BRANCH] = 148,
-		[GC_HELPER_ASYNC] = 163, [GC_HELPER_CALL] = 150,
-		[GC_DYN_INDEX] = 276, [GC_STRIDED_INSERT] = 16,
-		[GC_CFG_DIAMOND] = 228, [GC_CFG_LOOP] = 148, [GC_CFG_EXIT] = 56,
-		[GC_CFG_ARG] = 341, [GC_CFG_OUTER] = 129, [GC_CFG_NESTED] = 22,
+		[GC_RANK0] = 436, [GC_RANK3] = 611, [GC_DYNAMIC] = 563,
+		[GC_I1_TENSOR] = 157, [GC_INDEX_TENSOR] = 120,
+		[GC_SCALAR_ARITH] = 115, [GC_BROADCAST] = 85, [GC_IF] = 515,
+		[GC_IF_BARE] = 219, [GC_FOR] = 447, [GC_FOR_MULTI] = 147,
+		[GC_FOR_START] = 155, [GC_FOR_STEP] = 149, [GC_WHILE] = 93,
+		[GC_FORALL] = 186, [GC_ASSERT] = 673, [GC_ASYNC] = 679,
+		[GC_FUT0] = 104, [GC_FUT2] = 179, [GC_AWAIT_AGAIN] = 21,
+		[GC_CALL] = 720, [GC_CALL_AGAIN] = 41,
+		[GC_HELPER_BRANCH] = 150, [GC_HELPER_ASYNC] = 157,
+		[GC_HELPER_CALL] = 155, [GC_DYN_INDEX] = 271,
+		[GC_STRIDED_INSERT] = 21, [GC_CFG_DIAMOND] = 223,
+		[GC_CFG_LOOP] = 157, [GC_CFG_EXIT] = 45, [GC_CFG_ARG] = 334,
+		[GC_CFG_OUTER] = 135, [GC_CFG_NESTED] = 15,
+		[GC_SELECT] = 252,
 	};
 	long progs[GC_COUNT] = {0};
 	int bad = 0;
@@ -322,9 +326,9 @@ count_blocks(const Program *p, CfgCount *n)
 START_TEST(cfg_programs)
 {
 	static const GenOpts mixes[] = {{12, GEN_CFG, false}, {12, GEN_ALL, false}};
-	static const CfgCount want[] = {{936, 591, 1527, 975, 751, 474},
-					{492, 319, 811, 530, 413, 252}};
-	static const long want_progs[] = {474, 246};
+	static const CfgCount want[] = {{873, 548, 1421, 931, 712, 445},
+					{475, 290, 765, 516, 398, 240}};
+	static const long want_progs[] = {445, 236};
 
 	for (int m = 0; m < 2; m++) {
 		CfgCount n = {0};
@@ -478,7 +482,7 @@ START_TEST(no_copies)
 		mem_free(a);
 		mem_free(b);
 	}
-	ck_assert_int_eq(with, 23); /* same seeds, same programs */
+	ck_assert_int_eq(with, 30); /* same seeds, same programs */
 }
 END_TEST
 

@@ -43,7 +43,8 @@ enum {
 	GEN_ASYNC = 16, GEN_CALLS = 32,
 	GEN_FORALL = 64,        /* a share of the loops become foralls */
 	GEN_CFG = 128,          /* function bodies of several blocks
-				 * (gen_cfg.c): diamonds, loops of blocks */
+				 * (gen_cfg.c): diamonds, loops of blocks;
+				 * and selects */
 	GEN_ALL = 255
 };
 
@@ -94,7 +95,8 @@ char *gen_case(uint64_t seed, const GenOpts *o, const char *strategy);
 	X(GC_CFG_EXIT, "exit from a loop's body") \
 	X(GC_CFG_ARG, "tensor block argument") \
 	X(GC_CFG_OUTER, "write in a block, read after the join") \
-	X(GC_CFG_NESTED, "blocks inside blocks")
+	X(GC_CFG_NESTED, "blocks inside blocks") \
+	X(GC_SELECT, "select")
 
 typedef enum GenConstruct {
 #define GC_ENUM(e, name) e,

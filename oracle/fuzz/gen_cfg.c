@@ -7,7 +7,9 @@
  * early exits from a loop's body to its exit, and values of a dominating
  * block written by in-place candidates (insert, elementwise ops, fill) in
  * a later block and read again after the join: the shape MLIR's One-Shot
- * Bufferize gets wrong (issue 22).
+ * Bufferize gets wrong (issue 22).  And selects (`select %c, %a, %b`,
+ * anywhere): a join of two values without blocks, whose result may share
+ * the buffer it picks, now and then with an operand written after it.
  *
  * Blocks nest like regions: an arm's or a loop body's values die with it
  * (they do not dominate the join), what was made before the construct
@@ -25,8 +27,9 @@
 
 #include "gen_impl.h"
 
-/* Per step at block level, in percent: outermost, inside blocks. */
-enum { CFG_TOP = 5, CFG_NESTED = 4, CFG_MAXNEST = 2 };
+/* Per step at block level, in percent: outermost, inside blocks; and
+ * per step anywhere (after those), a select. */
+enum { CFG_TOP = 5, CFG_NESTED = 4, CFG_MAXNEST = 2, CFG_SELECT = 2 };
 
 /* ---- text */
 
@@ -427,19 +430,57 @@ gen_block_loop(G *g)
 	gen_count(g, GC_CFG_LOOP);
 }
 
+/* ---- selects: a join of two values without blocks */
+
+/*
+ *   %s = select %c, %a, %b : T      (a tensor, 20% a scalar; %b may be %a)
+ *   [%w = fill LIT into %a : T]     (an operand written while %s lives)
+ */
+static void
+gen_select(G *g)
+{
+	GV *a = gen_chance(g, 20) ? gen_any_scalar(g, DT_COUNT) : NULL, at, *b, *s;
+	char cond[16], ty[64], lit[32];
+
+	if (!a)
+		a = gen_any_tensor(g, 0);
+	if (!a)
+		return;
+	at = *a;
+	b = gen_find(g, &at, NULL);
+	cfg_condition(g, cond, sizeof cond);
+	s = gen_new_value(g, &at, "v");
+	gen_line(g, "%%%s = select %%%s, %%%s, %%%s : %s", s->name, cond, at.name,
+		 b->name, gen_ty(&at, ty, sizeof ty));
+	++g->sh->ops;
+	gen_count(g, GC_SELECT);
+	if (!at.scalar && gen_chance(g, 30)) {
+		gen_literal(g, at.dt, lit, sizeof lit);
+		gen_line(g, "%%%s = fill %s into %%%s : %s",
+			 gen_new_value(g, &at, "v")->name, lit, at.name, ty);
+		++g->sh->ops;
+	}
+}
+
 bool
 gen_cfg(G *g)
 {
 	int pct = g->cfgdepth ? CFG_NESTED : CFG_TOP;
 
-	if (!(g->o->mix & GEN_CFG) || g->depth != 1 + g->cfgdepth ||
-	    g->cfgdepth >= CFG_MAXNEST || !gen_chance(g, pct))
+	if (!(g->o->mix & GEN_CFG))
 		return false;
-	if (g->cfgdepth)
-		gen_count(g, GC_CFG_NESTED);
-	if (gen_chance(g, 60))
-		gen_diamond(g);
-	else
-		gen_block_loop(g);
+	if (g->depth == 1 + g->cfgdepth && g->cfgdepth < CFG_MAXNEST &&
+	    gen_chance(g, pct)) {
+		if (g->cfgdepth)
+			gen_count(g, GC_CFG_NESTED);
+		if (gen_chance(g, 60))
+			gen_diamond(g);
+		else
+			gen_block_loop(g);
+		return true;
+	}
+	if (!gen_chance(g, CFG_SELECT))
+		return false;
+	gen_select(g);
 	return true;
 }

@@ -128,8 +128,9 @@ void gen_ops(G *g, int n);      /* up to n ops of the mix, within max_ops */
 
 /* ---------------------------------------------------------- gen_cfg.c */
 
-/* At block level, now and then (GEN_CFG): a diamond or a loop of blocks
- * ending in a new block, the current one; false when it made none. */
+/* Now and then (GEN_CFG): at block level a diamond or a loop of blocks
+ * ending in a new block, the current one; anywhere a select; false when
+ * it made none. */
 bool gen_cfg(G *g);
 
 #endif

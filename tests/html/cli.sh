@@ -133,8 +133,8 @@ expect 2 "$bufdiff" print "$seed" --html x.html
 has "bufdiff print: option '--html' is not valid here"
 
 # --- fuzz --html DIR: the failures' pages beside their repros (one per
-# bucket: seeds 1-3 fail in one)
-expect 1 "$bufdiff" fuzz --strategy inplace-all --count 3 --seed 1 --no-reduce --html fz
+# bucket: seeds 1-3 fail in one, in the mix before blocks)
+expect 1 "$bufdiff" fuzz --strategy inplace-all --count 3 --seed 1 --no-reduce --mix 127 --html fz
 for f in index case-0001 inplace-all-1; do
 	[ -s fz/$f.* ] || fail "fz/$f missing"
 done
