@@ -435,6 +435,31 @@ static const char block_conflict[] =
 	"runs:\n"
 	"  - plan: {w: p0}\n";
 
+/* The diamond goes (cond_br -> br to the writing arm, the join merged):
+ * one block, the forced insert and the read of %p0 after it. */
+START_TEST(reduces_block_conflict)
+{
+	Case *c = NULL, *rc = NULL;
+	char *yaml = NULL;
+	ReduceStats st;
+	Diag d;
+
+	ck_assert(!case_parse("b.yaml", block_conflict, strlen(block_conflict), 0,
+			      &c, &d));
+	ck_assert_msg(!reduce_case(NULL, c, 0, "reduced/b", NULL, &yaml, &st, &d),
+		      "%s", d.msg);
+	ck_assert_msg(!case_parse("r.yaml", yaml, strlen(yaml), 0, &rc, &d),
+		      "%s\n%s", d.msg, yaml);
+	ck_assert_int_eq(rc->entry->nblocks, 1);
+	ck_assert_int_le(rc->prog->nops, 3);
+	ck_assert_msg(strstr(yaml, "culprits: ['w:p0']") &&
+		      strstr(yaml, "= insert 7 into %p0[1]"), "%s", yaml);
+	case_free(rc);
+	case_free(c);
+	mem_free(yaml);
+}
+END_TEST
+
 START_TEST(reduce_blocks_under_oom)
 {
 	Case *c = NULL;
@@ -458,6 +483,7 @@ reduce_suite(void)
 	tcase_add_test(t, reduces_bloated_seed);
 	tcase_add_test(t, keeps_float_inputs);
 	tcase_add_test(t, reduces_blocks);
+	tcase_add_test(t, reduces_block_conflict);
 	tcase_add_test(t, agreeing_run_is_not_reduced);
 	tcase_add_test(t, keeps_fault_and_culprit);
 	tcase_add_test(t, keeps_transpose_divergence);
