@@ -462,7 +462,8 @@ try_kind(Red *r, int fi, CfgKind kind)
 	CfgEdit ce = {.kind = kind, .f = f, .fi = fi};
 	int rc = 0, tried = 0;
 
-	for (int i = 0; i < f->nblocks && !rc; i++) {
+	/* !rc first: an accepted candidate frees the program f is in */
+	for (int i = 0; !rc && i < f->nblocks; i++) {
 		const Block *b = f->blocks[i];
 		const Op *t = term(b);
 		ce.b = b;
@@ -480,16 +481,16 @@ try_kind(Red *r, int fi, CfgKind kind)
 			rc = cfg_try(r, &ce);
 			break;
 		case CE_COND:
-			for (int k = 0; t && t->kind == OP_COND_BR && k < 2 && !rc; k++) {
+			for (int k = 0; !rc && t && t->kind == OP_COND_BR && k < 2; k++) {
 				ce.k = k;
 				rc = try_edit(r, &ce);
 			}
 			break;
 		case CE_ARG:
-			for (int a = 0; i && a < b->nargs && !rc; a++)
-				for (int p = 0; p < b->npreds && !rc; p++) {
+			for (int a = 0; !rc && i && a < b->nargs; a++)
+				for (int p = 0; !rc && p < b->npreds; p++) {
 					const Op *br = b->preds[p];
-					for (int k = 0; k < br->nsucc && !rc; k++) {
+					for (int k = 0; !rc && k < br->nsucc; k++) {
 						const Value *v = succ_args(br, k)[a].v;
 						if (br->succ[k] != b || !visible_at(v, b) ||
 						    passed_before(b, a, p, k, v))
@@ -501,8 +502,8 @@ try_kind(Red *r, int fi, CfgKind kind)
 				}
 			break;
 		case CE_RETARGET:
-			for (int k = 0; branches(t) && k < t->nsucc && !rc; k++)
-				for (int j = 1; j < f->nblocks && !rc; j++) {
+			for (int k = 0; !rc && branches(t) && k < t->nsucc; k++)
+				for (int j = 1; !rc && j < f->nblocks; j++) {
 					const Block *to = f->blocks[j];
 					if (to == t->succ[k] || !takes(t, k, to))
 						continue;
