@@ -63,10 +63,14 @@ if ! cmp -s <(tail -n +2 "$tmp/g.yaml") <(tail -n +2 "$tmp/s.yaml"); then
 	diff "$tmp/g.yaml" "$tmp/s.yaml"
 	exit 1
 fi
-# %names -> %v1, %v2 ... in order of first appearance
+# %names -> %v1, %v2 ... and ^labels -> ^b1, ^b2 ... (mlir-opt numbers
+# blocks: ^join comes back as ^bb2) in order of first appearance
 canon() {
-	perl -pe 'BEGIN { our %m; our $k = 0 } if (/^func /) { %m = (); $k = 0 }
-		s/%([A-Za-z0-9_.\$-]+)/"%v" . ($m{$1} \/\/= ++$k)/ge; s/\b(\d+)\.0\b/$1/g'
+	perl -pe 'BEGIN { our (%m, %l); our ($k, $j) = (0, 0) }
+		if (/^func /) { %m = (); %l = (); $k = 0; $j = 0 }
+		s/%([A-Za-z0-9_.\$-]+)/"%v" . ($m{$1} \/\/= ++$k)/ge;
+		s/\^([A-Za-z0-9_.\$-]+)/"^b" . ($l{$1} \/\/= ++$j)/ge;
+		s/\b(\d+)\.0\b/$1/g'
 }
 total=0 same=0 differ=0 failed=0
 while IFS= read -r f; do
