@@ -86,6 +86,10 @@ typedef struct Decisions {
 	int nargcopies, capargcopies;
 	unsigned lower;    /* LOWER_* */
 	Arena *arena;      /* reasons and the like, freed with the decisions */
+	/* by Value.id of a block argument: bit p set = it shares the buffer
+	 * of what its p-th incoming branch (Block.preds order) passes, else
+	 * it gets a copy on that edge (plan key `blockargs`) */
+	uint64_t *eshare;
 } Decisions;
 
 /* ---------------------------------------------------------- strategy.c */
@@ -200,8 +204,14 @@ int decisions_inplace(const Decisions *ds, Value **out, int max);
  */
 bool decision_is_call(const Value *v);   /* v is a call's first result */
 bool arg_copied(const Decisions *ds, const Op *call, int k);
+/* Is v a block argument of a body with branches? */
+bool is_block_arg(const Value *v);
+/* "a:share", "a:copy" or "a:share,copy" (per incoming edge) into buf. */
+const char *block_arg_str(const Decisions *ds, const Value *a, char *buf,
+			  size_t n);
 /* What bisection may flip, in program order (by value id): the in-place
- * decisions and the calls (with a result) that share a tensor argument. */
+ * decisions, the calls (with a result) that share a tensor argument and
+ * the block arguments that share on some edge. */
 int decisions_choices(const Decisions *ds, Value **out, int max);
 /* "args R:share,copy": one word per tensor operand of the call defining
  * r (all_copy: what flipping it gives). */

@@ -807,6 +807,10 @@ typedef enum BKind {
 	BI_PINSERT,  /* parallel_insert_slice: src into v (the result) */
 	BI_WHILE,    /* body: the condition block (yields the i1), orelse: do */
 	BI_ASSERT,   /* a false operand ends the run through the failure path */
+	BI_BR,       /* the end of a function body's block (br/cond_br): src
+		      * the condition (NULL: br); edge k's code (block
+		      * arguments' copies and aliases, frees) is body (k 0)
+		      * or orelse (k 1), then control goes to to[k] */
 	/* memref programs (oracle/mlir/memref*.c), where registers are the memref
 	 * program's values and the tensor program's values carry versions: */
 	BI_BIND,     /* v (a TIR value) lives where src lives now; v keeps the
@@ -846,7 +850,8 @@ typedef struct BInst BInst;
 typedef struct BBlock {
 	BInst **insts;
 	int n, cap;
-} BBlock;
+	const Block *blk;    /* a function body's block it lowers, or NULL */
+}  BBlock;
 
 struct BInst {
 	BKind kind;
@@ -873,11 +878,20 @@ struct BInst {
 			      * launch's results it takes */
 	const MView *mv;     /* BI_VIEW computed at run time, or NULL */
 	int nmem;            /* BI_DEALLOC: how many memrefs it may free */
+	/* blocks and branches */
+	BBlock *to[2];       /* BI_BR: the successors */
+	bool borrow;         /* BI_ALIAS: v does not own the buffer it gets
+			      * (a block argument sharing a param's) */
+	bool ifowned;        /* BI_FREE: only when v owns its buffer (a
+			      * block argument that may have borrowed it) */
 };
 
 typedef struct BFunc {
 	const Func *f;
 	BBlock *body;
+	BBlock **blocks;     /* a body with branches: its blocks (blocks[0]
+			      * == body); NULL otherwise */
+	int nblocks;
 } BFunc;
 
 typedef struct BProg {

@@ -294,11 +294,15 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 
 	/* t's own decisions and argument copies (flipping a call adds some) */
 	t.d = mem_alloc((size_t)(b->c->prog->nvalues + 1) * sizeof *t.d);
+	t.eshare = mem_calloc((size_t)(b->c->prog->nvalues + 1), sizeof *t.eshare);
 	t.argcopies = mem_alloc((size_t)(t.nargcopies + 1) * sizeof *t.argcopies);
 	t.capargcopies = t.nargcopies + 1;
-	if (!t.d || !t.argcopies)
+	if (!t.d || !t.argcopies || !t.eshare)
 		goto oom;
 	memcpy(t.d, b->ds->d, (size_t)b->c->prog->nvalues * sizeof *t.d);
+	if (b->ds->eshare)
+		memcpy(t.eshare, b->ds->eshare, (size_t)b->c->prog->nvalues *
+		       sizeof *t.eshare);
 	if (t.nargcopies)
 		memcpy(t.argcopies, b->ds->argcopies, (size_t)t.nargcopies *
 		       sizeof *t.argcopies);
@@ -308,7 +312,9 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 			kept |= keep[j] == b->all[i];
 		if (kept)
 			continue;
-		if (!decision_is_call(b->all[i]))
+		if (is_block_arg(b->all[i]))
+			t.eshare[b->all[i]->id] = 0; /* copies on every edge */
+		else if (!decision_is_call(b->all[i]))
 			t.d[b->all[i]->id] = (Decision){DEC_NEW, NULL, NULL, true};
 		else if (decisions_copy_args(&t, b->all[i]->def, "flipped by "
 					     "the culprit bisection"))
@@ -322,11 +328,13 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 	bprog_free(bp);
 	mem_free(t.d);
 	mem_free(t.argcopies);
+	mem_free(t.eshare);
 	return same;
 oom:
 	b->oom = true;
 	mem_free(t.d);
 	mem_free(t.argcopies);
+	mem_free(t.eshare);
 	return false;
 }
 
