@@ -586,12 +586,13 @@ edge_word(const Reading *R, const Op *br, int s, int i)
  * arms there gives two edges, in its successors' order), the shape of the
  * `blockargs: {ARG: [share|copy, ...]}` plan key.  MLIR treats a block
  * argument as equivalent to the buffers coming in, so One-Shot's answer
- * is `share` on every edge.  Appends `blockargs: {a: [share, share]}` to
- * doc (nothing when no function branches) and a line per argument to the
+ * is `share` on every edge.  Each word is set in ds->eshare (bit p: share
+ * on edge p); the words go to doc as `blockargs: {a: [share, share]}`
+ * (nothing when no function branches) and a line per argument to the
  * report's note.
  */
 static void
-blockargs_doc(Reading *R, Str *doc)
+blockargs_apply(Reading *R, Str *doc)
 {
 	const Program *p = R->c->prog;
 	bool any = false;
@@ -601,11 +602,12 @@ blockargs_doc(Reading *R, Str *doc)
 		for (int bi = 1; bi < f->nblocks; bi++) {
 			const Block *b = f->blocks[bi];
 			for (int i = 0; i < b->nargs; i++) {
-				if (b->args[i]->type->kind != TY_TENSOR)
+				const Value *a = b->args[i];
+				if (a->type->kind != TY_TENSOR)
 					continue;
 				str_printf(doc, "%s%s: [", any ? ", " :
-					   "blockargs: {", b->args[i]->name);
-				str_printf(&R->note, "  %%%s of ^%s:", b->args[i]->name,
+					   "blockargs: {", a->name);
+				str_printf(&R->note, "  %%%s of ^%s:", a->name,
 					   b->label);
 				any = true;
 				for (int e = 0; e < b->npreds; e++) {
@@ -619,6 +621,11 @@ blockargs_doc(Reading *R, Str *doc)
 						if (br->succ[s] == b && !seen--)
 							break;
 					const char *w = edge_word(R, br, s, i);
+					/* eshare holds 64 edges; past them a
+					 * block argument gets copies */
+					if (!strcmp(w, "share") && e < 64 &&
+					    R->ds->eshare)
+						R->ds->eshare[a->id] |= 1ull << e;
 					str_printf(doc, "%s%s", e ? ", " : "", w);
 					str_printf(&R->note, "%s %s (^%s <- %s%s, line "
 						   "%d)", e ? "," : "", w, b->label,
@@ -659,13 +666,11 @@ apply_mlir(const Case *c, const char *in, const char *ans,
 			R.rc = tool_error(t, "answer: impossible decision: %s",
 					  d.msg);
 		if (!R.rc && prog_has_cfg(c->prog))
-			blockargs_doc(&R, &doc);
-		/* TODO(blockargs): the plan key `blockargs: {ARG: [share|copy,
-		 * ...]}` (runs.c, plan.c) is not on this branch yet.  Once it
-		 * is, apply doc.s as a decisions document here, as
-		 * apply_document does: plandoc_load("answer", doc.s, doc.len,
-		 * c, a, &r, &found, &d), then run_plan_apply(&r, ds, &d).
-		 * Until then the edges follow the strategy's default. */
+			blockargs_apply(&R, &doc);
+		/* doc is what a decisions document's `blockargs` key says
+		 * (TODO(blockargs): once plandoc/runs.c read that key, an
+		 * exec: strategy's answer can state it too; the mlir strategy
+		 * sets Decisions.eshare itself) */
 		if (doc.len)
 			str_printf(&R.note, "  %s\n", doc.s);
 		if (doc.oom)
