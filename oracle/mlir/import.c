@@ -471,16 +471,6 @@ imp_cfg_block(Imp *I, const MOp *f, const MBlock *b)
 	imp_ops(I, b, 1);
 }
 
-/* The index of the block `label` names in region r, or -1. */
-static int
-block_index(const MRegion *r, const char *label)
-{
-	for (int k = 0; k < r->nblocks; k++)
-		if (r->blocks[k]->label && !strcmp(r->blocks[k]->label, label))
-			return k;
-	return -1;
-}
-
 /* The blocks of a function body in reverse postorder from the entry: a
  * block comes after every block that dominates it, so each value is
  * read before its uses (MLIR asks dominance, not source order).  A block
@@ -489,39 +479,22 @@ static int *
 rpo(Imp *I, const MOp *f)
 {
 	const MRegion *r = &f->regions[0];
-	int n = r->nblocks, np = 0, top = 0;
-	int *post = arena_alloc(I->a, sizeof(int) * (size_t)n);
-	int *order = arena_alloc(I->a, sizeof(int) * (size_t)n);
-	int *stack = arena_alloc(I->a, sizeof(int) * (size_t)n);
-	int *next = arena_alloc(I->a, sizeof(int) * (size_t)n);
-	bool *seen = arena_alloc(I->a, sizeof(bool) * (size_t)n);
+	int *order = arena_alloc(I->a, sizeof(int) * (size_t)r->nblocks);
+	bool *seen = arena_alloc(I->a, sizeof(bool) * (size_t)r->nblocks);
+	const MOp *bad;
+	int n = mregion_rpo(r, I->a, order, &bad);
 
-	stack[top++] = 0;
-	seen[0] = true;
-	while (top) {
-		const MBlock *b = r->blocks[stack[top - 1]];
-		const MOp *t = b->nops ? b->ops[b->nops - 1] : NULL;
-		int k = next[stack[top - 1]]++, s;
-		if (!t || k >= t->nsuccs) {
-			post[np++] = stack[--top];
-			continue;
-		}
-		if ((s = block_index(r, t->succs[k])) < 0)
-			imp_fail(I, t, "'%s' to %s, no block of the function "
-				 "body", t->name, t->succs[k]);
-		if (!seen[s]) {
-			seen[s] = true;
-			stack[top++] = s;
-		}
-	}
+	if (n < 0)
+		imp_fail(I, bad, "'%s' to a block that is not in the function "
+			 "body", bad ? bad->name : "?");
 	for (int k = 0; k < n; k++)
+		seen[order[k]] = true;
+	for (int k = 0; k < r->nblocks; k++)
 		if (!seen[k])
 			imp_fail(I, r->blocks[k]->nops ? r->blocks[k]->ops[0] : f,
 				 "block %s cannot be reached from the entry "
 				 "(TIR refuses unreachable blocks)",
 				 r->blocks[k]->label ? r->blocks[k]->label : "?");
-	for (int k = 0; k < np; k++)
-		order[k] = post[np - 1 - k];
 	return order;
 }
 

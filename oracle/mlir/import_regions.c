@@ -379,10 +379,10 @@ succ_block(Imp *I, const MOp *op, const char *label)
 {
 	const MRegion *r = I->func && I->func->nregions ? &I->func->regions[0]
 							: NULL;
+	int k = mregion_block(r, label);
 
-	for (int k = 1; r && k < r->nblocks; k++)
-		if (r->blocks[k]->label && !strcmp(r->blocks[k]->label, label))
-			return r->blocks[k];
+	if (k > 0)
+		return r->blocks[k];
 	imp_fail(I, op, "'%s' to %s, no block of the function body after "
 		 "its entry", op->name, label);
 }
