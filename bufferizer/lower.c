@@ -53,6 +53,11 @@ typedef struct Lower {
 	Value **synths;    /* synthetic roots of the blocks being lowered */
 	int nsynth, capsynth;
 	struct Cfg *cfg;   /* the body with branches being lowered, or NULL */
+	Value *(*lend)[2]; /* by register id: an if/select result sharing a
+			    * buffer: the values it may take it from (kept
+			    * alive while it is used) */
+	bool *borrowing;   /* by register id: may hold a buffer it does not
+			    * own (its free reads the ownership) */
 	Diag *d;
 	jmp_buf fail;
 } Lower;
@@ -447,6 +452,39 @@ lower_hoists(Lower *L, const Op *loop, BBlock *out)
 	}
 }
 
+/* select: the result is the register picked (sharing: it borrows the
+ * buffer, whose owner keeps it while the result is used), or a copy of
+ * it in a buffer of its own. */
+static void
+lower_select(Lower *L, const Op *op, BBlock *out)
+{
+	Value *r = op->res[0], *s = r;
+	BInst *in;
+
+	if (is_tensor(r) && !(L->ds->eshare && L->ds->eshare[r->id] & 1))
+		s = synth(L, r, "pick");
+	in = inst_new(L, BI_SELECT, op, s);
+	in->nvals = 3;
+	in->vals = arena_alloc(L->a, 3 * sizeof *in->vals);
+	for (int k = 0; k < 3; k++)
+		in->vals[k] = op->args[k].v;
+	emit(L, out, in);
+	if (!is_tensor(r))
+		return;
+	if (s == r) {
+		in->borrow = true;
+		set_root(L, r, r, true, op->parent);
+		L->lend[r->id][0] = op->args[1].v;
+		L->lend[r->id][1] = op->args[2].v;
+		L->borrowing[r->id] = true;
+		return;
+	}
+	emit_alloc(L, out, op, r, op->args[1].v, op->parent,
+		   why_str(L, "%%%s is a copy of the value select picks (r:copy)",
+			   r->name, ""));
+	emit_copy(L, out, op, r, s, "the value select picks");
+}
+
 static void
 lower_op(Lower *L, const Op *op, BBlock *out)
 {
@@ -488,6 +526,9 @@ lower_op(Lower *L, const Op *op, BBlock *out)
 		return;
 	case F_ASYNC:
 		lower_async(L, op, out);
+		return;
+	case F_SELECT:
+		lower_select(L, op, out);
 		return;
 	case F_AWAIT:
 		lower_await(L, op, out);
@@ -579,11 +620,31 @@ lower_escape(Lower *L, const Block *blk, const Op *term, BInst *t,
 			continue;
 		r = L->root[y->id];
 		if (L->cfg && r && L->whole[y->id] && cfg_made_root(L, r) &&
+		    !L->borrowing[r->id] &&
 		    !passed_before(L, t, k, r) && !plan_frees_root(L, r))
 			continue; /* the return passes it out (cfg_frees) */
 		if (!L->cfg && r && L->whole[y->id] && L->owner[r->id] == blk &&
-		    !L->moved[r->id] && !plan_frees_root(L, r)) {
+		    !L->moved[r->id] && !plan_frees_root(L, r) &&
+		    !L->borrowing[r->id]) {
 			L->moved[r->id] = true;
+			continue;
+		}
+		if (parent && parent->kind == OP_IF && L->ds->eshare &&
+		    L->ds->eshare[parent->res[k]->id] & 1) {
+			/* the result shares it: borrowed, kept alive by its
+			 * owner while the result is used */
+			Value *res = parent->res[k];
+			BInst *al;
+			s = synth(L, y, "lend");
+			al = inst_new(L, BI_ALIAS, term, s);
+			al->src = y;
+			al->borrow = true;
+			al->why = why_str(L, "%%%s shares the buffer of %%%s (yields: "
+					  "share)", res->name, y->name);
+			emit(L, out, al);
+			L->lend[res->id][blk == parent->orelse] = y;
+			L->borrowing[res->id] = true;
+			t->vals[k] = s;
 			continue;
 		}
 		s = synth(L, y, "out");
@@ -714,6 +775,9 @@ use_at(Lower *L, const Value *v, int at)
 		VEC_PUSH(L->a, L->touched, L->ntouched, L->captouched, r->id);
 	if (at > L->last[r->id])
 		L->last[r->id] = at;
+	for (int k = 0; k < 2 && !(L->ds->lower & LOWER_NO_LEND); k++)
+		if (L->lend[r->id][k] && L->lend[r->id][k] != v)
+			use_at(L, L->lend[r->id][k], at); /* keeps the lender */
 }
 
 typedef struct UseAt {
@@ -762,7 +826,7 @@ emit_free(Lower *L, BBlock *b, const Op *op, Value *v, const char *why)
 	BInst *in = inst_new(L, BI_FREE, op, v);
 
 	in->why = why;
-	in->ifowned = v->owner && !v->owner->parent; /* may have borrowed */
+	in->ifowned = (v->owner && !v->owner->parent) || L->borrowing[v->id];
 	emit(L, b, in);
 }
 
@@ -1049,8 +1113,12 @@ cfg_note(CfgUse *u, const Value *v)
 {
 	const Value *r;
 
-	if (!v || !is_tensor(v) || !(r = u->L->root[v->id]) ||
-	    !cfg_root(u->L, r) || cbit(u->def, r->id))
+	if (!v || !is_tensor(v) || !(r = u->L->root[v->id]))
+		return;
+	for (int k = 0; k < 2 && !(u->L->ds->lower & LOWER_NO_LEND); k++)
+		if (u->L->lend[r->id][k] && u->L->lend[r->id][k] != v)
+			cfg_note(u, u->L->lend[r->id][k]);
+	if (!cfg_root(u->L, r) || cbit(u->def, r->id))
 		return;
 	cput(u->use, r->id);
 }
@@ -1131,19 +1199,10 @@ static bool
 edge_share(Lower *L, const Op *t, int k, int i)
 {
 	const Block *S = t->succ[k];
-	int e = 0;
+	int p = pred_index(S, t, k);
 
-	if (!L->ds->eshare)
-		return false;
-	for (int p = 0; p < S->npreds; p++) {
-		if (S->preds[p] == t) {
-			/* a cond_br with both arms here: its k-th */
-			if (k == 1 && t->nsucc == 2 && t->succ[0] == S && !e++)
-				continue;
-			return p < 64 && (L->ds->eshare[S->args[i]->id] >> p & 1);
-		}
-	}
-	return false;
+	return L->ds->eshare && p >= 0 && p < 64 &&
+	       (L->ds->eshare[S->args[i]->id] >> p & 1);
 }
 
 /* Edge k of the branch ending block b: the values passed land in the
@@ -1372,7 +1431,7 @@ static WalkAct
 count_terminator_args(Op *op, void *ctx)
 {
 	if (op->kind == OP_YIELD || op->kind == OP_RETURN ||
-	    op->kind == OP_BR || op->kind == OP_COND_BR)
+	    op->kind == OP_BR || op->kind == OP_COND_BR || op->kind == OP_SELECT)
 		*(int *)ctx += op->nargs;
 	return WALK_GO;
 }
@@ -1432,6 +1491,8 @@ bufferize_lower(const Program *p, const Decisions *ds, Diag *d)
 	for (int i = 0; i < L.capregs; i++)
 		L.hint[i] = L.last[i] = -1;
 	L.hoisted = arena_alloc(L.a, (size_t)(p->nvalues + 1) * sizeof *L.hoisted);
+	L.lend = arena_alloc(L.a, (size_t)L.capregs * sizeof *L.lend);
+	L.borrowing = arena_alloc(L.a, (size_t)L.capregs * sizeof *L.borrowing);
 	L.awaits = arena_alloc(L.a, (size_t)(p->nvalues + 1) * sizeof *L.awaits);
 	L.futres = arena_alloc(L.a, (size_t)(p->nvalues + 1) * sizeof *L.futres);
 	walk_prog(p, find_await, &L);

@@ -147,6 +147,12 @@ static const Strategy strategies[] = {
 	BUILTIN("mutant-forall-no-cross-trip", "mutant: a forall body's read of its "
 	 "shared arg ignores the other trips' writes", oneshot_decide,
 	 ONESHOT_FORALL),
+	BUILTIN("mutant-lender-freed", "mutant: a buffer an if or select result "
+		"shares is freed after its own last use", oneshot_decide,
+		ONESHOT_LEND),
+	BUILTIN("mutant-blockarg-equivalent", "mutant: a block argument shares "
+		"what every branch passes, as a buffer of its own (no alias)",
+		oneshot_decide, ONESHOT_BLOCKARGS),
 };
 
 const Strategy *
@@ -514,7 +520,8 @@ decisions_choices(const Decisions *ds, Value **out, int max)
 		     k++)
 			call = !T.memo || shares_touched(&T, v->def, k);
 		if (ds->d[i].kind != DEC_INPLACE && !call &&
-		    !(is_block_arg(v) && ds->eshare && ds->eshare[i]))
+		    !((is_block_arg(v) || is_share_result(v)) && ds->eshare &&
+		      ds->eshare[i]))
 			continue;
 		if (n < max)
 			out[n] = v;
@@ -545,6 +552,13 @@ is_block_arg(const Value *v)
 	return v->owner && !v->owner->parent && v->owner->bindex > 0;
 }
 
+bool
+is_share_result(const Value *v)
+{
+	return v->def && v->type->kind == TY_TENSOR &&
+	       (v->def->kind == OP_IF || v->def->kind == OP_SELECT);
+}
+
 const char *
 block_arg_str(const Decisions *ds, const Value *a, char *buf, size_t n)
 {
@@ -553,7 +567,7 @@ block_arg_str(const Decisions *ds, const Value *a, char *buf, size_t n)
 	uint64_t bits = ds->eshare ? ds->eshare[a->id] : 0;
 	bool same = true;
 
-	for (int p = 1; p < b->npreds && p < 64; p++)
+	for (int p = 1; b && p < b->npreds && p < 64; p++)
 		same &= (bits >> p & 1) == (bits & 1);
 	for (int p = 0; p < (same ? 1 : b->npreds) && at < n; p++)
 		at += (size_t)fmt_snprintf(buf + at, n - at, "%s%s", p ? "," : "",
@@ -565,7 +579,7 @@ block_arg_str(const Decisions *ds, const Value *a, char *buf, size_t n)
 const char *
 choice_str(const Decisions *ds, const Value *v, char *buf, size_t n)
 {
-	if (is_block_arg(v))
+	if (is_block_arg(v) || is_share_result(v))
 		return block_arg_str(ds, v, buf, n);
 	if (decision_is_call(v))
 		return call_args_str(ds, v, false, buf, n);
@@ -577,7 +591,8 @@ choice_flip_str(const Decisions *ds, const Value *v, char *buf, size_t n)
 {
 	if (decision_is_call(v))
 		return call_args_str(ds, v, true, buf, n);
-	fmt_snprintf(buf, n, is_block_arg(v) ? "%s:copy" : "%s:new", v->name);
+	fmt_snprintf(buf, n, is_block_arg(v) || is_share_result(v) ? "%s:copy"
+			     : "%s:new", v->name);
 	return buf;
 }
 

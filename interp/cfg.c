@@ -17,6 +17,29 @@ prog_has_cfg(const Program *p)
 	return false;
 }
 
+int
+pred_edge(const Block *S, int p)
+{
+	const Op *t = S->preds[p];
+	int seen = 0;
+
+	for (int q = 0; q < p; q++)
+		seen += S->preds[q] == t;
+	for (int k = 0; k < t->nsucc; k++)
+		if (t->succ[k] == S && seen-- == 0)
+			return k;
+	return 0;
+}
+
+int
+pred_index(const Block *S, const Op *t, int k)
+{
+	for (int p = 0; p < S->npreds; p++)
+		if (S->preds[p] == t && pred_edge(S, p) == k)
+			return p;
+	return -1;
+}
+
 Block *
 top_block(const Op *op)
 {

@@ -215,6 +215,7 @@ static const EvalFn eval_form[] = {
 	[F_PARALLEL_INSERT] = eval_parallel_insert,
 	[F_FROM_ELEMENTS] = eval_from_elements,
 	[F_RESHAPE] = eval_reshape,
+	[F_SELECT] = eval_select,
 };
 
 /* ------------------------------------------------- blocks and calls */

@@ -328,6 +328,8 @@ run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
 			reg_assign(reg(F, in->v),
 				   reg(F, in->vals[scalar_int(reg(F, in->vals[0]),
 							      DT_I1) ? 1 : 2]));
+			if (in->borrow)
+				reg(F, in->v)->owned = false;
 			break;
 		}
 		trace_step(X, in);
@@ -357,6 +359,8 @@ static const BInst *
 run_body(Exec *X, Frame *F, const BFunc *bf, Reg *out)
 {
 	const BBlock *b = bf->body;
+	DynCtx base = X->ctx;
+	int64_t nbr = 0;
 
 	for (;;) {
 		const BInst *t = b->n ? b->insts[b->n - 1] : NULL;
@@ -364,6 +368,7 @@ run_body(Exec *X, Frame *F, const BFunc *bf, Reg *out)
 
 		if (!t || t->kind != BI_BR) {
 			run_block(X, F, b, out);
+			X->ctx = base;
 			return X->stop ? NULL : t;
 		}
 		for (int i = 0; i < b->n && !X->stop; i++)
@@ -378,6 +383,10 @@ run_body(Exec *X, Frame *F, const BFunc *bf, Reg *out)
 		}
 		if (t->src)
 			k = scalar_int(reg(F, t->src), DT_I1) ? 0 : 1;
+		/* reports say which edge led into the block: the branch and
+		 * its arm in the low bit, how many branches came before */
+		X->ctx = base;
+		ctx_enter(X, t->op, nbr++ << 1 | k);
 		run_block(X, F, k ? t->orelse : t->body, out);
 		if (X->stop)
 			return NULL;

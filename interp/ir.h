@@ -232,6 +232,7 @@ typedef enum Form {
 	F_FORALL, F_PARALLEL_INSERT, /* before F_YIELD: run as ops */
 	F_FROM_ELEMENTS, F_RESHAPE,
 	F_WHILE, F_ASSERT,
+	F_SELECT,
 	F_YIELD, F_RETURN, F_CONDITION, /* terminators: F_YIELD and after */
 	F_BR, F_COND_BR                 /* ... branches: a function body's
 					 * blocks end with them or return */
@@ -422,6 +423,7 @@ struct Op {
  *   F_PARALLEL_INSERT s (dest = a shared arg, offs/sizes/strides), no result
  *   F_FROM_ELEMENTS the elements, row-major
  *   F_RESHAPE      a (reassoc/nreassoc)
+ *   F_SELECT       cond, a, b (tensors or scalars of the result type)
  *   F_BR           the successor's block arguments (succ[0])
  *   F_COND_BR      cond, then each successor's arguments (sarg/nsarg)
  */
@@ -533,6 +535,11 @@ bool block_dominates(const Block *a, const Block *b);
 /* Can control go from block a to block b (a == b: only around a loop)?
  * reach[] of f->nblocks entries, filled by cfg_reach. */
 void cfg_reach(const Func *f, const Block *from, bool *reach);
+/* Block S's p-th incoming edge (S->preds[p]) is which successor of that
+ * branch (0 or 1: a cond_br may go to S both ways)?  And back: the index
+ * in S->preds of successor k of branch t (-1: none). */
+int pred_edge(const Block *S, int p);
+int pred_index(const Block *S, const Op *t, int k);
 /* Does any function of p have several blocks? */
 bool prog_has_cfg(const Program *p);
 

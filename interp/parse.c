@@ -992,6 +992,9 @@ parse_body(Parser *P, Op *op)
 	case F_FROM_ELEMENTS:
 		op->nargs = parse_operands(P, &op->args, true);
 		break;
+	case F_SELECT:
+		op->nargs = parse_operands(P, &op->args, false);
+		break;
 	case F_RESHAPE:
 		one_arg(P, op, false);
 		parse_reassoc(P, op);

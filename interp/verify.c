@@ -718,6 +718,18 @@ check_copy(Verifier *v, const Op *op)
 	return op->hasdest ? want_type(v, &op->dest, op->type) : 0;
 }
 
+/* select %c, %a, %b : T: an i1, and two values of type T. */
+static int
+check_select(Verifier *v, const Op *op)
+{
+	static const Type i1 = {.kind = TY_SCALAR, .dt = DT_I1};
+
+	if (want_type(v, &op->args[0], &i1) ||
+	    want_type(v, &op->args[1], op->type))
+		return -1;
+	return want_type(v, &op->args[2], op->type);
+}
+
 /* One element per position of a static tensor type, each a scalar of
  * its dtype (or a literal). */
 static int
@@ -1096,6 +1108,7 @@ static const FormRule form_rules[] = {
 	[F_WHILE] = {-1, 0, false, check_while},
 	[F_ASSERT] = {1, 0, false, check_assert},
 	[F_CONDITION] = {1, 0, false, check_condition},
+	[F_SELECT] = {3, 0, true, check_select},
 	[F_BR] = {-1, 0, false, check_branch},
 	[F_COND_BR] = {-1, 0, false, check_branch},
 };

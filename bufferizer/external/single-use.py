@@ -11,10 +11,10 @@ elementwise op without `into` may overwrite its first operand of the same
 type when that operand
   - is used exactly once in the whole program (by this op),
   - is defined by an elementwise op or a clone in the same block, and
-  - neither op sits inside a region (loop, branch, launch).
-Views, params, constants, calls, regions and scalars are left alone, and a
-block of a function body (`^label:`) is a block like a region's, so the
-rule is conservative; bufdiff checks that it is also right.
+  - neither op sits inside a region (loop, branch, launch), and both sit
+    in one block of the body (a `^label` starts another).
+Views, params, constants, calls and regions are left alone, so the rule
+is conservative; bufdiff checks that it is also right.
 """
 import json
 import re
@@ -37,7 +37,7 @@ def main():
     for line in text.splitlines():
         if line.rstrip().endswith("{") or line.strip().startswith("}") \
                 or line.startswith("^"):
-            block += 1   # a new block starts: no reuse across it
+            block += 1   # a new block or region starts: no reuse across it
         m = OP.match(line)
         if not m:
             continue

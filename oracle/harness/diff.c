@@ -312,7 +312,7 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 			kept |= keep[j] == b->all[i];
 		if (kept)
 			continue;
-		if (is_block_arg(b->all[i]))
+		if (is_block_arg(b->all[i]) || is_share_result(b->all[i]))
 			t.eshare[b->all[i]->id] = 0; /* copies on every edge */
 		else if (!decision_is_call(b->all[i]))
 			t.d[b->all[i]->id] = (Decision){DEC_NEW, NULL, NULL, true};
@@ -471,7 +471,9 @@ blame_matches(const Blame *b, const Violation *v)
 static const char *
 decision_name(const Forced *f, char *buf, size_t n)
 {
-	if (f->words)
+	if (f->barg)
+		fmt_snprintf(buf, n, "%s:%s", f->result->name, f->words);
+	else if (f->words)
 		fmt_snprintf(buf, n, "args %s:%s", f->result->name, f->words);
 	else
 		fmt_snprintf(buf, n, "%s:%s", f->result->name,
@@ -486,6 +488,9 @@ same_decision(const Decisions *ds, const Forced *f)
 	const Decision *d = &ds->d[f->result->id];
 	char buf[512];
 
+	if (f->barg)
+		return !strcmp(strchr(block_arg_str(ds, f->result, buf,
+						    sizeof buf), ':') + 1, f->words);
 	if (f->words)
 		return !strcmp(strchr(call_args_str(ds, f->result, false, buf,
 						    sizeof buf), ':') + 1, f->words);
@@ -550,7 +555,7 @@ check_culprits(const Run *r, RunOut *o)
 	if (!r->has_culprits)
 		return 0;
 	for (int i = 0; i < r->nculprits; i++)
-		calls |= r->culprits[i].words != NULL;
+		calls |= r->culprits[i].words != NULL && !r->culprits[i].barg;
 	for (int j = 0; j < o->nculprits; j++)
 		n += calls || !decision_is_call(o->culprits[j]);
 	for (int i = 0; i < r->nculprits; i++) {
