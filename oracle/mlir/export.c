@@ -386,6 +386,7 @@ ex_op(Exporter *e, const Op *op)
 	case F_FORALL: ex_forall(e, op); break;
 	case F_PARALLEL_INSERT: ex_pinsert(e, op); break;
 	case F_BR: case F_COND_BR: ex_branch(e, op); break;
+	case F_SELECT: ex_select(e, op); break;
 	}
 }
 
