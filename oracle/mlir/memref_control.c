@@ -629,6 +629,7 @@ mx_branch(MX *M, const MOp *m, BBlock *b)
 	for (int i = 0; i < m->noperands; i++)
 		op->args[i] = mx_opnd(mx_val(M, m, i));
 	op->nsucc = nsucc;
+	op->parent = (Block *)b->blk; /* reports name the edge ^b <- ^a */
 	in = mx_inst(M, b, BI_BR, op, NULL, m);
 	in->src = cond ? op->args[0].v : NULL;
 	in->top = t;
