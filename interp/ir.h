@@ -817,7 +817,11 @@ typedef enum BKind {
 	BI_BR,       /* the end of a function body's block (br/cond_br): src
 		      * the condition (NULL: br); edge k's code (block
 		      * arguments' copies and aliases, frees) is body (k 0)
-		      * or orelse (k 1), then control goes to to[k] */
+		      * or orelse (k 1), then control goes to to[k].  A
+		      * memref program's cf.br/cf.cond_br is one too: its
+		      * edge code assigns the successor's arguments (through
+		      * temporaries when they are passed in another order)
+		      * and sets the TIR block arguments' versions */
 	/* memref programs (oracle/mlir/memref*.c), where registers are the memref
 	 * program's values and the tensor program's values carry versions: */
 	BI_BIND,     /* v (a TIR value) lives where src lives now; v keeps the
@@ -857,7 +861,9 @@ typedef struct BInst BInst;
 typedef struct BBlock {
 	BInst **insts;
 	int n, cap;
-	const Block *blk;    /* a function body's block it lowers, or NULL */
+	const Block *blk;    /* a function body's block it lowers, or NULL;
+			      * a memref program's: a Block made for it (label
+			      * "bb1", args its block argument registers) */
 }  BBlock;
 
 struct BInst {

@@ -181,6 +181,113 @@ START_TEST(test_section5_ops)
 }
 END_TEST
 
+/* A body of several blocks, as mlir-opt-22 prints the export of
+ * cases/mlir/cf-insert-in-later-block.yaml: ^bb1 comes after the entry
+ * in the text but ^bb2 uses nothing of it; the blocks keep their order. */
+static const char cfg_mlir[] =
+	"\"builtin.module\"() ({\n"
+	"  \"func.func\"() <{function_type = (tensor<2xi32>, i1) -> i32, sym_name = \"main\"}> ({\n"
+	"  ^bb0(%arg0: tensor<2xi32> loc(\"<stdin>\":1:17), %arg1: i1 loc(\"<stdin>\":1:36)):\n"
+	"    \"cf.cond_br\"(%arg1, %arg0)[^bb1, ^bb2] <{operandSegmentSizes = array<i32: 1, 0, 1>}> : (i1, tensor<2xi32>) -> () loc(\"c.yaml\":15:5)\n"
+	"  ^bb1:  // pred: ^bb0\n"
+	"    %0 = \"arith.constant\"() <{value = 100 : i32}> : () -> i32 loc(\"c.yaml\":17:5)\n"
+	"    %1 = \"arith.constant\"() <{value = 0 : index}> : () -> index loc(\"c.yaml\":17:5)\n"
+	"    %2 = \"tensor.insert\"(%0, %arg0, %1) : (i32, tensor<2xi32>, index) -> tensor<2xi32> loc(\"c.yaml\":17:5)\n"
+	"    \"cf.br\"(%2)[^bb2] : (tensor<2xi32>) -> () loc(\"c.yaml\":18:5)\n"
+	"  ^bb2(%3: tensor<2xi32> loc(\"<stdin>\":8:7)):  // 2 preds: ^bb0, ^bb1\n"
+	"    %4 = \"arith.constant\"() <{value = 0 : index}> : () -> index loc(\"c.yaml\":20:5)\n"
+	"    %5 = \"tensor.extract\"(%3, %4) : (tensor<2xi32>, index) -> i32 loc(\"c.yaml\":20:5)\n"
+	"    %6 = \"arith.constant\"() <{value = 0 : index}> : () -> index loc(\"c.yaml\":21:5)\n"
+	"    %7 = \"tensor.extract\"(%arg0, %6) : (tensor<2xi32>, index) -> i32 loc(\"c.yaml\":21:5)\n"
+	"    %8 = \"arith.addi\"(%5, %7) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32 loc(\"c.yaml\":22:5)\n"
+	"    \"func.return\"(%8) : (i32) -> () loc(\"c.yaml\":23:5)\n"
+	"  }) : () -> () loc(\"c.yaml\":14:3)\n"
+	"}) : () -> () loc(\"<stdin>\":0:0)\n";
+
+/* The blocks of a body, in another block order than dominance: a block
+ * read before the block that defines what it uses. */
+#define CFG2(first, second) \
+	"\"builtin.module\"() ({\n" \
+	"  \"func.func\"() <{function_type = (tensor<2xi32>) -> tensor<2xi32>, sym_name = \"main\"}> ({\n" \
+	"  ^bb0(%arg0: tensor<2xi32>):\n" \
+	"    \"cf.br\"()[^bb2] : () -> ()\n" \
+	"  ^bb1(%0: tensor<2xi32>):\n" first \
+	"  ^bb2:\n" second \
+	"  }) : () -> ()\n" \
+	"}) : () -> ()\n"
+
+START_TEST(test_cfg)
+{
+	static const struct {
+		const char *mlir, *want;
+	} bad[] = {
+		/* unreachable: TIR refuses it */
+		{CFG2("    \"func.return\"(%0) : (tensor<2xi32>) -> ()\n",
+		      "    \"func.return\"(%arg0) : (tensor<2xi32>) -> ()\n"),
+		 "in.mlir:6:5: block ^bb1 cannot be reached from the entry "
+		 "(TIR refuses unreachable blocks)"},
+		/* cf.switch is outside the subset */
+		{CFG2("    \"func.return\"(%0) : (tensor<2xi32>) -> ()\n",
+		      "    %1 = \"arith.constant\"() <{value = 0 : i32}> : () -> i32\n"
+		      "    \"cf.switch\"(%1, %arg0, %arg0)[^bb1, ^bb1] <{case_operand_segments = array<i32: 1>, case_values = dense<1> : vector<1xi32>, operandSegmentSizes = array<i32: 1, 1, 1>}> : (i32, tensor<2xi32>, tensor<2xi32>) -> ()\n"),
+		 "in.mlir:9:5: unsupported op 'cf.switch'"},
+		/* the wrong number of values for a block */
+		{CFG2("    \"func.return\"(%0) : (tensor<2xi32>) -> ()\n",
+		      "    \"cf.br\"()[^bb1] : () -> ()\n"),
+		 "in.mlir:8:5: 'cf.br' passes 0 values to ^bb1, which takes 1"},
+		/* a branch inside a region (an scf.if's region of several
+		 * blocks, which only --no-tool lets through) */
+		{FUNC1("    %0 = \"scf.if\"(%arg1) ({\n"
+		       "      \"cf.br\"()[^bb1] : () -> ()\n"
+		       "    ^bb1:\n"
+		       "      \"scf.yield\"(%arg0) : (tensor<2xi32>) -> ()\n"
+		       "    }, {\n"
+		       "      \"scf.yield\"(%arg0) : (tensor<2xi32>) -> ()\n"
+		       "    }) : (i1) -> tensor<2xi32>\n"
+		       "    \"func.return\"(%0) : (tensor<2xi32>) -> ()\n",
+		       "%arg0: tensor<2xi32>, %arg1: i1", "tensor<2xi32>, i1",
+		       "tensor<2xi32>"),
+		 "in.mlir:4:5: 'scf.if' needs a region of one block"},
+	};
+	char *s = imp(cfg_mlir, NULL);
+
+	ck_assert_str_eq(s,
+		"func @main(%arg0: tensor<2xi32>, %arg1: i1) -> (i32) {\n"
+		"  cond_br %arg1, ^bb1, ^bb2(%arg0)\n"
+		"^bb1:\n"
+		"  %2 = insert 100 into %arg0[0] : tensor<2xi32>\n"
+		"  br ^bb2(%2)\n"
+		"^bb2(%3: tensor<2xi32>):\n"
+		"  %5 = extract %3[0] : i32\n"
+		"  %7 = extract %arg0[0] : i32\n"
+		"  %8 = add %5, %7 : i32\n"
+		"  return %8\n"
+		"}\n");
+	free(s);
+	/* ^bb1 uses %1 of ^bb2, which dominates it: read in reverse
+	 * postorder, written in source order */
+	s = imp(CFG2("    \"func.return\"(%1) : (tensor<2xi32>) -> ()\n",
+		     "    %1 = \"tensor.empty\"() : () -> tensor<2xi32>\n"
+		     "    \"cf.br\"(%1)[^bb1] : (tensor<2xi32>) -> ()\n"), NULL);
+	ck_assert_str_eq(s,
+		"func @main(%arg0: tensor<2xi32>) -> (tensor<2xi32>) {\n"
+		"  br ^bb2\n"
+		"^bb1(%0: tensor<2xi32>):\n"
+		"  return %1\n"
+		"^bb2:\n"
+		"  %1 = empty : tensor<2xi32>\n"
+		"  br ^bb1(%1)\n"
+		"}\n");
+	free(s);
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		s = imp(bad[i].mlir, NULL);
+		ck_assert_msg(!strcmp(s, bad[i].want), "case %zu: got '%s'", i, s);
+		free(s);
+	}
+	ck_assert_int_eq(mem_live_blocks(), 0);
+}
+END_TEST
+
 /* Every failing allocation and every cut of the text: an error or the
  * text, never a crash or a leak. */
 START_TEST(test_alloc_and_cuts)
@@ -194,9 +301,21 @@ START_TEST(test_alloc_and_cuts)
 		mem_fail_after(-1);
 		free(s);
 		ck_assert_int_eq(mem_live_blocks(), base);
+		mem_fail_after(n); /* the blocks' texts too */
+		s = imp(cfg_mlir, NULL);
+		mem_fail_after(-1);
+		free(s);
+		ck_assert_int_eq(mem_live_blocks(), base);
 	}
 	for (size_t cut = 0; cut < len; cut += 7) {
 		char *t = strndup(sec5_mlir, cut);
+		char *s = imp(t, NULL);
+		free(s);
+		free(t);
+		ck_assert_int_eq(mem_live_blocks(), base);
+	}
+	for (size_t cut = 0; cut < sizeof cfg_mlir - 1; cut += 5) {
+		char *t = strndup(cfg_mlir, cut);
 		char *s = imp(t, NULL);
 		free(s);
 		free(t);
@@ -254,6 +373,7 @@ import_suite(void)
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_select_and_print);
 	tcase_add_test(tc, test_section5_ops);
+	tcase_add_test(tc, test_cfg);
 	tcase_add_test(tc, test_alloc_and_cuts);
 	suite_add_tcase(s, tc);
 	return s;

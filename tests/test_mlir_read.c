@@ -447,6 +447,47 @@ START_TEST(test_top_level)
 }
 END_TEST
 
+/* A region's blocks in reverse postorder: a block after those that
+ * dominate it, unreachable ones left out, a successor that names no
+ * block refused. */
+START_TEST(test_region_rpo)
+{
+	Arena *a = arena_new();
+	MOp *top, *f;
+	const MOp *bad;
+	Diag d;
+	int order[8];
+
+	ck_assert_int_eq(read_text(
+		"\"f.f\"() ({\n"
+		"^bb0:\n"
+		"  \"cf.br\"()[^bb3] : () -> ()\n"
+		"^bb1:\n"
+		"  \"x.ret\"() : () -> ()\n"
+		"^bb2:\n"             /* unreachable */
+		"  \"cf.br\"()[^bb1] : () -> ()\n"
+		"^bb3:\n"
+		"  \"x.cond\"()[^bb3, ^bb1] : () -> ()\n"
+		"}) : () -> ()\n", a, &top, &d), 0);
+	f = top->regions[0].blocks[0]->ops[0];
+	ck_assert_int_eq(mregion_block(&f->regions[0], "^bb3"), 3);
+	ck_assert_int_eq(mregion_block(&f->regions[0], "^bb9"), -1);
+	ck_assert_int_eq(mregion_rpo(&f->regions[0], a, order, &bad), 3);
+	ck_assert_int_eq(order[0], 0);
+	ck_assert_int_eq(order[1], 3);
+	ck_assert_int_eq(order[2], 1);
+	ck_assert_int_eq(read_text(
+		"\"f.f\"() ({\n"
+		"^bb0:\n"
+		"  \"cf.br\"()[^nope] : () -> ()\n"
+		"}) : () -> ()\n", a, &top, &d), 0);
+	f = top->regions[0].blocks[0]->ops[0];
+	ck_assert_int_eq(mregion_rpo(&f->regions[0], a, order, &bad), -1);
+	ck_assert_ptr_eq(bad, f->regions[0].blocks[0]->ops[0]);
+	arena_free(a);
+}
+END_TEST
+
 START_TEST(test_attr_helpers)
 {
 	Arena *a = arena_new();
@@ -670,6 +711,7 @@ mlir_read_suite(void)
 	tcase_add_test(tc, test_memref_outputs);
 	tcase_add_test(tc, test_misc_syntax);
 	tcase_add_test(tc, test_top_level);
+	tcase_add_test(tc, test_region_rpo);
 	tcase_add_test(tc, test_attr_helpers);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("live tools");

@@ -111,6 +111,17 @@ ex_put_name(Exporter *e, const Value *v)
 		str_printf(e->out, "%%%sv%s", e->aux, v->name);
 }
 
+/* `^label` of a function body's block (labels take the same suffix-ids
+ * as values; a TIR label MLIR refuses gets the made-up prefix and `b`) */
+void
+ex_put_label(Exporter *e, const Block *b)
+{
+	if (mlir_name_ok(b->label))
+		str_printf(e->out, "^%s", b->label);
+	else
+		str_printf(e->out, "^%sb%s", e->aux, b->label);
+}
+
 /* `@name`, or `@"name"` when it is no MLIR bare-id ([a-zA-Z_][a-zA-Z0-9_$.]*) */
 void
 ex_put_sym(Exporter *e, const char *name)
@@ -374,6 +385,8 @@ ex_op(Exporter *e, const Op *op)
 	case F_YIELD: case F_RETURN: ex_term(e, op); break;
 	case F_FORALL: ex_forall(e, op); break;
 	case F_PARALLEL_INSERT: ex_pinsert(e, op); break;
+	case F_BR: case F_COND_BR: ex_branch(e, op); break;
+	case F_SELECT: ex_select(e, op); break;
 	}
 }
 
@@ -410,6 +423,8 @@ ex_func(Exporter *e, const Func *f)
 	ex_put_arrow(e, f->rtypes, f->nrtypes);
 	str_puts(e->out, " {\n");
 	ex_block(e, f->body);
+	for (int k = 1; f->blocks && k < f->nblocks; k++)
+		ex_cfg_block(e, f->blocks[k]);
 	str_puts(e->out, "}");
 	put_loc(e, f->loc);
 	str_puts(e->out, "\n");

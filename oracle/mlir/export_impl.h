@@ -77,6 +77,7 @@ void ex_copy(Exporter *e, const Op *op);
 void ex_clone(Exporter *e, const Op *op);
 void ex_from_elements(Exporter *e, const Op *op);
 void ex_reshape(Exporter *e, const Op *op);
+void ex_select(Exporter *e, const Op *op);
 
 /* export_regions.c */
 void ex_no_future(Exporter *e, const char *what, Loc loc, Type *const *t,
@@ -92,5 +93,8 @@ void ex_assert(Exporter *e, const Op *op);
 void ex_async(Exporter *e, const Op *op);
 void ex_await(Exporter *e, const Op *op);
 void ex_term(Exporter *e, const Op *op);
+void ex_put_label(Exporter *e, const Block *b);
+void ex_cfg_block(Exporter *e, const Block *b);
+void ex_branch(Exporter *e, const Op *op);
 
 #endif

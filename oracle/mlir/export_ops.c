@@ -605,6 +605,27 @@ ex_from_elements(Exporter *e, const Op *op)
 	ex_rec(e, op, "tensor.from_elements", a, op->nargs, NULL, op->res, 1);
 }
 
+/* `%r = arith.select %c, %a, %b : T` (the same in 16, 19 and 22).  Its
+ * result may alias either operand: no operand is tied (One-Shot's words
+ * on it decide nothing bufdiff maps back). */
+void
+ex_select(Exporter *e, const Op *op)
+{
+	Arg a[3];
+
+	a[0] = ex_lit(e, op, &op->args[0], DT_I1);
+	for (int i = 1; i < 3; i++)
+		a[i] = ex_lit(e, op, &op->args[i], op->type->dt);
+	ex_ind(e);
+	ex_put_results(e, op);
+	str_puts(e->out, "arith.select ");
+	ex_put_args(e, a, 3);
+	str_puts(e->out, " : ");
+	ex_put_type(e, op->type);
+	ex_end_line(e, op);
+	ex_rec(e, op, "arith.select", a, 3, NULL, op->res, 1);
+}
+
 /* collapse_shape/expand_shape; 19 on, expand_shape lists its result
  * dims in output_shape. */
 void

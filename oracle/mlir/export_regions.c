@@ -1,6 +1,7 @@
 /*
  * export_regions.c: the exporter's ops with regions or calls: func.call,
- * scf.if/for/forall/while, async.execute/await, cf.assert, terminators.
+ * scf.if/for/forall/while, async.execute/await, cf.assert, terminators,
+ * and a function body's blocks with their cf.br/cf.cond_br.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -456,4 +457,87 @@ ex_term(Exporter *e, const Op *op)
 	}
 	ex_end_line(e, op);
 	ex_rec(e, op, name, a, nty, NULL, NULL, 0);
+}
+
+/* ------------------------------------------------- blocks, branches */
+
+/* A block of a function body after the entry: `^join(%a: T, ...):`, then
+ * its ops (the block's arguments carry no loc: MLIR gives them the
+ * block's, and nothing maps back through them). */
+void
+ex_cfg_block(Exporter *e, const Block *b)
+{
+	ex_put_label(e, b);
+	for (int i = 0; i < b->nargs; i++) {
+		str_puts(e->out, i ? ", " : "(");
+		ex_put_name(e, b->args[i]);
+		str_puts(e->out, ": ");
+		ex_put_type(e, b->args[i]->type);
+	}
+	str_puts(e->out, b->nargs ? "):\n" : ":\n");
+	ex_block(e, b);
+}
+
+/* Successor k: `^join(%x, %y : T, U)` or `^join`. */
+static void
+put_succ(Exporter *e, const Op *op, int k, const Arg *a)
+{
+	const Block *to = op->succ[k];
+	int n = op->nsarg[k];
+
+	ex_put_label(e, to);
+	if (!n)
+		return;
+	str_puts(e->out, "(");
+	ex_put_args(e, a, n);
+	str_puts(e->out, " : ");
+	for (int i = 0; i < n; i++) {
+		if (i)
+			str_puts(e->out, ", ");
+		ex_put_type(e, to->args[i]->type);
+	}
+	str_puts(e->out, ")");
+}
+
+/* `cf.br ^b(%x : T)`, `cf.cond_br %c, ^a(%x : T), ^b`: operands in TIR's
+ * order (the condition, then each successor's), literals as constants of
+ * the block argument's dtype; the map records them all, so the
+ * `__inplace_operands_attr__` One-Shot puts on a branch reads back per
+ * edge. */
+void
+ex_branch(Exporter *e, const Op *op)
+{
+	Arg *a = ex_args_new(e, op->nargs);
+	bool cond = op->kind == OP_COND_BR;
+
+	for (int k = 0; k < op->nsucc; k++)
+		if (!op->succ[k] || op->nsarg[k] != op->succ[k]->nargs)
+			ex_fail(e, op->sloc[k], "cannot export %s: a successor "
+				"that does not take its arguments",
+				op_info[op->kind].name);
+	if (cond)
+		a[0] = ex_lit(e, op, &op->args[0], DT_I1);
+	for (int k = 0; k < op->nsucc; k++)
+		for (int i = 0; i < op->nsarg[k]; i++) {
+			const Value *ba = op->succ[k]->args[i];
+			if (ba->type->kind == TY_FUTURE)
+				ex_no_future(e, op_info[op->kind].name,
+					     op->loc, &ba->type, 1);
+			a[op->sarg[k] + i] = ex_lit(e, op, &op->args[op->sarg[k] + i],
+						    ba->type->dt);
+		}
+	ex_ind(e);
+	str_puts(e->out, cond ? "cf.cond_br " : "cf.br ");
+	if (cond) {
+		ex_put_arg(e, a[0]);
+		str_puts(e->out, ", ");
+	}
+	for (int k = 0; k < op->nsucc; k++) {
+		if (k)
+			str_puts(e->out, ", ");
+		put_succ(e, op, k, a + op->sarg[k]);
+	}
+	ex_end_line(e, op);
+	ex_rec(e, op, cond ? "cf.cond_br" : "cf.br", a, op->nargs, NULL,
+	       NULL, 0);
 }

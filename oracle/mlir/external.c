@@ -399,6 +399,11 @@ typedef struct Reading {
 	int rc;                 /* 1 at the first impossible answer */
 	const Op *castop;       /* the call whose tensor.casts are being read */
 	int ncasts;             /* how many of them so far */
+	struct BrWords {        /* branches the tool annotated (cf.br/cond_br) */
+		const Op *op;
+		const char **w; /* ... and their words, operand by operand */
+	} *brs;
+	int nbrs, capbrs;
 } Reading;
 
 /* The n-th tensor.cast exported for call op (the answer keeps them in
@@ -504,6 +509,14 @@ read_annotation(MOp *m, void *ctx)
 					   m->at.line, w[k]);
 			return;
 		}
+	if (op->kind == OP_BR || op->kind == OP_COND_BR) {
+		const char **keep = arena_alloc(R->arena, sizeof *keep *
+						(size_t)(n + 1));
+		memcpy(keep, w, sizeof *keep * (size_t)n);
+		struct BrWords bw = {op, keep};
+		VEC_PUSH(R->arena, R->brs, R->nbrs, R->capbrs, bw);
+		return;
+	}
 	if (op_info[op->kind].form == F_CALL) {
 		/* a cast's operand is the call's operand eo->arg: MLIR puts
 		 * the copy of an argument cast to a `?` param on the cast */
@@ -549,12 +562,94 @@ read_annotation(MOp *m, void *ctx)
 	}
 }
 
+/* ---- mlir: block arguments */
+
+/* MLIR's word for the value branch `br` passes to argument i of its
+ * successor s: "share" when the operand is "true" (the block argument is
+ * the incoming buffer, no copy at the edge), "copy" when "false"; a branch
+ * without words (mlir-opt-16 does not bufferize cf ops: the memref flows
+ * through a to_tensor) shares. */
+static const char *
+edge_word(const Reading *R, const Op *br, int s, int i)
+{
+	for (int k = 0; k < R->nbrs; k++)
+		if (R->brs[k].op == br)
+			return strcmp(R->brs[k].w[br->sarg[s] + i], "false") ?
+			       "share" : "copy";
+	return "share";
+}
+
+/*
+ * The answer's `blockargs` (docs/mlir.md): for each tensor argument of a
+ * block after the entry of a function, one word per incoming edge in the
+ * order of the branches in the text (Block.preds: a cond_br with both
+ * arms there gives two edges, in its successors' order), the shape of the
+ * `blockargs: {ARG: [share|copy, ...]}` plan key.  MLIR treats a block
+ * argument as equivalent to the buffers coming in, so One-Shot's answer
+ * is `share` on every edge.  Each word is set in ds->eshare (bit p: share
+ * on edge p); the words go to doc as `blockargs: {a: [share, share]}`
+ * (nothing when no function branches) and a line per argument to the
+ * report's note.
+ */
+static void
+blockargs_apply(Reading *R, Str *doc)
+{
+	const Program *p = R->c->prog;
+	bool any = false;
+
+	for (int fi = 0; fi < p->nfuncs; fi++) {
+		const Func *f = p->funcs[fi];
+		for (int bi = 1; bi < f->nblocks; bi++) {
+			const Block *b = f->blocks[bi];
+			for (int i = 0; i < b->nargs; i++) {
+				const Value *a = b->args[i];
+				if (a->type->kind != TY_TENSOR)
+					continue;
+				str_printf(doc, "%s%s: [", any ? ", " :
+					   "blockargs: {", a->name);
+				str_printf(&R->note, "  %%%s of ^%s:", a->name,
+					   b->label);
+				any = true;
+				for (int e = 0; e < b->npreds; e++) {
+					const Op *br = b->preds[e];
+					int s = 0, seen = 0;
+					/* the edge's successor: count this
+					 * branch's earlier edges into b */
+					for (int k = 0; k < e; k++)
+						seen += b->preds[k] == br;
+					for (; s < br->nsucc; s++)
+						if (br->succ[s] == b && !seen--)
+							break;
+					const char *w = edge_word(R, br, s, i);
+					/* eshare holds 64 edges; past them a
+					 * block argument gets copies */
+					if (!strcmp(w, "share") && e < 64 &&
+					    R->ds->eshare)
+						R->ds->eshare[a->id] |= 1ull << e;
+					str_printf(doc, "%s%s", e ? ", " : "", w);
+					str_printf(&R->note, "%s %s (^%s <- %s%s, line "
+						   "%d)", e ? "," : "", w, b->label,
+						   br->parent->label ? "^" : "",
+						   br->parent->label ?
+						   br->parent->label : "the entry",
+						   br->loc.line);
+				}
+				str_puts(doc, "]");
+				str_puts(&R->note, "\n");
+			}
+		}
+	}
+	if (any)
+		str_puts(doc, "}");
+}
+
 static int
 apply_mlir(const Case *c, const char *in, const char *ans,
 	   const ExportMap *map, Decisions *ds, ToolReport *t)
 {
 	Arena *a = arena_new();
-	Reading R = {a, c, map, ds, t, NULL, 0, 0, in, {0}, 0, NULL, 0};
+	Reading R = {.arena = a, .c = c, .map = map, .ds = ds, .t = t,
+		     .exported = in};
 	MOp *top;
 	Diag d;
 
@@ -564,11 +659,23 @@ apply_mlir(const Case *c, const char *in, const char *ans,
 		R.rc = tool_error(t, "answer: unreadable MLIR at %d:%d: %s",
 				  d.loc.line, d.loc.col, d.msg);
 	} else {
+		Str doc = {0};
 		mop_walk(top, read_annotation, &R);
 		Plan pl = {.items = R.items, .nitems = R.nitems};
 		if (!R.rc && plan_apply(ds, &pl, &d))
 			R.rc = tool_error(t, "answer: impossible decision: %s",
 					  d.msg);
+		if (!R.rc && prog_has_cfg(c->prog))
+			blockargs_apply(&R, &doc);
+		/* doc is what a decisions document's `blockargs` key says
+		 * (TODO(blockargs): once plandoc/runs.c read that key, an
+		 * exec: strategy's answer can state it too; the mlir strategy
+		 * sets Decisions.eshare itself) */
+		if (doc.len)
+			str_printf(&R.note, "  %s\n", doc.s);
+		if (doc.oom)
+			R.rc = -1;
+		str_free(&doc);
 	}
 	t->decisions = str_take(&R.note);
 	mem_free(R.items);

@@ -360,6 +360,7 @@ static const struct {
 	{"func.return", im_yield},
 	{"func.call", im_call},
 	{"cf.assert", im_assert},
+	{"cf.br", im_branch}, {"cf.cond_br", im_branch},
 	{"scf.while", im_while}, {"scf.condition", im_condition},
 	{"scf.forall", im_forall},
 	{"scf.forall.in_parallel", im_in_parallel},
@@ -442,6 +443,94 @@ arg_readonly(const MOp *f, int i)
 	return false;
 }
 
+/* Argument i of block b (of function f) as a TIR value; a bad type is
+ * an error at the argument's loc when it has one. */
+static IVal *
+func_block_arg(Imp *I, const MOp *f, const MBlock *b, int i)
+{
+	MOp at = *f;
+
+	if (b->arglocs && b->arglocs[i].file)
+		at.loc = b->arglocs[i];
+	return imp_val_add(I, &at, b->args[i], imp_tir_name(I, b->args[i]),
+			   b->argtypes[i]);
+}
+
+/* A block of the body after the entry: `^bb1(%0: T, ...):` and its ops. */
+static void
+imp_cfg_block(Imp *I, const MOp *f, const MBlock *b)
+{
+	if (!b->label)
+		imp_fail(I, f, "a block without a label after the entry");
+	str_printf(I->out, "%s", b->label);
+	for (int i = 0; i < b->nargs; i++) {
+		IVal *v = func_block_arg(I, f, b, i);
+		str_printf(I->out, "%s%s: %s", i ? ", " : "(", v->tir, v->type);
+	}
+	str_puts(I->out, b->nargs ? "):\n" : ":\n");
+	imp_ops(I, b, 1);
+}
+
+/* The blocks of a function body in reverse postorder from the entry: a
+ * block comes after every block that dominates it, so each value is
+ * read before its uses (MLIR asks dominance, not source order).  A block
+ * the entry cannot reach is an error: TIR refuses them. */
+static int *
+rpo(Imp *I, const MOp *f)
+{
+	const MRegion *r = &f->regions[0];
+	int *order = arena_alloc(I->a, sizeof(int) * (size_t)r->nblocks);
+	bool *seen = arena_alloc(I->a, sizeof(bool) * (size_t)r->nblocks);
+	const MOp *bad;
+	int n = mregion_rpo(r, I->a, order, &bad);
+
+	if (n < 0)
+		imp_fail(I, bad, "'%s' to a block that is not in the function "
+			 "body", bad ? bad->name : "?");
+	for (int k = 0; k < n; k++)
+		seen[order[k]] = true;
+	for (int k = 0; k < r->nblocks; k++)
+		if (!seen[k])
+			imp_fail(I, r->blocks[k]->nops ? r->blocks[k]->ops[0] : f,
+				 "block %s cannot be reached from the entry "
+				 "(TIR refuses unreachable blocks)",
+				 r->blocks[k]->label ? r->blocks[k]->label : "?");
+	return order;
+}
+
+/* A body of several blocks: each read in reverse postorder into its own
+ * text, written in source order (so a round trip keeps the order). */
+static void
+imp_blocks(Imp *I, const MOp *f)
+{
+	const MRegion *r = &f->regions[0];
+	int *order = rpo(I, f);
+	Str *saved = I->out;
+
+	I->parts = mem_calloc((size_t)r->nblocks, sizeof *I->parts);
+	if (!I->parts)
+		imp_fail(I, NULL, "out of memory");
+	I->nparts = r->nblocks;
+	for (int k = 0; k < r->nblocks; k++) {
+		const MBlock *b = r->blocks[order[k]];
+		I->out = &I->parts[order[k]];
+		if (order[k])
+			imp_cfg_block(I, f, b);
+		else
+			imp_ops(I, b, 1);
+	}
+	I->out = saved;
+	for (int k = 0; k < r->nblocks; k++) {
+		if (I->parts[k].oom)
+			saved->oom = true;
+		str_put(saved, I->parts[k].s ? I->parts[k].s : "", I->parts[k].len);
+		str_free(&I->parts[k]);
+	}
+	mem_free(I->parts);
+	I->parts = NULL;
+	I->nparts = 0;
+}
+
 static void
 imp_func(Imp *I, const MOp *f)
 {
@@ -452,19 +541,13 @@ imp_func(Imp *I, const MOp *f)
 
 	if (f->nregions != 1 || f->regions[0].nblocks == 0)
 		imp_fail(I, f, "function @%s has no body", name);
-	if (f->regions[0].nblocks != 1)
-		imp_fail(I, f, "function @%s has several blocks", name);
 	b = f->regions[0].blocks[0];
 	I->func = f;
 	I->nvals = 0;
 	I->nused = 0;
 	str_printf(I->out, "func @%s(", name);
 	for (int i = 0; i < b->nargs; i++) {
-		MOp at = *f;    /* a bad type is the argument's error */
-		if (b->arglocs && b->arglocs[i].file)
-			at.loc = b->arglocs[i];
-		IVal *v = imp_val_add(I, &at, b->args[i], imp_tir_name(I, b->args[i]),
-				      b->argtypes[i]);
+		IVal *v = func_block_arg(I, f, b, i);
 		str_printf(I->out, "%s%s: %s%s", i ? ", " : "", v->tir, v->type,
 			   arg_readonly(f, i) ? " {readonly}" : "");
 	}
@@ -474,7 +557,10 @@ imp_func(Imp *I, const MOp *f)
 		str_printf(I->out, "%s%s", j ? ", " : " -> (", rt[j]);
 	}
 	str_puts(I->out, nr ? ") {\n" : " {\n");
-	imp_ops(I, b, 1);
+	if (f->regions[0].nblocks > 1)
+		imp_blocks(I, f);
+	else
+		imp_ops(I, b, 1);
 	str_puts(I->out, "}\n");
 }
 
@@ -564,6 +650,9 @@ mlir_import(const char *text, size_t len, const char *file, const char *func,
 		if (out->oom)
 			rc = diag_set(d, noloc, "out of memory");
 	}
+	for (int k = 0; k < I.nparts; k++) /* an error inside imp_blocks */
+		str_free(&I.parts[k]);
+	mem_free(I.parts);
 	/* dfile may point into the arena: keep it alive with a copy */
 	if (rc && *dfile != file) {
 		static char keep[1024];

@@ -35,6 +35,10 @@ typedef struct Imp {
 	int nused, capused;
 	const char **todo;       /* functions to emit, in order */
 	int ntodo, captodo;
+	Str *parts;              /* a function body's blocks' text, read in
+				  * reverse postorder, written in source
+				  * order (freed by mlir_import) */
+	int nparts;
 } Imp;
 
 /* import.c */
@@ -84,6 +88,7 @@ void im_if(Imp *I, const MOp *op, int depth);
 void im_for(Imp *I, const MOp *op, int depth);
 void im_yield(Imp *I, const MOp *op, int depth);
 void im_assert(Imp *I, const MOp *op, int depth);
+void im_branch(Imp *I, const MOp *op, int depth);
 void im_async(Imp *I, const MOp *op, int depth);
 void im_await(Imp *I, const MOp *op, int depth);
 void im_while(Imp *I, const MOp *op, int depth);

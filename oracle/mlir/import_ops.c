@@ -124,7 +124,7 @@ takes_literals(const MOp *op)
 	static const char *const no[] = {
 		"func.return", "func.call", "scf.yield", "async.yield",
 		"scf.condition", "scf.if", "cf.assert", "arith.select",
-		"vector.print",
+		"vector.print", "cf.br", "cf.cond_br",
 		"tensor.empty", "bufferization.alloc_tensor", "tensor.cast",
 	};
 	for (size_t i = 0; i < sizeof no / sizeof *no; i++)
@@ -133,9 +133,11 @@ takes_literals(const MOp *op)
 	return true;
 }
 
-/* The block op is in (names are unique there, nested regions included). */
-static const MBlock *
-const_block(const MOp *op)
+/* The region op is in: its blocks hold every use (names are unique
+ * there, nested regions included; a function body's blocks see the
+ * values of the blocks that dominate them). */
+static const MRegion *
+const_region(const MOp *op)
 {
 	const MOp *p = op->parent;
 
@@ -144,7 +146,7 @@ const_block(const MOp *op)
 			const MBlock *b = p->regions[r].blocks[k];
 			for (int i = 0; i < b->nops; i++)
 				if (b->ops[i] == op)
-					return b;
+					return &p->regions[r];
 		}
 	return NULL;
 }
@@ -155,10 +157,11 @@ static bool
 inlinable(Imp *I, const MOp *op)
 {
 	Uses u = {op->results[0], op, NULL, 0, 0, I->a};
-	const MBlock *b = const_block(op);
+	const MRegion *r = const_region(op);
 
-	for (int i = 0; b && i < b->nops; i++)
-		mop_walk(b->ops[i], uses_fn, &u);
+	for (int k = 0; r && k < r->nblocks; k++)
+		for (int i = 0; i < r->blocks[k]->nops; i++)
+			mop_walk(r->blocks[k]->ops[i], uses_fn, &u);
 	if (!u.n)
 		return false;
 	for (int i = 0; i < u.n; i++)

@@ -1,6 +1,7 @@
 /*
  * import_regions.c: the importer's ops with regions: scf.if/for/while/forall
- * (and foreach_thread), their terminators, cf.assert and async.execute/await.
+ * (and foreach_thread), their terminators, cf.assert, cf.br/cf.cond_br
+ * between a function body's blocks, and async.execute/await.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -367,5 +368,73 @@ im_parallel_insert(Imp *I, const MOp *op, int depth)
 	str_printf(I->out, "parallel_insert_slice %s into %s",
 		   imp_arg(I, op, 0, false), imp_arg(I, op, 1, false));
 	imp_put_slice(I, op, 2, 5);
+	str_puts(I->out, "\n");
+}
+
+/* ------------------------------------------------------------ branches */
+
+/* The block of the function being imported that `label` names. */
+static const MBlock *
+succ_block(Imp *I, const MOp *op, const char *label)
+{
+	const MRegion *r = I->func && I->func->nregions ? &I->func->regions[0]
+							: NULL;
+	int k = mregion_block(r, label);
+
+	if (k > 0)
+		return r->blocks[k];
+	imp_fail(I, op, "'%s' to %s, no block of the function body after "
+		 "its entry", op->name, label);
+}
+
+/* ` ^bb1(%x, %y)`: successor k with operands [from, from + n). */
+static void
+put_succ(Imp *I, const MOp *op, int k, int from, int n)
+{
+	const MBlock *b;
+
+	if (k >= op->nsuccs)
+		imp_fail(I, op, "'%s' needs %d successors", op->name, k + 1);
+	b = succ_block(I, op, op->succs[k]);
+	if (b->nargs != n)
+		imp_fail(I, op, "'%s' passes %d values to %s, which takes %d",
+			 op->name, n, op->succs[k], b->nargs);
+	str_printf(I->out, "%s%s", k ? ", " : " ", op->succs[k]);
+	if (!n)
+		return;
+	str_puts(I->out, "(");
+	imp_put_list(I, op, from, from + n, false);
+	str_puts(I->out, ")");
+}
+
+/* cf.br ^bb(%x) -> `br ^bb(%x)`; cf.cond_br %c, ^a(%x), ^b(%y) (operand
+ * segments: the condition, then each successor's) -> `cond_br`.  Only
+ * between the blocks of a function body: TIR's regions have one block,
+ * and a region of several blocks is refused where it is read. */
+void
+im_branch(Imp *I, const MOp *op, int depth)
+{
+	bool cond = !strcmp(op->name, "cf.cond_br");
+
+	if (!I->func || op->parent != I->func)
+		imp_fail(I, op, "'%s' inside a region (only a function body "
+			 "may have several blocks)", op->name);
+	imp_ind(I, depth);
+	if (!cond) {
+		if (op->nsuccs != 1)
+			imp_fail(I, op, "'cf.br' needs one successor");
+		str_puts(I->out, "br");
+		put_succ(I, op, 0, 0, op->noperands);
+	} else {
+		int64_t seg[3];
+		imp_segments(I, op, seg, 3);
+		if (seg[0] != 1 || op->nsuccs != 2 ||
+		    1 + seg[1] + seg[2] != op->noperands)
+			imp_fail(I, op, "'cf.cond_br' with operand segments that "
+				 "do not match its successors");
+		str_printf(I->out, "cond_br %s,", imp_arg(I, op, 0, false));
+		put_succ(I, op, 0, 1, (int)seg[1]);
+		put_succ(I, op, 1, 1 + (int)seg[1], (int)seg[2]);
+	}
 	str_puts(I->out, "\n");
 }

@@ -282,15 +282,18 @@ mx_ints(MX *M, const MOp *m, const char *name, int64_t *out, int n)
 	return k;
 }
 
-/* operandSegmentSizes, or -1 when absent */
+/* operandSegmentSizes (mlir-opt-16: operand_segment_sizes), or -1 when
+ * absent */
 int
 mx_segments(MX *M, const MOp *m, int64_t *seg, int n)
 {
-	const MAttr *a = mop_attr(m, "operandSegmentSizes");
+	const char *name = "operandSegmentSizes";
 
-	if (!a)
+	if (!mop_attr(m, name))
+		name = "operand_segment_sizes";
+	if (!mop_attr(m, name))
 		return -1;
-	return mx_ints(M, m, "operandSegmentSizes", seg, n);
+	return mx_ints(M, m, name, seg, n);
 }
 
 /* ---- ops: which function reads each (memref_ops.c, memref_control.c) */
@@ -312,6 +315,9 @@ static const struct {
 	{"memref.subview", mx_subview},
 	{"memref.copy", mx_copy},
 	{"memref.load", mx_load},
+	/* mlir-opt-16 leaves cf ops on tensors (to_tensor of the memref), and
+	 * the reads of their block arguments with them */
+	{"tensor.extract", mx_load},
 	{"memref.store", mx_store},
 	{"memref.cast", mx_cast},
 	{"memref.collapse_shape", mx_reshape},
@@ -335,6 +341,8 @@ static const struct {
 	{"async.await", mx_await},
 	{"func.call", mx_call},
 	{"cf.assert", mx_assert},
+	{"cf.br", mx_branch},
+	{"cf.cond_br", mx_branch},
 };
 
 void
@@ -424,8 +432,6 @@ fn_declare(MX *M, const MOp *m)
 		mx_fail(M, m, "func.func without a name, type or body");
 	if (!m->regions[0].nblocks)
 		return; /* a declaration: calls of it are refused */
-	if (m->regions[0].nblocks != 1)
-		mx_fail(M, m, "func.func with several blocks is not executed");
 	fn.name = mattr_str(name, M->a);
 	fn.m = m;
 	fn.tf = fn.name ? prog_func(M->p, fn.name) : NULL;
@@ -450,24 +456,31 @@ fn_declare(MX *M, const MOp *m)
 	VEC_PUSH(M->a, M->fns, M->nfns, M->capfns, fn);
 }
 
-static BBlock *
-fn_body(MX *M, const MFn *fn)
+/* A function's body into bf: its one block, or its blocks along their
+ * cf.br/cf.cond_br (memref_control.c). */
+static void
+fn_body(MX *M, const MFn *fn, BFunc *bf)
 {
 	BBlock *b = arena_alloc(M->a, sizeof *b);
 	const MBlock *mb = fn->m->regions[0].blocks[0];
 
 	M->nsyms = 0;
 	M->cur = fn;
+	bf->f = fn->f;
+	bf->body = b;
 	for (int i = 0; i < mb->nargs; i++) {
 		mx_sym_bind(M, mb->args[i], fn->f->params[i]);
 		if (fn->tf && i < fn->tf->nparams)
 			mx_emit_ver(M, b, fn->tf->params[i], fn->f->params[i], NULL);
 	}
+	if (fn->m->regions[0].nblocks > 1) {
+		mx_cfg_body(M, fn, bf);
+		return;
+	}
 	mx_block_ops(M, mb, b);
 	if (!b->n || (b->insts[b->n - 1]->kind != BI_RETURN))
 		mx_fail(M, fn->m, "func.func @%s does not end with func.return",
 			fn->name);
-	return b;
 }
 
 static const MOp *
@@ -518,8 +531,7 @@ memref_program(const Case *c, const char *text, const ExportMap *map,
 	M.bp->funcs = arena_alloc(M.a, (size_t)(M.nfns + 1) * sizeof *M.bp->funcs);
 	*entry = NULL;
 	for (int i = 0; i < M.nfns; i++) {
-		M.bp->funcs[i].f = M.fns[i].f;
-		M.bp->funcs[i].body = fn_body(&M, &M.fns[i]);
+		fn_body(&M, &M.fns[i], &M.bp->funcs[i]);
 		if (M.fns[i].tf == c->entry)
 			*entry = M.fns[i].f;
 	}

@@ -1,7 +1,8 @@
 /*
  * memref_control.c: the memref program's control flow as buffer program
  * instructions: regions and yields, scf.for/if/while/forall, async, calls
- * and asserts, with the versions that cross their edges.
+ * and asserts, a function body's blocks with cf.br/cf.cond_br (BI_BR), with
+ * the versions that cross their edges.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -529,4 +530,186 @@ mx_assert(MX *M, const MOp *m, BBlock *b)
 	in = mx_inst(M, b, BI_ASSERT, op, NULL, m);
 	if (t && t->kind == OP_ASSERT)
 		in->top = t;
+}
+
+/* ---- a function body's blocks: cf.br, cf.cond_br */
+
+/* v's register for one edge: a copy that survives the edge's other
+ * assignments (a back edge passing a block's arguments in another
+ * order). */
+static Value *
+edge_temp(MX *M, const MOp *m, BBlock *e, Value *v, bool version)
+{
+	char name[160];
+	Value *t;
+
+	fmt_snprintf(name, sizeof name, "%s.edge", v->name);
+	t = mx_new_value(M, name, v->type);
+	if (version)
+		mx_emit_ver(M, e, t, v, m);
+	else
+		mx_inst(M, e, BI_ALIAS, mx_syn_op(M, OP_CLONE, m, 0), t, m)->src = v;
+	return t;
+}
+
+static bool
+among(const Value *v, Value *const *args, int n)
+{
+	for (int j = 0; v && j < n; j++)
+		if (args[j] == v)
+			return true;
+	return false;
+}
+
+/* Edge k of branch op (the memref program's) into e: the successor's
+ * arguments take the values passed (all at once, as MLIR's block
+ * arguments do); when the branch is a TIR branch's (t), the TIR
+ * successor's arguments expect the versions of what it passes: the
+ * memref branch passes them first, and ownership flags after. */
+static void
+edge_code(MX *M, const MOp *m, BBlock *e, const Op *op, int k, const Op *t)
+{
+	const Block *to = op->succ[k];
+	const Operand *a = succ_args(op, k);
+	int n = op->nsarg[k];
+	Value **src = arena_alloc(M->a, (size_t)(n + 1) * sizeof *src);
+	bool clash = false;
+
+	for (int i = 0; i < n; i++)
+		clash |= among(a[i].v, to->args, to->nargs);
+	for (int i = 0; i < n; i++)
+		src[i] = clash ? edge_temp(M, m, e, a[i].v, false) : a[i].v;
+	for (int i = 0; i < n; i++)
+		mx_inst(M, e, BI_ALIAS, mx_syn_op(M, OP_CLONE, m, 0),
+			to->args[i], m)->src = src[i];
+	if (!t || k >= t->nsucc || !t->succ[k] || t->nsarg[k] > n)
+		return;
+	const Block *tb = t->succ[k];
+	const Operand *ta = succ_args(t, k);
+	clash = false;
+	for (int i = 0; i < t->nsarg[k]; i++)
+		clash |= among(ta[i].v, tb->args, tb->nargs);
+	for (int i = 0; i < t->nsarg[k]; i++)
+		src[i] = clash && ta[i].v ? edge_temp(M, m, e, ta[i].v, true)
+					  : ta[i].v;
+	for (int i = 0; i < t->nsarg[k]; i++)
+		mx_emit_ver(M, e, tb->args[i], src[i], m);
+}
+
+/* cf.br ^bb(%x) and cf.cond_br %c, ^a(%x), ^b(%y) between the blocks of
+ * the function body being read: a BI_BR whose edges' code assigns the
+ * successor's arguments, then control goes to its block. */
+void
+mx_branch(MX *M, const MOp *m, BBlock *b)
+{
+	bool cond = !strcmp(m->name, "cf.cond_br");
+	int nsucc = cond ? 2 : 1, from[2] = {0, 0}, cnt[2] = {m->noperands, 0};
+	const Op *t = mx_tir_of(M, m);
+	Op *op;
+	BInst *in;
+
+	if (!M->cfg || !M->cur || m->parent != M->cur->m)
+		mx_fail(M, m, "%s inside a region is not executed", m->name);
+	if (m->nsuccs != nsucc)
+		mx_fail(M, m, "%s with %d successors", m->name, m->nsuccs);
+	if (cond) {
+		int64_t seg[3];
+		if (mx_segments(M, m, seg, 3) != 3 || seg[0] != 1 ||
+		    1 + seg[1] + seg[2] != m->noperands)
+			mx_fail(M, m, "cf.cond_br: operand segments that do "
+				"not match its successors");
+		from[0] = 1;
+		cnt[0] = (int)seg[1];
+		from[1] = 1 + (int)seg[1];
+		cnt[1] = (int)seg[2];
+	}
+	if (t && t->kind != (cond ? OP_COND_BR : OP_BR))
+		t = NULL;
+	op = mx_syn_op(M, cond ? OP_COND_BR : OP_BR, m, m->noperands);
+	for (int i = 0; i < m->noperands; i++)
+		op->args[i] = mx_opnd(mx_val(M, m, i));
+	op->nsucc = nsucc;
+	op->parent = (Block *)b->blk; /* reports name the edge ^b <- ^a */
+	in = mx_inst(M, b, BI_BR, op, NULL, m);
+	in->src = cond ? op->args[0].v : NULL;
+	in->top = t;
+	for (int k = 0; k < nsucc; k++) {
+		int s = mregion_block(M->cfg, m->succs[k]);
+		BBlock *e = arena_alloc(M->a, sizeof *e);
+		if (s <= 0)
+			mx_fail(M, m, "%s to %s, not a block of the function "
+				"after its entry", m->name, m->succs[k]);
+		if (M->cfgblk[s]->nargs != cnt[k])
+			mx_fail(M, m, "%s passes %d values to %s, which takes %d",
+				m->name, cnt[k], m->succs[k],
+				M->cfgblk[s]->nargs);
+		op->succ[k] = M->cfgblk[s];
+		op->sarg[k] = from[k];
+		op->nsarg[k] = cnt[k];
+		in->to[k] = M->cfgbb[s];
+		edge_code(M, m, e, op, k, t);
+		if (k)
+			in->orelse = e;
+		else
+			in->body = e;
+	}
+}
+
+/* A body of several blocks into bf: a buffer block per block (blocks[0]
+ * is the body, with the parameters' versions already), each read in
+ * reverse postorder so that values are defined before their uses; a
+ * block the entry cannot reach stays empty (it never runs). */
+void
+mx_cfg_body(MX *M, const MFn *fn, BFunc *bf)
+{
+	const MRegion *r = &fn->m->regions[0];
+	int n = r->nblocks, *order = arena_alloc(M->a, sizeof(int) * (size_t)n);
+	const MOp *bad;
+	int nr = mregion_rpo(r, M->a, order, &bad);
+
+	if (nr < 0)
+		mx_fail(M, bad, "%s to a block that is not in the function",
+			bad ? bad->name : "a branch");
+	M->cfg = r;
+	M->cfgbb = arena_alloc(M->a, sizeof *M->cfgbb * (size_t)n);
+	M->cfgblk = arena_alloc(M->a, sizeof *M->cfgblk * (size_t)n);
+	for (int k = 0; k < n; k++) {
+		const MBlock *mb = r->blocks[k];
+		Block *blk = arena_alloc(M->a, sizeof *blk);
+		blk->label = mb->label ? mb->label + 1 : "bb0";
+		blk->bindex = k;
+		blk->func = fn->f;
+		if (k) {
+			blk->nargs = mb->nargs;
+			blk->args = arena_alloc(M->a, sizeof *blk->args *
+						(size_t)(mb->nargs + 1));
+			for (int i = 0; i < mb->nargs; i++)
+				blk->args[i] = mx_new_value(M, mb->args[i],
+					mx_type(M, fn->m, mb->argtypes[i]));
+		} else {
+			blk->args = fn->f->params;
+			blk->nargs = fn->f->nparams;
+		}
+		M->cfgblk[k] = blk;
+		M->cfgbb[k] = k ? arena_alloc(M->a, sizeof *M->cfgbb[k]) : bf->body;
+		M->cfgbb[k]->blk = blk;
+	}
+	for (int j = 0; j < nr; j++) {
+		const MBlock *mb = r->blocks[order[j]];
+		BBlock *b = M->cfgbb[order[j]];
+		for (int i = 0; order[j] && i < mb->nargs; i++)
+			mx_sym_bind(M, mb->args[i], M->cfgblk[order[j]]->args[i]);
+		mx_block_ops(M, mb, b);
+		if (!b->n || (b->insts[b->n - 1]->kind != BI_RETURN &&
+			      b->insts[b->n - 1]->kind != BI_BR))
+			mx_fail(M, mb->nops ? mb->ops[mb->nops - 1] : fn->m,
+				"func.func @%s: block %s does not end with "
+				"cf.br, cf.cond_br or func.return", fn->name,
+				mb->label ? mb->label : "^bb0");
+	}
+	bf->blocks = M->cfgbb;
+	bf->nblocks = n;
+	M->cfg = NULL;
+	M->cfgbb = NULL;
+	M->cfgblk = NULL;
 }

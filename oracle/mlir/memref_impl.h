@@ -43,6 +43,12 @@ typedef struct MX {
 	int nfns, capfns;
 	const MFn *cur;
 	const Op *term;         /* the TIR terminator of the region being read */
+	/* the function body being read, when it has several blocks: its
+	 * MLIR region, and per block its buffer block and a block standing
+	 * for it (label, arguments: what BI_BR and bir_print name) */
+	const MRegion *cfg;
+	BBlock **cfgbb;
+	Block **cfgblk;
 	Diag *d;
 	jmp_buf fail;
 } MX;
@@ -108,5 +114,7 @@ void mx_async(MX *M, const MOp *m, BBlock *b);
 void mx_await(MX *M, const MOp *m, BBlock *b);
 void mx_call(MX *M, const MOp *m, BBlock *b);
 void mx_assert(MX *M, const MOp *m, BBlock *b);
+void mx_branch(MX *M, const MOp *m, BBlock *b);
+void mx_cfg_body(MX *M, const MFn *fn, BFunc *bf);
 
 #endif

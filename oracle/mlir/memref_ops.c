@@ -285,6 +285,7 @@ mx_subview(MX *M, const MOp *m, BBlock *b)
 {
 	int64_t seg[4], off[MAXRANK], size[MAXRANK], stride[MAXRANK];
 	Value *src = mx_val(M, m, 0), *v;
+	const Op *t;
 	Op *op;
 	Sym *s;
 	int k, n;
@@ -319,6 +320,11 @@ mx_subview(MX *M, const MOp *m, BBlock *b)
 	}
 	op->type = v->type;
 	mx_inst(M, b, BI_VIEW, op, v, m)->src = src;
+	/* the TIR slice's reads expect what its source holds now (a source
+	 * whose version changes at run time: a block argument, an iter
+	 * arg) */
+	if ((t = mx_tir_of(M, m)) && t->kind == OP_EXTRACT_SLICE && t->nres)
+		mx_emit_ver(M, b, t->res[0], t->args[0].v, m);
 	s = mx_sym_find(M, m->results[0]);
 	s->view = op;
 	s->viewm = m;

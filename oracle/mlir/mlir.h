@@ -218,6 +218,14 @@ int mlir_read(const char *text, size_t len, Arena *a, MOp **top, Diag *d);
 const MAttr *mop_attr(const MOp *op, const char *name);
 /* Every op under top (top first), in pre-order. */
 void mop_walk(MOp *top, void (*fn)(MOp *op, void *ctx), void *ctx);
+/* The index of r's block `label` ("^bb1"), or -1. */
+int mregion_block(const MRegion *r, const char *label);
+/* r's blocks reachable from its entry, in reverse postorder (a block after
+ * every block that dominates it: definitions before their uses) into
+ * order[0..r->nblocks): their number.  -1 when a successor names no
+ * block of r (*bad: the branch) or out of memory (*bad NULL); scratch in
+ * arena a. */
+int mregion_rpo(const MRegion *r, Arena *a, int *order, const MOp **bad);
 /* `["true", "none"]`: the number of strings; the first n (unescaped, in
  * ar) in out.  -1 if a is NULL or not such an array, or out of memory. */
 int mattr_strings(const MAttr *a, Arena *ar, const char **out, int n);

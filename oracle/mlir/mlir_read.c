@@ -1092,6 +1092,57 @@ mop_walk(MOp *top, void (*fn)(MOp *op, void *ctx), void *ctx)
 		}
 }
 
+int
+mregion_block(const MRegion *r, const char *label)
+{
+	for (int k = 0; r && k < r->nblocks; k++)
+		if (r->blocks[k]->label && !strcmp(r->blocks[k]->label, label))
+			return k;
+	return -1;
+}
+
+int
+mregion_rpo(const MRegion *r, Arena *a, int *order, const MOp **bad)
+{
+	int n = r->nblocks, np = 0, top = 0;
+	int *stack, *next;
+	bool *seen;
+
+	*bad = NULL;
+	if (!n)
+		return 0;
+	stack = arena_alloc(a, sizeof(int) * (size_t)n);
+	next = arena_alloc(a, sizeof(int) * (size_t)n);
+	seen = arena_alloc(a, sizeof(bool) * (size_t)n);
+	if (!stack || !next || !seen)
+		return -1;
+	stack[top++] = 0;
+	seen[0] = true;
+	while (top) { /* each block pushed once: top <= n */
+		const MBlock *b = r->blocks[stack[top - 1]];
+		const MOp *t = b->nops ? b->ops[b->nops - 1] : NULL;
+		int k = next[stack[top - 1]]++, s;
+		if (!t || k >= t->nsuccs) {
+			order[np++] = stack[--top];
+			continue;
+		}
+		if ((s = mregion_block(r, t->succs[k])) < 0) {
+			*bad = t;
+			return -1;
+		}
+		if (!seen[s]) {
+			seen[s] = true;
+			stack[top++] = s;
+		}
+	}
+	for (int i = 0; i < np / 2; i++) { /* postorder, reversed */
+		int x = order[i];
+		order[i] = order[np - 1 - i];
+		order[np - 1 - i] = x;
+	}
+	return np;
+}
+
 /* ------------------------------------------------------------ attributes */
 
 static const char *
