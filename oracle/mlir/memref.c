@@ -282,15 +282,18 @@ mx_ints(MX *M, const MOp *m, const char *name, int64_t *out, int n)
 	return k;
 }
 
-/* operandSegmentSizes, or -1 when absent */
+/* operandSegmentSizes (mlir-opt-16 spells it operand_segment_sizes), or
+ * -1 when absent */
 int
 mx_segments(MX *M, const MOp *m, int64_t *seg, int n)
 {
-	const MAttr *a = mop_attr(m, "operandSegmentSizes");
+	const char *name = "operandSegmentSizes";
 
-	if (!a)
+	if (!mop_attr(m, name))
+		name = "operand_segment_sizes";
+	if (!mop_attr(m, name))
 		return -1;
-	return mx_ints(M, m, "operandSegmentSizes", seg, n);
+	return mx_ints(M, m, name, seg, n);
 }
 
 /* ---- ops: which function reads each (memref_ops.c, memref_control.c) */
@@ -331,6 +334,7 @@ static const struct {
 	{"scf.while", mx_while},
 	{"scf.condition", mx_condition},
 	{"scf.forall", mx_forall},
+	{"scf.foreach_thread", mx_forall},
 	{"async.execute", mx_async},
 	{"async.await", mx_await},
 	{"func.call", mx_call},
@@ -348,7 +352,8 @@ mx_one_op(MX *M, const MOp *m, BBlock *b)
 		return;
 	}
 	if (!strcmp(m->name, "scf.yield") || !strcmp(m->name, "async.yield") ||
-	    !strcmp(m->name, "scf.forall.in_parallel")) {
+	    !strcmp(m->name, "scf.forall.in_parallel") ||
+	    !strcmp(m->name, "scf.foreach_thread.perform_concurrently")) {
 		mx_yield(M, m, b, BI_YIELD);
 		return;
 	}
