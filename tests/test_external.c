@@ -385,16 +385,7 @@ END_TEST
  * --mlir-pipeline is the default of the runs without the key. */
 START_TEST(cache_keys_pipeline)
 {
-	static const char *text =
-		"case: ext/seed\n"
-		"program: |\n"
-		"  func @main(%x: tensor<3xi32>) -> tensor<3xi32> {\n"
-		"    %y = add %x, 10 : tensor<3xi32>\n"
-		"    %z = add %x, %y : tensor<3xi32>\n"
-		"    return %z\n"
-		"  }\n"
-		"inputs:\n"
-		"  x: [1, 2, 3]\n"
+	static const char *runs =
 		"runs:\n"
 		"  - strategy: \"mlir-pipeline:sh " TOOLS "memref-fake.sh ok\"\n"
 		"    pipeline: one-shot-bufferize,func.func(buffer-deallocation)\n"
@@ -405,10 +396,16 @@ START_TEST(cache_keys_pipeline)
 		"  - strategy: \"mlir-pipeline:sh " TOOLS "memref-fake.sh ok\"\n";
 	ExternalOpts o = external_opts_default;
 	RunConfig cfg = run_config_default;
-	Case *c = load(text);
 	long calls = external_stats()->calls;
+	Str b = {0};
 	Outcome out;
+	char *text;
+	Case *c;
 
+	str_puts(&b, seed_text);
+	str_puts(&b, runs);
+	c = load(text = str_take(&b));
+	mem_free(text);
 	external_forget();
 	o.mlir_pipeline = "p-from-the-flag";
 	cfg.tool = &o;
