@@ -53,6 +53,16 @@ typedef struct PlanArgs {
 	Loc loc;
 } PlanArgs;
 
+/* `blockargs: {A: [share, copy]}`: bit p of `share` set = block argument
+ * %A shares the buffer of what its p-th incoming branch passes (the
+ * branches into its block in the order of the text). */
+typedef struct PlanEdges {
+	Value *a;
+	int n;                  /* incoming branches (at most 64) */
+	uint64_t share;
+	Loc loc;
+} PlanEdges;
+
 /* A call argument passed as a copy: the callee writes its param in place
  * and the caller still needs the old value. */
 typedef struct ArgCopy {
@@ -67,8 +77,11 @@ enum {
 	LOWER_TEXTUAL_FREES = 2,  /* free at the root's own last textual use,
 				   * ignoring aliases and pending launches */
 	LOWER_FAIL_NO_FREES = 4,  /* the failure path frees nothing */
-	LOWER_FAIL_NO_DRAIN = 8   /* the failure path frees without waiting
+	LOWER_FAIL_NO_DRAIN = 8,  /* the failure path frees without waiting
 				   * for pending launches */
+	LOWER_NO_LEND = 16        /* an if/select result sharing a buffer does
+				   * not keep it alive (its lender is freed
+				   * at the lender's own last use) */
 };
 
 typedef struct Decisions {
@@ -86,6 +99,11 @@ typedef struct Decisions {
 	int nargcopies, capargcopies;
 	unsigned lower;    /* LOWER_* */
 	Arena *arena;      /* reasons and the like, freed with the decisions */
+	/* by Value.id of a block argument: bit p set = it shares the buffer
+	 * of what its p-th incoming branch (Block.preds order) passes, else
+	 * it gets a copy on that edge (plan key `blockargs`); of an if or a
+	 * select result: bit 0 = it shares what it takes (`yields`) */
+	uint64_t *eshare;
 } Decisions;
 
 /* ---------------------------------------------------------- strategy.c */
@@ -200,8 +218,19 @@ int decisions_inplace(const Decisions *ds, Value **out, int max);
  */
 bool decision_is_call(const Value *v);   /* v is a call's first result */
 bool arg_copied(const Decisions *ds, const Op *call, int k);
+/* Is v a block argument of a body with branches? */
+bool is_block_arg(const Value *v);
+/* Is v a tensor result of an if or a select, which may share the buffer
+ * of what it takes (plan key `yields`, Decisions.eshare bit 0)? */
+bool is_share_result(const Value *v);
+/* A share decision of a block argument (per incoming edge: "a:share",
+ * "a:copy", "a:copy,share") or of an if/select result ("r:share",
+ * "r:copy") into buf. */
+const char *block_arg_str(const Decisions *ds, const Value *a, char *buf,
+			  size_t n);
 /* What bisection may flip, in program order (by value id): the in-place
- * decisions and the calls (with a result) that share a tensor argument. */
+ * decisions, the calls (with a result) that share a tensor argument and
+ * the block arguments that share on some edge. */
 int decisions_choices(const Decisions *ds, Value **out, int max);
 /* "args R:share,copy": one word per tensor operand of the call defining
  * r (all_copy: what flipping it gives). */
@@ -235,7 +264,11 @@ enum {
 	ONESHOT_FORALL = 1 << 10,      /* another trip may overwrite what a
 					* forall body reads of its shared arg */
 	ONESHOT_FAIL_FREES = 1 << 11,  /* the failure path frees what it owns */
-	ONESHOT_FAIL_DRAIN = 1 << 12   /* ... after pending launches complete */
+	ONESHOT_FAIL_DRAIN = 1 << 12,  /* ... after pending launches complete */
+	ONESHOT_BLOCKARGS = 1 << 13,   /* a block argument sharing a buffer
+					* aliases what it received */
+	ONESHOT_LEND = 1 << 14         /* a shared buffer lives as long as
+					* the results that share it */
 };
 
 int oneshot_decide(const Program *p, Decisions *ds, unsigned breaks);
@@ -266,6 +299,8 @@ typedef struct Plan {
 	int nhoists;
 	PlanArgs *args;
 	int nargs;
+	PlanEdges *edges;
+	int nedges;
 } Plan;
 
 /* Apply forced decisions, frees, anchors, hoists and args; an illegal plan

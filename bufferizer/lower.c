@@ -19,6 +19,7 @@
  * a `hoist` allocates a loop body's buffer once, before the outermost loop,
  * owned (and freed) by the block that holds that loop.
  */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdio.h>
 
@@ -51,6 +52,12 @@ typedef struct Lower {
 	int ntouched, captouched;
 	Value **synths;    /* synthetic roots of the blocks being lowered */
 	int nsynth, capsynth;
+	struct Cfg *cfg;   /* the body with branches being lowered, or NULL */
+	Value *(*lend)[2]; /* by register id: an if/select result sharing a
+			    * buffer: the values it may take it from (kept
+			    * alive while it is used) */
+	bool *borrowing;   /* by register id: may hold a buffer it does not
+			    * own (its free reads the ownership) */
 	Diag *d;
 	jmp_buf fail;
 } Lower;
@@ -445,6 +452,39 @@ lower_hoists(Lower *L, const Op *loop, BBlock *out)
 	}
 }
 
+/* select: the result is the register picked (sharing: it borrows the
+ * buffer, whose owner keeps it while the result is used), or a copy of
+ * it in a buffer of its own. */
+static void
+lower_select(Lower *L, const Op *op, BBlock *out)
+{
+	Value *r = op->res[0], *s = r;
+	BInst *in;
+
+	if (is_tensor(r) && !(L->ds->eshare && L->ds->eshare[r->id] & 1))
+		s = synth(L, r, "pick");
+	in = inst_new(L, BI_SELECT, op, s);
+	in->nvals = 3;
+	in->vals = arena_alloc(L->a, 3 * sizeof *in->vals);
+	for (int k = 0; k < 3; k++)
+		in->vals[k] = op->args[k].v;
+	emit(L, out, in);
+	if (!is_tensor(r))
+		return;
+	if (s == r) {
+		in->borrow = true;
+		set_root(L, r, r, true, op->parent);
+		L->lend[r->id][0] = op->args[1].v;
+		L->lend[r->id][1] = op->args[2].v;
+		L->borrowing[r->id] = true;
+		return;
+	}
+	emit_alloc(L, out, op, r, op->args[1].v, op->parent,
+		   why_str(L, "%%%s is a copy of the value select picks (r:copy)",
+			   r->name, ""));
+	emit_copy(L, out, op, r, s, "the value select picks");
+}
+
 static void
 lower_op(Lower *L, const Op *op, BBlock *out)
 {
@@ -486,6 +526,9 @@ lower_op(Lower *L, const Op *op, BBlock *out)
 		return;
 	case F_ASYNC:
 		lower_async(L, op, out);
+		return;
+	case F_SELECT:
+		lower_select(L, op, out);
 		return;
 	case F_AWAIT:
 		lower_await(L, op, out);
@@ -533,6 +576,29 @@ plan_frees_root(Lower *L, const Value *root)
 	return false;
 }
 
+/* An allocation an op of a body with branches made (not a block argument,
+ * which may hold a borrowed buffer): the function owns it wherever it
+ * goes. */
+static bool
+cfg_made_root(Lower *L, const Value *r)
+{
+	const Block *o = L->owner[r->id];
+
+	(void)L;
+	return o && block_in_cfg(o) && !(r->owner && !r->owner->parent);
+}
+
+/* Does t pass root r out already, before value k? */
+static bool
+passed_before(Lower *L, const BInst *t, int k, const Value *r)
+{
+	for (int j = 0; j < k; j++)
+		if (t->vals[j] && is_tensor(t->vals[j]) &&
+		    L->root[t->vals[j]->id] == r)
+			return true;
+	return false;
+}
+
 /* Yield/return out of an if, async region or function: only whole buffers
  * this block owns pass out; the rest is copied first.  What a launch yields
  * that nobody awaits goes nowhere: the region frees it itself. */
@@ -553,9 +619,32 @@ lower_escape(Lower *L, const Block *blk, const Op *term, BInst *t,
 		if (!is_tensor(y))
 			continue;
 		r = L->root[y->id];
-		if (r && L->whole[y->id] && L->owner[r->id] == blk &&
-		    !L->moved[r->id] && !plan_frees_root(L, r)) {
+		if (L->cfg && r && L->whole[y->id] && cfg_made_root(L, r) &&
+		    !L->borrowing[r->id] &&
+		    !passed_before(L, t, k, r) && !plan_frees_root(L, r))
+			continue; /* the return passes it out (cfg_frees) */
+		if (!L->cfg && r && L->whole[y->id] && L->owner[r->id] == blk &&
+		    !L->moved[r->id] && !plan_frees_root(L, r) &&
+		    !L->borrowing[r->id]) {
 			L->moved[r->id] = true;
+			continue;
+		}
+		if (parent && parent->kind == OP_IF && L->ds->eshare &&
+		    L->ds->eshare[parent->res[k]->id] & 1) {
+			/* the result shares it: borrowed, kept alive by its
+			 * owner while the result is used */
+			Value *res = parent->res[k];
+			BInst *al;
+			s = synth(L, y, "lend");
+			al = inst_new(L, BI_ALIAS, term, s);
+			al->src = y;
+			al->borrow = true;
+			al->why = why_str(L, "%%%s shares the buffer of %%%s (yields: "
+					  "share)", res->name, y->name);
+			emit(L, out, al);
+			L->lend[res->id][blk == parent->orelse] = y;
+			L->borrowing[res->id] = true;
+			t->vals[k] = s;
 			continue;
 		}
 		s = synth(L, y, "out");
@@ -686,6 +775,9 @@ use_at(Lower *L, const Value *v, int at)
 		VEC_PUSH(L->a, L->touched, L->ntouched, L->captouched, r->id);
 	if (at > L->last[r->id])
 		L->last[r->id] = at;
+	for (int k = 0; k < 2 && !(L->ds->lower & LOWER_NO_LEND); k++)
+		if (L->lend[r->id][k] && L->lend[r->id][k] != v)
+			use_at(L, L->lend[r->id][k], at); /* keeps the lender */
 }
 
 typedef struct UseAt {
@@ -734,6 +826,7 @@ emit_free(Lower *L, BBlock *b, const Op *op, Value *v, const char *why)
 	BInst *in = inst_new(L, BI_FREE, op, v);
 
 	in->why = why;
+	in->ifowned = (v->owner && !v->owner->parent) || L->borrowing[v->id];
 	emit(L, b, in);
 }
 
@@ -846,7 +939,10 @@ fail_frees(Lower *L, const Block *blk, int i, const BBlock *chunk,
 		for (int k = 0; k < nroots && !(L->ds->lower & LOWER_FAIL_NO_FREES); k++) {
 			Value *v = roots[k];
 			int made = v->def ? index_in(blk, v->def) : L->hint[v->id];
-			if (made < 0 || made > i || (at[k] >= 0 && at[k] < i))
+			/* in a body with branches, a root made elsewhere (or
+			 * a block argument) is there from the block's start */
+			if ((made < 0 && !L->cfg) || made > i ||
+			    (at[k] >= 0 && at[k] < i))
 				continue;
 			if (made == i && v->def && v->def->kind != OP_FOR &&
 			    v->def->kind != OP_WHILE)
@@ -861,19 +957,32 @@ fail_frees(Lower *L, const Block *blk, int i, const BBlock *chunk,
 /* Assemble the ops' chunks with the frees that follow each op; frees of
  * buffers last used by the terminator's copies go between those copies
  * and the terminator itself. */
+typedef struct Given {
+	Value **roots;     /* the roots to free in the block, then nkeep that
+			    * stay live after it (freed on failure paths) */
+	int n, nkeep;
+} Given;
+
 static void
 place_frees(Lower *L, const Block *blk, BBlock *chunks, BInst *t, BBlock *out,
-	    int mark)
+	    int mark, const Given *g)
 {
 	int n = blk->nops, nroots = L->nsynth - mark + 1;
 	Value **roots;
 
 	for (int i = 0; i < n; i++)
 		nroots += blk->ops[i]->nres;
+	if (g)
+		nroots = g->n + g->nkeep + 1;
 	roots = arena_alloc(L->a, (size_t)nroots * sizeof *roots);
 	int *first, *next, *fat;
 
-	nroots = owned_roots(L, blk, mark, roots);
+	if (g) {
+		nroots = g->n + g->nkeep;
+		memcpy(roots, g->roots, (size_t)nroots * sizeof *roots);
+	} else {
+		nroots = owned_roots(L, blk, mark, roots);
+	}
 	first = arena_alloc(L->a, (size_t)(n + 1) * sizeof *first);
 	next = arena_alloc(L->a, (size_t)(nroots + 1) * sizeof *next);
 	fat = arena_alloc(L->a, (size_t)(nroots + 1) * sizeof *fat);
@@ -890,6 +999,10 @@ place_frees(Lower *L, const Block *blk, BBlock *chunks, BInst *t, BBlock *out,
 		 * and used by the terminator's copies) */
 		int at = last >= 0 ? last : v->def ? index_in(blk, v->def) : n - 1;
 		fat[k] = -1;
+		if (g && k >= g->n) {
+			fat[k] = INT_MAX; /* live after the block */
+			continue;
+		}
 		if (L->moved[v->id] || plan_frees_root(L, v) || at < 0)
 			continue;
 		fat[k] = at;
@@ -936,9 +1049,368 @@ lower_block(Lower *L, const Block *blk)
 	for (int i = 0; i < n - 1; i++)
 		lower_op(L, blk->ops[i], &chunks[i]);
 	t = lower_terminator(L, blk, blk->ops[n - 1], &chunks[n - 1]);
-	place_frees(L, blk, chunks, t, out, mark);
+	place_frees(L, blk, chunks, t, out, mark, NULL);
 	L->nsynth = mark;
 	return out;
+}
+
+/* ---- a body with branches (docs/strategies.md, "Blocks and branches")
+ *
+ * Each block is lowered as above; what crosses blocks follows liveness
+ * over the branches.  Roots are the allocations the body's ops make and
+ * the block arguments (each owns the buffer it holds: a copy made on the
+ * edge, or one taken over from a value that dies there; one borrowed
+ * from a param or a constant is marked so, and freed only if owned).  A
+ * root is freed in a block after its last use there when it is not live
+ * after the block, else on each edge into a block where it is dead. */
+
+typedef struct Cfg {
+	const Func *f;
+	int nb, words;
+	uint64_t *in, *out, *use, *def, *brk; /* per block: bitsets of roots */
+	BBlock **chunks;    /* per block: its ops' chunks */
+	BInst **term;       /* per block: its terminator's instruction */
+	BBlock **bb;        /* per block: what it becomes */
+	int *mark, *markend; /* per block: its synthetic roots */
+} Cfg;
+
+static uint64_t *
+cset(Cfg *C, uint64_t *base, int b)
+{
+	return base + (size_t)b * (size_t)C->words;
+}
+
+static bool
+cbit(const uint64_t *set, int id)
+{
+	return set[id >> 6] >> (id & 63) & 1;
+}
+
+static void
+cput(uint64_t *set, int id)
+{
+	set[id >> 6] |= (uint64_t)1 << (id & 63);
+}
+
+/* A root this body owns: made by its ops or a block argument. */
+static bool
+cfg_root(Lower *L, const Value *r)
+{
+	const Block *o = L->owner[r->id];
+
+	return o && block_in_cfg(o) && o->func == L->cfg->f &&
+	       L->root[r->id] == r;
+}
+
+typedef struct CfgUse {
+	Lower *L;
+	uint64_t *use;
+	const uint64_t *def;
+} CfgUse;
+
+static void
+cfg_note(CfgUse *u, const Value *v)
+{
+	const Value *r;
+
+	if (!v || !is_tensor(v) || !(r = u->L->root[v->id]))
+		return;
+	for (int k = 0; k < 2 && !(u->L->ds->lower & LOWER_NO_LEND); k++)
+		if (u->L->lend[r->id][k] && u->L->lend[r->id][k] != v)
+			cfg_note(u, u->L->lend[r->id][k]);
+	if (!cfg_root(u->L, r) || cbit(u->def, r->id))
+		return;
+	cput(u->use, r->id);
+}
+
+static WalkAct
+cfg_use_op(Op *op, void *ctx)
+{
+	CfgUse *u = ctx;
+
+	for (int i = 0; i < op->nargs; i++)
+		cfg_note(u, op->args[i].v);
+	if (op->hasdest)
+		cfg_note(u, op->dest.v);
+	return WALK_GO;
+}
+
+/* use/def/brk of every block, then liveness to a fixed point. */
+static void
+cfg_live(Lower *L, Cfg *C)
+{
+	const Func *f = C->f;
+	bool changed = true;
+
+	for (int b = 0; b < C->nb; b++) {
+		const Block *blk = f->blocks[b];
+		uint64_t *def = cset(C, C->def, b), *brk = cset(C, C->brk, b);
+		const Op *t = blk->ops[blk->nops - 1];
+		CfgUse u = {L, cset(C, C->use, b), def};
+
+		for (int i = 0; i < blk->nargs; i++)
+			if (is_tensor(blk->args[i]))
+				cput(def, blk->args[i]->id);
+		for (int i = 0; i < blk->nops; i++)
+			for (int k = 0; k < blk->ops[i]->nres; k++) {
+				Value *v = blk->ops[i]->res[k];
+				if (is_tensor(v) && cfg_root(L, v))
+					cput(def, v->id);
+			}
+		for (int i = C->mark[b]; i < C->markend[b]; i++)
+			if (cfg_root(L, L->synths[i]))
+				cput(def, L->synths[i]->id);
+		walk_block(blk, cfg_use_op, &u);
+		if (t->kind == OP_BR || t->kind == OP_COND_BR)
+			for (int k = 0; k < t->nsucc; k++)
+				for (int i = 0; i < t->nsarg[k]; i++) {
+					const Value *v = succ_args(t, k)[i].v;
+					const Value *r = is_tensor(v) ? L->root[v->id] : NULL;
+					if (r && cfg_root(L, r))
+						cput(brk, r->id);
+				}
+	}
+	while (changed) {
+		changed = false;
+		for (int b = C->nb - 1; b >= 0; b--) {
+			const Op *t = f->blocks[b]->ops[f->blocks[b]->nops - 1];
+			uint64_t *in = cset(C, C->in, b), *out = cset(C, C->out, b);
+			uint64_t *use = cset(C, C->use, b), *def = cset(C, C->def, b);
+			for (int k = 0; (t->kind == OP_BR || t->kind == OP_COND_BR) &&
+					k < t->nsucc; k++) {
+				const uint64_t *sin = cset(C, C->in, t->succ[k]->bindex);
+				for (int w = 0; w < C->words; w++)
+					out[w] |= sin[w];
+			}
+			for (int w = 0; w < C->words; w++) {
+				uint64_t x = use[w] | (out[w] & ~def[w]);
+				if (x != in[w]) {
+					in[w] = x;
+					changed = true;
+				}
+			}
+		}
+	}
+}
+
+/* Is edge k of branch t (into block S) share for S's argument i?  The
+ * strategy's or the plan's word, by S's predecessor index. */
+static bool
+edge_share(Lower *L, const Op *t, int k, int i)
+{
+	const Block *S = t->succ[k];
+	int p = pred_index(S, t, k);
+
+	return L->ds->eshare && p >= 0 && p < 64 &&
+	       (L->ds->eshare[S->args[i]->id] >> p & 1);
+}
+
+/* Edge k of the branch ending block b: the values passed land in the
+ * target's arguments (a copy, or the same buffer), the roots that die on
+ * the edge are freed, then the arguments are bound. */
+static BBlock *
+cfg_edge(Lower *L, Cfg *C, const Block *blk, const Op *t, int k)
+{
+	const Block *S = t->succ[k];
+	BBlock *e = arena_alloc(L->a, sizeof *e);
+	const uint64_t *sin = cset(C, C->in, S->bindex);
+	const uint64_t *def = cset(C, C->def, blk->bindex);
+	const uint64_t *in = cset(C, C->in, blk->bindex);
+	const uint64_t *out = cset(C, C->out, blk->bindex);
+	const uint64_t *brk = cset(C, C->brk, blk->bindex);
+	Value **tmp = arena_alloc(L->a, (size_t)(S->nargs + 1) * sizeof *tmp);
+	const Value **moved = arena_alloc(L->a, (size_t)(S->nargs + 1) *
+					  sizeof *moved);
+	const Operand *a = succ_args(t, k);
+	int nmoved = 0;
+	char why[256];
+
+	for (int i = 0; i < S->nargs; i++) {
+		Value *x = a[i].v, *arg = S->args[i], *r;
+		BInst *in_;
+		bool dup = false;
+
+		tmp[i] = synth(L, arg, k ? "in1" : "in");
+		if (!is_tensor(arg)) {
+			in_ = inst_new(L, BI_ALIAS, t, tmp[i]);
+			in_->src = x;
+			emit(L, e, in_);
+			continue;
+		}
+		L->root[tmp[i]->id] = arg;
+		L->whole[tmp[i]->id] = true;
+		r = L->root[x->id];
+		for (int j = 0; j < nmoved; j++)
+			dup |= moved[j] == r;
+		if (edge_share(L, t, k, i) && r && !cfg_root(L, r)) {
+			in_ = inst_new(L, BI_ALIAS, t, tmp[i]);
+			in_->src = x;
+			in_->borrow = true;
+			in_->why = why_str(L, "%%%s shares the buffer of %%%s "
+					   "(borrowed: not the body's to free)",
+					   arg->name, x->name);
+			emit(L, e, in_);
+			continue;
+		}
+		if (edge_share(L, t, k, i) && r && L->whole[x->id] &&
+		    !cbit(sin, r->id) && !dup && !plan_frees_root(L, r)) {
+			in_ = inst_new(L, BI_ALIAS, t, tmp[i]);
+			in_->src = x;
+			in_->why = why_str(L, "%%%s takes over the buffer of "
+					   "%%%s", arg->name, x->name);
+			emit(L, e, in_);
+			moved[nmoved++] = r;
+			continue;
+		}
+		if (edge_share(L, t, k, i))
+			fmt_snprintf(why, sizeof why, "%%%s cannot share the "
+				     "buffer of %%%s: %s", arg->name, x->name,
+				     !L->whole[x->id] ? "it is a view"
+				     : dup ? "another argument takes it"
+				     : "it is still used after the edge");
+		else
+			fmt_snprintf(why, sizeof why, "%%%s gets a copy of %%%s "
+				     "on the edge ^%s <- %s%s", arg->name,
+				     x->name, S->label, blk->label ? "^" : "",
+				     blk->label ? blk->label : "the entry");
+		emit_alloc(L, e, t, tmp[i], x, NULL, arena_strdup(L->a, why));
+		L->root[tmp[i]->id] = arg;
+		emit_copy(L, e, t, tmp[i], x, "the value passed to a block "
+			  "argument");
+	}
+	/* what dies on this edge */
+	for (int w = 0; w < C->words; w++) {
+		uint64_t live = (def[w] | in[w]) & (out[w] | brk[w]) & ~sin[w];
+		for (; live; live &= live - 1) {
+			int id = w * 64 + __builtin_ctzll(live);
+			Value *r = L->bp->regs[id];
+			bool was_moved = false;
+			for (int j = 0; j < nmoved; j++)
+				was_moved |= moved[j] == r;
+			if (was_moved || plan_frees_root(L, r))
+				continue;
+			fmt_snprintf(why, sizeof why, "dead after the edge ^%s "
+				     "<- %s%s", S->label, blk->label ? "^" : "",
+				     blk->label ? blk->label : "the entry");
+			emit_free(L, e, t, r, arena_strdup(L->a, why));
+		}
+	}
+	for (int i = 0; i < S->nargs; i++) {
+		BInst *in_ = inst_new(L, BI_ALIAS, t, S->args[i]);
+		in_->src = tmp[i];
+		emit(L, e, in_);
+	}
+	return e;
+}
+
+/* The roots freed in block b (not live after it, not passed by its
+ * branch), then those that stay live after it. */
+static void
+cfg_given(Lower *L, Cfg *C, const Block *blk, Given *g)
+{
+	const uint64_t *def = cset(C, C->def, blk->bindex);
+	const uint64_t *in = cset(C, C->in, blk->bindex);
+	const uint64_t *out = cset(C, C->out, blk->bindex);
+	const uint64_t *brk = cset(C, C->brk, blk->bindex);
+	const BInst *t = C->term[blk->bindex];
+	int cap = 8;
+
+	int cnt = 0;
+
+	g->roots = arena_alloc(L->a, (size_t)cap * sizeof *g->roots);
+	for (int pass = 0; pass < 2; pass++) {
+		for (int w = 0; w < C->words; w++) {
+			uint64_t x = def[w] | in[w];
+			x &= pass ? (out[w] | brk[w]) : ~(out[w] | brk[w]);
+			for (; x; x &= x - 1) {
+				Value *r = L->bp->regs[w * 64 + __builtin_ctzll(x)];
+				bool passed = false;
+				for (int k = 0; t->kind == BI_RETURN && k < t->nvals; k++)
+					passed |= t->vals[k] && is_tensor(t->vals[k]) &&
+						  L->root[t->vals[k]->id] == r &&
+						  t->vals[k]->id < L->p->nvalues;
+				if (!passed) /* else the return passes it out */
+					VEC_PUSH(L->a, g->roots, cnt, cap, r);
+			}
+		}
+		if (!pass)
+			g->n = cnt;
+	}
+	g->nkeep = cnt - g->n;
+}
+
+static void
+lower_cfg(Lower *L, const Func *f, BFunc *bf)
+{
+	Cfg C = {0};
+	int n = f->nblocks, mark = L->nsynth;
+	size_t words;
+
+	C.f = f;
+	C.nb = n;
+	C.words = (L->capregs + 63) / 64;
+	words = (size_t)n * (size_t)C.words;
+	C.in = arena_alloc(L->a, words * 8);
+	C.out = arena_alloc(L->a, words * 8);
+	C.use = arena_alloc(L->a, words * 8);
+	C.def = arena_alloc(L->a, words * 8);
+	C.brk = arena_alloc(L->a, words * 8);
+	C.chunks = arena_alloc(L->a, (size_t)n * sizeof *C.chunks);
+	C.term = arena_alloc(L->a, (size_t)n * sizeof *C.term);
+	C.bb = arena_alloc(L->a, (size_t)n * sizeof *C.bb);
+	C.mark = arena_alloc(L->a, (size_t)n * sizeof *C.mark);
+	C.markend = arena_alloc(L->a, (size_t)n * sizeof *C.markend);
+	L->cfg = &C;
+	for (int b = 0; b < n; b++) {
+		Block *blk = f->blocks[b];
+		C.bb[b] = arena_alloc(L->a, sizeof(BBlock));
+		C.bb[b]->blk = blk;
+		for (int i = 0; i < blk->nargs; i++)
+			if (is_tensor(blk->args[i]))
+				set_root(L, blk->args[i], blk->args[i], true, blk);
+	}
+	/* the ops of every block first: liveness needs every root */
+	for (int b = 0; b < n; b++) {
+		const Block *blk = f->blocks[b];
+		const Op *t = blk->ops[blk->nops - 1];
+		C.chunks[b] = arena_alloc(L->a, (size_t)blk->nops *
+					  sizeof(BBlock));
+		C.mark[b] = L->nsynth;
+		for (int i = 0; i < blk->nops - 1; i++)
+			lower_op(L, blk->ops[i], &C.chunks[b][i]);
+		if (t->kind == OP_RETURN) {
+			C.term[b] = lower_terminator(L, blk, t,
+						     &C.chunks[b][blk->nops - 1]);
+		} else {
+			C.term[b] = inst_new(L, BI_BR, t, NULL);
+			if (t->kind == OP_COND_BR)
+				C.term[b]->src = t->args[0].v;
+		}
+		C.markend[b] = L->nsynth;
+	}
+	cfg_live(L, &C);
+	for (int b = 0; b < n; b++) {
+		const Block *blk = f->blocks[b];
+		BInst *t = C.term[b];
+		Given g;
+		cfg_given(L, &C, blk, &g);
+		place_frees(L, blk, C.chunks[b], t, C.bb[b], C.mark[b], &g);
+		if (t->kind != BI_BR)
+			continue;
+		for (int k = 0; k < t->op->nsucc; k++) {
+			BBlock *e = cfg_edge(L, &C, blk, t->op, k);
+			t->to[k] = C.bb[t->op->succ[k]->bindex];
+			if (k)
+				t->orelse = e;
+			else
+				t->body = e;
+		}
+	}
+	L->nsynth = mark;
+	L->cfg = NULL;
+	bf->body = C.bb[0];
+	bf->blocks = C.bb;
+	bf->nblocks = n;
 }
 
 static WalkAct
@@ -958,7 +1430,8 @@ find_await(Op *op, void *ctx)
 static WalkAct
 count_terminator_args(Op *op, void *ctx)
 {
-	if (op->kind == OP_YIELD || op->kind == OP_RETURN)
+	if (op->kind == OP_YIELD || op->kind == OP_RETURN ||
+	    op->kind == OP_BR || op->kind == OP_COND_BR || op->kind == OP_SELECT)
 		*(int *)ctx += op->nargs;
 	return WALK_GO;
 }
@@ -1018,6 +1491,8 @@ bufferize_lower(const Program *p, const Decisions *ds, Diag *d)
 	for (int i = 0; i < L.capregs; i++)
 		L.hint[i] = L.last[i] = -1;
 	L.hoisted = arena_alloc(L.a, (size_t)(p->nvalues + 1) * sizeof *L.hoisted);
+	L.lend = arena_alloc(L.a, (size_t)L.capregs * sizeof *L.lend);
+	L.borrowing = arena_alloc(L.a, (size_t)L.capregs * sizeof *L.borrowing);
 	L.awaits = arena_alloc(L.a, (size_t)(p->nvalues + 1) * sizeof *L.awaits);
 	L.futres = arena_alloc(L.a, (size_t)(p->nvalues + 1) * sizeof *L.futres);
 	walk_prog(p, find_await, &L);
@@ -1028,7 +1503,10 @@ bufferize_lower(const Program *p, const Decisions *ds, Diag *d)
 		for (int j = 0; j < f->nparams; j++)
 			set_root(&L, f->params[j], f->params[j], true, NULL);
 		bp->funcs[i].f = f;
-		bp->funcs[i].body = lower_block(&L, f->body);
+		if (f->nblocks > 1)
+			lower_cfg(&L, f, &bp->funcs[i]);
+		else
+			bp->funcs[i].body = lower_block(&L, f->body);
 	}
 	L.a->oom = NULL;
 	return bp;

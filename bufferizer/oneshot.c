@@ -38,6 +38,9 @@ struct Read {
 	bool loop;            /* a loop repeats it */
 	const Op *launch;     /* it lasts until this launch's await */
 	bool dest;            /* the op's read of its destination */
+	bool cfg;             /* in a body with branches: start/end span the
+			       * function; send is the span within its block */
+	int send;
 	Read *next;
 };
 
@@ -91,6 +94,8 @@ typedef struct OS {
 	int async_depth;      /* inside launches: the floor stays put */
 	const Op *skip;       /* reads by this op are not named in a reason */
 	const bool *pw;       /* pass 2: params the callee writes (pass 1) */
+	const Func *rfn;      /* the body with branches reach is about */
+	bool *reach;          /* [a * nblocks + b]: control may go a -> b */
 } OS;
 
 static bool
@@ -288,6 +293,14 @@ add_read(OS *S, const Value *v, const Op *u)
 		}
 		cur = P;
 	}
+	if (block_in_cfg(top_block(u))) {
+		/* when it happens is a question of paths: cfg_follows */
+		r->cfg = true;
+		r->send = r->end;
+		r->start = u->parent->func->blocks[0]->ops[0]->seq;
+		if (r->end != INT_MAX)
+			r->end = INT_MAX - 1;
+	}
 	read_insert(S, v->id, r);
 	return r;
 }
@@ -357,6 +370,14 @@ collect_op(Op *op, void *ctx)
 			add_read(S, op->args[i].v, op);
 			if (P && P->kind == OP_IF)
 				add_kid(S, op->args[i].v, P->res[i]);
+		}
+		break;
+	case F_SELECT:
+		/* its result shares the buffer it picks: reading it reads
+		 * both (decide_selects makes them one class) */
+		if (is_tensor(op->res[0])) {
+			add_kid(S, op->args[1].v, op->res[0]);
+			add_kid(S, op->args[2].v, op->res[0]);
 		}
 		break;
 	case F_PARALLEL_INSERT:
@@ -478,6 +499,106 @@ same_index(const Op *w, const Value *v)
 	return ew || (w->hasdest && w->dest.v == v);
 }
 
+/* control may go from block a to block b of the body S->rfn (filled
+ * for w's function on first use). */
+static bool
+cfg_reaches(OS *S, const Block *a, const Block *b)
+{
+	const Func *f = a->func;
+	int n = f->nblocks;
+
+	if (S->rfn != f) {
+		S->reach = arena_alloc(S->a, (size_t)n * (size_t)n);
+		for (int i = 0; i < n; i++)
+			cfg_reach(f, f->blocks[i], S->reach + (size_t)i * n);
+		S->rfn = f;
+	}
+	return S->reach[(size_t)a->bindex * n + b->bindex];
+}
+
+/* Is w in a block a loop of blocks runs again? */
+static bool
+cfg_cycle(OS *S, const Op *w)
+{
+	const Block *b = top_block(w);
+
+	return block_in_cfg(b) && cfg_reaches(S, b, b);
+}
+
+/* The top op of op's function-level block holding it (op itself at the
+ * top). */
+static const Op *
+top_op(const Op *op)
+{
+	while (op->parent->parent)
+		op = op->parent->parent;
+	return op;
+}
+
+/* Can control go from the end of block a to block b without entering
+ * block d (NULL: none), in a body with branches? */
+static bool
+reach_avoiding(const Block *a, const Block *b, const Block *d)
+{
+	const Block *stack[MAX_BLOCKS + 1];
+	bool seen[MAX_BLOCKS] = {false};
+	int top = 0;
+
+	stack[top++] = a;
+	while (top > 0) {
+		const Block *x = stack[--top];
+		const Op *t = x->ops[x->nops - 1];
+		for (int k = 0; (t->kind == OP_BR || t->kind == OP_COND_BR) &&
+				k < t->nsucc; k++) {
+			const Block *s = t->succ[k];
+			if (s == d || seen[s->bindex])
+				continue;
+			if (s == b)
+				return true;
+			seen[s->bindex] = true;
+			stack[top++] = s;
+		}
+	}
+	return false;
+}
+
+/*
+ * May read r of member m see the write of w (at wstart) clobber m's
+ * version, in a body with branches?  m must be older than w (defined
+ * before it, where it dominates w: a param, a block argument of a block
+ * dominating w's, a result of an earlier op), and r must be reachable
+ * after w without passing m's definition again (a loop that comes back
+ * round to it reads a newer m: the back edge rebinds a block argument).
+ */
+static bool
+cfg_follows(OS *S, const Op *w, int wstart, const Read *r, const Value *m)
+{
+	const Block *wb = top_block(w), *rb = top_block(r->op), *d = NULL;
+	const Op *wt = top_op(w), *rt = top_op(r->op);
+	int dpos = -1;
+
+	(void)S;
+	if (m->def) {
+		const Op *mt = top_op(m->def);
+		if (m->def == w || (mt == wt && m->def->seq > w->seq))
+			return false; /* w's result, or made after it */
+		d = mt->parent;
+		dpos = mt->index;
+	} else if (m->owner) {
+		d = m->owner->parent ? top_op(m->owner->parent)->parent : m->owner;
+		dpos = m->owner->parent ? top_op(m->owner->parent)->index : -1;
+	}
+	if (d && d != wb && !block_dominates(d, wb))
+		return false; /* not there when w writes */
+	if (d == wb && dpos > wt->index)
+		return false;
+	if (wb == rb && rt->index > wt->index)
+		return true;
+	if (wb == rb && rt == wt && r->send > wstart)
+		return true;
+	return reach_avoiding(wb, rb, d);
+}
+
 static bool
 read_conflicts(OS *S, const Op *w, const Value *into, int wstart,
 	       const Read *r, const Value *v)
@@ -485,7 +606,7 @@ read_conflicts(OS *S, const Op *w, const Value *into, int wstart,
 	if (r->end <= wstart && r->op != w)
 		return false; /* over before the write (w's own read: below) */
 	if (r->dest && matching_pair(r->op, into) && !r->loop && !r->launch &&
-	    wstart == w->seq)
+	    wstart == w->seq && !(r->cfg && cfg_cycle(S, w)))
 		return false; /* the insert's read of its destination only (in a
 			       * launch its copy may race with the write; a
 			       * write in a launch may still be running when an
@@ -493,9 +614,12 @@ read_conflicts(OS *S, const Op *w, const Value *into, int wstart,
 			       * destination, slice included) */
 	if (r->op == w && (v == into || ((w->kind == OP_INSERT_SLICE ||
 	    w->kind == OP_INSERT) && v == w->args[0].v)) && same_index(w, v) &&
-	    (!r->loop || broken(S, ONESHOT_SAME_OP_LOOP)))
+	    (!r->loop || broken(S, ONESHOT_SAME_OP_LOOP)) &&
+	    !(r->cfg && cfg_cycle(S, w)))
 		return false; /* the op reads what it overwrites, index by index
 			       * (an insert copies its source before writing) */
+	if (r->cfg && !cfg_follows(S, w, wstart, r, v))
+		return false;
 	return !exclusive(S, w, r);
 }
 
@@ -739,6 +863,8 @@ escapes(const Value *v)
 	if (b->parent && (b->parent->kind == OP_FOR ||
 			  b->parent->kind == OP_WHILE))
 		return false; /* a loop yield copies into the loop buffer anyway */
+	if (t->kind == OP_BR || t->kind == OP_COND_BR)
+		return false; /* a block argument takes it over, or a copy */
 	for (int i = 0; i < t->nargs; i++)
 		if (t->args[i].v == v)
 			return true;
@@ -1302,6 +1428,60 @@ os_free(OS *S)
 	mem_free(S->asyncws);
 }
 
+/* Does branch t pass x once, and use it nowhere else (x dies there)? */
+static bool
+dies_at(const Value *x, const Op *t)
+{
+	int n = 0;
+
+	for (int i = 0; i < t->nargs; i++)
+		n += t->args[i].v == x;
+	return n == 1 && x->nuses == 1 && x->uses[0] == t;
+}
+
+/* Block arguments: one shares the buffer of what a branch passes when it
+ * dies there, and then aliases it (its class).  The mutant shares on
+ * every edge and forgets the alias. */
+static void
+decide_edges(OS *S, const Func *f)
+{
+	for (int b = 1; b < f->nblocks; b++) {
+		const Block *blk = f->blocks[b];
+		for (int i = 0; i < blk->nargs; i++) {
+			Value *a = blk->args[i];
+			uint64_t bits = 0;
+			if (!is_tensor(a))
+				continue;
+			for (int p = 0; p < blk->npreds && p < 64; p++) {
+				const Op *t = blk->preds[p];
+				Value *x = succ_args(t, pred_edge(blk, p))[i].v;
+				if (broken(S, ONESHOT_BLOCKARGS)) {
+					bits |= (uint64_t)1 << p;
+				} else if (dies_at(x, t)) {
+					bits |= (uint64_t)1 << p;
+					unite(S, a, x);
+				}
+			}
+			S->ds->eshare[a->id] = bits;
+		}
+	}
+}
+
+/* A tensor select's result shares the buffer it picks (MLIR's
+ * arith.select on buffers): one class with both. */
+static WalkAct
+decide_select(Op *op, void *ctx)
+{
+	OS *S = ctx;
+
+	if (op->kind == OP_SELECT && is_tensor(op->res[0])) {
+		S->ds->eshare[op->res[0]->id] = 1;
+		unite(S, op->res[0], op->args[1].v);
+		unite(S, op->res[0], op->args[2].v);
+	}
+	return WALK_GO;
+}
+
 /* One pass over the whole program: collect reads, decide.  With pw set
  * (pass 2) calls also decide their argument copies. */
 static int
@@ -1316,8 +1496,13 @@ analyze(OS *S, const Program *p, Decisions *ds, unsigned breaks,
 	walk_prog(p, collect_op, S);
 	for (int i = 0; i < p->nvalues; i++)
 		S->maxend[i] = read_end(S, i);
+	for (int i = 0; i < p->nfuncs && ds->eshare; i++)
+		decide_edges(S, p->funcs[i]);
+	if (ds->eshare)
+		walk_prog(p, decide_select, S);
 	for (int i = 0; i < p->nfuncs; i++)
-		decide_block(S, p->funcs[i]->body);
+		for (int b = 0; b < p->funcs[i]->nblocks; b++)
+			decide_block(S, p->funcs[i]->blocks[b]);
 	return 0;
 }
 
@@ -1357,6 +1542,8 @@ oneshot_decide(const Program *p, Decisions *ds, unsigned breaks)
 		ds->lower |= LOWER_FAIL_NO_DRAIN;
 	if (broken(&S, ONESHOT_FREES))
 		ds->lower |= LOWER_TEXTUAL_FREES;
+	if (broken(&S, ONESHOT_LEND))
+		ds->lower |= LOWER_NO_LEND;
 	rc = 0;
 out:
 	ds->arena->oom = NULL;
@@ -1406,6 +1593,9 @@ lastuse_reason(const Program *p, Decisions *ds, const Value *c, const Op *w)
 			   c->name);
 	else if (c->def && c->def->kind == OP_CONST)
 		str_printf(&b, "read-only buffer: %%%s is a constant", c->name);
+	else if (block_in_cfg(top_block(w)))
+		str_printf(&b, "last-use does not follow branches (a function "
+			   "with blocks)");
 	else if ((u = used_after(p, c, w))) {
 		str_printf(&b, "%%%s has a later textual use (", c->name);
 		if (u->nres)
@@ -1430,7 +1620,7 @@ lastuse_decide(const Program *p, Decisions *ds, unsigned breaks)
 		if (ds->d[i].kind != DEC_NEW)
 			continue;
 		n = inplace_candidates(v->def, v->resno, cand, 16);
-		for (int k = 0; k < n; k++)
+		for (int k = 0; k < n && !block_in_cfg(top_block(v->def)); k++)
 			if (!cand[k]->readonly &&
 			    !(cand[k]->def && cand[k]->def->kind == OP_CONST) &&
 			    !used_after(p, cand[k], v->def)) {

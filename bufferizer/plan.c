@@ -154,6 +154,8 @@ plan_apply(Decisions *ds, const Plan *pl, Diag *d)
 	ds->nargs = pl->nargs;
 	if (check_hoists(ds, pl, d))
 		return -1;
+	for (int i = 0; i < pl->nedges && ds->eshare; i++)
+		ds->eshare[pl->edges[i].a->id] = pl->edges[i].share;
 	return apply_args(ds, pl, d);
 }
 

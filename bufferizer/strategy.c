@@ -147,6 +147,12 @@ static const Strategy strategies[] = {
 	BUILTIN("mutant-forall-no-cross-trip", "mutant: a forall body's read of its "
 	 "shared arg ignores the other trips' writes", oneshot_decide,
 	 ONESHOT_FORALL),
+	BUILTIN("mutant-lender-freed", "mutant: a buffer an if or select result "
+		"shares is freed after its own last use", oneshot_decide,
+		ONESHOT_LEND),
+	BUILTIN("mutant-blockarg-equivalent", "mutant: a block argument shares "
+		"what every branch passes, as a buffer of its own (no alias)",
+		oneshot_decide, ONESHOT_BLOCKARGS),
 };
 
 const Strategy *
@@ -321,7 +327,8 @@ decisions_make(const Program *p, const Strategy *s, Decisions *out)
 	memset(out, 0, sizeof *out);
 	out->p = p;
 	out->d = mem_calloc((size_t)p->nvalues + 1, sizeof *out->d);
-	if (!out->d)
+	out->eshare = mem_calloc((size_t)p->nvalues + 1, sizeof *out->eshare);
+	if (!out->d || !out->eshare)
 		return -1;
 	if (!(out->arena = arena_new()))
 		return -1;
@@ -339,6 +346,7 @@ decisions_free(Decisions *ds)
 	mem_free(ds->hoists);
 	mem_free(ds->args);
 	mem_free(ds->argcopies);
+	mem_free(ds->eshare);
 	arena_free(ds->arena);
 	memset(ds, 0, sizeof *ds);
 }
@@ -511,7 +519,9 @@ decisions_choices(const Decisions *ds, Value **out, int max)
 		for (int k = 0; decision_is_call(v) && k < v->def->nargs && !call;
 		     k++)
 			call = !T.memo || shares_touched(&T, v->def, k);
-		if (ds->d[i].kind != DEC_INPLACE && !call)
+		if (ds->d[i].kind != DEC_INPLACE && !call &&
+		    !((is_block_arg(v) || is_share_result(v)) && ds->eshare &&
+		      ds->eshare[i]))
 			continue;
 		if (n < max)
 			out[n] = v;
@@ -536,9 +546,41 @@ call_args_str(const Decisions *ds, const Value *r, bool all_copy, char *buf,
 	return buf;
 }
 
+bool
+is_block_arg(const Value *v)
+{
+	return v->owner && !v->owner->parent && v->owner->bindex > 0;
+}
+
+bool
+is_share_result(const Value *v)
+{
+	return v->def && v->type->kind == TY_TENSOR &&
+	       (v->def->kind == OP_IF || v->def->kind == OP_SELECT);
+}
+
+const char *
+block_arg_str(const Decisions *ds, const Value *a, char *buf, size_t n)
+{
+	const Block *b = a->owner;
+	size_t at = (size_t)fmt_snprintf(buf, n, "%s:", a->name);
+	uint64_t bits = ds->eshare ? ds->eshare[a->id] : 0;
+	bool same = true;
+
+	for (int p = 1; b && p < b->npreds && p < 64; p++)
+		same &= (bits >> p & 1) == (bits & 1);
+	for (int p = 0; p < (same ? 1 : b->npreds) && at < n; p++)
+		at += (size_t)fmt_snprintf(buf + at, n - at, "%s%s", p ? "," : "",
+					   p < 64 && bits >> p & 1 ? "share"
+								   : "copy");
+	return buf;
+}
+
 const char *
 choice_str(const Decisions *ds, const Value *v, char *buf, size_t n)
 {
+	if (is_block_arg(v) || is_share_result(v))
+		return block_arg_str(ds, v, buf, n);
 	if (decision_is_call(v))
 		return call_args_str(ds, v, false, buf, n);
 	return dec_str(v, &ds->d[v->id], buf, n);
@@ -549,7 +591,8 @@ choice_flip_str(const Decisions *ds, const Value *v, char *buf, size_t n)
 {
 	if (decision_is_call(v))
 		return call_args_str(ds, v, true, buf, n);
-	fmt_snprintf(buf, n, "%s:new", v->name);
+	fmt_snprintf(buf, n, is_block_arg(v) || is_share_result(v) ? "%s:copy"
+			     : "%s:new", v->name);
 	return buf;
 }
 

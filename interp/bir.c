@@ -187,6 +187,7 @@ compute_text(Str *o, const Op *op)
 }
 
 static void block(Str *o, const BProg *bp, const BBlock *b, int depth);
+static void note(Str *o, const BProg *bp, size_t linestart, const BInst *in);
 
 /* Pad to the comment column, then the decision and the line. */
 static void
@@ -301,7 +302,8 @@ buffer_text(Str *o, const BInst *in)
 		    type_str(in->v->type, ty, sizeof ty));
 		break;
 	case BI_FREE:
-		str_printf(o, "free %%%s", in->v->name);
+		str_printf(o, in->ifowned ? "free %%%s if owned" : "free %%%s",
+			   in->v->name);
 		break;
 	case BI_PINSERT:
 		str_printf(o, "parallel_insert_slice %%%s into %%%s",
@@ -361,6 +363,24 @@ flow_text(Str *o, const BInst *in)
 	}
 }
 
+/* `br ^b` / `cond_br %c`, then each edge's code under `-> ^b {`. */
+static void
+branch_text(Str *o, const BProg *bp, const BInst *in, int depth,
+	    size_t start)
+{
+	const Op *op = in->op;
+
+	str_printf(o, "%s", op->kind == OP_COND_BR ? "cond_br " : "br");
+	if (op->kind == OP_COND_BR)
+		tir_put_operand(o, &op->args[0]);
+	note(o, bp, start, in);
+	for (int k = 0; k < op->nsucc; k++) {
+		str_printf(o, "%*s-> ^%s {\n", 2 * depth, "", op->succ[k]->label);
+		block(o, bp, k ? in->orelse : in->body, depth + 1);
+		str_printf(o, "%*s}\n", 2 * depth, "");
+	}
+}
+
 /* The instructions with regions, their note and their blocks: true when
  * printed whole (an assert without a failure path only starts its line). */
 static bool
@@ -412,6 +432,9 @@ region_text(Str *o, const BProg *bp, const BInst *in, int depth,
 		note(o, bp, start, in);
 		block(o, bp, in->body, depth + 1);
 		break;
+	case BI_BR:
+		branch_text(o, bp, in, depth, start);
+		return true;
 	default:
 		return false;
 	}
@@ -457,6 +480,16 @@ bir_print(const BProg *bp)
 			str_printf(&o, "%s%s", j ? ", " : " -> (", type_str(f->rtypes[j], ty, sizeof ty));
 		str_printf(&o, "%s {\n", f->nrtypes ? ")" : "");
 		block(&o, bp, bp->funcs[i].body, 1);
+		for (int b = 1; b < bp->funcs[i].nblocks; b++) {
+			const Block *blk = bp->funcs[i].blocks[b]->blk;
+			str_printf(&o, "^%s", blk->label);
+			for (int a = 0; a < blk->nargs; a++)
+				str_printf(&o, "%s%%%s: %s", a ? ", " : "(",
+					   blk->args[a]->name,
+					   type_str(blk->args[a]->type, ty, sizeof ty));
+			str_printf(&o, "%s:\n", blk->nargs ? ")" : "");
+			block(&o, bp, bp->funcs[i].blocks[b], 1);
+		}
 		str_printf(&o, "}\n");
 	}
 	return str_take(&o);
@@ -519,6 +552,9 @@ bir_explain(const BProg *bp)
 	for (int i = 0; i < bp->nfuncs; i++) {
 		str_printf(&o, "@%s:\n", bp->funcs[i].f->name);
 		walk_bblock(bp->funcs[i].body, explain_inst, &(Explain){&o, bp});
+		for (int b = 1; b < bp->funcs[i].nblocks; b++)
+			walk_bblock(bp->funcs[i].blocks[b], explain_inst,
+				    &(Explain){&o, bp});
 	}
 	return str_take(&o);
 }

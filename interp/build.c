@@ -74,6 +74,9 @@ build_func(Builder *B, const char *name, Type **rtypes, int nrtypes)
 	f->nrtypes = nrtypes;
 	B->fn = f;
 	f->body = build_block(B, NULL);
+	f->blocks = arena_alloc(B->p->arena, sizeof *f->blocks);
+	f->blocks[0] = f->body;
+	f->nblocks = 1;
 	VEC_PUSH(p->arena, p->funcs, p->nfuncs, B->fcap, f);
 	return f;
 }
@@ -138,6 +141,7 @@ build_op(Builder *B, Block *b, OpKind k, int nargs, const char *const *names,
 Program *
 build_finish(Builder *B)
 {
+	cfg_fill(B->p);
 	number_ops(B->p);
 	fill_uses(B->p);
 	return B->p;

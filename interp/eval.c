@@ -145,8 +145,8 @@ dead_fill(Run *r, Loc loc)
 		const Block *b = def_block(v);
 		const Op *at;
 
-		if (!b || r->last[id] >= b->nops)
-			continue;
+		if (!b || r->last[id] >= b->nops || block_in_cfg(b))
+			continue; /* in a body with branches: kept to the end */
 		at = b->ops[r->last[id]];
 		if (op_info[at->kind].form >= F_YIELD)
 			continue; /* a terminator's operand, or an empty block */
@@ -215,6 +215,7 @@ static const EvalFn eval_form[] = {
 	[F_PARALLEL_INSERT] = eval_parallel_insert,
 	[F_FROM_ELEMENTS] = eval_from_elements,
 	[F_RESHAPE] = eval_reshape,
+	[F_SELECT] = eval_select,
 };
 
 /* ------------------------------------------------- blocks and calls */
@@ -261,16 +262,78 @@ eval_block(Frame *f, const Block *b, Type *const *types, Box **outs,
 	return 0;
 }
 
-/* Run fn's body in frame f (params bound); outs get its results. */
+/* The branch at the end of b picks its successor: the block, with its
+ * arguments bound to the values passed (all read before any is bound:
+ * `br ^h(%b, %a)` swaps).  NULL on error. */
+static const Block *
+eval_branch(Frame *f, const Op *t)
+{
+	Run *r = f->run;
+	int k = 0;
+	const Block *to;
+	const Operand *a;
+	Box **boxes;
+
+	if (t->kind == OP_COND_BR) {
+		const Operand *c = &t->args[0];
+		Lit l;
+		const Tensor *ct = operand(f, c, DT_I1, &l);
+		if (!tensor_defined(ct, 0)) {
+			diag_set(r->d, oploc(c, t), "branch on undefined value "
+				 "%%%s", oname(c));
+			return NULL;
+		}
+		k = tensor_geti(ct, 0) ? 0 : 1;
+	}
+	/* every branch counts as a trip: a loop of blocks is bounded like
+	 * a for */
+	if (r->trips >= r->lim->max_trips) {
+		diag_set(r->d, t->loc, "loop trip limit of %lld reached "
+			 "(branches count as trips)",
+			 (long long)r->lim->max_trips);
+		return NULL;
+	}
+	r->trips++;
+	to = t->succ[k];
+	a = succ_args(t, k);
+	if (!(boxes = boxes_new(r, t->loc, to->nargs)))
+		return NULL;
+	for (int i = 0; i < to->nargs; i++)
+		if (!(boxes[i] = operand_box(f, t, &a[i],
+					     to->args[i]->type->dt))) {
+			boxes_free(r, boxes, to->nargs);
+			return NULL;
+		}
+	for (int i = 0; i < to->nargs; i++) {
+		bind(f, to->args[i], boxes[i]);
+		boxes[i] = NULL;
+	}
+	boxes_free(r, boxes, to->nargs);
+	return to;
+}
+
+/* Run fn's body in frame f (params bound); outs get its results.  Not
+ * walk_func: control goes from block to block along the branches. */
 int
 eval_func(Frame *f, const Func *fn, Box **outs)
 {
-	const Op *ret = fn->body->nops ? fn->body->ops[fn->body->nops - 1]
-				       : NULL;
-	Loc loc = ret ? ret->loc : fn->loc;
+	const Block *b = fn->body;
+	const Op *ret;
+	Loc loc;
 	int rc = 0;
 
-	if (eval_block(f, fn->body, fn->rtypes, outs, fn->nrtypes) < 0)
+	for (;;) {
+		const Op *t = b->nops ? b->ops[b->nops - 1] : NULL;
+		if (!t || (t->kind != OP_BR && t->kind != OP_COND_BR))
+			break;
+		if (eval_block(f, b, NULL, NULL, 0) < 0 ||
+		    charge(f->run, t->loc, WORK_STEP) < 0 ||
+		    !(b = eval_branch(f, t)))
+			return -1;
+	}
+	ret = b->nops ? b->ops[b->nops - 1] : NULL;
+	loc = ret ? ret->loc : fn->loc;
+	if (eval_block(f, b, fn->rtypes, outs, fn->nrtypes) < 0)
 		return -1;
 	for (int k = 0; k < fn->nrtypes && rc == 0; k++) {
 		char what[300];

@@ -177,6 +177,7 @@ int eval_copy(Frame *f, const Op *op);
 int eval_clone(Frame *f, const Op *op);
 int eval_from_elements(Frame *f, const Op *op);
 int eval_reshape(Frame *f, const Op *op);
+int eval_select(Frame *f, const Op *op);
 /* (for parallel_insert_slice) */
 int slice_offsets(Frame *f, const Op *op, const Tensor *t, const Operand *of,
 		  int64_t *offs);

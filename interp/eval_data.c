@@ -591,6 +591,23 @@ eval_clone(Frame *f, const Op *op)
 	return t ? bind_new(f, op, 0, t) : -1;
 }
 
+/* select: the value chosen, the same tensor (value semantics); an
+ * undefined condition stops the run, as a branch on it does. */
+int
+eval_select(Frame *f, const Op *op)
+{
+	const Operand *c = &op->args[0];
+	Lit l;
+	const Tensor *ct = operand(f, c, DT_I1, &l);
+
+	if (!tensor_defined(ct, 0))
+		return diag_set(f->run->d, oploc(c, op),
+				"select on undefined value %%%s", oname(c));
+	bind(f, op->res[0], box_ref(lookup(f, op->args[tensor_geti(ct, 0) ? 1
+									  : 2].v)));
+	return 0;
+}
+
 /* from_elements: element i from operand i, its poison with it. */
 int
 eval_from_elements(Frame *f, const Op *op)

@@ -211,6 +211,8 @@ frame_regs(Exec *X, int depth)
 	return X->frames[depth];
 }
 
+static const BInst *run_body(Exec *X, Frame *F, const BFunc *bf, Reg *out);
+
 static void
 run_call(Exec *X, Frame *F, const BInst *in)
 {
@@ -240,7 +242,7 @@ run_call(Exec *X, Frame *F, const BInst *in)
 			p->ro = true;
 	}
 	X->depth++;
-	run_block(X, &G, X->bp->funcs[fi].body, y);
+	run_body(X, &G, &X->bp->funcs[fi], y);
 	X->depth--;
 	/* the callee stopped at a failed assert: now the caller's part */
 	if (X->stop && X->res->failed && !X->res->aborted[0])
@@ -281,7 +283,12 @@ run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
 	{
 		switch (in->kind) {
 		case BI_ALLOC: run_alloc(X, F, in); break;
-		case BI_ALIAS: reg_assign(reg(F, in->v), reg(F, in->src)); break;
+		case BI_ALIAS:
+			reg_assign(reg(F, in->v), reg(F, in->src));
+			if (in->borrow)
+				reg(F, in->v)->owned = false;
+			break;
+		case BI_BR: break; /* run_body takes the edge */
 		case BI_VIEW: run_view(X, F, in); break;
 		case BI_COPY: run_copy(X, F, in); break;
 		case BI_COMPUTE: run_compute(X, F, in); break;
@@ -321,6 +328,8 @@ run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
 			reg_assign(reg(F, in->v),
 				   reg(F, in->vals[scalar_int(reg(F, in->vals[0]),
 							      DT_I1) ? 1 : 2]));
+			if (in->borrow)
+				reg(F, in->v)->owned = false;
 			break;
 		}
 		trace_step(X, in);
@@ -341,6 +350,48 @@ run_block(Exec *X, Frame *F, const BBlock *b, Reg *out)
 {
 	for (int i = 0; i < b->n && !X->stop; i++)
 		run_inst(X, F, b->insts[i], out);
+}
+
+/* A function body: its one block, or its blocks along the branches (each
+ * branch a trip, as for loops).  Returns the return that ended it, or
+ * NULL when the run stopped. */
+static const BInst *
+run_body(Exec *X, Frame *F, const BFunc *bf, Reg *out)
+{
+	const BBlock *b = bf->body;
+	DynCtx base = X->ctx;
+	int64_t nbr = 0;
+
+	for (;;) {
+		const BInst *t = b->n ? b->insts[b->n - 1] : NULL;
+		int k = 0;
+
+		if (!t || t->kind != BI_BR) {
+			run_block(X, F, b, out);
+			X->ctx = base;
+			return X->stop ? NULL : t;
+		}
+		for (int i = 0; i < b->n && !X->stop; i++)
+			run_inst(X, F, b->insts[i], out);
+		if (X->stop)
+			return NULL;
+		if (++X->trips > X->o->lim->max_trips) {
+			abort_run(X, t->op, "%sloop trip limit of %lld reached "
+				  "(branches count as trips)", "",
+				  (long long)X->o->lim->max_trips);
+			return NULL;
+		}
+		if (t->src)
+			k = scalar_int(reg(F, t->src), DT_I1) ? 0 : 1;
+		/* reports say which edge led into the block: the branch and
+		 * its arm in the low bit, how many branches came before */
+		X->ctx = base;
+		ctx_enter(X, t->op, nbr++ << 1 | k);
+		run_block(X, F, k ? t->orelse : t->body, out);
+		if (X->stop)
+			return NULL;
+		b = t->to[k];
+	}
 }
 
 /* ---- forall: trips interleaved at instruction granularity */
@@ -591,10 +642,8 @@ output_tensor(Exec *X, const Value *v, Reg *r)
 static void check_leaks(Exec *X, const Reg *outs, int n);
 
 static void
-collect_outputs(Exec *X, const BFunc *bf, Reg *outs)
+collect_outputs(Exec *X, const BInst *ret, Reg *outs)
 {
-	const BBlock *b = bf->body;
-	const BInst *ret = b->insts[b->n - 1];
 	ExecResult *res = X->res;
 
 	res->outs = xalloc(X, (size_t)(ret->nvals + 1) * sizeof *res->outs);
@@ -653,6 +702,7 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	Exec X;
 	Frame F;
 	const BFunc *volatile bf = NULL; /* set after the setjmp */
+	const BInst *ret;
 	Reg *outs;
 
 	memset(&X, 0, sizeof X);
@@ -694,7 +744,7 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	outs = arena_alloc(X.arena, (size_t)(entry->nrtypes + 1) * sizeof *outs);
 	X.outs = outs;
 	X.nouts = entry->nrtypes + 1;
-	run_block(&X, &F, bf->body, outs);
+	ret = run_body(&X, &F, bf, outs);
 	if (res->failed && !res->aborted[0])
 		X.stop = false; /* the failure path ran: launches, leaks */
 	if (!X.stop)
@@ -702,8 +752,8 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	if (!X.stop && res->failed) {
 		if (!bp->memref) /* a memref program's assert aborts */
 			check_leaks(&X, NULL, 0);
-	} else if (!X.stop)
-		collect_outputs(&X, bf, outs);
+	} else if (!X.stop && ret)
+		collect_outputs(&X, ret, outs);
 	launches_free(&X);
 	bufs_free(&X);
 	versions_free(&X);

@@ -85,6 +85,8 @@ struct Reg {
 		uint8_t b;
 	} s;
 	Fut *fut;
+	bool owned;           /* made by an alloc, or took one over (a block
+			       * argument): what BI_FREE ifowned reads */
 	Launch *launch;       /* a future's launch */
 	int futk;             /* `%f.k`: stands for result k of fut (buf < 0) */
 };

@@ -71,6 +71,7 @@ run_alloc(Exec *X, Frame *F, const BInst *in)
 	memset(r, 0, sizeof *r);
 	r->buf = buf_new(X, t->dt, n, BUF_ALLOC, in, in->v);
 	r->set = true;
+	r->owned = true;
 	if (X->bp->memref)
 		r->ver = VER_ANY; /* a memref program's own buffer */
 	if (X->bp->memref && in->why && !strcmp(in->why, "memref.alloca")) {
@@ -362,6 +363,8 @@ free_reg(Exec *X, const BInst *in, Reg *r, const Value *v)
 void
 run_free(Exec *X, Frame *F, const BInst *in)
 {
+	if (in->ifowned && !reg(F, in->v)->owned)
+		return; /* a block argument that borrowed its buffer */
 	free_reg(X, in, reg(F, in->v), in->v);
 }
 

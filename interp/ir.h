@@ -232,7 +232,10 @@ typedef enum Form {
 	F_FORALL, F_PARALLEL_INSERT, /* before F_YIELD: run as ops */
 	F_FROM_ELEMENTS, F_RESHAPE,
 	F_WHILE, F_ASSERT,
-	F_YIELD, F_RETURN, F_CONDITION /* terminators: F_YIELD and after */
+	F_SELECT,
+	F_YIELD, F_RETURN, F_CONDITION, /* terminators: F_YIELD and after */
+	F_BR, F_COND_BR                 /* ... branches: a function body's
+					 * blocks end with them or return */
 } Form;
 
 typedef enum Write { W_NONE, W_DEST, W_ANY, W_INIT } Write;
@@ -329,12 +332,26 @@ typedef struct ConstData {
 } ConstData;
 
 struct Block {
-	Value **args;   /* for: [iv, iter args...]; others: none */
+	Value **args;   /* for: [iv, iter args...]; a function body's block
+			 * after the entry: its block arguments; others: none */
 	int nargs;
-	Op **ops;       /* last one is the terminator (yield or return) */
+	Op **ops;       /* last one is the terminator (yield, return, br,
+			 * cond_br) */
 	int nops;
-	Op *parent;     /* enclosing op, NULL for a function body */
+	Op *parent;     /* enclosing op, NULL for a function body's blocks */
 	Func *func;
+	/* blocks of a function body (docs/tir.md, "Blocks and branches") */
+	const char *label; /* `^name` without '^'; NULL: the entry */
+	Loc loc;           /* the label (the entry: the function's `{`) */
+	int bindex;        /* index in func->blocks; 0 for regions */
+	/* cfg.c, after parsing: the branches into it (a cond_br with both
+	 * arms here counts twice), its immediate dominator (NULL: the
+	 * entry, or unreachable) */
+	Op **preds;
+	int npreds;
+	Block *idom;
+	bool reachable;    /* from the entry */
+	bool exits;        /* some path from it reaches a return */
 };
 
 struct Op {
@@ -373,6 +390,13 @@ struct Op {
 	 * the higher-rank side, in order (groups are consecutive dims) */
 	int reassoc[MAXRANK];
 	int nreassoc;
+	/* br: one successor, args[] are its block arguments; cond_br: two,
+	 * args[0] is the condition, then the first successor's arguments
+	 * (from sarg[0], nsarg[0] of them), then the second's */
+	Block *succ[2];
+	int nsucc;
+	int sarg[2], nsarg[2];
+	Loc sloc[2];      /* the `^label` tokens */
 };
 /*
  * Operand layout per form (args[]):
@@ -399,6 +423,9 @@ struct Op {
  *   F_PARALLEL_INSERT s (dest = a shared arg, offs/sizes/strides), no result
  *   F_FROM_ELEMENTS the elements, row-major
  *   F_RESHAPE      a (reassoc/nreassoc)
+ *   F_SELECT       cond, a, b (tensors or scalars of the result type)
+ *   F_BR           the successor's block arguments (succ[0])
+ *   F_COND_BR      cond, then each successor's arguments (sarg/nsarg)
  */
 
 struct Func {
@@ -408,7 +435,10 @@ struct Func {
 	int nparams;
 	Type **rtypes;
 	int nrtypes;
-	Block *body;
+	Block *body;       /* the entry block, blocks[0] */
+	Block **blocks;    /* the body's blocks in source order (one unless
+			    * the body branches) */
+	int nblocks;
 };
 
 typedef struct Program {
@@ -462,6 +492,19 @@ bool walk_block(const Block *b, WalkFn fn, void *ctx);   /* b NULL: none */
 bool walk_op(Op *op, WalkFn fn, void *ctx);              /* op, then inside */
 bool walk_regions(const Op *op, WalkFn fn, void *ctx);   /* inside op only */
 bool walk_prog(const Program *p, WalkFn fn, void *ctx);  /* every function */
+bool walk_func(const Func *f, WalkFn fn, void *ctx);     /* all its blocks */
+/* The values op passes to its successor k (br: 0; cond_br: 0, 1). */
+static inline const Operand *
+succ_args(const Op *op, int k)
+{
+	return op->args + op->sarg[k];
+}
+/* Is b one of several blocks of a function body (a CFG block)? */
+static inline bool
+block_in_cfg(const Block *b)
+{
+	return b && !b->parent && b->func && b->func->nblocks > 1;
+}
 /* walk_block with `post` called after an op's regions (either may be
  * NULL; post's WALK_SKIP is WALK_GO). */
 bool walk_block_post(const Block *b, WalkFn pre, WalkFn post, void *ctx);
@@ -475,6 +518,30 @@ void number_ops(Program *p);
 void fill_uses(Program *p);
 /* Is v used by an op inside op's regions (use lists: no walk)? */
 bool used_inside(const Value *v, const Op *op);
+
+/* --------------------------------------------------------------- cfg.c */
+
+/* Blocks in one function body at most (the parser's limit): the graph
+ * walks recurse and keep their stacks on the C stack. */
+enum { MAX_BLOCKS = 4096 };
+/* Predecessors, dominators, reachability of every function's blocks
+ * (tir_parse calls it; a program built in memory calls it when whole). */
+void cfg_fill(Program *p);
+/* The block of f's body that holds op (op's own block when op is not in
+ * a region). */
+Block *top_block(const Op *op);
+/* Does block a dominate block b (a == b: true)?  Blocks of one body. */
+bool block_dominates(const Block *a, const Block *b);
+/* Can control go from block a to block b (a == b: only around a loop)?
+ * reach[] of f->nblocks entries, filled by cfg_reach. */
+void cfg_reach(const Func *f, const Block *from, bool *reach);
+/* Block S's p-th incoming edge (S->preds[p]) is which successor of that
+ * branch (0 or 1: a cond_br may go to S both ways)?  And back: the index
+ * in S->preds of successor k of branch t (-1: none). */
+int pred_edge(const Block *S, int p);
+int pred_index(const Block *S, const Op *t, int k);
+/* Does any function of p have several blocks? */
+bool prog_has_cfg(const Program *p);
 
 /* ------------------------------------------------------------- build.c */
 
@@ -524,7 +591,8 @@ typedef struct SrcMap {
 typedef enum TokKind {
 	TK_EOF, TK_IDENT, TK_VALUE /* %name */, TK_FUNC /* @name */,
 	TK_INT, TK_FLOAT, TK_PUNCT /* ( ) { } [ ] < > , : = and -> as 'A' */,
-	TK_STRING /* "text": s/len span the quotes and the escapes */
+	TK_STRING, /* "text": s/len span the quotes and the escapes */
+	TK_BLOCK   /* ^name */
 } TokKind;
 
 typedef struct Token {
@@ -746,6 +814,10 @@ typedef enum BKind {
 	BI_PINSERT,  /* parallel_insert_slice: src into v (the result) */
 	BI_WHILE,    /* body: the condition block (yields the i1), orelse: do */
 	BI_ASSERT,   /* a false operand ends the run through the failure path */
+	BI_BR,       /* the end of a function body's block (br/cond_br): src
+		      * the condition (NULL: br); edge k's code (block
+		      * arguments' copies and aliases, frees) is body (k 0)
+		      * or orelse (k 1), then control goes to to[k] */
 	/* memref programs (oracle/mlir/memref*.c), where registers are the memref
 	 * program's values and the tensor program's values carry versions: */
 	BI_BIND,     /* v (a TIR value) lives where src lives now; v keeps the
@@ -785,7 +857,8 @@ typedef struct BInst BInst;
 typedef struct BBlock {
 	BInst **insts;
 	int n, cap;
-} BBlock;
+	const Block *blk;    /* a function body's block it lowers, or NULL */
+}  BBlock;
 
 struct BInst {
 	BKind kind;
@@ -812,11 +885,20 @@ struct BInst {
 			      * launch's results it takes */
 	const MView *mv;     /* BI_VIEW computed at run time, or NULL */
 	int nmem;            /* BI_DEALLOC: how many memrefs it may free */
+	/* blocks and branches */
+	BBlock *to[2];       /* BI_BR: the successors */
+	bool borrow;         /* BI_ALIAS: v does not own the buffer it gets
+			      * (a block argument sharing a param's) */
+	bool ifowned;        /* BI_FREE: only when v owns its buffer (a
+			      * block argument that may have borrowed it) */
 };
 
 typedef struct BFunc {
 	const Func *f;
 	BBlock *body;
+	BBlock **blocks;     /* a body with branches: its blocks (blocks[0]
+			      * == body); NULL otherwise */
+	int nblocks;
 } BFunc;
 
 typedef struct BProg {

@@ -143,13 +143,13 @@ lex_number(Lexer *lx, Token *t, Diag *d)
 	return 0;
 }
 
-/* `%name` or `@name`. */
+/* `%name`, `@name` or `^name`. */
 static int
 lex_name(Lexer *lx, Token *t, Diag *d)
 {
 	const char *q = lx->p + 1;
 
-	t->kind = *lx->p == '%' ? TK_VALUE : TK_FUNC;
+	t->kind = *lx->p == '%' ? TK_VALUE : *lx->p == '@' ? TK_FUNC : TK_BLOCK;
 	while (q < lx->end && is_name_char(*q))
 		q++;
 	if (q == lx->p + 1)
@@ -236,7 +236,7 @@ lex_next(Lexer *lx, Token *t, Diag *d)
 		t->kind = TK_EOF;
 		return 0;
 	}
-	if (*p == '%' || *p == '@')
+	if (*p == '%' || *p == '@' || *p == '^')
 		return lex_name(lx, t, d);
 	if (is_digit(*p))
 		return lex_number(lx, t, d);

@@ -101,6 +101,9 @@ OP(PARALLEL_INSERT_SLICE,"parallel_insert_slice",F_PARALLEL_INSERT,NONE,   W_DES
 OP(FROM_ELEMENTS,"from_elements",F_FROM_ELEMENTS,NONE,   W_NONE,0)
 OP(COLLAPSE_SHAPE,"collapse_shape",F_RESHAPE, NONE,     W_NONE, 0)
 OP(EXPAND_SHAPE,"expand_shape", F_RESHAPE,    NONE,     W_NONE, 0)
+OP(SELECT,      "select",       F_SELECT,     NONE,     W_NONE, 0)
+OP(BR,          "br",           F_BR,         NONE,     W_NONE, 0)
+OP(COND_BR,     "cond_br",      F_COND_BR,    NONE,     W_NONE, 0)
 #ifdef OPS_H_DEFAULT_EW
 #undef EW
 #undef OPS_H_DEFAULT_EW

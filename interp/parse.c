@@ -21,6 +21,13 @@ typedef struct CallRef {
 	Loc loc; /* the `@callee` token */
 } CallRef;
 
+/* A branch's `^label`, resolved when its function's body is whole. */
+typedef struct SuccRef {
+	Op *op;
+	int k;
+	const char *name;
+} SuccRef;
+
 typedef struct Parser {
 	Lexer lx;
 	Token tok;          /* the current token; the lexer is just past it */
@@ -33,6 +40,8 @@ typedef struct Parser {
 	int ncalls, ccap;
 	Op **awaits;
 	int nawaits, acap;
+	SuccRef *succs;     /* the current function's branch targets */
+	int nsuccs, scap;
 	Diag *d;
 	Diag dummy;         /* when the caller passes no Diag */
 	bool failed;        /* d is filled (else a longjmp means OOM) */
@@ -83,7 +92,7 @@ desc(const Token *t, char *buf, size_t n)
 
 	if (t->kind == TK_EOF)
 		return "end of input";
-	if (t->kind == TK_VALUE || t->kind == TK_FUNC) {
+	if (t->kind == TK_VALUE || t->kind == TK_FUNC || t->kind == TK_BLOCK) {
 		s--;
 		len++;
 	}
@@ -854,6 +863,51 @@ parse_call(Parser *P, Op *op)
 	expect_punct(P, ')');
 }
 
+/* Successor k of a branch: `^label` or `^label(%a, ...)`; its operands
+ * are appended to op->args (*n of them so far, capacity *cap). */
+static void
+parse_succ(Parser *P, Op *op, int k, int *n, int *cap)
+{
+	SuccRef r = {op, k, NULL};
+
+	if (P->tok.kind != TK_BLOCK)
+		expected(P, "block label");
+	r.name = tok_str(P, &P->tok);
+	op->sloc[k] = P->tok.loc;
+	VEC_PUSH(P->a, P->succs, P->nsuccs, P->scap, r);
+	next(P);
+	op->sarg[k] = *n;
+	if (accept_punct(P, '(')) {
+		if (!is_punct(P, ')'))
+			do {
+				Operand o = parse_operand(P, false);
+				VEC_PUSH(P->a, op->args, *n, *cap, o);
+			} while (accept_punct(P, ','));
+		expect_punct(P, ')');
+	}
+	op->nsarg[k] = *n - op->sarg[k];
+	op->nsucc = k + 1;
+}
+
+/* `br ^a(args)` or `cond_br %c, ^a(args), ^b(args)` */
+static void
+parse_branch(Parser *P, Op *op)
+{
+	int n = 0, cap = 0;
+
+	if (op->kind == OP_COND_BR) {
+		Operand c = parse_operand(P, false);
+		VEC_PUSH(P->a, op->args, n, cap, c);
+		expect_punct(P, ',');
+		parse_succ(P, op, 0, &n, &cap);
+		expect_punct(P, ',');
+		parse_succ(P, op, 1, &n, &cap);
+	} else {
+		parse_succ(P, op, 0, &n, &cap);
+	}
+	op->nargs = n;
+}
+
 /* Operands of yield/return: values, unless the next value starts an op. */
 static void
 parse_term(Parser *P, Op *op)
@@ -938,6 +992,9 @@ parse_body(Parser *P, Op *op)
 	case F_FROM_ELEMENTS:
 		op->nargs = parse_operands(P, &op->args, true);
 		break;
+	case F_SELECT:
+		op->nargs = parse_operands(P, &op->args, false);
+		break;
 	case F_RESHAPE:
 		one_arg(P, op, false);
 		parse_reassoc(P, op);
@@ -979,6 +1036,10 @@ parse_body(Parser *P, Op *op)
 	case F_CONDITION:
 		one_arg(P, op, false);
 		return;
+	case F_BR:
+	case F_COND_BR:
+		parse_branch(P, op);
+		return;
 	}
 	expect_punct(P, ':');
 	op->type = parse_type(P);
@@ -1008,6 +1069,8 @@ type_results(Parser *P, Op *op)
 	case F_PARALLEL_INSERT:
 	case F_CONDITION:
 	case F_ASSERT:
+	case F_BR:
+	case F_COND_BR:
 		check_nres(P, op, 0);
 		return;
 	case F_IF:
@@ -1093,8 +1156,8 @@ push_op(Parser *P, Block *b, int *cap, Op *op)
 	VEC_PUSH(P->a, b->ops, b->nops, *cap, op);
 }
 
-/* `{ ops }`.  A region whose parent yields nothing may omit its `yield`;
- * a function without results may omit its `return`. */
+/* `{ ops }` of an op's region.  A region whose parent yields nothing may
+ * omit its `yield`. */
 static Block *
 parse_region(Parser *P, Op *parent, Block *b)
 {
@@ -1110,6 +1173,9 @@ parse_region(Parser *P, Op *parent, Block *b)
 	while (!is_punct(P, '}')) {
 		if (P->tok.kind == TK_EOF || is_kw(P, "func"))
 			perr(P, open, "unterminated region: no matching '}'");
+		if (P->tok.kind == TK_BLOCK)
+			perr(P, P->tok.loc, "blocks are allowed only in a "
+			     "function body, not inside a region");
 		push_op(P, b, &cap, parse_op(P));
 	}
 	last = b->nops ? b->ops[b->nops - 1] : NULL;
@@ -1119,9 +1185,6 @@ parse_region(Parser *P, Op *parent, Block *b)
 	    (!last || last->kind != OP_YIELD) &&
 	    !(parent->kind == OP_WHILE && b == parent->body))
 		push_op(P, b, &cap, implicit_term(P, OP_YIELD, P->tok.loc));
-	if (!parent && P->fn->nrtypes == 0 &&
-	    (!last || last->kind != OP_RETURN))
-		push_op(P, b, &cap, implicit_term(P, OP_RETURN, P->tok.loc));
 	next(P);
 	P->depth--;
 	return b;
@@ -1156,6 +1219,97 @@ parse_params(Parser *P, Func *f)
 	expect_punct(P, ')');
 }
 
+/* `^name:` or `^name(%a: T, ...):` starts block number f->nblocks. */
+static Block *
+parse_label(Parser *P, Func *f, int *fbcap)
+{
+	Block *b = new_block(P, NULL);
+	int cap = 0;
+
+	b->label = tok_str(P, &P->tok);
+	b->loc = P->tok.loc;
+	for (int i = 0; i < f->nblocks; i++)
+		if (f->blocks[i]->label && !strcmp(f->blocks[i]->label, b->label))
+			perr(P, b->loc, "redefinition of block ^%s", b->label);
+	next(P);
+	if (accept_punct(P, '(')) {
+		do {
+			Value *a;
+			if (P->tok.kind != TK_VALUE)
+				expected(P, "block argument");
+			a = new_value(P, &P->tok);
+			a->owner = b;
+			next(P);
+			expect_punct(P, ':');
+			a->type = parse_type(P);
+			VEC_PUSH(P->a, b->args, b->nargs, cap, a);
+		} while (accept_punct(P, ','));
+		expect_punct(P, ')');
+	}
+	expect_punct(P, ':');
+	b->bindex = f->nblocks;
+	VEC_PUSH(P->a, f->blocks, f->nblocks, *fbcap, b);
+	return b;
+}
+
+static bool
+is_terminator(const Op *op)
+{
+	return op && op_info[op->kind].form >= F_YIELD;
+}
+
+/* A function body: the entry block, then labelled blocks; the branches'
+ * labels are resolved once all are read.  A function without results may
+ * omit the last block's `return`. */
+static void
+parse_fbody(Parser *P, Func *f)
+{
+	Loc open = P->tok.loc;
+	int cap = 0, fbcap = 0;
+	Block *b = new_block(P, NULL);
+	Op *last;
+
+	b->loc = open;
+	VEC_PUSH(P->a, f->blocks, f->nblocks, fbcap, b);
+	f->body = b;
+	P->nsuccs = 0;
+	if (++P->depth > MAX_NEST)
+		perr(P, open, "regions nested deeper than %d", MAX_NEST);
+	expect_punct(P, '{');
+	while (!is_punct(P, '}')) {
+		if (P->tok.kind == TK_EOF || is_kw(P, "func"))
+			perr(P, open, "unterminated region: no matching '}'");
+		if (P->tok.kind == TK_BLOCK) {
+			if (f->nblocks == 1 && b->nops == 0)
+				perr(P, P->tok.loc, "the entry block has no "
+				     "label: its ops follow the '{'");
+			if (f->nblocks >= MAX_BLOCKS)
+				perr(P, P->tok.loc, "more than %d blocks in "
+				     "@%s", MAX_BLOCKS, f->name);
+			b = parse_label(P, f, &fbcap);
+			cap = 0;
+			continue;
+		}
+		push_op(P, b, &cap, parse_op(P));
+	}
+	last = b->nops ? b->ops[b->nops - 1] : NULL;
+	if (f->nrtypes == 0 && (f->nblocks == 1 ? !last || last->kind != OP_RETURN
+						 : !is_terminator(last)))
+		push_op(P, b, &cap, implicit_term(P, OP_RETURN, P->tok.loc));
+	next(P);
+	P->depth--;
+	for (int i = 0; i < P->nsuccs; i++) {
+		SuccRef *r = &P->succs[i];
+		Block *t = NULL;
+		for (int j = 1; j < f->nblocks && !t; j++)
+			if (!strcmp(f->blocks[j]->label, r->name))
+				t = f->blocks[j];
+		if (!t)
+			perr(P, r->op->sloc[r->k], "unknown block ^%s", r->name);
+		r->op->succ[r->k] = t;
+	}
+}
+
 static Func *
 parse_func(Parser *P)
 {
@@ -1170,7 +1324,7 @@ parse_func(Parser *P)
 	P->fn = f;
 	parse_params(P, f);
 	parse_rtypes(P, &f->rtypes, &f->nrtypes);
-	f->body = parse_region(P, NULL, NULL);
+	parse_fbody(P, f);
 	return f;
 }
 
@@ -1263,7 +1417,7 @@ resolve_func(Parser *P, Func *f, int lo, int hi)
 			perr(P, v->loc, "redefinition of value %%%s", v->name);
 		*s = v;
 	}
-	walk_block(f->body, resolve_op, &(Resolve){P, &t});
+	walk_func(f, resolve_op, &(Resolve){P, &t});
 }
 
 static void
@@ -1365,6 +1519,7 @@ parse_all(Parser *P)
 	P->prog->arena = P->a;
 	parse_program(P);
 	resolve(P);
+	cfg_fill(P->prog);
 	number_ops(P->prog);
 	fill_uses(P->prog);
 }

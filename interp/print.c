@@ -429,6 +429,26 @@ put_source_op(Str *b, const Op *op, Form form)
 }
 
 /* Everything after the op name. */
+/* ` %c, ^a(%x), ^b` / ` ^a(%x, %y)` */
+static void
+put_branch(Str *b, const Op *op)
+{
+	if (op->kind == OP_COND_BR) {
+		str_puts(b, " ");
+		tir_put_operand(b, &op->args[0]);
+		str_puts(b, ",");
+	}
+	for (int k = 0; k < op->nsucc; k++) {
+		str_printf(b, "%s ^%s", k ? "," : "",
+			   op->succ[k] ? op->succ[k]->label : "?");
+		if (op->nsarg[k]) {
+			str_puts(b, "(");
+			put_operands(b, succ_args(op, k), op->nsarg[k]);
+			str_puts(b, ")");
+		}
+	}
+}
+
 static void
 put_body(Str *b, const Op *op, int depth)
 {
@@ -475,6 +495,10 @@ put_body(Str *b, const Op *op, int depth)
 		tir_put_operand(b, &op->args[0]);
 		str_puts(b, ", ");
 		put_string(b, op->msg ? op->msg : "");
+		return;
+	case F_BR:
+	case F_COND_BR:
+		put_branch(b, op);
 		return;
 	case F_CONDITION:
 	case F_AWAIT:
@@ -548,6 +572,17 @@ put_func(Str *b, const Func *f)
 	}
 	str_puts(b, " {\n");
 	put_block(b, f->body, 1);
+	for (int k = 1; f->blocks && k < f->nblocks; k++) {
+		const Block *blk = f->blocks[k];
+		str_printf(b, "^%s", blk->label);
+		for (int i = 0; i < blk->nargs; i++) {
+			str_printf(b, "%s%%%s: ", i ? ", " : "(",
+				   blk->args[i]->name);
+			put_type(b, blk->args[i]->type);
+		}
+		str_puts(b, blk->nargs ? "):\n" : ":\n");
+		put_block(b, blk, 1);
+	}
 	str_puts(b, "}\n");
 }
 

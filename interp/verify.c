@@ -122,6 +122,14 @@ check_visible(Verifier *v, const Op *u, const Operand *o)
 	if (x->isparam) {
 		if (x->func == b->func)
 			return 0;
+	} else if (x->owner && !x->owner->parent) {
+		/* a block argument: in the blocks its block dominates */
+		if (x->func == b->func && block_dominates(x->owner, top_block(u)))
+			return 0;
+		if (x->func == b->func)
+			return diag_set(v->d, o->loc, "%%%s is not visible here: "
+					"its block ^%s does not dominate this "
+					"use", x->name, x->owner->label);
 	} else if (x->owner) {
 		for (; b; b = outer_block(b))
 			if (b == x->owner || (b->parent &&
@@ -142,6 +150,16 @@ check_visible(Verifier *v, const Op *u, const Operand *o)
 			return diag_set(v->d, o->loc,
 					"use of %%%s before its definition",
 					x->name);
+		/* defined in another block of the body: that block must
+		 * dominate the use's */
+		if (!db->parent && x->func == u->parent->func) {
+			if (block_dominates(db, top_block(u)))
+				return 0;
+			return diag_set(v->d, o->loc, "%%%s is not visible "
+					"here: its block %s%s does not dominate "
+					"this use", x->name, db->label ? "^" : "",
+					db->label ? db->label : "(the entry)");
+		}
 	}
 	return diag_set(v->d, o->loc, "%%%s is not visible here", x->name);
 }
@@ -700,6 +718,18 @@ check_copy(Verifier *v, const Op *op)
 	return op->hasdest ? want_type(v, &op->dest, op->type) : 0;
 }
 
+/* select %c, %a, %b : T: an i1, and two values of type T. */
+static int
+check_select(Verifier *v, const Op *op)
+{
+	static const Type i1 = {.kind = TY_SCALAR, .dt = DT_I1};
+
+	if (want_type(v, &op->args[0], &i1) ||
+	    want_type(v, &op->args[1], op->type))
+		return -1;
+	return want_type(v, &op->args[2], op->type);
+}
+
 /* One element per position of a static tensor type, each a scalar of
  * its dtype (or a literal). */
 static int
@@ -941,6 +971,41 @@ check_async(Verifier *v, const Op *op)
 	return 0;
 }
 
+/* br/cond_br: at the end of a function body's block, to blocks taking
+ * as many values of the same types as it passes. */
+static int
+check_branch(Verifier *v, const Op *op)
+{
+	static const Type i1 = {.kind = TY_SCALAR, .dt = DT_I1};
+
+	if (op->parent->parent || !is_last(op))
+		return diag_set(v->d, op->loc, "%s is only allowed at the end "
+				"of a function body's block", opname(op));
+	if (op->kind == OP_COND_BR && want_type(v, &op->args[0], &i1))
+		return -1;
+	for (int k = 0; k < op->nsucc; k++) {
+		const Block *t = op->succ[k];
+		const Operand *a = succ_args(op, k);
+
+		if (!t || t->func != op->parent->func)
+			return diag_set(v->d, op->sloc[k], "unresolved block");
+		if (op->nsarg[k] != t->nargs)
+			return diag_set(v->d, op->sloc[k], "^%s takes %d "
+					"argument%s, the branch passes %d",
+					t->label, t->nargs,
+					t->nargs == 1 ? "" : "s", op->nsarg[k]);
+		for (int i = 0; i < op->nsarg[k]; i++)
+			if (!type_equal(a[i].v->type, t->args[i]->type))
+				return diag_set(v->d, a[i].loc, "%%%s has type "
+						"%s, but ^%s's argument %%%s is "
+						"%s", a[i].v->name,
+						ts(v, 0, a[i].v->type), t->label,
+						t->args[i]->name,
+						ts(v, 1, t->args[i]->type));
+	}
+	return 0;
+}
+
 /* Values yielded or returned, against the expected types. */
 static int
 check_results(Verifier *v, const Op *op, Type *const *want, int nwant)
@@ -1043,6 +1108,9 @@ static const FormRule form_rules[] = {
 	[F_WHILE] = {-1, 0, false, check_while},
 	[F_ASSERT] = {1, 0, false, check_assert},
 	[F_CONDITION] = {1, 0, false, check_condition},
+	[F_SELECT] = {3, 0, true, check_select},
+	[F_BR] = {-1, 0, false, check_branch},
+	[F_COND_BR] = {-1, 0, false, check_branch},
 };
 
 /* What the parser should already guarantee, checked so a malformed op is
@@ -1109,11 +1177,12 @@ verify_block(Verifier *v, const Block *b)
 	bool cond = b->parent && b->parent->kind == OP_WHILE &&
 		    b == b->parent->body;
 	Form want = cond ? F_CONDITION : b->parent ? F_YIELD : F_RETURN;
+	Form last = b->nops > 0 ? form_of(b->ops[b->nops - 1]) : F_CONST;
 
 	for (int i = 0; i < b->nops; i++)
 		if (verify_op(v, b->ops[i]))
 			return -1;
-	if (b->nops > 0 && form_of(b->ops[b->nops - 1]) == want)
+	if (last == want || (!b->parent && (last == F_BR || last == F_COND_BR)))
 		return 0;
 	if (cond)
 		return diag_set(v->d, b->parent->loc,
@@ -1123,8 +1192,45 @@ verify_block(Verifier *v, const Block *b)
 		return diag_set(v->d, b->parent->loc,
 				"missing yield at the end of the %s region",
 				opname(b->parent));
+	if (b->label)
+		return diag_set(v->d, b->loc, "block ^%s does not end with "
+				"return, br or cond_br", b->label);
 	return diag_set(v->d, v->fn->loc, "missing return at the end of @%s",
 			v->fn->name);
+}
+
+/* The blocks of a body: arguments that are not futures, each block
+ * reached from the entry (before the ops), and (exits: after them) a way
+ * out of every loop. */
+static int
+verify_cfg(Verifier *v, const Func *f, bool exits)
+{
+	for (int i = 1; i < f->nblocks && !exits; i++) {
+		const Block *b = f->blocks[i];
+		for (int k = 0; k < b->nargs; k++) {
+			const Value *a = b->args[k];
+			if (a->type->kind == TY_FUTURE)
+				return diag_set(v->d, a->type->loc, "block "
+						"argument %%%s may not be a "
+						"future", a->name);
+			if (check_limit(v, a->type))
+				return -1;
+		}
+		if (!b->reachable)
+			return diag_set(v->d, b->loc, "block ^%s is unreachable: "
+					"no branch from the entry leads to it",
+					b->label);
+	}
+	for (int i = 0; i < f->nblocks && exits; i++) {
+		const Block *b = f->blocks[i];
+		const Op *t = b->nops ? b->ops[b->nops - 1] : NULL;
+		if (!b->exits && t && (t->kind == OP_BR || t->kind == OP_COND_BR))
+			return diag_set(v->d, t->loc, "a loop without exit: no "
+					"path from %s%s reaches a return",
+					b->label ? "^" : "the entry block",
+					b->label ? b->label : "");
+	}
+	return 0;
 }
 
 /* Params and results: no futures, static shapes within the limits. */
@@ -1159,7 +1265,12 @@ tir_verify(const Program *p, const Limits *lim, Diag *d)
 
 	for (int i = 0; i < p->nfuncs; i++) {
 		v.fn = p->funcs[i];
-		if (verify_signature(&v, v.fn) || verify_block(&v, v.fn->body))
+		if (verify_signature(&v, v.fn) || verify_cfg(&v, v.fn, false))
+			return -1;
+		for (int b = 0; b < v.fn->nblocks; b++)
+			if (verify_block(&v, v.fn->blocks[b]))
+				return -1;
+		if (verify_cfg(&v, v.fn, true))
 			return -1;
 	}
 	return 0;

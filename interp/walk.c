@@ -92,10 +92,21 @@ walk_regions(const Op *op, WalkFn fn, void *ctx)
 }
 
 bool
+walk_func(const Func *f, WalkFn fn, void *ctx)
+{
+	if (!f->blocks) /* built or read without the block list */
+		return walk_block(f->body, fn, ctx);
+	for (int b = 0; b < f->nblocks; b++)
+		if (walk_block(f->blocks[b], fn, ctx))
+			return true;
+	return false;
+}
+
+bool
 walk_prog(const Program *p, WalkFn fn, void *ctx)
 {
 	for (int i = 0; i < p->nfuncs; i++)
-		if (walk_block(p->funcs[i]->body, fn, ctx))
+		if (walk_func(p->funcs[i], fn, ctx))
 			return true;
 	return false;
 }
@@ -164,9 +175,12 @@ void
 number_ops(Program *p)
 {
 	p->nops = 0;
-	for (int i = 0; i < p->nfuncs; i++)
-		walk_block_post(p->funcs[i]->body, number_op, number_last,
-				&p->nops);
+	for (int i = 0; i < p->nfuncs; i++) {
+		const Func *f = p->funcs[i];
+		for (int b = 0; b < (f->blocks ? f->nblocks : 1); b++)
+			walk_block_post(f->blocks ? f->blocks[b] : f->body,
+					number_op, number_last, &p->nops);
+	}
 }
 
 /* ---- use lists */

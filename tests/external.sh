@@ -76,7 +76,7 @@ tool_error "$seed" "mlir:printf 'x\\000'" "answer: 1:2: NUL byte in the answer"
 a="exec:sh $T/answer.sh"
 tool_error "$seed" "$a not-mapping.json" "answer: 1:1: 'decisions document' must be a mapping"
 tool_error "$seed" "$a unknown-key.json" \
-	"answer: 1:24: unknown key 'colour' in decisions document (expected one of: plan, free, anchor, hoist, args, cases)"
+	"answer: 1:24: unknown key 'colour' in decisions document (expected one of: plan, free, anchor, hoist, args, blockargs, yields, cases)"
 tool_error "$seed" "$a unknown-value.json" "answer: 1:11: unknown value %nope"
 tool_error "$seed" "$a non-operand.json" "answer: 1:16: %z is not an operand of the op defining %y"
 tool_error "$anchor" "$a other-type.json" \

@@ -187,7 +187,8 @@ START_TEST(document_errors)
 		"YAML document");
 	DOC_ERR("[1]", 1, 1, "'decisions document' must be a mapping");
 	DOC_ERR("bogus: 1", 1, 1, "unknown key 'bogus' in decisions document "
-		"(expected one of: plan, free, anchor, hoist, args, cases)");
+		"(expected one of: plan, free, anchor, hoist, args, blockargs, yields, "
+		"cases)");
 	DOC_ERR("cases: {}\nplan: {}\n", 2, 1, "'plan' beside 'cases': a "
 		"decisions document holds either cases or plan keys");
 	DOC_ERR("cases: [1]", 1, 8, "'cases' must be a mapping");
@@ -195,7 +196,8 @@ START_TEST(document_errors)
 		"in cases");
 	DOC_ERR("cases: {p/one: [1]}", 1, 16, "'cases entry' must be a mapping");
 	DOC_ERR("cases: {p/one: {cases: 1}}", 1, 17, "unknown key 'cases' in "
-		"cases entry (expected one of: plan, free, anchor, hoist, args)");
+		"cases entry (expected one of: plan, free, anchor, hoist, args, "
+		"blockargs, yields)");
 	DOC_ERR("plan: {zz: new}", 1, 8, "unknown value %zz");
 	DOC_ERR("{\"plan\": {\"f\": \"x\"}}", 1, 16, "%x is not an operand of "
 		"the op defining %f");

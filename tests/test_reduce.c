@@ -54,7 +54,10 @@ has_culprit(const Run *r, const char *name)
 
 	for (int i = 0; i < r->nculprits; i++) {
 		const Forced *f = &r->culprits[i];
-		if (f->words)
+		if (f->barg)
+			fmt_snprintf(buf, sizeof buf, "%s:%s", f->result->name,
+				 f->words);
+		else if (f->words)
 			fmt_snprintf(buf, sizeof buf, "args %s:%s", f->result->name,
 				 f->words);
 		else

@@ -11,7 +11,8 @@ elementwise op without `into` may overwrite its first operand of the same
 type when that operand
   - is used exactly once in the whole program (by this op),
   - is defined by an elementwise op or a clone in the same block, and
-  - neither op sits inside a region (loop, branch, launch).
+  - neither op sits inside a region (loop, branch, launch), and both sit
+    in one block of the body (a `^label` starts another).
 Views, params, constants, calls and regions are left alone, so the rule
 is conservative; bufdiff checks that it is also right.
 """
@@ -34,14 +35,16 @@ def main():
     plan = {}
     block = 0
     for line in text.splitlines():
-        if line.rstrip().endswith("{") or line.strip().startswith("}"):
-            block += 1   # a new block starts: no reuse across it
+        if line.rstrip().endswith("{") or line.strip().startswith("}") \
+                or line.startswith("^"):
+            block += 1   # a new block or region starts: no reuse across it
         m = OP.match(line)
         if not m:
             continue
         indent, res, op, rest, ty = m.groups()
         defs[res] = (op, len(indent), ty, block)
-        if op not in ELEMENTWISE or " into " in rest or len(indent) != 2:
+        if op not in ELEMENTWISE or " into " in rest or len(indent) != 2 \
+                or not ty.startswith("tensor<"):
             continue
         for name in re.findall(r"%([\w.$-]+)", rest):
             d = defs.get(name)

@@ -120,7 +120,8 @@ typedef struct Forced {
 	Value *result;
 	Value *operand;
 	Loc loc;
-	const char *words;
+	const char *words;      /* `args R:share,copy` / `A:share,copy`: the words */
+	bool barg;              /* result is a block argument (A:share,...) */
 } Forced;
 
 /* `free: {VALUE: after RESULT}` */
@@ -154,6 +155,8 @@ typedef struct Run {
 	int nhoists;
 	PlanArgs *args;
 	int nargs;
+	PlanEdges *edges;       /* `blockargs`, then `yields` (n 1) */
+	int nedges;
 	bool has_schedule;
 	Schedule schedule;
 	Verdict verdict;
@@ -179,7 +182,8 @@ const char *pipeline_bad_char(const char *p);
 /* Parse and validate the `runs:` list into c->runs. */
 void runs_load(Loader *L, struct Case *c, const yaml_node_t *n);
 /* The plan keys of a run or a decisions document, in this order. */
-enum { PK_PLAN, PK_FREE, PK_ANCHOR, PK_HOIST, PK_ARGS, PK_COUNT };
+enum { PK_PLAN, PK_FREE, PK_ANCHOR, PK_HOIST, PK_ARGS, PK_BLOCKARGS, PK_YIELDS,
+       PK_COUNT };
 extern const char *const plan_keys[PK_COUNT + 1];   /* NULL-terminated */
 /* Parse vals[PK_*] (NULL: absent) into r's plan, frees, anchors, hoists
  * and args, every name checked against c's program. */

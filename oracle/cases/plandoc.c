@@ -11,7 +11,8 @@
 enum { DK_CASES = PK_COUNT };
 
 static const char *const doc_keys[] = {
-	"plan", "free", "anchor", "hoist", "args", "cases", NULL, /* PK_* */
+	"plan", "free", "anchor", "hoist", "args", "blockargs", "yields",
+	"cases", NULL, /* PK_* */
 };
 
 /* What a protected pass over the document does with it. */

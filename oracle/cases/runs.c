@@ -84,7 +84,7 @@ static Forced
 decision(Loader *L, Case *c, const char *r, const char *o,
 	 const yaml_node_t *rat, const yaml_node_t *oat)
 {
-	Forced d = {op_result(L, c, r, rat), NULL, yl_loc(rat), NULL};
+	Forced d = {op_result(L, c, r, rat), NULL, yl_loc(rat), NULL, false};
 
 	if (!strcmp(o, "new"))
 		return d;
@@ -302,8 +302,107 @@ load_args(Loader *L, Case *c, Run *r, const yaml_node_t *n)
 	}
 }
 
+/* A block argument of a body with branches, named by the key k. */
+static Value *
+block_arg(Loader *L, Case *c, const yaml_node_t *k, const char *what)
+{
+	Value *a = value_named(L, c, yl_text(k), k);
+
+	if (!is_block_arg(a))
+		yl_fail(L, yl_loc(k), "%s: %%%s is not a block argument", what,
+			yl_text(k));
+	return a;
+}
+
+/* One word per incoming branch of a's block (or one for all of them):
+ * the share bits. */
+static uint64_t
+edge_words(Loader *L, const Value *a, const yaml_node_t *v, const char *what)
+{
+	int n = a->owner->npreds, nw;
+	uint64_t bits = 0;
+
+	if (n > 64)
+		yl_fail(L, yl_loc(v), "%s: ^%s has more than 64 incoming "
+			"branches", what, a->owner->label);
+	nw = v->type == YAML_SCALAR_NODE ? 1 : yl_nitems(v);
+	if (v->type != YAML_SCALAR_NODE) {
+		yl_want(L, v, YAML_SEQUENCE_NODE, what);
+		if (nw != n)
+			yl_fail(L, yl_loc(v), "%s: ^%s has %d incoming branch%s, "
+				"the list has %d", what, a->owner->label, n,
+				n == 1 ? "" : "es", nw);
+	}
+	for (int p = 0; p < n; p++) {
+		const yaml_node_t *w = v->type == YAML_SCALAR_NODE ? v
+				       : yl_item(L, v, p);
+		const char *s = scalar(L, w, what);
+		if (!strcmp(s, "share"))
+			bits |= (uint64_t)1 << p;
+		else if (strcmp(s, "copy"))
+			yl_fail(L, yl_loc(w), "%s: unknown word '%s' (expected "
+				"share or copy)", what, s);
+	}
+	return bits;
+}
+
+/* `blockargs: {A: share, B: [share, copy]}` */
+static void
+load_blockargs(Loader *L, Case *c, Run *r, const yaml_node_t *n)
+{
+	yl_want(L, n, YAML_MAPPING_NODE, "blockargs");
+	yl_free_keys(L, n, "blockargs");
+	r->nedges = yl_npairs(n);
+	r->edges = arena_alloc(L->arena, sizeof *r->edges * (size_t)(r->nedges + 1));
+	for (int i = 0; i < r->nedges; i++) {
+		yaml_node_t *k = yl_pair_key(L, n, i), *v = yl_pair_val(L, n, i);
+		PlanEdges *pe = &r->edges[i];
+
+		pe->a = block_arg(L, c, k, "blockargs");
+		pe->loc = yl_loc(k);
+		pe->n = pe->a->owner->npreds;
+		pe->share = edge_words(L, pe->a, v, "blockargs");
+	}
+}
+
+/* `yields: {R: share | copy}`: an if or a select result shares the buffer
+ * of what it takes, or gets a copy (appended to r->edges, one edge). */
+static void
+load_yields(Loader *L, Case *c, Run *r, const yaml_node_t *n)
+{
+	int m;
+	PlanEdges *e;
+
+	yl_want(L, n, YAML_MAPPING_NODE, "yields");
+	yl_free_keys(L, n, "yields");
+	m = yl_npairs(n);
+	e = arena_alloc(L->arena, sizeof *e * (size_t)(r->nedges + m + 1));
+	if (r->nedges)
+		memcpy(e, r->edges, sizeof *e * (size_t)r->nedges);
+	for (int i = 0; i < m; i++) {
+		yaml_node_t *k = yl_pair_key(L, n, i), *v = yl_pair_val(L, n, i);
+		PlanEdges *pe = &e[r->nedges + i];
+		const char *s;
+
+		pe->a = value_named(L, c, yl_text(k), k);
+		if (!is_share_result(pe->a))
+			yl_fail(L, yl_loc(k), "yields: %%%s is not a tensor result "
+				"of an if or a select", yl_text(k));
+		pe->loc = yl_loc(k);
+		pe->n = 1;
+		s = scalar(L, v, "yields");
+		if (!strcmp(s, "share"))
+			pe->share = 1;
+		else if (strcmp(s, "copy"))
+			yl_fail(L, yl_loc(v), "yields: unknown word '%s' (expected "
+				"share or copy)", s);
+	}
+	r->edges = e;
+	r->nedges += m;
+}
+
 const char *const plan_keys[PK_COUNT + 1] = {
-	"plan", "free", "anchor", "hoist", "args", NULL,
+	"plan", "free", "anchor", "hoist", "args", "blockargs", "yields", NULL,
 };
 
 void
@@ -319,12 +418,17 @@ runs_load_plan(Loader *L, Case *c, Run *r, yaml_node_t *const *vals)
 		load_hoist(L, c, r, vals[PK_HOIST]);
 	if (vals[PK_ARGS])
 		load_args(L, c, r, vals[PK_ARGS]);
+	if (vals[PK_BLOCKARGS])
+		load_blockargs(L, c, r, vals[PK_BLOCKARGS]);
+	if (vals[PK_YIELDS])
+		load_yields(L, c, r, vals[PK_YIELDS]);
 }
 
 bool
 run_has_plan(const Run *r)
 {
-	return r->nplan || r->nfrees || r->nanchors || r->nhoists || r->nargs;
+	return r->nplan || r->nfrees || r->nanchors || r->nhoists || r->nargs ||
+	       r->nedges;
 }
 
 /* "R:share,copy" (after `args `): how the call defining %R passes its
@@ -333,7 +437,7 @@ static Forced
 args_decision(Loader *L, Case *c, const char *s, const yaml_node_t *e)
 {
 	const char *colon = strchr(s, ':'), *w;
-	Forced d = {NULL, NULL, yl_loc(e), NULL};
+	Forced d = {NULL, NULL, yl_loc(e), NULL, false};
 	int n = 0, want;
 
 	if (!colon || colon == s)
@@ -389,6 +493,15 @@ load_decisions(Loader *L, Case *c, const yaml_node_t *n, const char *what,
 				"'RESULT:new' or 'args RESULT:share,...', got '%s'",
 				what, s);
 		r = arena_strndup(L->arena, s, (size_t)(colon - s));
+		if (runs_value(c->prog, NULL, c->entry, r) &&
+		    (is_block_arg(runs_value(c->prog, NULL, c->entry, r)) ||
+		     is_share_result(runs_value(c->prog, NULL, c->entry, r))) &&
+		    (!strncmp(colon + 1, "share", 5) || !strncmp(colon + 1, "copy", 4))) {
+			d[i] = (Forced){runs_value(c->prog, NULL, c->entry, r),
+					NULL, yl_loc(e),
+					arena_strdup(L->arena, colon + 1), true};
+			continue;
+		}
 		d[i] = decision(L, c, r, colon + 1, e, e);
 	}
 	return d;
@@ -544,9 +657,9 @@ load_run(Loader *L, Case *c, Run *r, const yaml_node_t *n, int no)
 	static const char *const keys[] = {
 		"strategy", "plan", "free", "schedule", "verdict", "outputs",
 		"blame", "memory", "culprits", "decisions", "anchor", "hoist",
-		"args", "pipeline", NULL};
+		"args", "blockargs", "yields", "pipeline", NULL};
 	enum { STRAT, PLAN, FREE, SCHED, VERDICT, OUTS, BLAME, MEM, CULP, DEC,
-	       ANCHOR, HOIST, ARGS, PIPE };
+	       ANCHOR, HOIST, ARGS, BLOCKARGS, YIELDS, PIPE };
 	yaml_node_t *v[PIPE + 1], *kn[PIPE + 1], *pk[PK_COUNT];
 	char label[32];
 
@@ -564,6 +677,8 @@ load_run(Loader *L, Case *c, Run *r, const yaml_node_t *n, int no)
 	pk[PK_ANCHOR] = v[ANCHOR];
 	pk[PK_HOIST] = v[HOIST];
 	pk[PK_ARGS] = v[ARGS];
+	pk[PK_BLOCKARGS] = v[BLOCKARGS];
+	pk[PK_YIELDS] = v[YIELDS];
 	runs_load_plan(L, c, r, pk);
 	if (v[OUTS]) {
 		fmt_snprintf(label, sizeof label, "run %d ", no);
@@ -615,7 +730,8 @@ run_plan_apply(const Run *r, Decisions *ds, Diag *err)
 	Plan pl = {.nitems = r->nplan, .nfrees = r->nfrees,
 		   .anchors = r->anchors, .nanchors = r->nanchors,
 		   .hoists = r->hoists, .nhoists = r->nhoists,
-		   .args = r->args, .nargs = r->nargs};
+		   .args = r->args, .nargs = r->nargs,
+		   .edges = r->edges, .nedges = r->nedges};
 	int rc;
 
 	pl.items = mem_alloc((size_t)(r->nplan + 1) * sizeof *pl.items);

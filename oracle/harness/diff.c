@@ -294,11 +294,15 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 
 	/* t's own decisions and argument copies (flipping a call adds some) */
 	t.d = mem_alloc((size_t)(b->c->prog->nvalues + 1) * sizeof *t.d);
+	t.eshare = mem_calloc((size_t)(b->c->prog->nvalues + 1), sizeof *t.eshare);
 	t.argcopies = mem_alloc((size_t)(t.nargcopies + 1) * sizeof *t.argcopies);
 	t.capargcopies = t.nargcopies + 1;
-	if (!t.d || !t.argcopies)
+	if (!t.d || !t.argcopies || !t.eshare)
 		goto oom;
 	memcpy(t.d, b->ds->d, (size_t)b->c->prog->nvalues * sizeof *t.d);
+	if (b->ds->eshare)
+		memcpy(t.eshare, b->ds->eshare, (size_t)b->c->prog->nvalues *
+		       sizeof *t.eshare);
 	if (t.nargcopies)
 		memcpy(t.argcopies, b->ds->argcopies, (size_t)t.nargcopies *
 		       sizeof *t.argcopies);
@@ -308,7 +312,9 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 			kept |= keep[j] == b->all[i];
 		if (kept)
 			continue;
-		if (!decision_is_call(b->all[i]))
+		if (is_block_arg(b->all[i]) || is_share_result(b->all[i]))
+			t.eshare[b->all[i]->id] = 0; /* copies on every edge */
+		else if (!decision_is_call(b->all[i]))
 			t.d[b->all[i]->id] = (Decision){DEC_NEW, NULL, NULL, true};
 		else if (decisions_copy_args(&t, b->all[i]->def, "flipped by "
 					     "the culprit bisection"))
@@ -322,11 +328,13 @@ still_fails(Bisect *b, Value **keep, int nkeep)
 	bprog_free(bp);
 	mem_free(t.d);
 	mem_free(t.argcopies);
+	mem_free(t.eshare);
 	return same;
 oom:
 	b->oom = true;
 	mem_free(t.d);
 	mem_free(t.argcopies);
+	mem_free(t.eshare);
 	return false;
 }
 
@@ -463,7 +471,9 @@ blame_matches(const Blame *b, const Violation *v)
 static const char *
 decision_name(const Forced *f, char *buf, size_t n)
 {
-	if (f->words)
+	if (f->barg)
+		fmt_snprintf(buf, n, "%s:%s", f->result->name, f->words);
+	else if (f->words)
 		fmt_snprintf(buf, n, "args %s:%s", f->result->name, f->words);
 	else
 		fmt_snprintf(buf, n, "%s:%s", f->result->name,
@@ -478,6 +488,9 @@ same_decision(const Decisions *ds, const Forced *f)
 	const Decision *d = &ds->d[f->result->id];
 	char buf[512];
 
+	if (f->barg)
+		return !strcmp(strchr(block_arg_str(ds, f->result, buf,
+						    sizeof buf), ':') + 1, f->words);
 	if (f->words)
 		return !strcmp(strchr(call_args_str(ds, f->result, false, buf,
 						    sizeof buf), ':') + 1, f->words);
@@ -542,7 +555,7 @@ check_culprits(const Run *r, RunOut *o)
 	if (!r->has_culprits)
 		return 0;
 	for (int i = 0; i < r->nculprits; i++)
-		calls |= r->culprits[i].words != NULL;
+		calls |= r->culprits[i].words != NULL && !r->culprits[i].barg;
 	for (int j = 0; j < o->nculprits; j++)
 		n += calls || !decision_is_call(o->culprits[j]);
 	for (int i = 0; i < r->nculprits; i++) {

@@ -239,6 +239,13 @@ ctx_text(const Rep *R, const DynCtx *c)
 		if (op->kind == OP_IF)
 			fprintf(R->out, "in the %s-branch of the if",
 				c->at[i].k ? "else" : "then");
+		else if (op->kind == OP_BR || op->kind == OP_COND_BR)
+			fprintf(R->out, "in ^%s after the edge ^%s <- %s%s (branch "
+				"%lld of the body)", op->succ[c->at[i].k & 1]->label,
+				op->succ[c->at[i].k & 1]->label,
+				op->parent->label ? "^" : "the entry",
+				op->parent->label ? op->parent->label : "",
+				(long long)(c->at[i].k >> 1));
 		else
 			fprintf(R->out, "on trip %lld of the %s", (long long)c->at[i].k,
 				op_info[op->kind].name);
