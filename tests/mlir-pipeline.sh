@@ -4,8 +4,8 @@
 # tool-error with the tool's message, exit 1), a memref program with an op
 # outside the executed subset (exit 2, the op and its line in the tool's
 # output; hand-written ones that misuse a view or a dealloc), a bad
-# --mlir-pipeline (usage, exit 2), and the JSON report's
-# memref lines.  Exit 77 (ctest skip) without mlir-opt-22.
+# --mlir-pipeline (usage, exit 2), the JSON report's memref lines, and a
+# case's `pipeline:` key (reports, a crash's status, its located errors).  Exit 77 (ctest skip) without mlir-opt-22.
 set -u
 B=$1 S=$2
 if ! command -v mlir-opt-22 >/dev/null; then
@@ -58,4 +58,39 @@ fields runs.0.violations.0 \
 	'writer={"value": "y", "op": "add", "line": 5, "memref_line": 6}' decision=null
 fieldstart runs.0.tool.memref '"builtin.module"() ({
   "func.func"()'
+# a case pins its run's pipeline (`pipeline:`, docs/cases.md): it reaches
+# the command, the text report and the JSON; a crash of the tool is a
+# tool-error with its signal
+crash=$S/cases/external/mlir/pipeline-cf-await-dealloc-crash.yaml
+P='one-shot-bufferize{bufferize-function-boundaries},func.func(convert-scf-to-cf),buffer-deallocation-pipeline'
+expect 0 "$B" run "$crash"
+has "run 2: mlir-pipeline:mlir-opt-22, schedule sync: tool-error (as expected)"
+has "  pipeline: $P"
+has "  command: bufdiff export $crash --mlir-version 22 | mlir-opt-22 '--pass-pipeline=builtin.module($P)' --mlir-print-op-generic --mlir-print-debuginfo --mlir-print-local-scope"
+has "SUMMARY: bufdiff: tool-error: killed by signal 11 (SIGSEGV)"
+expect 0 "$B" run "$crash" --json
+field runs.0.tool.status "exit 1"
+field runs.1.pipeline "$P"
+field runs.1.tool.status "killed by signal 11 (SIGSEGV)"
+python3 "$jfield" "$out" runs.0.pipeline >/dev/null 2>&1 && fail "runs.0 has a pipeline"
+# --mlir-pipeline on a run without the key; the key wins over it
+expect 1 "$B" run "$seed" --strategy mlir-pipeline --mlir-pipeline 'one-shot-bufferize{bufferize-function-boundaries}' --json
+field runs.0.pipeline 'one-shot-bufferize{bufferize-function-boundaries}'
+# (with the flag's pipeline, the key's runs would peak higher and agree)
+expect 0 "$B" check "$S/cases/external/mlir/pipeline-optimize-liveness.yaml" \
+	--mlir-pipeline 'one-shot-bufferize{bufferize-function-boundaries},buffer-deallocation-pipeline'
+# the key's errors: located, with the line and a caret, exit 2
+printf '%s\n' 'case: k' 'program: |' '  func @main(%x: tensor<3xi32>) -> tensor<3xi32> {' \
+	'    return %x' '  }' 'inputs: {x: [1, 2, 3]}' 'runs:' '  - strategy: one-shot' \
+	'    pipeline: canonicalize' >k.yaml
+expect 2 "$B" run k.yaml
+has "k.yaml:9:5: error: pipeline: only an mlir-pipeline strategy runs a pass pipeline (this run's strategy is one-shot)"
+has "    pipeline: canonicalize"
+has "    ^"
+sed -i 's/one-shot/mlir-pipeline/; s/canonicalize/"a;b"/' k.yaml
+expect 2 "$B" run k.yaml
+has 'k.yaml:9:17: error: pipeline: '"';'"' cannot be part of a pass pipeline'
+expect 2 "$B" run "$seed" --strategy mlir-pipeline --mlir-pipeline 'a;b'
+has "bufdiff run: --mlir-pipeline: ';' cannot be part of a pass pipeline, got 'a;b'"
+
 echo ok

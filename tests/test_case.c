@@ -155,7 +155,7 @@ START_TEST(key_errors)
 	LOAD_ERR(HEAD "inputs: {x: [1, 2, 3]}\nruns:\n  - strategy: copy-all\n    verdit: agree\n",
 		 10, 5, "unknown key 'verdit' in run (expected one of: strategy, "
 		 "plan, free, schedule, verdict, outputs, blame, memory, "
-		 "culprits, decisions, anchor, hoist, args, blockargs, yields)");
+		 "culprits, decisions, anchor, hoist, args, blockargs, yields, pipeline)");
 	LOAD_ERR(HEAD "inputs: {x: [1, 2, 3]}\nruns:\n  - blame: [{writer: y, who: x}]\n",
 		 9, 25, "unknown key 'who' in blame record (expected one of: "
 		 "writer, victim, reader, kind)");
@@ -411,6 +411,66 @@ START_TEST(runs_validation)
 	LOAD_ERR(RUNS "  - outputs: [[1, 2]]\n", 9, 15,
 		 "run 1 output 0 has 2 elements, expected 3");
 	LOAD_ERR(RUNS "  - 5\n", 9, 5, "'runs entry' must be a mapping");
+}
+END_TEST
+
+/* `pipeline:` in a run: a pass pipeline for an mlir-pipeline strategy,
+ * checked when the case loads (docs/cases.md). */
+START_TEST(pipeline_key)
+{
+	Case *c = load_ok(RUNS
+			  "  - strategy: mlir-pipeline:mlir-opt-16\n"
+			  "    pipeline: \"one-shot-bufferize{bufferize-function-"
+			  "boundaries allow-return-allocs},func.func(buffer-"
+			  "deallocation)\"\n"
+			  "  - strategy: mlir-pipeline\n");
+	Str b = {0};
+	char *y;
+
+	ck_assert_str_eq(c->runs[0].pipeline, "one-shot-bufferize{bufferize-"
+			 "function-boundaries allow-return-allocs},func.func("
+			 "buffer-deallocation)");
+	ck_assert_ptr_null(c->runs[1].pipeline);
+	/* written back as the reducer writes a run */
+	emit_run_head(&b, &c->runs[0], c->prog, c->entry);
+	ck_assert_str_eq(y = str_take(&b), "  - strategy: "
+			 "\"mlir-pipeline:mlir-opt-16\"\n"
+			 "    pipeline: \"one-shot-bufferize{bufferize-function-"
+			 "boundaries allow-return-allocs},func.func(buffer-"
+			 "deallocation)\"\n");
+	mem_free(y);
+	case_free(c);
+
+	LOAD_ERR(RUNS "  - strategy: mlir-pipeline\n    pipeline: [a, b]\n",
+		 10, 15, "'pipeline' must be a string");
+	LOAD_ERR(RUNS "  - strategy: mlir-pipeline\n    pipeline: {a: b}\n",
+		 10, 15, "'pipeline' must be a string");
+	LOAD_ERR(RUNS "  - strategy: mlir-pipeline\n    pipeline:\n", 10, 14,
+		 "pipeline: empty pass pipeline");
+	LOAD_ERR(RUNS "  - strategy: mlir-pipeline\n    pipeline: ''\n", 10, 15,
+		 "pipeline: empty pass pipeline");
+	LOAD_ERR(RUNS "  - strategy: one-shot\n    pipeline: canonicalize\n",
+		 10, 5, "pipeline: only an mlir-pipeline strategy runs a pass "
+		 "pipeline (this run's strategy is one-shot)");
+	LOAD_ERR(RUNS "  - pipeline: canonicalize\n", 9, 5, "pipeline: only an "
+		 "mlir-pipeline strategy runs a pass pipeline (this run's "
+		 "strategy is copy-all)");
+	LOAD_ERR(RUNS "  - strategy: mlir:mlir-opt-16\n    pipeline: canonicalize\n",
+		 10, 5, "pipeline: only an mlir-pipeline strategy runs a pass "
+		 "pipeline (this run's strategy is mlir:mlir-opt-16)");
+	/* data, never shell text: what no pass pipeline holds is refused,
+	 * located at the character when the file spells the value as is */
+	LOAD_ERR(RUNS "  - strategy: mlir-pipeline\n    pipeline: a;rm -rf x\n",
+		 10, 16, "pipeline: ';' cannot be part of a pass pipeline");
+	LOAD_ERR(RUNS "  - strategy: mlir-pipeline\n    pipeline: \"a,$(b)\"\n",
+		 10, 18, "pipeline: '$' cannot be part of a pass pipeline");
+	LOAD_ERR(RUNS "  - strategy: mlir-pipeline\n    pipeline: \"a'b\"\n",
+		 10, 17, "pipeline: ''' cannot be part of a pass pipeline");
+	LOAD_ERR(RUNS "  - strategy: mlir-pipeline\n    pipeline: \"a\\nb\"\n",
+		 10, 15, "pipeline: byte 0x0a cannot be part of a pass pipeline");
+	ck_assert_ptr_null(pipeline_bad_char("builtin.module(func.func(a{b=1 "
+					     "c=\"d e\" f=[g]}),h-i_j:k+l/m@*)"));
+	ck_assert_str_eq(pipeline_bad_char("a|b"), "|b");
 }
 END_TEST
 
@@ -672,6 +732,7 @@ case_suite(void)
 	tcase_add_test(t, input_forms);
 	tcase_add_test(t, random_is_deterministic);
 	tcase_add_test(t, runs_validation);
+	tcase_add_test(t, pipeline_key);
 	tcase_add_test(t, hostile_nesting);
 	suite_add_tcase(s, t);
 	t = tcase_create("check");

@@ -380,6 +380,63 @@ START_TEST(cache_keys)
 }
 END_TEST
 
+/* A run's `pipeline:` reaches the tool's command and the cache's key:
+ * two pipelines on one program are two calls, the same one again none;
+ * --mlir-pipeline is the default of the runs without the key. */
+START_TEST(cache_keys_pipeline)
+{
+	static const char *runs =
+		"runs:\n"
+		"  - strategy: \"mlir-pipeline:sh " TOOLS "memref-fake.sh ok\"\n"
+		"    pipeline: one-shot-bufferize,func.func(buffer-deallocation)\n"
+		"  - strategy: \"mlir-pipeline:sh " TOOLS "memref-fake.sh ok\"\n"
+		"    pipeline: \"one-shot-bufferize{bufferize-function-boundaries}\"\n"
+		"  - strategy: \"mlir-pipeline:sh " TOOLS "memref-fake.sh ok\"\n"
+		"    pipeline: one-shot-bufferize,func.func(buffer-deallocation)\n"
+		"  - strategy: \"mlir-pipeline:sh " TOOLS "memref-fake.sh ok\"\n";
+	ExternalOpts o = external_opts_default;
+	RunConfig cfg = run_config_default;
+	long calls = external_stats()->calls;
+	Str b = {0};
+	Outcome out;
+	char *text;
+	Case *c;
+
+	str_puts(&b, seed_text);
+	str_puts(&b, runs);
+	c = load(text = str_take(&b));
+	mem_free(text);
+	external_forget();
+	o.mlir_pipeline = "p-from-the-flag";
+	cfg.tool = &o;
+	check_case(&cfg, c, NULL, true, &out);
+	ck_assert_int_eq(out.nruns, 4);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(out.runs[i].verdict, VERDICT_AGREE);
+	ck_assert_str_eq(c->runs[0].pipeline,
+			 "one-shot-bufferize,func.func(buffer-deallocation)");
+	ck_assert_str_eq(out.runs[0].pipeline, c->runs[0].pipeline);
+	ck_assert_str_eq(out.runs[1].pipeline,
+			 "one-shot-bufferize{bufferize-function-boundaries}");
+	ck_assert_str_eq(out.runs[3].pipeline, "p-from-the-flag");
+	ck_assert_str_eq(out.runs[0].tool.cmd, "bufdiff export p.yaml "
+			 "--mlir-version 22 | sh " TOOLS "memref-fake.sh ok "
+			 "'--pass-pipeline=builtin.module(one-shot-bufferize,"
+			 "func.func(buffer-deallocation))' --mlir-print-op-generic "
+			 "--mlir-print-debuginfo --mlir-print-local-scope");
+	ck_assert_ptr_nonnull(strstr(out.runs[1].tool.cmd, "'--pass-pipeline="
+			      "builtin.module(one-shot-bufferize{bufferize-"
+			      "function-boundaries})'"));
+	ck_assert_ptr_nonnull(strstr(out.runs[3].tool.cmd, "'--pass-pipeline="
+			      "builtin.module(p-from-the-flag)'"));
+	/* runs 1 and 3 ask the same: three calls for four runs */
+	ck_assert_int_eq(external_stats()->calls, calls + 3);
+	outcome_clear(&out);
+	case_free(c);
+	external_forget();
+}
+END_TEST
+
 /* A tool's stderr may hold any bytes: reports get printable text. */
 START_TEST(report_printable)
 {
@@ -487,6 +544,7 @@ external_suite(void)
 	tcase_add_test(tk, cache_failures_too);
 	tcase_add_test(tk, cache_prefilled);
 	tcase_add_test(tk, cache_keys);
+	tcase_add_test(tk, cache_keys_pipeline);
 	tcase_add_test(tk, report_printable);
 	tcase_add_test(tk, no_leaks);
 	tcase_add_test(tk, crash_through_the_shell);

@@ -1,8 +1,9 @@
 /* test_memref.c: memref programs (oracle/mlir/memref*.c) as buffer programs:
  * the seed's runs and agrees, functions of several blocks run along their
- * branches, and a memref program cut short anywhere, missing any line, or
+ * branches, a memref program cut short anywhere, missing any line, or
  * read while allocations fail, is an error or a run, never a crash or a
- * leak. */
+ * leak; mlir-opt-16's spellings (foreach_thread, operand_segment_sizes)
+ * run. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -354,6 +355,96 @@ START_TEST(out_of_memory)
 }
 END_TEST
 
+/* mlir-opt-16's spellings of a forall program under its old pipeline
+ * (one-shot-bufferize, then func.func(buffer-deallocation)), as it prints
+ * them: `operand_segment_sizes` on memref.subview, memref.alloc and
+ * linalg.generic, and `scf.foreach_thread` (its trip count an operand)
+ * ending in an empty `scf.foreach_thread.perform_concurrently`. */
+static const char *case16_text =
+	"case: f16\n"
+	"program: |\n"
+	"  func @main(%x: tensor<8xf32>, %out: tensor<8xf32>) -> tensor<8xf32> {\n"
+	"    %r = forall %i = 0 to 4 shared(%o = %out) -> (tensor<8xf32>) {\n"
+	"      %j = mul %i, 2 : index\n"
+	"      %s = extract_slice %x[%j] [2] [1] : tensor<2xf32>\n"
+	"      %t = add %s, 1.0 : tensor<2xf32>\n"
+	"      parallel_insert_slice %t into %o[%j] [2] [1]\n"
+	"    }\n"
+	"    return %r\n"
+	"  }\n"
+	"inputs:\n"
+	"  x: [1, 2, 3, 4, 5, 6, 7, 8]\n"
+	"  out: {splat: 0}\n";
+
+static const char *memref16_text =
+	"\"builtin.module\"() ({\n"
+	"  \"func.func\"() ({\n"
+	"  ^bb0(%arg0: memref<8xf32, strided<[?], offset: ?>>, %arg1: memref<8xf32, strided<[?], offset: ?>>):\n"
+	"    %0 = \"arith.constant\"() {value = 1.000000e+00 : f32} : () -> f32 loc(\"f16.yaml\":7:7)\n"
+	"    %1 = \"arith.constant\"() {value = 2 : index} : () -> index loc(\"f16.yaml\":5:7)\n"
+	"    %2 = \"arith.constant\"() {value = 4 : index} : () -> index loc(\"f16.yaml\":4:5)\n"
+	"    \"scf.foreach_thread\"(%2) ({\n"
+	"    ^bb0(%arg2: index loc(\"f16.yaml\":4:5)):\n"
+	"      %3 = \"arith.muli\"(%arg2, %1) : (index, index) -> index loc(\"f16.yaml\":5:7)\n"
+	"      %4 = \"memref.subview\"(%arg0, %3) {operand_segment_sizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: 2>, static_strides = array<i64: 1>} : (memref<8xf32, strided<[?], offset: ?>>, index) -> memref<2xf32, strided<[?], offset: ?>> loc(\"f16.yaml\":6:7)\n"
+	"      %5 = \"memref.alloc\"() {alignment = 64 : i64, operand_segment_sizes = array<i32: 0, 0>} : () -> memref<2xf32> loc(\"f16.yaml\":7:7)\n"
+	"      \"linalg.generic\"(%4, %0, %5) ({\n"
+	"      ^bb0(%arg3: f32, %arg4: f32, %arg5: f32):\n"
+	"        %7 = \"arith.addf\"(%arg3, %arg4) {fastmath = #arith.fastmath<none>} : (f32, f32) -> f32 loc(\"f16.yaml\":7:7)\n"
+	"        \"linalg.yield\"(%7) : (f32) -> () loc(\"f16.yaml\":7:7)\n"
+	"      }) {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = [#linalg.iterator_type<parallel>], operand_segment_sizes = array<i32: 2, 1>} : (memref<2xf32, strided<[?], offset: ?>>, f32, memref<2xf32>) -> () loc(\"f16.yaml\":7:7)\n"
+	"      %6 = \"memref.subview\"(%arg1, %3) {operand_segment_sizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: 2>, static_strides = array<i64: 1>} : (memref<8xf32, strided<[?], offset: ?>>, index) -> memref<2xf32, strided<[?], offset: ?>> loc(\"f16.yaml\":8:7)\n"
+	"      \"memref.copy\"(%5, %6) : (memref<2xf32>, memref<2xf32, strided<[?], offset: ?>>) -> () loc(\"f16.yaml\":8:7)\n"
+	"      \"memref.dealloc\"(%5) : (memref<2xf32>) -> () loc(\"f16.yaml\":7:7)\n"
+	"      \"scf.foreach_thread.perform_concurrently\"() ({\n"
+	"      ^bb0:\n"
+	"      }) : () -> () loc(\"f16.yaml\":9:5)\n"
+	"    }) {operand_segment_sizes = array<i32: 1, 0>} : (index) -> () loc(\"f16.yaml\":4:5)\n"
+	"    \"func.return\"(%arg1) : (memref<8xf32, strided<[?], offset: ?>>) -> () loc(\"f16.yaml\":10:5)\n"
+	"  }) {function_type = (memref<8xf32, strided<[?], offset: ?>>, memref<8xf32, strided<[?], offset: ?>>) -> memref<8xf32, strided<[?], offset: ?>>, sym_name = \"main\"} : () -> () loc(\"f16.yaml\":3:3)\n"
+	"}) : () -> ()\n";
+
+START_TEST(mlir16_spellings)
+{
+	ExecOpts eo = {.sched = {SCHED_LATE, 0}};
+	ExecResult res;
+	const Func *entry;
+	ExportMap map = {0};
+	Arena *a = arena_new();
+	Str s = {0};
+	Case *c = NULL;
+	BProg *bp;
+	char *bad;
+	Diag d;
+
+	ck_assert_msg(!case_parse("f16.yaml", case16_text, strlen(case16_text),
+				  0, &c, &d), "%s", d.msg);
+	ck_assert(!mlir_export(c->prog, "f16.yaml", mlir_version(16), &s, a,
+			       &map, &d));
+	str_free(&s);
+	ck_assert_msg(!memref_program(c, memref16_text, &map, &bp, &entry, &d),
+		      "%d:%d: %s", d.loc.line, d.loc.col, d.msg);
+	eo.lim = &c->lim;
+	ck_assert(!exec_run(bp, entry, c->inputs, &eo, &res, &d));
+	ck_assert_int_eq(res.nviols, 0);
+	for (int i = 0; i < 8; i++)
+		ck_assert(tensor_getf(res.outs[0], i) == 2 + i);
+	exec_result_free(&res);
+	bprog_free(bp);
+	/* shared outs left on a foreach_thread: named, not run */
+	bad = mem_strdup(memref16_text);
+	memcpy(strstr(bad, "array<i32: 1, 0>} : (index)"), "array<i32: 1, 1>", 16);
+	ck_assert(memref_program(c, bad, &map, &bp, &entry, &d));
+	ck_assert_int_eq(d.loc.line, 7);
+	ck_assert_str_eq(d.msg, "scf.foreach_thread: only a 1-D "
+			 "foreach_thread without shared outs or results is "
+			 "executed");
+	mem_free(bad);
+	arena_free(a);
+	case_free(c);
+}
+END_TEST
+
 static Suite *
 memref_suite(void)
 {
@@ -366,6 +457,7 @@ memref_suite(void)
 	tcase_add_loop_test(t, cut_anywhere, 0, NFIX);
 	tcase_add_loop_test(t, drop_each_line, 0, NFIX);
 	tcase_add_loop_test(t, out_of_memory, 0, NFIX);
+	tcase_add_test(t, mlir16_spellings);
 	suite_add_tcase(s, t);
 	return s;
 }

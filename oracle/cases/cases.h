@@ -169,9 +169,16 @@ typedef struct Run {
 	bool has_culprits, has_decisions;
 	Forced *culprits, *decisions;
 	int nculprits, ndecisions;
+	const char *pipeline;   /* `pipeline: P` (mlir-pipeline strategies
+				 * only): the pass pipeline, as
+				 * --mlir-pipeline P; NULL: absent */
 } Run;
 
 struct Case;
+/* The first byte of pass pipeline p that cannot be part of one (bufdiff
+ * passes it as one argv element, never through a shell), or NULL: p is
+ * letters, digits, spaces and _ - . , = ( ) { } : + / " @ * [ ]. */
+const char *pipeline_bad_char(const char *p);
 /* Parse and validate the `runs:` list into c->runs. */
 void runs_load(Loader *L, struct Case *c, const yaml_node_t *n);
 /* The plan keys of a run or a decisions document, in this order. */

@@ -595,25 +595,83 @@ load_choice(Loader *L, Run *r, yaml_node_t *strat, yaml_node_t *sched,
 	}
 }
 
+const char *
+pipeline_bad_char(const char *p)
+{
+	for (; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr(" _-.,=(){}:+/\"@*[]", *p)))
+			return p;
+	return NULL;
+}
+
+/* Where byte `off` of scalar n's value is in the file, when the file
+ * spells the value unchanged on one line (plain, or quoted without
+ * escapes); else where the value starts. */
+static Loc
+scalar_char_loc(Loader *L, const yaml_node_t *n, size_t off)
+{
+	Loc at = yl_loc(n);
+	const char *raw = L->text + n->start_mark.index;
+	int q = n->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+		n->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+
+	if (n->start_mark.line == n->end_mark.line &&
+	    (q || n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE) &&
+	    !memcmp(raw + q, yl_text(n), off + 1))
+		at.col += (int)off + q;
+	return at;
+}
+
+/* `pipeline: P`: a pass pipeline for an mlir-pipeline strategy's tool,
+ * one argv element (`--pass-pipeline=builtin.module(P)`). */
+static void
+load_pipeline(Loader *L, Run *r, const yaml_node_t *k, const yaml_node_t *v)
+{
+	const char *p, *bad;
+
+	yl_want(L, v, YAML_SCALAR_NODE, "pipeline");
+	p = yl_text(v);
+	if (!*p || yl_is_null(v))
+		yl_fail(L, yl_loc(v), "pipeline: empty pass pipeline");
+	if ((bad = pipeline_bad_char(p))) {
+		unsigned char ch = (unsigned char)*bad;
+		if (ch > ' ' && ch < 0x7f)
+			yl_fail(L, scalar_char_loc(L, v, (size_t)(bad - p)),
+				"pipeline: '%c' cannot be part of a pass pipeline",
+				ch);
+		yl_fail(L, scalar_char_loc(L, v, (size_t)(bad - p)),
+			"pipeline: byte 0x%02x cannot be part of a pass pipeline",
+			ch);
+	}
+	if (!r->strategy || r->strategy->kind != STRAT_PIPELINE)
+		yl_fail(L, yl_loc(k), "pipeline: only an mlir-pipeline strategy "
+			"runs a pass pipeline (this run's strategy is %s)",
+			r->strategy ? r->strategy->name : "copy-all");
+	r->pipeline = arena_strdup(L->arena, p);
+}
+
 static void
 load_run(Loader *L, Case *c, Run *r, const yaml_node_t *n, int no)
 {
 	static const char *const keys[] = {
 		"strategy", "plan", "free", "schedule", "verdict", "outputs",
 		"blame", "memory", "culprits", "decisions", "anchor", "hoist",
-		"args", "blockargs", "yields", NULL};
+		"args", "blockargs", "yields", "pipeline", NULL};
 	enum { STRAT, PLAN, FREE, SCHED, VERDICT, OUTS, BLAME, MEM, CULP, DEC,
-	       ANCHOR, HOIST, ARGS, BLOCKARGS, YIELDS };
-	yaml_node_t *v[YIELDS + 1], *pk[PK_COUNT];
+	       ANCHOR, HOIST, ARGS, BLOCKARGS, YIELDS, PIPE };
+	yaml_node_t *v[PIPE + 1], *kn[PIPE + 1], *pk[PK_COUNT];
 	char label[32];
 
 	yl_want(L, n, YAML_MAPPING_NODE, "runs entry");
-	yl_keys(L, n, keys, "run", v, NULL);
+	yl_keys(L, n, keys, "run", v, kn);
 	r->loc = yl_loc(n);
 	r->strategy = NULL;
 	for (int k = 0; k < MS_COUNT; k++)
 		r->memory[k] = -1;
 	load_choice(L, r, v[STRAT], v[SCHED], v[VERDICT]);
+	if (v[PIPE])
+		load_pipeline(L, r, kn[PIPE], v[PIPE]);
 	pk[PK_PLAN] = v[PLAN];
 	pk[PK_FREE] = v[FREE];
 	pk[PK_ANCHOR] = v[ANCHOR];

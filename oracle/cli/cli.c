@@ -535,10 +535,23 @@ static int
 p_pipeline(Args *a, const Flag *f, const char *v, void *field, char *why,
 	   size_t n)
 {
+	const char *bad;
+
 	(void)a, (void)f;
 	if (!*v || strchr(v, '\'')) {
 		fmt_snprintf(why, n, "--mlir-pipeline wants a pass pipeline (no "
 			 "quotes), got '%s'", v);
+		return -1;
+	}
+	/* what a case's `pipeline:` may hold (docs/cases.md) */
+	if ((bad = pipeline_bad_char(v))) {
+		if ((unsigned char)*bad > ' ' && (unsigned char)*bad < 0x7f)
+			fmt_snprintf(why, n, "--mlir-pipeline: '%c' cannot be part "
+				     "of a pass pipeline, got '%s'", *bad, v);
+		else
+			fmt_snprintf(why, n, "--mlir-pipeline: byte 0x%02x cannot "
+				     "be part of a pass pipeline",
+				     (unsigned char)*bad);
 		return -1;
 	}
 	*(const char **)field = v;

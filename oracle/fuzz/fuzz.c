@@ -93,6 +93,31 @@ tool_opts(const FuzzOpts *o)
 	return o->cfg ? o->cfg->tool : NULL;
 }
 
+/* --mlir-pipeline P of an mlir-pipeline campaign, or NULL (the default):
+ * its cases pin it in their run (`pipeline: P`), so that a repro runs
+ * what the campaign ran. */
+static const char *
+fuzz_pipeline(const FuzzOpts *o)
+{
+	const ExternalOpts *t = tool_opts(o);
+
+	if (o->strategy->kind != STRAT_PIPELINE || !t || !t->mlir_pipeline ||
+	    !*t->mlir_pipeline)
+		return NULL;
+	return t->mlir_pipeline;
+}
+
+/* " --mlir-pipeline 'P'" when the campaign has one, else "". */
+static void
+pipeline_flag(const FuzzOpts *o, char *buf, size_t n)
+{
+	const char *p = fuzz_pipeline(o);
+
+	/* P holds no quote (the flag's parser refuses them) */
+	fmt_snprintf(buf, n, "%s%s%s", p ? " --mlir-pipeline '" : "", p ? p : "",
+		     p ? "'" : "");
+}
+
 /* Beside an outside strategy's repro DIR/B.yaml: B.mlir, its export, and
  * B.sh, the tool's command on it, ready for an upstream bug report. */
 static void
@@ -102,7 +127,7 @@ keep_bridge(const FuzzOpts *o, const char *path, const char *yaml)
 	char base[4096];
 	Case *c = NULL;
 	Str m = {0}, sh = {0};
-	char *mt = NULL, *st = NULL;
+	char *mt = NULL, *st = NULL, flag[1200];
 	Diag d;
 
 	fmt_snprintf(base, sizeof base, "%.*s", (int)n, path);
@@ -113,8 +138,10 @@ keep_bridge(const FuzzOpts *o, const char *path, const char *yaml)
 		str_free(&m);
 		return;
 	}
+	pipeline_flag(o, flag, sizeof flag);
 	str_printf(&sh, "#!/bin/sh\n# %s, found by bufdiff fuzz --strategy "
-		   "%s\ncd \"$(dirname \"$0\")\" && ", c->name, o->strategy->name);
+		   "%s%s\ncd \"$(dirname \"$0\")\" && ", c->name,
+		   o->strategy->name, flag);
 	external_stage(tool_opts(o), o->strategy, &sh);
 	str_printf(&sh, " < %s.mlir\n", strrchr(base, '/') ? strrchr(base, '/') + 1
 							  : base);
@@ -141,7 +168,7 @@ static void
 keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 	     const char *yaml, const char *sig, bool tool_error)
 {
-	char path[4096], name[128], about[256];
+	char path[4096], name[128], about[1536], flag[1200];
 	char *reduced = NULL;
 	ReduceStats rs = {0};
 	bool isnew;
@@ -154,8 +181,9 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 		return;
 	fmt_snprintf(name, sizeof name, "fuzz/%s-%llu", strategy_label(o->strategy),
 		 (unsigned long long)seed);
-	fmt_snprintf(about, sizeof about, "found by bufdiff fuzz --strategy %s "
-		 "--seed %llu", o->strategy->name, (unsigned long long)seed);
+	pipeline_flag(o, flag, sizeof flag);
+	fmt_snprintf(about, sizeof about, "found by bufdiff fuzz --strategy %s%s "
+		 "--seed %llu", o->strategy->name, flag, (unsigned long long)seed);
 	if (o->reduce && reduce_case(o->cfg, c, 0, name, about, &reduced, &rs, &d) == 0 &&
 	    !o->quiet)
 		fprintf(stderr, "\nseed %llu: reduced %d -> %d ops (%d candidates, "
@@ -198,6 +226,16 @@ load_seed(const FuzzOpts *o, uint64_t seed, char **yaml, Case **c, Diag *d)
 	*c = NULL;
 	if (!(*yaml = gen_case(seed, &o->gen, o->strategy->name)))
 		return -1;
+	if (fuzz_pipeline(o)) { /* the run is the yaml's last entry */
+		Str b = {0};
+		str_puts(&b, *yaml);
+		str_puts(&b, "    pipeline: ");
+		emit_quoted(&b, fuzz_pipeline(o));
+		str_puts(&b, "\n");
+		mem_free(*yaml);
+		if (!(*yaml = str_take(&b)))
+			return -1;
+	}
 	fuzz_file(seed, file, sizeof file);
 	return case_parse(file, *yaml, strlen(*yaml), 0, c, d) ? 1 : 0;
 }

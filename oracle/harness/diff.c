@@ -730,11 +730,34 @@ release_program(RunOut *o)
 	o->bp = NULL;
 }
 
+/* The tool options of run r of strategy s: the configuration's, with the
+ * run's `pipeline:` in place of --mlir-pipeline (in *buf).  *pipeline:
+ * the pipeline given, NULL for the default or another strategy. */
+static const ExternalOpts *
+run_tool_opts(const RunConfig *cfg, const Run *r, const Strategy *s,
+	      ExternalOpts *buf, const char **pipeline)
+{
+	const ExternalOpts *o = cfg->tool ? cfg->tool : &external_opts_default;
+
+	*pipeline = NULL;
+	if (s->kind != STRAT_PIPELINE)
+		return cfg->tool;
+	if (!r || !r->pipeline) {
+		if (o->mlir_pipeline && *o->mlir_pipeline)
+			*pipeline = o->mlir_pipeline;
+		return cfg->tool;
+	}
+	*buf = *o;
+	buf->mlir_pipeline = *pipeline = r->pipeline;
+	return buf;
+}
+
 void
 diff_run(const RunConfig *cfg, const Case *c, const Run *r, const Strategy *s,
 	 Tensor *const *ref, int nref, RunOut *o)
 {
 	Schedule list[2 + 64];
+	ExternalOpts topts;
 	Answer a = {.ds = &o->ds};
 	bool all;
 	int n, rc;
@@ -756,7 +779,8 @@ diff_run(const RunConfig *cfg, const Case *c, const Run *r, const Strategy *s,
 		return;
 	}
 	n = schedule_list(cfg, c, r, list, &all);
-	rc = strategy_answer(s, &(StratCtx){c->prog, c, cfg->tool}, &a);
+	rc = strategy_answer(s, &(StratCtx){c->prog, c, run_tool_opts(cfg, r, s,
+					    &topts, &o->pipeline)}, &a);
 	o->tool = a.tool;
 	o->bp = a.bp;
 	if (rc > 0) { /* nothing to execute */

@@ -199,6 +199,11 @@ emit_run_head(Str *b, const Run *r, const Program *p, const Func *entry)
 	else
 		str_puts(b, r->strategy ? r->strategy->name : "copy-all");
 	str_puts(b, "\n");
+	if (r->pipeline) {
+		str_puts(b, "    pipeline: ");
+		emit_quoted(b, r->pipeline);
+		str_puts(b, "\n");
+	}
 	for (int i = 0; i < r->nplan; i++) {
 		const Forced *f = &r->plan[i];
 		const Value *res = counterpart(p, f->result);

@@ -74,6 +74,10 @@ typedef struct RunOut {
 	bool all;
 	char why[640];          /* the first unmet expectation */
 	ToolReport tool;        /* outside strategies: the call and its answer */
+	const char *pipeline;   /* mlir-pipeline: the pass pipeline the run's
+				 * `pipeline:` or --mlir-pipeline gave (the
+				 * case's or the options' text); NULL: the
+				 * default */
 	MemSeries series;       /* RunConfig.record: the worst execution's steps */
 } RunOut;
 
@@ -146,8 +150,9 @@ void emit_quoted(Str *b, const char *s);
 void emit_data(Str *b, const Tensor *t, const Type *ty);
 /* `  NAME: DATA` lines for f's params. */
 void emit_inputs(Str *b, const Func *f, Tensor *const *inputs);
-/* "  - strategy: S" and the run's plan/free entries whose values exist in
- * p (the same name in the function of the same name), and its schedule.
+/* "  - strategy: S", its pipeline, and the run's plan/free entries whose
+ * values exist in p (the same name in the function of the same name), and
+ * its schedule.
  * Names are written as the loader resolves them: `'@f/name'` when the
  * name alone would find another function's value. */
 void emit_run_head(Str *b, const Run *r, const Program *p, const Func *entry);

@@ -78,7 +78,11 @@ cache_key(const ExternalOpts *o, const Strategy *s, const char *in)
 {
 	Str b = {0};
 
+	/* the command holds the pipeline and the analysis options: a run's
+	 * `pipeline:` is another question to the same tool */
 	str_printf(&b, "%s\n%d\n", s->name, external_mlir_version(o, s));
+	external_command(o, s, &b);
+	str_puts(&b, "\n");
 	str_puts(&b, in);
 	return str_take(&b);
 }

@@ -337,6 +337,7 @@ static const struct {
 	{"scf.while", mx_while},
 	{"scf.condition", mx_condition},
 	{"scf.forall", mx_forall},
+	{"scf.foreach_thread", mx_forall},
 	{"async.execute", mx_async},
 	{"async.await", mx_await},
 	{"func.call", mx_call},
@@ -356,7 +357,8 @@ mx_one_op(MX *M, const MOp *m, BBlock *b)
 		return;
 	}
 	if (!strcmp(m->name, "scf.yield") || !strcmp(m->name, "async.yield") ||
-	    !strcmp(m->name, "scf.forall.in_parallel")) {
+	    !strcmp(m->name, "scf.forall.in_parallel") ||
+	    !strcmp(m->name, "scf.foreach_thread.perform_concurrently")) {
 		mx_yield(M, m, b, BI_YIELD);
 		return;
 	}

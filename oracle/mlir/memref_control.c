@@ -351,8 +351,26 @@ mx_condition(MX *M, const MOp *m, BBlock *b)
 	in->nvals = 1;
 }
 
+/* mlir-opt-16's scf.foreach_thread (scf.forall's old name): trips 0 to
+ * its one num_threads operand, step 1; no shared outs left on memrefs
+ * (operand_segment_sizes [1, 0]) and no results. */
+static void
+foreach_thread_bounds(MX *M, const MOp *m, Op *op)
+{
+	int64_t seg[2];
+
+	if (m->nresults || mx_segments(M, m, seg, 2) != 2 || seg[0] != 1 ||
+	    seg[1])
+		mx_fail(M, m, "scf.foreach_thread: only a 1-D foreach_thread "
+			"without shared outs or results is executed");
+	op->args[0] = mx_lit(0);
+	op->args[1] = mx_opnd(mx_val(M, m, 0));
+	op->args[2] = mx_lit(1);
+}
+
 /* scf.forall on memrefs (no shared outs left): its trips interleaved
- * under the schedule, as TIR's forall (exec.c's run_forall). */
+ * under the schedule, as TIR's forall (exec.c's run_forall).  Also
+ * mlir-opt-16's scf.foreach_thread. */
 void
 mx_forall(MX *M, const MOp *m, BBlock *b)
 {
@@ -362,16 +380,24 @@ mx_forall(MX *M, const MOp *m, BBlock *b)
 	BInst *in;
 	int k = 0;
 
-	if (m->nresults || mx_ints(M, m, "staticLowerBound", lb, 2) != 1 ||
-	    mx_ints(M, m, "staticUpperBound", ub, 2) != 1 ||
-	    mx_ints(M, m, "staticStep", st, 2) != 1)
-		mx_fail(M, m, "scf.forall: only a 1-D forall without results "
-			"is executed");
-	op->args[0] = lb[0] == DYN ? mx_opnd(mx_val(M, m, k++)) : mx_lit(lb[0]);
-	op->args[1] = ub[0] == DYN ? mx_opnd(mx_val(M, m, k++)) : mx_lit(ub[0]);
-	op->args[2] = st[0] == DYN ? mx_opnd(mx_val(M, m, k++)) : mx_lit(st[0]);
-	if (op->args[2].v || op->args[2].i != 1)
-		mx_fail(M, m, "scf.forall: only step 1 is executed");
+	if (!strcmp(m->name, "scf.foreach_thread")) {
+		foreach_thread_bounds(M, m, op);
+	} else {
+		if (m->nresults ||
+		    mx_ints(M, m, "staticLowerBound", lb, 2) != 1 ||
+		    mx_ints(M, m, "staticUpperBound", ub, 2) != 1 ||
+		    mx_ints(M, m, "staticStep", st, 2) != 1)
+			mx_fail(M, m, "scf.forall: only a 1-D forall without "
+				"results is executed");
+		op->args[0] = lb[0] == DYN ? mx_opnd(mx_val(M, m, k++))
+					   : mx_lit(lb[0]);
+		op->args[1] = ub[0] == DYN ? mx_opnd(mx_val(M, m, k++))
+					   : mx_lit(ub[0]);
+		op->args[2] = st[0] == DYN ? mx_opnd(mx_val(M, m, k++))
+					   : mx_lit(st[0]);
+		if (op->args[2].v || op->args[2].i != 1)
+			mx_fail(M, m, "scf.forall: only step 1 is executed");
+	}
 	op->body = arena_alloc(M->a, sizeof *op->body);
 	op->body->args = block_values(M, m, 0, 0);
 	op->body->nargs = 1;

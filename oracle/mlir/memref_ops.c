@@ -628,19 +628,50 @@ mx_store(MX *M, const MOp *m, BBlock *b)
 		in->top = t;
 }
 
+/* A from_elements of constants, which mlir-opt-16 folds into a
+ * memref.global: a const op holding its elements (literals or scalar
+ * consts), or NULL when one is computed. */
+static const Op *
+folded_elements(MX *M, const MOp *m, const Op *t)
+{
+	Op *op = mx_syn_op(M, OP_CONST, m, 0);
+	ConstData *c = &op->cdata;
+
+	c->n = t->nargs;
+	c->f = arena_alloc(M->a, (size_t)(t->nargs + 1) * sizeof *c->f);
+	c->i = arena_alloc(M->a, (size_t)(t->nargs + 1) * sizeof *c->i);
+	for (int k = 0; k < t->nargs; k++) {
+		const Operand *a = &t->args[k];
+		const Op *d = a->v ? a->v->def : NULL;
+		if (!a->v) {
+			c->f[k] = a->isfloat ? a->f : (double)a->i;
+			c->i[k] = a->isfloat ? (int64_t)a->f : a->i;
+		} else if (d && d->kind == OP_CONST && d->cdata.n == 1) {
+			c->f[k] = d->cdata.f ? d->cdata.f[0] : (double)d->cdata.i[0];
+			c->i[k] = d->cdata.i ? d->cdata.i[0] : (int64_t)d->cdata.f[0];
+		} else {
+			return NULL;
+		}
+	}
+	op->type = t->res[0]->type;
+	return op;
+}
+
 void
 mx_get_global(MX *M, const MOp *m, BBlock *b)
 {
-	const Op *t = mx_tir_of(M, m);
+	const Op *t = mx_tir_of(M, m), *k = t;
 	Value *v;
 
-	if (!t || t->kind != OP_CONST || !t->nres)
+	if (t && t->kind == OP_FROM_ELEMENTS)
+		k = folded_elements(M, m, t);
+	if (!t || !k || k->kind != OP_CONST || !t->nres)
 		mx_fail(M, m, "memref.get_global at no constant of the case");
 	v = mx_res(M, m, 0);
 	if (!type_equal(v->type, t->res[0]->type))
 		mx_fail(M, m, "memref.get_global of type %s for a constant of "
 			"another shape", m->restypes[0]);
-	mx_inst(M, b, BI_CONST, t, t->res[0], m)->top = t;
+	mx_inst(M, b, BI_CONST, k, t->res[0], m)->top = t;
 	mx_inst(M, b, BI_ALIAS, mx_syn_op(M, OP_CLONE, m, 0), v, m)->src = t->res[0];
 }
 

@@ -490,6 +490,8 @@ tool_text(FILE *out, const RunOut *r)
 		return false;
 	if (r->verdict == VERDICT_TOOL_ERROR)
 		fprintf(out, "  %s\n", r->tool.status);
+	if (r->pipeline)
+		fprintf(out, "  pipeline: %s\n", r->pipeline);
 	fprintf(out, "  command: %s\n", r->tool.cmd);
 	if (r->tool.err[0])
 		fprintf(out, "  stderr:\n%s%s", r->tool.err,
@@ -1163,6 +1165,8 @@ run_json(const Case *c, const Outcome *o, const RunOut *r)
 	bool ok = j && outs && viols;
 
 	ok = ok && set(j, "strategy", json_string(r->strategy));
+	if (ok && r->pipeline)
+		ok = set(j, "pipeline", json_string(r->pipeline));
 	ok = ok && set(j, "schedule", json_string(r->schedule));
 	ok = ok && set(j, "status", json_string(r->skipped ? "skipped" :
 						 status_names[r->status]));
