@@ -1192,6 +1192,21 @@ parse_region(Parser *P, Op *parent, Block *b)
 
 /* ---------------------------------------------------------- functions */
 
+/* `%name: T`, a new value (a param or a block argument). */
+static Value *
+typed_value(Parser *P, const char *what)
+{
+	Value *v;
+
+	if (P->tok.kind != TK_VALUE)
+		expected(P, what);
+	v = new_value(P, &P->tok);
+	next(P);
+	expect_punct(P, ':');
+	v->type = parse_type(P);
+	return v;
+}
+
 static void
 parse_params(Parser *P, Func *f)
 {
@@ -1201,14 +1216,8 @@ parse_params(Parser *P, Func *f)
 	if (accept_punct(P, ')'))
 		return;
 	do {
-		Value *v;
-		if (P->tok.kind != TK_VALUE)
-			expected(P, "parameter");
-		v = new_value(P, &P->tok);
+		Value *v = typed_value(P, "parameter");
 		v->isparam = true;
-		next(P);
-		expect_punct(P, ':');
-		v->type = parse_type(P);
 		if (accept_punct(P, '{')) {
 			expect_kw(P, "readonly");
 			expect_punct(P, '}');
@@ -1234,14 +1243,8 @@ parse_label(Parser *P, Func *f, int *fbcap)
 	next(P);
 	if (accept_punct(P, '(')) {
 		do {
-			Value *a;
-			if (P->tok.kind != TK_VALUE)
-				expected(P, "block argument");
-			a = new_value(P, &P->tok);
+			Value *a = typed_value(P, "block argument");
 			a->owner = b;
-			next(P);
-			expect_punct(P, ':');
-			a->type = parse_type(P);
 			VEC_PUSH(P->a, b->args, b->nargs, cap, a);
 		} while (accept_punct(P, ','));
 		expect_punct(P, ')');
