@@ -168,6 +168,7 @@ typedef struct Fix {
 	Arena *a;
 	ExportMap map;
 	const char *memref;
+	BProg *bp;	/* the program a kept result points into */
 } Fix;
 
 static void
@@ -183,6 +184,7 @@ fix_load_k(Fix *f, int k)
 	ck_assert(!mlir_export(f->c->prog, fixes[k].file, mlir_version(22), &s,
 			       f->a, &f->map, &d));
 	f->memref = *fixes[k].memref;
+	f->bp = NULL;
 	str_free(&s);
 }
 
@@ -195,12 +197,14 @@ fix_load(Fix *f)
 static void
 fix_free(Fix *f)
 {
+	bprog_free(f->bp);
 	arena_free(f->a);
 	case_free(f->c);
 }
 
 /* Translate and run text; 0 ran (res filled, then freed), -1 refused,
- * -2 the run failed (out of memory). */
+ * -2 the run failed (out of memory).  A kept result's violations point
+ * into the program, so the fixture keeps it until fix_free. */
 static int
 run_text(Fix *f, const char *text, ExecResult *keep)
 {
@@ -217,11 +221,14 @@ run_text(Fix *f, const char *text, ExecResult *keep)
 		bprog_free(bp);
 		return -2;
 	}
-	if (keep)
+	if (keep) {
 		*keep = res;
-	else
+		bprog_free(f->bp);
+		f->bp = bp;
+	} else {
 		exec_result_free(&res);
-	bprog_free(bp);
+		bprog_free(bp);
+	}
 	return 0;
 }
 
