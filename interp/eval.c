@@ -216,6 +216,7 @@ static const EvalFn eval_form[] = {
 	[F_FROM_ELEMENTS] = eval_from_elements,
 	[F_RESHAPE] = eval_reshape,
 	[F_SELECT] = eval_select,
+	[F_GENERATE] = eval_generate,
 };
 
 /* ------------------------------------------------- blocks and calls */

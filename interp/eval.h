@@ -161,6 +161,9 @@ int eval_func(Frame *f, const Func *fn, Box **outs);
 
 /* eval_data.c: one function per data form, and its poison rule */
 int eval_const(Frame *f, const Op *op);
+/* The sizes of op's type, its `?` dims read from its operands (empty,
+ * generate). */
+int op_dims(Frame *f, const Op *op, int64_t *dims);
 int eval_empty(Frame *f, const Op *op);
 int eval_binary(Frame *f, const Op *op);
 int eval_unary(Frame *f, const Op *op);
@@ -191,6 +194,7 @@ int eval_for(Frame *f, const Op *op);
 int eval_forall(Frame *f, const Op *op);
 int eval_parallel_insert(Frame *f, const Op *op);
 int eval_while(Frame *f, const Op *op);
+int eval_generate(Frame *f, const Op *op);
 int eval_assert(Frame *f, const Op *op);
 int eval_async(Frame *f, const Op *op);
 int eval_await(Frame *f, const Op *op);

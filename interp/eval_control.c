@@ -1,7 +1,7 @@
 /*
  * eval_control.c: the reference interpreter's forms that run regions or
  * functions: call, if, for, forall (and its parallel_insert_slice),
- * while, assert, async and await.
+ * while, generate, assert, async and await.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -454,3 +454,93 @@ eval_await(Frame *f, const Op *op)
 	return 0;
 }
 
+
+/* Bind generate's index args to the element index idx. */
+static int
+bind_index(Frame *f, const Op *op, const int64_t *idx)
+{
+	const Block *b = op->body;
+
+	for (int d = 0; d < b->nargs; d++) {
+		Tensor *t = t_new(f->run, op->loc, DT_INDEX, 0, NULL);
+		Box *bx;
+		if (!t)
+			return -1;
+		tensor_seti(t, 0, idx[d]);
+		if (!(bx = box_new(f->run, op->loc, t)))
+			return -1;
+		bind(f, b->args[d], bx);
+	}
+	return 0;
+}
+
+/* One element of a generate: the body on index idx, its scalar into
+ * element li of t (undefined when the scalar is). */
+static int
+generate_elem(Frame *f, const Op *op, const int64_t *idx, Tensor *t,
+	      int64_t li)
+{
+	Run *r = f->run;
+	Type el = {.kind = TY_SCALAR, .dt = op->type->dt};
+	Type *elp = &el;
+	Box *out = NULL;
+	View vo, ve;
+	int rc;
+
+	if (r->trips >= r->lim->max_trips)
+		return diag_set(r->d, op->loc, "loop trip limit of %lld reached "
+				"(generate elements count as trips)",
+				(long long)r->lim->max_trips);
+	if (charge(r, op->loc, WORK_STEP) < 0)
+		return -1;
+	r->trips++;
+	rc = bind_index(f, op, idx);
+	if (rc == 0)
+		rc = eval_block(f, op->body, &elp, &out, 1);
+	clear_block(f, op->body);
+	if (rc < 0 || !out || !out->t) {
+		box_unref(r, out);
+		return rc < 0 ? -1 : diag_set(r->d, op->loc, "generate body "
+					      "yields no scalar");
+	}
+	vo = elem_view(t, false, li);
+	ve = view_of(out->t);
+	k_copy(&vo, &ve);
+	if (!tensor_defined(out->t, 0)) {
+		if (def_ensure(r, op->loc, t, 1) < 0) {
+			box_unref(r, out);
+			return -1;
+		}
+		t->def[li] = 0;
+	}
+	box_unref(r, out);
+	return 0;
+}
+
+/* generate: the body once per element, in row-major order, each run on
+ * the values in scope as they are (value semantics: an insert in the body
+ * into a captured tensor makes a new tensor, never seen by the next
+ * element).  Each element counts as a loop trip. */
+int
+eval_generate(Frame *f, const Op *op)
+{
+	int64_t dims[MAXRANK], idx[MAXRANK] = {0}, n = 1;
+	int rank = op->type->rank;
+	Tensor *t;
+
+	if (op_dims(f, op, dims) < 0)
+		return -1;
+	if (!(t = t_new(f->run, op->loc, op->type->dt, rank, dims)))
+		return -1;
+	for (int d = 0; d < rank; d++)
+		n *= dims[d];
+	for (int64_t li = 0; li < n; li++) {
+		if (generate_elem(f, op, idx, t, li) < 0) {
+			t_free(f->run, t);
+			return -1;
+		}
+		for (int d = rank - 1; d >= 0 && ++idx[d] == dims[d]; d--)
+			idx[d] = 0;
+	}
+	return bind_new(f, op, 0, t);
+}

@@ -128,12 +128,10 @@ eval_const(Frame *f, const Op *op)
 }
 
 int
-eval_empty(Frame *f, const Op *op)
+op_dims(Frame *f, const Op *op, int64_t *dims)
 {
 	const Type *ty = op->type;
-	int64_t dims[MAXRANK];
 	int rank = type_rank(ty), k = 0;
-	Tensor *t;
 
 	for (int i = 0; i < rank; i++) {
 		dims[i] = ty->dims[i];
@@ -141,7 +139,8 @@ eval_empty(Frame *f, const Op *op)
 			continue;
 		if (k >= op->nargs)
 			return diag_set(f->run->d, op->loc,
-					"empty needs a size for dim %d", i);
+					"%s needs a size for dim %d",
+					op_info[op->kind].name, i);
 		if (read_int(f, op, &op->args[k], "dimension", &dims[i]) < 0)
 			return -1;
 		if (dims[i] < 0)
@@ -150,7 +149,19 @@ eval_empty(Frame *f, const Op *op)
 					oname(&op->args[k]), (long long)dims[i]);
 		k++;
 	}
-	if (!(t = t_new(f->run, op->loc, ty->dt, rank, dims)))
+	return 0;
+}
+
+int
+eval_empty(Frame *f, const Op *op)
+{
+	const Type *ty = op->type;
+	int64_t dims[MAXRANK];
+	Tensor *t;
+
+	if (op_dims(f, op, dims) < 0)
+		return -1;
+	if (!(t = t_new(f->run, op->loc, ty->dt, type_rank(ty), dims)))
 		return -1;
 	if (def_ensure(f->run, op->loc, t, 0) < 0) {
 		t_free(f->run, t);

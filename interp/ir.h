@@ -233,6 +233,7 @@ typedef enum Form {
 	F_FROM_ELEMENTS, F_RESHAPE,
 	F_WHILE, F_ASSERT,
 	F_SELECT,
+	F_GENERATE,     /* a tensor from its body run once per element */
 	F_YIELD, F_RETURN, F_CONDITION, /* terminators: F_YIELD and after */
 	F_BR, F_COND_BR                 /* ... branches: a function body's
 					 * blocks end with them or return */
@@ -373,7 +374,8 @@ struct Op {
 	int nperm;
 	ConstData cdata;  /* const */
 	/* regions */
-	Block *body;      /* for / async body, if's then */
+	Block *body;      /* for / async / generate body (generate: one
+			   * index arg per dim), if's then */
 	Block *orelse;    /* if's else, NULL when absent */
 	Type **rtypes;    /* if/for/async result types `-> (...)` */
 	int nrtypes;
@@ -424,6 +426,8 @@ struct Op {
  *   F_FROM_ELEMENTS the elements, row-major
  *   F_RESHAPE      a (reassoc/nreassoc)
  *   F_SELECT       cond, a, b (tensors or scalars of the result type)
+ *   F_GENERATE     dynamic dims, one per `?` (body->args = one index per
+ *                  dim; the body yields one scalar of the element type)
  *   F_BR           the successor's block arguments (succ[0])
  *   F_COND_BR      cond, then each successor's arguments (sarg/nsarg)
  */

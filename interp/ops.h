@@ -104,6 +104,7 @@ OP(EXPAND_SHAPE,"expand_shape", F_RESHAPE,    NONE,     W_NONE, 0)
 OP(SELECT,      "select",       F_SELECT,     NONE,     W_NONE, 0)
 OP(BR,          "br",           F_BR,         NONE,     W_NONE, 0)
 OP(COND_BR,     "cond_br",      F_COND_BR,    NONE,     W_NONE, 0)
+OP(GENERATE,    "generate",     F_GENERATE,   NONE,     W_NONE, 0)
 #ifdef OPS_H_DEFAULT_EW
 #undef EW
 #undef OPS_H_DEFAULT_EW

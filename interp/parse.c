@@ -790,6 +790,41 @@ parse_while(Parser *P, Op *op)
 	parse_region(P, op, orelse);
 }
 
+/* `generate(%n, ...) [%i, %j] : T { ... yield %s }`: the dynamic sizes,
+ * one index arg per dim (typed index unless written `%i: T`, which the
+ * verifier refuses when T is not index), the type, then the body. */
+static void
+parse_generate(Parser *P, Op *op)
+{
+	Block *body = new_block(P, op);
+	int bcap = 0;
+
+	op->body = body;
+	if (accept_punct(P, '(')) {
+		if (!is_punct(P, ')'))
+			op->nargs = parse_operands(P, &op->args, false);
+		expect_punct(P, ')');
+	}
+	expect_punct(P, '[');
+	if (!is_punct(P, ']'))
+		do {
+			Value *a;
+			if (P->tok.kind != TK_VALUE)
+				expected(P, "index argument");
+			a = new_value(P, &P->tok);
+			a->owner = body;
+			a->type = new_scalar(P, DT_INDEX, P->tok.loc);
+			VEC_PUSH(P->a, body->args, body->nargs, bcap, a);
+			next(P);
+			if (accept_punct(P, ':'))
+				a->type = parse_type(P);
+		} while (accept_punct(P, ','));
+	expect_punct(P, ']');
+	expect_punct(P, ':');
+	op->type = parse_type(P);
+	parse_region(P, op, body);
+}
+
 /* `assert %c, "message"`: the message is kept unescaped. */
 static void
 parse_assert(Parser *P, Op *op)
@@ -1030,6 +1065,9 @@ parse_body(Parser *P, Op *op)
 	case F_WHILE:
 		parse_while(P, op);
 		return;
+	case F_GENERATE:
+		parse_generate(P, op);
+		return;
 	case F_ASSERT:
 		parse_assert(P, op);
 		return;
@@ -1182,6 +1220,7 @@ parse_region(Parser *P, Op *parent, Block *b)
 	/* a forall body ends with its parallel_insert_slices: the yield
 	 * after them is implicit, whatever the results */
 	if (parent && (parent->nrtypes == 0 || parent->kind == OP_FORALL) &&
+	    parent->kind != OP_GENERATE &&
 	    (!last || last->kind != OP_YIELD) &&
 	    !(parent->kind == OP_WHILE && b == parent->body))
 		push_op(P, b, &cap, implicit_term(P, OP_YIELD, P->tok.loc));

@@ -331,6 +331,35 @@ put_while(Str *b, const Op *op, int depth)
 	str_puts(b, "}");
 }
 
+/* `(%n) [%i, %j] : T { ... }` (index args written without their type) */
+static void
+put_generate(Str *b, const Op *op, int depth)
+{
+	const Block *body = op->body;
+
+	if (op->nargs) {
+		str_puts(b, "(");
+		put_operands(b, op->args, op->nargs);
+		str_puts(b, ")");
+	}
+	str_puts(b, " [");
+	for (int i = 0; body && i < body->nargs; i++) {
+		const Value *a = body->args[i];
+		str_printf(b, i ? ", %%%s" : "%%%s", a->name);
+		if (a->type->kind != TY_SCALAR || a->type->dt != DT_INDEX) {
+			str_puts(b, ": ");
+			put_type(b, a->type);
+		}
+	}
+	str_puts(b, "] : ");
+	put_type(b, op->type);
+	str_puts(b, " {\n");
+	if (body)
+		put_block(b, body, depth + 1);
+	indent(b, depth);
+	str_puts(b, "}");
+}
+
 /* The message re-escaped, so it parses back to the same text. */
 static void
 put_string(Str *b, const char *s)
@@ -489,6 +518,9 @@ put_body(Str *b, const Op *op, int depth)
 		return;
 	case F_WHILE:
 		put_while(b, op, depth);
+		return;
+	case F_GENERATE:
+		put_generate(b, op, depth);
 		return;
 	case F_ASSERT:
 		str_puts(b, " ");

@@ -913,6 +913,42 @@ check_parallel_insert(Verifier *v, const Op *op)
 	return want_type(v, &op->args[0], &want);
 }
 
+/* generate: a tensor type, one index operand per `?`, one index arg per
+ * dim (the body's yield is check_yield's). */
+static int
+check_generate(Verifier *v, const Op *op)
+{
+	const Type *t = op->type;
+	int ndyn = 0;
+
+	if (type_tensor(v, op))
+		return -1;
+	for (int i = 0; i < t->rank; i++)
+		ndyn += t->dims[i] == DIM_DYN;
+	for (int i = 0; i < op->nargs; i++)
+		if (want_index(v, &op->args[i]))
+			return -1;
+	if (op->nargs != ndyn)
+		return diag_set(v->d, op->loc, "generate needs %d dynamic "
+				"size%s for %s, got %d", ndyn,
+				ndyn == 1 ? "" : "s", ts(v, 0, t), op->nargs);
+	if (!op->body)
+		return diag_set(v->d, op->loc, "malformed generate region");
+	if (op->body->nargs != t->rank)
+		return diag_set(v->d, op->loc, "generate of %s takes %d index "
+				"arg%s (one per dim), got %d", ts(v, 0, t),
+				t->rank, t->rank == 1 ? "" : "s",
+				op->body->nargs);
+	for (int i = 0; i < op->body->nargs; i++) {
+		const Value *a = op->body->args[i];
+		if (a->type->kind != TY_SCALAR || a->type->dt != DT_INDEX)
+			return diag_set(v->d, a->type->loc, "generate index arg "
+					"%%%s must be index, got %s", a->name,
+					ts(v, 0, a->type));
+	}
+	return 0;
+}
+
 static bool is_last(const Op *op);
 
 static int
@@ -949,16 +985,19 @@ check_assert(Verifier *v, const Op *op)
 {
 	static const Type i1 = {.kind = TY_SCALAR, .dt = DT_I1};
 
-	/* the failure path of a launch or of one forall trip among others
-	 * running is not modelled */
+	/* the failure path of a launch, of one forall trip among others
+	 * running or of one element of a generate is not modelled */
 	for (const Block *b = op->parent; b; b = outer_block(b))
 		if (b->parent && (b->parent->kind == OP_ASYNC ||
-				  b->parent->kind == OP_FORALL))
+				  b->parent->kind == OP_FORALL ||
+				  b->parent->kind == OP_GENERATE))
 			return diag_set(v->d, op->loc,
 					"assert inside %s is not supported",
 					b->parent->kind == OP_ASYNC
 						? "an async region"
-						: "a forall body");
+					: b->parent->kind == OP_FORALL
+						? "a forall body"
+						: "a generate body");
 	return want_type(v, &op->args[0], &i1);
 }
 
@@ -968,6 +1007,11 @@ check_async(Verifier *v, const Op *op)
 	if (op->stream < 0)
 		return diag_set(v->d, op->loc,
 				"async stream %d is negative", op->stream);
+	/* a launch per element, pending across elements: not modelled */
+	for (const Block *b = op->parent; b; b = outer_block(b))
+		if (b->parent && b->parent->kind == OP_GENERATE)
+			return diag_set(v->d, op->loc, "async inside a "
+					"generate body is not supported");
 	return 0;
 }
 
@@ -1053,6 +1097,11 @@ check_yield(Verifier *v, const Op *op)
 				"`condition`, not yield");
 	if (r->kind == OP_FORALL)
 		return check_results(v, op, NULL, 0);
+	if (r->kind == OP_GENERATE) {
+		Type el = {.kind = TY_SCALAR, .dt = r->type->dt};
+		Type *want = &el;
+		return check_results(v, op, &want, 1);
+	}
 	return check_results(v, op, r->rtypes, r->nrtypes);
 }
 
@@ -1109,6 +1158,7 @@ static const FormRule form_rules[] = {
 	[F_ASSERT] = {1, 0, false, check_assert},
 	[F_CONDITION] = {1, 0, false, check_condition},
 	[F_SELECT] = {3, 0, true, check_select},
+	[F_GENERATE] = {-1, 0, true, check_generate},
 	[F_BR] = {-1, 0, false, check_branch},
 	[F_COND_BR] = {-1, 0, false, check_branch},
 };
