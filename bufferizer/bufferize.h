@@ -267,8 +267,11 @@ enum {
 	ONESHOT_FAIL_DRAIN = 1 << 12,  /* ... after pending launches complete */
 	ONESHOT_BLOCKARGS = 1 << 13,   /* a block argument sharing a buffer
 					* aliases what it received */
-	ONESHOT_LEND = 1 << 14         /* a shared buffer lives as long as
+	ONESHOT_LEND = 1 << 14,        /* a shared buffer lives as long as
 					* the results that share it */
+	ONESHOT_GENERATE = 1 << 15     /* a generate body runs once per
+					* element: reads recur, and a buffer
+					* from outside is never written */
 };
 
 int oneshot_decide(const Program *p, Decisions *ds, unsigned breaks);

@@ -485,6 +485,21 @@ lower_select(Lower *L, const Op *op, BBlock *out)
 	emit_copy(L, out, op, r, s, "the value select picks");
 }
 
+/* generate: a fresh buffer (its `?` sizes are the op's operands), which
+ * the body's runs fill one element each; what the body writes in place
+ * stays written for the next element. */
+static void
+lower_generate(Lower *L, const Op *op, BBlock *out)
+{
+	Value *r = op->res[0];
+	BInst *in;
+
+	fresh(L, out, op, r, NULL);
+	in = inst_new(L, BI_GENERATE, op, r);
+	in->body = lower_block(L, op->body);
+	emit(L, out, in);
+}
+
 static void
 lower_op(Lower *L, const Op *op, BBlock *out)
 {
@@ -529,6 +544,9 @@ lower_op(Lower *L, const Op *op, BBlock *out)
 		return;
 	case F_SELECT:
 		lower_select(L, op, out);
+		return;
+	case F_GENERATE:
+		lower_generate(L, op, out);
 		return;
 	case F_AWAIT:
 		lower_await(L, op, out);

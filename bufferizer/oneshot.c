@@ -279,9 +279,11 @@ add_read(OS *S, const Value *v, const Op *u)
 	scope = buffer_scope(S, v);
 	while (!at_scope(cur->parent, scope) && cur->parent->parent) {
 		const Op *P = cur->parent->parent;
-		if ((P->kind == OP_FOR || P->kind == OP_FORALL ||
-		     P->kind == OP_WHILE) &&
-		    !broken(S, ONESHOT_CROSS_ITER)) {
+		if (((P->kind == OP_FOR || P->kind == OP_FORALL ||
+		      P->kind == OP_WHILE) &&
+		     !broken(S, ONESHOT_CROSS_ITER)) ||
+		    (P->kind == OP_GENERATE && !broken(S, ONESHOT_GENERATE))) {
+			/* a generate body runs once per element */
 			r->start = P->seq < r->start ? P->seq : r->start;
 			r->end = P->last > r->end ? P->last : r->end;
 			r->loop = true;
@@ -1016,6 +1018,43 @@ in_shared(OS *S, const Op *w, const Value *c)
 	return false;
 }
 
+/* Does c's buffer come from outside a generate around w?  Each element's
+ * run of the body must see it as it was (value semantics); the body runs
+ * again after the write.  The generate around w that holds it, or NULL. */
+static const Op *
+in_generate(OS *S, const Op *w, const Value *c)
+{
+	int root = find(S, c->id);
+
+	if (broken(S, ONESHOT_GENERATE))
+		return NULL;
+	for (const Op *F = w; F->parent->parent; F = F->parent->parent) {
+		const Op *P = F->parent->parent;
+		int m = root;
+		if (P->kind != OP_GENERATE)
+			continue;
+		do {
+			if (!inside(S->p->values[m], P))
+				return P;
+			m = S->next[m];
+		} while (m != root);
+	}
+	return NULL;
+}
+
+static const char *
+generate_reason(OS *S, const Value *c, const Op *g)
+{
+	Str b = {0};
+
+	str_printf(&b, "the buffer of %%%s comes from outside the generate",
+		   c->name);
+	put_op_at(&b, S->p, g);
+	str_puts(&b, ": the body runs again for the next element, which must "
+		 "see it unchanged");
+	return reason_take(S->ds->arena, &b);
+}
+
 static const char *
 shared_reason(OS *S, const Value *c)
 {
@@ -1095,6 +1134,7 @@ decide_result(OS *S, const Op *w, Value *v, Value **cand, int n, bool join)
 	Decision *d = &S->ds->d[v->id];
 	const char *why = NULL;
 	const Value *r;
+	const Op *g;
 	Conflict c;
 
 	for (int pass = 0; pass < 2; pass++)
@@ -1109,6 +1149,11 @@ decide_result(OS *S, const Op *w, Value *v, Value **cand, int n, bool join)
 			if (in_shared(S, w, cand[i])) {
 				if (!why)
 					why = shared_reason(S, cand[i]);
+				continue;
+			}
+			if ((g = in_generate(S, w, cand[i]))) {
+				if (!why)
+					why = generate_reason(S, cand[i], g);
 				continue;
 			}
 			if (S->ro[find(S, cand[i]->id)] && !broken(S, ONESHOT_READONLY)) {
@@ -1214,6 +1259,9 @@ decide_op(OS *S, const Op *op)
 	case F_ASYNC:
 		decide_block(S, op->body);
 		return;
+	case F_GENERATE:
+		decide_block(S, op->body);
+		break; /* the result: a fresh buffer */
 	case F_AWAIT: {
 		const Op *l = op->args[0].v->def;
 		const Op *y = l->body->ops[l->body->nops - 1];

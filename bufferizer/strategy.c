@@ -150,6 +150,9 @@ static const Strategy strategies[] = {
 	BUILTIN("mutant-lender-freed", "mutant: a buffer an if or select result "
 		"shares is freed after its own last use", oneshot_decide,
 		ONESHOT_LEND),
+	BUILTIN("mutant-generate-once", "mutant: a generate body is analysed "
+		"as if it ran once (its reads do not recur, it may write a "
+		"captured buffer in place)", oneshot_decide, ONESHOT_GENERATE),
 	BUILTIN("mutant-blockarg-equivalent", "mutant: a block argument shares "
 		"what every branch passes, as a buffer of its own (no alias)",
 		oneshot_decide, ONESHOT_BLOCKARGS),

@@ -427,6 +427,15 @@ region_text(Str *o, const BProg *bp, const BInst *in, int depth,
 		note(o, bp, start, in);
 		block(o, bp, in->body, depth + 1);
 		break;
+	case BI_GENERATE:
+		str_printf(o, "generate %%%s [", in->v->name);
+		for (int d = 0; d < op->body->nargs; d++)
+			str_printf(o, d ? ", %%%s" : "%%%s",
+				   op->body->args[d]->name);
+		str_printf(o, "] {");
+		note(o, bp, start, in);
+		block(o, bp, in->body, depth + 1);
+		break;
 	case BI_LAUNCH:
 		str_printf(o, "%%%s = launch stream %d {", in->v->name, op->stream);
 		note(o, bp, start, in);

@@ -140,6 +140,69 @@ run_for(Exec *X, Frame *F, const BInst *in)
 	}
 }
 
+/* Element li of view v (row-major), as a rank-0 view. */
+static View
+elem_at(const View *v, int64_t li)
+{
+	View e = *v;
+
+	e.rank = 0;
+	for (int d = v->rank - 1; d >= 0; d--) {
+		e.off += li % v->sizes[d] * v->strides[d];
+		li /= v->sizes[d];
+	}
+	return e;
+}
+
+/* generate: the body once per element of the result's buffer, row-major,
+ * each run a trip (reports name the element); the scalar it yields goes
+ * straight into the buffer, and a write in place into a captured buffer
+ * is what the next element reads.  The whole buffer then takes the
+ * result's version. */
+static void
+run_generate(Exec *X, Frame *F, const BInst *in)
+{
+	const Op *op = in->op;
+	Reg *r = reg(F, in->v), *y = scratch(X, in, 1);
+	int64_t n = view_numel(&r->view), idx[MAXRANK] = {0};
+
+	if (!check_write(X, in, in->v, r) || r->bad || r->buf < 0)
+		return;
+	for (int64_t li = 0; li < n; li++) {
+		DynCtx saved;
+		View out, sv;
+		if (++X->trips > X->o->lim->max_trips) {
+			abort_run(X, op, "%sloop trip limit of %lld reached "
+				  "(generate elements count as trips)", "",
+				  (long long)X->o->lim->max_trips);
+			return;
+		}
+		if (!exec_charge(X, op, WORK_STEP))
+			return;
+		for (int d = 0; d < op->body->nargs; d++) {
+			Reg *iv = reg(F, op->body->args[d]);
+			memset(iv, 0, sizeof *iv);
+			iv->buf = -1;
+			iv->set = true;
+			iv->s.i = idx[d];
+			iv->view = scalar_view(iv, DT_INDEX);
+		}
+		saved = ctx_enter(X, op, li);
+		run_block(X, F, in->body, y);
+		ctx_leave(X, &saved);
+		if (X->stop)
+			return;
+		r = reg(F, in->v);
+		out = tview(X, r);
+		out = elem_at(&out, li);
+		sv = scalar_view(&y[0], in->v->type->dt);
+		copy_views(X, &out, &sv);
+		for (int d = r->view.rank - 1; d >= 0 && ++idx[d] == r->view.sizes[d]; d--)
+			idx[d] = 0;
+	}
+	tag_write(X, in, in->v, r);
+}
+
 /* A while: the condition block yields the i1, the do block the next
  * iter values (already in their loop buffers); trips count like for's. */
 static void
@@ -315,6 +378,7 @@ run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
 			yield_out(F, in, out);
 			break;
 		case BI_FORALL: run_forall(X, F, in); break;
+		case BI_GENERATE: run_generate(X, F, in); break;
 		case BI_PINSERT: run_pinsert(X, F, in); break;
 		case BI_BIND: run_bind(X, F, in); break;
 		case BI_VER:

@@ -37,7 +37,8 @@ shape_of(Exec *X, Frame *F, const BInst *in, int64_t *dims)
 		dims[d] = t->dims[d];
 		if (dims[d] != DIM_DYN)
 			continue;
-		if (op && op_info[op->kind].form == F_EMPTY) {
+		if (op && (op_info[op->kind].form == F_EMPTY ||
+			   op_info[op->kind].form == F_GENERATE)) {
 			dims[d] = int_operand(F, &op->args[k++]);
 		} else if (in->src) {
 			dims[d] = reg(F, in->src)->view.sizes[d];

@@ -826,6 +826,10 @@ typedef enum BKind {
 		      * edge code assigns the successor's arguments (through
 		      * temporaries when they are passed in another order)
 		      * and sets the TIR block arguments' versions */
+	BI_GENERATE, /* v (the result's buffer) element by element: body runs
+		      * once per index (the op's body args), row-major, and
+		      * its yielded scalar is written at that index; then v
+		      * takes the result's version */
 	/* memref programs (oracle/mlir/memref*.c), where registers are the memref
 	 * program's values and the tensor program's values carry versions: */
 	BI_BIND,     /* v (a TIR value) lives where src lives now; v keeps the

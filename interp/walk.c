@@ -21,6 +21,7 @@ op_regions(const Op *op, Block *out[MAXREGIONS])
 	case F_WHILE:           /* the condition region, then the do region */
 	case F_FOR:             /* the body (args: iv, iter args) */
 	case F_FORALL:          /* the body (args: iv, shared args) */
+	case F_GENERATE:        /* the body (args: one index per dim) */
 	case F_ASYNC:           /* the launched region */
 	default:                /* ops built outside the parser (memref.c)
 				 * keep what they were given */

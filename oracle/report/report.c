@@ -225,6 +225,29 @@ decision_text(const Rep *R, const BInst *in, const char *fmt)
 		fprintf(R->out, fmt, d);
 }
 
+/* "for element [1, 2] of the generate" (the row-major number k as an
+ * index when the type is static, else "for element 7 (row-major)"). */
+static void
+elem_text(const Rep *R, const Op *op, int64_t k)
+{
+	const Type *t = op->type;
+	int64_t idx[MAXRANK];
+
+	if (!type_is_static(t)) {
+		fprintf(R->out, "for element %lld (row-major) of the generate",
+			(long long)k);
+		return;
+	}
+	for (int d = t->rank - 1; d >= 0; d--) {
+		idx[d] = t->dims[d] ? k % t->dims[d] : 0;
+		k = t->dims[d] ? k / t->dims[d] : 0;
+	}
+	fputs("for element [", R->out);
+	for (int d = 0; d < t->rank; d++)
+		fprintf(R->out, d ? ", %lld" : "%lld", (long long)idx[d]);
+	fputs("] of the generate", R->out);
+}
+
 /* "trip 0 of the for at F:8:5, the then-branch of the if at F:9:7". */
 static void
 ctx_text(const Rep *R, const DynCtx *c)
@@ -246,6 +269,8 @@ ctx_text(const Rep *R, const DynCtx *c)
 				op->parent->label ? "^" : "the entry",
 				op->parent->label ? op->parent->label : "",
 				(long long)(c->at[i].k >> 1));
+		else if (op->kind == OP_GENERATE)
+			elem_text(R, op, c->at[i].k);
 		else
 			fprintf(R->out, "on trip %lld of the %s", (long long)c->at[i].k,
 				op_info[op->kind].name);
