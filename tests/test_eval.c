@@ -877,6 +877,52 @@ START_TEST(limit_trips)
 }
 END_TEST
 
+/* generate: the body once per element, row-major; an insert into a
+ * captured tensor makes a new tensor each element (value semantics);
+ * dynamic sizes; each element counts as a trip. */
+START_TEST(generate_elements)
+{
+	expect_run("func @main(%t: tensor<3xi32>, %n: index) -> (tensor<2x3xi32>, tensor<?xi32>) {\n"
+		   "  %g = generate [%i, %j] : tensor<2x3xi32> {\n"
+		   "    %u = insert 100 into %t[%j] : tensor<3xi32>\n"
+		   "    %a = extract %u[0] : i32\n"
+		   "    %b = extract %t[%j] : i32\n"
+		   "    %s = add %a, %b : i32\n"
+		   "    yield %s\n"
+		   "  }\n"
+		   "  %h = generate(%n) [%k] : tensor<?xi32> {\n"
+		   "    %c = extract %t[%k] : i32\n"
+		   "    yield %c\n"
+		   "  }\n"
+		   "  return %g, %h\n"
+		   "}\n",
+		   INS(mk1(DT_I32, 3, V(1, 2, 3)), scalar(DT_INDEX, 2)),
+		   WANT("2x3xi32: 101 3 4 101 3 4", "2xi32: 1 2"));
+}
+END_TEST
+
+START_TEST(generate_trips)
+{
+	/* 4 elements, 2 trips, 5 elements: the 11th trip is the last
+	 * element of the second generate */
+	expect_err_lim("func @main(%x: index) -> (tensor<4xindex>, tensor<5xindex>) {\n"
+		       "  %g = generate [%i] : tensor<4xindex> {\n"
+		       "    yield %x\n"
+		       "  }\n"
+		       "  %r = for %k = 0 to 2 iter(%a = %x) -> (index) {\n"
+		       "    yield %a\n"
+		       "  }\n"
+		       "  %h = generate [%j] : tensor<5xindex> {\n"
+		       "    yield %r\n"
+		       "  }\n"
+		       "  return %g, %h\n"
+		       "}\n",
+		       true, INS(scalar(DT_INDEX, 0)), &small, 8, 3,
+		       "loop trip limit of 10 reached (generate elements count "
+		       "as trips)");
+}
+END_TEST
+
 START_TEST(limit_depth)
 {
 	expect_err_lim(fact_src, true, INS(scalar(DT_I64, 5)), &small, 8, 5,
@@ -1035,6 +1081,8 @@ errors_suite(void)
 	tcase_add_test(tc, limit_bytes_chain);
 	tcase_add_test(tc, limit_trips);
 	tcase_add_test(tc, limit_depth);
+	tcase_add_test(tc, generate_elements);
+	tcase_add_test(tc, generate_trips);
 	tcase_add_test(tc, alloc_failure);
 	suite_add_tcase(s, tc);
 	return s;

@@ -357,6 +357,51 @@ START_TEST(bisection_finds_the_one)
 }
 END_TEST
 
+/* The executor runs a generate's body per element on real storage: a
+ * plan that writes the captured %t in place is seen by the next element,
+ * blamed on the insert, with the elements in the contexts. */
+START_TEST(generate_in_place_seen)
+{
+	Outcome o;
+	Case *c = load("case: t\n"
+		       "program: |\n"
+		       "  func @main(%t: tensor<4xi32>) -> tensor<2x2xi32> {\n"
+		       "    %g = generate [%i, %j] : tensor<2x2xi32> {\n"
+		       "      %k = mul %i, 2 : index\n"
+		       "      %l = add %k, %j : index\n"
+		       "      %u = insert 9 into %t[%l] : tensor<4xi32>\n"
+		       "      %w = extract %u[0] : i32\n"
+		       "      yield %w\n"
+		       "    }\n"
+		       "    return %g\n"
+		       "  }\n"
+		       "inputs: {t: [1, 2, 3, 4]}\n"
+		       "expect: {outputs: [[[9, 1], [1, 1]]]}\n"
+		       "runs:\n"
+		       "  - plan: {u: t}\n"
+		       "    verdict: diverge\n"
+		       "    outputs: [[[9, 9], [9, 9]]]\n");
+	const Violation *v;
+
+	check_case(NULL, c, NULL, true, &o);
+	ck_assert_msg(o.status == STATUS_OK, "%s", o.why);
+	ck_assert_int_eq(o.runs[0].nculprits, 1);
+	ck_assert_str_eq(o.runs[0].culprits[0]->name, "u");
+	ck_assert_int_eq(o.runs[0].ex.nviols, 1);
+	v = &o.runs[0].ex.viols[0];
+	ck_assert_int_eq(v->kind, VK_STALE_READ);
+	ck_assert_str_eq(inst_value(v->writer)->name, "u");
+	ck_assert_str_eq(v->victim->name, "t");
+	ck_assert_int_eq(v->count, 3);
+	ck_assert_int_eq(v->wctx.n, 1);
+	ck_assert_int_eq(v->wctx.at[0].op->kind, OP_GENERATE);
+	ck_assert_int_eq(v->wctx.at[0].k, 0);
+	ck_assert_int_eq(v->rctx.at[0].k, 1);
+	outcome_clear(&o);
+	case_free(c);
+}
+END_TEST
+
 /* A failure that no in-place decision causes has no culprit. */
 START_TEST(bisection_empty_when_not_inplace)
 {
@@ -574,6 +619,7 @@ main(void)
 	tcase_add_test(h, bisection_finds_the_one);
 	tcase_add_test(h, bisection_empty_when_not_inplace);
 	tcase_add_test(h, illegal_plans);
+	tcase_add_test(h, generate_in_place_seen);
 	tcase_add_test(h, lowering_frees);
 	tcase_add_test(h, schedules_are_deterministic);
 	suite_add_tcase(s, t);

@@ -188,6 +188,35 @@ START_TEST(last_use_is_textual)
 }
 END_TEST
 
+/* A write inside a generate body into a buffer from outside the body
+ * is out of place (the body runs again); one made in the body may be. */
+START_TEST(generate_body_runs_again)
+{
+	static const char *src =
+		"func @main(%t: tensor<4xi32>) -> tensor<4xi32> {\n"
+		"  %g = generate [%i] : tensor<4xi32> {\n"
+		"    %u = insert 100 into %t[%i] : tensor<4xi32>\n"
+		"    %v = add %u, 1 : tensor<4xi32>\n"
+		"    %w = extract %v[0] : i32\n"
+		"    yield %w\n"
+		"  }\n"
+		"  return %g\n"
+		"}\n";
+	Fixture f;
+
+	decide(&f, "one-shot", src);
+	expect_new(&f, "g", "no operand of its type to reuse");
+	expect_new(&f, "u", "the buffer of %t comes from outside the generate "
+		   "at t.yaml:2:3: the body runs again for the next element, "
+		   "which must see it unchanged");
+	expect_inplace(&f, "v", "u");
+	done(&f);
+	decide(&f, "mutant-generate-once", src);
+	expect_inplace(&f, "u", "t");
+	done(&f);
+}
+END_TEST
+
 START_TEST(mutant_switches)
 {
 	static const struct {
@@ -250,6 +279,7 @@ main(void)
 	tcase_add_test(t, call_copies_argument);
 	tcase_add_test(t, last_use_is_textual);
 	tcase_add_test(t, mutant_switches);
+	tcase_add_test(t, generate_body_runs_again);
 	tcase_add_test(t, long_chain);
 	suite_add_tcase(s, t);
 	return tu_run((Suite *[]){s, NULL});
