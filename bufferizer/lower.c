@@ -506,7 +506,8 @@ lower_op(Lower *L, const Op *op, BBlock *out)
 	const PlanAnchor *a;
 	BInst *in;
 
-	if ((op->kind == OP_FOR || op->kind == OP_FORALL) && L->ds->nhoists)
+	if ((op->kind == OP_FOR || op->kind == OP_FORALL ||
+	     op->kind == OP_GENERATE) && L->ds->nhoists)
 		lower_hoists(L, op, out);
 	if (op_info[op->kind].form == F_EMPTY &&
 	    (a = plan_anchor(L->ds, op->res[0]))) {

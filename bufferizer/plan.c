@@ -203,7 +203,8 @@ op_outer_loop(const Op *op)
 	     o = o->parent ? o->parent->parent : NULL) {
 		if (o->kind == OP_ASYNC)
 			break; /* a launch's region allocates for itself */
-		if (o->kind == OP_FOR || o->kind == OP_FORALL)
+		if (o->kind == OP_FOR || o->kind == OP_FORALL ||
+		    o->kind == OP_GENERATE) /* a body run per element */
 			loop = o;
 	}
 	return loop;

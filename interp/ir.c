@@ -269,7 +269,8 @@ op_conditional(const Block *blk, const Op *op)
 		    (a->parent->parent->kind == OP_IF ||
 		     a->parent->parent->kind == OP_FOR ||
 		     a->parent->parent->kind == OP_FORALL ||
-		     a->parent->parent->kind == OP_WHILE))
+		     a->parent->parent->kind == OP_WHILE ||
+		     a->parent->parent->kind == OP_GENERATE))
 			return true;
 	return false;
 }
