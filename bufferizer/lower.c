@@ -1154,6 +1154,22 @@ cfg_use_op(Op *op, void *ctx)
 	return WALK_GO;
 }
 
+/* v is passed by a branch: its root, and the lenders of a select or if
+ * result sharing their buffers, live until the edge's copies. */
+static void
+cfg_passed(Lower *L, uint64_t *brk, const Value *v)
+{
+	const Value *r = is_tensor(v) ? L->root[v->id] : NULL;
+
+	if (!r)
+		return;
+	if (cfg_root(L, r))
+		cput(brk, r->id);
+	for (int k = 0; k < 2 && !(L->ds->lower & LOWER_NO_LEND); k++)
+		if (L->lend[r->id][k] && L->lend[r->id][k] != v)
+			cfg_passed(L, brk, L->lend[r->id][k]);
+}
+
 /* use/def/brk of every block, then liveness to a fixed point. */
 static void
 cfg_live(Lower *L, Cfg *C)
@@ -1182,12 +1198,8 @@ cfg_live(Lower *L, Cfg *C)
 		walk_block(blk, cfg_use_op, &u);
 		if (t->kind == OP_BR || t->kind == OP_COND_BR)
 			for (int k = 0; k < t->nsucc; k++)
-				for (int i = 0; i < t->nsarg[k]; i++) {
-					const Value *v = succ_args(t, k)[i].v;
-					const Value *r = is_tensor(v) ? L->root[v->id] : NULL;
-					if (r && cfg_root(L, r))
-						cput(brk, r->id);
-				}
+				for (int i = 0; i < t->nsarg[k]; i++)
+					cfg_passed(L, brk, succ_args(t, k)[i].v);
 	}
 	while (changed) {
 		changed = false;
@@ -1272,7 +1284,8 @@ cfg_edge(Lower *L, Cfg *C, const Block *blk, const Op *t, int k)
 			continue;
 		}
 		if (edge_share(L, t, k, i) && r && L->whole[x->id] &&
-		    !cbit(sin, r->id) && !dup && !plan_frees_root(L, r)) {
+		    !cbit(sin, r->id) && !dup && !plan_frees_root(L, r) &&
+		    !L->borrowing[r->id]) {
 			in_ = inst_new(L, BI_ALIAS, t, tmp[i]);
 			in_->src = x;
 			in_->why = why_str(L, "%%%s takes over the buffer of "
@@ -1286,6 +1299,8 @@ cfg_edge(Lower *L, Cfg *C, const Block *blk, const Op *t, int k)
 				     "buffer of %%%s: %s", arg->name, x->name,
 				     !L->whole[x->id] ? "it is a view"
 				     : dup ? "another argument takes it"
+				     : r && L->borrowing[r->id]
+				     ? "it may hold a buffer it does not own"
 				     : "it is still used after the edge");
 		else
 			fmt_snprintf(why, sizeof why, "%%%s gets a copy of %%%s "

@@ -52,6 +52,14 @@ struct AsyncW {
 	AsyncW *next;
 };
 
+/* An in-place write decided in a body with branches. */
+typedef struct CfgW CfgW;
+struct CfgW {
+	const Op *w;
+	const Value *into;
+	CfgW *next;
+};
+
 typedef struct AwaitList AwaitList;
 struct AwaitList {
 	const Op *op;
@@ -87,6 +95,8 @@ typedef struct OS {
 	int *asyncw;          /* by class root: a pending launch may still
 			       * write it until this seq (-1: none) */
 	AsyncW **asyncws;     /* by class root: the launches writing it */
+	CfgW **cfgws;         /* by class root: writes into it in bodies
+			       * with branches */
 	int *viewof;          /* by value id: where its buffer comes from (a
 			       * view's source, an await result's future) */
 	int floor;            /* no later write starts before this seq: a
@@ -147,6 +157,13 @@ unite(OS *S, const Value *a, const Value *b)
 			tail = &(*tail)->next;
 		*tail = S->asyncws[y];
 		S->asyncws[y] = NULL;
+	}
+	if (S->cfgws[y]) {
+		CfgW **tail = &S->cfgws[x];
+		while (*tail)
+			tail = &(*tail)->next;
+		*tail = S->cfgws[y];
+		S->cfgws[y] = NULL;
 	}
 	t = S->next[x]; /* splice the two member rings */
 	S->next[x] = S->next[y];
@@ -455,6 +472,10 @@ typedef struct Conflict {
 	const Read *read;
 	const Value *victim;  /* the older value read */
 	const Op *launch;     /* or: a pending launch that writes it */
+	const Op *w;          /* an earlier write into `into` (NULL: the
+			       * write being decided) that joining `joined`'s
+			       * class would make clobber the victim */
+	const Value *into, *joined;
 } Conflict;
 
 static bool
@@ -601,9 +622,11 @@ cfg_follows(OS *S, const Op *w, int wstart, const Read *r, const Value *m)
 	return reach_avoiding(wb, rb, d);
 }
 
+/* Does read r of v (m's alias: a view, select or if result of it, or m
+ * itself) clobbered by w's write at wstart? */
 static bool
 read_conflicts(OS *S, const Op *w, const Value *into, int wstart,
-	       const Read *r, const Value *v)
+	       const Read *r, const Value *v, const Value *m)
 {
 	if (r->end <= wstart && r->op != w)
 		return false; /* over before the write (w's own read: below) */
@@ -620,7 +643,9 @@ read_conflicts(OS *S, const Op *w, const Value *into, int wstart,
 	    !(r->cfg && cfg_cycle(S, w)))
 		return false; /* the op reads what it overwrites, index by index
 			       * (an insert copies its source before writing) */
-	if (r->cfg && !cfg_follows(S, w, wstart, r, v))
+	/* an alias made after w still holds m's version: m's definition
+	 * orders it */
+	if (r->cfg && !cfg_follows(S, w, wstart, r, m))
 		return false;
 	return !exclusive(S, w, r);
 }
@@ -629,7 +654,7 @@ read_conflicts(OS *S, const Op *w, const Value *into, int wstart,
  * first: the one a report should name. */
 static bool
 scan_value(OS *S, const Op *w, const Value *into, int wstart, int v,
-	   Conflict *c)
+	   const Value *m, Conflict *c)
 {
 	bool found = false;
 	Read **pp = &S->reads[v], *r;
@@ -643,7 +668,7 @@ scan_value(OS *S, const Op *w, const Value *into, int wstart, int v,
 			continue;
 		}
 		if (r->op != S->skip &&
-		    read_conflicts(S, w, into, wstart, r, S->p->values[v])) {
+		    read_conflicts(S, w, into, wstart, r, S->p->values[v], m)) {
 			if (!c->read || r->start < c->read->start) {
 				c->read = r;
 				c->victim = S->p->values[v];
@@ -655,7 +680,7 @@ scan_value(OS *S, const Op *w, const Value *into, int wstart, int v,
 	}
 	for (Kid *k = S->kids[v]; k; k = k->next)
 		if (S->rend[k->v] >= wstart)
-			found |= scan_value(S, w, into, wstart, k->v, c);
+			found |= scan_value(S, w, into, wstart, k->v, m, c);
 	return found;
 }
 
@@ -705,6 +730,7 @@ conflicts(OS *S, const Op *w, const Value *into, Conflict *c)
 
 	c->read = NULL;
 	c->launch = NULL;
+	c->w = NULL;
 	/* a launch writing this buffer may do so until its await: any other
 	 * write meanwhile races with it */
 	for (AsyncW *a = S->asyncw[root] > wstart && !broken(S, ONESHOT_ASYNC)
@@ -727,7 +753,8 @@ conflicts(OS *S, const Op *w, const Value *into, Conflict *c)
 			S->next[m] = m;
 		} else {
 			if (S->rend[m] >= wstart && !(d && other_branch(w, d)))
-				found |= scan_value(S, w, into, wstart, m, c);
+				found |= scan_value(S, w, into, wstart, m,
+						    S->p->values[m], c);
 			prev = m;
 		}
 		if (m == root)
@@ -778,6 +805,10 @@ conflict_reason(OS *S, const Op *w, const Value *into, const Conflict *c)
 	char at[4200];
 	Str b = {0};
 
+	if (c->w) {
+		w = c->w;
+		into = c->into;
+	}
 	if (c->launch) {
 		str_puts(&b, "written by a pending launch: the launch of ");
 		put_op(&b, S->p, c->launch);
@@ -811,6 +842,8 @@ conflict_reason(OS *S, const Op *w, const Value *into, const Conflict *c)
 	put_op(&b, S->p, w);
 	str_printf(&b, " into the buffer of %%%s; %%%s defined at %s", into->name,
 		   v->name, prog_loc(S->p, v->loc, at, sizeof at));
+	if (c->w)
+		str_printf(&b, " (once %%%s shares that buffer)", c->joined->name);
 	return reason_take(S->ds->arena, &b);
 }
 
@@ -1125,6 +1158,45 @@ sibling_reason(OS *S, const Value *r, const Value *c)
 	return arena_strdup(S->ds->arena, buf);
 }
 
+/* Would w's write into `into` clobber a read of a member of class y? */
+static bool
+ring_conflicts(OS *S, const Op *w, const Value *into, int y, Conflict *c)
+{
+	int wstart = write_start(S, w, into), m = y;
+	bool found = false;
+
+	do {
+		if (S->rend[m] >= wstart)
+			found |= scan_value(S, w, into, wstart, m,
+					    S->p->values[m], c);
+		m = S->next[m];
+	} while (m != y && !found);
+	return found;
+}
+
+/* Joining the classes of a and b, in a body with branches: may a write
+ * already decided into one clobber a member of the other?  (A block
+ * argument a back edge binds to b holds an older trip's version, which
+ * an earlier write into a's buffer overwrites on the next trip.) */
+static bool
+join_conflicts(OS *S, const Value *a, const Value *b, Conflict *c)
+{
+	int x = find(S, a->id), y = find(S, b->id);
+
+	c->read = NULL;
+	c->launch = NULL;
+	for (int pass = 0; pass < 2 && x != y; pass++) {
+		for (CfgW *k = S->cfgws[pass ? y : x]; k; k = k->next)
+			if (ring_conflicts(S, k->w, k->into, pass ? x : y, c)) {
+				c->w = k->w;
+				c->into = k->into;
+				c->joined = pass ? a : b;
+				return true;
+			}
+	}
+	return false;
+}
+
 /* Place result v of op w: the first conflict-free candidate (temps before
  * params), or `new` with the reason the first candidate was refused.  With
  * join false (a loop result) v joins the class later. */
@@ -1161,7 +1233,13 @@ decide_result(OS *S, const Op *w, Value *v, Value **cand, int n, bool join)
 					why = readonly_reason(S, cand[i]);
 				continue;
 			}
-			if (conflicts(S, w, cand[i], &c)) {
+			/* in a body with branches v's class may already hold
+			 * block arguments a back edge binds to v: older trips'
+			 * versions of it, clobbered by this write too */
+			if (conflicts(S, w, cand[i], &c) ||
+			    (join && block_in_cfg(top_block(w)) &&
+			     (conflicts(S, w, v, &c) ||
+			      join_conflicts(S, cand[i], v, &c)))) {
 				if (!why)
 					why = conflict_reason(S, w, cand[i], &c);
 				continue;
@@ -1178,6 +1256,13 @@ decide_result(OS *S, const Op *w, Value *v, Value **cand, int n, bool join)
 			d->reason = NULL;
 			S->written[find(S, cand[i]->id)] = true;
 			note_async_write(S, w, cand[i]);
+			if (block_in_cfg(top_block(w))) {
+				CfgW *k = arena_alloc(S->a, sizeof *k);
+				k->w = w;
+				k->into = cand[i];
+				k->next = S->cfgws[find(S, cand[i]->id)];
+				S->cfgws[find(S, cand[i]->id)] = k;
+			}
 			if (join)
 				unite(S, cand[i], v);
 			return;
@@ -1436,9 +1521,10 @@ os_init(OS *S, const Program *p, Decisions *ds, unsigned breaks)
 	S->viewof = mem_alloc((size_t)n * sizeof *S->viewof);
 	S->asyncw = mem_alloc((size_t)n * sizeof *S->asyncw);
 	S->asyncws = mem_calloc((size_t)n, sizeof *S->asyncws);
+	S->cfgws = mem_calloc((size_t)n, sizeof *S->cfgws);
 	if (!S->reads || !S->rtail || !S->kids || !S->rend || !S->up || !S->next ||
 	    !S->maxend || !S->ro || !S->written || !S->param || !S->awaitend ||
-	    !S->awaits || !S->viewof || !S->asyncw || !S->asyncws)
+	    !S->awaits || !S->viewof || !S->asyncw || !S->asyncws || !S->cfgws)
 		return -1;
 	for (int i = 0; i <= p->nops; i++)
 		S->awaitend[i] = INT_MIN;
@@ -1474,6 +1560,7 @@ os_free(OS *S)
 	mem_free(S->viewof);
 	mem_free(S->asyncw);
 	mem_free(S->asyncws);
+	mem_free(S->cfgws);
 }
 
 /* Does branch t pass x once, and use it nowhere else (x dies there)? */
