@@ -387,9 +387,7 @@ ex_op(Exporter *e, const Op *op)
 	case F_PARALLEL_INSERT: ex_pinsert(e, op); break;
 	case F_BR: case F_COND_BR: ex_branch(e, op); break;
 	case F_SELECT: ex_select(e, op); break;
-	case F_GENERATE:
-		ex_fail(e, op->loc, "cannot export generate yet");
-		break;
+	case F_GENERATE: ex_generate(e, op); break;
 	}
 }
 

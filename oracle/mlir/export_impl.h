@@ -93,6 +93,7 @@ void ex_assert(Exporter *e, const Op *op);
 void ex_async(Exporter *e, const Op *op);
 void ex_await(Exporter *e, const Op *op);
 void ex_term(Exporter *e, const Op *op);
+void ex_generate(Exporter *e, const Op *op);
 void ex_put_label(Exporter *e, const Block *b);
 void ex_cfg_block(Exporter *e, const Block *b);
 void ex_branch(Exporter *e, const Op *op);

@@ -433,6 +433,41 @@ ex_await(Exporter *e, const Op *op)
 }
 
 /* yield (scf or async, by the region's op) and return */
+/* tensor.generate: `tensor.generate %n {` then `^bb0(%i: index, ...):`
+ * (the block's arguments named as the index args, all versions alike),
+ * the body, `} : T`. */
+void
+ex_generate(Exporter *e, const Op *op)
+{
+	const Block *b = op->body;
+	Arg *a = ex_args_new(e, op->nargs);
+
+	for (int i = 0; i < op->nargs; i++)
+		a[i] = ex_lit(e, op, &op->args[i], DT_INDEX);
+	ex_ind(e);
+	ex_put_results(e, op);
+	str_puts(e->out, "tensor.generate");
+	if (op->nargs) {
+		str_puts(e->out, " ");
+		ex_put_args(e, a, op->nargs);
+	}
+	str_puts(e->out, " {\n");
+	ex_ind(e);
+	str_puts(e->out, "^bb0");
+	for (int i = 0; i < b->nargs; i++) {
+		str_puts(e->out, i ? ", " : "(");
+		ex_put_name(e, b->args[i]);
+		str_puts(e->out, ": index");
+	}
+	str_puts(e->out, b->nargs ? "):\n" : ":\n");
+	ex_block(e, b);
+	ex_ind(e);
+	str_puts(e->out, "} : ");
+	ex_put_type(e, op->type);
+	ex_end_line(e, op);
+	ex_rec(e, op, "tensor.generate", a, op->nargs, NULL, op->res, 1);
+}
+
 void
 ex_term(Exporter *e, const Op *op)
 {
@@ -440,8 +475,19 @@ ex_term(Exporter *e, const Op *op)
 	Type **ty = parent ? parent->rtypes : op->parent->func->rtypes;
 	int nty = parent ? parent->nrtypes : op->parent->func->nrtypes;
 	const char *name = !parent ? "func.return"
-			   : parent->kind == OP_ASYNC ? "async.yield" : "scf.yield";
+			   : parent->kind == OP_ASYNC ? "async.yield"
+			   : parent->kind == OP_GENERATE ? "tensor.yield"
+			   : "scf.yield";
 	Arg *a;
+
+	if (parent && parent->kind == OP_GENERATE) {
+		/* one scalar of the element type */
+		ty = arena_alloc(e->tmp, sizeof *ty);
+		ty[0] = arena_alloc(e->tmp, sizeof **ty);
+		ty[0]->kind = TY_SCALAR;
+		ty[0]->dt = parent->type->dt;
+		nty = 1;
+	}
 
 	if (op->nargs != nty)
 		ex_fail(e, op->loc, "cannot export %s: %d values for %d "
