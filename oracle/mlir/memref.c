@@ -352,8 +352,20 @@ mx_one_op(MX *M, const MOp *m, BBlock *b)
 	OpKind ek;
 	bool i1only;
 
+	if (!strcmp(m->name, "linalg.index")) {
+		mx_linalg_index(M, m, b);
+		return;
+	}
+	if (!strcmp(m->name, "linalg.yield") && M->gidx) {
+		mx_yield(M, m, b, BI_YIELD); /* a generate body's scalar */
+		return;
+	}
 	if (!strncmp(m->name, "linalg.", 7) && strcmp(m->name, "linalg.yield")) {
-		mx_linalg(M, m, b);
+		const Op *t = mx_tir_of(M, m);
+		if (t && t->kind == OP_GENERATE)
+			mx_generate(M, m, b, t);
+		else
+			mx_linalg(M, m, b);
 		return;
 	}
 	if (!strcmp(m->name, "scf.yield") || !strcmp(m->name, "async.yield") ||

@@ -189,6 +189,72 @@ mx_for(MX *M, const MOp *m, BBlock *b)
 	result_versions(M, m, b, t, op->res, n);
 }
 
+/*
+ * A linalg.map (22, 19) or linalg.generic at a TIR generate: its body runs
+ * once per element of its out memref, `linalg.index d` standing for the
+ * d-th index, and the scalar its linalg.yield gives is written there
+ * (BI_GENERATE, the TIR result bound to the out buffer, so the body's
+ * reads and writes are checked against the TIR values' versions and a
+ * write in place into a captured buffer is what the next element reads).
+ */
+void
+mx_generate(MX *M, const MOp *m, BBlock *b, const Op *t)
+{
+	Value *out, **saved = M->gidx;
+	int rank, nsaved = M->ngidx;
+	Op *op = mx_syn_op(M, OP_GENERATE, m, 0);
+	const MBlock *mb;
+	BInst *in;
+
+	if (m->noperands != 1 || m->nresults || m->nregions != 1 ||
+	    m->regions[0].nblocks != 1)
+		mx_fail(M, m, "%s at a generate: expected one out memref and "
+			"one block", m->name);
+	out = mx_val(M, m, 0);
+	rank = out->type->rank;
+	if (out->type->kind != TY_TENSOR || rank != t->type->rank)
+		mx_fail(M, m, "%s at a generate of another rank", m->name);
+	op->type = t->type;
+	op->body = arena_alloc(M->a, sizeof *op->body);
+	op->body->args = arena_alloc(M->a, (size_t)(rank + 1) * sizeof(Value *));
+	op->body->nargs = rank;
+	for (int d = 0; d < rank; d++) {
+		char name[32];
+		Type *it = arena_alloc(M->a, sizeof *it);
+		it->kind = TY_SCALAR;
+		it->dt = DT_INDEX;
+		fmt_snprintf(name, sizeof name, "index.%d", d);
+		op->body->args[d] = mx_new_value(M, name, it);
+	}
+	mx_emit_bind_out(M, b, t->res[0], out, m);
+	in = mx_inst(M, b, BI_GENERATE, op, t->res[0], m);
+	in->top = t;
+	in->body = arena_alloc(M->a, sizeof *in->body);
+	mb = m->regions[0].blocks[0];
+	for (int i = 0; i < mb->nargs; i++) /* the out element: unused */
+		mx_sym_bind(M, mb->args[i], mx_new_value(M, mb->args[i],
+				mx_type(M, m, mb->argtypes[i])));
+	M->gidx = op->body->args;
+	M->ngidx = rank;
+	region_ops(M, mb, in->body, t->body);
+	M->gidx = saved;
+	M->ngidx = nsaved;
+}
+
+/* `linalg.index d` in a generate's body: the d-th index register. */
+void
+mx_linalg_index(MX *M, const MOp *m, BBlock *b)
+{
+	const MAttr *a = mop_attr(m, "dim");
+	long long d = a ? strtoll(a->text, NULL, 10) : -1;
+
+	(void)b;
+	if (!M->gidx || m->nresults != 1 || d < 0 || d >= M->ngidx)
+		mx_fail(M, m, "linalg.index outside a generate's body or of "
+			"no dim of it");
+	mx_sym_bind(M, m->results[0], M->gidx[d]);
+}
+
 /* Does the scf.if test the TIR if's own condition?  The canonicalizer
  * may rebuild an if at the old one's location on the inverted condition
  * (`%c' = cmpi le` where TIR has `%c = gt`), its regions swapped: then

@@ -49,6 +49,10 @@ typedef struct MX {
 	const MRegion *cfg;
 	BBlock **cfgbb;
 	Block **cfgblk;
+	/* the generate whose linalg.map (generic) body is being read: the
+	 * index registers linalg.index stands for */
+	Value **gidx;
+	int ngidx;
 	Diag *d;
 	jmp_buf fail;
 } MX;
@@ -106,6 +110,9 @@ void mx_linalg(MX *M, const MOp *m, BBlock *b);
 void mx_yield(MX *M, const MOp *m, BBlock *b, BKind k);
 Value **mx_results(MX *M, const MOp *m);
 void mx_for(MX *M, const MOp *m, BBlock *b);
+/* linalg.map/linalg.generic at a TIR generate, and linalg.index in it */
+void mx_generate(MX *M, const MOp *m, BBlock *b, const Op *t);
+void mx_linalg_index(MX *M, const MOp *m, BBlock *b);
 void mx_if(MX *M, const MOp *m, BBlock *b);
 void mx_while(MX *M, const MOp *m, BBlock *b);
 void mx_condition(MX *M, const MOp *m, BBlock *b);
