@@ -354,6 +354,32 @@ START_TEST(regions_text)
 }
 END_TEST
 
+START_TEST(generate_text)
+{
+	static const char *tir =
+		"func @main(%t: tensor<4xi32>, %n: index) -> tensor<?x4xi32> {\n"
+		"  %g = generate(%n) [%i, %j] : tensor<?x4xi32> {\n"
+		"    %e = extract %t[%j] : i32\n"
+		"    yield %e\n"
+		"  }\n"
+		"  return %g\n"
+		"}\n";
+	static const char *mlir =
+		"func.func @main(%t: tensor<4xi32>, %n: index) -> tensor<?x4xi32> {\n"
+		"  %g = tensor.generate %n {\n"
+		"  ^bb0(%i: index, %j: index):\n"
+		"    %e = tensor.extract %t[%j] : tensor<4xi32> loc(\"t.yaml\":3:5)\n"
+		"    tensor.yield %e : i32 loc(\"t.yaml\":4:5)\n"
+		"  } : tensor<?x4xi32> loc(\"t.yaml\":2:3)\n"
+		"  func.return %g : tensor<?x4xi32> loc(\"t.yaml\":6:3)\n"
+		"} loc(\"t.yaml\":1:1)\n";
+
+	check_text(tir, 16, mlir);
+	check_text(tir, 19, mlir);
+	check_text(tir, 22, mlir);
+}
+END_TEST
+
 START_TEST(versions_differ)
 {
 	check_text(ver_tir, 16, ver16_mlir);
@@ -614,6 +640,7 @@ export_suite(void)
 
 	tcase_add_test(t, seed_text);
 	tcase_add_test(t, regions_text);
+	tcase_add_test(t, generate_text);
 	tcase_add_test(t, versions_differ);
 	tcase_add_test(t, names_and_floats);
 	tcase_add_test(t, cfg_text);

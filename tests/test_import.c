@@ -363,6 +363,31 @@ START_TEST(test_select_and_print)
 }
 END_TEST
 
+/* tensor.generate: dynamic sizes, index block args, tensor.yield */
+START_TEST(test_generate)
+{
+	char *s = imp(FUNC1(
+		"    %0 = \"tensor.generate\"(%arg1) ({\n"
+		"    ^bb0(%arg2: index, %arg3: index):\n"
+		"      %1 = \"tensor.extract\"(%arg0, %arg3) : (tensor<4xi32>, index) -> i32\n"
+		"      \"tensor.yield\"(%1) : (i32) -> ()\n"
+		"    }) : (index) -> tensor<?x4xi32>\n"
+		"    \"func.return\"(%0) : (tensor<?x4xi32>) -> ()\n",
+		"%arg0: tensor<4xi32>, %arg1: index",
+		"tensor<4xi32>, index", "tensor<?x4xi32>"), NULL);
+
+	ck_assert_str_eq(s,
+		"func @main(%arg0: tensor<4xi32>, %arg1: index) -> (tensor<?x4xi32>) {\n"
+		"  %0 = generate(%arg1) [%arg2, %arg3] : tensor<?x4xi32> {\n"
+		"    %1 = extract %arg0[%arg3] : i32\n"
+		"    yield %1\n"
+		"  }\n"
+		"  return %0\n"
+		"}\n");
+	free(s);
+}
+END_TEST
+
 static Suite *
 import_suite(void)
 {
@@ -372,6 +397,7 @@ import_suite(void)
 	tcase_add_test(tc, test_generic_no_tool);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_select_and_print);
+	tcase_add_test(tc, test_generate);
 	tcase_add_test(tc, test_section5_ops);
 	tcase_add_test(tc, test_cfg);
 	tcase_add_test(tc, test_alloc_and_cuts);

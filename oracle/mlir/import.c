@@ -355,6 +355,7 @@ static const struct {
 	{"linalg.transpose", im_transpose}, {"linalg.reduce", im_reduce},
 	{"bufferization.materialize_in_destination", im_copy},
 	{"scf.if", im_if}, {"scf.for", im_for},
+	{"tensor.generate", im_generate}, {"tensor.yield", im_yield},
 	{"arith.select", im_select}, {"vector.print", im_print},
 	{"scf.yield", im_yield}, {"async.yield", im_yield},
 	{"func.return", im_yield},

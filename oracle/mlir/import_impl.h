@@ -86,6 +86,7 @@ void im_map(Imp *I, const MOp *op, int depth);
 /* import_regions.c */
 void im_if(Imp *I, const MOp *op, int depth);
 void im_for(Imp *I, const MOp *op, int depth);
+void im_generate(Imp *I, const MOp *op, int depth);
 void im_yield(Imp *I, const MOp *op, int depth);
 void im_assert(Imp *I, const MOp *op, int depth);
 void im_branch(Imp *I, const MOp *op, int depth);

@@ -102,6 +102,36 @@ im_for(Imp *I, const MOp *op, int depth)
 	str_puts(I->out, "\n");
 }
 
+/* tensor.generate %n { ^bb0(%i: index, ...): ... tensor.yield %s } : T
+ * -> `generate(%n) [%i, ...] : T { ... yield %s }` */
+void
+im_generate(Imp *I, const MOp *op, int depth)
+{
+	const MBlock *b;
+	const char **dyn;
+
+	if (op->nregions != 1 || op->regions[0].nblocks != 1 ||
+	    op->nresults != 1)
+		imp_fail(I, op, "unsupported 'tensor.generate'");
+	b = op->regions[0].blocks[0];
+	imp_type_check(I, op, op->restypes[0]);
+	dyn = arena_alloc(I->a, (size_t)(op->noperands + 1) * sizeof *dyn);
+	for (int j = 0; j < op->noperands; j++)
+		dyn[j] = imp_arg(I, op, j, false);
+	imp_put_results(I, op, depth);
+	block_args(I, op, b, 0);
+	str_puts(I->out, "generate");
+	for (int j = 0; j < op->noperands; j++)
+		str_printf(I->out, "%s%s", j ? ", " : "(", dyn[j]);
+	str_puts(I->out, op->noperands ? ") [" : " [");
+	for (int i = 0; i < b->nargs; i++)
+		str_printf(I->out, "%s%s", i ? ", " : "",
+			   imp_val_find(I, b->args[i])->tir);
+	str_printf(I->out, "] : %s {\n", op->restypes[0]);
+	region(I, op, 0, depth);
+	str_puts(I->out, "\n");
+}
+
 void
 im_yield(Imp *I, const MOp *op, int depth)
 {
