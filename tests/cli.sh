@@ -37,7 +37,7 @@ usage fuzz "--shard wants I/N with 0 <= I < N <= 2147483647, got '0/4294967297'"
 usage fuzz "--shard wants I/N with 0 <= I < N <= 2147483647, got '1/2x'" fuzz --strategy one-shot --shard 1/2x
 usage fuzz "--max-ops wants a whole number in 1..100000, got '0'" fuzz --strategy one-shot --max-ops 0
 usage fuzz "--tool-batch wants a whole number in 1..4096, got '4097'" fuzz --strategy one-shot --tool-batch 4097
-usage fuzz "--mix wants a list of slices, matmul, loops, branches, async, calls, forall, cfg (or a number), got 'bogus'" fuzz --strategy one-shot --mix bogus
+usage fuzz "--mix wants a list of slices, matmul, loops, branches, async, calls, forall, cfg, generate (or a number), got 'bogus'" fuzz --strategy one-shot --mix bogus
 usage fuzz "unknown strategy 'one-shto' (did you mean 'one-shot'? see bufdiff strategies)" fuzz --strategy one-shto
 usage fuzz "unknown strategy 'xyzzy' (see bufdiff strategies)" fuzz --strategy xyzzy
 usage fuzz "unexpected argument 'cases' (FILE... only with --merge)" fuzz --strategy one-shot cases

@@ -168,6 +168,21 @@ START_TEST(reduces_bloated_seed)
 }
 END_TEST
 
+/* A generate the failure does not need, whose result is read and has no
+ * stand-in of its type, becomes a constant. */
+START_TEST(reduces_generate)
+{
+	Case *c = reduce_file(SRCDIR "/cases/reduce/generate-feeds-conflict.yaml", 5);
+	char *text = tir_print(c->prog);
+
+	ck_assert_ptr_null(strstr(text, "generate"));
+	ck_assert_ptr_nonnull(strstr(text, "%g = const dense<0> : tensor<1x1xi32>"));
+	ck_assert_ptr_nonnull(strstr(text, "%z = add %a, %y"));
+	mem_free(text);
+	case_free(c);
+}
+END_TEST
+
 /* Reduce run 0 of path: the reduced case loads, checks, has verdict v and
  * every text in `wants` (NULL-terminated).  Returns it (case_free it). */
 static Case *
@@ -481,6 +496,7 @@ reduce_suite(void)
 	tcase_add_test(t, reduces_mutants);
 	tcase_add_test(t, reduces_lastuse);
 	tcase_add_test(t, reduces_bloated_seed);
+	tcase_add_test(t, reduces_generate);
 	tcase_add_test(t, keeps_float_inputs);
 	tcase_add_test(t, reduces_blocks);
 	tcase_add_test(t, reduces_block_conflict);

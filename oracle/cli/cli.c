@@ -167,7 +167,7 @@ static const Flag flags[] = {
 	 "ops per generated program at most (1..100000; default 12)"},
 	{"mix", "LIST", p_mix, F(mix), 0, 0, C(FUZZ),
 	 "constructs to generate: a comma list of slices, matmul, loops, "
-	 "branches, async, calls, forall, cfg, or a bitmask (default all)"},
+	 "branches, async, calls, forall, cfg, generate, or a bitmask (default all)"},
 	{"no-copies", NULL, NULL, F(no_copies), 0, 0, C(FUZZ),
 	 "no `copy ... into` in the programs"},
 	{"max-failures", "N", p_num, F(max_failures), 1, 1000000000, C(FUZZ),
@@ -527,7 +527,7 @@ p_mix(Args *a, const Flag *f, const char *v, void *field, char *why, size_t n)
 	if (!fuzz_parse_mix(v, (unsigned *)field))
 		return 0;
 	fmt_snprintf(why, n, "--mix wants a list of slices, matmul, loops, branches, "
-		 "async, calls, forall, cfg (or a number), got '%s'", v);
+		 "async, calls, forall, cfg, generate (or a number), got '%s'", v);
 	return -1;
 }
 

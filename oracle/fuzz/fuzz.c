@@ -523,7 +523,7 @@ fuzz_parse_mix(const char *s, unsigned *mix)
 {
 	static const char *const names[] = {"slices", "matmul", "loops",
 					    "branches", "async", "calls",
-					    "forall", "cfg"};
+					    "forall", "cfg", "generate"};
 	char *end;
 	unsigned long n = strtoul(s, &end, 10);
 
@@ -535,7 +535,7 @@ fuzz_parse_mix(const char *s, unsigned *mix)
 	while (*s) {
 		size_t len = strcspn(s, ",");
 		int k = -1;
-		for (int i = 0; i < 8; i++)
+		for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
 			if (strlen(names[i]) == len && !strncmp(s, names[i], len))
 				k = i;
 		if (k < 0)

@@ -45,7 +45,9 @@ enum {
 	GEN_CFG = 128,          /* function bodies of several blocks
 				 * (gen_cfg.c): diamonds, loops of blocks;
 				 * and selects */
-	GEN_ALL = 255
+	GEN_GENERATE = 256,     /* generates whose bodies read (and insert
+				 * into) captured tensors */
+	GEN_ALL = 511
 };
 
 typedef struct GenOpts {
@@ -96,7 +98,9 @@ char *gen_case(uint64_t seed, const GenOpts *o, const char *strategy);
 	X(GC_CFG_ARG, "tensor block argument") \
 	X(GC_CFG_OUTER, "write in a block, read after the join") \
 	X(GC_CFG_NESTED, "blocks inside blocks") \
-	X(GC_SELECT, "select")
+	X(GC_SELECT, "select") \
+	X(GC_GENERATE, "generate") \
+	X(GC_GENERATE_INSERT, "insert into a captured tensor in a generate")
 
 typedef enum GenConstruct {
 #define GC_ENUM(e, name) e,

@@ -24,11 +24,13 @@ enum {
 	/* blocks of a body (docs/fuzz.md): a block on a loop of blocks, one
 	 * after the entry outside any (an arm, a join, a loop's exit), an
 	 * edge's block arguments */
-	C_CFG_LOOP = 32, C_CFG_DIAMOND = 64, C_CFG_EDGE = 128, C_NAMES = 8
+	C_CFG_LOOP = 32, C_CFG_DIAMOND = 64, C_CFG_EDGE = 128,
+	C_GENERATE = 256, /* a generate's body (run once per element) */
+	C_NAMES = 9
 };
 static const char *const construct_names[C_NAMES] = {
 	"loop", "branch", "async", "forall", "call", "cfg-loop",
-	"cfg-diamond", "cfg-edge"};
+	"cfg-diamond", "cfg-edge", "generate"};
 
 /* Where block b sits among its body's blocks: the entry (0), on a loop
  * of blocks, or after the entry outside any. */
@@ -69,6 +71,8 @@ constructs_of(const Op *op, const Func *entry)
 			m |= C_ASYNC;
 		else if (p->kind == OP_FORALL)
 			m |= C_FORALL;
+		else if (p->kind == OP_GENERATE)
+			m |= C_GENERATE;
 	}
 	return m;
 }

@@ -612,6 +612,125 @@ gen_call(G *g)
 	emit_call(g, &fn, args);
 }
 
+/* The index of element access into c inside a generate of c's shape
+ * (ivs "i<k>_<d>" over tt): each dim the generate's own index now and
+ * then, where it fits (the
+ * element it is computing: another element's run wrote there if the
+ * write was in place), else a literal. */
+static void
+generate_index(G *g, const GV *c, const GV *tt, int k, char *buf, size_t n)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (int d = 0; d < c->rank; d++) {
+		if (d < tt->rank && tt->dims[d] <= c->dims[d] && gen_chance(g, 60))
+			at += (size_t)fmt_snprintf(buf + at, n - at, "%s%%i%d_%d",
+						   d ? ", " : "", k, d);
+		else
+			at += (size_t)fmt_snprintf(buf + at, n - at, "%s%d",
+						   d ? ", " : "",
+						   gen_pick(g, c->dims[d]));
+	}
+}
+
+/* The scalar a generate body yields: an element of a tensor of dtype dt
+ * (preferably w, what it inserted into), else a constant; tt is the
+ * generate's type. */
+static const char *
+generate_yield(G *g, const GV *w, const GV *tt, int k)
+{
+	GV *a = w && !w->scalar ? (GV *)w : NULL, sc;
+	DType dt = tt->dt;
+	char idx[64], s[64];
+
+	for (int i = g->nv - 1; !a && i >= 0; i--)
+		if (!g->v[i].scalar && g->v[i].dt == dt && g->v[i].rank > 0)
+			a = &g->v[i];
+	sc.dt = dt;
+	sc.rank = 0;
+	sc.dyn = 0;
+	sc.scalar = true;
+	if (!a) {
+		GV *v = gen_new_value(g, &sc, "s");
+		gen_line(g, "%%%s = const %s : %s", v->name,
+			 gen_literal(g, dt, s, sizeof s), dtype_names[dt]);
+		return v->name;
+	}
+	sc = *a;
+	sc.scalar = true;
+	generate_index(g, a, tt, k, idx, sizeof idx);
+	{
+		GV at = *a, *v = gen_new_value(g, &sc, "s");
+		gen_line(g, "%%%s = extract %%%s[%s] : %s", v->name, at.name,
+			 idx, dtype_names[dt]);
+		return v->name;
+	}
+}
+
+/* Now and then (GEN_GENERATE): a generate of a captured tensor's shape
+ * whose body inserts into the captured tensor at the element's index,
+ * runs a few ops of the mix (no branches, launches or calls, as in a
+ * forall body) and yields an element read back.  False when it made
+ * none (without drawing anything when the mix has no generates). */
+static bool
+gen_generate(G *g)
+{
+	GV *c, tt, *u = NULL;
+	char s[64], idx[64], val[32], ivs[96];
+	const char *y;
+	int k, r, mark, nloops = g->nloops;
+	bool in_forall = g->in_forall;
+	size_t at = 0;
+
+	if (!(g->o->mix & GEN_GENERATE) || g->depth >= 3 || !gen_chance(g, 5))
+		return false;
+	if (!(c = gen_any_tensor(g, T_RANKED)) || g->nloops + c->rank > 8)
+		return false;
+	tt = *c;
+	tt.dyn = 0;
+	k = g->sh->names++;
+	r = g->sh->names++;
+	ivs[0] = 0;
+	for (int d = 0; d < tt.rank; d++)
+		at += (size_t)fmt_snprintf(ivs + at, sizeof ivs - at, "%s%%i%d_%d",
+					   d ? ", " : "", k, d);
+	gen_line(g, "%%r%d = generate [%s] : %s {", r, ivs,
+		 gen_ty(&tt, s, sizeof s));
+	mark = enter(g);
+	for (int d = 0; d < tt.rank; d++) {
+		fmt_snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv,
+			     "i%d_%d", k, d);
+		g->loops[g->nloops].mark = mark;
+		g->loops[g->nloops++].ub = tt.dims[d];
+	}
+	g->in_forall = true;
+	g->in_async++; /* no asserts in a generate body */
+	if (gen_chance(g, 60)) { /* the bug class: a write into c */
+		GV ct = *c;
+		generate_index(g, &ct, &tt, k, idx, sizeof idx);
+		gen_scalar_operand(g, ct.dt, 30, val, sizeof val);
+		u = gen_new_value(g, &ct, "v");
+		gen_line(g, "%%%s = insert %s into %%%s[%s] : %s", u->name, val,
+			 ct.name, idx, gen_ty(&ct, s, sizeof s));
+		gen_count(g, GC_GENERATE_INSERT);
+		++g->sh->ops;
+	}
+	gen_ops(g, gen_pick(g, 3));
+	y = generate_yield(g, u, &tt, k);
+	gen_line(g, "yield %%%s", y);
+	g->in_async--;
+	g->in_forall = in_forall;
+	g->nloops = nloops;
+	leave(g, mark);
+	gen_line(g, "}");
+	c = gen_new_value(g, &tt, "r");
+	fmt_snprintf(c->name, sizeof c->name, "r%d", r);
+	gen_count(g, GC_GENERATE);
+	g->sh->ops += 2;
+	return true;
+}
+
 static void
 gen_op(G *g)
 {
@@ -668,6 +787,6 @@ void
 gen_ops(G *g, int n)
 {
 	for (int i = 0; i < n && g->sh->ops < g->o->max_ops; i++)
-		if (!gen_cfg(g))
+		if (!gen_cfg(g) && !gen_generate(g))
 			gen_op(g);
 }

@@ -1,6 +1,7 @@
 /*
  * reduce_pass.c: the passes, each a source of candidate edits: expose an
- * intermediate, structural inlining (for, if, async, call), ddmin over ops
+ * intermediate, structural inlining (for, if, async, call; a generate
+ * replaced by its captured input or a constant), ddmin over ops
  * with use-repair, unused params, halving a static dim size.
  */
 #include <stdio.h>
@@ -233,6 +234,59 @@ try_uncalled(Red *r)
 	return edit_try(r, &e);
 }
 
+/* A tensor of the generate's type it reads from outside its body (its
+ * captured input), or NULL. */
+static const Value *
+captured_like(const Op *op)
+{
+	for (int i = 0; op->body && i < op->body->nops; i++) {
+		const Op *u = op->body->ops[i];
+		for (int a = -1; a < u->nargs; a++) {
+			const Operand *x = a < 0 ? (u->hasdest ? &u->dest : NULL)
+						 : &u->args[a];
+			const Value *v = x ? x->v : NULL;
+			if (v && type_equal(v->type, op->type) && !v->owner &&
+			    (!v->def || v->def->seq < op->seq))
+				return v;
+		}
+	}
+	return NULL;
+}
+
+/* `generate` -> its captured input of its type, else (a static type) a
+ * constant tensor of zeros in its place. */
+static int
+try_generate(Red *r, const Op *op)
+{
+	const Value *c = captured_like(op);
+	const char *line = r->lines[r->opline[op->seq]];
+	char ty[128], to[96];
+	Edit e;
+	Str t = {0};
+	int rc;
+
+	if (c) {
+		if (edit_init(r, &e))
+			return -1;
+		edit_drop(&e, r->opline[op->seq], r->opend[op->seq]);
+		fmt_snprintf(to, sizeof to, "%%%s", c->name);
+		edit_sub(&e, op->res[0]->name, to);
+		if ((rc = edit_try(r, &e)) != 0)
+			return rc;
+	}
+	if (!type_is_static(op->type))
+		return 0;
+	if (edit_init(r, &e))
+		return -1;
+	str_put(&t, line, strspn(line, " \t"));
+	str_printf(&t, "%%%s = const dense<%s> : %s", op->res[0]->name,
+		   dtype_is_float(op->type->dt) ? "0.0" : "0",
+		   type_str(op->type, ty, sizeof ty));
+	edit_repl(&e, r->opline[op->seq], str_take(&t));
+	edit_drop(&e, r->opline[op->seq] + 1, r->opend[op->seq]);
+	return edit_try(r, &e);
+}
+
 /* The structural candidates for op k, until one is accepted. */
 static int
 try_structural(Red *r, const Op *op)
@@ -253,6 +307,9 @@ try_structural(Red *r, const Op *op)
 		break;
 	case OP_CALL:
 		rc = try_call(r, op);
+		break;
+	case OP_GENERATE:
+		rc = try_generate(r, op);
 		break;
 	default:
 		break;
