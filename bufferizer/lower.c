@@ -632,17 +632,21 @@ lower_escape(Lower *L, const Block *blk, const Op *term, BInst *t,
 			t->vals[k] = term->args[k].v;
 		return;
 	}
+	/* (a return of a body with branches; the regions inside its blocks
+	 * pass out what they own as any region does) */
+	bool cfgret = L->cfg && block_in_cfg(blk);
+
 	for (int k = 0; k < term->nargs; k++) {
 		Value *y = term->args[k].v, *r, *s;
 		t->vals[k] = y;
 		if (!is_tensor(y))
 			continue;
 		r = L->root[y->id];
-		if (L->cfg && r && L->whole[y->id] && cfg_made_root(L, r) &&
+		if (cfgret && r && L->whole[y->id] && cfg_made_root(L, r) &&
 		    !L->borrowing[r->id] &&
 		    !passed_before(L, t, k, r) && !plan_frees_root(L, r))
 			continue; /* the return passes it out (cfg_frees) */
-		if (!L->cfg && r && L->whole[y->id] && L->owner[r->id] == blk &&
+		if (!cfgret && r && L->whole[y->id] && L->owner[r->id] == blk &&
 		    !L->moved[r->id] && !plan_frees_root(L, r) &&
 		    !L->borrowing[r->id]) {
 			L->moved[r->id] = true;
@@ -957,10 +961,11 @@ fail_frees(Lower *L, const Block *blk, int i, const BBlock *chunk,
 		}
 		for (int k = 0; k < nroots && !(L->ds->lower & LOWER_FAIL_NO_FREES); k++) {
 			Value *v = roots[k];
-			int made = v->def ? index_in(blk, v->def) : L->hint[v->id];
+			int made = v->def ? index_in(blk, v->def)
+				   : L->owner[v->id] == blk ? L->hint[v->id] : -1;
 			/* in a body with branches, a root made elsewhere (or
 			 * a block argument) is there from the block's start */
-			if ((made < 0 && !L->cfg) || made > i ||
+			if ((made < 0 && !(L->cfg && block_in_cfg(blk))) || made > i ||
 			    (at[k] >= 0 && at[k] < i))
 				continue;
 			if (made == i && v->def && v->def->kind != OP_FOR &&
@@ -1012,8 +1017,9 @@ place_frees(Lower *L, const Block *blk, BBlock *chunks, BInst *t, BBlock *out,
 	 * bucket lists them in program order) */
 	for (int k = nroots - 1; k >= 0; k--) {
 		Value *v = roots[k];
-		int last = L->last[v->id] > L->hint[v->id] ? L->last[v->id]
-							   : L->hint[v->id];
+		/* (a hint is an index in the block that made it) */
+		int hint = L->owner[v->id] == blk ? L->hint[v->id] : -1;
+		int last = L->last[v->id] > hint ? L->last[v->id] : hint;
 		/* unused: free where it was made (synthetic ones are made
 		 * and used by the terminator's copies) */
 		int at = last >= 0 ? last : v->def ? index_in(blk, v->def) : n - 1;
@@ -1355,15 +1361,16 @@ cfg_given(Lower *L, Cfg *C, const Block *blk, Given *g)
 	for (int pass = 0; pass < 2; pass++) {
 		for (int w = 0; w < C->words; w++) {
 			uint64_t x = def[w] | in[w];
-			x &= pass ? (out[w] | brk[w]) : ~(out[w] | brk[w]);
 			for (; x; x &= x - 1) {
 				Value *r = L->bp->regs[w * 64 + __builtin_ctzll(x)];
-				bool passed = false;
+				bool keep = cbit(out, r->id) || cbit(brk, r->id);
+				/* the return passes it out: freed only on the
+				 * failure paths, like what stays live */
 				for (int k = 0; t->kind == BI_RETURN && k < t->nvals; k++)
-					passed |= t->vals[k] && is_tensor(t->vals[k]) &&
-						  L->root[t->vals[k]->id] == r &&
-						  t->vals[k]->id < L->p->nvalues;
-				if (!passed) /* else the return passes it out */
+					keep |= t->vals[k] && is_tensor(t->vals[k]) &&
+						L->root[t->vals[k]->id] == r &&
+						t->vals[k]->id < L->p->nvalues;
+				if (keep == (pass == 1))
 					VEC_PUSH(L->a, g->roots, cnt, cap, r);
 			}
 		}

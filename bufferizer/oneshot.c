@@ -215,6 +215,12 @@ await_reach(OS *S, const Op *w, const Op *launch)
 	 * stay pending until the function returns */
 	if (op_conditional(launch->parent, w))
 		return INT_MAX - 1;
+	/* in a body with branches, a launch another block awaits lasts to
+	 * its own block's end (the lowering drains it there): any write in
+	 * that block after it races */
+	if (block_in_cfg(top_block(launch)) &&
+	    top_block(w) != top_block(launch))
+		return INT_MAX - 1;
 
 	for (const Op *a = w; a->parent->parent; a = a->parent->parent) {
 		const Op *A = a->parent->parent;
@@ -617,8 +623,11 @@ cfg_follows(OS *S, const Op *w, int wstart, const Read *r, const Value *m)
 		return false;
 	if (wb == rb && rt->index > wt->index)
 		return true;
-	if (wb == rb && rt == wt && r->send > wstart)
-		return true;
+	if (r->op == w)
+		return true; /* w's own read, not element by element */
+	if (wb == rb && rt->index <= wt->index && r->send > wstart)
+		return true; /* a read lasting past w: a pending launch, a
+			      * loop around both */
 	return reach_avoiding(wb, rb, d);
 }
 

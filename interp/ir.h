@@ -501,7 +501,7 @@ bool walk_func(const Func *f, WalkFn fn, void *ctx);     /* all its blocks */
 static inline const Operand *
 succ_args(const Op *op, int k)
 {
-	return op->args + op->sarg[k];
+	return op->args ? op->args + op->sarg[k] : NULL; /* none passed */
 }
 /* Is b one of several blocks of a function body (a CFG block)? */
 static inline bool
