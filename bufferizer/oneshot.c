@@ -402,6 +402,10 @@ collect_op(Op *op, void *ctx)
 			add_kid(S, op->args[1].v, op->res[0]);
 			add_kid(S, op->args[2].v, op->res[0]);
 		}
+		/* and the executor counts the pick as a use of both (in a
+		 * launch: until its await) */
+		add_read(S, op->args[1].v, op);
+		add_read(S, op->args[2].v, op);
 		break;
 	case F_PARALLEL_INSERT:
 		/* it writes the shared arg's slice: no read of it */
