@@ -75,6 +75,10 @@ contig(const Program *p, const Decisions *ds, const Value *v, int depth)
 		       contig(p, ds, op->args[0].v, depth + 1);
 	case F_IF: case F_FOR: case F_CALL: case F_ASYNC: case F_AWAIT:
 		return false;
+	case F_SELECT: /* sharing, it is whichever it picks */
+		return !(ds->eshare && ds->eshare[v->id] & 1) ||
+		       (contig(p, ds, op->args[1].v, depth + 1) &&
+			contig(p, ds, op->args[2].v, depth + 1));
 	default:
 		n = inplace_candidates(op, v->resno, cand, 16);
 		for (int i = 0; i < n; i++)

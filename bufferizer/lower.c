@@ -679,6 +679,22 @@ lower_escape(Lower *L, const Block *blk, const Op *term, BInst *t,
 	}
 }
 
+/* May y's buffer be r's: the same root, or a select or if result that
+ * shares (borrows) it? */
+static bool
+may_hold(const Lower *L, const Value *y, const Value *r)
+{
+	const Value *ry = L->root[y->id];
+
+	if (!ry || !r || ry == r)
+		return ry && ry == r;
+	for (int k = 0; k < 2 && !(L->ds->lower & LOWER_NO_LEND); k++)
+		if (L->lend[ry->id][k] && L->lend[ry->id][k] != y &&
+		    may_hold(L, L->lend[ry->id][k], r))
+			return true;
+	return false;
+}
+
 /* Yield of a loop body: each value lands in its loop buffer. */
 static void
 lower_loop_yield(Lower *L, const Op *loop, const Op *term, BInst *t,
@@ -696,7 +712,7 @@ lower_loop_yield(Lower *L, const Op *loop, const Op *term, BInst *t,
 			continue;
 		for (int j = 0; j < loop->nres; j++) {
 			if (j == k || !is_tensor(loop->res[j]) ||
-			    L->root[loop->res[j]->id] != L->root[y->id])
+			    !may_hold(L, y, L->root[loop->res[j]->id]))
 				continue;
 			src[k] = synth(L, y, "tmp");
 			emit_alloc(L, out, term, src[k], y, term->parent,

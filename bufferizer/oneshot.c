@@ -56,8 +56,9 @@ struct AsyncW {
 typedef struct CfgW CfgW;
 struct CfgW {
 	const Op *w;
-	const Value *into;
+	const Value *into, *v; /* w computes v into into's buffer */
 	CfgW *next;
+	CfgW *all;             /* every one, for the recheck */
 };
 
 typedef struct AwaitList AwaitList;
@@ -97,6 +98,9 @@ typedef struct OS {
 	AsyncW **asyncws;     /* by class root: the launches writing it */
 	CfgW **cfgws;         /* by class root: writes into it in bodies
 			       * with branches */
+	CfgW *allw;           /* all of them */
+	const char **forbid;  /* by value id: why it may not be in place (a
+			       * recheck found a conflict; NULL: it may) */
 	int *viewof;          /* by value id: where its buffer comes from (a
 			       * view's source, an await result's future) */
 	int floor;            /* no later write starts before this seq: a
@@ -404,6 +408,10 @@ collect_op(Op *op, void *ctx)
 			add_kid(S, op->args[1].v, op->res[0]);
 			add_kid(S, op->args[2].v, op->res[0]);
 		}
+		/* and the executor counts the pick as a use of both (in a
+		 * launch: until its await) */
+		add_read(S, op->args[1].v, op);
+		add_read(S, op->args[2].v, op);
 		break;
 	case F_PARALLEL_INSERT:
 		/* it writes the shared arg's slice: no read of it */
@@ -623,8 +631,6 @@ cfg_follows(OS *S, const Op *w, int wstart, const Read *r, const Value *m)
 		return false;
 	if (wb == rb && rt->index > wt->index)
 		return true;
-	if (r->op == w)
-		return true; /* w's own read, not element by element */
 	if (wb == rb && rt->index <= wt->index && r->send > wstart)
 		return true; /* a read lasting past w: a pending launch, a
 			      * loop around both */
@@ -646,12 +652,15 @@ read_conflicts(OS *S, const Op *w, const Value *into, int wstart,
 			       * write in a launch may still be running when an
 			       * out-of-place insert copies the whole
 			       * destination, slice included) */
-	if (r->op == w && (v == into || ((w->kind == OP_INSERT_SLICE ||
-	    w->kind == OP_INSERT) && v == w->args[0].v)) && same_index(w, v) &&
-	    (!r->loop || broken(S, ONESHOT_SAME_OP_LOOP)) &&
+	bool own = r->op == w && (v == into || ((w->kind == OP_INSERT_SLICE ||
+		   w->kind == OP_INSERT) && v == w->args[0].v)) &&
+		   same_index(w, v);
+	if (own && (!r->loop || broken(S, ONESHOT_SAME_OP_LOOP)) &&
 	    !(r->cfg && cfg_cycle(S, w)))
 		return false; /* the op reads what it overwrites, index by index
 			       * (an insert copies its source before writing) */
+	if (r->cfg && r->op == w && !own)
+		return true; /* it reads what it has overwritten */
 	/* an alias made after w still holds m's version: m's definition
 	 * orders it */
 	if (r->cfg && !cfg_follows(S, w, wstart, r, m))
@@ -726,13 +735,15 @@ other_branch(const Op *a, const Op *b)
 	return false;
 }
 
-/* Does writing `into`'s class at op w clobber something read later?  A
- * member made in the other branch of an if around w never coexists with
- * the write. */
+/* Does writing `into`'s buffer at op w clobber something of cls's class
+ * read later (cls: into's own, or the class of the value w computes, once
+ * it joins)?  A member made in the other branch of an if around w never
+ * coexists with the write. */
 static bool
-conflicts(OS *S, const Op *w, const Value *into, Conflict *c)
+conflicts_in(OS *S, const Op *w, const Value *into, const Value *cls,
+	     Conflict *c)
 {
-	int root = find(S, into->id), wstart = write_start(S, w, into), m;
+	int root = find(S, cls->id), wstart = write_start(S, w, into), m;
 	bool found = false;
 
 	int prev = root;
@@ -771,6 +782,12 @@ conflicts(OS *S, const Op *w, const Value *into, Conflict *c)
 		m = nx;
 	}
 	return found;
+}
+
+static bool
+conflicts(OS *S, const Op *w, const Value *into, Conflict *c)
+{
+	return conflicts_in(S, w, into, into, c);
 }
 
 /* " at FILE:LINE:COL" of op. */
@@ -1218,6 +1235,8 @@ decide_result(OS *S, const Op *w, Value *v, Value **cand, int n, bool join)
 	const Op *g;
 	Conflict c;
 
+	if (S->forbid && S->forbid[v->id])
+		n = 0, why = S->forbid[v->id];
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < n; i++) {
 			if (is_param_class(S, cand[i]) != (pass == 1))
@@ -1247,7 +1266,7 @@ decide_result(OS *S, const Op *w, Value *v, Value **cand, int n, bool join)
 			 * versions of it, clobbered by this write too */
 			if (conflicts(S, w, cand[i], &c) ||
 			    (join && block_in_cfg(top_block(w)) &&
-			     (conflicts(S, w, v, &c) ||
+			     (conflicts_in(S, w, cand[i], v, &c) ||
 			      join_conflicts(S, cand[i], v, &c)))) {
 				if (!why)
 					why = conflict_reason(S, w, cand[i], &c);
@@ -1269,6 +1288,9 @@ decide_result(OS *S, const Op *w, Value *v, Value **cand, int n, bool join)
 				CfgW *k = arena_alloc(S->a, sizeof *k);
 				k->w = w;
 				k->into = cand[i];
+				k->v = v;
+				k->all = S->allw;
+				S->allw = k;
 				k->next = S->cfgws[find(S, cand[i]->id)];
 				S->cfgws[find(S, cand[i]->id)] = k;
 			}
@@ -1626,15 +1648,40 @@ decide_select(Op *op, void *ctx)
 	return WALK_GO;
 }
 
+/*
+ * In a body with branches the classes keep growing after a decision (a
+ * view or a block argument joins a class later, through a block decided
+ * later): check each in-place write again against the final classes, and
+ * forbid the ones that now conflict (the caller decides again).  Returns
+ * how many were forbidden.
+ */
+static int
+recheck(OS *S)
+{
+	int n = 0;
+	Conflict c;
+
+	S->floor = INT_MIN;
+	S->skip = NULL;
+	for (CfgW *k = S->allw; k; k = k->all) {
+		if (S->forbid[k->v->id] || !conflicts(S, k->w, k->into, &c))
+			continue;
+		S->forbid[k->v->id] = conflict_reason(S, k->w, k->into, &c);
+		n++;
+	}
+	return n;
+}
+
 /* One pass over the whole program: collect reads, decide.  With pw set
  * (pass 2) calls also decide their argument copies. */
 static int
 analyze(OS *S, const Program *p, Decisions *ds, unsigned breaks,
-	const bool *pw, jmp_buf *oom)
+	const bool *pw, const char **forbid, jmp_buf *oom)
 {
 	if (os_init(S, p, ds, breaks))
 		return -1;
 	S->pw = pw;
+	S->forbid = forbid;
 	S->a->oom = oom;
 	walk_prog(p, find_await, S);
 	walk_prog(p, collect_op, S);
@@ -1661,23 +1708,35 @@ oneshot_decide(const Program *p, Decisions *ds, unsigned breaks)
 {
 	OS S;
 	jmp_buf oom;
-	bool *volatile pw = NULL; /* both changed after the setjmp */
+	bool *volatile pw = NULL; /* these change after the setjmp */
+	const char **volatile forbid = NULL;
 	volatile int rc = -1;
 
 	memset(&S, 0, sizeof S);
 	ds->arena->oom = &oom;
 	if (setjmp(oom))
 		goto out;
-	if (analyze(&S, p, ds, breaks, NULL, &oom))
+	if (!(forbid = mem_calloc((size_t)p->nvalues + 1, sizeof *forbid)))
 		goto out;
-	propagate_writes(&S);
-	if (!(pw = mem_calloc((size_t)p->nvalues + 1, sizeof *pw)))
-		goto out;
-	for (int i = 0; i < p->nvalues; i++)
-		pw[i] = p->values[i]->isparam && param_written(&S, p->values[i]);
-	os_free(&S);
-	if (analyze(&S, p, ds, breaks, pw, &oom))
-		goto out;
+	/* each round forbids one more in-place write, or is the last */
+	for (int round = 0; round <= p->nvalues; round++) {
+		if (analyze(&S, p, ds, breaks, NULL, forbid, &oom))
+			goto out;
+		propagate_writes(&S);
+		if (!(pw = mem_calloc((size_t)p->nvalues + 1, sizeof *pw)))
+			goto out;
+		for (int i = 0; i < p->nvalues; i++)
+			pw[i] = p->values[i]->isparam &&
+				param_written(&S, p->values[i]);
+		os_free(&S);
+		if (analyze(&S, p, ds, breaks, pw, forbid, &oom))
+			goto out;
+		if (!S.allw || !recheck(&S))
+			break;
+		os_free(&S);
+		mem_free(pw);
+		pw = NULL;
+	}
 	if (broken(&S, ONESHOT_ZERO_TRIP))
 		ds->lower |= LOWER_NO_INIT_COPY;
 	if (broken(&S, ONESHOT_FAIL_FREES))
@@ -1692,6 +1751,7 @@ oneshot_decide(const Program *p, Decisions *ds, unsigned breaks)
 out:
 	ds->arena->oom = NULL;
 	mem_free(pw);
+	mem_free(forbid);
 	os_free(&S);
 	return rc;
 }

@@ -98,7 +98,7 @@ expect 0 "$B" fuzz --strategy=copy-all --count=3 --seed=18446744073709551614 --q
 grep -q '^3 programs, 0 failures (0 tool errors), ' "$out" || fail "fuzz --count=3"
 # without blocks (cfg, 128) until copy-all is clean on them with asserts,
 # launches and ifs around (docs/fuzz.md)
-expect 0 "$B" fuzz --strategy copy-all --time 0.2 --max-ops 3 --mix 127 --quiet
+expect 0 "$B" fuzz --strategy copy-all --time 0.2 --max-ops 3 --quiet
 expect 0 "$B" run - --strategy one-shot <"$seed"
 has "case seed/old-input-still-needed (-)"
 has "run 1: one-shot, schedule sync: agree (as expected)"

@@ -303,6 +303,7 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 		rc = 1;
 		goto out;
 	}
+	fuzz_count_constructs(c->prog, st->constructs);
 	c->ref_failed = NULL;
 	if ((rr = ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref, &nref,
 			  &d)) < 0)
@@ -512,6 +513,8 @@ fuzz_json(const FuzzOpts *o, const FuzzStats *st)
 		   (unsigned long long)o->seed, o->shard,
 		   o->nshards > 0 ? o->nshards : 1);
 	buckets_json(&b, &st->buckets);
+	str_puts(&b, ", ");
+	constructs_json(&b, st->constructs);
 	str_puts(&b, "}\n");
 	if ((s = str_take(&b)))
 		fputs(s, stdout);
@@ -584,6 +587,8 @@ fuzz_command(const FuzzOpts *o, const char *html)
 			       st.buckets.n, st.buckets.n > 1 ? "s" : "");
 			buckets_print(stdout, &st.buckets);
 		}
+		if (!o->quiet)
+			constructs_print(stdout, st.constructs);
 	}
 	fuzz_stats_free(&st);
 	return rc;

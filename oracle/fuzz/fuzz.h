@@ -163,8 +163,13 @@ typedef struct Buckets {
 	int n;
 } Buckets;
 
+/* The constructs counted per generated program (docs/fuzz.md). */
+enum { FUZZ_CONSTRUCTS = 10 };
+extern const char *const fuzz_construct_names[FUZZ_CONSTRUCTS];
+
 typedef struct FuzzStats {
 	long programs, failures, skipped;
+	long constructs[FUZZ_CONSTRUCTS]; /* programs holding each */
 	long tool_errors;       /* failures that are an outside tool's error */
 	double seconds;
 	double first_seconds;   /* time to the first failure */
@@ -193,6 +198,11 @@ int fuzz_parse_mix(const char *s, unsigned *mix);
  * or the tool's status), the ops of the culprit decisions and the
  * constructs around them (or around the access, with no culprit). */
 void fuzz_signature(const RunOut *r, const Case *c, char *buf, size_t n);
+/* Add 1 to counts[k] for each construct k program p holds. */
+void fuzz_count_constructs(const Program *p, long *counts);
+/* `"constructs": {"loop": N, ...}` and the human line. */
+void constructs_json(Str *b, const long *counts);
+void constructs_print(FILE *f, const long *counts);
 Bucket *buckets_find(const Buckets *bs, const char *sig);
 Bucket *buckets_add(Buckets *bs, const char *sig, long count, bool *isnew);
 void bucket_seed(Bucket *k, uint64_t seed);

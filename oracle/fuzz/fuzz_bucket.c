@@ -77,6 +77,67 @@ constructs_of(const Op *op, const Func *entry)
 	return m;
 }
 
+/* ---------------------------------------------------------- constructs */
+
+const char *const fuzz_construct_names[FUZZ_CONSTRUCTS] = {
+	"loop", "branch", "async", "forall", "call", "cfg-loop",
+	"cfg-diamond", "block-arg", "select", "cfg-async"};
+
+typedef struct Count {
+	bool has[FUZZ_CONSTRUCTS];
+} Count;
+
+static WalkAct
+count_op(Op *op, void *ctx)
+{
+	Count *k = ctx;
+	unsigned m = constructs_of(op, NULL) & ~(unsigned)C_CALL;
+
+	for (int i = 0; i < C_NAMES - 1; i++) /* cfg-edge: block-arg below */
+		k->has[i] |= m >> i & 1;
+	k->has[4] |= op->kind == OP_CALL;
+	k->has[8] |= op->kind == OP_SELECT && op->res[0]->type->kind == TY_TENSOR;
+	/* a launch in a body with branches (awaited in another block, or
+	 * drained at its block's end) */
+	k->has[9] |= op->kind == OP_ASYNC && block_in_cfg(top_block(op));
+	return WALK_GO;
+}
+
+void
+fuzz_count_constructs(const Program *p, long *counts)
+{
+	Count k = {{false}};
+
+	walk_prog(p, count_op, &k);
+	for (int f = 0; f < p->nfuncs; f++)
+		for (int b = 1; b < p->funcs[f]->nblocks; b++)
+			for (int i = 0; i < p->funcs[f]->blocks[b]->nargs; i++)
+				k.has[7] |= p->funcs[f]->blocks[b]->args[i]->type->kind ==
+					    TY_TENSOR;
+	for (int i = 0; i < FUZZ_CONSTRUCTS; i++)
+		counts[i] += k.has[i];
+}
+
+void
+constructs_json(Str *b, const long *counts)
+{
+	str_puts(b, "\"constructs\": {");
+	for (int i = 0; i < FUZZ_CONSTRUCTS; i++)
+		str_printf(b, "%s\"%s\": %ld", i ? ", " : "",
+			   fuzz_construct_names[i], counts[i]);
+	str_puts(b, "}");
+}
+
+void
+constructs_print(FILE *f, const long *counts)
+{
+	fputs("programs with each construct:", f);
+	for (int i = 0; i < FUZZ_CONSTRUCTS; i++)
+		fprintf(f, "%s %s %ld", i ? "," : "", fuzz_construct_names[i],
+			counts[i]);
+	fputc('\n', f);
+}
+
 static int
 cmp_str(const void *a, const void *b)
 {
@@ -257,6 +318,7 @@ enum { NSUMS = 5 };
 
 typedef struct Merged {
 	long sums[NSUMS];
+	long constructs[FUZZ_CONSTRUCTS];
 	double tool_seconds, seconds, rate;
 	bool interrupted;
 	int shards;
@@ -339,6 +401,12 @@ merge_summary(Merged *m, const char *path, const char *text, int line,
 		m->seconds = s > m->seconds ? s : m->seconds;
 		m->rate += json_number_value(json_object_get(j, "programs_per_s"));
 		m->interrupted |= json_is_true(json_object_get(j, "interrupted"));
+		for (int k = 0; k < FUZZ_CONSTRUCTS; k++) {
+			v = json_object_get(json_object_get(j, "constructs"),
+					    fuzz_construct_names[k]);
+			m->constructs[k] += json_is_integer(v) ?
+					    (long)json_integer_value(v) : 0;
+		}
 		m->shards++;
 		json_array_foreach(json_object_get(j, "repros"), i, v)
 			if (json_is_string(v)) {
@@ -420,6 +488,8 @@ fuzz_merge(int nfiles, const char *const *files, bool json)
 			   m.repros.s ? m.repros.s : "",
 			   m.interrupted ? "true" : "false", m.shards);
 		buckets_json(&b, &m.bs);
+		str_puts(&b, ", ");
+		constructs_json(&b, m.constructs);
 		str_puts(&b, "}\n");
 		if ((s = str_take(&b)))
 			fputs(s, stdout);
@@ -429,6 +499,7 @@ fuzz_merge(int nfiles, const char *const *files, bool json)
 		       "in %d buckets%s\n", m.shards, m.sums[0], m.sums[1],
 		       m.sums[3], m.bs.n, m.interrupted ? " (interrupted)" : "");
 		buckets_print(stdout, &m.bs);
+		constructs_print(stdout, m.constructs);
 	}
 	if (!rc)
 		rc = m.sums[1] ? 1 : 0;
