@@ -149,6 +149,38 @@ result_versions(MX *M, const MOp *m, BBlock *b, const Op *t, Value **r, int n)
 		mx_emit_ver(M, b, t->res[k], r[k], m);
 }
 
+/*
+ * A TIR for whose iter args the tool dropped altogether (canonicalized to
+ * an scf.for without iter_args: they live in buffers the body writes):
+ * the iter args' versions follow the TIR yields trip by trip, and the
+ * results take the last trip's (the inits' after zero trips).  Else its
+ * reads of an iter arg would expect nothing.  `at` 0: before the loop,
+ * 1: at the end of the body (before its scf.yield), 2: after the loop.
+ */
+static void
+dropped_iters(MX *M, const MOp *m, BBlock *b, const Op *t, int at)
+{
+	const Op *y = tir_term(t->body);
+	int from = b->n;
+
+	for (int k = 0; k < t->nres; k++) {
+		Value *a = t->body->args[1 + k];
+		if (at == 0)
+			mx_emit_ver(M, b, a, t->args[3 + k].v, m);
+		else if (at == 1 && y && k < y->nargs)
+			mx_emit_ver(M, b, a, y->args[k].v, m);
+		else if (at == 2)
+			mx_emit_ver(M, b, t->res[k], a, m);
+	}
+	if (at == 1 && from > 0 && b->n > from &&
+	    b->insts[from - 1]->kind == BI_YIELD) { /* the yield last */
+		BInst *yi = b->insts[from - 1];
+		memmove(&b->insts[from - 1], &b->insts[from],
+			(size_t)(b->n - from) * sizeof *b->insts);
+		b->insts[b->n - 1] = yi;
+	}
+}
+
 void
 mx_for(MX *M, const MOp *m, BBlock *b)
 {
@@ -174,6 +206,8 @@ mx_for(MX *M, const MOp *m, BBlock *b)
 	results_from(M, m, b, op->res, init, n);
 	for (int k = 0; t && k < n && k < t->nres; k++)
 		mx_emit_ver(M, b, op->res[k], t->args[3 + k].v, m);
+	if (t && n == 0 && t->nres)
+		dropped_iters(M, m, b, t, 0);
 	in = mx_inst(M, b, BI_FOR, op, NULL, m);
 	{
 		BBlock *body = arena_alloc(M->a, sizeof *body);
@@ -184,9 +218,13 @@ mx_for(MX *M, const MOp *m, BBlock *b)
 			mx_sym_bind(M, mb->args[i], op->body->args[i]);
 		}
 		region_ops(M, mb, body, t ? t->body : NULL);
+		if (t && n == 0 && t->nres)
+			dropped_iters(M, m, body, t, 1);
 		in->body = body;
 	}
 	result_versions(M, m, b, t, op->res, n);
+	if (t && n == 0 && t->nres)
+		dropped_iters(M, m, b, t, 2);
 }
 
 /*
