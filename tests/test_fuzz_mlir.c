@@ -4,7 +4,10 @@
  * the mlir and the mlir-pipeline strategies.  Each test is a printed SKIP
  * without /usr/bin/mlir-opt-22.  The generator and the in-process fuzz
  * loop are test_fuzz.c.  Without blocks (GEN_CFG) until the MLIR bridge
- * speaks cf: the programs of these seeds as before blocks. */
+ * speaks cf: the programs of these seeds as before blocks; and without
+ * generates (GEN_GENERATE): MLIR miscompiles a write into a captured
+ * tensor in a generate body (docs/mlir-corpus.md, cause 9), which would
+ * be failures here, not the bridge's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -36,7 +39,8 @@ batch_calls(int batch, long *calls, long *failures)
 	o.count = 100;
 	o.nshards = 1;
 	o.quiet = true;
-	o.gen = (GenOpts){12, GEN_ALL & ~GEN_ASYNC & ~GEN_FORALL & ~GEN_CFG, true};
+	o.gen = (GenOpts){12, GEN_ALL & ~GEN_ASYNC & ~GEN_FORALL & ~GEN_CFG &
+			   ~GEN_GENERATE, true};
 	ck_assert_ptr_nonnull(o.strategy);
 	fuzz_run(&o, &st);
 	ck_assert_int_eq(st.programs, 100);
@@ -119,7 +123,8 @@ START_TEST(pipeline_batched_same_verdicts)
 {
 	enum { N = 320 };
 	const Strategy *s = strategy_parse("mlir-pipeline");
-	GenOpts g = {12, GEN_ALL & ~GEN_ASYNC & ~GEN_CFG, false};
+	GenOpts g = {12, GEN_ALL & ~GEN_ASYNC & ~GEN_CFG & ~GEN_GENERATE,
+		     false};
 	static Case *cases[N];
 	static Seen batched[N], alone[N];
 	static char *yaml[N];
