@@ -679,19 +679,35 @@ lower_escape(Lower *L, const Block *blk, const Op *term, BInst *t,
 	}
 }
 
-/* May y's buffer be r's: the same root, or a select or if result that
- * shares (borrows) it? */
-static bool
-may_hold(const Lower *L, const Value *y, const Value *r)
+/* The roots whose buffer v may be in: its root, or for a select or if
+ * result sharing (borrowing) a buffer, those of what it may pick. */
+static int
+buffer_roots(const Lower *L, const Value *v, const Value **out, int n, int cap)
 {
-	const Value *ry = L->root[y->id];
+	const Value *r = L->root[v->id];
 
-	if (!ry || !r || ry == r)
-		return ry && ry == r;
+	if (!r || n >= cap)
+		return n;
+	out[n++] = r;
 	for (int k = 0; k < 2 && !(L->ds->lower & LOWER_NO_LEND); k++)
-		if (L->lend[ry->id][k] && L->lend[ry->id][k] != y &&
-		    may_hold(L, L->lend[ry->id][k], r))
-			return true;
+		if (L->lend[r->id][k] && L->lend[r->id][k] != v)
+			n = buffer_roots(L, L->lend[r->id][k], out, n, cap);
+	return n;
+}
+
+/* May a and b be in one buffer? */
+static bool
+may_share(const Lower *L, const Value *a, const Value *b)
+{
+	const Value *ra[32], *rb[32];
+	int na = buffer_roots(L, a, ra, 0, 32), nb = buffer_roots(L, b, rb, 0, 32);
+
+	if (na == 32 || nb == 32)
+		return true; /* too many to tell */
+	for (int i = 0; i < na; i++)
+		for (int k = 0; k < nb; k++)
+			if (ra[i] == rb[k])
+				return true;
 	return false;
 }
 
@@ -712,7 +728,7 @@ lower_loop_yield(Lower *L, const Op *loop, const Op *term, BInst *t,
 			continue;
 		for (int j = 0; j < loop->nres; j++) {
 			if (j == k || !is_tensor(loop->res[j]) ||
-			    !may_hold(L, y, L->root[loop->res[j]->id]))
+			    !may_share(L, y, loop->res[j]))
 				continue;
 			src[k] = synth(L, y, "tmp");
 			emit_alloc(L, out, term, src[k], y, term->parent,

@@ -3,11 +3,11 @@
  * batched tool calls give each program the verdict it gets alone, for
  * the mlir and the mlir-pipeline strategies.  Each test is a printed SKIP
  * without /usr/bin/mlir-opt-22.  The generator and the in-process fuzz
- * loop are test_fuzz.c.  Without blocks (GEN_CFG) until the MLIR bridge
- * speaks cf: the programs of these seeds as before blocks; and without
- * generates (GEN_GENERATE): MLIR miscompiles a write into a captured
- * tensor in a generate body (docs/mlir-corpus.md, cause 9), which would
- * be failures here, not the bridge's. */
+ * loop are test_fuzz.c.  The batching tests leave blocks (GEN_CFG) out:
+ * the programs of their seeds as before blocks; and generates
+ * (GEN_GENERATE): MLIR miscompiles a write into a captured tensor in a
+ * generate body (docs/mlir-corpus.md, cause 9), which would be failures
+ * there, not the bridge's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -73,6 +73,44 @@ START_TEST(mlir_batch_knob)
 	batch_calls(1, &calls, &failures);     /* unbatched */
 	ck_assert_int_eq(calls, 100);
 	ck_assert_int_eq(failures, 0);
+}
+END_TEST
+
+/* The cfg mix finds the later-block conflict of issue 22 at once: seed 7
+ * (the 7th program from seed 1) writes %p1 in place in a block after the
+ * entry and reads it again; mlir-opt-22 finds no conflict. */
+START_TEST(mlir_finds_later_block_conflict)
+{
+	RunConfig cfg = run_config_default;
+	ExternalOpts xo = external_opts_default;
+	FuzzOpts o = {0};
+	FuzzStats st;
+
+	if (access("/usr/bin/mlir-opt-22", X_OK)) {
+		printf("SKIP: mlir_finds_later_block_conflict: "
+		       "/usr/bin/mlir-opt-22 is not installed\n");
+		return;
+	}
+	xo.batch = 1;
+	cfg.tool = &xo;
+	external_forget();
+	o.strategy = strategy_parse("mlir");
+	o.cfg = &cfg;
+	o.seed = 1;
+	o.count = 50;
+	o.nshards = 1;
+	o.quiet = true;
+	o.first = true;
+	o.gen = (GenOpts){12, GEN_CFG, true};
+	ck_assert_int_eq(fuzz_run(&o, &st), 1);
+	ck_assert_int_eq(st.programs, 7);
+	ck_assert_int_eq(st.tool_errors, 0);
+	ck_assert_int_eq(st.buckets.n, 1);
+	ck_assert_str_eq(st.buckets.b[0].sig,
+			 "diverge/stale-read culprit=elementwise in=cfg-diamond");
+	ck_assert_int_eq(st.buckets.b[0].seeds[0], 7);
+	fuzz_stats_free(&st);
+	external_forget();
 }
 END_TEST
 
@@ -186,6 +224,7 @@ main(void)
 
 	tcase_add_test(t, mlir_batch_knob);
 	tcase_add_test(t, pipeline_batched_same_verdicts);
+	tcase_add_test(t, mlir_finds_later_block_conflict);
 	suite_add_tcase(s, t);
 	return tu_run((Suite *[]){s, NULL});
 }

@@ -458,6 +458,33 @@ add_item(Reading *R, Value *res, Value *into, Loc loc)
 
 /* One annotated op: its tied results become in-place or new decisions,
  * a call's "false" operands argument copies. */
+/* A tensor arith.select: One-Shot answers per operand whether the result
+ * shares its buffer ("true") or reads a copy ("false").  bufdiff's select
+ * shares both or neither (`yields: {R: share|copy}`): both "true" is
+ * share; anything else is copy, named in the note (a copy is never
+ * wrong, so a bug only on the shared side of a mixed answer is missed). */
+static void
+select_words(Reading *R, const MOp *m, const MAttr *attr, const Op *op)
+{
+	const char *w[4];
+	int n = mattr_strings(attr, R->arena, w, 4);
+	bool share = n == 3 && !strcmp(w[1], "true") && !strcmp(w[2], "true");
+
+	if (n != 3) {
+		R->rc = tool_error(R->t, "answer: %s at line %d: %d in-place "
+				   "words for 3 operands", m->name, m->at.line, n);
+		return;
+	}
+	if (share && R->ds->eshare)
+		R->ds->eshare[op->res[0]->id] = 1;
+	str_printf(&R->note, "  %%%s:%s at %s:%d:%d <- arith.select (answer "
+		   "line %d): operands \"%s\", \"%s\"%s\n", op->res[0]->name,
+		   share ? "share" : "copy", R->c->file, op->loc.line,
+		   op->loc.col, m->at.line, w[1], w[2],
+		   share || (strcmp(w[1], "true") && strcmp(w[2], "true")) ? ""
+		   : " (one shared, one copied: bufdiff copies both)");
+}
+
 static void
 read_annotation(MOp *m, void *ctx)
 {
@@ -476,6 +503,10 @@ read_annotation(MOp *m, void *ctx)
 			      (Loc){m->loc.line, m->loc.col}))) {
 		R->rc = tool_error(R->t, "answer: %s at line %d has no location "
 				   "of an op of the case", m->name, m->at.line);
+		return;
+	}
+	if (op->kind == OP_SELECT && !strcmp(m->name, "arith.select")) {
+		select_words(R, m, attr, op);
 		return;
 	}
 	if (!strcmp(m->name, "tensor.cast") && op_info[op->kind].form == F_CALL) {
