@@ -24,7 +24,11 @@
  *
  * The analysis is greedy in program order.  Per class it keeps the latest
  * read end, so an unconflicted decision costs O(1); only a possible
- * conflict scans the class.
+ * conflict scans the class.  In a body with branches a read's place is a
+ * question of paths (cfg_follows), and classes keep growing after a
+ * decision (block arguments, views in later blocks): each in-place write
+ * there is checked again against the final classes (recheck), and one
+ * that now conflicts is forbidden and the program decided again.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -637,8 +641,8 @@ cfg_follows(OS *S, const Op *w, int wstart, const Read *r, const Value *m)
 	return reach_avoiding(wb, rb, d);
 }
 
-/* Does read r of v (m's alias: a view, select or if result of it, or m
- * itself) clobbered by w's write at wstart? */
+/* Is read r of v (m itself, or m's alias: a view, a select or an if
+ * result of it) clobbered by w's write at wstart? */
 static bool
 read_conflicts(OS *S, const Op *w, const Value *into, int wstart,
 	       const Read *r, const Value *v, const Value *m)
