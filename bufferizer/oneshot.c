@@ -1668,10 +1668,22 @@ recheck(OS *S)
 	S->floor = INT_MIN;
 	S->skip = NULL;
 	for (CfgW *k = S->allw; k; k = k->all) {
-		if (S->forbid[k->v->id] || !conflicts(S, k->w, k->into, &c))
+		const char *why = NULL;
+		const Op *g;
+		if (S->forbid[k->v->id])
 			continue;
-		S->forbid[k->v->id] = conflict_reason(S, k->w, k->into, &c);
-		n++;
+		if (in_shared(S, k->w, k->into))
+			why = shared_reason(S, k->into);
+		else if ((g = in_generate(S, k->w, k->into)))
+			why = generate_reason(S, k->into, g);
+		else if (S->ro[find(S, k->into->id)] && !broken(S, ONESHOT_READONLY))
+			why = readonly_reason(S, k->into);
+		else if (conflicts(S, k->w, k->into, &c))
+			why = conflict_reason(S, k->w, k->into, &c);
+		if (why) {
+			S->forbid[k->v->id] = why;
+			n++;
+		}
 	}
 	return n;
 }

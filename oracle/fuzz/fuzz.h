@@ -164,7 +164,7 @@ typedef struct Buckets {
 } Buckets;
 
 /* The constructs counted per generated program (docs/fuzz.md). */
-enum { FUZZ_CONSTRUCTS = 10 };
+enum { FUZZ_CONSTRUCTS = 11 };
 extern const char *const fuzz_construct_names[FUZZ_CONSTRUCTS];
 
 typedef struct FuzzStats {

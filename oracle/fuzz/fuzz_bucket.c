@@ -81,7 +81,7 @@ constructs_of(const Op *op, const Func *entry)
 
 const char *const fuzz_construct_names[FUZZ_CONSTRUCTS] = {
 	"loop", "branch", "async", "forall", "call", "cfg-loop",
-	"cfg-diamond", "block-arg", "select", "cfg-async"};
+	"cfg-diamond", "block-arg", "select", "cfg-async", "generate"};
 
 typedef struct Count {
 	bool has[FUZZ_CONSTRUCTS];
@@ -93,8 +93,9 @@ count_op(Op *op, void *ctx)
 	Count *k = ctx;
 	unsigned m = constructs_of(op, NULL) & ~(unsigned)C_CALL;
 
-	for (int i = 0; i < C_NAMES - 1; i++) /* cfg-edge: block-arg below */
+	for (int i = 0; i < 7; i++) /* loop .. cfg-diamond, as in buckets */
 		k->has[i] |= m >> i & 1;
+	k->has[10] |= op->kind == OP_GENERATE;
 	k->has[4] |= op->kind == OP_CALL;
 	k->has[8] |= op->kind == OP_SELECT && op->res[0]->type->kind == TY_TENSOR;
 	/* a launch in a body with branches (awaited in another block, or
