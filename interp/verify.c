@@ -164,6 +164,27 @@ check_visible(Verifier *v, const Op *u, const Operand *o)
 	return diag_set(v->d, o->loc, "%%%s is not visible here", x->name);
 }
 
+/* Where a future may go: to an await, and carried: a for's init or its
+ * body's yield (an iter arg), or a branch's argument (a block argument).
+ * Anything else (if, while, select, call, return) would need a future
+ * to have a buffer of its own. */
+static bool
+future_may_go(const Op *u, const Operand *o)
+{
+	const Op *r = u->parent ? u->parent->parent : NULL;
+
+	switch (form_of(u)) {
+	case F_AWAIT: case F_BR: case F_COND_BR:
+		return true; /* (a cond_br's condition is an i1) */
+	case F_FOR:
+		return o >= &u->args[3] && o < u->args + u->nargs;
+	case F_YIELD:
+		return r && r->kind == OP_FOR;
+	default:
+		return false;
+	}
+}
+
 /* Scoping and the future rule for one operand. */
 static int
 check_operand(Verifier *v, const Op *u, const Operand *o)
@@ -172,10 +193,10 @@ check_operand(Verifier *v, const Op *u, const Operand *o)
 		return 0;
 	if (check_visible(v, u, o))
 		return -1;
-	if (o->v->type->kind == TY_FUTURE && form_of(u) != F_AWAIT)
+	if (o->v->type->kind == TY_FUTURE && !future_may_go(u, o))
 		return diag_set(v->d, o->loc,
-				"future %%%s may only be used by await",
-				o->v->name);
+				"future %%%s may only be used by await, a for's "
+				"iter arg or yield, or a branch", o->v->name);
 	return 0;
 }
 
@@ -1249,7 +1270,7 @@ verify_block(Verifier *v, const Block *b)
 			v->fn->name);
 }
 
-/* The blocks of a body: arguments that are not futures, each block
+/* The blocks of a body: arguments within the limits, each block
  * reached from the entry (before the ops), and (exits: after them) a way
  * out of every loop. */
 static int
@@ -1259,10 +1280,6 @@ verify_cfg(Verifier *v, const Func *f, bool exits)
 		const Block *b = f->blocks[i];
 		for (int k = 0; k < b->nargs; k++) {
 			const Value *a = b->args[k];
-			if (a->type->kind == TY_FUTURE)
-				return diag_set(v->d, a->type->loc, "block "
-						"argument %%%s may not be a "
-						"future", a->name);
 			if (check_limit(v, a->type))
 				return -1;
 		}
