@@ -824,7 +824,8 @@ expect_future_err(const char *tail, int line, int col)
 	char text[1024];
 
 	fmt_snprintf(text, sizeof text, "%s%s", fut_head, tail);
-	expect_err(text, line, col, "future %f may only be used by await");
+	expect_err(text, line, col, "future %f may only be used by await, "
+		   "a for's iter arg or yield, or a branch");
 }
 
 START_TEST(future_in_call)
@@ -867,6 +868,44 @@ START_TEST(future_arith)
 			  "  return %y\n"
 			  "}\n",
 			  5, 12);
+}
+END_TEST
+
+/* Carried: a for's iter arg (init, yield, result) and a block argument. */
+START_TEST(future_carried)
+{
+	char text[1024];
+
+	fmt_snprintf(text, sizeof text, "%s%s", fut_head,
+		     "  %r = for %i = 0 to 2 step 1 iter(%g = %f) "
+		     "-> (future<tensor<4xf32>>) {\n"
+		     "    %a = await %g\n"
+		     "    %h = async stream 0 -> (tensor<4xf32>) {\n"
+		     "      yield %a\n"
+		     "    }\n"
+		     "    yield %h\n"
+		     "  }\n"
+		     "  br ^b(%r)\n"
+		     "^b(%k: future<tensor<4xf32>>):\n"
+		     "  %y = await %k\n"
+		     "  return %y\n"
+		     "}\n");
+	expect_ok(text);
+}
+END_TEST
+
+START_TEST(future_in_while)
+{
+	expect_future_err("  %r = while iter(%g = %f) -> (future<tensor<4xf32>>) {\n"
+			  "    %c = const false : i1\n"
+			  "    condition %c\n"
+			  "  } do {\n"
+			  "    yield %g\n"
+			  "  }\n"
+			  "  %y = await %r\n"
+			  "  return %y\n"
+			  "}\n",
+			  5, 24);
 }
 END_TEST
 
@@ -1057,6 +1096,8 @@ futures_limits_suite(void)
 	tcase_add_test(tc, future_returned);
 	tcase_add_test(tc, future_yielded);
 	tcase_add_test(tc, future_arith);
+	tcase_add_test(tc, future_carried);
+	tcase_add_test(tc, future_in_while);
 	tcase_add_test(tc, future_param);
 	tcase_add_test(tc, future_result);
 	suite_add_tcase(s, tc);
