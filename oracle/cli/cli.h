@@ -33,7 +33,8 @@ extern const char bufdiff_version[];
 /* The commands, in the order `bufdiff --help` lists them. */
 typedef enum CliCmd {
 	CLI_RUN, CLI_CHECK, CLI_PRINT, CLI_BUFFERIZE, CLI_EXPLAIN, CLI_FUZZ,
-	CLI_REDUCE, CLI_EXPORT, CLI_IMPORT, CLI_PLOT, CLI_LAB, CLI_STRATEGIES,
+	CLI_REDUCE, CLI_EXPORT, CLI_IMPORT, CLI_NATIVE, CLI_PLOT, CLI_LAB,
+	CLI_STRATEGIES,
 	CLI_HELP, CLI_NCMDS
 } CliCmd;
 
@@ -117,6 +118,8 @@ int cmd_reduce(const Args *a, const struct RunConfig *cfg);
  * [--tool TOOL | --no-tool] [--tool-timeout SEC]`: 0, or 2 with one
  * diagnostic on stderr. */
 int cmd_import(const Args *a);
+/* native_cli.c: `bufdiff native CASE` */
+int cmd_native(const Args *a);
 
 /* --------------------------------------------------------------- lab.c */
 
