@@ -139,7 +139,9 @@ put_input(Str *o, const Value *param, const Tensor *x, int k)
 	if (t->kind == TY_SCALAR) {
 		str_printf(o, "    %%in%d = arith.constant ", k);
 		put_int_elem(o, x, 0);
-		str_printf(o, " : %s\n", dtype_names[t->dt]);
+		if (t->dt != DT_I1) /* (true, false: typed already) */
+			str_printf(o, " : %s", dtype_names[t->dt]);
+		str_puts(o, "\n");
 		return;
 	}
 	if (x->n == 0) {
@@ -160,30 +162,31 @@ put_input(Str *o, const Value *param, const Tensor *x, int k)
 	str_puts(o, "\n");
 }
 
-/* Print element %NAME of dtype dt as an i64 bit pattern, one a line. */
+/* Print element `src` of dtype dt as an i64 bit pattern, one a line
+ * (the values made for it are named from `base`). */
 static void
-put_print(Str *o, const char *name, DType dt, const char *ind)
+put_print(Str *o, const char *src, const char *base, DType dt,
+	  const char *ind)
 {
 	static const char *const conv[DT_COUNT] = {
-		[DT_F32] = NULL, [DT_F64] = "arith.bitcast %s : f64 to i64",
+		[DT_F64] = "arith.bitcast %s : f64 to i64",
 		[DT_I1] = "arith.extui %s : i1 to i64",
 		[DT_I32] = "arith.extsi %s : i32 to i64",
 		[DT_INDEX] = "arith.index_cast %s : index to i64",
 	};
-	bool same = dt == DT_I64;
 
 	if (dt == DT_F32) {
 		str_printf(o, "%s%s.b = arith.bitcast %s : f32 to i32\n", ind,
-			   name, name);
+			   base, src);
 		str_printf(o, "%s%s.x = arith.extui %s.b : i32 to i64\n", ind,
-			   name, name);
-	} else if (!same) {
-		str_printf(o, "%s%s.x = ", ind, name);
-		str_printf(o, conv[dt], name);
+			   base, base);
+	} else if (dt != DT_I64) {
+		str_printf(o, "%s%s.x = ", ind, base);
+		str_printf(o, conv[dt], src);
 		str_puts(o, "\n");
 	}
-	str_printf(o, "%sfunc.call @printI64(%s%s) : (i64) -> ()\n", ind, name,
-		   same ? "" : ".x");
+	str_printf(o, "%sfunc.call @printI64(%s%s) : (i64) -> ()\n", ind,
+		   dt == DT_I64 ? src : base, dt == DT_I64 ? "" : ".x");
 	str_printf(o, "%sfunc.call @printNewline() : () -> ()\n", ind);
 }
 
@@ -194,8 +197,9 @@ put_output(Str *o, const char *out, const Type *t, int k)
 	char ind[2 * MAXRANK + 8], name[32];
 	int rank = t->rank;
 
+	fmt_snprintf(name, sizeof name, "%%o%d.e", k);
 	if (t->kind == TY_SCALAR) {
-		put_print(o, out, t->dt, "    ");
+		put_print(o, out, name, t->dt, "    ");
 		return;
 	}
 	for (int d = 0; d < rank; d++) {
@@ -208,14 +212,13 @@ put_output(Str *o, const char *out, const Type *t, int k)
 		str_printf(o, "%*sscf.for %%o%d.i%d = %%c0 to %%o%d.n%d step %%c1 {\n",
 			   4 + 2 * d, "", k, d, k, d);
 	fmt_snprintf(ind, sizeof ind, "%*s", 4 + 2 * rank, "");
-	fmt_snprintf(name, sizeof name, "%%o%d.e", k);
 	str_printf(o, "%s%s = tensor.extract %s[", ind, name, out);
 	for (int d = 0; d < rank; d++)
 		str_printf(o, "%s%%o%d.i%d", d ? ", " : "", k, d);
 	str_puts(o, "] : ");
 	put_type(o, t);
 	str_puts(o, "\n");
-	put_print(o, name, t->dt, ind);
+	put_print(o, name, name, t->dt, ind);
 	for (int d = rank - 1; d >= 0; d--)
 		str_printf(o, "%*s}\n", 4 + 2 * d, "");
 }
@@ -321,10 +324,10 @@ native_command(const MlirVersion *v, const char *input, Str *cmd, Diag *d)
 	if (v->analysis_options && *v->analysis_options)
 		str_printf(cmd, " %s", v->analysis_options);
 	str_puts(cmd, "' --convert-bufferization-to-memref --convert-linalg-to-loops "
-		 "--lower-affine --async-to-async-runtime "
+		 "--async-to-async-runtime "
 		 "--async-runtime-ref-counting --async-runtime-ref-counting-opt "
 		 "--convert-async-to-llvm --convert-scf-to-cf "
-		 "--expand-strided-metadata --finalize-memref-to-llvm "
+		 "--expand-strided-metadata --lower-affine --finalize-memref-to-llvm "
 		 "--convert-math-to-llvm --convert-arith-to-llvm "
 		 "--convert-cf-to-llvm --convert-func-to-llvm "
 		 "--reconcile-unrealized-casts");
