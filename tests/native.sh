@@ -48,6 +48,28 @@ cmd=$(sed -n 's/^command: //p' "$out")
 case "$cmd" in *prog.mlir*) ;; *) fail "the command does not read prog.mlir: $cmd";; esac
 [ "$(sh -c "$cmd")" = "200" ] || fail "the printed command does not print 200"
 
+# --confirm: each mlir / mlir-pipeline run judged by MLIR's own output
+expect 1 "$B" run "$S/cases/mlir/cf-insert-in-later-block.yaml" --strategy mlir --confirm
+has "  native: confirmed: MLIR's own output differs too; output 0 element 0: reference 101, native 200"
+# the instrumented run misses what MLIR's output shows: class 7 of
+# docs/mlir-corpus.md (bufdiff's lowering of an out-of-place forall)
+expect 0 "$B" run "$S/cases/mlir/forall-dead-write-into-shared.yaml" --strategy mlir --confirm
+has "  native: missed: MLIR's own output differs, but this run agreed (a bufdiff bug to report); output 0 element 0: reference 1.5, native -1.5"
+expect 1 "$B" run "$S/cases/mlir/forall-dead-write-into-shared.yaml" --strategy mlir-pipeline --confirm
+has "  native: confirmed: MLIR's own output differs too; output 0 element 0: reference 1.5, native -1.5"
+expect 0 "$B" run "$S/cases/mlir/write-after-select.yaml" --strategy mlir --confirm --json
+field runs.0.native.verdict agree
+expect 1 "$B" run "$S/cases/mlir/cf-insert-in-later-block.yaml" --strategy mlir --confirm --json
+field runs.0.native.verdict confirmed
+field runs.0.native.reference 101.0
+field runs.0.native.native 200.0
+python3 "$S/tests/schema.py" "$S/docs/report.schema.json" "$out"
+v=$?
+[ $v = 0 ] || [ $v = 77 ] || fail "the JSON does not match docs/report.schema.json"
+# other strategies: nothing to confirm
+expect 0 "$B" run "$S/cases/seed/old-input-still-needed.yaml" --strategy one-shot --confirm
+hasnt "native"
+
 # bad input: a case that does not load
 printf 'case: x\nprogram: |\n  func @main() {\n    %%a = nope\n  }\n' > bad.yaml
 expect 2 "$B" native bad.yaml

@@ -184,6 +184,10 @@ static const Flag flags[] = {
 	 "their buckets, instead of fuzzing"},
 	{"no-reduce", NULL, NULL, F(no_reduce), 0, 0, C(FUZZ),
 	 "keep failures whole"},
+	{"confirm", NULL, NULL, F(confirm), 0, 0, C(RUN) | C(CHECK),
+	 "mlir and mlir-pipeline runs: compile MLIR's output and run it "
+	 "natively (mlir-runner), and say whether it differs too "
+	 "(docs/native.md)"},
 	{"quiet", NULL, NULL, F(quiet), 0, 0, C(FUZZ),
 	 "no progress line, no failure lines"},
 	{"tool-batch", "N", p_num, F(tool_batch), 1, 4096, C(FUZZ),

@@ -824,7 +824,7 @@ run_command(Opts *o)
 			.nrandom = o->a.nrandom,
 			.report = true, /* every culprit set, the fix */
 			.max_work = o->a.max_work, .timeout = o->a.timeout,
-			.tool = &o->tool};
+			.confirm = o->a.confirm, .tool = &o->tool};
 		cli_tool_options(&o->a, &o->tool);
 		if (!commands[o->a.cmd])
 			abort(); /* a command of cli.c's table without a function */

@@ -63,6 +63,7 @@ cmd_native(const Args *a)
 	int nref = 0, rc = 2, differ = 0;
 	Native nr = {0};
 	Str b = {0}, cmd = {0};
+	NativeOpts no = {v, NULL, NULL, NULL, a->tool_timeout};
 	Diag d;
 
 	if (case_load(path, 0, &c, &d) || tir_verify(c->prog, &c->lim, &d) ||
@@ -74,15 +75,15 @@ cmd_native(const Args *a)
 		goto out;
 	}
 	if (a->out && (write_source(c, v, a->out, &d) ||
-		       native_command(v, a->out, &cmd, &d))) {
+		       native_command(&no, a->out, &cmd, &d))) {
 		fprintf(stderr, "%s: error: %s\n", path, d.msg);
 		goto out;
 	}
 	str_printf(&b, "case %s (%s)\nreference outputs:\n", c->name, path);
 	for (int k = 0; k < nref; k++)
 		put_output(&b, c->entry, k, ref[k]);
-	if (native_run(c->prog, path, c->entry, c->inputs, ref, nref, v,
-		       a->tool_timeout > 0 ? a->tool_timeout : 60, &nr, &d)) {
+	if (native_run(c->prog, path, c->entry, c->inputs, ref, nref, &no, &nr,
+		       &d)) {
 		fputs(b.s, stdout);
 		fprintf(stderr, "%s: error: %s\n  command: %s\n", path, d.msg,
 			cmd.s ? cmd.s : nr.command ? nr.command : "");

@@ -170,12 +170,20 @@ int native_source(const Program *p, const char *file, const Func *entry,
 		  Tensor *const *inputs, const MlirVersion *v, Str *out, Diag *d);
 /* The command that compiles and runs a native source (input: its file,
  * or NULL: stdin); -1 with d when the runtime libraries are missing. */
-int native_command(const MlirVersion *v, const char *input, Str *cmd, Diag *d);
+typedef struct NativeOpts {
+	const MlirVersion *v;
+	const char *tool;        /* bufferizes (NULL: mlir-opt-N) */
+	const char *pipeline;    /* its pass pipeline; NULL: One-Shot Bufferize
+				  * with the `mlir` strategy's options */
+	const char *options;     /* more One-Shot options (--mlir-options) */
+	double timeout;          /* seconds; 0: 60 */
+} NativeOpts;
+int native_command(const NativeOpts *o, const char *input, Str *cmd, Diag *d);
 /* Run it: 0 with nr->outs, or -1 with d (nr->command and nr->tool hold
  * what ran, for the report).  native_free in both cases. */
 int native_run(const Program *p, const char *file, const Func *entry,
 	       Tensor *const *inputs, Tensor *const *ref, int nref,
-	       const MlirVersion *v, double timeout, Native *nr, Diag *d);
+	       const NativeOpts *o, Native *nr, Diag *d);
 void native_free(Native *nr);
 
 /* --------------------------------------------------------- mlir_read.c */

@@ -305,8 +305,9 @@ find_lib(int version, const char *stem, char *buf, size_t n)
 }
 
 int
-native_command(const MlirVersion *v, const char *input, Str *cmd, Diag *d)
+native_command(const NativeOpts *o, const char *input, Str *cmd, Diag *d)
 {
+	const MlirVersion *v = o->v;
 	int n = v->version;
 	char c[4096], r[4096], as[4096];
 
@@ -317,13 +318,26 @@ native_command(const MlirVersion *v, const char *input, Str *cmd, Diag *d)
 				"libmlir_runner_utils: Debian's libmlir-%d)", n, n);
 	if (!find_lib(n, "libmlir_async_runtime.so", as, sizeof as))
 		as[0] = 0;
-	str_printf(cmd, "mlir-opt-%d ", n);
+	/* bufferized by the tool (its pipeline, or One-Shot with the `mlir`
+	 * strategy's options), lowered by mlir-opt-N */
+	if (o->tool)
+		str_printf(cmd, "%s ", o->tool);
+	else
+		str_printf(cmd, "mlir-opt-%d ", n);
 	if (input)
 		str_printf(cmd, "%s ", input);
-	str_puts(cmd, "'--one-shot-bufferize=bufferize-function-boundaries");
-	if (v->analysis_options && *v->analysis_options)
-		str_printf(cmd, " %s", v->analysis_options);
-	str_puts(cmd, "' --convert-bufferization-to-memref --convert-linalg-to-loops "
+	if (o->pipeline) {
+		str_printf(cmd, "'--pass-pipeline=builtin.module(%s)'", o->pipeline);
+	} else {
+		str_puts(cmd, "'--one-shot-bufferize=bufferize-function-boundaries");
+		if (v->analysis_options && *v->analysis_options)
+			str_printf(cmd, " %s", v->analysis_options);
+		if (o->options && *o->options)
+			str_printf(cmd, " %s", o->options);
+		str_puts(cmd, "'");
+	}
+	str_printf(cmd, " | mlir-opt-%d", n);
+	str_puts(cmd, " --convert-bufferization-to-memref --convert-linalg-to-loops "
 		 "--async-to-async-runtime "
 		 "--async-runtime-ref-counting --async-runtime-ref-counting-opt "
 		 "--convert-async-to-llvm --convert-scf-to-cf "
@@ -386,18 +400,20 @@ native_parse(const char *text, Tensor *const *ref, int nref, Tensor **outs,
 int
 native_run(const Program *p, const char *file, const Func *entry,
 	   Tensor *const *inputs, Tensor *const *ref, int nref,
-	   const MlirVersion *v, double timeout, Native *nr, Diag *d)
+	   const NativeOpts *o, Native *nr, Diag *d)
 {
+	const MlirVersion *v = o->v;
 	Str src = {0}, cmd = {0};
 	char st[200];
 	int rc = -1;
 
 	memset(nr, 0, sizeof *nr);
 	if (native_source(p, file, entry, inputs, v, &src, d) ||
-	    native_command(v, NULL, &cmd, d))
+	    native_command(o, NULL, &cmd, d))
 		goto out;
 	nr->command = str_take(&cmd);
-	if (tool_run(nr->command, src.s, src.len, timeout, &nr->tool)) {
+	if (tool_run(nr->command, src.s, src.len, o->timeout > 0 ? o->timeout : 60,
+		     &nr->tool)) {
 		diag_set(d, (Loc){0, 0}, "out of memory");
 		goto out;
 	}
