@@ -135,8 +135,11 @@ confirm(const RunConfig *cfg, const Case *c, const Strategy *s,
 	Diag d;
 	bool failed = o->verdict == VERDICT_DIVERGE || o->verdict == VERDICT_FAULT;
 
+	/* (a reference that fails at an assert has no outputs to compare:
+	 * natively the assert aborts) */
 	if (!cfg->confirm || (s->kind != STRAT_MLIR && s->kind != STRAT_PIPELINE) ||
-	    o->verdict == VERDICT_TOOL_ERROR || o->status == STATUS_BAD || !no.v)
+	    o->verdict == VERDICT_TOOL_ERROR || o->status == STATUS_BAD || !no.v ||
+	    c->ref_failed)
 		return;
 	if (s->kind == STRAT_PIPELINE)
 		no.pipeline = o->pipeline ? o->pipeline
