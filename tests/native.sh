@@ -70,6 +70,20 @@ v=$?
 expect 0 "$B" run "$S/cases/seed/old-input-still-needed.yaml" --strategy one-shot --confirm
 hasnt "native"
 
+# upstream: a lit test whose RUN line gives MLIR's wrong output today and
+# whose CHECK lines hold the reference's
+expect 0 "$B" upstream "$S/cases/mlir/cf-insert-in-later-block.yaml" --out up.mlir
+grep -qxF "// CHECK: {{^}}101{{\$}}" up.mlir || fail "no CHECK line of the reference"
+grep -qxF "//   output 0: 200  (expected 101)" up.mlir || fail "no line of MLIR's output"
+grep -q 'loc("' up.mlir && fail "bufdiff's locations left in the test"
+run=$(grep '^// RUN: ' up.mlir | sed -e 's#^// RUN: ##' -e 's# | FileCheck %s$##')
+[ "$(sh -c "${run//%s/up.mlir}")" = "200" ] || fail "the RUN line does not give 200"
+expect 0 "$B" upstream "$S/cases/mlir/forall-dead-write-into-shared.yaml"
+contains "// CHECK-NEXT: {{^}}3223322624{{\$}}  (-2.5)"
+# MLIR is right there: nothing to report
+expect 1 "$B" upstream "$S/cases/mlir/write-after-select.yaml"
+grep -q "agrees with the reference: nothing to report upstream" "$err" || fail "no reason"
+
 # bad input: a case that does not load
 printf 'case: x\nprogram: |\n  func @main() {\n    %%a = nope\n  }\n' > bad.yaml
 expect 2 "$B" native bad.yaml
