@@ -84,6 +84,18 @@ contains "// CHECK-NEXT: {{^}}3223322624{{\$}}  (-2.5)"
 expect 1 "$B" upstream "$S/cases/mlir/write-after-select.yaml"
 grep -q "agrees with the reference: nothing to report upstream" "$err" || fail "no reason"
 
+# mlir-opt-19 (scripts/install-deps --all-mlir unpacks its runtime
+# libraries): the same miscompile, natively
+if command -v mlir-opt-19 >/dev/null &&
+   ls /usr/local/lib/bufdiff/llvm-19/lib/libmlir_c_runner_utils.so* >/dev/null 2>&1; then
+	expect 1 "$B" native "$S/cases/mlir/cf-insert-in-later-block.yaml" --mlir-version 19
+	has "native outputs (mlir-opt-19, One-Shot Bufferize):"
+	has "    differs at element 0: reference 101, native 200"
+	grep -q "mlir-cpu-runner-19 -e bufdiff_native_driver" "$out" || fail "not mlir-cpu-runner-19"
+else
+	echo "NOTE: mlir-opt-19 or its runtime libraries missing: the 19 part skipped"
+fi
+
 # bad input: a case that does not load
 printf 'case: x\nprogram: |\n  func @main() {\n    %%a = nope\n  }\n' > bad.yaml
 expect 2 "$B" native bad.yaml

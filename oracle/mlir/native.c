@@ -294,26 +294,32 @@ native_source(const Program *p, const char *file, const Func *entry,
 
 /* ---- running it */
 
-/* The file under /usr/lib/llvm-N/lib whose name starts with `stem`
- * (the runtime libraries carry the version: libmlir_c_runner_utils.so.22.1),
- * into buf; false when there is none. */
+/* The file whose name starts with `stem` (the runtime libraries carry the
+ * version: libmlir_c_runner_utils.so.22.1) under /usr/lib/llvm-N/lib
+ * (Debian's libmlir-N), else /usr/local/lib/bufdiff/llvm-N/lib (where
+ * `scripts/install-deps --all-mlir` unpacks 16's and 19's: libmlir-N
+ * packages conflict with each other), into buf; false when none. */
 static bool
 find_lib(int version, const char *stem, char *buf, size_t n)
 {
-	char dir[64];
-	DIR *dp;
-	struct dirent *de;
+	static const char *const dirs[] = {"/usr/lib/llvm-%d/lib",
+					   "/usr/local/lib/bufdiff/llvm-%d/lib"};
 	bool found = false;
 
-	fmt_snprintf(dir, sizeof dir, "/usr/lib/llvm-%d/lib", version);
-	if (!(dp = opendir(dir)))
-		return false;
-	while (!found && (de = readdir(dp)))
-		if (!strncmp(de->d_name, stem, strlen(stem))) {
-			fmt_snprintf(buf, n, "%s/%s", dir, de->d_name);
-			found = true;
-		}
-	closedir(dp);
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs && !found; i++) {
+		char dir[64];
+		DIR *dp;
+		struct dirent *de;
+		fmt_snprintf(dir, sizeof dir, dirs[i], version);
+		if (!(dp = opendir(dir)))
+			continue;
+		while (!found && (de = readdir(dp)))
+			if (!strncmp(de->d_name, stem, strlen(stem))) {
+				fmt_snprintf(buf, n, "%s/%s", dir, de->d_name);
+				found = true;
+			}
+		closedir(dp);
+	}
 	return found;
 }
 
@@ -326,9 +332,11 @@ native_command(const NativeOpts *o, const char *input, Str *cmd, Diag *d)
 
 	if (!find_lib(n, "libmlir_c_runner_utils.so", c, sizeof c) ||
 	    !find_lib(n, "libmlir_runner_utils.so", r, sizeof r))
-		return diag_set(d, (Loc){0, 0}, "no MLIR runtime libraries under "
-				"/usr/lib/llvm-%d/lib (libmlir_c_runner_utils, "
-				"libmlir_runner_utils: Debian's libmlir-%d)", n, n);
+		return diag_set(d, (Loc){0, 0}, "no MLIR runtime libraries "
+				"(libmlir_c_runner_utils, libmlir_runner_utils) "
+				"under /usr/lib/llvm-%d/lib or "
+				"/usr/local/lib/bufdiff/llvm-%d/lib: scripts/install-deps "
+				"--all-mlir", n, n);
 	if (!find_lib(n, "libmlir_async_runtime.so", as, sizeof as))
 		as[0] = 0;
 	/* bufferized by the tool (its pipeline, or One-Shot with the `mlir`
@@ -355,7 +363,10 @@ native_command(const NativeOpts *o, const char *input, Str *cmd, Diag *d)
 		str_puts(cmd, "--async-to-async-runtime --async-runtime-ref-counting "
 			 "--async-runtime-ref-counting-opt --convert-async-to-llvm ");
 	str_puts(cmd, "--convert-scf-to-cf "
-		 "--expand-strided-metadata --lower-affine --finalize-memref-to-llvm "
+		 "--expand-strided-metadata --lower-affine ");
+	/* (16 names it convert-memref-to-llvm) */
+	str_puts(cmd, n >= 17 ? "--finalize-memref-to-llvm " : "--convert-memref-to-llvm ");
+	str_puts(cmd, 
 		 "--convert-math-to-llvm --convert-arith-to-llvm "
 		 "--convert-cf-to-llvm --convert-func-to-llvm "
 		 "--reconcile-unrealized-casts");
