@@ -96,6 +96,32 @@ else
 	echo "NOTE: mlir-opt-19 or its runtime libraries missing: the 19 part skipped"
 fi
 
+# a runner that crashes, hangs, prints garbage or too little: a tool
+# failure with its status and the command, never a crash or a hang of bufdiff
+mkdir fake
+seed=$S/cases/seed/old-input-still-needed.yaml
+for kind in crash hang garbage short long; do
+	case $kind in
+	crash) body='cat >/dev/null; kill -SEGV $$' ;;
+	hang) body='cat >/dev/null; sleep 30' ;;
+	garbage) body='cat >/dev/null; echo "12 fourteen 16"' ;;
+	short) body='cat >/dev/null; echo 12' ;;
+	long) body='cat >/dev/null; printf "12\n14\n16\n18\n"' ;;
+	esac
+	printf '#!/bin/sh\n%s\n' "$body" > fake/mlir-runner-22
+	chmod +x fake/mlir-runner-22
+	PATH=$PWD/fake:$PATH expect 2 "$B" native "$seed" --tool-timeout 2
+	case $kind in
+	crash) grep -q "error: the native run failed (killed by signal 11 (SIGSEGV))" "$err" || fail "$kind" ;;
+	hang) grep -q "error: the native run failed (timed out after 2 s)" "$err" || fail "$kind" ;;
+	garbage) grep -q "error: the native run printed text where element 1 of output 0 was due" "$err" || fail "$kind" ;;
+	short) grep -q "error: the native run printed nothing where element 1 of output 0 was due" "$err" || fail "$kind" ;;
+	long) grep -q "error: the native run printed more than the outputs" "$err" || fail "$kind" ;;
+	esac
+	grep -q "^  command: mlir-opt-22 " "$err" || fail "$kind: no command"
+done
+rm -rf fake
+
 # bad input: a case that does not load
 printf 'case: x\nprogram: |\n  func @main() {\n    %%a = nope\n  }\n' > bad.yaml
 expect 2 "$B" native bad.yaml
