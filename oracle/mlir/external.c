@@ -545,9 +545,16 @@ read_annotation(MOp *m, void *ctx)
 			return;
 		}
 	if (op->kind == OP_BR || op->kind == OP_COND_BR) {
+		/* one word per TIR operand: a carried future's token and
+		 * values (async types: "none") fold into its one operand */
 		const char **keep = arena_alloc(R->arena, sizeof *keep *
-						(size_t)(n + 1));
-		memcpy(keep, w, sizeof *keep * (size_t)n);
+						(size_t)(op->nargs + 1));
+		for (int t = 0, k = 0; t < op->nargs && k < n; t++) {
+			const Value *v = op->args[t].v;
+			keep[t] = w[k];
+			k += v && v->type->kind == TY_FUTURE ?
+			     1 + v->type->nelems : 1;
+		}
 		struct BrWords bw = {op, keep};
 		VEC_PUSH(R->arena, R->brs, R->nbrs, R->capbrs, bw);
 		return;
