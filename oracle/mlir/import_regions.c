@@ -59,13 +59,16 @@ const char *
 imp_carried_def(Imp *I, const MOp *at, const char **names,
 	const char **types, int i, int w)
 {
-	const char *tir = imp_tir_name(I, names[i]);
-	const char **aw;
+	const char *tir, **aw;
 
 	if (w == 1 && strcmp(types[i], "!async.token")) {
+		tir = imp_tir_name(I, names[i]);
 		imp_val_add(I, at, names[i], tir, types[i]);
 		return tir;
 	}
+	/* `%4#0` names the future `%4`, as async.execute's results do */
+	tir = imp_tir_name(I, arena_strndup(I->a, names[i],
+					    strcspn(names[i], "#")));
 	aw = arena_alloc(I->a, (size_t)(w + 1) * sizeof *aw);
 	for (int j = 0; j < w; j++) {
 		IVal *v = imp_val_add(I, at, names[i + j], tir, types[i + j]);
