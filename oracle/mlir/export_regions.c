@@ -10,8 +10,9 @@
 
 /* ------------------------------------------------ calls and regions */
 
-/* A TIR future is a token plus values: it cannot cross a call, a
- * region's results or a function boundary as one MLIR value. */
+/* A TIR future is a token plus values: it cannot cross a call, the
+ * results of an if, while or async, or a function boundary as one MLIR
+ * value (a for and a branch carry it as its parts: ex_slots). */
 void
 ex_no_future(Exporter *e, const char *what, Loc loc, Type *const *t, int n)
 {
