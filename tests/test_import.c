@@ -373,6 +373,22 @@ START_TEST(test_carried_future)
 	ck_assert_str_eq(s, "in.mlir:7:5: an async value passed without its "
 			 "token and the future's other values");
 	free(s);
+	/* an scf.for carrying an !async.value without its token */
+	s = imp(FUNC1(
+		"    %0:2 = \"async.execute\"() <{operandSegmentSizes = array<i32: 0, 0>}> ({\n"
+		"      \"async.yield\"(%arg0) : (f32) -> ()\n"
+		"    }) {bufdiff.stream = 1 : i64} : () -> (!async.token, !async.value<f32>)\n"
+		"    %1 = \"arith.constant\"() <{value = 0 : index}> : () -> index\n"
+		"    %2 = \"scf.for\"(%1, %1, %1, %0#1) ({\n"
+		"    ^bb0(%arg1: index, %arg2: !async.value<f32>):\n"
+		"      \"scf.yield\"(%arg2) : (!async.value<f32>) -> ()\n"
+		"    }) : (index, index, index, !async.value<f32>) -> !async.value<f32>\n"
+		"    %3 = \"async.await\"(%2) : (!async.value<f32>) -> f32\n"
+		"    \"func.return\"(%3) : (f32) -> ()\n",
+		"%arg0: f32", "f32", "f32"), NULL);
+	ck_assert_str_eq(s, "in.mlir:8:5: an '!async.value' carried without "
+			 "its '!async.token' (a TIR future is both)");
+	free(s);
 	ck_assert_int_eq(mem_live_blocks(), 0);
 }
 END_TEST
