@@ -70,6 +70,32 @@ v=$?
 expect 0 "$B" run "$S/cases/seed/old-input-still-needed.yaml" --strategy one-shot --confirm
 hasnt "native"
 
+# upstream: a lit test whose RUN line gives MLIR's wrong output today and
+# whose CHECK lines hold the reference's
+expect 0 "$B" upstream "$S/cases/mlir/cf-insert-in-later-block.yaml" --out up.mlir
+grep -qxF "// CHECK: {{^}}101{{\$}}" up.mlir || fail "no CHECK line of the reference"
+grep -qxF "//   output 0: 200  (expected 101)" up.mlir || fail "no line of MLIR's output"
+grep -q 'loc("' up.mlir && fail "bufdiff's locations left in the test"
+run=$(grep '^// RUN: ' up.mlir | sed -e 's#^// RUN: ##' -e 's# | FileCheck %s$##')
+[ "$(sh -c "${run//%s/up.mlir}")" = "200" ] || fail "the RUN line does not give 200"
+expect 0 "$B" upstream "$S/cases/mlir/forall-dead-write-into-shared.yaml"
+contains "// CHECK-NEXT: {{^}}3223322624{{\$}}  (-2.5)"
+# MLIR is right there: nothing to report
+expect 1 "$B" upstream "$S/cases/mlir/write-after-select.yaml"
+grep -q "agrees with the reference: nothing to report upstream" "$err" || fail "no reason"
+
+# mlir-opt-19 (scripts/install-deps --all-mlir unpacks its runtime
+# libraries): the same miscompile, natively
+if command -v mlir-opt-19 >/dev/null &&
+   ls /usr/local/lib/bufdiff/llvm-19/lib/libmlir_c_runner_utils.so* >/dev/null 2>&1; then
+	expect 1 "$B" native "$S/cases/mlir/cf-insert-in-later-block.yaml" --mlir-version 19
+	has "native outputs (mlir-opt-19, One-Shot Bufferize):"
+	has "    differs at element 0: reference 101, native 200"
+	grep -q "mlir-cpu-runner-19 -e bufdiff_native_driver" "$out" || fail "not mlir-cpu-runner-19"
+else
+	echo "NOTE: mlir-opt-19 or its runtime libraries missing: the 19 part skipped"
+fi
+
 # bad input: a case that does not load
 printf 'case: x\nprogram: |\n  func @main() {\n    %%a = nope\n  }\n' > bad.yaml
 expect 2 "$B" native bad.yaml

@@ -128,15 +128,19 @@ confirm(const RunConfig *cfg, const Case *c, const Strategy *s,
 	Tensor *const *ref, int nref, RunOut *o)
 {
 	const ExternalOpts *eo = cfg->tool ? cfg->tool : &external_opts_default;
-	NativeOpts no = {mlir_version(external_mlir_version(cfg->tool, s)),
-			 s->arg, NULL, eo->mlir_options, eo->timeout};
+	NativeOpts no = {.v = mlir_version(external_mlir_version(cfg->tool, s)),
+			 .tool = s->arg, .options = eo->mlir_options,
+			 .timeout = eo->timeout};
 	NativeJudge *j = &o->native;
 	Native nr;
 	Diag d;
 	bool failed = o->verdict == VERDICT_DIVERGE || o->verdict == VERDICT_FAULT;
 
+	/* (a reference that fails at an assert has no outputs to compare:
+	 * natively the assert aborts) */
 	if (!cfg->confirm || (s->kind != STRAT_MLIR && s->kind != STRAT_PIPELINE) ||
-	    o->verdict == VERDICT_TOOL_ERROR || o->status == STATUS_BAD || !no.v)
+	    o->verdict == VERDICT_TOOL_ERROR || o->status == STATUS_BAD || !no.v ||
+	    c->ref_failed)
 		return;
 	if (s->kind == STRAT_PIPELINE)
 		no.pipeline = o->pipeline ? o->pipeline
