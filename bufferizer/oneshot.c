@@ -1826,14 +1826,24 @@ held_op(Op *op, void *ctx)
 	return WALK_GO;
 }
 
-/* Is op inside a launch whose yield gives a value of class root (the
- * launch making the results, before anyone awaits them)? */
+/* Does v's buffer come from an await of a carried future (through
+ * views)? */
+static bool
+awaited_carried(const OS *S, const Value *v)
+{
+	while (S->viewof[v->id] >= 0)
+		v = S->p->values[S->viewof[v->id]];
+	return v->type->kind == TY_FUTURE && S->car.carried[v->id];
+}
+
+/* Is op inside a carried launch whose yield gives a value of class root
+ * (a launch making the results, before anyone awaits them)? */
 static bool
 in_producer(OS *S, const Op *op, int root)
 {
 	for (; op; op = op->parent ? op->parent->parent : NULL) {
 		const Op *y;
-		if (op->kind != OP_ASYNC)
+		if (op->kind != OP_ASYNC || !launch_carried(&S->car, op))
 			continue;
 		y = op->body->ops[op->body->nops - 1];
 		for (int k = 0; k < y->nargs; k++)
@@ -1869,7 +1879,8 @@ held_recheck(OS *S)
 			S->forbid[i] = carried_reason(S, d->into, h.by[r],
 						      "is read by the launch of",
 						      NULL);
-		else if (h.given[r] && !in_producer(S, v->def, r))
+		else if (h.given[r] && (awaited_carried(S, d->into) ||
+					!in_producer(S, v->def, r)))
 			S->forbid[i] = carried_reason(S, d->into, h.by[r],
 				"holds the launch results awaited as",
 				"another trip may await them again");
