@@ -177,7 +177,7 @@ typedef struct Buckets {
 } Buckets;
 
 /* The constructs counted per generated program (docs/fuzz.md). */
-enum { FUZZ_CONSTRUCTS = 11 };
+enum { FUZZ_CONSTRUCTS = 12 };
 extern const char *const fuzz_construct_names[FUZZ_CONSTRUCTS];
 
 typedef struct FuzzStats {
