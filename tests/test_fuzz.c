@@ -16,6 +16,11 @@
 
 static const GenOpts opts = {12, GEN_ALL, false};
 enum { FIRST_GENERATE = 10 }; /* generate_mix: programs to the first failure */
+/* carried_futures: programs of seeds 0..999 that carry a future (the
+ * loops mix, the loops and blocks mix, every construct), and that carry
+ * one by a block argument */
+enum { CARRIED_LOOPS = 0, CARRIED_CFG = 0, CARRIED_ALL = 0,
+       BLOCKS_CFG = 0, BLOCKS_ALL = 0 };
 /* The runs that bufferize: the whole mix, blocks and selects included
  * (seeds 7000..7399 once gave 8 one-shot failures there), without
  * generates (GEN_GENERATE, pinned apart in generate_mix): the generator
@@ -428,6 +433,85 @@ START_TEST(cfg_programs)
 }
 END_TEST
 
+/* Programs with a future carried by a block argument. */
+static bool
+has_future_block_arg(const Program *p)
+{
+	for (int i = 0; i < p->nfuncs; i++)
+		for (int b = 1; b < p->funcs[i]->nblocks; b++)
+			for (int k = 0; k < p->funcs[i]->blocks[b]->nargs; k++)
+				if (p->funcs[i]->blocks[b]->args[k]->type->kind ==
+				    TY_FUTURE)
+					return true;
+	return false;
+}
+
+/* Carried futures (gen_carry.c, gen_cfg.c): with launches and loops in
+ * the mix, prefetch loops whose iter args are futures; with blocks too,
+ * futures on block arguments.  Every program of seeds 0..999 verifies,
+ * runs under the reference (to its end without branches in the mix: no
+ * asserts), prints and parses back to the same text; the fuzz summary's
+ * `carried-future` counts them in the pinned numbers; without launches
+ * nothing is carried. */
+START_TEST(carried_futures)
+{
+	static const GenOpts mixes[] = {{12, GEN_ASYNC | GEN_LOOPS, false},
+					{12, GEN_ASYNC | GEN_LOOPS | GEN_CFG, false},
+					{12, GEN_ALL, false}};
+	static const long want_carried[] = {CARRIED_LOOPS, CARRIED_CFG,
+					    CARRIED_ALL};
+	static const long want_blocks[] = {0, BLOCKS_CFG, BLOCKS_ALL};
+
+	ck_assert_str_eq(fuzz_construct_names[11], "carried-future");
+	for (int m = 0; m < 3; m++) {
+		long counts[FUZZ_CONSTRUCTS] = {0}, blocks = 0;
+		for (uint64_t seed = 0; seed < 1000; seed++) {
+			char *y = gen_case(seed, &mixes[m], "one-shot"), *t1, *t2;
+			Tensor **outs = NULL;
+			Program *p2;
+			Case *c = NULL;
+			Diag d;
+			int nouts = 0, rc;
+			ck_assert_msg(!case_parse("g.yaml", y, strlen(y), 0, &c, &d),
+				      "mix %d seed %d: %d:%d: %s", m, (int)seed,
+				      d.loc.line, d.loc.col, d.msg);
+			rc = ref_run(c->prog, c->entry, c->inputs, &c->lim, &outs,
+				     &nouts, &d);
+			ck_assert_msg(rc == 0 || (m == 2 && rc == 1),
+				      "mix %d seed %d: reference %d: %d:%d: %s", m,
+				      (int)seed, rc, d.loc.line, d.loc.col, d.msg);
+			for (int i = 0; i < nouts; i++)
+				tensor_free(outs[i]);
+			mem_free(outs);
+			t1 = tir_print(c->prog);
+			p2 = tir_parse(t1, strlen(t1), (SrcMap){0, 0}, &d);
+			ck_assert_msg(p2, "mix %d seed %d: %s", m, (int)seed, d.msg);
+			t2 = tir_print(p2);
+			ck_assert_str_eq(t1, t2);
+			fuzz_count_constructs(c->prog, counts);
+			blocks += has_future_block_arg(c->prog);
+			mem_free(t1);
+			mem_free(t2);
+			prog_free(p2);
+			case_free(c);
+			mem_free(y);
+		}
+		fprintf(stderr, "carried mix %d: %ld programs carry a future, "
+			"%ld by a block argument\n", m, counts[11], blocks);
+		ck_assert_int_eq(counts[11], want_carried[m]);
+		ck_assert_int_eq(blocks, want_blocks[m]);
+	}
+	{ /* without launches nothing is carried */
+		GenOpts o = {12, GEN_ALL & ~GEN_ASYNC, false};
+		for (uint64_t seed = 0; seed < 200; seed++) {
+			char *y = gen_case(seed, &o, "one-shot");
+			ck_assert_ptr_null(strstr(y, "future<"));
+			mem_free(y);
+		}
+	}
+}
+END_TEST
+
 /* Bucket signatures name where the culprit sits among a body's blocks:
  * an arm or a join (cfg-diamond), a loop of blocks (cfg-loop), a block
  * argument (cfg-edge, culprit block-arg); the entry block adds nothing. */
@@ -557,6 +641,7 @@ main(void)
 	tcase_add_test(t, constructs_counted);
 	tcase_add_test(t, generate_mix);
 	tcase_add_test(t, cfg_programs);
+	tcase_add_test(t, carried_futures);
 	tcase_add_test(t, bucket_names_blocks);
 	tcase_add_test(t, reduce_bare_regions);
 	tcase_add_test(t, cli_mix);
