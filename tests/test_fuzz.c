@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <jansson.h>
 
 #include "cases.h"
 #include "mlir.h"
@@ -512,6 +513,76 @@ START_TEST(carried_futures)
 }
 END_TEST
 
+/* The fuzz summary's `carried-future`: a program whose for carries a
+ * future in its iter args, or whose block takes one; a future awaited
+ * where it was made is not carried. */
+START_TEST(summary_counts_carried)
+{
+	static const char *const progs[] = {
+		"func @main(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {\n"
+		"  %f0 = async stream 1 -> (tensor<4xf32>) {\n"
+		"    %d = add %x, 1.0 : tensor<4xf32>\n"
+		"    yield %d\n"
+		"  }\n"
+		"  %rf, %ra = for %i = 0 to %n step 1 iter(%f = %f0, %acc = %x) "
+		"-> (future<tensor<4xf32>>, tensor<4xf32>) {\n"
+		"    %w = await %f\n"
+		"    %g = async stream 1 -> (tensor<4xf32>) {\n"
+		"      %m = add %acc, 1.0 : tensor<4xf32>\n"
+		"      yield %m\n"
+		"    }\n"
+		"    %a2 = add %acc, %w : tensor<4xf32>\n"
+		"    yield %g, %a2\n"
+		"  }\n"
+		"  %last = await %rf\n"
+		"  return %last\n"
+		"}\n",
+		"func @main(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {\n"
+		"  %f = async stream 0 {\n"
+		"    %d = add %x, 1.0 : tensor<4xf32>\n"
+		"  }\n"
+		"  br ^a(%f)\n"
+		"^a(%g: future<>):\n"
+		"  await %g\n"
+		"  return %x\n"
+		"}\n",
+		"func @main(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {\n"
+		"  %f = async stream 0 -> (tensor<4xf32>) {\n"
+		"    yield %x\n"
+		"  }\n"
+		"  %y = await %f\n"
+		"  return %y\n"
+		"}\n"};
+	long counts[FUZZ_CONSTRUCTS] = {0};
+	Str b = {0};
+	json_t *root, *o;
+	char *j;
+
+	for (int i = 0; i < 3; i++) {
+		Diag d;
+		Program *p = tir_parse(progs[i], strlen(progs[i]), (SrcMap){0, 0}, &d);
+		ck_assert_msg(p, "program %d: %d:%d: %s", i, d.loc.line, d.loc.col,
+			      d.msg);
+		fuzz_count_constructs(p, counts);
+		prog_free(p);
+	}
+	ck_assert_int_eq(counts[11], 2);
+	ck_assert_int_eq(counts[2], 3); /* async */
+	str_puts(&b, "{");
+	constructs_json(&b, counts);
+	str_puts(&b, "}");
+	j = str_take(&b);
+	root = json_loads(j, 0, NULL);
+	ck_assert_ptr_nonnull(root);
+	o = json_object_get(root, "constructs");
+	ck_assert_int_eq(json_object_size(o), FUZZ_CONSTRUCTS);
+	ck_assert_int_eq(json_integer_value(json_object_get(o, "carried-future")), 2);
+	ck_assert_int_eq(json_integer_value(json_object_get(o, "block-arg")), 0);
+	json_decref(root);
+	mem_free(j);
+}
+END_TEST
+
 /* Bucket signatures name where the culprit sits among a body's blocks:
  * an arm or a join (cfg-diamond), a loop of blocks (cfg-loop), a block
  * argument (cfg-edge, culprit block-arg); the entry block adds nothing. */
@@ -642,6 +713,7 @@ main(void)
 	tcase_add_test(t, generate_mix);
 	tcase_add_test(t, cfg_programs);
 	tcase_add_test(t, carried_futures);
+	tcase_add_test(t, summary_counts_carried);
 	tcase_add_test(t, bucket_names_blocks);
 	tcase_add_test(t, reduce_bare_regions);
 	tcase_add_test(t, cli_mix);
