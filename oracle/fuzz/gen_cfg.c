@@ -7,7 +7,10 @@
  * early exits from a loop's body to its exit, and values of a dominating
  * block written by in-place candidates (insert, elementwise ops, fill) in
  * a later block and read again after the join: the shape MLIR's One-Shot
- * Bufferize gets wrong (issue 22).  And selects (`select %c, %a, %b`,
+ * Bufferize gets wrong (issue 22).  With launches in the mix, a quarter
+ * of them carry a future instead: a diamond whose join takes a launch as
+ * its argument, a loop of blocks that passes the next launch on its back
+ * edge (gen_carry.c makes the launches).  And selects (`select %c, %a, %b`,
  * anywhere): a join of two values without blocks, whose result may share
  * the buffer it picks, now and then with an operand written after it.
  *
