@@ -269,12 +269,27 @@ enum {
 					* aliases what it received */
 	ONESHOT_LEND = 1 << 14,        /* a shared buffer lives as long as
 					* the results that share it */
-	ONESHOT_GENERATE = 1 << 15     /* a generate body runs once per
+	ONESHOT_GENERATE = 1 << 15,    /* a generate body runs once per
 					* element: reads recur, and a buffer
 					* from outside is never written */
+	ONESHOT_CARRIED = 1 << 16      /* a launch whose future is carried
+					* may run on any later trip */
 };
 
 int oneshot_decide(const Program *p, Decisions *ds, unsigned breaks);
+
+/* carried.c: futures a for or a branch passes on, and the launches each
+ * one may hold (its group's) */
+typedef struct Carried {
+	const Program *p;
+	bool *carried;     /* by value id */
+	int *group;        /* by value id: union-find over the futures */
+	int *firstl, *nextl; /* the launches' futures of a group, a list */
+} Carried;
+void carried_find(const Program *p, Arena *a, Carried *c);
+/* The launches future f may hold: *it = -1 first; NULL at the end. */
+const Op *carried_launch(const Carried *c, const Value *f, int *it);
+bool launch_carried(const Carried *c, const Op *launch);
 /* Is v's buffer known to be contiguous under ds, whatever in-place
  * decisions follow (contig.c)?  Only such a source may be reshaped as a
  * view: a strided slice cannot be (MLIR's collapse_shape needs it). */

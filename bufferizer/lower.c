@@ -14,6 +14,15 @@
  *   receiver (the if/await/call result) owns what it gets;
  * - a loop keeps each iter arg in one loop buffer: the init's (in place) or
  *   a copy of it (`new`); a yield of another buffer copies into it.
+ * - a carried future (a for's iter arg or result, a block argument, or
+ *   a launch's future passed to one) is a root of its own: each holder
+ *   owns a reference (a yield or an edge retains what it passes on, a for
+ *   retains its init), released after the last use of the future or of
+ *   an await result (which lies in the launch's result buffers); the last
+ *   release completes the launch and frees them.  Its launch may outlive
+ *   the block that made it, so in such a function the lowering's frees
+ *   and its copies into loop buffers first complete the pending launches
+ *   that use the buffer (BInst.settle);
  * A plan's `free` replaces the rule for the buffer it names.  A plan's
  * `anchor` makes an empty a view of the slice its insert_slice overwrites;
  * a `hoist` allocates a loop body's buffer once, before the outermost loop,
@@ -58,6 +67,8 @@ typedef struct Lower {
 			    * alive while it is used) */
 	bool *borrowing;   /* by register id: may hold a buffer it does not
 			    * own (its free reads the ownership) */
+	bool *handle;      /* by value id: a carried future (a root) */
+	bool settle;       /* the function being lowered has carried launches */
 	Diag *d;
 	jmp_buf fail;
 } Lower;
@@ -129,7 +140,7 @@ emit_alloc(Lower *L, BBlock *b, const Op *op, Value *v, Value *shape,
 	return in;
 }
 
-static void
+static BInst *
 emit_copy(Lower *L, BBlock *b, const Op *op, Value *dst, Value *src,
 	  const char *why)
 {
@@ -138,12 +149,21 @@ emit_copy(Lower *L, BBlock *b, const Op *op, Value *dst, Value *src,
 	in->src = src;
 	in->why = why;
 	emit(L, b, in);
+	return in;
 }
 
 static bool
 is_tensor(const Value *v)
 {
 	return v && v->type->kind == TY_TENSOR;
+}
+
+/* A root the frees follow: a tensor's buffer or a carried future. */
+static bool
+is_buf(const Lower *L, const Value *v)
+{
+	return is_tensor(v) ||
+	       (v && v->id < L->p->nvalues && L->handle[v->id]);
 }
 
 static BBlock *lower_block(Lower *L, const Block *blk);
@@ -272,6 +292,13 @@ lower_for(Lower *L, const Op *op, BBlock *out)
 	for (int k = 0; k < op->nres; k++) {
 		Value *r = op->res[k], *init = op->args[3 + k].v;
 		Value *arg = op->body->args[1 + k];
+		if (L->handle[r->id]) {
+			/* each trip's body holds a reference, then the result */
+			set_root(L, arg, arg, true, op->body);
+			L->hint[arg->id] = 0;
+			set_root(L, r, r, true, op->parent);
+			continue;
+		}
 		if (!is_tensor(r))
 			continue;
 		loop_buffer(L, out, op, r, init,
@@ -392,7 +419,10 @@ lower_async(Lower *L, const Op *op, BBlock *out)
 
 	in->vals = res;
 	in->nvals = ft->nelems;
-	for (int k = 0; k < ft->nelems && L->awaits[op->res[0]->id]; k++) {
+	if (L->handle[op->res[0]->id])
+		set_root(L, op->res[0], op->res[0], true, op->parent);
+	for (int k = 0; k < ft->nelems && L->awaits[op->res[0]->id] &&
+			!L->handle[op->res[0]->id]; k++) {
 		Value like = *op->res[0];
 		char suffix[16];
 		if (ft->elems[k]->kind != TY_TENSOR)
@@ -414,11 +444,17 @@ lower_await(Lower *L, const Op *op, BBlock *out)
 	BInst *in = inst_new(L, BI_AWAIT, op, NULL);
 	Value **res = L->futres[op->args[0].v->id];
 
+	const Value *f = op->args[0].v;
+
 	in->vals = res;
 	in->nvals = op->nres;
 	emit(L, out, in);
 	for (int k = 0; k < op->nres; k++)
-		if (is_tensor(op->res[k]) && res && res[k])
+		if (is_tensor(op->res[k]) && L->handle[f->id])
+			/* in the launch's result buffers, which the future's
+			 * holders own: kept alive through it, never passed on */
+			set_root(L, op->res[k], L->root[f->id], false, NULL);
+		else if (is_tensor(op->res[k]) && res && res[k])
 			set_root(L, op->res[k], res[k], true, NULL);
 }
 
@@ -627,7 +663,8 @@ lower_escape(Lower *L, const Block *blk, const Op *term, BInst *t,
 {
 	const Op *parent = blk->parent;
 
-	if (parent && parent->kind == OP_ASYNC && !L->awaits[parent->res[0]->id]) {
+	if (parent && parent->kind == OP_ASYNC && !L->awaits[parent->res[0]->id] &&
+	    !L->handle[parent->res[0]->id]) {
 		for (int k = 0; k < term->nargs; k++)
 			t->vals[k] = term->args[k].v;
 		return;
@@ -735,18 +772,30 @@ lower_loop_yield(Lower *L, const Op *loop, const Op *term, BInst *t,
 				   "iter args swap buffers");
 			emit_copy(L, out, term, src[k], y,
 				  "save a value another iter arg overwrites");
+
 			break;
 		}
 	}
 	for (int k = 0; k < n; k++) {
 		Value *y = src[k], *r = loop->res[k];
 		t->vals[k] = y;
+		if (L->handle[r->id]) {
+			/* the next trip (or the result) holds it too */
+			BInst *al;
+			t->vals[k] = synth(L, y, "ref");
+			al = inst_new(L, BI_ALIAS, term, t->vals[k]);
+			al->src = y;
+			al->retain = true;
+			emit(L, out, al);
+			continue;
+		}
 		if (!is_tensor(y))
 			continue;
 		if (L->root[y->id] == L->root[r->id] && L->whole[y->id] &&
 		    L->whole[r->id])
 			continue;
-		emit_copy(L, out, term, r, y, "the yield lands in the loop buffer");
+		emit_copy(L, out, term, r, y, "the yield lands in the loop "
+			  "buffer")->settle = L->settle;
 		t->vals[k] = r;
 	}
 }
@@ -822,7 +871,7 @@ use_at(Lower *L, const Value *v, int at)
 {
 	const Value *r;
 
-	if (!is_tensor(v) || !(r = L->root[v->id]))
+	if (!is_buf(L, v) || !(r = L->root[v->id]))
 		return;
 	if ((L->ds->lower & LOWER_TEXTUAL_FREES) && r != v)
 		return; /* the mutant forgets aliases */
@@ -875,14 +924,16 @@ last_uses(Lower *L, const Block *blk)
 	}
 }
 
-static void
+static BInst *
 emit_free(Lower *L, BBlock *b, const Op *op, Value *v, const char *why)
 {
 	BInst *in = inst_new(L, BI_FREE, op, v);
 
 	in->why = why;
 	in->ifowned = (v->owner && !v->owner->parent) || L->borrowing[v->id];
+	in->settle = L->settle && is_tensor(v);
 	emit(L, b, in);
+	return in;
 }
 
 /* Is future f awaited in blk on every path (an await not in a branch or
@@ -905,7 +956,10 @@ emit_drain(Lower *L, const Block *blk, BBlock *out)
 
 	for (int i = 0; i < blk->nops; i++) {
 		const Op *op = blk->ops[i];
-		if (op->kind != OP_ASYNC || surely_awaited(L, blk, op->res[0]))
+		/* (a carried launch completes at its last release, or when a
+		 * buffer it uses is freed) */
+		if (op->kind != OP_ASYNC || surely_awaited(L, blk, op->res[0]) ||
+		    L->handle[op->res[0]->id])
 			continue;
 		if (!in) {
 			in = inst_new(L, BI_DRAIN, blk->ops[blk->nops - 1], NULL);
@@ -925,6 +979,10 @@ owned_roots(Lower *L, const Block *blk, int mark, Value **out)
 {
 	int n = 0;
 
+	for (int i = 0; i < blk->nargs; i++) /* a carried future's trip */
+		if (L->owner[blk->args[i]->id] == blk &&
+		    L->root[blk->args[i]->id] == blk->args[i])
+			out[n++] = blk->args[i];
 	for (int i = 0; i < blk->nops; i++)
 		for (int k = 0; k < blk->ops[i]->nres; k++) {
 			Value *v = blk->ops[i]->res[k];
@@ -1000,9 +1058,10 @@ fail_frees(Lower *L, const Block *blk, int i, const BBlock *chunk,
 			if ((made < 0 && !(L->cfg && block_in_cfg(blk))) || made > i ||
 			    (at[k] >= 0 && at[k] < i))
 				continue;
-			if (made == i && v->def && v->def->kind != OP_FOR &&
-			    v->def->kind != OP_WHILE)
-				continue; /* made when op i completes: not yet */
+			if (made == i && v->def && ((v->def->kind != OP_FOR &&
+			    v->def->kind != OP_WHILE) || L->handle[v->id]))
+				continue; /* made when op i completes: not yet
+					   * (a future's trip holds it) */
 			if (at[k] < 0 && !L->moved[v->id])
 				continue; /* the plan frees it */
 			emit_free(L, fb[j], blk->ops[i], v, "on the failure path");
@@ -1023,7 +1082,7 @@ static void
 place_frees(Lower *L, const Block *blk, BBlock *chunks, BInst *t, BBlock *out,
 	    int mark, const Given *g)
 {
-	int n = blk->nops, nroots = L->nsynth - mark + 1;
+	int n = blk->nops, nroots = L->nsynth - mark + blk->nargs + 1;
 	Value **roots;
 
 	for (int i = 0; i < n; i++)
@@ -1085,7 +1144,7 @@ place_frees(Lower *L, const Block *blk, BBlock *chunks, BInst *t, BBlock *out,
 			if (L->ds->frees[f].after->parent == blk &&
 			    L->ds->frees[f].after->index == i)
 				emit_free(L, out, op, L->ds->frees[f].v,
-					  "forced by the plan");
+					  "forced by the plan")->settle = false;
 	}
 	emit(L, out, t);
 	for (int k = 0; k < L->ntouched; k++)
@@ -1170,7 +1229,7 @@ cfg_note(CfgUse *u, const Value *v)
 {
 	const Value *r;
 
-	if (!v || !is_tensor(v) || !(r = u->L->root[v->id]))
+	if (!v || !is_buf(u->L, v) || !(r = u->L->root[v->id]))
 		return;
 	for (int k = 0; k < 2 && !(u->L->ds->lower & LOWER_NO_LEND); k++)
 		if (u->L->lend[r->id][k] && u->L->lend[r->id][k] != v)
@@ -1197,7 +1256,7 @@ cfg_use_op(Op *op, void *ctx)
 static void
 cfg_passed(Lower *L, uint64_t *brk, const Value *v)
 {
-	const Value *r = is_tensor(v) ? L->root[v->id] : NULL;
+	const Value *r = is_buf(L, v) ? L->root[v->id] : NULL;
 
 	if (!r)
 		return;
@@ -1222,12 +1281,12 @@ cfg_live(Lower *L, Cfg *C)
 		CfgUse u = {L, cset(C, C->use, b), def};
 
 		for (int i = 0; i < blk->nargs; i++)
-			if (is_tensor(blk->args[i]))
+			if (is_buf(L, blk->args[i]))
 				cput(def, blk->args[i]->id);
 		for (int i = 0; i < blk->nops; i++)
 			for (int k = 0; k < blk->ops[i]->nres; k++) {
 				Value *v = blk->ops[i]->res[k];
-				if (is_tensor(v) && cfg_root(L, v))
+				if (is_buf(L, v) && cfg_root(L, v))
 					cput(def, v->id);
 			}
 		for (int i = C->mark[b]; i < C->markend[b]; i++)
@@ -1303,6 +1362,7 @@ cfg_edge(Lower *L, Cfg *C, const Block *blk, const Op *t, int k)
 		if (!is_tensor(arg)) {
 			in_ = inst_new(L, BI_ALIAS, t, tmp[i]);
 			in_->src = x;
+			in_->retain = L->handle[arg->id]; /* one more holder */
 			emit(L, e, in_);
 			continue;
 		}
@@ -1439,7 +1499,7 @@ lower_cfg(Lower *L, const Func *f, BFunc *bf)
 		C.bb[b] = arena_alloc(L->a, sizeof(BBlock));
 		C.bb[b]->blk = blk;
 		for (int i = 0; i < blk->nargs; i++)
-			if (is_tensor(blk->args[i]))
+			if (is_buf(L, blk->args[i]))
 				set_root(L, blk->args[i], blk->args[i], true, blk);
 	}
 	/* the ops of every block first: liveness needs every root */
@@ -1498,6 +1558,16 @@ find_await(Op *op, void *ctx)
 		L->awaits[op->args[0].v->id] = a;
 	}
 	return WALK_GO;
+}
+
+static bool
+func_carries(const Lower *L, const Func *f)
+{
+	for (int i = 0; i < L->p->nvalues; i++)
+		if (L->handle[i] && L->p->values[i]->func == f &&
+		    L->p->values[i]->def && L->p->values[i]->def->kind == OP_ASYNC)
+			return true;
+	return false;
 }
 
 static WalkAct
@@ -1569,6 +1639,11 @@ bufferize_lower(const Program *p, const Decisions *ds, Diag *d)
 	L.awaits = arena_alloc(L.a, (size_t)(p->nvalues + 1) * sizeof *L.awaits);
 	L.futres = arena_alloc(L.a, (size_t)(p->nvalues + 1) * sizeof *L.futres);
 	walk_prog(p, find_await, &L);
+	{
+		Carried c;
+		carried_find(p, L.a, &c);
+		L.handle = c.carried;
+	}
 	bp->nfuncs = p->nfuncs;
 	bp->funcs = arena_alloc(L.a, (size_t)(p->nfuncs + 1) * sizeof *bp->funcs);
 	for (int i = 0; i < p->nfuncs; i++) {
@@ -1576,6 +1651,7 @@ bufferize_lower(const Program *p, const Decisions *ds, Diag *d)
 		for (int j = 0; j < f->nparams; j++)
 			set_root(&L, f->params[j], f->params[j], true, NULL);
 		bp->funcs[i].f = f;
+		L.settle = func_carries(&L, f);
 		if (f->nblocks > 1)
 			lower_cfg(&L, f, &bp->funcs[i]);
 		else

@@ -29,6 +29,13 @@
  * decision (block arguments, views in later blocks): each in-place write
  * there is checked again against the final classes (recheck), and one
  * that now conflicts is forbidden and the program decided again.
+ *
+ * Carried futures (a for's iter arg, a block argument): an await may get
+ * any launch of the future's group, and such a launch may run on any
+ * later trip, until the function returns.  So its reads last to the end,
+ * it writes no buffer from outside it, and (checked on the final classes,
+ * like the recheck) nothing writes in place a buffer it reads or the
+ * results it gives, which another trip may await again.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -114,6 +121,7 @@ typedef struct OS {
 	const bool *pw;       /* pass 2: params the callee writes (pass 1) */
 	const Func *rfn;      /* the body with branches reach is about */
 	bool *reach;          /* [a * nblocks + b]: control may go a -> b */
+	Carried car;          /* carried futures and their launches */
 } OS;
 
 static bool
@@ -251,11 +259,29 @@ await_end(OS *S, const Op *launch)
 	if (*memo != INT_MIN)
 		return *memo;
 	*memo = INT_MAX - 1; /* a cycle cannot happen: awaits follow launches */
+	if (launch_carried(&S->car, launch) && !broken(S, ONESHOT_CARRIED))
+		return *memo; /* a later trip may await it, or nobody */
 	for (AwaitList *w = S->awaits[launch->seq]; w; w = w->next) {
 		int e = await_reach(S, w->op, launch);
 		end = e > end ? e : end;
 	}
 	return *memo = end >= 0 ? end : INT_MAX - 1;
+}
+
+/* The launches await op w may complete: its future's, or for a carried
+ * future any of its group (*it = -1 first; NULL at the end). */
+static const Op *
+await_launch(const OS *S, const Op *w, int *it)
+{
+	const Value *f = w->args[0].v;
+
+	if (!S->car.carried[f->id]) {
+		if (*it >= 0)
+			return NULL;
+		*it = 0;
+		return f->def;
+	}
+	return carried_launch(&S->car, f, it);
 }
 
 /* awaits[launch seq]: the ops awaiting it. */
@@ -265,11 +291,13 @@ find_await(Op *op, void *ctx)
 	OS *S = ctx;
 
 	if (op->kind == OP_AWAIT) {
-		AwaitList *w = arena_alloc(S->a, sizeof *w);
-		int k = op->args[0].v->def->seq;
-		w->op = op;
-		w->next = S->awaits[k];
-		S->awaits[k] = w;
+		int it = -1;
+		for (const Op *l; (l = await_launch(S, op, &it));) {
+			AwaitList *w = arena_alloc(S->a, sizeof *w);
+			w->op = op;
+			w->next = S->awaits[l->seq];
+			S->awaits[l->seq] = w;
+		}
 	}
 	return WALK_GO;
 }
@@ -298,6 +326,7 @@ add_read(OS *S, const Value *v, const Op *u)
 	Read *r;
 	const Block *scope;
 	const Op *cur = u;
+	bool carried = false;
 
 	if (!is_tensor(v) || (u->kind == OP_RETURN && broken(S, ONESHOT_RETURNS)))
 		return NULL;
@@ -323,10 +352,13 @@ add_read(OS *S, const Value *v, const Op *u)
 			r->start = P->seq < r->start ? P->seq : r->start;
 			r->end = e > r->end ? e : r->end;
 			r->launch = P;
+			/* on any later trip or block: no path question */
+			carried |= launch_carried(&S->car, P) &&
+				   !broken(S, ONESHOT_CARRIED);
 		}
 		cur = P;
 	}
-	if (block_in_cfg(top_block(u))) {
+	if (block_in_cfg(top_block(u)) && !carried) {
 		/* when it happens is a question of paths: cfg_follows */
 		r->cfg = true;
 		r->send = r->end;
@@ -422,13 +454,16 @@ collect_op(Op *op, void *ctx)
 		add_read(S, op->args[0].v, op);
 		break;
 	case F_AWAIT: {
-		const Op *launch = op->args[0].v->def;
-		const Op *y = launch->body->ops[launch->body->nops - 1];
-		for (int k = 0; k < op->nres && k < y->nargs; k++) {
-			add_kid(S, y->args[k].v, op->res[k]);
-			/* its buffer is the launch's, made where the launch
-			 * is: an await in a loop reads it again each trip */
-			S->viewof[op->res[k]->id] = op->args[0].v->id;
+		int it = -1;
+		for (const Op *launch; (launch = await_launch(S, op, &it));) {
+			const Op *y = launch->body->ops[launch->body->nops - 1];
+			for (int k = 0; k < op->nres && k < y->nargs; k++) {
+				add_kid(S, y->args[k].v, op->res[k]);
+				/* its buffer is the launch's, made where the
+				 * launch is: an await in a loop reads it
+				 * again each trip */
+				S->viewof[op->res[k]->id] = op->args[0].v->id;
+			}
 		}
 		break;
 	}
@@ -1105,6 +1140,42 @@ in_generate(OS *S, const Op *w, const Value *c)
 	return NULL;
 }
 
+/* Does c's buffer come from outside a carried launch around w?  The
+ * launch may run on a later trip, while the host uses it. */
+static const Op *
+in_carried_launch(OS *S, const Op *w, const Value *c)
+{
+	int root = find(S, c->id);
+
+	if (broken(S, ONESHOT_CARRIED))
+		return NULL;
+	for (const Op *F = w; F->parent->parent; F = F->parent->parent) {
+		const Op *P = F->parent->parent;
+		int m = root;
+		if (P->kind != OP_ASYNC || !launch_carried(&S->car, P))
+			continue;
+		do {
+			if (!inside(S->p->values[m], P))
+				return P;
+			m = S->next[m];
+		} while (m != root);
+	}
+	return NULL;
+}
+
+static const char *
+carried_reason(OS *S, const Value *c, const Op *g, const char *what)
+{
+	Str b = {0};
+
+	str_printf(&b, "the buffer of %%%s %s %%%s", c->name, what,
+		   g->res[0]->name);
+	put_op_at(&b, S->p, g);
+	str_puts(&b, ", whose future is carried: it may still run on a later "
+		 "trip");
+	return reason_take(S->ds->arena, &b);
+}
+
 static const char *
 generate_reason(OS *S, const Value *c, const Op *g)
 {
@@ -1260,6 +1331,12 @@ decide_result(OS *S, const Op *w, Value *v, Value **cand, int n, bool join)
 					why = generate_reason(S, cand[i], g);
 				continue;
 			}
+			if ((g = in_carried_launch(S, w, cand[i]))) {
+				if (!why)
+					why = carried_reason(S, cand[i], g,
+						"comes from outside the launch of");
+				continue;
+			}
 			if (S->ro[find(S, cand[i]->id)] && !broken(S, ONESHOT_READONLY)) {
 				if (!why)
 					why = readonly_reason(S, cand[i]);
@@ -1383,10 +1460,12 @@ decide_op(OS *S, const Op *op)
 		decide_block(S, op->body);
 		break; /* the result: a fresh buffer */
 	case F_AWAIT: {
-		const Op *l = op->args[0].v->def;
-		const Op *y = l->body->ops[l->body->nops - 1];
-		for (int k = 0; k < op->nres && k < y->nargs; k++)
-			unite(S, op->res[k], y->args[k].v);
+		int it = -1;
+		for (const Op *l; (l = await_launch(S, op, &it));) {
+			const Op *y = l->body->ops[l->body->nops - 1];
+			for (int k = 0; k < op->nres && k < y->nargs; k++)
+				unite(S, op->res[k], y->args[k].v);
+		}
 		return;
 	}
 	case F_EXTRACT_SLICE:
@@ -1541,6 +1620,7 @@ os_init(OS *S, const Program *p, Decisions *ds, unsigned breaks)
 	S->breaks = breaks;
 	if (!(S->a = arena_new()))
 		return -1;
+	carried_find(p, S->a, &S->car);
 	S->reads = mem_calloc((size_t)n, sizeof *S->reads);
 	S->rtail = mem_calloc((size_t)n, sizeof *S->rtail);
 	S->kids = mem_calloc((size_t)n, sizeof *S->kids);
@@ -1690,6 +1770,99 @@ recheck(OS *S)
 
 /* One pass over the whole program: collect reads, decide.  With pw set
  * (pass 2) calls also decide their argument copies. */
+/* ---- carried launches, on the final classes */
+
+typedef struct Held {
+	OS *S;
+	const Op *launch;
+	bool *read;      /* by class root: a carried launch reads it */
+	bool *given;     /* by class root: a carried future's results */
+	const Op **by;   /* by class root: that launch */
+	bool any;
+} Held;
+
+static WalkAct
+held_reads(Op *op, void *ctx)
+{
+	Held *h = ctx;
+
+	for (int k = 0; k < op->nargs + 1; k++) {
+		const Value *v = k < op->nargs ? op->args[k].v
+				 : op->hasdest ? op->dest.v : NULL;
+		if (is_tensor(v) && !inside(v, h->launch)) {
+			int r = find(h->S, v->id);
+			h->read[r] = true;
+			h->by[r] = h->launch;
+		}
+	}
+	return WALK_GO;
+}
+
+static WalkAct
+held_op(Op *op, void *ctx)
+{
+	Held *h = ctx;
+
+	if (op->kind == OP_ASYNC && launch_carried(&h->S->car, op)) {
+		h->launch = op;
+		h->any = true;
+		walk_regions(op, held_reads, h);
+	}
+	if (op->kind == OP_AWAIT && h->S->car.carried[op->args[0].v->id])
+		for (int k = 0; k < op->nres; k++)
+			if (is_tensor(op->res[k])) {
+				int r = find(h->S, op->res[k]->id);
+				h->given[r] = true;
+				h->by[r] = op;
+			}
+	return WALK_GO;
+}
+
+static bool
+in_carried(const OS *S, const Op *op)
+{
+	for (; op; op = op->parent ? op->parent->parent : NULL)
+		if (op->kind == OP_ASYNC && launch_carried(&S->car, op))
+			return true;
+	return false;
+}
+
+/* Forbid each in-place write into a buffer a carried launch reads, or
+ * (outside such launches) into a carried future's results: how many. */
+static int
+held_recheck(OS *S)
+{
+	const Program *p = S->p;
+	size_t n = (size_t)p->nvalues + 1;
+	Held h = {S, NULL, arena_alloc(S->a, n), arena_alloc(S->a, n),
+		  arena_alloc(S->a, n * sizeof(const Op *)), false};
+	int nf = 0;
+
+	if (broken(S, ONESHOT_CARRIED))
+		return 0;
+	walk_prog(p, held_op, &h);
+	for (int i = 0; i < p->nvalues && h.any; i++) {
+		const Decision *d = &S->ds->d[i];
+		const Value *v = p->values[i];
+		int r;
+		if (d->kind != DEC_INPLACE || d->forced || S->forbid[i])
+			continue;
+		r = find(S, d->into->id);
+		if (h.read[r])
+			S->forbid[i] = carried_reason(S, d->into, h.by[r],
+						      "is read by the launch of");
+		else if (h.given[r] && !in_carried(S, v->def))
+			S->forbid[i] = carried_reason(S, d->into,
+				h.by[r]->args[0].v->def && h.by[r]->args[0].v->def->kind == OP_ASYNC
+				? h.by[r]->args[0].v->def : h.by[r],
+				"holds the results awaited by");
+		else
+			continue;
+		nf++;
+	}
+	return nf;
+}
+
 static int
 analyze(OS *S, const Program *p, Decisions *ds, unsigned breaks,
 	const bool *pw, const char **forbid, jmp_buf *oom)
@@ -1747,7 +1920,8 @@ oneshot_decide(const Program *p, Decisions *ds, unsigned breaks)
 		os_free(&S);
 		if (analyze(&S, p, ds, breaks, pw, forbid, &oom))
 			goto out;
-		if (!S.allw || !recheck(&S))
+		int nf = S.allw ? recheck(&S) : 0;
+		if (!nf && !held_recheck(&S))
 			break;
 		os_free(&S);
 		mem_free(pw);

@@ -390,6 +390,7 @@ launch_start(Exec *X, Frame *F, const BInst *in)
 	L->ctx = X->ctx;
 	L->fut = arena_alloc(X->arena, sizeof *L->fut);
 	L->fut->n = in->op->nrtypes;
+	L->fut->refs = 1; /* the register it is launched into */
 	L->fut->regs = arena_alloc(X->arena, (size_t)(L->fut->n + 1) * sizeof(Reg));
 	L->pins = arena_alloc(X->arena, (size_t)(n + 1) * sizeof *L->pins);
 	L->regs = mem_calloc((size_t)X->bp->nregs + 1, sizeof(Reg));
@@ -435,6 +436,34 @@ launch_resolve(Exec *X, Reg *r)
 	launch_finish(X, r);
 	if (!X->stop && fut && k < fut->n)
 		reg_assign(r, &fut->regs[k]);
+}
+
+/* One more holder of a carried future. */
+void
+launch_retain(Exec *X, const BInst *in, Reg *f)
+{
+	if (!f->fut)
+		return;
+	if (f->fut->refs <= 0)
+		abort_run(X, in->op, "%sa released future is passed on (a "
+			  "bufdiff lowering bug)", "", 0);
+	else
+		f->fut->refs++;
+}
+
+void
+launch_settle(Exec *X, int h)
+{
+	X->scans++;
+	for (int i = 0; i < X->npend && !X->stop; i++) {
+		Launch *L = X->pend[i];
+		for (int p = 0; L->state == PENDING && p < L->npins; p++)
+			if (L->pins[p].buf == h) {
+				complete(X, L);
+				break;
+			}
+	}
+	X->scans--;
 }
 
 void

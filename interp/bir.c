@@ -265,7 +265,8 @@ buffer_text(Str *o, const BInst *in)
 		    type_str(in->v->type, ty, sizeof ty));
 		break;
 	case BI_ALIAS:
-		str_printf(o, "%%%s = alias %%%s", in->v->name, in->src->name);
+		str_printf(o, in->retain ? "%%%s = retain %%%s" : "%%%s = alias %%%s",
+			   in->v->name, in->src->name);
 		break;
 	case BI_VIEW:
 		str_printf(o, "%%%s = view %%%s", in->v->name, in->src->name);
@@ -302,8 +303,11 @@ buffer_text(Str *o, const BInst *in)
 		    type_str(in->v->type, ty, sizeof ty));
 		break;
 	case BI_FREE:
-		str_printf(o, in->ifowned ? "free %%%s if owned" : "free %%%s",
+		str_printf(o, in->v->type->kind == TY_FUTURE ? "release %%%s"
+			   : in->ifowned ? "free %%%s if owned" : "free %%%s",
 			   in->v->name);
+		if (in->settle)
+			str_printf(o, " after its launches");
 		break;
 	case BI_PINSERT:
 		str_printf(o, "parallel_insert_slice %%%s into %%%s",

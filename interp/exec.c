@@ -111,9 +111,13 @@ run_for(Exec *X, Frame *F, const BInst *in)
 		return;
 	}
 	for (int k = 0; k < op->nres; k++)
-		if (op->res[k]->type->kind != TY_TENSOR)
+		if (op->res[k]->type->kind != TY_TENSOR) {
 			set_scalar(reg(F, op->res[k]), &op->args[3 + k], F,
 				   op->res[k]->type->dt);
+			/* a carried future: the loop holds the init too */
+			if (op->res[k]->type->kind == TY_FUTURE)
+				launch_retain(X, in, reg(F, op->res[k]));
+		}
 	for (int64_t i = lb; i < ub; i = i > INT64_MAX - step ? ub : i + step) {
 		Reg *iv = reg(F, op->body->args[0]);
 		if (++X->trips > X->o->lim->max_trips) {
@@ -350,6 +354,8 @@ run_inst(Exec *X, Frame *F, const BInst *in, Reg *out)
 			reg_assign(reg(F, in->v), reg(F, in->src));
 			if (in->borrow)
 				reg(F, in->v)->owned = false;
+			if (in->retain)
+				launch_retain(X, in, reg(F, in->v));
 			break;
 		case BI_BR: break; /* run_body takes the edge */
 		case BI_VIEW: run_view(X, F, in); break;

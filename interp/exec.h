@@ -67,6 +67,8 @@ typedef struct Launch Launch;
 typedef struct Fut {
 	Reg *regs;
 	int n;
+	int refs;   /* holders of a carried future (BInst.retain): the last
+		     * released completes the launch and frees its results */
 } Fut;
 
 /* A register: where a value lives now.  Tensors: a buffer handle and a view
@@ -278,6 +280,9 @@ void launch_start(Exec *X, Frame *F, const BInst *in);
 void launch_await(Exec *X, Frame *F, const BInst *in);
 void launch_finish(Exec *X, Reg *f);           /* complete a future's launch */
 void launch_resolve(Exec *X, Reg *r);           /* `%f.k` -> its buffer */
+void launch_retain(Exec *X, const BInst *in, Reg *f);
+/* Complete the pending launches that use buffer h (BInst.settle). */
+void launch_settle(Exec *X, int h);
 void launch_drain(Exec *X, const Frame *home);  /* home NULL: all */
 void launch_tick(Exec *X);                      /* a legal point */
 /* An access to buffer h through view v: races with pending launches. */

@@ -303,6 +303,8 @@ run_copy(Exec *X, Frame *F, const BInst *in)
 		carry_copy(X, in, src, dst);
 		return;
 	}
+	if (in->settle && dst->set && dst->buf >= 0)
+		launch_settle(X, dst->buf);
 	if (insert_dest_copy(in))
 		check_dest_outside(X, F, in, src);
 	else if (!check_read(X, in, in->src, src))
@@ -361,12 +363,42 @@ free_reg(Exec *X, const BInst *in, Reg *r, const Value *v)
 	buf_release(X, r->buf, in);
 }
 
+/* A holder of a carried future lets go: the last one completes the
+ * launch and frees the buffers of its results. */
+static void
+release_future(Exec *X, const BInst *in, Reg *f)
+{
+	Fut *fut = f->fut;
+
+	if (!fut)
+		return;
+	if (fut->refs <= 0) {
+		abort_run(X, in->op, "%sa future is released twice (a bufdiff "
+			  "lowering bug)", "", 0);
+		return;
+	}
+	if (--fut->refs > 0)
+		return;
+	launch_finish(X, f);
+	for (int k = 0; k < fut->n && !X->stop; k++)
+		if (fut->regs[k].set && fut->regs[k].buf >= 0)
+			free_reg(X, in, &fut->regs[k], in->v);
+}
+
 void
 run_free(Exec *X, Frame *F, const BInst *in)
 {
-	if (in->ifowned && !reg(F, in->v)->owned)
+	Reg *r = reg(F, in->v);
+
+	if (in->v->type->kind == TY_FUTURE) {
+		release_future(X, in, r);
+		return;
+	}
+	if (in->ifowned && !r->owned)
 		return; /* a block argument that borrowed its buffer */
-	free_reg(X, in, reg(F, in->v), in->v);
+	if (in->settle && r->set && r->buf >= 0)
+		launch_settle(X, r->buf);
+	free_reg(X, in, r, in->v);
 }
 
 static void

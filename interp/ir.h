@@ -905,6 +905,15 @@ struct BInst {
 			      * (a block argument sharing a param's) */
 	bool ifowned;        /* BI_FREE: only when v owns its buffer (a
 			      * block argument that may have borrowed it) */
+	/* carried futures (a future a loop or a branch passes on): each
+	 * holder of one owns a reference to its launch; the last released
+	 * completes the launch and frees its results */
+	bool retain;         /* BI_ALIAS of a future: v is one more holder */
+	bool settle;         /* BI_FREE, BI_COPY made by the lowering in a
+			      * function with carried launches: first
+			      * complete the pending launches that use the
+			      * buffer (one may outlive the block it was
+			      * made in) */
 };
 
 typedef struct BFunc {
