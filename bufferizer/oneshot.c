@@ -455,10 +455,15 @@ collect_op(Op *op, void *ctx)
 		break;
 	case F_AWAIT: {
 		int it = -1;
+		/* a carried future's launch may come later in the body: no kid
+		 * (ids must grow), and no write outside such a launch reaches
+		 * its results (held_recheck) */
+		bool carried = S->car.carried[op->args[0].v->id];
 		for (const Op *launch; (launch = await_launch(S, op, &it));) {
 			const Op *y = launch->body->ops[launch->body->nops - 1];
 			for (int k = 0; k < op->nres && k < y->nargs; k++) {
-				add_kid(S, y->args[k].v, op->res[k]);
+				if (!carried)
+					add_kid(S, y->args[k].v, op->res[k]);
 				/* its buffer is the launch's, made where the
 				 * launch is: an await in a loop reads it
 				 * again each trip */
@@ -1163,16 +1168,18 @@ in_carried_launch(OS *S, const Op *w, const Value *c)
 	return NULL;
 }
 
+/* "the buffer of %c WHAT %g at ..., whose future is carried: TAIL" */
 static const char *
-carried_reason(OS *S, const Value *c, const Op *g, const char *what)
+carried_reason(OS *S, const Value *c, const Op *g, const char *what,
+	       const char *tail)
 {
 	Str b = {0};
 
 	str_printf(&b, "the buffer of %%%s %s %%%s", c->name, what,
 		   g->res[0]->name);
 	put_op_at(&b, S->p, g);
-	str_puts(&b, ", whose future is carried: it may still run on a later "
-		 "trip");
+	str_printf(&b, ", whose future is carried: %s", tail ? tail
+		   : "it may still run on a later trip");
 	return reason_take(S->ds->arena, &b);
 }
 
@@ -1334,7 +1341,8 @@ decide_result(OS *S, const Op *w, Value *v, Value **cand, int n, bool join)
 			if ((g = in_carried_launch(S, w, cand[i]))) {
 				if (!why)
 					why = carried_reason(S, cand[i], g,
-						"comes from outside the launch of");
+						"comes from outside the launch of",
+						NULL);
 				continue;
 			}
 			if (S->ro[find(S, cand[i]->id)] && !broken(S, ONESHOT_READONLY)) {
@@ -1850,12 +1858,12 @@ held_recheck(OS *S)
 		r = find(S, d->into->id);
 		if (h.read[r])
 			S->forbid[i] = carried_reason(S, d->into, h.by[r],
-						      "is read by the launch of");
+						      "is read by the launch of",
+						      NULL);
 		else if (h.given[r] && !in_carried(S, v->def))
-			S->forbid[i] = carried_reason(S, d->into,
-				h.by[r]->args[0].v->def && h.by[r]->args[0].v->def->kind == OP_ASYNC
-				? h.by[r]->args[0].v->def : h.by[r],
-				"holds the results awaited by");
+			S->forbid[i] = carried_reason(S, d->into, h.by[r],
+				"holds the launch results awaited as",
+				"another trip may await them again");
 		else
 			continue;
 		nf++;

@@ -156,6 +156,10 @@ static const Strategy strategies[] = {
 	BUILTIN("mutant-blockarg-equivalent", "mutant: a block argument shares "
 		"what every branch passes, as a buffer of its own (no alias)",
 		oneshot_decide, ONESHOT_BLOCKARGS),
+	BUILTIN("mutant-carried-launch-ends", "mutant: a launch whose future "
+		"a loop or a branch carries is analysed as if it completed at "
+		"its own awaits (a later trip's writes do not race with it)",
+		oneshot_decide, ONESHOT_CARRIED),
 };
 
 const Strategy *

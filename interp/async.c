@@ -451,6 +451,24 @@ launch_retain(Exec *X, const BInst *in, Reg *f)
 		f->fut->refs++;
 }
 
+/* The last holder of fut lets go: first the pending launches that
+ * captured it (they await it when they run) complete. */
+void
+launch_settle_future(Exec *X, const Fut *fut)
+{
+	X->scans++;
+	for (int i = 0; i < X->npend && !X->stop; i++) {
+		Launch *L = X->pend[i];
+		const int *ids = L->state == PENDING ? X->captured[L->in->id] : NULL;
+		for (int k = 0; ids && ids[k] >= 0; k++)
+			if (L->regs[ids[k]].fut == fut) {
+				complete(X, L);
+				break;
+			}
+	}
+	X->scans--;
+}
+
 void
 launch_settle(Exec *X, int h)
 {

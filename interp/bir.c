@@ -280,6 +280,8 @@ buffer_text(Str *o, const BInst *in)
 		break;
 	case BI_COPY:
 		str_printf(o, "copy %%%s -> %%%s", in->src->name, in->v->name);
+		if (in->settle)
+			str_printf(o, " after its launches");
 		break;
 	case BI_BIND:
 		str_printf(o, "bind %%%s = %%%s", in->v->name, in->src->name);

@@ -283,6 +283,7 @@ void launch_resolve(Exec *X, Reg *r);           /* `%f.k` -> its buffer */
 void launch_retain(Exec *X, const BInst *in, Reg *f);
 /* Complete the pending launches that use buffer h (BInst.settle). */
 void launch_settle(Exec *X, int h);
+void launch_settle_future(Exec *X, const Fut *fut);
 void launch_drain(Exec *X, const Frame *home);  /* home NULL: all */
 void launch_tick(Exec *X);                      /* a legal point */
 /* An access to buffer h through view v: races with pending launches. */

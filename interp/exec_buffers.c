@@ -364,7 +364,8 @@ free_reg(Exec *X, const BInst *in, Reg *r, const Value *v)
 }
 
 /* A holder of a carried future lets go: the last one completes the
- * launch and frees the buffers of its results. */
+ * launch, then the pending launches that use its results, and frees the
+ * buffers of its results. */
 static void
 release_future(Exec *X, const BInst *in, Reg *f)
 {
@@ -377,12 +378,17 @@ release_future(Exec *X, const BInst *in, Reg *f)
 			  "lowering bug)", "", 0);
 		return;
 	}
-	if (--fut->refs > 0)
+	if (fut->refs == 1)
+		launch_settle_future(X, fut);
+	if (X->stop || --fut->refs > 0)
 		return;
 	launch_finish(X, f);
+	/* (a pending launch may have captured an await result) */
 	for (int k = 0; k < fut->n && !X->stop; k++)
-		if (fut->regs[k].set && fut->regs[k].buf >= 0)
+		if (fut->regs[k].set && fut->regs[k].buf >= 0) {
+			launch_settle(X, fut->regs[k].buf);
 			free_reg(X, in, &fut->regs[k], in->v);
+		}
 }
 
 void

@@ -55,6 +55,10 @@ static const struct {
 	[CLI_IMPORT] = {"import", "FILE.mlir", 1, 1,
 		"a case from tensor-level MLIR: the program in TIR, seeded inputs, "
 		"the reference's outputs"},
+	[CLI_NATIVE] = {"native", "CASE", 1, 1,
+		"the case compiled by mlir-opt-N (One-Shot Bufferize, lowered to "
+		"LLVM) and run by mlir-runner on its inputs, the outputs compared "
+		"bit for bit with the reference; exit 0 agree, 1 differ"},
 	[CLI_PLOT] = {"plot", "TRACE.csv", 1, 1,
 		"a --memory-trace file drawn as M(t), a curve per run and "
 		"schedule, into the page --html FILE"},
@@ -151,6 +155,9 @@ static const Flag flags[] = {
 	 "K more requests after N (playback capped at 4096)"},
 	{"out", "FILE", p_str, F(out), 0, 0, C(REDUCE) | C(EXPORT) | C(IMPORT),
 	 "write the result to FILE instead of stdout"},
+	{"out", "FILE", p_str, F(out), 0, 0, C(NATIVE),
+	 "write the program and its driver as MLIR to FILE; the command "
+	 "printed reads it"},
 	{"out", "DIR", p_str, F(out), 0, 0, C(FUZZ),
 	 "write each failure (reduced) as a case file into DIR, and list them "
 	 "in --json's `repros`"},
@@ -177,6 +184,10 @@ static const Flag flags[] = {
 	 "their buckets, instead of fuzzing"},
 	{"no-reduce", NULL, NULL, F(no_reduce), 0, 0, C(FUZZ),
 	 "keep failures whole"},
+	{"confirm", NULL, NULL, F(confirm), 0, 0, C(RUN) | C(CHECK),
+	 "mlir and mlir-pipeline runs: compile MLIR's output and run it "
+	 "natively (mlir-runner), and say whether it differs too "
+	 "(docs/native.md)"},
 	{"quiet", NULL, NULL, F(quiet), 0, 0, C(FUZZ),
 	 "no progress line, no failure lines"},
 	{"tool-batch", "N", p_num, F(tool_batch), 1, 4096, C(FUZZ),
@@ -189,7 +200,7 @@ static const Flag flags[] = {
 	{"mlir-pipeline", "P", p_pipeline, F(mlir_pipeline), 0, 0, STRAT,
 	 "the pass pipeline of mlir-pipeline (default " MLIR_PIPELINE ")"},
 	{"mlir-version", "N", p_mlir_version, F(mlir_version), 0, 0,
-	 STRAT | C(EXPORT),
+	 STRAT | C(EXPORT) | C(NATIVE),
 	 "the MLIR dialect version to export (16, 19, 22; default: the tool's, "
 	 "else 22)"},
 	{"func", "NAME", p_str, F(func), 0, 0, C(IMPORT),
@@ -202,7 +213,7 @@ static const Flag flags[] = {
 	 "mlir-opt-22/19/16 installed)"},
 	{"no-tool", NULL, NULL, F(no_tool), 0, 0, C(IMPORT),
 	 "FILE is in the generic op form already"},
-	{"tool-timeout", "SEC", p_seconds, F(tool_timeout), 0, 86400, C(IMPORT),
+	{"tool-timeout", "SEC", p_seconds, F(tool_timeout), 0, 86400, C(IMPORT) | C(NATIVE),
 	 "bound the tool's call (0 < SEC <= 86400; default 60)"},
 };
 

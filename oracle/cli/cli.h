@@ -33,7 +33,8 @@ extern const char bufdiff_version[];
 /* The commands, in the order `bufdiff --help` lists them. */
 typedef enum CliCmd {
 	CLI_RUN, CLI_CHECK, CLI_PRINT, CLI_BUFFERIZE, CLI_EXPLAIN, CLI_FUZZ,
-	CLI_REDUCE, CLI_EXPORT, CLI_IMPORT, CLI_PLOT, CLI_LAB, CLI_STRATEGIES,
+	CLI_REDUCE, CLI_EXPORT, CLI_IMPORT, CLI_NATIVE, CLI_PLOT, CLI_LAB,
+	CLI_STRATEGIES,
 	CLI_HELP, CLI_NCMDS
 } CliCmd;
 
@@ -67,6 +68,7 @@ typedef struct Args {
 	unsigned mix;                   /* --mix LIST (GEN_ALL) */
 	int tool_batch;                 /* --tool-batch N; 0: not given */
 	bool no_reduce, no_copies, quiet;
+	bool confirm;                   /* run/check --confirm */
 	long long max_failures;         /* --max-failures N; 0: no limit */
 	bool merge;                     /* --merge: paths are summaries */
 	/* import */
@@ -117,6 +119,8 @@ int cmd_reduce(const Args *a, const struct RunConfig *cfg);
  * [--tool TOOL | --no-tool] [--tool-timeout SEC]`: 0, or 2 with one
  * diagnostic on stderr. */
 int cmd_import(const Args *a);
+/* native_cli.c: `bufdiff native CASE` */
+int cmd_native(const Args *a);
 
 /* --------------------------------------------------------------- lab.c */
 

@@ -775,6 +775,12 @@ cmd_lab_opts(Opts *o)
 	return cmd_lab(&o->a);
 }
 
+static int
+cmd_native_opts(Opts *o)
+{
+	return cmd_native(&o->a);
+}
+
 /* cli.c's commands (help is done by cli_parse). */
 static int (*const commands[CLI_NCMDS])(Opts *) = {
 	[CLI_RUN] = cmd_run,
@@ -786,6 +792,7 @@ static int (*const commands[CLI_NCMDS])(Opts *) = {
 	[CLI_REDUCE] = cmd_reduce_opts,
 	[CLI_EXPORT] = cmd_export,
 	[CLI_IMPORT] = cmd_import_opts,
+	[CLI_NATIVE] = cmd_native_opts,
 	[CLI_PLOT] = cmd_plot_opts,
 	[CLI_LAB] = cmd_lab_opts,
 	[CLI_STRATEGIES] = cmd_strategies,
@@ -817,7 +824,7 @@ run_command(Opts *o)
 			.nrandom = o->a.nrandom,
 			.report = true, /* every culprit set, the fix */
 			.max_work = o->a.max_work, .timeout = o->a.timeout,
-			.tool = &o->tool};
+			.confirm = o->a.confirm, .tool = &o->tool};
 		cli_tool_options(&o->a, &o->tool);
 		if (!commands[o->a.cmd])
 			abort(); /* a command of cli.c's table without a function */

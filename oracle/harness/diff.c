@@ -114,7 +114,58 @@ runout_clear(RunOut *o)
 	mem_free(o->tool.decisions);
 	mem_free(o->tool.memref);
 	mem_free(o->series.p);
+	mem_free(o->native.command);
 	memset(o, 0, sizeof *o);
+}
+
+const char *const native_verdict_names[] = {
+	"none", "confirmed", "latent", "missed", "agree", "failed"};
+
+/* --confirm: the program as the run's MLIR tool bufferizes it, run
+ * natively on the case's inputs and compared with the reference. */
+static void
+confirm(const RunConfig *cfg, const Case *c, const Strategy *s,
+	Tensor *const *ref, int nref, RunOut *o)
+{
+	const ExternalOpts *eo = cfg->tool ? cfg->tool : &external_opts_default;
+	NativeOpts no = {mlir_version(external_mlir_version(cfg->tool, s)),
+			 s->arg, NULL, eo->mlir_options, eo->timeout};
+	NativeJudge *j = &o->native;
+	Native nr;
+	Diag d;
+	bool failed = o->verdict == VERDICT_DIVERGE || o->verdict == VERDICT_FAULT;
+
+	/* (a reference that fails at an assert has no outputs to compare:
+	 * natively the assert aborts) */
+	if (!cfg->confirm || (s->kind != STRAT_MLIR && s->kind != STRAT_PIPELINE) ||
+	    o->verdict == VERDICT_TOOL_ERROR || o->status == STATUS_BAD || !no.v ||
+	    c->ref_failed)
+		return;
+	if (s->kind == STRAT_PIPELINE)
+		no.pipeline = o->pipeline ? o->pipeline
+			      : eo->mlir_pipeline && *eo->mlir_pipeline
+			      ? eo->mlir_pipeline : MLIR_PIPELINE;
+	j->output = -1;
+	if (native_run(c->prog, c->file, c->entry, c->inputs, ref, nref, &no,
+		       &nr, &d)) {
+		j->verdict = NATIVE_FAILED;
+		fmt_snprintf(j->msg, sizeof j->msg, "%s", d.msg);
+	} else {
+		for (int k = 0; k < nref && j->output < 0; k++)
+			for (int64_t i = 0; i < ref[k]->n && j->output < 0; i++)
+				if (tensor_defined(ref[k], i) &&
+				    !tensor_elem_equal(ref[k], nr.outs[k], i)) {
+					j->output = k;
+					j->elem = i;
+					j->ref = tensor_getf(ref[k], i);
+					j->got = tensor_getf(nr.outs[k], i);
+				}
+		j->verdict = j->output >= 0 ? failed ? NATIVE_CONFIRMED : NATIVE_MISSED
+			     : failed ? NATIVE_LATENT : NATIVE_AGREE;
+	}
+	j->command = nr.command;
+	nr.command = NULL;
+	native_free(&nr);
 }
 
 /* Lower and execute decisions ds; -1 with err only when out of memory.
@@ -806,6 +857,7 @@ diff_run(const RunConfig *cfg, const Case *c, const Run *r, const Strategy *s,
 			o->status = STATUS_BAD;
 			return;
 		}
+		confirm(cfg, c, s, ref, nref, o);
 		check_expectations(r, o);
 		return;
 	}
@@ -821,6 +873,7 @@ diff_run(const RunConfig *cfg, const Case *c, const Run *r, const Strategy *s,
 	if (cfg->report && o->nculprits &&
 	    decisions_make(c->prog, strategy_find("one-shot"), &o->oneshot))
 		decisions_free(&o->oneshot); /* out of memory: no suggestion */
+	confirm(cfg, c, s, ref, nref, o);
 	check_expectations(r, o);
 	release_program(o);
 }

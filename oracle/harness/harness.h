@@ -47,6 +47,28 @@ typedef struct MemSeries {
 } MemSeries;
 enum { MEMSERIES_MAX = 200000 };
 
+/* --confirm: the run's MLIR strategy judged by MLIR's own output, run
+ * natively (oracle/mlir/native.c, docs/native.md). */
+typedef enum NativeVerdict {
+	NATIVE_NONE,            /* not asked */
+	NATIVE_CONFIRMED,       /* the run failed; native outputs differ too */
+	NATIVE_LATENT,          /* the run failed; native outputs agree */
+	NATIVE_MISSED,          /* the run agreed; native outputs differ (the
+				 * instrumented run missed it: a bufdiff bug) */
+	NATIVE_AGREE,           /* both agree */
+	NATIVE_FAILED           /* it could not run natively: msg */
+} NativeVerdict;
+extern const char *const native_verdict_names[];
+
+typedef struct NativeJudge {
+	NativeVerdict verdict;
+	int output;             /* the first output that differs, its first */
+	int64_t elem;           /* differing element, the values */
+	double ref, got;
+	char msg[512];          /* NATIVE_FAILED: why */
+	char *command;          /* what ran (the source on stdin) */
+} NativeJudge;
+
 /* One bufferized run and what it showed (diff.c). */
 typedef struct RunOut {
 	const char *strategy;   /* as reported: "plan" when the run forces any */
@@ -79,6 +101,7 @@ typedef struct RunOut {
 				 * case's or the options' text); NULL: the
 				 * default */
 	MemSeries series;       /* RunConfig.record: the worst execution's steps */
+	NativeJudge native;     /* RunConfig.confirm */
 } RunOut;
 
 /* What happened to one case. */
@@ -133,6 +156,7 @@ struct RunConfig {
 	int64_t max_work;           /* --max-work N (0: the default) and */
 	double timeout;             /* --timeout SEC (0: none), check_case's
 				     * Limits.max_work, Limits.timeout */
+	bool confirm;               /* --confirm: run MLIR's output natively */
 	const ExternalOpts *tool;   /* outside tools: --tool-timeout,
 				     * --mlir-*, --tool-batch (NULL:
 				     * external_opts_default) */

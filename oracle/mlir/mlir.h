@@ -151,6 +151,41 @@ int mlir_export(const Program *p, const char *file, const MlirVersion *v,
 const ExportOp *export_find(const ExportMap *m, const Op *op,
 			    const char *mlir);
 
+/* ------------------------------------------------------------ native.c */
+
+/* MLIR's own compiled output run natively: mlir-opt-N's One-Shot
+ * Bufferize (the `mlir` strategy's options) lowered to LLVM, run by
+ * mlir-runner with the MLIR runtime libraries. */
+typedef struct Native {
+	char *command;           /* the shell command (the source on stdin) */
+	ToolResult tool;
+	Tensor **outs;           /* shaped like the reference's outputs */
+	int nouts;
+} Native;
+
+/* The exported program and a driver `@bufdiff_native_driver` that makes
+ * every input writable memory, calls entry and prints every output
+ * element as an integer bit pattern, one a line. */
+int native_source(const Program *p, const char *file, const Func *entry,
+		  Tensor *const *inputs, const MlirVersion *v, Str *out, Diag *d);
+/* The command that compiles and runs a native source (input: its file,
+ * or NULL: stdin); -1 with d when the runtime libraries are missing. */
+typedef struct NativeOpts {
+	const MlirVersion *v;
+	const char *tool;        /* bufferizes (NULL: mlir-opt-N) */
+	const char *pipeline;    /* its pass pipeline; NULL: One-Shot Bufferize
+				  * with the `mlir` strategy's options */
+	const char *options;     /* more One-Shot options (--mlir-options) */
+	double timeout;          /* seconds; 0: 60 */
+} NativeOpts;
+int native_command(const NativeOpts *o, const char *input, Str *cmd, Diag *d);
+/* Run it: 0 with nr->outs, or -1 with d (nr->command and nr->tool hold
+ * what ran, for the report).  native_free in both cases. */
+int native_run(const Program *p, const char *file, const Func *entry,
+	       Tensor *const *inputs, Tensor *const *ref, int nref,
+	       const NativeOpts *o, Native *nr, Diag *d);
+void native_free(Native *nr);
+
 /* --------------------------------------------------------- mlir_read.c */
 
 /* A file location (`loc("f":3:5)`, or the first one inside name, callsite,

@@ -547,6 +547,33 @@ forced_text(FILE *out, const Decisions *ds)
 		fputc('\n', out);
 }
 
+/* --confirm: what MLIR's own output gave, natively. */
+static void
+native_text(FILE *out, const RunOut *r)
+{
+	const NativeJudge *j = &r->native;
+	static const char *const what[] = {
+		[NATIVE_CONFIRMED] = "confirmed: MLIR's own output differs too",
+		[NATIVE_LATENT] = "latent: MLIR's own output agrees with the "
+				  "reference (no output shows the violation)",
+		[NATIVE_MISSED] = "missed: MLIR's own output differs, but this "
+				  "run agreed (a bufdiff bug to report)",
+		[NATIVE_AGREE] = "agree: MLIR's own output agrees with the "
+				 "reference",
+		[NATIVE_FAILED] = "failed",
+	};
+
+	if (j->verdict == NATIVE_NONE)
+		return;
+	fprintf(out, "  native: %s", what[j->verdict]);
+	if (j->verdict == NATIVE_FAILED)
+		fprintf(out, ": %s", j->msg);
+	if (j->output >= 0 && j->verdict != NATIVE_FAILED)
+		fprintf(out, "; output %d element %lld: reference %.9g, native "
+			"%.9g", j->output, (long long)j->elem, j->ref, j->got);
+	fprintf(out, "\n    native command: %s\n", j->command ? j->command : "");
+}
+
 /* `all`: how many schedules ran and how many failed. */
 static void
 schedules_text(FILE *out, const RunOut *r)
@@ -658,6 +685,7 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 		r->status == STATUS_OK ? " (as expected)" : "");
 	if (tool_text(out, r))
 		return;
+	native_text(out, r);
 	schedules_text(out, r);
 	forced_text(out, &r->ds);
 	for (int k = 0; k < r->ex.nviols; k++)
@@ -1180,6 +1208,31 @@ aborted_json(const Case *c, const ExecResult *ex)
 	return json_string(buf);
 }
 
+/* "native": {"verdict", "command", "message" | "output", "element",
+ * "reference", "native"} */
+static json_t *
+native_json(const NativeJudge *n)
+{
+	json_t *j = json_object();
+	bool ok = j && set(j, "verdict",
+			   json_string(native_verdict_names[n->verdict]));
+
+	ok = ok && set(j, "command", json_string(n->command ? n->command : ""));
+	if (ok && n->verdict == NATIVE_FAILED)
+		ok = set(j, "message", json_string(n->msg));
+	if (ok && n->output >= 0 && n->verdict != NATIVE_FAILED) {
+		ok = set(j, "output", json_integer(n->output));
+		ok = ok && set(j, "element", json_integer(n->elem));
+		ok = ok && set(j, "reference", json_real(n->ref));
+		ok = ok && set(j, "native", json_real(n->got));
+	}
+	if (!ok) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
 static json_t *
 run_json(const Case *c, const Outcome *o, const RunOut *r)
 {
@@ -1202,6 +1255,8 @@ run_json(const Case *c, const Outcome *o, const RunOut *r)
 	ok = ok && set(j, "verdict", json_string(verdict_names[r->verdict]));
 	if (ok && r->tool.cmd[0])
 		ok = set(j, "tool", tool_json(r));
+	if (ok && r->native.verdict != NATIVE_NONE)
+		ok = set(j, "native", native_json(&r->native));
 	if (ok && r->verdict == VERDICT_TOOL_ERROR) {
 		if (r->status == STATUS_FAIL)
 			ok = set(j, "message", json_string(r->why));

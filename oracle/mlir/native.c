@@ -1,0 +1,449 @@
+/*
+ * native.c: MLIR's own compiled output as the judge (issue 23).
+ *
+ * The case's program, exported, gets a driver function: every input a
+ * writable tensor made from a constant (floats as hex, bit for bit), one
+ * call of the entry, then every element of every output printed as an
+ * integer bit pattern, one per line.  mlir-opt-N bufferizes it (One-Shot
+ * with the options the `mlir` strategy analyses with) and lowers it to
+ * LLVM; mlir-runner runs it; the lines read back are the native outputs,
+ * compared bit for bit with the reference.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir.h"
+
+static const char driver_name[] = "bufdiff_native_driver";
+
+static void
+put_dims(Str *o, int rank, const int64_t *dims, const Type *t)
+{
+	for (int d = 0; d < rank; d++) {
+		if (t && t->dims[d] < 0)
+			str_puts(o, "?x");
+		else
+			str_printf(o, "%lldx", (long long)dims[d]);
+	}
+}
+
+/* The MLIR type of a TIR scalar or tensor type. */
+static void
+put_type(Str *o, const Type *t)
+{
+	if (t->kind == TY_SCALAR) {
+		str_puts(o, dtype_names[t->dt]);
+		return;
+	}
+	str_puts(o, "tensor<");
+	put_dims(o, t->rank, t->dims, t);
+	str_printf(o, "%s>", dtype_names[t->dt]);
+}
+
+/* tensor<DIMSxDT> of the input's actual shape. */
+static void
+put_static(Str *o, const Tensor *x)
+{
+	str_puts(o, "tensor<");
+	put_dims(o, x->rank, x->dims, NULL);
+	str_printf(o, "%s>", dtype_names[x->dt]);
+}
+
+static void
+put_int_elem(Str *o, const Tensor *x, int64_t i)
+{
+	if (x->dt == DT_I1)
+		str_puts(o, tensor_geti(x, i) ? "true" : "false");
+	else
+		str_printf(o, "%lld", (long long)tensor_geti(x, i));
+}
+
+/* Nested brackets of dims[d..] from element *i on. */
+static void
+put_nested(Str *o, const Tensor *x, int d, int64_t *i)
+{
+	if (d == x->rank) {
+		put_int_elem(o, x, (*i)++);
+		return;
+	}
+	str_puts(o, "[");
+	for (int64_t k = 0; k < x->dims[d]; k++) {
+		if (k)
+			str_puts(o, ", ");
+		put_nested(o, x, d + 1, i);
+	}
+	str_puts(o, "]");
+}
+
+/* dense<...> of x: floats as their bytes (little endian), bit for bit;
+ * integers as nested decimal lists. */
+static void
+put_dense(Str *o, const Tensor *x)
+{
+	int64_t i = 0;
+
+	str_puts(o, "dense<");
+	if (x->dt == DT_F32 || x->dt == DT_F64) {
+		str_puts(o, "\"0x");
+		for (int64_t k = 0; k < x->n; k++) {
+			unsigned char b[8];
+			size_t nb = x->dt == DT_F32 ? 4 : 8;
+			if (x->dt == DT_F32) {
+				float f = (float)tensor_getf(x, k);
+				memcpy(b, &f, 4);
+			} else {
+				double f = tensor_getf(x, k);
+				memcpy(b, &f, 8);
+			}
+			for (size_t j = 0; j < nb; j++) /* x86-64, aarch64: LE */
+				str_printf(o, "%02X", b[j]);
+		}
+		str_puts(o, "\"");
+	} else if (x->rank == 0) {
+		put_int_elem(o, x, 0);
+	} else {
+		put_nested(o, x, 0, &i);
+	}
+	str_puts(o, ">");
+}
+
+/* Input k as %inK, of the param's type. */
+static void
+put_input(Str *o, const Value *param, const Tensor *x, int k)
+{
+	const Type *t = param->type;
+
+	if (t->kind == TY_SCALAR && (t->dt == DT_F32 || t->dt == DT_F64)) {
+		/* the bits, through an integer of the same width */
+		long long bits;
+		if (t->dt == DT_F32) {
+			float f = (float)tensor_getf(x, 0);
+			uint32_t u;
+			memcpy(&u, &f, 4);
+			bits = (long long)u;
+		} else {
+			double f = tensor_getf(x, 0);
+			int64_t u;
+			memcpy(&u, &f, 8);
+			bits = (long long)u;
+		}
+		str_printf(o, "    %%in%d.b = arith.constant %lld : %s\n", k, bits,
+			   t->dt == DT_F32 ? "i32" : "i64");
+		str_printf(o, "    %%in%d = arith.bitcast %%in%d.b : %s to %s\n", k,
+			   k, t->dt == DT_F32 ? "i32" : "i64", dtype_names[t->dt]);
+		return;
+	}
+	if (t->kind == TY_SCALAR) {
+		str_printf(o, "    %%in%d = arith.constant ", k);
+		put_int_elem(o, x, 0);
+		if (t->dt != DT_I1) /* (true, false: typed already) */
+			str_printf(o, " : %s", dtype_names[t->dt]);
+		str_puts(o, "\n");
+		return;
+	}
+	if (x->n == 0) {
+		str_printf(o, "    %%in%d.w = tensor.empty() : ", k);
+	} else {
+		str_printf(o, "    %%in%d.c = arith.constant ", k);
+		put_dense(o, x);
+		str_puts(o, " : ");
+		put_static(o, x);
+		str_printf(o, "\n    %%in%d.w = bufferization.alloc_tensor() "
+			   "copy(%%in%d.c) : ", k, k);
+	}
+	put_static(o, x);
+	str_printf(o, "\n    %%in%d = tensor.cast %%in%d.w : ", k, k);
+	put_static(o, x);
+	str_puts(o, " to ");
+	put_type(o, t);
+	str_puts(o, "\n");
+}
+
+/* Print element `src` of dtype dt as an i64 bit pattern, one a line
+ * (the values made for it are named from `base`). */
+static void
+put_print(Str *o, const char *src, const char *base, DType dt,
+	  const char *ind)
+{
+	static const char *const conv[DT_COUNT] = {
+		[DT_F64] = "arith.bitcast %s : f64 to i64",
+		[DT_I1] = "arith.extui %s : i1 to i64",
+		[DT_I32] = "arith.extsi %s : i32 to i64",
+		[DT_INDEX] = "arith.index_cast %s : index to i64",
+	};
+
+	if (dt == DT_F32) {
+		str_printf(o, "%s%s.b = arith.bitcast %s : f32 to i32\n", ind,
+			   base, src);
+		str_printf(o, "%s%s.x = arith.extui %s.b : i32 to i64\n", ind,
+			   base, base);
+	} else if (dt != DT_I64) {
+		str_printf(o, "%s%s.x = ", ind, base);
+		str_printf(o, conv[dt], src);
+		str_puts(o, "\n");
+	}
+	str_printf(o, "%sfunc.call @printI64(%s%s) : (i64) -> ()\n", ind,
+		   dt == DT_I64 ? src : base, dt == DT_I64 ? "" : ".x");
+	str_printf(o, "%sfunc.call @printNewline() : () -> ()\n", ind);
+}
+
+/* Every element of output k (%out) of type t, row-major. */
+static void
+put_output(Str *o, const char *out, const Type *t, int k)
+{
+	char ind[2 * MAXRANK + 8], name[32];
+	int rank = t->rank;
+
+	fmt_snprintf(name, sizeof name, "%%o%d.e", k);
+	if (t->kind == TY_SCALAR) {
+		put_print(o, out, name, t->dt, "    ");
+		return;
+	}
+	for (int d = 0; d < rank; d++) {
+		str_printf(o, "    %%o%d.n%d = tensor.dim %s, %%c%d : ", k, d, out,
+			   d);
+		put_type(o, t);
+		str_puts(o, "\n");
+	}
+	for (int d = 0; d < rank; d++)
+		str_printf(o, "%*sscf.for %%o%d.i%d = %%c0 to %%o%d.n%d step %%c1 {\n",
+			   4 + 2 * d, "", k, d, k, d);
+	fmt_snprintf(ind, sizeof ind, "%*s", 4 + 2 * rank, "");
+	str_printf(o, "%s%s = tensor.extract %s[", ind, name, out);
+	for (int d = 0; d < rank; d++)
+		str_printf(o, "%s%%o%d.i%d", d ? ", " : "", k, d);
+	str_puts(o, "] : ");
+	put_type(o, t);
+	str_puts(o, "\n");
+	put_print(o, name, name, t->dt, ind);
+	for (int d = rank - 1; d >= 0; d--)
+		str_printf(o, "%*s}\n", 4 + 2 * d, "");
+}
+
+/* The driver: inputs, the call, the outputs printed. */
+static void
+put_driver(Str *o, const Func *entry, Tensor *const *inputs)
+{
+	char out[48];
+
+	str_puts(o, "func.func private @printI64(i64)\n"
+		 "func.func private @printNewline()\n");
+	str_printf(o, "func.func @%s() {\n", driver_name);
+	for (int d = 0; d < MAXRANK || d < 2; d++)
+		str_printf(o, "    %%c%d = arith.constant %d : index\n", d, d);
+	for (int k = 0; k < entry->nparams; k++)
+		put_input(o, entry->params[k], inputs[k], k);
+	str_puts(o, "    ");
+	if (entry->nrtypes == 1)
+		str_puts(o, "%r = ");
+	else if (entry->nrtypes > 1)
+		str_printf(o, "%%r:%d = ", entry->nrtypes);
+	str_printf(o, "func.call @%s(", entry->name);
+	for (int k = 0; k < entry->nparams; k++)
+		str_printf(o, "%s%%in%d", k ? ", " : "", k);
+	str_puts(o, ") : (");
+	for (int k = 0; k < entry->nparams; k++) {
+		if (k)
+			str_puts(o, ", ");
+		put_type(o, entry->params[k]->type);
+	}
+	str_puts(o, ") -> (");
+	for (int k = 0; k < entry->nrtypes; k++) {
+		if (k)
+			str_puts(o, ", ");
+		put_type(o, entry->rtypes[k]);
+	}
+	str_puts(o, ")\n");
+	for (int k = 0; k < entry->nrtypes; k++) {
+		if (entry->nrtypes == 1)
+			fmt_snprintf(out, sizeof out, "%%r");
+		else
+			fmt_snprintf(out, sizeof out, "%%r#%d", k);
+		put_output(o, out, entry->rtypes[k], k);
+	}
+	str_puts(o, "    return\n}\n");
+}
+
+int
+native_source(const Program *p, const char *file, const Func *entry,
+	      Tensor *const *inputs, const MlirVersion *v, Str *out, Diag *d)
+{
+	if (mlir_export(p, file, v, out, NULL, NULL, d))
+		return -1;
+	put_driver(out, entry, inputs);
+	if (out->oom)
+		return diag_set(d, (Loc){0, 0}, "out of memory");
+	return 0;
+}
+
+/* ---- running it */
+
+/* The file under /usr/lib/llvm-N/lib whose name starts with `stem`
+ * (the runtime libraries carry the version: libmlir_c_runner_utils.so.22.1),
+ * into buf; false when there is none. */
+static bool
+find_lib(int version, const char *stem, char *buf, size_t n)
+{
+	char dir[64];
+	DIR *dp;
+	struct dirent *de;
+	bool found = false;
+
+	fmt_snprintf(dir, sizeof dir, "/usr/lib/llvm-%d/lib", version);
+	if (!(dp = opendir(dir)))
+		return false;
+	while (!found && (de = readdir(dp)))
+		if (!strncmp(de->d_name, stem, strlen(stem))) {
+			fmt_snprintf(buf, n, "%s/%s", dir, de->d_name);
+			found = true;
+		}
+	closedir(dp);
+	return found;
+}
+
+int
+native_command(const NativeOpts *o, const char *input, Str *cmd, Diag *d)
+{
+	const MlirVersion *v = o->v;
+	int n = v->version;
+	char c[4096], r[4096], as[4096];
+
+	if (!find_lib(n, "libmlir_c_runner_utils.so", c, sizeof c) ||
+	    !find_lib(n, "libmlir_runner_utils.so", r, sizeof r))
+		return diag_set(d, (Loc){0, 0}, "no MLIR runtime libraries under "
+				"/usr/lib/llvm-%d/lib (libmlir_c_runner_utils, "
+				"libmlir_runner_utils: Debian's libmlir-%d)", n, n);
+	if (!find_lib(n, "libmlir_async_runtime.so", as, sizeof as))
+		as[0] = 0;
+	/* bufferized by the tool (its pipeline, or One-Shot with the `mlir`
+	 * strategy's options), lowered by mlir-opt-N */
+	if (o->tool)
+		str_printf(cmd, "%s ", o->tool);
+	else
+		str_printf(cmd, "mlir-opt-%d ", n);
+	if (input)
+		str_printf(cmd, "%s ", input);
+	if (o->pipeline) {
+		str_printf(cmd, "'--pass-pipeline=builtin.module(%s)'", o->pipeline);
+	} else {
+		str_puts(cmd, "'--one-shot-bufferize=bufferize-function-boundaries");
+		if (v->analysis_options && *v->analysis_options)
+			str_printf(cmd, " %s", v->analysis_options);
+		if (o->options && *o->options)
+			str_printf(cmd, " %s", o->options);
+		str_puts(cmd, "'");
+	}
+	str_printf(cmd, " | mlir-opt-%d", n);
+	str_puts(cmd, " --convert-bufferization-to-memref --convert-linalg-to-loops "
+		 "--async-to-async-runtime "
+		 "--async-runtime-ref-counting --async-runtime-ref-counting-opt "
+		 "--convert-async-to-llvm --convert-scf-to-cf "
+		 "--expand-strided-metadata --lower-affine --finalize-memref-to-llvm "
+		 "--convert-math-to-llvm --convert-arith-to-llvm "
+		 "--convert-cf-to-llvm --convert-func-to-llvm "
+		 "--reconcile-unrealized-casts");
+	str_printf(cmd, " | %s-%d -e %s -entry-point-result=void "
+		   "-shared-libs=%s,%s%s%s", n >= 20 ? "mlir-runner" : "mlir-cpu-runner",
+		   n, driver_name, c, r, as[0] ? "," : "", as);
+	return cmd->oom ? diag_set(d, (Loc){0, 0}, "out of memory") : 0;
+}
+
+/* The runner's lines as outputs shaped like the reference's. */
+static int
+native_parse(const char *text, Tensor *const *ref, int nref, Tensor **outs,
+	     Diag *d)
+{
+	const char *s = text;
+
+	for (int k = 0; k < nref; k++) {
+		const Tensor *x = ref[k];
+		if (!(outs[k] = tensor_new(x->dt, x->rank, x->dims)))
+			return diag_set(d, (Loc){0, 0}, "out of memory");
+		for (int64_t i = 0; i < x->n; i++) {
+			char *end;
+			long long b;
+			while (*s == ' ' || *s == '\n' || *s == '\r')
+				s++;
+			errno = 0;
+			b = strtoll(s, &end, 10);
+			if (end == s || errno)
+				return diag_set(d, (Loc){0, 0}, "the native run "
+						"printed %s where element %lld of "
+						"output %d was due", *s ? "text" :
+						"nothing", (long long)i, k);
+			s = end;
+			if (x->dt == DT_F32) {
+				uint32_t u = (uint32_t)b;
+				float f;
+				memcpy(&f, &u, 4);
+				tensor_setf(outs[k], i, f);
+			} else if (x->dt == DT_F64) {
+				double f;
+				memcpy(&f, &b, 8);
+				tensor_setf(outs[k], i, f);
+			} else {
+				tensor_seti(outs[k], i, b);
+			}
+		}
+	}
+	while (*s == ' ' || *s == '\n' || *s == '\r')
+		s++;
+	if (*s)
+		return diag_set(d, (Loc){0, 0}, "the native run printed more "
+				"than the outputs");
+	return 0;
+}
+
+int
+native_run(const Program *p, const char *file, const Func *entry,
+	   Tensor *const *inputs, Tensor *const *ref, int nref,
+	   const NativeOpts *o, Native *nr, Diag *d)
+{
+	const MlirVersion *v = o->v;
+	Str src = {0}, cmd = {0};
+	char st[200];
+	int rc = -1;
+
+	memset(nr, 0, sizeof *nr);
+	if (native_source(p, file, entry, inputs, v, &src, d) ||
+	    native_command(o, NULL, &cmd, d))
+		goto out;
+	nr->command = str_take(&cmd);
+	if (tool_run(nr->command, src.s, src.len, o->timeout > 0 ? o->timeout : 60,
+		     &nr->tool)) {
+		diag_set(d, (Loc){0, 0}, "out of memory");
+		goto out;
+	}
+	if (nr->tool.status != TOOL_OK) {
+		char head[600];
+		diag_set(d, (Loc){0, 0}, "the native run failed (%s): %s",
+			 tool_status_str(&nr->tool, st, sizeof st),
+			 tool_stderr_head(&nr->tool, 2, head, sizeof head));
+		goto out;
+	}
+	nr->outs = mem_calloc((size_t)nref + 1, sizeof *nr->outs);
+	nr->nouts = nref;
+	if (!nr->outs) {
+		diag_set(d, (Loc){0, 0}, "out of memory");
+		goto out;
+	}
+	rc = native_parse(nr->tool.out, ref, nref, nr->outs, d);
+out:
+	str_free(&src);
+	str_free(&cmd);
+	return rc;
+}
+
+void
+native_free(Native *nr)
+{
+	for (int k = 0; nr->outs && k < nr->nouts; k++)
+		tensor_free(nr->outs[k]);
+	mem_free(nr->outs);
+	mem_free(nr->command);
+	tool_result_free(&nr->tool);
+	memset(nr, 0, sizeof *nr);
+}
