@@ -128,8 +128,6 @@ void gen_data(G *g);
  * it (its launches awaited, its values gone). */
 int gen_enter(G *g);
 void gen_leave(G *g, int mark);
-/* The newest value of type t made since mark, else any in scope. */
-const char *gen_yield_of(G *g, const GV *t, int mark);
 /* Await the region's launches, yield values of types t[0..n), leave. */
 void gen_close_region(G *g, const GV *t, int n, int mark);
 const char *gen_types_text(const GV *t, int n, char *buf, size_t size);

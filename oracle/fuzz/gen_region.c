@@ -68,8 +68,8 @@ gen_leave(G *g, int mark)
 }
 
 /* The value to yield: something of type t made in the region if any. */
-const char *
-gen_yield_of(G *g, const GV *t, int mark)
+static const char *
+yield_of(G *g, const GV *t, int mark)
 {
 	for (int i = g->nv - 1; i >= mark; i--)
 		if (gen_same_type(&g->v[i], t))
@@ -86,7 +86,7 @@ emit_yield(G *g, const GV *t, int n, int mark)
 
 	for (int i = 0; i < n; i++)
 		k += (size_t)fmt_snprintf(buf + k, sizeof buf - k, "%s %%%s", i ? "," : "",
-				      gen_yield_of(g, &t[i], mark));
+				      yield_of(g, &t[i], mark));
 	gen_line(g, "%s", buf);
 }
 
@@ -404,7 +404,7 @@ gen_while(G *g)
 	gen_ops(g, 1 + gen_pick(g, 3));
 	gen_await_pending(g, g->depth);
 	gen_line(g, "%%c%dn = add %%c%d, 1 : index", k, k);
-	gen_line(g, "yield %%%s, %%c%dn", gen_yield_of(g, &tt, mark), k);
+	gen_line(g, "yield %%%s, %%c%dn", yield_of(g, &tt, mark), k);
 	gen_leave(g, mark);
 	gen_line(g, "}");
 	{
@@ -605,7 +605,7 @@ gen_call(G *g)
 	if (body.s)
 		str_puts(&g->sh->helpers, body.s);
 	str_printf(&g->sh->helpers, "    return %%%s\n  }\n",
-		   gen_yield_of(h, &fn.params[0], 0));
+		   yield_of(h, &fn.params[0], 0));
 	str_free(&body);
 	mem_free(h);
 	g->sh->fns[g->sh->nfns++] = fn;
