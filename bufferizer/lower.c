@@ -447,7 +447,7 @@ lower_await(Lower *L, const Op *op, BBlock *out)
 	const Value *f = op->args[0].v;
 
 	in->vals = res;
-	in->nvals = op->nres;
+	in->nvals = res ? op->nres : 0; /* (a carried future has no `%f.k`) */
 	emit(L, out, in);
 	for (int k = 0; k < op->nres; k++)
 		if (is_tensor(op->res[k]) && L->handle[f->id])

@@ -1826,17 +1826,26 @@ held_op(Op *op, void *ctx)
 	return WALK_GO;
 }
 
+/* Is op inside a launch whose yield gives a value of class root (the
+ * launch making the results, before anyone awaits them)? */
 static bool
-in_carried(const OS *S, const Op *op)
+in_producer(OS *S, const Op *op, int root)
 {
-	for (; op; op = op->parent ? op->parent->parent : NULL)
-		if (op->kind == OP_ASYNC && launch_carried(&S->car, op))
-			return true;
+	for (; op; op = op->parent ? op->parent->parent : NULL) {
+		const Op *y;
+		if (op->kind != OP_ASYNC)
+			continue;
+		y = op->body->ops[op->body->nops - 1];
+		for (int k = 0; k < y->nargs; k++)
+			if (is_tensor(y->args[k].v) && find(S, y->args[k].v->id) == root)
+				return true;
+	}
 	return false;
 }
 
 /* Forbid each in-place write into a buffer a carried launch reads, or
- * (outside such launches) into a carried future's results: how many. */
+ * into a carried future's results (but by the launch making them): how
+ * many. */
 static int
 held_recheck(OS *S)
 {
@@ -1860,7 +1869,7 @@ held_recheck(OS *S)
 			S->forbid[i] = carried_reason(S, d->into, h.by[r],
 						      "is read by the launch of",
 						      NULL);
-		else if (h.given[r] && !in_carried(S, v->def))
+		else if (h.given[r] && !in_producer(S, v->def, r))
 			S->forbid[i] = carried_reason(S, d->into, h.by[r],
 				"holds the launch results awaited as",
 				"another trip may await them again");

@@ -469,17 +469,33 @@ launch_settle_future(Exec *X, const Fut *fut)
 	X->scans--;
 }
 
+/* Does pending L use buffer h: pin it, or hold a future whose result
+ * lies there (it awaits it when it runs)? */
+static bool
+launch_uses(Exec *X, const Launch *L, int h)
+{
+	const int *ids = X->captured[L->in->id];
+
+	for (int p = 0; p < L->npins; p++)
+		if (L->pins[p].buf == h)
+			return true;
+	for (int k = 0; ids && ids[k] >= 0; k++) {
+		const Fut *f = L->regs[ids[k]].fut;
+		for (int j = 0; f && j < f->n; j++)
+			if (f->regs[j].set && f->regs[j].buf == h)
+				return true;
+	}
+	return false;
+}
+
 void
 launch_settle(Exec *X, int h)
 {
 	X->scans++;
 	for (int i = 0; i < X->npend && !X->stop; i++) {
 		Launch *L = X->pend[i];
-		for (int p = 0; L->state == PENDING && p < L->npins; p++)
-			if (L->pins[p].buf == h) {
-				complete(X, L);
-				break;
-			}
+		if (L->state == PENDING && launch_uses(X, L, h))
+			complete(X, L);
 	}
 	X->scans--;
 }

@@ -402,6 +402,10 @@ run_free(Exec *X, Frame *F, const BInst *in)
 	}
 	if (in->ifowned && !r->owned)
 		return; /* a block argument that borrowed its buffer */
+	/* (a pending launch may await the future whose result this is: it
+	 * runs first) */
+	if (in->settle && r->set && r->fut)
+		launch_settle_future(X, r->fut);
 	if (in->settle && r->set && r->buf >= 0)
 		launch_settle(X, r->buf);
 	free_reg(X, in, r, in->v);

@@ -70,6 +70,58 @@ v=$?
 expect 0 "$B" run "$S/cases/seed/old-input-still-needed.yaml" --strategy one-shot --confirm
 hasnt "native"
 
+# upstream: a lit test whose RUN line gives MLIR's wrong output today and
+# whose CHECK lines hold the reference's
+expect 0 "$B" upstream "$S/cases/mlir/cf-insert-in-later-block.yaml" --out up.mlir
+grep -qxF "// CHECK: {{^}}101{{\$}}" up.mlir || fail "no CHECK line of the reference"
+grep -qxF "//   output 0: 200  (expected 101)" up.mlir || fail "no line of MLIR's output"
+grep -q 'loc("' up.mlir && fail "bufdiff's locations left in the test"
+run=$(grep '^// RUN: ' up.mlir | sed -e 's#^// RUN: ##' -e 's# | FileCheck %s$##')
+[ "$(sh -c "${run//%s/up.mlir}")" = "200" ] || fail "the RUN line does not give 200"
+expect 0 "$B" upstream "$S/cases/mlir/forall-dead-write-into-shared.yaml"
+contains "// CHECK-NEXT: {{^}}3223322624{{\$}}  (-2.5)"
+# MLIR is right there: nothing to report
+expect 1 "$B" upstream "$S/cases/mlir/write-after-select.yaml"
+grep -q "agrees with the reference: nothing to report upstream" "$err" || fail "no reason"
+
+# mlir-opt-19 (scripts/install-deps --all-mlir unpacks its runtime
+# libraries): the same miscompile, natively
+if command -v mlir-opt-19 >/dev/null &&
+   ls /usr/local/lib/bufdiff/llvm-19/lib/libmlir_c_runner_utils.so* >/dev/null 2>&1; then
+	expect 1 "$B" native "$S/cases/mlir/cf-insert-in-later-block.yaml" --mlir-version 19
+	has "native outputs (mlir-opt-19, One-Shot Bufferize):"
+	has "    differs at element 0: reference 101, native 200"
+	grep -q "mlir-cpu-runner-19 -e bufdiff_native_driver" "$out" || fail "not mlir-cpu-runner-19"
+else
+	echo "NOTE: mlir-opt-19 or its runtime libraries missing: the 19 part skipped"
+fi
+
+# a runner that crashes, hangs, prints garbage or too little: a tool
+# failure with its status and the command, never a crash or a hang of bufdiff
+mkdir fake
+seed=$S/cases/seed/old-input-still-needed.yaml
+for kind in crash hang garbage short long; do
+	case $kind in
+	crash) body='cat >/dev/null; kill -SEGV $$' ;;
+	hang) body='cat >/dev/null; sleep 30' ;;
+	garbage) body='cat >/dev/null; echo "12 fourteen 16"' ;;
+	short) body='cat >/dev/null; echo 12' ;;
+	long) body='cat >/dev/null; printf "12\n14\n16\n18\n"' ;;
+	esac
+	printf '#!/bin/sh\n%s\n' "$body" > fake/mlir-runner-22
+	chmod +x fake/mlir-runner-22
+	PATH=$PWD/fake:$PATH expect 2 "$B" native "$seed" --tool-timeout 2
+	case $kind in
+	crash) grep -q "error: the native run failed (killed by signal 11 (SIGSEGV))" "$err" || fail "$kind" ;;
+	hang) grep -q "error: the native run failed (timed out after 2 s)" "$err" || fail "$kind" ;;
+	garbage) grep -q "error: the native run printed text where element 1 of output 0 was due" "$err" || fail "$kind" ;;
+	short) grep -q "error: the native run printed nothing where element 1 of output 0 was due" "$err" || fail "$kind" ;;
+	long) grep -q "error: the native run printed more than the outputs" "$err" || fail "$kind" ;;
+	esac
+	grep -q "^  command: mlir-opt-22 " "$err" || fail "$kind: no command"
+done
+rm -rf fake
+
 # bad input: a case that does not load
 printf 'case: x\nprogram: |\n  func @main() {\n    %%a = nope\n  }\n' > bad.yaml
 expect 2 "$B" native bad.yaml

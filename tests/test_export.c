@@ -213,6 +213,34 @@ static const char *cfg_loop_tir =
 	"  return %r\n"
 	"}\n";
 
+/* futures carried by a for (two values; a bare future<>) and by block
+ * arguments: each is its token and values side by side */
+static const char *carried_tir =
+	"func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+	"  %f0 = async stream 1 -> (tensor<2xf32>, f32) {\n"
+	"    %c = const 1.0 : f32\n"
+	"    yield %x, %c\n"
+	"  }\n"
+	"  %t0 = async stream 2 -> () {\n"
+	"    yield\n"
+	"  }\n"
+	"  %rf, %rt = for %i = 0 to 2 step 1 iter(%f = %f0, %t = %t0) -> "
+	"(future<tensor<2xf32>, f32>, future<>) {\n"
+	"    await %t\n"
+	"    %a, %s = await %f\n"
+	"    %g = async stream 1 -> (tensor<2xf32>, f32) {\n"
+	"      %b = add %a, %s : tensor<2xf32>\n"
+	"      yield %b, %s\n"
+	"    }\n"
+	"    yield %g, %t\n"
+	"  }\n"
+	"  br ^join(%rf)\n"
+	"^join(%h: future<tensor<2xf32>, f32>):\n"
+	"  await %rt\n"
+	"  %r, %q = await %h\n"
+	"  return %r\n"
+	"}\n";
+
 /* every op (test_print.c's program, made valid) */
 static const char *all_tir =
 	"func @main(%x: tensor<3xi32>, %w: tensor<4xf32> {readonly}, %n: index) -> (tensor<3xi32>, f32) {\n"
@@ -483,6 +511,52 @@ START_TEST(cfg_map)
 }
 END_TEST
 
+/* A carried future in the text and the map: the token and each value
+ * are MLIR operands and results of their own, all standing for the TIR
+ * future; its values get one name each (`%_8`, `%_9`; a block
+ * argument's are named before the body, `%_1`), an async.execute's keep
+ * `%_3#0`. */
+START_TEST(carried_map)
+{
+	Arena *a = arena_new();
+	ExportMap m;
+	Diag d;
+	Program *p = tu_parse(carried_tir, &d);
+	Str b = {0};
+	const Func *f = p->funcs[0];
+	const Op *loop = f->body->ops[2];
+
+	ck_assert_int_eq(tir_verify(p, &default_limits, &d), 0);
+	ck_assert_int_eq(mlir_export(p, "t.yaml", mlir_version(22), &b, a, &m,
+				     &d), 0);
+	check_xop(export_find(&m, loop, "scf.for"),
+		  "scf.for [-,-,-,f0,f0,f0,t0] -> rf(3) rf(4) rf(5) rt(6)");
+	check_xop(export_find(&m, loop->body->ops[3], "scf.yield"),
+		  "scf.yield [g,g,g,t] ->");
+	check_xop(export_find(&m, f->body->ops[3], "cf.br"),
+		  "cf.br [rf,rf,rf] ->");
+	ck_assert_ptr_nonnull(strstr(b.s, "  %rf, %_10, %_11, %rt = scf.for %i = "
+		"%_5 to %_6 step %_7 iter_args(%f = %f0, %_8 = %_3#0, %_9 = "
+		"%_3#1, %t = %t0) -> (!async.token, !async.value<tensor<2xf32>>, "
+		"!async.value<f32>, !async.token) {\n"));
+	ck_assert_ptr_nonnull(strstr(b.s, "    %a = async.await %_8 : "
+				     "!async.value<tensor<2xf32>>"));
+	ck_assert_ptr_nonnull(strstr(b.s, "    scf.yield %g, %_12#0, %_12#1, "
+		"%t : !async.token, !async.value<tensor<2xf32>>, "
+		"!async.value<f32>, !async.token loc"));
+	ck_assert_ptr_nonnull(strstr(b.s, "  cf.br ^join(%rf, %_10, %_11 : "
+		"!async.token, !async.value<tensor<2xf32>>, !async.value<f32>) "
+		"loc"));
+	ck_assert_ptr_nonnull(strstr(b.s, "\n^join(%h: !async.token, %_1: "
+		"!async.value<tensor<2xf32>>, %_2: !async.value<f32>):\n"));
+	ck_assert_ptr_nonnull(strstr(b.s, "  %q = async.await %_2 : "
+				     "!async.value<f32>"));
+	str_free(&b);
+	prog_free(p);
+	arena_free(a);
+}
+END_TEST
+
 /* MLIR operand order, per op: ins then outs, the source before the
  * destination, offsets last; scalar neg is 0 - x. */
 START_TEST(every_op_map)
@@ -565,7 +639,8 @@ END_TEST
 START_TEST(out_of_memory)
 {
 	Diag d;
-	Program *p = tu_parse(_i ? cfg_loop_tir : all_tir, &d);
+	Program *p = tu_parse(_i == 2 ? carried_tir : _i ? cfg_loop_tir
+						     : all_tir, &d);
 	int failures = 0;
 
 	for (long n = 0;; n++) {
@@ -617,9 +692,11 @@ START_TEST(mlir_opt_parses)
 	ck_assert(fd >= 0 && (f = fdopen(fd, "w")));
 	fputs(s, f);
 	mem_free(s);
-	/* and the blocks and branches, as another module's functions */
-	for (int k = 0; k < 2; k++) {
-		s = export(k ? cfg_loop_tir : cfg_tir, v, NULL, NULL, &d);
+	/* and the blocks and branches, and carried futures, as other
+	 * modules' functions */
+	for (int k = 0; k < 3; k++) {
+		s = export(k == 2 ? carried_tir : k ? cfg_loop_tir : cfg_tir, v,
+			   NULL, NULL, &d);
 		ck_assert_msg(s, "%d:%d: %s", d.loc.line, d.loc.col, d.msg);
 		fprintf(f, "module {\n%s}\n", s);
 		mem_free(s);
@@ -645,10 +722,11 @@ export_suite(void)
 	tcase_add_test(t, names_and_floats);
 	tcase_add_test(t, cfg_text);
 	tcase_add_test(t, cfg_map);
+	tcase_add_test(t, carried_map);
 	tcase_add_test(t, seed_map);
 	tcase_add_test(t, every_op_map);
 	tcase_add_test(t, errors);
-	tcase_add_loop_test(t, out_of_memory, 0, 2);
+	tcase_add_loop_test(t, out_of_memory, 0, 3);
 	suite_add_tcase(s, t);
 	tcase_add_loop_test(o, mlir_opt_parses, 0, 3);
 	suite_add_tcase(s, o);

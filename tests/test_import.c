@@ -288,6 +288,111 @@ START_TEST(test_cfg)
 }
 END_TEST
 
+/* A future carried by scf.for and by a block argument: an !async.token
+ * and its !async.value side by side (the exporter's form) come back as
+ * one TIR future; a value without its token, or a token passed without
+ * its values, is refused. */
+#define CARRY(loop_yield, br_ops, br_types) FUNC1( \
+	"    %0:2 = \"async.execute\"() <{operandSegmentSizes = array<i32: 0, 0>}> ({\n" \
+	"      \"async.yield\"(%arg0) : (f32) -> ()\n" \
+	"    }) {bufdiff.stream = 1 : i64} : () -> (!async.token, !async.value<f32>)\n" \
+	"    %1 = \"arith.constant\"() <{value = 0 : index}> : () -> index\n" \
+	"    %2 = \"arith.constant\"() <{value = 2 : index}> : () -> index\n" \
+	"    %3 = \"arith.constant\"() <{value = 1 : index}> : () -> index\n" \
+	"    %4:2 = \"scf.for\"(%1, %2, %3, %0#0, %0#1) ({\n" \
+	"    ^bb0(%arg1: index, %arg2: !async.token, %arg3: !async.value<f32>):\n" \
+	"      %9 = \"async.await\"(%arg3) : (!async.value<f32>) -> f32\n" \
+	"      %10:2 = \"async.execute\"() <{operandSegmentSizes = array<i32: 0, 0>}> ({\n" \
+	"        %12 = \"arith.addf\"(%9, %9) <{fastmath = #arith.fastmath<none>}> : (f32, f32) -> f32\n" \
+	"        \"async.yield\"(%12) : (f32) -> ()\n" \
+	"      }) {bufdiff.stream = 1 : i64} : () -> (!async.token, !async.value<f32>)\n" \
+	"      \"scf.yield\"(" loop_yield ") : (!async.token, !async.value<f32>) -> ()\n" \
+	"    }) : (index, index, index, !async.token, !async.value<f32>) -> (!async.token, !async.value<f32>)\n" \
+	"    \"cf.br\"(" br_ops ")[^bb1] : (" br_types ") -> ()\n" \
+	"  ^bb1(%6: !async.token, %7: !async.value<f32>):\n" \
+	"    %8 = \"async.await\"(%7) : (!async.value<f32>) -> f32\n" \
+	"    \"func.return\"(%8) : (f32) -> ()\n", \
+	"%arg0: f32", "f32", "f32")
+
+START_TEST(test_carried_future)
+{
+	static const struct {
+		const char *mlir, *want;
+	} bad[] = {
+		{CARRY("%10#1, %10#1", "%4#0, %4#1",
+		       "!async.token, !async.value<f32>"),
+		 "in.mlir:17:7: an async value passed without its token and "
+		 "the future's other values"},
+		{CARRY("%10#0, %10#1", "%4#0, %0#1",
+		       "!async.token, !async.value<f32>"),
+		 "in.mlir:19:5: an async token passed without its future's "
+		 "values, in order"},
+	};
+	char *s = imp(CARRY("%10#0, %10#1", "%4#0, %4#1",
+			    "!async.token, !async.value<f32>"), NULL);
+
+	ck_assert_str_eq(s,
+		"func @main(%arg0: f32) -> (f32) {\n"
+		"  %0 = async stream 1 -> (f32) {\n"
+		"    yield %arg0\n"
+		"  }\n"
+		"  %1 = const 0 : index\n"
+		"  %2 = const 2 : index\n"
+		"  %3 = const 1 : index\n"
+		"  %4 = for %arg1 = %1 to %2 step %3 iter(%arg2 = %0) -> "
+		"(future<f32>) {\n"
+		"    %9 = await %arg2\n"
+		"    %10 = async stream 1 -> (f32) {\n"
+		"      %12 = add %9, %9 : f32\n"
+		"      yield %12\n"
+		"    }\n"
+		"    yield %10\n"
+		"  }\n"
+		"  br ^bb1(%4)\n"
+		"^bb1(%6: future<f32>):\n"
+		"  %8 = await %6\n"
+		"  return %8\n"
+		"}\n");
+	free(s);
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		s = imp(bad[i].mlir, NULL);
+		ck_assert_msg(!strcmp(s, bad[i].want), "case %zu: got '%s'", i, s);
+		free(s);
+	}
+	/* an !async.value passed to a block without its token (the branch
+	 * is read before the block) */
+	s = imp(FUNC1(
+		"    %0:2 = \"async.execute\"() <{operandSegmentSizes = array<i32: 0, 0>}> ({\n"
+		"      \"async.yield\"(%arg0) : (f32) -> ()\n"
+		"    }) {bufdiff.stream = 1 : i64} : () -> (!async.token, !async.value<f32>)\n"
+		"    \"cf.br\"(%0#1)[^bb1] : (!async.value<f32>) -> ()\n"
+		"  ^bb1(%7: !async.value<f32>):\n"
+		"    %8 = \"async.await\"(%7) : (!async.value<f32>) -> f32\n"
+		"    \"func.return\"(%8) : (f32) -> ()\n",
+		"%arg0: f32", "f32", "f32"), NULL);
+	ck_assert_str_eq(s, "in.mlir:7:5: an async value passed without its "
+			 "token and the future's other values");
+	free(s);
+	/* an scf.for carrying an !async.value without its token */
+	s = imp(FUNC1(
+		"    %0:2 = \"async.execute\"() <{operandSegmentSizes = array<i32: 0, 0>}> ({\n"
+		"      \"async.yield\"(%arg0) : (f32) -> ()\n"
+		"    }) {bufdiff.stream = 1 : i64} : () -> (!async.token, !async.value<f32>)\n"
+		"    %1 = \"arith.constant\"() <{value = 0 : index}> : () -> index\n"
+		"    %2 = \"scf.for\"(%1, %1, %1, %0#1) ({\n"
+		"    ^bb0(%arg1: index, %arg2: !async.value<f32>):\n"
+		"      \"scf.yield\"(%arg2) : (!async.value<f32>) -> ()\n"
+		"    }) : (index, index, index, !async.value<f32>) -> !async.value<f32>\n"
+		"    %3 = \"async.await\"(%2) : (!async.value<f32>) -> f32\n"
+		"    \"func.return\"(%3) : (f32) -> ()\n",
+		"%arg0: f32", "f32", "f32"), NULL);
+	ck_assert_str_eq(s, "in.mlir:8:5: an '!async.value' carried without "
+			 "its '!async.token' (a TIR future is both)");
+	free(s);
+	ck_assert_int_eq(mem_live_blocks(), 0);
+}
+END_TEST
+
 /* Every failing allocation and every cut of the text: an error or the
  * text, never a crash or a leak. */
 START_TEST(test_alloc_and_cuts)
@@ -400,6 +505,7 @@ import_suite(void)
 	tcase_add_test(tc, test_generate);
 	tcase_add_test(tc, test_section5_ops);
 	tcase_add_test(tc, test_cfg);
+	tcase_add_test(tc, test_carried_future);
 	tcase_add_test(tc, test_alloc_and_cuts);
 	suite_add_tcase(s, tc);
 	return s;

@@ -59,6 +59,11 @@ static const struct {
 		"the case compiled by mlir-opt-N (One-Shot Bufferize, lowered to "
 		"LLVM) and run by mlir-runner on its inputs, the outputs compared "
 		"bit for bit with the reference; exit 0 agree, 1 differ"},
+	[CLI_UPSTREAM] = {"upstream", "CASE", 1, 1,
+		"a self-contained lit test for llvm-project: the program with its "
+		"inputs as constants, a RUN line (mlir-opt-N | mlir-runner), CHECK "
+		"lines of the reference's outputs, what MLIR gives today; exit 0, "
+		"1 when MLIR's output agrees"},
 	[CLI_PLOT] = {"plot", "TRACE.csv", 1, 1,
 		"a --memory-trace file drawn as M(t), a curve per run and "
 		"schedule, into the page --html FILE"},
@@ -158,6 +163,8 @@ static const Flag flags[] = {
 	{"out", "FILE", p_str, F(out), 0, 0, C(NATIVE),
 	 "write the program and its driver as MLIR to FILE; the command "
 	 "printed reads it"},
+	{"out", "FILE", p_str, F(out), 0, 0, C(UPSTREAM),
+	 "write the test to FILE instead of stdout"},
 	{"out", "DIR", p_str, F(out), 0, 0, C(FUZZ),
 	 "write each failure (reduced) as a case file into DIR, and list them "
 	 "in --json's `repros`"},
@@ -200,7 +207,7 @@ static const Flag flags[] = {
 	{"mlir-pipeline", "P", p_pipeline, F(mlir_pipeline), 0, 0, STRAT,
 	 "the pass pipeline of mlir-pipeline (default " MLIR_PIPELINE ")"},
 	{"mlir-version", "N", p_mlir_version, F(mlir_version), 0, 0,
-	 STRAT | C(EXPORT) | C(NATIVE),
+	 STRAT | C(EXPORT) | C(NATIVE) | C(UPSTREAM),
 	 "the MLIR dialect version to export (16, 19, 22; default: the tool's, "
 	 "else 22)"},
 	{"func", "NAME", p_str, F(func), 0, 0, C(IMPORT),
@@ -213,7 +220,7 @@ static const Flag flags[] = {
 	 "mlir-opt-22/19/16 installed)"},
 	{"no-tool", NULL, NULL, F(no_tool), 0, 0, C(IMPORT),
 	 "FILE is in the generic op form already"},
-	{"tool-timeout", "SEC", p_seconds, F(tool_timeout), 0, 86400, C(IMPORT) | C(NATIVE),
+	{"tool-timeout", "SEC", p_seconds, F(tool_timeout), 0, 86400, C(IMPORT) | C(NATIVE) | C(UPSTREAM),
 	 "bound the tool's call (0 < SEC <= 86400; default 60)"},
 };
 

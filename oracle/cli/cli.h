@@ -33,7 +33,8 @@ extern const char bufdiff_version[];
 /* The commands, in the order `bufdiff --help` lists them. */
 typedef enum CliCmd {
 	CLI_RUN, CLI_CHECK, CLI_PRINT, CLI_BUFFERIZE, CLI_EXPLAIN, CLI_FUZZ,
-	CLI_REDUCE, CLI_EXPORT, CLI_IMPORT, CLI_NATIVE, CLI_PLOT, CLI_LAB,
+	CLI_REDUCE, CLI_EXPORT, CLI_IMPORT, CLI_NATIVE, CLI_UPSTREAM, CLI_PLOT,
+	CLI_LAB,
 	CLI_STRATEGIES,
 	CLI_HELP, CLI_NCMDS
 } CliCmd;
@@ -121,6 +122,7 @@ int cmd_reduce(const Args *a, const struct RunConfig *cfg);
 int cmd_import(const Args *a);
 /* native_cli.c: `bufdiff native CASE` */
 int cmd_native(const Args *a);
+int cmd_upstream(const Args *a);
 
 /* --------------------------------------------------------------- lab.c */
 

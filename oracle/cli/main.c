@@ -781,6 +781,12 @@ cmd_native_opts(Opts *o)
 	return cmd_native(&o->a);
 }
 
+static int
+cmd_upstream_opts(Opts *o)
+{
+	return cmd_upstream(&o->a);
+}
+
 /* cli.c's commands (help is done by cli_parse). */
 static int (*const commands[CLI_NCMDS])(Opts *) = {
 	[CLI_RUN] = cmd_run,
@@ -793,6 +799,7 @@ static int (*const commands[CLI_NCMDS])(Opts *) = {
 	[CLI_EXPORT] = cmd_export,
 	[CLI_IMPORT] = cmd_import_opts,
 	[CLI_NATIVE] = cmd_native_opts,
+	[CLI_UPSTREAM] = cmd_upstream_opts,
 	[CLI_PLOT] = cmd_plot_opts,
 	[CLI_LAB] = cmd_lab_opts,
 	[CLI_STRATEGIES] = cmd_strategies,

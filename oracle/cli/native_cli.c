@@ -6,8 +6,15 @@
  * the reference interpreter's (docs/native.md).  --out writes the
  * self-contained .mlir (program and driver) and the command names it.
  * Exit 0 the outputs agree, 1 they differ, 2 bad input or a failed tool.
+ *
+ * `bufdiff upstream CASE [--mlir-version N] [--out FILE]`: the same program
+ * and driver as a lit test for llvm-project's bug tracker: a RUN line,
+ * CHECK lines of the reference's outputs (so it fails until MLIR is
+ * fixed), and what MLIR gives today in a comment.  Exit 0 written, 1
+ * MLIR's output agrees (nothing to report), 2 bad input or a failed tool.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "cases.h"
@@ -63,7 +70,7 @@ cmd_native(const Args *a)
 	int nref = 0, rc = 2, differ = 0;
 	Native nr = {0};
 	Str b = {0}, cmd = {0};
-	NativeOpts no = {v, NULL, NULL, NULL, a->tool_timeout};
+	NativeOpts no = {.v = v, .timeout = a->tool_timeout};
 	Diag d;
 
 	if (case_load(path, 0, &c, &d) || tir_verify(c->prog, &c->lim, &d) ||
@@ -74,6 +81,7 @@ cmd_native(const Args *a)
 			fprintf(stderr, "%s: error: %s\n", path, d.msg);
 		goto out;
 	}
+	no.async = native_needs_async(c->prog);
 	if (a->out && (write_source(c, v, a->out, &d) ||
 		       native_command(&no, a->out, &cmd, &d))) {
 		fprintf(stderr, "%s: error: %s\n", path, d.msg);
@@ -112,6 +120,150 @@ out:
 	mem_free(ref);
 	native_free(&nr);
 	str_free(&b);
+	str_free(&cmd);
+	case_free(c);
+	return rc;
+}
+
+/* ---- bufdiff upstream: a lit test for the bug tracker */
+
+/* s without its ` loc("FILE":L:C)` attributes (bufdiff's case file means
+ * nothing in llvm-project). */
+static void
+put_without_locs(Str *b, const char *s)
+{
+	const char *p;
+
+	while ((p = strstr(s, " loc(\""))) {
+		const char *q = strchr(p + 6, '"');
+		str_put(b, s, (size_t)(p - s));
+		q = q ? strchr(q, ')') : NULL;
+		if (!q) { /* not ours: keep it */
+			str_puts(b, " loc(\"");
+			s = p + 6;
+			continue;
+		}
+		s = q + 1;
+	}
+	str_puts(b, s);
+}
+
+static bool
+write_text_file(const char *path, const char *s, size_t n)
+{
+	FILE *f = fopen(path, "w");
+	bool bad = !f || fwrite(s, 1, n, f) != n;
+
+	if (f && fclose(f))
+		bad = true;
+	return bad;
+}
+
+/* "// CHECK-NEXT: BITS" lines of every output element, with the value. */
+static void
+put_checks(Str *b, Tensor *const *outs, int n, bool first)
+{
+	for (int k = 0; k < n; k++)
+		for (int64_t i = 0; i < outs[k]->n; i++) {
+			const Tensor *x = outs[k];
+			long long bits;
+			char v[64];
+			if (x->dt == DT_F32) {
+				float f = (float)tensor_getf(x, i);
+				uint32_t u;
+				memcpy(&u, &f, 4);
+				bits = (long long)u;
+			} else if (x->dt == DT_F64) {
+				double f = tensor_getf(x, i);
+				int64_t u;
+				memcpy(&u, &f, 8);
+				bits = (long long)u;
+			} else {
+				bits = (long long)tensor_geti(x, i);
+			}
+			tensor_elem_str(x, i, v, sizeof v);
+			str_printf(b, "// CHECK%s: {{^}}%lld{{$}}", first ? "" : "-NEXT",
+				   bits);
+			if (x->dt == DT_F32 || x->dt == DT_F64)
+				str_printf(b, "  (%s)", v);
+			str_puts(b, "\n");
+			first = false;
+		}
+}
+
+int
+cmd_upstream(const Args *a)
+{
+	const char *path = a->paths[0];
+	const MlirVersion *v = mlir_version(a->mlir_version ? a->mlir_version : 22);
+	Case *c = NULL;
+	Tensor **ref = NULL;
+	int nref = 0, rc = 2;
+	Native nr = {0};
+	Str b = {0}, src = {0}, cmd = {0};
+	NativeOpts no = {.v = v, .timeout = a->tool_timeout};
+	Diag d;
+	bool differ = false;
+
+	if (case_load(path, 0, &c, &d) || tir_verify(c->prog, &c->lim, &d) ||
+	    ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref, &nref, &d)) {
+		if (d.loc.line > 0)
+			diag_print(stderr, path, c ? c->text : NULL, &d);
+		else
+			fprintf(stderr, "%s: error: %s\n", path, d.msg);
+		goto out;
+	}
+	no.async = native_needs_async(c->prog);
+	if (native_run(c->prog, path, c->entry, c->inputs, ref, nref, &no, &nr,
+		       &d) || native_source(c->prog, path, c->entry, c->inputs,
+					    v, &src, &d) ||
+	    native_command(&no, "%s", &cmd, &d)) {
+		fprintf(stderr, "%s: error: %s\n", path, d.msg);
+		goto out;
+	}
+	for (int k = 0; k < nref; k++)
+		differ |= first_diff(ref[k], nr.outs[k]) >= 0;
+	if (!differ) {
+		fprintf(stderr, "%s: MLIR's own output (mlir-opt-%d) agrees with the "
+			"reference: nothing to report upstream\n", path,
+			v->version);
+		rc = 1;
+		goto out;
+	}
+	str_printf(&b, "// %s: %s\n", c->name, "a miscompile of One-Shot "
+		   "Bufferize, found by bufdiff");
+	str_printf(&b, "// RUN: %s | FileCheck %%s\n", cmd.s);
+	str_puts(&b, "// (the runtime libraries as Debian's llvm-22 installs "
+		 "them; in llvm-project: %mlir_c_runner_utils,"
+		 "%mlir_runner_utils)\n//\n");
+	str_puts(&b, "// Every output element is printed as its bit pattern, one "
+		 "a line.  Value semantics (the\n// tensor program as written) give "
+		 "the CHECK lines; mlir-opt today gives:\n");
+	for (int k = 0; k < nref; k++) {
+		str_printf(&b, "//   output %d: ", k);
+		emit_data(&b, nr.outs[k], c->entry->rtypes[k]);
+		str_puts(&b, "  (expected ");
+		emit_data(&b, ref[k], c->entry->rtypes[k]);
+		str_puts(&b, ")\n");
+	}
+	str_puts(&b, "//\n");
+	put_checks(&b, ref, nref, true);
+	str_puts(&b, "\n");
+	put_without_locs(&b, src.s);
+	if (b.oom || (a->out ? write_text_file(a->out, b.s, b.len)
+		      : fwrite(b.s, 1, b.len, stdout) != b.len)) {
+		fprintf(stderr, "%s: error: cannot write %s\n", path,
+			a->out ? a->out : "stdout");
+		goto out;
+	}
+	rc = 0;
+out:
+	for (int k = 0; k < nref; k++)
+		tensor_free(ref[k]);
+	mem_free(ref);
+	native_free(&nr);
+	str_free(&b);
+	str_free(&src);
 	str_free(&cmd);
 	case_free(c);
 	return rc;

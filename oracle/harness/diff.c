@@ -128,8 +128,9 @@ confirm(const RunConfig *cfg, const Case *c, const Strategy *s,
 	Tensor *const *ref, int nref, RunOut *o)
 {
 	const ExternalOpts *eo = cfg->tool ? cfg->tool : &external_opts_default;
-	NativeOpts no = {mlir_version(external_mlir_version(cfg->tool, s)),
-			 s->arg, NULL, eo->mlir_options, eo->timeout};
+	NativeOpts no = {.v = mlir_version(external_mlir_version(cfg->tool, s)),
+			 .tool = s->arg, .options = eo->mlir_options,
+			 .timeout = eo->timeout};
 	NativeJudge *j = &o->native;
 	Native nr;
 	Diag d;

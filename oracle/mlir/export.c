@@ -138,7 +138,9 @@ ex_put_sym(Exporter *e, const char *name)
 void
 ex_put_arg(Exporter *e, Arg a)
 {
-	if (a.v)
+	if (a.v && a.fj)
+		ex_put_futval(e, a.v, a.fj - 1);
+	else if (a.v)
 		ex_put_name(e, a.v);
 	else
 		str_printf(e->out, "%%%s%d", e->aux, a.aux);
@@ -154,12 +156,30 @@ ex_put_args(Exporter *e, const Arg *a, int n)
 	}
 }
 
+/* A future is its token and one !async.value per value, in that order
+ * (as async.execute's results): `!async.token, !async.value<T>`. */
 void
 ex_put_type(Exporter *e, const Type *t)
 {
 	char buf[1024];
 
-	str_puts(e->out, type_str(t, buf, sizeof buf));
+	if (t->kind != TY_FUTURE) {
+		str_puts(e->out, type_str(t, buf, sizeof buf));
+		return;
+	}
+	str_puts(e->out, "!async.token");
+	for (int j = 0; j < t->nelems; j++) {
+		str_puts(e->out, ", !async.value<");
+		ex_put_type(e, t->elems[j]);
+		str_puts(e->out, ">");
+	}
+}
+
+/* How many MLIR values stand for one of type t. */
+int
+ex_width(const Type *t)
+{
+	return t->kind == TY_FUTURE ? 1 + t->nelems : 1;
 }
 
 void
@@ -185,11 +205,15 @@ ex_put_ints64(Exporter *e, const int64_t *v, int n)
 void
 ex_put_arrow(Exporter *e, Type *const *t, int n)
 {
+	int w = 0;
+
+	for (int i = 0; i < n; i++)
+		w += ex_width(t[i]);
 	if (!n)
 		return;
-	str_puts(e->out, n == 1 ? " -> " : " -> (");
+	str_puts(e->out, w == 1 ? " -> " : " -> (");
 	ex_put_types(e, t, n);
-	if (n > 1)
+	if (w > 1)
 		str_puts(e->out, ")");
 }
 
@@ -200,7 +224,7 @@ ex_put_results(Exporter *e, const Op *op)
 	for (int i = 0; i < op->nres; i++) {
 		if (i)
 			str_puts(e->out, ", ");
-		ex_put_name(e, op->res[i]);
+		ex_put_slots(e, op->res[i]);
 	}
 	if (op->nres)
 		str_puts(e->out, " = ");
@@ -298,15 +322,94 @@ export_find(const ExportMap *m, const Op *op, const char *mlir)
 Arg
 ex_arg_of(const Value *v)
 {
-	Arg a = {v, 0, NULL};
+	Arg a = {v, 0, NULL, 0};
 
 	return a;
+}
+
+/* ------------------------------------------------ carried futures */
+
+/* Value j of future f: `%_N#j` of its async.execute, or `%_N+j` when it
+ * is carried (an iter arg, a loop result, a block argument). */
+void
+ex_put_futval(Exporter *e, const Value *f, int j)
+{
+	int n = f->type->nelems;
+
+	if (e->futsep[f->id])
+		str_printf(e->out, "%%%s%d", e->aux, e->futvals[f->id] + j);
+	else if (n > 1)
+		str_printf(e->out, "%%%s%d#%d", e->aux, e->futvals[f->id], j);
+	else
+		str_printf(e->out, "%%%s%d", e->aux, e->futvals[f->id]);
+}
+
+/* Names for the values of carried future f: one each (block arguments
+ * and results of scf.for are named one by one). */
+void
+ex_carry_names(Exporter *e, const Value *f)
+{
+	if (f->type->kind != TY_FUTURE || e->futvals[f->id])
+		return;
+	e->futvals[f->id] = e->naux + 1;
+	e->futsep[f->id] = true;
+	e->naux += f->type->nelems;
+}
+
+/* `%f, %_N` for a future (its token and values), else `%v`. */
+void
+ex_put_slots(Exporter *e, const Value *v)
+{
+	ex_put_name(e, v);
+	if (v->type->kind != TY_FUTURE)
+		return;
+	ex_carry_names(e, v);
+	for (int j = 0; j < v->type->nelems; j++) {
+		str_puts(e->out, ", ");
+		ex_put_futval(e, v, j);
+	}
+}
+
+/* An operand that may be a carried future (for's inits and yield, a
+ * branch's successor operands): the future itself, else ex_lit. */
+Arg
+ex_carried(Exporter *e, const Op *op, const Operand *o, DType dt)
+{
+	if (o->v && o->v->type->kind == TY_FUTURE) {
+		if (o->v->type->nelems && !e->futvals[o->v->id])
+			ex_fail(e, o->loc, "cannot export %s: future %%%s of "
+				"no async in scope", op_info[op->kind].name,
+				o->v->name);
+		return ex_arg_of(o->v);
+	}
+	return ex_lit(e, op, o, dt);
+}
+
+/* MLIR operands of n args: a future is its token then its values. */
+Arg *
+ex_slots(Exporter *e, const Arg *a, int n, int *nout)
+{
+	int w = 0, k = 0;
+	Arg *s;
+
+	for (int i = 0; i < n; i++)
+		w += a[i].v ? ex_width(a[i].v->type) : 1;
+	s = ex_args_new(e, w);
+	for (int i = 0; i < n; i++) {
+		int wi = a[i].v ? ex_width(a[i].v->type) : 1;
+		for (int j = 0; j < wi; j++) {
+			s[k] = a[i];
+			s[k++].fj = j;
+		}
+	}
+	*nout = w;
+	return s;
 }
 
 Arg
 ex_aux_new(Exporter *e)
 {
-	Arg a = {NULL, ++e->naux, NULL};
+	Arg a = {NULL, ++e->naux, NULL, 0};
 
 	return a;
 }
@@ -407,6 +510,11 @@ ex_func(Exporter *e, const Func *f)
 		ex_no_future(e, "func", f->params[i]->loc, &f->params[i]->type, 1);
 	ex_no_future(e, "func", f->loc, f->rtypes, f->nrtypes);
 	e->naux = 0;
+	/* a block argument's future may be awaited in a block printed
+	 * before it: name them all first */
+	for (int k = 1; f->blocks && k < f->nblocks; k++)
+		for (int i = 0; i < f->blocks[k]->nargs; i++)
+			ex_carry_names(e, f->blocks[k]->args[i]);
 	str_puts(e->out, "func.func ");
 	ex_put_sym(e, f->name);
 	str_puts(e->out, "(");
@@ -477,6 +585,7 @@ mlir_export(const Program *p, const char *file, const MlirVersion *v,
 		if (a)
 			a->oom = &e.jb;
 		e.futvals = arena_alloc(e.tmp, sizeof(int) * (size_t)(p->nvalues + 1));
+		e.futsep = arena_alloc(e.tmp, sizeof(bool) * (size_t)(p->nvalues + 1));
 		e.aux = aux_prefix(&e);
 		for (int i = 0; i < p->nfuncs; i++) {
 			if (i)

@@ -14,6 +14,7 @@ typedef struct Arg {
 	const Value *v;
 	int aux;
 	const Value *src;
+	int fj;                 /* v a future: 0 its token, j value j-1 */
 } Arg;
 
 typedef struct Exporter {
@@ -31,6 +32,8 @@ typedef struct Exporter {
 	int naux;
 	int depth;
 	int *futvals;           /* by value id: aux name of a future's values */
+	bool *futsep;           /* ... one name per value (a carried future:
+				 * %_N, %_N+1, ...), else %_N#j of async.execute */
 } Exporter;
 
 enum { EX_OOM = 1, EX_FAIL = 2 };
@@ -53,6 +56,12 @@ void ex_put_scalar(Exporter *e, DType dt, bool isfloat, double f, int64_t i);
 void ex_rec(Exporter *e, const Op *op, const char *mlir, const Arg *ops,
 	int nops, const int *tied, Value *const *res, int nres);
 Arg ex_arg_of(const Value *v);
+int ex_width(const Type *t);
+void ex_put_futval(Exporter *e, const Value *f, int j);
+void ex_carry_names(Exporter *e, const Value *f);
+void ex_put_slots(Exporter *e, const Value *v);
+Arg ex_carried(Exporter *e, const Op *op, const Operand *o, DType dt);
+Arg *ex_slots(Exporter *e, const Arg *a, int n, int *nout);
 Arg ex_aux_new(Exporter *e);
 Arg ex_lit(Exporter *e, const Op *op, const Operand *o, DType dt);
 Arg *ex_args_new(Exporter *e, int n);

@@ -190,8 +190,8 @@ ew_generic(Exporter *e, const Op *op, const Arg *in, int nin, OpKind ew,
 	first = body_args(e, nin + 1, t->dt);
 	e->depth++;
 	{
-		Arg a = {NULL, first, NULL}, b = {NULL, first + 1, NULL};
-		Arg r = {NULL, 0, NULL};
+		Arg a = {NULL, first, NULL, 0}, b = {NULL, first + 1, NULL, 0};
+		Arg r = {NULL, 0, NULL, 0};
 		if (ew != OP_NONE)
 			ew_scalar(e, op, ew, t->dt, a, b, &r, NULL, NULL);
 		linalg_yield(e, op, ew != OP_NONE ? r : a, t->dt);
@@ -423,8 +423,8 @@ ex_reduce(Exporter *e, const Op *op)
 	str_puts(e->out, ") {\n");
 	e->depth++;
 	{
-		Arg a = {NULL, first, NULL}, b = {NULL, first + 1, NULL};
-		Arg r = {NULL, 0, NULL};
+		Arg a = {NULL, first, NULL, 0}, b = {NULL, first + 1, NULL, 0};
+		Arg r = {NULL, 0, NULL, 0};
 		ew_scalar(e, op, op_info[op->kind].ew, dt, a, b, &r, NULL, NULL);
 		linalg_yield(e, op, r, dt);
 	}

@@ -10,8 +10,9 @@
 
 /* ------------------------------------------------ calls and regions */
 
-/* A TIR future is a token plus values: it cannot cross a call, a
- * region's results or a function boundary as one MLIR value. */
+/* A TIR future is a token plus values: it cannot cross a call, the
+ * results of an if, while or async, or a function boundary as one MLIR
+ * value (a for and a branch carry it as its parts: ex_slots). */
 void
 ex_no_future(Exporter *e, const char *what, Loc loc, Type *const *t, int n)
 {
@@ -120,33 +121,47 @@ ex_if(Exporter *e, const Op *op)
 	ex_rec(e, op, "scf.if", &a, 1, NULL, op->res, op->nres);
 }
 
+/* scf.for; a carried future is its token and values, side by side in
+ * iter_args, results and yield (`%f = %f0, %_2 = %_1`). */
 void
 ex_for(Exporter *e, const Op *op)
 {
-	int n = op->nargs, *tied = arena_alloc(e->tmp, sizeof(int) * (size_t)(n + 1));
-	Arg *a = ex_args_new(e, n);
+	int n = op->nargs, m, *tied;
+	Arg *a = ex_args_new(e, n), *s;
+	Value **res;
+	int nres = 0;
 
-	ex_no_future(e, "for", op->loc, op->rtypes, op->nrtypes);
 	for (int i = 0; i < n; i++)
-		a[i] = ex_lit(e, op, &op->args[i],
-			      i < 3 ? DT_INDEX : op->rtypes[i - 3]->dt);
+		a[i] = ex_carried(e, op, &op->args[i],
+				  i < 3 ? DT_INDEX : op->rtypes[i - 3]->dt);
+	s = ex_slots(e, a, n, &m);
+	tied = arena_alloc(e->tmp, sizeof(int) * (size_t)(m + 1));
+	res = arena_alloc(e->tmp, sizeof *res * (size_t)(m + 1));
 	for (int j = 0; j < op->nres; j++)
+		for (int k = 0; k < ex_width(op->res[j]->type); k++)
+			res[nres++] = op->res[j];
+	for (int j = 0; j < nres; j++)
 		tied[j] = 3 + j;
+	for (int i = 3; i < n; i++)
+		ex_carry_names(e, op->body->args[i - 2]);
 	ex_ind(e);
 	ex_put_results(e, op);
 	str_puts(e->out, "scf.for ");
 	ex_put_name(e, op->body->args[0]);
 	str_puts(e->out, " = ");
-	ex_put_arg(e, a[0]);
+	ex_put_arg(e, s[0]);
 	str_puts(e->out, " to ");
-	ex_put_arg(e, a[1]);
+	ex_put_arg(e, s[1]);
 	str_puts(e->out, " step ");
-	ex_put_arg(e, a[2]);
-	for (int i = 3; i < n; i++) {
-		str_puts(e->out, i == 3 ? " iter_args(" : ", ");
-		ex_put_name(e, op->body->args[i - 2]);
-		str_puts(e->out, " = ");
-		ex_put_arg(e, a[i]);
+	ex_put_arg(e, s[2]);
+	for (int i = 3, k = 3; i < n; i++) {
+		const Value *ia = op->body->args[i - 2];
+		for (int j = 0; j < ex_width(ia->type); j++, k++) {
+			str_puts(e->out, k == 3 ? " iter_args(" : ", ");
+			ex_put_arg(e, (Arg){.v = ia, .fj = j});
+			str_puts(e->out, " = ");
+			ex_put_arg(e, s[k]);
+		}
 		str_puts(e->out, i == n - 1 ? ")" : "");
 	}
 	ex_put_arrow(e, op->rtypes, op->nrtypes);
@@ -155,7 +170,7 @@ ex_for(Exporter *e, const Op *op)
 	ex_ind(e);
 	str_puts(e->out, "}");
 	ex_end_line(e, op);
-	ex_rec(e, op, "scf.for", a, n, tied, op->res, op->nres);
+	ex_rec(e, op, "scf.for", s, m, tied, res, nres);
 }
 
 /* A forall bound: a literal stays static (19, 22), a value is an operand. */
@@ -402,12 +417,11 @@ ex_await(Exporter *e, const Op *op)
 {
 	const Value *f = op->args[0].v;
 	const Type *t = f ? f->type : NULL;
-	Arg tok = ex_arg_of(f), vals = {NULL, 0, NULL};
+	Arg tok = ex_arg_of(f);
 
 	if (!t || t->kind != TY_FUTURE || (t->nelems && !e->futvals[f->id]))
 		ex_fail(e, op->loc, "cannot export await: not the future of "
 			"an async in scope");
-	vals.aux = e->futvals[f->id];
 	if (!t->nelems) {
 		ex_ind(e);
 		str_puts(e->out, "async.await ");
@@ -421,9 +435,7 @@ ex_await(Exporter *e, const Op *op)
 		ex_ind(e);
 		ex_put_name(e, op->res[j]);
 		str_puts(e->out, " = async.await ");
-		ex_put_arg(e, vals);
-		if (t->nelems > 1)
-			str_printf(e->out, "#%d", j);
+		ex_put_futval(e, f, j);
 		str_puts(e->out, " : !async.value<");
 		ex_put_type(e, t->elems[j]);
 		str_puts(e->out, ">");
@@ -479,6 +491,7 @@ ex_term(Exporter *e, const Op *op)
 			   : parent->kind == OP_GENERATE ? "tensor.yield"
 			   : "scf.yield";
 	Arg *a;
+	int na;
 
 	if (parent && parent->kind == OP_GENERATE) {
 		/* one scalar of the element type */
@@ -492,17 +505,26 @@ ex_term(Exporter *e, const Op *op)
 	if (op->nargs != nty)
 		ex_fail(e, op->loc, "cannot export %s: %d values for %d "
 			"results", op_info[op->kind].name, op->nargs, nty);
-	a = typed_args(e, op, ty, nty);
+	if (parent && parent->kind == OP_FOR) {
+		/* a for may carry futures: each is its token and values */
+		a = ex_args_new(e, nty);
+		for (int i = 0; i < nty; i++)
+			a[i] = ex_carried(e, op, &op->args[i], ty[i]->dt);
+		a = ex_slots(e, a, nty, &na);
+	} else {
+		a = typed_args(e, op, ty, nty);
+		na = nty;
+	}
 	ex_ind(e);
 	str_printf(e->out, "%s", name);
 	if (nty) {
 		str_puts(e->out, " ");
-		ex_put_args(e, a, nty);
+		ex_put_args(e, a, na);
 		str_puts(e->out, " : ");
 		ex_put_types(e, ty, nty);
 	}
 	ex_end_line(e, op);
-	ex_rec(e, op, name, a, nty, NULL, NULL, 0);
+	ex_rec(e, op, name, a, na, NULL, NULL, 0);
 }
 
 /* ------------------------------------------------- blocks, branches */
@@ -515,27 +537,42 @@ ex_cfg_block(Exporter *e, const Block *b)
 {
 	ex_put_label(e, b);
 	for (int i = 0; i < b->nargs; i++) {
+		const Value *v = b->args[i];
 		str_puts(e->out, i ? ", " : "(");
-		ex_put_name(e, b->args[i]);
+		ex_put_name(e, v);
+		if (v->type->kind == TY_FUTURE) {
+			/* `%g: !async.token, %_3: !async.value<T>` */
+			str_puts(e->out, ": !async.token");
+			for (int j = 0; j < v->type->nelems; j++) {
+				str_puts(e->out, ", ");
+				ex_put_futval(e, v, j);
+				str_puts(e->out, ": !async.value<");
+				ex_put_type(e, v->type->elems[j]);
+				str_puts(e->out, ">");
+			}
+			continue;
+		}
 		str_puts(e->out, ": ");
-		ex_put_type(e, b->args[i]->type);
+		ex_put_type(e, v->type);
 	}
 	str_puts(e->out, b->nargs ? "):\n" : ":\n");
 	ex_block(e, b);
 }
 
-/* Successor k: `^join(%x, %y : T, U)` or `^join`. */
+/* Successor k: `^join(%x, %y : T, U)` or `^join`; a future passes its
+ * token and values (`^b(%f, %_1 : !async.token, !async.value<T>)`). */
 static void
 put_succ(Exporter *e, const Op *op, int k, const Arg *a)
 {
 	const Block *to = op->succ[k];
-	int n = op->nsarg[k];
+	int n = op->nsarg[k], m;
+	Arg *s = ex_slots(e, a, n, &m);
 
 	ex_put_label(e, to);
 	if (!n)
 		return;
 	str_puts(e->out, "(");
-	ex_put_args(e, a, n);
+	ex_put_args(e, s, m);
 	str_puts(e->out, " : ");
 	for (int i = 0; i < n; i++) {
 		if (i)
@@ -555,6 +592,7 @@ ex_branch(Exporter *e, const Op *op)
 {
 	Arg *a = ex_args_new(e, op->nargs);
 	bool cond = op->kind == OP_COND_BR;
+	int m;
 
 	for (int k = 0; k < op->nsucc; k++)
 		if (!op->succ[k] || op->nsarg[k] != op->succ[k]->nargs)
@@ -566,11 +604,8 @@ ex_branch(Exporter *e, const Op *op)
 	for (int k = 0; k < op->nsucc; k++)
 		for (int i = 0; i < op->nsarg[k]; i++) {
 			const Value *ba = op->succ[k]->args[i];
-			if (ba->type->kind == TY_FUTURE)
-				ex_no_future(e, op_info[op->kind].name,
-					     op->loc, &ba->type, 1);
-			a[op->sarg[k] + i] = ex_lit(e, op, &op->args[op->sarg[k] + i],
-						    ba->type->dt);
+			a[op->sarg[k] + i] = ex_carried(e, op,
+				&op->args[op->sarg[k] + i], ba->type->dt);
 		}
 	ex_ind(e);
 	str_puts(e->out, cond ? "cf.cond_br " : "cf.br ");
@@ -584,6 +619,8 @@ ex_branch(Exporter *e, const Op *op)
 		put_succ(e, op, k, a + op->sarg[k]);
 	}
 	ex_end_line(e, op);
-	ex_rec(e, op, cond ? "cf.cond_br" : "cf.br", a, op->nargs, NULL,
-	       NULL, 0);
+	/* the map's operands are MLIR's: a future's token and values all
+	 * stand for it (external.c folds the words back per TIR operand) */
+	a = ex_slots(e, a, op->nargs, &m);
+	ex_rec(e, op, cond ? "cf.cond_br" : "cf.br", a, m, NULL, NULL, 0);
 }

@@ -422,19 +422,28 @@ call_cast(const ExportMap *m, const Op *op, int n)
 	return NULL;
 }
 
-/* The line of the exported MLIR where `%NAME = OPNAME` starts, or 0. */
+/* The line of the exported MLIR where OPNAME defines %NAME: `%NAME =
+ * OPNAME`, or one of its results (`%rf, %_7, %NAME = scf.for`), or 0. */
 static int
 export_line(const char *text, const char *name, const char *mlir)
 {
-	char want[256];
+	size_t nn = strlen(name), nm = strlen(mlir);
 	int line = 1;
 
-	fmt_snprintf(want, sizeof want, "%%%s = %s", name, mlir);
 	for (const char *p = text; p && *p; line++) {
-		const char *q = p + strspn(p, " ");
-		if (!strncmp(q, want, strlen(want)))
-			return line;
-		if ((p = strchr(p, '\n')))
+		const char *q = p + strspn(p, " "), *e = strchr(q, '\n'),
+			   *eq = strstr(q, " = ");
+		if (*q == '%' && eq && (!e || eq < e) &&
+		    !strncmp(eq + 3, mlir, nm) && (eq[3 + nm] == ' ' ||
+						   eq[3 + nm] == '('))
+			/* each result in `%a, %b = `: `%` NAME then `,` or ` ` */
+			for (const char *r = q; r && r < eq; r = strstr(r, ", %")) {
+				r += *r == ',' ? 2 : 0;
+				if (!strncmp(r + 1, name, nn) &&
+				    (r[1 + nn] == ',' || r + 1 + nn == eq))
+					return line;
+			}
+		if ((p = e))
 			p++;
 	}
 	return 0;
@@ -545,9 +554,16 @@ read_annotation(MOp *m, void *ctx)
 			return;
 		}
 	if (op->kind == OP_BR || op->kind == OP_COND_BR) {
+		/* one word per TIR operand: a carried future's token and
+		 * values (async types: "none") fold into its one operand */
 		const char **keep = arena_alloc(R->arena, sizeof *keep *
-						(size_t)(n + 1));
-		memcpy(keep, w, sizeof *keep * (size_t)n);
+						(size_t)(op->nargs + 1));
+		for (int t = 0, k = 0; t < op->nargs && k < n; t++) {
+			const Value *v = op->args[t].v;
+			keep[t] = w[k];
+			k += v && v->type->kind == TY_FUTURE ?
+			     1 + v->type->nelems : 1;
+		}
 		struct BrWords bw = {op, keep};
 		VEC_PUSH(R->arena, R->brs, R->nbrs, R->capbrs, bw);
 		return;

@@ -464,9 +464,18 @@ imp_cfg_block(Imp *I, const MOp *f, const MBlock *b)
 	if (!b->label)
 		imp_fail(I, f, "a block without a label after the entry");
 	str_printf(I->out, "%s", b->label);
-	for (int i = 0; i < b->nargs; i++) {
-		IVal *v = func_block_arg(I, f, b, i);
-		str_printf(I->out, "%s%s: %s", i ? ", " : "(", v->tir, v->type);
+	for (int i = 0, w; i < b->nargs; i += w) {
+		/* a token and its values: one carried TIR future */
+		w = imp_carried_width(I, f, b->argtypes, i, b->nargs);
+		if (w == 1 && strcmp(b->argtypes[i], "!async.token")) {
+			IVal *v = func_block_arg(I, f, b, i);
+			str_printf(I->out, "%s%s: %s", i ? ", " : "(", v->tir,
+				   v->type);
+			continue;
+		}
+		str_printf(I->out, "%s%s: %s", i ? ", " : "(",
+			   imp_carried_def(I, f, b->args, b->argtypes, i, w),
+			   imp_carried_type(I, b->argtypes, i, w));
 	}
 	str_puts(I->out, b->nargs ? "):\n" : ":\n");
 	imp_ops(I, b, 1);

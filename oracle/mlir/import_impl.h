@@ -84,6 +84,11 @@ void im_generic(Imp *I, const MOp *op, int depth);
 void im_map(Imp *I, const MOp *op, int depth);
 
 /* import_regions.c */
+int imp_carried_width(Imp *I, const MOp *op, const char **types, int i, int n);
+const char *imp_carried_type(Imp *I, const char **types, int i, int w);
+const char *imp_carried_def(Imp *I, const MOp *at, const char **names,
+	const char **types, int i, int w);
+void imp_put_carried(Imp *I, const MOp *op, int from, int to);
 void im_if(Imp *I, const MOp *op, int depth);
 void im_for(Imp *I, const MOp *op, int depth);
 void im_generate(Imp *I, const MOp *op, int depth);

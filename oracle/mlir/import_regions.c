@@ -9,6 +9,105 @@
 
 #include "import_impl.h"
 
+/* ----------------------------------------------------- carried futures */
+
+/* A TIR future carried by a for or a block argument is, in MLIR, an
+ * `!async.token` followed by its `!async.value<T>`s (the exporter's form,
+ * docs/mlir.md).  How many of types[i..n) make the value at i: 1 + the
+ * values after a token, else 1; a value without its token is refused. */
+int
+imp_carried_width(Imp *I, const MOp *op, const char **types, int i, int n)
+{
+	int w = 1;
+
+	if (!strncmp(types[i], "!async.value<", 13))
+		imp_fail(I, op, "an '!async.value' carried without its "
+			 "'!async.token' (a TIR future is both)");
+	if (strcmp(types[i], "!async.token"))
+		return 1;
+	while (i + w < n && !strncmp(types[i + w], "!async.value<", 13))
+		w++;
+	return w;
+}
+
+/* The TIR type of types[i, i + w): `future<T, ...>` for a token and its
+ * values, else the type itself. */
+const char *
+imp_carried_type(Imp *I, const char **types, int i, int w)
+{
+	Str t = {0};
+	const char *r;
+
+	if (strcmp(types[i], "!async.token"))
+		return types[i];
+	str_puts(&t, "future<");
+	for (int j = 1; j < w; j++) {
+		size_t n = strlen(types[i + j]);
+		str_printf(&t, "%s%.*s", j > 1 ? ", " : "", (int)(n - 14),
+			   types[i + j] + 13);
+	}
+	str_puts(&t, ">");
+	r = arena_strdup(I->a, t.oom ? "future<>" : t.s);
+	str_free(&t);
+	return r;
+}
+
+/* Defines names[i, i + w) (types alike) as one TIR value: a future's
+ * token and values share its TIR name (the token's) and one row of
+ * awaited names, as async.execute's results do.  Returns the name. */
+const char *
+imp_carried_def(Imp *I, const MOp *at, const char **names,
+	const char **types, int i, int w)
+{
+	const char *tir, **aw;
+
+	if (w == 1 && strcmp(types[i], "!async.token")) {
+		tir = imp_tir_name(I, names[i]);
+		imp_val_add(I, at, names[i], tir, types[i]);
+		return tir;
+	}
+	/* `%4#0` names the future `%4`, as async.execute's results do */
+	tir = imp_tir_name(I, arena_strndup(I->a, names[i],
+					    strcspn(names[i], "#")));
+	aw = arena_alloc(I->a, (size_t)(w + 1) * sizeof *aw);
+	for (int j = 0; j < w; j++) {
+		IVal *v = imp_val_add(I, at, names[i + j], tir, types[i + j]);
+		if (j)
+			imp_type_check(I, at, arena_strndup(I->a, types[i + j] + 13,
+					strlen(types[i + j]) - 14));
+		v->fut = j;
+		v->nvals = w - 1;
+		v->awaited = aw;
+	}
+	return tir;
+}
+
+/* Operands [from, to) of a for's yield or a branch as TIR operands: a
+ * token followed by every value of its future, in order, is the future;
+ * any other use of an async value is refused. */
+void
+imp_put_carried(Imp *I, const MOp *op, int from, int to)
+{
+	for (int i = from; i < to; ) {
+		IVal *v = imp_operand(I, op, i);
+		int w = v->fut == 0 ? 1 + v->nvals : 1;
+
+		if (v->fut > 0 || i + w > to)
+			imp_fail(I, op, "an async value passed without its "
+				 "token and the future's other values");
+		for (int j = 1; j < w; j++) {
+			IVal *x = imp_operand(I, op, i + j);
+			if (x->awaited != v->awaited || x->fut != j)
+				imp_fail(I, op, "an async token passed without "
+					 "its future's values, in order");
+		}
+		str_printf(I->out, "%s%s", i > from ? ", " : "",
+			   w > 1 || v->fut == 0 ? v->tir
+			   : imp_arg(I, op, i, false));
+		i += w;
+	}
+}
+
 /* ------------------------------------------------------ regions, async */
 
 static void
@@ -69,34 +168,60 @@ block_args(Imp *I, const MOp *op, const MBlock *b, int from)
 			b->argtypes[i]);
 }
 
+/* scf.for; iter args of async types (a token and its values, side by
+ * side) are a carried TIR future. */
 void
 im_for(Imp *I, const MOp *op, int depth)
 {
 	const MBlock *b;
 	int n = op->noperands - 3;
+	Str inits = {0};
+	Str *out = I->out;
 
 	if (op->nregions != 1 || op->regions[0].nblocks != 1 || n < 0 ||
-	    op->regions[0].blocks[0]->nargs != n + 1)
+	    op->regions[0].blocks[0]->nargs != n + 1 || op->nresults != n)
 		imp_fail(I, op, "unsupported 'scf.for'");
 	b = op->regions[0].blocks[0];
 	const char *lb = imp_arg(I, op, 0, true), *ub = imp_arg(I, op, 1, true),
 		   *st = imp_arg(I, op, 2, true), *init[64];
+	int w[64], m = 0;
 	if (n > 64)
 		imp_fail(I, op, "too many iter args");
-	for (int j = 0; j < n; j++)
-		init[j] = imp_arg(I, op, 3 + j, false);
-	imp_put_results(I, op, depth);
-	block_args(I, op, b, 0);
+	/* inits, grouped: the text of each TIR init */
+	for (int j = 0; j < n; j += w[m++]) {
+		w[m] = imp_carried_width(I, op, op->restypes, j, n);
+		inits.len = 0;
+		I->out = &inits;
+		imp_put_carried(I, op, 3 + j, 3 + j + w[m]);
+		I->out = out;
+		if (inits.oom)
+			imp_fail(I, op, "out of memory");
+		init[m] = arena_strndup(I->a, inits.s ? inits.s : "",
+					inits.len);
+	}
+	str_free(&inits);
+	imp_ind(I, depth);
+	for (int j = 0, k = 0; k < m; j += w[k++])
+		str_printf(I->out, "%s%s", k ? ", " : "",
+			   imp_carried_def(I, op, op->results, op->restypes,
+					   j, w[k]));
+	if (m)
+		str_puts(I->out, " = ");
+	imp_val_add(I, op, b->args[0], imp_tir_name(I, b->args[0]),
+		    b->argtypes[0]);
 	str_printf(I->out, "for %s = %s to %s step %s",
 		   imp_val_find(I, b->args[0])->tir, lb, ub, st);
-	if (n) {
-		str_puts(I->out, " iter(");
-		for (int j = 0; j < n; j++)
-			str_printf(I->out, "%s%s = %s", j ? ", " : "",
-				   imp_val_find(I, b->args[j + 1])->tir, init[j]);
+	for (int j = 0, k = 0; k < m; j += w[k++])
+		str_printf(I->out, "%s%s = %s", k ? ", " : " iter(",
+			   imp_carried_def(I, op, b->args, b->argtypes, 1 + j,
+					   w[k]), init[k]);
+	if (m)
 		str_puts(I->out, ")");
-	}
-	put_rtypes(I, op, 0);
+	for (int j = 0, k = 0; k < m; j += w[k++])
+		str_printf(I->out, "%s%s", k ? ", " : " -> (",
+			   imp_carried_type(I, op->restypes, j, w[k]));
+	if (m)
+		str_puts(I->out, ")");
 	str_puts(I->out, " {\n");
 	region(I, op, 0, depth);
 	str_puts(I->out, "\n");
@@ -140,7 +265,11 @@ im_yield(Imp *I, const MOp *op, int depth)
 		 !strcmp(op->name, "scf.condition") ? "condition" : "yield");
 	if (op->noperands)
 		str_puts(I->out, " ");
-	imp_put_list(I, op, 0, op->noperands, false);
+	if (op->parent && !strcmp(op->name, "scf.yield") &&
+	    !strcmp(op->parent->name, "scf.for"))
+		imp_put_carried(I, op, 0, op->noperands);
+	else
+		imp_put_list(I, op, 0, op->noperands, false);
 	str_puts(I->out, "\n");
 }
 
@@ -433,7 +562,7 @@ put_succ(Imp *I, const MOp *op, int k, int from, int n)
 	if (!n)
 		return;
 	str_puts(I->out, "(");
-	imp_put_list(I, op, from, from + n, false);
+	imp_put_carried(I, op, from, from + n);
 	str_puts(I->out, ")");
 }
 

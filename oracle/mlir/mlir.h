@@ -177,6 +177,7 @@ typedef struct NativeOpts {
 				  * with the `mlir` strategy's options */
 	const char *options;     /* more One-Shot options (--mlir-options) */
 	double timeout;          /* seconds; 0: 60 */
+	bool async;              /* lower async too (set by native_run) */
 } NativeOpts;
 int native_command(const NativeOpts *o, const char *input, Str *cmd, Diag *d);
 /* Run it: 0 with nr->outs, or -1 with d (nr->command and nr->tool hold
@@ -185,6 +186,7 @@ int native_run(const Program *p, const char *file, const Func *entry,
 	       Tensor *const *inputs, Tensor *const *ref, int nref,
 	       const NativeOpts *o, Native *nr, Diag *d);
 void native_free(Native *nr);
+bool native_needs_async(const Program *p);   /* a launch anywhere */
 
 /* --------------------------------------------------------- mlir_read.c */
 

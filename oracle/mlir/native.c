@@ -130,32 +130,40 @@ put_input(Str *o, const Value *param, const Tensor *x, int k)
 			memcpy(&u, &f, 8);
 			bits = (long long)u;
 		}
-		str_printf(o, "    %%in%d.b = arith.constant %lld : %s\n", k, bits,
+		str_printf(o, "  %%in%d.b = arith.constant %lld : %s\n", k, bits,
 			   t->dt == DT_F32 ? "i32" : "i64");
-		str_printf(o, "    %%in%d = arith.bitcast %%in%d.b : %s to %s\n", k,
+		str_printf(o, "  %%in%d = arith.bitcast %%in%d.b : %s to %s\n", k,
 			   k, t->dt == DT_F32 ? "i32" : "i64", dtype_names[t->dt]);
 		return;
 	}
 	if (t->kind == TY_SCALAR) {
-		str_printf(o, "    %%in%d = arith.constant ", k);
+		str_printf(o, "  %%in%d = arith.constant ", k);
 		put_int_elem(o, x, 0);
 		if (t->dt != DT_I1) /* (true, false: typed already) */
 			str_printf(o, " : %s", dtype_names[t->dt]);
 		str_puts(o, "\n");
 		return;
 	}
+	bool dynamic = false;
+
+	for (int d = 0; d < t->rank; d++)
+		dynamic |= t->dims[d] < 0;
 	if (x->n == 0) {
-		str_printf(o, "    %%in%d.w = tensor.empty() : ", k);
+		str_printf(o, "  %%in%d%s = tensor.empty() : ", k, dynamic ? ".w" : "");
 	} else {
-		str_printf(o, "    %%in%d.c = arith.constant ", k);
+		str_printf(o, "  %%in%d.c = arith.constant ", k);
 		put_dense(o, x);
 		str_puts(o, " : ");
 		put_static(o, x);
-		str_printf(o, "\n    %%in%d.w = bufferization.alloc_tensor() "
-			   "copy(%%in%d.c) : ", k, k);
+		str_printf(o, "\n  %%in%d%s = bufferization.alloc_tensor() "
+			   "copy(%%in%d.c) : ", k, dynamic ? ".w" : "", k);
 	}
 	put_static(o, x);
-	str_printf(o, "\n    %%in%d = tensor.cast %%in%d.w : ", k, k);
+	if (!dynamic) {
+		str_puts(o, "\n");
+		return;
+	}
+	str_printf(o, "\n  %%in%d = tensor.cast %%in%d.w : ", k, k);
 	put_static(o, x);
 	str_puts(o, " to ");
 	put_type(o, t);
@@ -199,19 +207,19 @@ put_output(Str *o, const char *out, const Type *t, int k)
 
 	fmt_snprintf(name, sizeof name, "%%o%d.e", k);
 	if (t->kind == TY_SCALAR) {
-		put_print(o, out, name, t->dt, "    ");
+		put_print(o, out, name, t->dt, "  ");
 		return;
 	}
 	for (int d = 0; d < rank; d++) {
-		str_printf(o, "    %%o%d.n%d = tensor.dim %s, %%c%d : ", k, d, out,
+		str_printf(o, "  %%o%d.n%d = tensor.dim %s, %%c%d : ", k, d, out,
 			   d);
 		put_type(o, t);
 		str_puts(o, "\n");
 	}
 	for (int d = 0; d < rank; d++)
 		str_printf(o, "%*sscf.for %%o%d.i%d = %%c0 to %%o%d.n%d step %%c1 {\n",
-			   4 + 2 * d, "", k, d, k, d);
-	fmt_snprintf(ind, sizeof ind, "%*s", 4 + 2 * rank, "");
+			   2 + 2 * d, "", k, d, k, d);
+	fmt_snprintf(ind, sizeof ind, "%*s", 2 + 2 * rank, "");
 	str_printf(o, "%s%s = tensor.extract %s[", ind, name, out);
 	for (int d = 0; d < rank; d++)
 		str_printf(o, "%s%%o%d.i%d", d ? ", " : "", k, d);
@@ -220,7 +228,7 @@ put_output(Str *o, const char *out, const Type *t, int k)
 	str_puts(o, "\n");
 	put_print(o, name, name, t->dt, ind);
 	for (int d = rank - 1; d >= 0; d--)
-		str_printf(o, "%*s}\n", 4 + 2 * d, "");
+		str_printf(o, "%*s}\n", 2 + 2 * d, "");
 }
 
 /* The driver: inputs, the call, the outputs printed. */
@@ -232,11 +240,16 @@ put_driver(Str *o, const Func *entry, Tensor *const *inputs)
 	str_puts(o, "func.func private @printI64(i64)\n"
 		 "func.func private @printNewline()\n");
 	str_printf(o, "func.func @%s() {\n", driver_name);
-	for (int d = 0; d < MAXRANK || d < 2; d++)
-		str_printf(o, "    %%c%d = arith.constant %d : index\n", d, d);
+	int nc = 2; /* %c0, %c1, and one per dim of the outputs */
+
+	for (int k = 0; k < entry->nrtypes; k++)
+		if (entry->rtypes[k]->kind == TY_TENSOR && entry->rtypes[k]->rank > nc)
+			nc = entry->rtypes[k]->rank;
+	for (int d = 0; d < nc; d++)
+		str_printf(o, "  %%c%d = arith.constant %d : index\n", d, d);
 	for (int k = 0; k < entry->nparams; k++)
 		put_input(o, entry->params[k], inputs[k], k);
-	str_puts(o, "    ");
+	str_puts(o, "  ");
 	if (entry->nrtypes == 1)
 		str_puts(o, "%r = ");
 	else if (entry->nrtypes > 1)
@@ -264,7 +277,7 @@ put_driver(Str *o, const Func *entry, Tensor *const *inputs)
 			fmt_snprintf(out, sizeof out, "%%r#%d", k);
 		put_output(o, out, entry->rtypes[k], k);
 	}
-	str_puts(o, "    return\n}\n");
+	str_puts(o, "  return\n}\n");
 }
 
 int
@@ -281,26 +294,32 @@ native_source(const Program *p, const char *file, const Func *entry,
 
 /* ---- running it */
 
-/* The file under /usr/lib/llvm-N/lib whose name starts with `stem`
- * (the runtime libraries carry the version: libmlir_c_runner_utils.so.22.1),
- * into buf; false when there is none. */
+/* The file whose name starts with `stem` (the runtime libraries carry the
+ * version: libmlir_c_runner_utils.so.22.1) under /usr/lib/llvm-N/lib
+ * (Debian's libmlir-N), else /usr/local/lib/bufdiff/llvm-N/lib (where
+ * `scripts/install-deps --all-mlir` unpacks 16's and 19's: libmlir-N
+ * packages conflict with each other), into buf; false when none. */
 static bool
 find_lib(int version, const char *stem, char *buf, size_t n)
 {
-	char dir[64];
-	DIR *dp;
-	struct dirent *de;
+	static const char *const dirs[] = {"/usr/lib/llvm-%d/lib",
+					   "/usr/local/lib/bufdiff/llvm-%d/lib"};
 	bool found = false;
 
-	fmt_snprintf(dir, sizeof dir, "/usr/lib/llvm-%d/lib", version);
-	if (!(dp = opendir(dir)))
-		return false;
-	while (!found && (de = readdir(dp)))
-		if (!strncmp(de->d_name, stem, strlen(stem))) {
-			fmt_snprintf(buf, n, "%s/%s", dir, de->d_name);
-			found = true;
-		}
-	closedir(dp);
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs && !found; i++) {
+		char dir[64];
+		DIR *dp;
+		struct dirent *de;
+		fmt_snprintf(dir, sizeof dir, dirs[i], version);
+		if (!(dp = opendir(dir)))
+			continue;
+		while (!found && (de = readdir(dp)))
+			if (!strncmp(de->d_name, stem, strlen(stem))) {
+				fmt_snprintf(buf, n, "%s/%s", dir, de->d_name);
+				found = true;
+			}
+		closedir(dp);
+	}
 	return found;
 }
 
@@ -313,9 +332,11 @@ native_command(const NativeOpts *o, const char *input, Str *cmd, Diag *d)
 
 	if (!find_lib(n, "libmlir_c_runner_utils.so", c, sizeof c) ||
 	    !find_lib(n, "libmlir_runner_utils.so", r, sizeof r))
-		return diag_set(d, (Loc){0, 0}, "no MLIR runtime libraries under "
-				"/usr/lib/llvm-%d/lib (libmlir_c_runner_utils, "
-				"libmlir_runner_utils: Debian's libmlir-%d)", n, n);
+		return diag_set(d, (Loc){0, 0}, "no MLIR runtime libraries "
+				"(libmlir_c_runner_utils, libmlir_runner_utils) "
+				"under /usr/lib/llvm-%d/lib or "
+				"/usr/local/lib/bufdiff/llvm-%d/lib: scripts/install-deps "
+				"--all-mlir", n, n);
 	if (!find_lib(n, "libmlir_async_runtime.so", as, sizeof as))
 		as[0] = 0;
 	/* bufferized by the tool (its pipeline, or One-Shot with the `mlir`
@@ -337,17 +358,22 @@ native_command(const NativeOpts *o, const char *input, Str *cmd, Diag *d)
 		str_puts(cmd, "'");
 	}
 	str_printf(cmd, " | mlir-opt-%d", n);
-	str_puts(cmd, " --convert-bufferization-to-memref --convert-linalg-to-loops "
-		 "--async-to-async-runtime "
-		 "--async-runtime-ref-counting --async-runtime-ref-counting-opt "
-		 "--convert-async-to-llvm --convert-scf-to-cf "
-		 "--expand-strided-metadata --lower-affine --finalize-memref-to-llvm "
+	str_puts(cmd, " --convert-bufferization-to-memref --convert-linalg-to-loops ");
+	if (o->async)
+		str_puts(cmd, "--async-to-async-runtime --async-runtime-ref-counting "
+			 "--async-runtime-ref-counting-opt --convert-async-to-llvm ");
+	str_puts(cmd, "--convert-scf-to-cf "
+		 "--expand-strided-metadata --lower-affine ");
+	/* (16 names it convert-memref-to-llvm) */
+	str_puts(cmd, n >= 17 ? "--finalize-memref-to-llvm " : "--convert-memref-to-llvm ");
+	str_puts(cmd, 
 		 "--convert-math-to-llvm --convert-arith-to-llvm "
 		 "--convert-cf-to-llvm --convert-func-to-llvm "
 		 "--reconcile-unrealized-casts");
 	str_printf(cmd, " | %s-%d -e %s -entry-point-result=void "
 		   "-shared-libs=%s,%s%s%s", n >= 20 ? "mlir-runner" : "mlir-cpu-runner",
-		   n, driver_name, c, r, as[0] ? "," : "", as);
+		   n, driver_name, c, r, as[0] && o->async ? "," : "",
+		   o->async ? as : "");
 	return cmd->oom ? diag_set(d, (Loc){0, 0}, "out of memory") : 0;
 }
 
@@ -397,17 +423,39 @@ native_parse(const char *text, Tensor *const *ref, int nref, Tensor **outs,
 	return 0;
 }
 
+static WalkAct
+find_async(Op *op, void *ctx)
+{
+	if (op->kind == OP_ASYNC) {
+		*(bool *)ctx = true;
+		return WALK_STOP;
+	}
+	return WALK_GO;
+}
+
+bool
+native_needs_async(const Program *p)
+{
+	bool found = false;
+
+	walk_prog(p, find_async, &found);
+	return found;
+}
+
 int
 native_run(const Program *p, const char *file, const Func *entry,
 	   Tensor *const *inputs, Tensor *const *ref, int nref,
-	   const NativeOpts *o, Native *nr, Diag *d)
+	   const NativeOpts *opts, Native *nr, Diag *d)
 {
+	NativeOpts on = *opts;
+	const NativeOpts *o = &on;
 	const MlirVersion *v = o->v;
 	Str src = {0}, cmd = {0};
 	char st[200];
 	int rc = -1;
 
 	memset(nr, 0, sizeof *nr);
+	on.async = native_needs_async(p);
 	if (native_source(p, file, entry, inputs, v, &src, d) ||
 	    native_command(o, NULL, &cmd, d))
 		goto out;
