@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <jansson.h>
 
 #include "cases.h"
 #include "mlir.h"
@@ -16,6 +17,11 @@
 
 static const GenOpts opts = {12, GEN_ALL, false};
 enum { FIRST_GENERATE = 10 }; /* generate_mix: programs to the first failure */
+/* carried_futures: programs of seeds 0..999 that carry a future (the
+ * loops mix, the loops and blocks mix, every construct), and that carry
+ * one by a block argument */
+enum { CARRIED_LOOPS = 317, CARRIED_CFG = 335, CARRIED_ALL = 127,
+       BLOCKS_CFG = 64, BLOCKS_ALL = 57 };
 /* The runs that bufferize: the whole mix, blocks and selects included
  * (seeds 7000..7399 once gave 8 one-shot failures there), without
  * generates (GEN_GENERATE, pinned apart in generate_mix): the generator
@@ -243,21 +249,23 @@ END_TEST
 START_TEST(constructs_counted)
 {
 	static const long want[GC_COUNT] = {
-		[GC_RANK0] = 454, [GC_RANK3] = 603, [GC_DYNAMIC] = 549,
-		[GC_I1_TENSOR] = 157, [GC_INDEX_TENSOR] = 120,
-		[GC_SCALAR_ARITH] = 110, [GC_BROADCAST] = 78, [GC_IF] = 468,
-		[GC_IF_BARE] = 239, [GC_FOR] = 435, [GC_FOR_MULTI] = 160,
-		[GC_FOR_START] = 143, [GC_FOR_STEP] = 152, [GC_WHILE] = 92,
-		[GC_FORALL] = 175, [GC_ASSERT] = 602, [GC_ASYNC] = 606,
-		[GC_FUT0] = 108, [GC_FUT2] = 133, [GC_AWAIT_AGAIN] = 22,
-		[GC_CALL] = 690, [GC_CALL_AGAIN] = 30,
-		[GC_HELPER_BRANCH] = 128, [GC_HELPER_ASYNC] = 119,
-		[GC_HELPER_CALL] = 135, [GC_DYN_INDEX] = 276,
-		[GC_STRIDED_INSERT] = 17, [GC_CFG_DIAMOND] = 222,
-		[GC_CFG_LOOP] = 153, [GC_CFG_EXIT] = 52, [GC_CFG_ARG] = 328,
-		[GC_CFG_OUTER] = 139, [GC_CFG_NESTED] = 27,
-		[GC_SELECT] = 231, [GC_GENERATE] = 426,
-		[GC_GENERATE_INSERT] = 276,
+		[GC_RANK0] = 445, [GC_RANK3] = 602, [GC_DYNAMIC] = 550,
+		[GC_I1_TENSOR] = 158, [GC_INDEX_TENSOR] = 120,
+		[GC_SCALAR_ARITH] = 96, [GC_BROADCAST] = 73, [GC_IF] = 451,
+		[GC_IF_BARE] = 232, [GC_FOR] = 441, [GC_FOR_MULTI] = 94,
+		[GC_FOR_START] = 132, [GC_FOR_STEP] = 164, [GC_WHILE] = 88,
+		[GC_FORALL] = 187, [GC_ASSERT] = 595, [GC_ASYNC] = 745,
+		[GC_FUT0] = 165, [GC_FUT2] = 140, [GC_AWAIT_AGAIN] = 20,
+		[GC_CALL] = 690, [GC_CALL_AGAIN] = 35, [GC_HELPER_BRANCH] = 135,
+		[GC_HELPER_ASYNC] = 162, [GC_HELPER_CALL] = 125,
+		[GC_DYN_INDEX] = 257, [GC_STRIDED_INSERT] = 19,
+		[GC_CFG_DIAMOND] = 200, [GC_CFG_LOOP] = 175, [GC_CFG_EXIT] = 45,
+		[GC_CFG_ARG] = 262, [GC_CFG_OUTER] = 100, [GC_CFG_NESTED] = 22,
+		[GC_SELECT] = 213, [GC_GENERATE] = 419, [GC_GENERATE_INSERT] = 276,
+		[GC_CARRY_FOR] = 117, [GC_CARRY_TWO] = 34, [GC_CARRY_SAME] = 28,
+		[GC_CARRY_TWICE] = 11, [GC_CARRY_DROP] = 23, [GC_CARRY_FUT0] = 32,
+		[GC_CARRY_READS] = 140, [GC_CARRY_INTO] = 46, [GC_CARRY_NEVER] = 43,
+		[GC_CARRY_BLOCK] = 90, [GC_CARRY_BACK] = 44,
 	};
 	long progs[GC_COUNT] = {0};
 	int bad = 0;
@@ -363,8 +371,8 @@ START_TEST(cfg_programs)
 {
 	static const GenOpts mixes[] = {{12, GEN_CFG, false}, {12, GEN_ALL, false}};
 	static const CfgCount want[] = {{873, 548, 1421, 931, 712, 445},
-					{458, 280, 738, 462, 357, 233}};
-	static const long want_progs[] = {445, 230};
+					{477, 280, 757, 485, 296, 240}};
+	static const long want_progs[] = {445, 235};
 
 	for (int m = 0; m < 2; m++) {
 		CfgCount n = {0};
@@ -425,6 +433,160 @@ START_TEST(cfg_programs)
 			mem_free(y);
 		}
 	}
+}
+END_TEST
+
+/* Programs with a future carried by a block argument. */
+static bool
+has_future_block_arg(const Program *p)
+{
+	for (int i = 0; i < p->nfuncs; i++)
+		for (int b = 1; b < p->funcs[i]->nblocks; b++)
+			for (int k = 0; k < p->funcs[i]->blocks[b]->nargs; k++)
+				if (p->funcs[i]->blocks[b]->args[k]->type->kind ==
+				    TY_FUTURE)
+					return true;
+	return false;
+}
+
+/* Carried futures (gen_carry.c, gen_cfg.c): with launches and loops in
+ * the mix, prefetch loops whose iter args are futures; with blocks too,
+ * futures on block arguments.  Every program of seeds 0..999 verifies,
+ * runs under the reference (to its end without branches in the mix: no
+ * asserts), prints and parses back to the same text; the fuzz summary's
+ * `carried-future` counts them in the pinned numbers; without launches
+ * nothing is carried. */
+START_TEST(carried_futures)
+{
+	static const GenOpts mixes[] = {{12, GEN_ASYNC | GEN_LOOPS, false},
+					{12, GEN_ASYNC | GEN_LOOPS | GEN_CFG, false},
+					{12, GEN_ALL, false}};
+	static const long want_carried[] = {CARRIED_LOOPS, CARRIED_CFG,
+					    CARRIED_ALL};
+	static const long want_blocks[] = {0, BLOCKS_CFG, BLOCKS_ALL};
+	long carried[3], by_blocks[3];
+
+	ck_assert_str_eq(fuzz_construct_names[11], "carried-future");
+	for (int m = 0; m < 3; m++) {
+		long counts[FUZZ_CONSTRUCTS] = {0}, blocks = 0;
+		for (uint64_t seed = 0; seed < 1000; seed++) {
+			char *y = gen_case(seed, &mixes[m], "one-shot"), *t1, *t2;
+			Tensor **outs = NULL;
+			Program *p2;
+			Case *c = NULL;
+			Diag d;
+			int nouts = 0, rc;
+			ck_assert_msg(!case_parse("g.yaml", y, strlen(y), 0, &c, &d),
+				      "mix %d seed %d: %d:%d: %s", m, (int)seed,
+				      d.loc.line, d.loc.col, d.msg);
+			rc = ref_run(c->prog, c->entry, c->inputs, &c->lim, &outs,
+				     &nouts, &d);
+			ck_assert_msg(rc == 0 || (m == 2 && rc == 1),
+				      "mix %d seed %d: reference %d: %d:%d: %s", m,
+				      (int)seed, rc, d.loc.line, d.loc.col, d.msg);
+			for (int i = 0; i < nouts; i++)
+				tensor_free(outs[i]);
+			mem_free(outs);
+			t1 = tir_print(c->prog);
+			p2 = tir_parse(t1, strlen(t1), (SrcMap){0, 0}, &d);
+			ck_assert_msg(p2, "mix %d seed %d: %s", m, (int)seed, d.msg);
+			t2 = tir_print(p2);
+			ck_assert_str_eq(t1, t2);
+			fuzz_count_constructs(c->prog, counts);
+			blocks += has_future_block_arg(c->prog);
+			mem_free(t1);
+			mem_free(t2);
+			prog_free(p2);
+			case_free(c);
+			mem_free(y);
+		}
+		fprintf(stderr, "carried mix %d: %ld programs carry a future, "
+			"%ld by a block argument\n", m, counts[11], blocks);
+		carried[m] = counts[11];
+		by_blocks[m] = blocks;
+	}
+	for (int m = 0; m < 3; m++) {
+		ck_assert_int_eq(carried[m], want_carried[m]);
+		ck_assert_int_eq(by_blocks[m], want_blocks[m]);
+	}
+	{ /* without launches nothing is carried */
+		GenOpts o = {12, GEN_ALL & ~GEN_ASYNC, false};
+		for (uint64_t seed = 0; seed < 200; seed++) {
+			char *y = gen_case(seed, &o, "one-shot");
+			ck_assert_ptr_null(strstr(y, "future<"));
+			mem_free(y);
+		}
+	}
+}
+END_TEST
+
+/* The fuzz summary's `carried-future`: a program whose for carries a
+ * future in its iter args, or whose block takes one; a future awaited
+ * where it was made is not carried. */
+START_TEST(summary_counts_carried)
+{
+	static const char *const progs[] = {
+		"func @main(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {\n"
+		"  %f0 = async stream 1 -> (tensor<4xf32>) {\n"
+		"    %d = add %x, 1.0 : tensor<4xf32>\n"
+		"    yield %d\n"
+		"  }\n"
+		"  %rf, %ra = for %i = 0 to %n step 1 iter(%f = %f0, %acc = %x) "
+		"-> (future<tensor<4xf32>>, tensor<4xf32>) {\n"
+		"    %w = await %f\n"
+		"    %g = async stream 1 -> (tensor<4xf32>) {\n"
+		"      %m = add %acc, 1.0 : tensor<4xf32>\n"
+		"      yield %m\n"
+		"    }\n"
+		"    %a2 = add %acc, %w : tensor<4xf32>\n"
+		"    yield %g, %a2\n"
+		"  }\n"
+		"  %last = await %rf\n"
+		"  return %last\n"
+		"}\n",
+		"func @main(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {\n"
+		"  %f = async stream 0 {\n"
+		"    %d = add %x, 1.0 : tensor<4xf32>\n"
+		"  }\n"
+		"  br ^a(%f)\n"
+		"^a(%g: future<>):\n"
+		"  await %g\n"
+		"  return %x\n"
+		"}\n",
+		"func @main(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {\n"
+		"  %f = async stream 0 -> (tensor<4xf32>) {\n"
+		"    yield %x\n"
+		"  }\n"
+		"  %y = await %f\n"
+		"  return %y\n"
+		"}\n"};
+	long counts[FUZZ_CONSTRUCTS] = {0};
+	Str b = {0};
+	json_t *root, *o;
+	char *j;
+
+	for (int i = 0; i < 3; i++) {
+		Diag d;
+		Program *p = tir_parse(progs[i], strlen(progs[i]), (SrcMap){0, 0}, &d);
+		ck_assert_msg(p, "program %d: %d:%d: %s", i, d.loc.line, d.loc.col,
+			      d.msg);
+		fuzz_count_constructs(p, counts);
+		prog_free(p);
+	}
+	ck_assert_int_eq(counts[11], 2);
+	ck_assert_int_eq(counts[2], 3); /* async */
+	str_puts(&b, "{");
+	constructs_json(&b, counts);
+	str_puts(&b, "}");
+	j = str_take(&b);
+	root = json_loads(j, 0, NULL);
+	ck_assert_ptr_nonnull(root);
+	o = json_object_get(root, "constructs");
+	ck_assert_int_eq(json_object_size(o), FUZZ_CONSTRUCTS);
+	ck_assert_int_eq(json_integer_value(json_object_get(o, "carried-future")), 2);
+	ck_assert_int_eq(json_integer_value(json_object_get(o, "block-arg")), 0);
+	json_decref(root);
+	mem_free(j);
 }
 END_TEST
 
@@ -518,7 +680,7 @@ START_TEST(no_copies)
 		mem_free(a);
 		mem_free(b);
 	}
-	ck_assert_int_eq(with, 19); /* same seeds, same programs */
+	ck_assert_int_eq(with, 21); /* same seeds, same programs */
 }
 END_TEST
 
@@ -557,6 +719,8 @@ main(void)
 	tcase_add_test(t, constructs_counted);
 	tcase_add_test(t, generate_mix);
 	tcase_add_test(t, cfg_programs);
+	tcase_add_test(t, carried_futures);
+	tcase_add_test(t, summary_counts_carried);
 	tcase_add_test(t, bucket_names_blocks);
 	tcase_add_test(t, reduce_bare_regions);
 	tcase_add_test(t, cli_mix);

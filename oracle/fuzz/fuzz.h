@@ -10,6 +10,8 @@
  *              elements, copies, reshapes)
  *     gen_cfg.c     function bodies of several blocks (the cfg mix):
  *              diamonds, loops of blocks, exits from their bodies
+ *     gen_carry.c   futures carried by a for's iter args (prefetch
+ *              loops) and the launches carried (by blocks too)
  *     gen_scope.c   random draws, the values in scope, their text
  *   fuzz.c     fuzz_run: generate, run, compare, reduce, write repros;
  *              fuzz_command: the same stoppable, with its summary
@@ -100,7 +102,18 @@ char *gen_case(uint64_t seed, const GenOpts *o, const char *strategy);
 	X(GC_CFG_NESTED, "blocks inside blocks") \
 	X(GC_SELECT, "select") \
 	X(GC_GENERATE, "generate") \
-	X(GC_GENERATE_INSERT, "insert into a captured tensor in a generate")
+	X(GC_GENERATE_INSERT, "insert into a captured tensor in a generate") \
+	X(GC_CARRY_FOR, "future carried by a for") \
+	X(GC_CARRY_TWO, "for carrying two futures") \
+	X(GC_CARRY_SAME, "carried future yielded unchanged") \
+	X(GC_CARRY_TWICE, "carried future awaited twice in a trip") \
+	X(GC_CARRY_DROP, "carried future replaced unawaited") \
+	X(GC_CARRY_FUT0, "launch without results carried") \
+	X(GC_CARRY_READS, "carried launch reads an iter arg or a body value") \
+	X(GC_CARRY_INTO, "carried launch computes into a value") \
+	X(GC_CARRY_NEVER, "carried future never awaited") \
+	X(GC_CARRY_BLOCK, "future carried by a block argument") \
+	X(GC_CARRY_BACK, "future on a back edge")
 
 typedef enum GenConstruct {
 #define GC_ENUM(e, name) e,
@@ -164,7 +177,7 @@ typedef struct Buckets {
 } Buckets;
 
 /* The constructs counted per generated program (docs/fuzz.md). */
-enum { FUZZ_CONSTRUCTS = 11 };
+enum { FUZZ_CONSTRUCTS = 12 };
 extern const char *const fuzz_construct_names[FUZZ_CONSTRUCTS];
 
 typedef struct FuzzStats {

@@ -81,7 +81,8 @@ constructs_of(const Op *op, const Func *entry)
 
 const char *const fuzz_construct_names[FUZZ_CONSTRUCTS] = {
 	"loop", "branch", "async", "forall", "call", "cfg-loop",
-	"cfg-diamond", "block-arg", "select", "cfg-async", "generate"};
+	"cfg-diamond", "block-arg", "select", "cfg-async", "generate",
+	"carried-future"};
 
 typedef struct Count {
 	bool has[FUZZ_CONSTRUCTS];
@@ -101,6 +102,9 @@ count_op(Op *op, void *ctx)
 	/* a launch in a body with branches (awaited in another block, or
 	 * drained at its block's end) */
 	k->has[9] |= op->kind == OP_ASYNC && block_in_cfg(top_block(op));
+	/* a for whose iter args carry a future */
+	for (int i = 0; op->kind == OP_FOR && i < op->nres; i++)
+		k->has[11] |= op->res[i]->type->kind == TY_FUTURE;
 	return WALK_GO;
 }
 
@@ -112,9 +116,11 @@ fuzz_count_constructs(const Program *p, long *counts)
 	walk_prog(p, count_op, &k);
 	for (int f = 0; f < p->nfuncs; f++)
 		for (int b = 1; b < p->funcs[f]->nblocks; b++)
-			for (int i = 0; i < p->funcs[f]->blocks[b]->nargs; i++)
-				k.has[7] |= p->funcs[f]->blocks[b]->args[i]->type->kind ==
-					    TY_TENSOR;
+			for (int i = 0; i < p->funcs[f]->blocks[b]->nargs; i++) {
+				TypeKind t = p->funcs[f]->blocks[b]->args[i]->type->kind;
+				k.has[7] |= t == TY_TENSOR;
+				k.has[11] |= t == TY_FUTURE; /* carried by a block arg */
+			}
 	for (int i = 0; i < FUZZ_CONSTRUCTS; i++)
 		counts[i] += k.has[i];
 }

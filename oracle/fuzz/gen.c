@@ -12,9 +12,10 @@
  * of their shared outputs; helpers (with readonly and dynamic params, their
  * own branches, launches and calls) called once or several times; launches
  * on several streams with zero, one or two results, awaited late, in
- * branches and loops, and now and then awaited again; several outputs and
- * values that stay live to be read late; function bodies of several
- * blocks (gen_cfg.c).  `empty` is always filled at once, so no output
+ * branches and loops, and now and then awaited again; futures carried by
+ * a for's iter args (prefetch loops) and by block arguments (gen_carry.c);
+ * several outputs and values that stay live to be read late; function
+ * bodies of several blocks (gen_cfg.c).  `empty` is always filled at once, so no output
  * depends on undefined data.
  *
  * One random draw per full expression: the order in which a call's

@@ -7,7 +7,10 @@
  * early exits from a loop's body to its exit, and values of a dominating
  * block written by in-place candidates (insert, elementwise ops, fill) in
  * a later block and read again after the join: the shape MLIR's One-Shot
- * Bufferize gets wrong (issue 22).  And selects (`select %c, %a, %b`,
+ * Bufferize gets wrong (issue 22).  With launches in the mix, a quarter
+ * of them carry a future instead: a diamond whose join takes a launch as
+ * its argument, a loop of blocks that passes the next launch on its back
+ * edge (gen_carry.c makes the launches).  And selects (`select %c, %a, %b`,
  * anywhere): a join of two values without blocks, whose result may share
  * the buffer it picks, now and then with an operand written after it.
  *
@@ -30,6 +33,9 @@
 /* Per step at block level, in percent: outermost, inside blocks; and
  * per step anywhere (after those), a select. */
 enum { CFG_TOP = 5, CFG_NESTED = 4, CFG_MAXNEST = 2, CFG_SELECT = 2 };
+/* Of those constructs, with launches in the mix: one that carries a
+ * future through a block argument (gen_future_diamond, gen_future_loop). */
+enum { CFG_CARRY = 25 };
 
 /* ---- text */
 
@@ -430,6 +436,173 @@ gen_block_loop(G *g)
 	gen_count(g, GC_CFG_LOOP);
 }
 
+/* ---- futures carried by block arguments (GEN_ASYNC) */
+
+/* `^bbK(%iv: index, %a: future<T>):`, iv NULL: without it. */
+static void
+emit_future_label(G *g, int k, const char *iv, const char *a, const Fut *f)
+{
+	char s[160];
+
+	str_printf(g->out, "  ^bb%d(", k);
+	if (iv)
+		str_printf(g->out, "%%%s: index, ", iv);
+	str_printf(g->out, "%%%s: %s):\n", a, gen_future_ty(f, s, sizeof s));
+}
+
+/* The newest tensor made since mark, or NULL (what a launch reads). */
+static const GV *
+newest_tensor(G *g, int mark)
+{
+	for (int i = g->nv - 1; i >= mark; i--)
+		if (!g->v[i].scalar)
+			return &g->v[i];
+	return NULL;
+}
+
+/*
+ *     %fA = async ...                 (carried to the join)
+ *     cond_br %c, ^a, ^b              (or ^a and ^j(%fA): a triangle)
+ *   ^a:  [await %fA] ops [%fB = async ...]  br ^j(%fB or %fA)
+ *   ^b:  [await %fA] ops  br ^j(%fA)
+ *   ^j(%m: future<T>):  await %m now, later or never
+ */
+static void
+gen_future_diamond(G *g)
+{
+	Fut f = {0}, nf;
+	char cond[16], names[1][16], sa[96], sb[96];
+	int mark, a, b, j, m;
+	bool tri = gen_chance(g, 30), swap;
+
+	gen_carried_types(g, &f, NULL);
+	gen_carried_launch(g, &f, NULL, false);
+	cfg_condition(g, cond, sizeof cond);
+	a = g->sh->names++;
+	b = g->sh->names++;
+	j = g->sh->names++;
+	m = g->sh->names++;
+	swap = gen_chance(g, 50);
+	fmt_snprintf(names[0], 16, "%s", f.name);
+	succ_text(a, NULL, 0, sa, sizeof sa);
+	if (tri)
+		succ_text(j, names, 1, sb, sizeof sb);
+	else
+		succ_text(b, NULL, 0, sb, sizeof sb);
+	gen_line(g, "cond_br %%%s, %s, %s", cond, swap ? sb : sa, swap ? sa : sb);
+	++g->sh->ops;
+	for (int arm = 0; arm < 2 - tri; arm++) {
+		emit_label(g, arm ? b : a, NULL, 0);
+		mark = arm_enter(g);
+		if (gen_chance(g, 35))
+			gen_emit_await(g, &f);
+		gen_ops(g, 1 + gen_pick(g, 3));
+		nf = f;
+		if (!arm && gen_chance(g, 70)) /* a new launch on this edge */
+			gen_carried_launch(g, &nf, newest_tensor(g, mark),
+					   gen_chance(g, 30));
+		gen_await_pending(g, g->depth);
+		fmt_snprintf(names[0], 16, "%s", nf.name);
+		gen_line(g, "br %s", succ_text(j, names, 1, sa, sizeof sa));
+		++g->sh->ops;
+		arm_leave(g, mark);
+	}
+	fmt_snprintf(f.name, sizeof f.name, "m%d", m);
+	emit_future_label(g, j, NULL, f.name, &f);
+	gen_carried_out(g, &f);
+	gen_count(g, GC_CARRY_BLOCK);
+	gen_count(g, GC_CFG_DIAMOND);
+}
+
+/*
+ *     %fA = async ...
+ *     %zK = const LB : index
+ *     br ^h(%zK, %fA)
+ *   ^h(%iK: index, %faK: future<T>):
+ *     %cK = lt %iK, UB : index
+ *     cond_br %cK, ^b, ^x           (or ^x(%faK))
+ *   ^b:  [%w = await %faK] ops  %g = async ... (or %faK unchanged)
+ *     %iKn = add %iK, STEP : index
+ *     br ^h(%iKn, %g)
+ *   ^x [(%xa: future<T>)]:  await %faK (or %xa) now, later or never
+ */
+static void
+gen_future_loop(G *g)
+{
+	Fut f = {0}, nf;
+	char ub[16], iv[16], fa[16], names[2][16], s[96];
+	int mark, outer, k, h, body, x, lb, step, bound;
+	bool exit_arg;
+
+	if (g->nloops == 8)
+		return;
+	gen_carried_types(g, &f, NULL);
+	gen_carried_launch(g, &f, NULL, false);
+	k = g->sh->names++;
+	h = g->sh->names++;
+	body = g->sh->names++;
+	x = g->sh->names++;
+	lb = gen_chance(g, 25) ? 1 : 0;
+	step = gen_chance(g, 25) ? 2 : 1;
+	if (gen_chance(g, 50)) {
+		fmt_snprintf(ub, sizeof ub, "%%n");
+		bound = 4;
+	} else {
+		bound = gen_pick(g, 4);
+		fmt_snprintf(ub, sizeof ub, "%d", bound);
+	}
+	exit_arg = gen_chance(g, 50);
+	outer = g->nv;
+	fmt_snprintf(iv, sizeof iv, "i%d", k);
+	fmt_snprintf(fa, sizeof fa, "fa%d", k);
+	gen_line(g, "%%z%d = const %d : index", k, lb);
+	fmt_snprintf(names[0], 16, "z%d", k);
+	fmt_snprintf(names[1], 16, "%s", f.name);
+	gen_line(g, "br %s", succ_text(h, names, 2, s, sizeof s));
+	emit_future_label(g, h, iv, fa, &f);
+	gen_line(g, "%%c%d = lt %%i%d, %s : index", k, k, ub);
+	fmt_snprintf(names[0], 16, "%s", fa);
+	gen_line(g, "cond_br %%c%d, ^bb%d, %s", k, body,
+		 succ_text(x, names, exit_arg, s, sizeof s));
+	g->sh->ops += 4;
+	/* the body */
+	emit_label(g, body, NULL, 0);
+	mark = arm_enter(g);
+	fmt_snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv, "%s", iv);
+	g->loops[g->nloops].mark = outer;
+	g->loops[g->nloops++].ub = bound;
+	nf = f;
+	fmt_snprintf(nf.name, sizeof nf.name, "%s", fa);
+	if (gen_chance(g, 85))
+		gen_emit_await(g, &nf);
+	gen_ops(g, 1 + gen_pick(g, 3));
+	if (gen_chance(g, 85))
+		gen_carried_launch(g, &nf, newest_tensor(g, mark),
+				   gen_chance(g, 30));
+	else
+		gen_count(g, GC_CARRY_SAME);
+	g->nloops--;
+	gen_await_pending(g, g->depth);
+	gen_line(g, "%%i%dn = add %%i%d, %d : index", k, k, step);
+	fmt_snprintf(names[0], 16, "i%dn", k);
+	fmt_snprintf(names[1], 16, "%s", nf.name);
+	gen_line(g, "br %s", succ_text(h, names, 2, s, sizeof s));
+	g->sh->ops += 2;
+	arm_leave(g, mark);
+	/* the exit: the header's %fa is in scope, and the exit's own */
+	fmt_snprintf(f.name, sizeof f.name, "%s", fa);
+	if (exit_arg) {
+		fmt_snprintf(f.name, sizeof f.name, "xa%d", k);
+		emit_future_label(g, x, NULL, f.name, &f);
+	} else {
+		emit_label(g, x, NULL, 0);
+	}
+	gen_carried_out(g, &f);
+	gen_count(g, GC_CARRY_BLOCK);
+	gen_count(g, GC_CARRY_BACK);
+	gen_count(g, GC_CFG_LOOP);
+}
+
 /* ---- selects: a join of two values without blocks */
 
 /*
@@ -473,7 +646,12 @@ gen_cfg(G *g)
 	    gen_chance(g, pct)) {
 		if (g->cfgdepth)
 			gen_count(g, GC_CFG_NESTED);
-		if (gen_chance(g, 60))
+		if ((g->o->mix & GEN_ASYNC) && gen_chance(g, CFG_CARRY)) {
+			if (gen_chance(g, 50))
+				gen_future_diamond(g);
+			else
+				gen_future_loop(g);
+		} else if (gen_chance(g, 60))
 			gen_diamond(g);
 		else
 			gen_block_loop(g);

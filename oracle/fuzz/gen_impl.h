@@ -2,8 +2,10 @@
  * gen_impl.h: what the generator's files share (not the room's face): the
  * generator's state G, the values it tracks, and the draws and emitters one
  * file calls in another.  gen.c -> gen_region.c -> gen_tensor.c ->
- * gen_scope.c, no call back, except gen_region.c <-> gen_cfg.c (the op
- * mix and the blocks nest in each other).
+ * gen_scope.c, no call back, except gen_region.c <-> gen_cfg.c and
+ * gen_region.c <-> gen_carry.c (the op mix, the blocks and the loops
+ * that carry futures nest in each other; gen_cfg.c -> gen_carry.c for
+ * the launches its blocks pass along).
  */
 #ifndef BUFDIFF_GEN_IMPL_H
 #define BUFDIFF_GEN_IMPL_H
@@ -122,9 +124,36 @@ void gen_data(G *g);
 
 /* ------------------------------------------------------- gen_region.c */
 
+/* Regions: enter one a level deeper (the mark: values before it), leave
+ * it (its launches awaited, its values gone). */
+int gen_enter(G *g);
+void gen_leave(G *g, int mark);
+/* Await the region's launches, yield values of types t[0..n), leave. */
+void gen_close_region(G *g, const GV *t, int n, int mark);
+const char *gen_types_text(const GV *t, int n, char *buf, size_t size);
+/* `%a, %b = await %f`: new values of f's result types in scope. */
+void gen_emit_await(G *g, const Fut *f);
 void gen_await_pending(G *g, int scope);
 void gen_assert(G *g);
 void gen_ops(G *g, int n);      /* up to n ops of the mix, within max_ops */
+
+/* -------------------------------------------------------- gen_carry.c */
+
+/* `future<T, U>` of f's result types. */
+const char *gen_future_ty(const Fut *f, char *buf, size_t n);
+/* A launch of f's result types (f->nres, f->res set; its name and scope
+ * are filled in), whose region first reads `reads` (a tensor iter arg or
+ * a value a loop body made; NULL: nothing chosen) and, with `into`,
+ * computes an op into a value of its first result type. */
+void gen_carried_launch(G *g, Fut *f, const GV *reads, bool into);
+/* f's result types: none (20%), or one tensor, `first` when given. */
+void gen_carried_types(G *g, Fut *f, const GV *first);
+/* A for carrying futures (GEN_ASYNC): a prefetch loop; false when it
+ * made none. */
+bool gen_prefetch(G *g);
+/* After a construct that carried f out: await it now, leave it pending
+ * (awaited later) or never await it. */
+void gen_carried_out(G *g, const Fut *f);
 
 /* ---------------------------------------------------------- gen_cfg.c */
 

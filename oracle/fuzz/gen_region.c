@@ -9,8 +9,8 @@
 /* ---- regions */
 
 /* %a, %b = await %f (no results: `await %f`) */
-static void
-emit_await(G *g, const Fut *f)
+void
+gen_emit_await(G *g, const Fut *f)
 {
 	char names[48] = "";
 	size_t k = 0;
@@ -32,7 +32,7 @@ gen_await_pending(G *g, int scope)
 {
 	while (g->nfuts && g->futs[g->nfuts - 1].scope >= scope) {
 		Fut *f = &g->futs[--g->nfuts];
-		emit_await(g, f);
+		gen_emit_await(g, f);
 		if (g->nagain < 16 && gen_chance(g, 40))
 			g->again[g->nagain++] = *f;
 	}
@@ -44,20 +44,20 @@ await_again(G *g)
 {
 	Fut f = g->again[gen_pick(g, g->nagain)];
 
-	emit_await(g, &f);
+	gen_emit_await(g, &f);
 	gen_count(g, GC_AWAIT_AGAIN);
 }
 
 /* Run body ops at a deeper scope; values made there die with it. */
-static int
-enter(G *g)
+int
+gen_enter(G *g)
 {
 	g->depth++;
 	return g->nv;
 }
 
-static void
-leave(G *g, int mark)
+void
+gen_leave(G *g, int mark)
 {
 	gen_await_pending(g, g->depth);
 	for (int i = 0; i < g->nagain; i++)
@@ -91,17 +91,17 @@ emit_yield(G *g, const GV *t, int n, int mark)
 }
 
 /* End a region: await its launches, yield values of types t, leave. */
-static void
-close_region(G *g, const GV *t, int n, int mark)
+void
+gen_close_region(G *g, const GV *t, int n, int mark)
 {
 	gen_await_pending(g, g->depth);
 	emit_yield(g, t, n, mark);
-	leave(g, mark);
+	gen_leave(g, mark);
 }
 
 /* "(T1, T2)" */
-static const char *
-types_text(const GV *t, int n, char *buf, size_t size)
+const char *
+gen_types_text(const GV *t, int n, char *buf, size_t size)
 {
 	char s[64];
 	int k = fmt_snprintf(buf, size, "(");
@@ -143,7 +143,7 @@ gen_if_bare(G *g, const char *cond)
 	int mark;
 
 	gen_line(g, "if %%%s {", cond);
-	mark = enter(g);
+	mark = gen_enter(g);
 	if (t && gen_chance(g, 50)) {
 		GV tt = *t, *w = gen_new_value(g, &tt, "v");
 		gen_line(g, "%%%s = fill %s into %%%s : %s", w->name,
@@ -151,12 +151,12 @@ gen_if_bare(G *g, const char *cond)
 		++g->sh->ops;
 	}
 	gen_ops(g, 1 + gen_pick(g, 3));
-	leave(g, mark);
+	gen_leave(g, mark);
 	if (gen_chance(g, 50)) {
 		gen_line(g, "} else {");
-		mark = enter(g);
+		mark = gen_enter(g);
 		gen_ops(g, 1 + gen_pick(g, 2));
-		leave(g, mark);
+		gen_leave(g, mark);
 	}
 	gen_line(g, "}");
 	gen_count(g, GC_IF_BARE);
@@ -190,7 +190,7 @@ gen_if(G *g)
 	r = g->sh->names++;
 	gen_line(g, "%%r%d = if %%%s -> (%s) {", r, cond,
 		 gen_ty(&tt, s, sizeof s));
-	mark = enter(g);
+	mark = gen_enter(g);
 	if (pair) {
 		GV *w = gen_new_value(g, &tt, "v");
 		gen_line(g, "%%%s = fill %s into %%%s : %s", w->name,
@@ -198,9 +198,9 @@ gen_if(G *g)
 		++g->sh->ops;
 	}
 	gen_ops(g, 1 + gen_pick(g, 3));
-	close_region(g, &tt, 1, mark);
+	gen_close_region(g, &tt, 1, mark);
 	gen_line(g, "} else {");
-	mark = enter(g);
+	mark = gen_enter(g);
 	if (pair) {
 		GV *u = gen_new_value(g, &tt, "v");
 		gen_line(g, "%%%s = add %%%s, %s : %s", u->name, tt.name,
@@ -208,7 +208,7 @@ gen_if(G *g)
 		++g->sh->ops;
 	}
 	gen_ops(g, gen_pick(g, 3));
-	close_region(g, &tt, 1, mark);
+	gen_close_region(g, &tt, 1, mark);
 	gen_line(g, "}");
 	v = gen_new_value(g, &tt, "r");
 	fmt_snprintf(v->name, sizeof v->name, "r%d", r);
@@ -256,8 +256,8 @@ gen_for(G *g)
 	if (n == 2)
 		fmt_snprintf(hdr + strlen(hdr), sizeof hdr - strlen(hdr),
 			 ", %%acc%db = %%%s", k, tt[1].name);
-	gen_line(g, "%s) -> %s {", hdr, types_text(tt, n, s, sizeof s));
-	mark = enter(g);
+	gen_line(g, "%s) -> %s {", hdr, gen_types_text(tt, n, s, sizeof s));
+	mark = gen_enter(g);
 	for (int i = 0; i < n; i++) {
 		GV *acc = gen_new_value(g, &tt[i], "acc");
 		fmt_snprintf(acc->name, sizeof acc->name, i ? "acc%db" : "acc%d", k);
@@ -267,7 +267,7 @@ gen_for(G *g)
 	g->loops[g->nloops++].ub = bound;
 	gen_ops(g, 1 + gen_pick(g, 3));
 	g->nloops--;
-	close_region(g, tt, n, mark);
+	gen_close_region(g, tt, n, mark);
 	gen_line(g, "}");
 	for (int i = 0; i < n; i++) {
 		GV *v = gen_new_value(g, &tt[i], "r");
@@ -303,7 +303,7 @@ gen_forall(G *g)
 	lb = gen_chance(g, 20) ? 1 : 0;
 	gen_line(g, "%%r%d = forall %%i%d = %d to %d shared(%%o%d = %%%s) -> (%s) {",
 		 r, k, lb, ub, k, tt.name, gen_ty(&tt, s, sizeof s));
-	mark = enter(g);
+	mark = gen_enter(g);
 	o = gen_new_value(g, &tt, "o");
 	fmt_snprintf(o->name, sizeof o->name, "o%d", k);
 	fmt_snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv, "i%d", k);
@@ -348,7 +348,7 @@ gen_forall(G *g)
 		 gen_literal(g, row.dt, lit, sizeof lit), rs);
 	gen_line(g, "parallel_insert_slice %%%s into %%o%d[%s] %s", u->name, k,
 		 off, sz);
-	leave(g, mark);
+	gen_leave(g, mark);
 	gen_line(g, "}");
 	t = gen_new_value(g, &tt, "r");
 	fmt_snprintf(t->name, sizeof t->name, "r%d", r);
@@ -396,7 +396,7 @@ gen_while(G *g)
 	gen_line(g, "condition %%t%d", k);
 	g->depth--;
 	gen_line(g, "} do {");
-	mark = enter(g);
+	mark = gen_enter(g);
 	{
 		GV *acc = gen_new_value(g, &tt, "acc");
 		fmt_snprintf(acc->name, sizeof acc->name, "acc%d", k);
@@ -405,7 +405,7 @@ gen_while(G *g)
 	gen_await_pending(g, g->depth);
 	gen_line(g, "%%c%dn = add %%c%d, 1 : index", k, k);
 	gen_line(g, "yield %%%s, %%c%dn", yield_of(g, &tt, mark), k);
-	leave(g, mark);
+	gen_leave(g, mark);
 	gen_line(g, "}");
 	{
 		GV *v = gen_new_value(g, &tt, "r");
@@ -455,14 +455,14 @@ gen_async(G *g)
 	stream = gen_pick(g, 3);
 	if (f.nres)
 		gen_line(g, "%%f%d = async stream %d -> %s {", k, stream,
-			 types_text(f.res, f.nres, s, sizeof s));
+			 gen_types_text(f.res, f.nres, s, sizeof s));
 	else
 		gen_line(g, "%%f%d = async stream %d {", k, stream);
-	mark = enter(g);
+	mark = gen_enter(g);
 	g->in_async++;
 	gen_ops(g, 1 + gen_pick(g, 3));
 	g->in_async--;
-	close_region(g, f.res, f.nres, mark);
+	gen_close_region(g, f.res, f.nres, mark);
 	gen_line(g, "}");
 	fmt_snprintf(f.name, sizeof f.name, "f%d", k);
 	f.scope = g->depth;
@@ -697,7 +697,7 @@ gen_generate(G *g)
 					   d ? ", " : "", k, d);
 	gen_line(g, "%%r%d = generate [%s] : %s {", r, ivs,
 		 gen_ty(&tt, s, sizeof s));
-	mark = enter(g);
+	mark = gen_enter(g);
 	for (int d = 0; d < tt.rank; d++) {
 		fmt_snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv,
 			     "i%d_%d", k, d);
@@ -722,7 +722,7 @@ gen_generate(G *g)
 	g->in_async--;
 	g->in_forall = in_forall;
 	g->nloops = nloops;
-	leave(g, mark);
+	gen_leave(g, mark);
 	gen_line(g, "}");
 	c = gen_new_value(g, &tt, "r");
 	fmt_snprintf(c->name, sizeof c->name, "r%d", r);
@@ -761,8 +761,10 @@ gen_op(G *g)
 		gen_matmul(g);
 	else if (k < 66 && (mix & GEN_MATMUL))
 		gen_transpose_reduce(g);
-	else if (k < 71 && (mix & GEN_LOOPS) && g->depth < 3)
-		gen_for(g);
+	else if (k < 71 && (mix & GEN_LOOPS) && g->depth < 3) {
+		if (!gen_prefetch(g))
+			gen_for(g);
+	}
 	else if (k < 74 && (mix & GEN_LOOPS) && g->depth < 3) {
 		if (k >= 72 && (mix & GEN_FORALL))
 			gen_forall(g);
