@@ -17,6 +17,7 @@
 
 static const GenOpts opts = {12, GEN_ALL, false};
 enum { FIRST_GENERATE = 10 }; /* generate_mix: programs to the first failure */
+enum { FIRST_CARRIED = 48 };  /* carried_mutant_caught: the same */
 /* carried_futures: programs of seeds 0..999 that carry a future (the
  * loops mix, the loops and blocks mix, every construct), and that carry
  * one by a block argument */
@@ -184,6 +185,32 @@ START_TEST(failure_mutants_caught)
 		ck_assert_int_eq(st.programs, first[k]);
 		fuzz_stats_free(&st);
 	}
+}
+END_TEST
+
+/* mutant-carried-launch-ends (a launch whose future a loop or a branch
+ * carries analysed as if it ended at its own awaits) is caught from seed
+ * 1 within 1000 programs, in a program that carries a future. */
+START_TEST(carried_mutant_caught)
+{
+	FuzzOpts o = {0};
+	FuzzStats st;
+
+	o.strategy = strategy_find("mutant-carried-launch-ends");
+	ck_assert_ptr_nonnull(o.strategy);
+	o.seed = 1;
+	o.count = 1000;
+	o.nshards = 1;
+	o.quiet = true;
+	o.first = true;
+	o.gen = runs;
+	ck_assert_int_eq(fuzz_run(&o, &st), 1);
+	fprintf(stderr, "mutant-carried-launch-ends: first failure after %ld "
+		"programs: %s\n", (long)st.programs,
+		st.buckets.n ? st.buckets.b[0].sig : "?");
+	ck_assert_int_eq(st.failures, 1);
+	ck_assert_int_eq(st.programs, FIRST_CARRIED);
+	fuzz_stats_free(&st);
 }
 END_TEST
 
@@ -712,6 +739,7 @@ main(void)
 	tcase_add_test(t, huge_seeds_load);
 	tcase_add_test(t, programs_are_valid_and_varied);
 	tcase_add_test(t, failure_mutants_caught);
+	tcase_add_test(t, carried_mutant_caught);
 	tcase_add_test(t, one_shot_is_clean);
 	tcase_add_test(t, broken_strategy_caught_and_reduced);
 	tcase_add_test(t, shards_do_not_overlap);
