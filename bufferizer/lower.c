@@ -442,9 +442,8 @@ static void
 lower_await(Lower *L, const Op *op, BBlock *out)
 {
 	BInst *in = inst_new(L, BI_AWAIT, op, NULL);
-	Value **res = L->futres[op->args[0].v->id];
-
 	const Value *f = op->args[0].v;
+	Value **res = L->futres[f->id];
 
 	in->vals = res;
 	in->nvals = res ? op->nres : 0; /* (a carried future has no `%f.k`) */
@@ -772,7 +771,6 @@ lower_loop_yield(Lower *L, const Op *loop, const Op *term, BInst *t,
 				   "iter args swap buffers");
 			emit_copy(L, out, term, src[k], y,
 				  "save a value another iter arg overwrites");
-
 			break;
 		}
 	}

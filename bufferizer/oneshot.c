@@ -1785,7 +1785,8 @@ typedef struct Held {
 	const Op *launch;
 	bool *read;      /* by class root: a carried launch reads it */
 	bool *given;     /* by class root: a carried future's results */
-	const Op **by;   /* by class root: that launch */
+	const Op **reader; /* by class root: that launch */
+	const Op **await;  /* by class root: an await giving them */
 	bool any;
 } Held;
 
@@ -1800,7 +1801,7 @@ held_reads(Op *op, void *ctx)
 		if (is_tensor(v) && !inside(v, h->launch)) {
 			int r = find(h->S, v->id);
 			h->read[r] = true;
-			h->by[r] = h->launch;
+			h->reader[r] = h->launch;
 		}
 	}
 	return WALK_GO;
@@ -1821,7 +1822,7 @@ held_op(Op *op, void *ctx)
 			if (is_tensor(op->res[k])) {
 				int r = find(h->S, op->res[k]->id);
 				h->given[r] = true;
-				h->by[r] = op;
+				h->await[r] = op;
 			}
 	return WALK_GO;
 }
@@ -1862,6 +1863,7 @@ held_recheck(OS *S)
 	const Program *p = S->p;
 	size_t n = (size_t)p->nvalues + 1;
 	Held h = {S, NULL, arena_alloc(S->a, n), arena_alloc(S->a, n),
+		  arena_alloc(S->a, n * sizeof(const Op *)),
 		  arena_alloc(S->a, n * sizeof(const Op *)), false};
 	int nf = 0;
 
@@ -1876,12 +1878,12 @@ held_recheck(OS *S)
 			continue;
 		r = find(S, d->into->id);
 		if (h.read[r])
-			S->forbid[i] = carried_reason(S, d->into, h.by[r],
+			S->forbid[i] = carried_reason(S, d->into, h.reader[r],
 						      "is read by the launch of",
 						      NULL);
 		else if (h.given[r] && (awaited_carried(S, d->into) ||
 					!in_producer(S, v->def, r)))
-			S->forbid[i] = carried_reason(S, d->into, h.by[r],
+			S->forbid[i] = carried_reason(S, d->into, h.await[r],
 				"holds the launch results awaited as",
 				"another trip may await them again");
 		else
