@@ -1121,20 +1121,31 @@ in_shared(OS *S, const Op *w, const Value *c)
 	return false;
 }
 
-/* Does c's buffer come from outside a generate around w?  Each element's
- * run of the body must see it as it was (value semantics); the body runs
- * again after the write.  The generate around w that holds it, or NULL. */
+static bool
+is_generate(const OS *S, const Op *P)
+{
+	(void)S;
+	return P->kind == OP_GENERATE;
+}
+
+static bool
+is_carried_launch(const OS *S, const Op *P)
+{
+	return P->kind == OP_ASYNC && launch_carried(&S->car, P);
+}
+
+/* The op around w (one `is` holds for) whose region c's buffer comes from
+ * outside of (a member of c's class defined outside it), or NULL. */
 static const Op *
-in_generate(OS *S, const Op *w, const Value *c)
+from_outside(OS *S, const Op *w, const Value *c,
+	     bool (*is)(const OS *, const Op *))
 {
 	int root = find(S, c->id);
 
-	if (broken(S, ONESHOT_GENERATE))
-		return NULL;
 	for (const Op *F = w; F->parent->parent; F = F->parent->parent) {
 		const Op *P = F->parent->parent;
 		int m = root;
-		if (P->kind != OP_GENERATE)
+		if (!is(S, P))
 			continue;
 		do {
 			if (!inside(S->p->values[m], P))
@@ -1145,27 +1156,23 @@ in_generate(OS *S, const Op *w, const Value *c)
 	return NULL;
 }
 
+/* Does c's buffer come from outside a generate around w?  Each element's
+ * run of the body must see it as it was (value semantics); the body runs
+ * again after the write.  The generate around w that holds it, or NULL. */
+static const Op *
+in_generate(OS *S, const Op *w, const Value *c)
+{
+	return broken(S, ONESHOT_GENERATE) ? NULL
+	       : from_outside(S, w, c, is_generate);
+}
+
 /* Does c's buffer come from outside a carried launch around w?  The
  * launch may run on a later trip, while the host uses it. */
 static const Op *
 in_carried_launch(OS *S, const Op *w, const Value *c)
 {
-	int root = find(S, c->id);
-
-	if (broken(S, ONESHOT_CARRIED))
-		return NULL;
-	for (const Op *F = w; F->parent->parent; F = F->parent->parent) {
-		const Op *P = F->parent->parent;
-		int m = root;
-		if (P->kind != OP_ASYNC || !launch_carried(&S->car, P))
-			continue;
-		do {
-			if (!inside(S->p->values[m], P))
-				return P;
-			m = S->next[m];
-		} while (m != root);
-	}
-	return NULL;
+	return broken(S, ONESHOT_CARRIED) ? NULL
+	       : from_outside(S, w, c, is_carried_launch);
 }
 
 /* "the buffer of %c WHAT %g at ..., whose future is carried: TAIL" */

@@ -39,6 +39,25 @@ first_diff(const Tensor *ref, const Tensor *got)
 	return -1;
 }
 
+/* The case at path, verified, and the reference's outputs; -1 after
+ * printing the located error (a reference failing at an assert too:
+ * there is nothing to compare). */
+static int
+load_reference(const char *path, Case **c, Tensor ***ref, int *nref)
+{
+	Diag d;
+
+	if (!case_load(path, 0, c, &d) && !tir_verify((*c)->prog, &(*c)->lim, &d) &&
+	    !ref_run((*c)->prog, (*c)->entry, (*c)->inputs, &(*c)->lim, ref,
+		     nref, &d))
+		return 0;
+	if (d.loc.line > 0)
+		diag_print(stderr, path, *c ? (*c)->text : NULL, &d);
+	else
+		fprintf(stderr, "%s: error: %s\n", path, d.msg);
+	return -1;
+}
+
 static int
 write_source(const Case *c, const MlirVersion *v, const char *path, Diag *d)
 {
@@ -73,14 +92,8 @@ cmd_native(const Args *a)
 	NativeOpts no = {.v = v, .timeout = a->tool_timeout};
 	Diag d;
 
-	if (case_load(path, 0, &c, &d) || tir_verify(c->prog, &c->lim, &d) ||
-	    ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref, &nref, &d)) {
-		if (d.loc.line > 0)
-			diag_print(stderr, path, c ? c->text : NULL, &d);
-		else
-			fprintf(stderr, "%s: error: %s\n", path, d.msg);
+	if (load_reference(path, &c, &ref, &nref))
 		goto out;
-	}
 	no.async = native_needs_async(c->prog);
 	if (a->out && (write_source(c, v, a->out, &d) ||
 		       native_command(&no, a->out, &cmd, &d))) {
@@ -205,14 +218,8 @@ cmd_upstream(const Args *a)
 	Diag d;
 	bool differ = false;
 
-	if (case_load(path, 0, &c, &d) || tir_verify(c->prog, &c->lim, &d) ||
-	    ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref, &nref, &d)) {
-		if (d.loc.line > 0)
-			diag_print(stderr, path, c ? c->text : NULL, &d);
-		else
-			fprintf(stderr, "%s: error: %s\n", path, d.msg);
+	if (load_reference(path, &c, &ref, &nref))
 		goto out;
-	}
 	no.async = native_needs_async(c->prog);
 	if (native_run(c->prog, path, c->entry, c->inputs, ref, nref, &no, &nr,
 		       &d) || native_source(c->prog, path, c->entry, c->inputs,
