@@ -151,18 +151,6 @@ external_forget(void)
 
 /* ---- asking a tool */
 
-/* s as a single-quoted shell word. */
-static void
-sh_quote(Str *b, const char *s)
-{
-	str_puts(b, "'");
-	for (; *s; s++)
-		if (*s == '\'')
-			str_puts(b, "'\\''");
-		else
-			str_put(b, s, 1);
-	str_puts(b, "'");
-}
 
 /* The pipeline of mlir-pipeline, as given or the default. */
 static const char *
@@ -187,7 +175,7 @@ external_command(const ExternalOpts *o, const Strategy *s, Str *b)
 			   pipeline(o));
 		pass = str_take(&p);
 		str_printf(b, "%s ", s->arg);
-		sh_quote(b, pass ? pass : "");
+		tool_sh_quote(b, pass ? pass : "");
 		str_puts(b, " --mlir-print-op-generic --mlir-print-debuginfo "
 			 "--mlir-print-local-scope");
 		mem_free(pass);
@@ -205,7 +193,7 @@ external_command(const ExternalOpts *o, const Strategy *s, Str *b)
 		str_printf(&p, " %s", opts(o)->mlir_options);
 	pass = str_take(&p);
 	str_printf(b, "%s ", s->arg);
-	sh_quote(b, pass ? pass : "");
+	tool_sh_quote(b, pass ? pass : "");
 	str_puts(b, " --mlir-print-op-generic --mlir-print-debuginfo "
 		 "--mlir-print-local-scope");
 	mem_free(pass);
@@ -225,7 +213,7 @@ external_stage(const ExternalOpts *o, const Strategy *s, Str *b)
 		return;
 	if (strpbrk(cmd, ";&|#\n")) {
 		str_puts(b, "sh -c ");
-		sh_quote(b, cmd);
+		tool_sh_quote(b, cmd);
 	} else {
 		str_puts(b, cmd);
 	}
@@ -845,7 +833,7 @@ batch_command(const ExternalOpts *o, const Strategy *s)
 	}
 	pipe = str_take(&p);
 	str_printf(&b, "%s ", s->arg);
-	sh_quote(&b, pipe ? pipe : "");
+	tool_sh_quote(&b, pipe ? pipe : "");
 	str_puts(&b, " --mlir-print-op-generic --mlir-print-debuginfo "
 		 "--mlir-print-local-scope");
 	mem_free(pipe);

@@ -85,6 +85,8 @@ int tool_call(const ToolCall *c, ToolResult *r);
 int tool_run(const char *cmd, const char *in, size_t nin, double timeout,
 	     ToolResult *r);
 void tool_result_free(ToolResult *r);   /* r's buffers; r reusable */
+/* s as a single-quoted shell word, appended to b. */
+void tool_sh_quote(Str *b, const char *s);
 /* Seconds on the monotonic clock (for durations). */
 double tool_now(void);
 /* One line for reports: "exit 1", "killed by signal 11 (SIGSEGV)",

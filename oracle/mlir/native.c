@@ -345,17 +345,30 @@ native_command(const NativeOpts *o, const char *input, Str *cmd, Diag *d)
 		str_printf(cmd, "%s ", o->tool);
 	else
 		str_printf(cmd, "mlir-opt-%d ", n);
-	if (input)
-		str_printf(cmd, "%s ", input);
-	if (o->pipeline) {
-		str_printf(cmd, "'--pass-pipeline=builtin.module(%s)'", o->pipeline);
-	} else {
-		str_puts(cmd, "'--one-shot-bufferize=bufferize-function-boundaries");
-		if (v->analysis_options && *v->analysis_options)
-			str_printf(cmd, " %s", v->analysis_options);
-		if (o->options && *o->options)
-			str_printf(cmd, " %s", o->options);
-		str_puts(cmd, "'");
+	if (input) { /* (lit's %s as it is) */
+		if (strcmp(input, "%s"))
+			tool_sh_quote(cmd, input);
+		else
+			str_puts(cmd, input);
+		str_puts(cmd, " ");
+	}
+	{
+		Str pass = {0};
+		if (o->pipeline) {
+			str_printf(&pass, "--pass-pipeline=builtin.module(%s)",
+				   o->pipeline);
+		} else {
+			str_puts(&pass, "--one-shot-bufferize=bufferize-function-"
+				 "boundaries");
+			if (v->analysis_options && *v->analysis_options)
+				str_printf(&pass, " %s", v->analysis_options);
+			if (o->options && *o->options)
+				str_printf(&pass, " %s", o->options);
+		}
+		tool_sh_quote(cmd, pass.s ? pass.s : "");
+		if (pass.oom)
+			cmd->oom = true;
+		str_free(&pass);
 	}
 	str_printf(cmd, " | mlir-opt-%d", n);
 	str_puts(cmd, " --convert-bufferization-to-memref --convert-linalg-to-loops ");

@@ -477,3 +477,15 @@ tool_stderr_head(const ToolResult *r, int lines, char *buf, size_t n)
 	buf[k] = 0;
 	return buf;
 }
+
+void
+tool_sh_quote(Str *b, const char *s)
+{
+	str_puts(b, "'");
+	for (; *s; s++)
+		if (*s == '\'')
+			str_puts(b, "'\\''");
+		else
+			str_put(b, s, 1);
+	str_puts(b, "'");
+}
