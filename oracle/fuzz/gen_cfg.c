@@ -340,6 +340,28 @@ header_ops(G *g, const GV *o)
  *     br ^h(%i2, %acc2)
  *   ^x(%r: T):  [read o]
  */
+/* A loop of blocks' names (its number, header, body and exit blocks) and
+ * bounds: start 0 or 1, step 1 or 2, %n or a literal (bound: its trips at
+ * most, for the loops' table). */
+static void
+loop_head(G *g, int *k, int *h, int *body, int *x, int *lb, int *step,
+	  int *bound, char *ub, size_t nub)
+{
+	*k = g->sh->names++;
+	*h = g->sh->names++;
+	*body = g->sh->names++;
+	*x = g->sh->names++;
+	*lb = gen_chance(g, 25) ? 1 : 0;
+	*step = gen_chance(g, 25) ? 2 : 1;
+	if (gen_chance(g, 50)) {
+		fmt_snprintf(ub, nub, "%%n");
+		*bound = 4;
+	} else {
+		*bound = gen_pick(g, 4);
+		fmt_snprintf(ub, nub, "%d", *bound);
+	}
+}
+
 static void
 gen_block_loop(G *g)
 {
@@ -354,19 +376,7 @@ gen_block_loop(G *g)
 	idx.scalar = true;
 	ht[0] = idx;
 	n = 1 + edge_types(g, init, ht + 1);
-	k = g->sh->names++;
-	h = g->sh->names++;
-	body = g->sh->names++;
-	x = g->sh->names++;
-	lb = gen_chance(g, 25) ? 1 : 0;
-	step = gen_chance(g, 25) ? 2 : 1;
-	if (gen_chance(g, 50)) {
-		fmt_snprintf(ub, sizeof ub, "%%n");
-		bound = 4;
-	} else {
-		bound = gen_pick(g, 4);
-		fmt_snprintf(ub, sizeof ub, "%d", bound);
-	}
+	loop_head(g, &k, &h, &body, &x, &lb, &step, &bound, ub, sizeof ub);
 	if (gen_chance(g, 45) && (o = pick_outer(g, g->nv))) {
 		ov = *o;
 		o = &ov;
@@ -538,19 +548,7 @@ gen_future_loop(G *g)
 		return;
 	gen_carried_types(g, &f, NULL);
 	gen_carried_launch(g, &f, NULL, false);
-	k = g->sh->names++;
-	h = g->sh->names++;
-	body = g->sh->names++;
-	x = g->sh->names++;
-	lb = gen_chance(g, 25) ? 1 : 0;
-	step = gen_chance(g, 25) ? 2 : 1;
-	if (gen_chance(g, 50)) {
-		fmt_snprintf(ub, sizeof ub, "%%n");
-		bound = 4;
-	} else {
-		bound = gen_pick(g, 4);
-		fmt_snprintf(ub, sizeof ub, "%d", bound);
-	}
+	loop_head(g, &k, &h, &body, &x, &lb, &step, &bound, ub, sizeof ub);
 	exit_arg = gen_chance(g, 50);
 	outer = g->nv;
 	fmt_snprintf(iv, sizeof iv, "i%d", k);
