@@ -184,6 +184,9 @@ typedef struct FuzzStats {
 	long programs, failures, skipped;
 	long constructs[FUZZ_CONSTRUCTS]; /* programs holding each */
 	long tool_errors;       /* failures that are an outside tool's error */
+	long native[NATIVE_FAILED + 1]; /* --confirm: programs by verdict */
+	long racy, miscompiles; /* MLIR strategies' differing outputs on
+				 * forall programs (RunOut.race) */
 	double seconds;
 	double first_seconds;   /* time to the first failure */
 	uint64_t first_seed;    /* its seed */
