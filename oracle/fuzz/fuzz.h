@@ -58,6 +58,9 @@ typedef struct GenOpts {
 	bool no_copies;         /* no `copy ... into` (MLIR 19+ refuses a
 				 * materialize_in_destination it cannot do
 				 * in place: a tool-error, not a finding) */
+	bool no_races;          /* no forall body reads an element of its
+				 * shared output that another trip writes
+				 * (MLIR strategies, unless --allow-races) */
 } GenOpts;
 
 /* The case generated from `seed`: a program, seeded random inputs, and one
