@@ -341,8 +341,8 @@ const char *plan_extra_str(const Decisions *ds, int n, char *buf, size_t len);
  */
 int plan_lifetimes(const Decisions *ds);
 const char *plan_lifetime_kind(const Decisions *ds, int i); /* "free", ... */
-/* "free y:after z", "hoist t", "anchor e:r"; flipped "free y:after its
- * last use", "no hoist t", "e:new". */
+/* "free y:after z", "hoist t", "anchor e:r"; flipped "no free y:after z",
+ * "no hoist t", "e:new". */
 const char *plan_lifetime_str(const Decisions *ds, int i, bool flipped,
 			      char *buf, size_t n);
 /* Into t (a copy of ds with its own d): ds's lifetime choices i with

@@ -231,13 +231,9 @@ plan_lifetime_str(const Decisions *ds, int i, bool flipped, char *buf,
 {
 	if (i < ds->nfrees) {
 		const PlanFree *f = &ds->frees[i];
-		if (flipped)
-			fmt_snprintf(buf, n, "free %s:after its last use",
-				     f->v->name);
-		else
-			fmt_snprintf(buf, n, "free %s:after %s", f->v->name,
-				     f->after->nres ? f->after->res[0]->name
-						    : op_info[f->after->kind].name);
+		fmt_snprintf(buf, n, "%sfree %s:after %s", flipped ? "no " : "",
+			     f->v->name, f->after->nres ? f->after->res[0]->name
+			     : op_info[f->after->kind].name);
 	} else if ((i -= ds->nfrees) < ds->nhoists) {
 		fmt_snprintf(buf, n, "%shoist %s", flipped ? "no " : "",
 			     ds->hoists[i].v->name);

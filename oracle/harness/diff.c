@@ -511,6 +511,15 @@ more_culprits(Bisect *b, RunOut *o)
 	mem_free(rest);
 }
 
+/* Is lifetime choice i the free the run's double free faulted at (the
+ * extra one: named first)? */
+static bool
+extra_free(const Bisect *b, int i)
+{
+	return b->viol && b->viol->kind == VK_DOUBLE_FREE && i < b->ds->nfrees &&
+	       same_value(b->ds->frees[i].v, inst_value(b->viol->at));
+}
+
 /* The lifetime choices that must stay for the failure to remain, the
  * decisions all kept (a double free is the extra free's, not the legal
  * in-place decision that made two names share the buffer); none when
@@ -528,8 +537,14 @@ lifetime_culprits(Bisect *b, RunOut *o)
 		o->lculprits[i] = b->n + i;
 	o->nlculprits = b->nl;
 	ddmin(b, o->lculprits, &o->nlculprits);
-	for (int i = 0; i < o->nlculprits; i++)
+	for (int i = 0; i < o->nlculprits; i++) {
 		o->lculprits[i] -= b->n;
+		if (i && extra_free(b, o->lculprits[i])) {
+			int t = o->lculprits[0];
+			o->lculprits[0] = o->lculprits[i];
+			o->lculprits[i] = t;
+		}
+	}
 	b->life = false;
 }
 

@@ -665,8 +665,8 @@ lifetime_fix(const RunOut *r, int i, Fix *f)
 	plan_lifetime_str(&r->ds, i, true, f->to, sizeof f->to);
 	f->os[0] = 0;
 	f->also = false;
-	f->reason = !strcmp(k, "free") ? "one-shot frees a buffer after the "
-		    "last use of any alias" : !strcmp(k, "hoist") ? "one-shot "
+	f->reason = !strcmp(k, "free") ? "one-shot frees each buffer once, "
+		    "after the last use of any alias" : !strcmp(k, "hoist") ? "one-shot "
 		    "allocates on every trip" : "one-shot gives the empty a "
 		    "buffer of its own";
 }
