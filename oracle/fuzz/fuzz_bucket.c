@@ -686,8 +686,9 @@ fuzz_merge(int nfiles, const char *const *files, bool json)
 		mem_free(s);
 	} else if (!rc) {
 		printf("%d shards: %ld programs, %ld failures (%ld tool errors) "
-		       "in %d buckets%s\n", m.shards, m.sums[0], m.sums[1],
-		       m.sums[3], m.bs.n, m.interrupted ? " (interrupted)" : "");
+		       "in %d bucket%s%s\n", m.shards, m.sums[0], m.sums[1],
+		       m.sums[3], m.bs.n, m.bs.n == 1 ? "" : "s",
+		       m.interrupted ? " (interrupted)" : "");
 		buckets_print(stdout, &m.bs);
 		constructs_print(stdout, m.constructs);
 	}

@@ -334,10 +334,13 @@ stale_text(const Rep *R, const Violation *v)
 	fputc('\n', R->out);
 }
 
-/* " after %y = add at F:5:5": the op a free was placed after. */
+/* " after %y = add at F:5:5": the op a free was placed after (a memref
+ * program's frees are its own, after no op of the case's). */
 static void
 after_text(const Rep *R, const Op *op)
 {
+	if (R->bp && R->bp->memref)
+		return; /* a memref.dealloc: its memref line says where */
 	fputs(" after ", R->out);
 	if (!op) {
 		fputs("the bufferized program's start", R->out);
@@ -948,11 +951,12 @@ value_line_json(const BInst *in)
 	json_t *j = json_object();
 
 	/* value: null when the instruction defines none (a return, a free);
-	 * op says which it is (docs/format.md) */
+	 * op says which it is (docs/format.md): "free" for a free, wherever
+	 * it was placed (a memref program's has a made-up op) */
 	if (j && set(j, "value", inst_value(in) ? json_string(inst_value(in)->name)
 						: json_null()) &&
-	    (!in || !in->op ||
-	     set(j, "op", json_string(op_info[in->op->kind].name))) &&
+	    (!in || !in->op || set(j, "op", json_string(in->kind == BI_FREE ?
+							"free" : op_info[in->op->kind].name))) &&
 	    set(j, "line", json_integer(vline(in))) &&
 	    (!in || !in->mloc.line ||
 	     set(j, "memref_line", json_integer(in->mloc.line))))
