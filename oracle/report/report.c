@@ -1252,8 +1252,9 @@ fixes_json(const RunOut *r)
 		ok = f && set(f, "flip", json_string(fx.flip)) &&
 		     set(f, "to", json_string(fx.to));
 		if (ok && fx.os[0])
-			ok = set(f, "one_shot", json_string(fx.os)) &&
-			     (!fx.reason || set(f, "reason", json_string(fx.reason)));
+			ok = set(f, "one_shot", json_string(fx.os));
+		if (ok && fx.reason) /* (a lifetime culprit: no one_shot) */
+			ok = set(f, "reason", json_string(fx.reason));
 		if (!ok || !append(a, f)) {
 			json_decref(f);
 			json_decref(a);
