@@ -325,10 +325,13 @@ stale_text(const Rep *R, const Violation *v)
 		fprintf(R->out, "poison (the contents of the empty %%%s)\n",
 			held->name);
 	else if (in_program(R, held))
-		fprintf(R->out, "%%%s\n", held->name);
+		fprintf(R->out, "%%%s", held->name);
 	else
-		fputs("another value\n", R->out);
-	fputs("    overwritten by ", R->out);
+		fputs("another value", R->out);
+	if (v->at && v->at->kind == BI_FORALL) /* forall_leaks */
+		fputs(", which no parallel_insert_slice wrote (the result "
+		      "keeps what no trip inserted)", R->out);
+	fputs("\n    overwritten by ", R->out);
 	who(R, v->writer);
 	decision_text(R, v->writer, ", decision %s");
 	fputc('\n', R->out);
