@@ -481,7 +481,7 @@ lifetime_culprit(Loader *L, Case *c, const char *s, const yaml_node_t *e)
 						    6) ? colon + 7 : NULL)
 			     : colon + 1;
 
-	if (hoist && !colon) {
+	if (hoist && !colon && *a) {
 		d.result = value_named(L, c, a, e);
 		return d;
 	}
