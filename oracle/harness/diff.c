@@ -348,7 +348,9 @@ flipped_decisions(Bisect *b, const int *keep, int nkeep, Decisions *t)
 	int rc = -1;
 
 	*t = *b->ds;
-	t->frees = NULL, t->hoists = NULL, t->anchors = NULL;
+	t->frees = NULL; /* plan_lifetimes_keep makes t's own */
+	t->hoists = NULL;
+	t->anchors = NULL;
 	t->d = mem_alloc((size_t)(b->c->prog->nvalues + 1) * sizeof *t->d);
 	t->eshare = mem_calloc((size_t)(b->c->prog->nvalues + 1), sizeof *t->eshare);
 	t->argcopies = mem_alloc((size_t)(t->nargcopies + 1) * sizeof *t->argcopies);
