@@ -106,8 +106,9 @@ START_TEST(mlir_finds_later_block_conflict)
 	ck_assert_int_eq(st.programs, 7);
 	ck_assert_int_eq(st.tool_errors, 0);
 	ck_assert_int_eq(st.buckets.n, 1);
-	ck_assert_str_eq(st.buckets.b[0].sig,
-			 "diverge/stale-read culprit=elementwise in=cfg-diamond");
+	ck_assert_str_eq(st.buckets.b[0].sig, "conflict culprit=in-place");
+	ck_assert_int_eq(st.buckets.b[0].in[6], 1); /* cfg-diamond */
+	ck_assert_int_eq(st.buckets.b[0].kinds[VK_STALE_READ], 1);
 	ck_assert_int_eq(st.buckets.b[0].seeds[0], 7);
 	fuzz_stats_free(&st);
 	external_forget();
