@@ -132,6 +132,12 @@ expect 1 "$B" run "$S/cases/mlir/forall-dead-write-into-shared.yaml" --strategy 
 has "  native: confirmed: MLIR's own output differs too; output 0 element 0: reference 1.5, native -1.5"
 has "  miscompile: no order of the forall's trips, each seeing what the earlier ones inserted, gives these outputs (not a race)"
 
+# --strategy mlir-native: MLIR's own output is the verdict
+expect 1 "$B" run "$S/cases/mlir/forall-dead-write-into-shared.yaml" --strategy mlir-native:mlir-opt-22
+has "run 1: mlir-native:mlir-opt-22, schedule sync: diverge"
+expect 0 "$B" run "$S/cases/mlir/write-after-select.yaml" --strategy mlir-native:mlir-opt-22
+has "run 1: mlir-native:mlir-opt-22, schedule sync: agree (as expected)"
+
 # --confirm on fuzz: every program judged natively, counted in the summary;
 # seed 5041 is a cf miscompile MLIR's own code shows (a confirmed bucket)
 expect 1 "$B" fuzz --strategy mlir:mlir-opt-22 --confirm --seed 5041 --count 1 --no-reduce --out fz --quiet
