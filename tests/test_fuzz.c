@@ -15,7 +15,7 @@
 #include "cli.h"
 #include "testutil.h"
 
-static const GenOpts opts = {12, GEN_ALL, false};
+static const GenOpts opts = {12, GEN_ALL, false, NULL};
 enum { FIRST_GENERATE = 10 }; /* generate_mix: programs to the first failure */
 enum { FIRST_CARRIED = 48 };  /* carried_mutant_caught: the same */
 /* carried_futures: programs of seeds 0..999 that carry a future (the
@@ -28,7 +28,7 @@ enum { CARRIED_LOOPS = 317, CARRIED_CFG = 335, CARRIED_ALL = 127,
  * generates (GEN_GENERATE, pinned apart in generate_mix): the generator
  * draws nothing for them then, so these are the programs the pins below
  * were made on. */
-static const GenOpts runs = {12, GEN_ALL & ~GEN_GENERATE, false};
+static const GenOpts runs = {12, GEN_ALL & ~GEN_GENERATE, false, NULL};
 
 /* Seeds near 2^64 once gave `{random: SEED}` values the loader rejects
  * (found by libFuzzer). */
@@ -114,7 +114,7 @@ END_TEST
  * in a generate. */
 START_TEST(generate_mix)
 {
-	static const GenOpts gen = {12, GEN_ALL & ~GEN_CFG, false};
+	static const GenOpts gen = {12, GEN_ALL & ~GEN_CFG, false, NULL};
 	FuzzOpts o = {0};
 	FuzzStats st;
 	long first;
@@ -396,7 +396,7 @@ count_blocks(const Program *p, CfgCount *n)
  * the pinned numbers (seeds 0..999); the default mix has them too. */
 START_TEST(cfg_programs)
 {
-	static const GenOpts mixes[] = {{12, GEN_CFG, false}, {12, GEN_ALL, false}};
+	static const GenOpts mixes[] = {{12, GEN_CFG, false, NULL}, {12, GEN_ALL, false, NULL}};
 	static const CfgCount want[] = {{873, 548, 1421, 931, 712, 445},
 					{477, 280, 757, 485, 296, 240}};
 	static const long want_progs[] = {445, 235};
@@ -452,7 +452,7 @@ START_TEST(cfg_programs)
 		ck_assert_int_ge(n.blocks, n.br);
 	}
 	{ /* without cfg in the mix, no program has blocks */
-		GenOpts o = {12, GEN_ALL & ~GEN_CFG, false};
+		GenOpts o = {12, GEN_ALL & ~GEN_CFG, false, NULL};
 		for (uint64_t seed = 0; seed < 200; seed++) {
 			char *y = gen_case(seed, &o, "one-shot");
 			ck_assert_ptr_null(strstr(y, "cond_br"));
@@ -485,9 +485,9 @@ has_future_block_arg(const Program *p)
  * nothing is carried. */
 START_TEST(carried_futures)
 {
-	static const GenOpts mixes[] = {{12, GEN_ASYNC | GEN_LOOPS, false},
-					{12, GEN_ASYNC | GEN_LOOPS | GEN_CFG, false},
-					{12, GEN_ALL, false}};
+	static const GenOpts mixes[] = {{12, GEN_ASYNC | GEN_LOOPS, false, NULL},
+					{12, GEN_ASYNC | GEN_LOOPS | GEN_CFG, false, NULL},
+					{12, GEN_ALL, false, NULL}};
 	static const long want_carried[] = {CARRIED_LOOPS, CARRIED_CFG,
 					    CARRIED_ALL};
 	static const long want_blocks[] = {0, BLOCKS_CFG, BLOCKS_ALL};
@@ -537,7 +537,7 @@ START_TEST(carried_futures)
 		ck_assert_int_eq(by_blocks[m], want_blocks[m]);
 	}
 	{ /* without launches nothing is carried */
-		GenOpts o = {12, GEN_ALL & ~GEN_ASYNC, false};
+		GenOpts o = {12, GEN_ALL & ~GEN_ASYNC, false, NULL};
 		for (uint64_t seed = 0; seed < 200; seed++) {
 			char *y = gen_case(seed, &o, "one-shot");
 			ck_assert_ptr_null(strstr(y, "future<"));

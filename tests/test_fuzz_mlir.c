@@ -40,7 +40,7 @@ batch_calls(int batch, long *calls, long *failures)
 	o.nshards = 1;
 	o.quiet = true;
 	o.gen = (GenOpts){12, GEN_ALL & ~GEN_ASYNC & ~GEN_FORALL & ~GEN_CFG &
-			   ~GEN_GENERATE, true};
+			   ~GEN_GENERATE, true, NULL};
 	ck_assert_ptr_nonnull(o.strategy);
 	fuzz_run(&o, &st);
 	ck_assert_int_eq(st.programs, 100);
@@ -101,7 +101,7 @@ START_TEST(mlir_finds_later_block_conflict)
 	o.nshards = 1;
 	o.quiet = true;
 	o.first = true;
-	o.gen = (GenOpts){12, GEN_CFG, true};
+	o.gen = (GenOpts){12, GEN_CFG, true, NULL};
 	ck_assert_int_eq(fuzz_run(&o, &st), 1);
 	ck_assert_int_eq(st.programs, 7);
 	ck_assert_int_eq(st.tool_errors, 0);
@@ -162,7 +162,7 @@ START_TEST(pipeline_batched_same_verdicts)
 	enum { N = 320 };
 	const Strategy *s = strategy_parse("mlir-pipeline");
 	GenOpts g = {12, GEN_ALL & ~GEN_ASYNC & ~GEN_CFG & ~GEN_GENERATE,
-		     false};
+		     false, NULL};
 	static Case *cases[N];
 	static Seen batched[N], alone[N];
 	static char *yaml[N];

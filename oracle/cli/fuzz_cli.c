@@ -44,6 +44,9 @@ fuzz_main(const Args *a, const RunConfig *cfg)
 	o.gen.max_ops = a->max_ops;
 	o.gen.mix = a->mix;
 	o.gen.no_copies = a->no_copies;
+	/* --target was checked: the strategy's tool gives mlir's version */
+	if (fuzz_target_find(a->target, o.strategy, cfg->tool, &o.gen.target))
+		return cli_usage(a, "--target names no profile");
 	if (html && !o.out)
 		o.out = html;   /* the repros beside their pages */
 	o.progress = !o.quiet && isatty(2);

@@ -52,12 +52,26 @@ enum {
 	GEN_ALL = 511
 };
 
+/* A target profile (fuzz_profile.c; docs/fuzz.md, "Target profiles"):
+ * what an outside tool refuses by design, which the generator leaves out
+ * at its choice points, and the pipeline the driver gives each program. */
+typedef struct GenTarget {
+	const char *name;       /* "mlir-opt-22", "mlir-pipeline-19", ... */
+	int version;            /* the mlir-opt it is for: 16, 19, 22 */
+	bool pipeline;          /* mlir-pipeline's (else mlir's analysis) */
+	bool no_copy_into;      /* One-Shot refuses a `copy ... into` it
+				 * cannot do in place (RaW, read-only) */
+	bool no_tensor_launch;  /* launches yield no tensor: One-Shot never
+				 * bufferizes an async.execute on tensors */
+} GenTarget;
+
 typedef struct GenOpts {
 	int max_ops;            /* ops in the program, all functions */
 	unsigned mix;           /* GEN_* */
 	bool no_copies;         /* no `copy ... into` (MLIR 19+ refuses a
 				 * materialize_in_destination it cannot do
 				 * in place: a tool-error, not a finding) */
+	const GenTarget *target; /* NULL: none (the programs of before) */
 } GenOpts;
 
 /* The case generated from `seed`: a program, seeded random inputs, and one
@@ -133,6 +147,21 @@ typedef struct GenStats {
 char *gen_case_stats(uint64_t seed, const GenOpts *o, const char *strategy,
 		     GenStats *st);
 
+/* ------------------------------------------------------ fuzz_profile.c */
+
+/* --target NAME (NULL: the default, the profile of strategy s when it is
+ * mlir or mlir-pipeline, for its tool's version; "none": no profile):
+ * *out, NULL for none.  0, or -1 for a name that is no profile. */
+int fuzz_target_find(const char *name, const Strategy *s,
+		     const struct ExternalOpts *t, const GenTarget **out);
+/* The pipeline the driver gives a program that made `made` under an
+ * mlir-pipeline profile (NULL: not one). */
+const char *fuzz_target_pipeline(const GenTarget *t, const GenStats *made);
+/* The reason a tool refused a program by design ("raw-conflict",
+ * "tensor-launch", ...: docs/fuzz.md), from its status and stderr; NULL
+ * when the failure is no documented refusal (a crash never is). */
+const char *fuzz_refusal(const char *status, const char *err);
+
 /* -------------------------------------------------------------- fuzz.c */
 
 typedef struct ReduceStats {
@@ -184,6 +213,9 @@ typedef struct FuzzStats {
 	long programs, failures, skipped;
 	long constructs[FUZZ_CONSTRUCTS]; /* programs holding each */
 	long tool_errors;       /* failures that are an outside tool's error */
+	long refused;           /* programs the tool refused by design
+				 * (fuzz_refusal): not failures */
+	Buckets refusals;       /* ... by reason (sig), with their seeds */
 	double seconds;
 	double first_seconds;   /* time to the first failure */
 	uint64_t first_seed;    /* its seed */
