@@ -19,6 +19,13 @@
 #include "cli.h"
 #include "testutil.h"
 
+/* pipeline_profile_no_waste: seeds 9000..9199 on mlir-opt-22, refused
+ * without a profile (in all, by reason) and the tool's crashes (seed
+ * 9028's SIGSEGV without; the profile's programs crash it nowhere) */
+enum { REFUSED_NONE = 136, TENSOR_LAUNCH = 72, YIELD = 28, RAW = 17,
+       READ_ONLY = 2, SIDE_EFFECTS = 7, CFG_LOOP = 10, CRASHES_NONE = 1,
+       CRASHES_PROFILE = 0 };
+
 /* ExternalOpts.batch: programs per tool call of `fuzz --strategy mlir`
  * (0: 64, 1: a call per program); the verdicts do not depend on it. */
 static void
@@ -216,6 +223,92 @@ START_TEST(pipeline_batched_same_verdicts)
 }
 END_TEST
 
+/* A campaign of `fuzz --strategy mlir-pipeline --target T --seed 9000
+ * --count 200` (the default mix; T NULL: the default, the strategy's
+ * profile). */
+static void
+profile_run(const char *target, FuzzStats *st)
+{
+	RunConfig cfg = run_config_default;
+	FuzzOpts o = {0};
+
+	o.strategy = strategy_parse("mlir-pipeline");
+	o.cfg = &cfg;
+	o.seed = 9000;
+	o.count = 200;
+	o.nshards = 1;
+	o.quiet = true;
+	o.gen = (GenOpts){12, GEN_ALL, false, NULL};
+	ck_assert_int_eq(fuzz_target_find(target, o.strategy, NULL,
+					  &o.gen.target), 0);
+	external_forget();
+	fuzz_run(&o, st);
+	ck_assert_int_eq(st->programs, 200);
+	external_forget();
+}
+
+static long
+refusals_of(const FuzzStats *st, const char *reason)
+{
+	const Bucket *k = buckets_find(&st->refusals, reason);
+
+	return k ? k->count : 0;
+}
+
+/* The profile of mlir-pipeline on mlir-opt-22 wastes no program: without
+ * it the tool refuses most, each counted by its reason and none a
+ * failure; with it every program is executed (or crashes the tool: a
+ * finding, in a bucket). */
+START_TEST(pipeline_profile_no_waste)
+{
+	FuzzStats st;
+
+	if (access("/usr/bin/mlir-opt-22", X_OK)) {
+		printf("SKIP: pipeline_profile_no_waste: /usr/bin/mlir-opt-22 "
+		       "is not installed\n");
+		return;
+	}
+	profile_run("none", &st);
+	ck_assert_int_eq(st.refused, REFUSED_NONE);
+	ck_assert_int_eq(refusals_of(&st, "tensor-launch"), TENSOR_LAUNCH);
+	ck_assert_int_eq(refusals_of(&st, "loop-yield-not-equivalent"), YIELD);
+	ck_assert_int_eq(refusals_of(&st, "raw-conflict"), RAW);
+	ck_assert_int_eq(refusals_of(&st, "read-only-write"), READ_ONLY);
+	ck_assert_int_eq(refusals_of(&st, "unknown-side-effects"), SIDE_EFFECTS);
+	ck_assert_int_eq(refusals_of(&st, "cfg-loop"), CFG_LOOP);
+	ck_assert_int_eq(st.tool_errors, CRASHES_NONE); /* a finding */
+	ck_assert_int_ge(st.failures, st.tool_errors);
+	ck_assert_int_eq(st.refusals.b[0].seeds[0], 9004); /* the first */
+	fuzz_stats_free(&st);
+	profile_run(NULL, &st);
+	ck_assert_int_eq(st.refused, 0);
+	ck_assert_int_eq(st.tool_errors, CRASHES_PROFILE);
+	fuzz_stats_free(&st);
+}
+END_TEST
+
+/* What a tool says by design is a refusal; a crash never is. */
+START_TEST(refusal_reasons)
+{
+	ck_assert_str_eq(fuzz_refusal("exit 1", "seed-1.yaml:3:5: error: op "
+				      "was not bufferized\n"), "tensor-launch");
+	ck_assert_str_eq(fuzz_refusal("exit 1", "x:1:1: error: 'linalg.fill' "
+				      "op not bufferizable under the given "
+				      "constraints: cannot avoid RaW conflict"),
+			 "raw-conflict");
+	ck_assert_ptr_null(fuzz_refusal("killed by signal 11 (SIGSEGV)",
+					"x:1:1: error: op was not bufferized"));
+	ck_assert_ptr_null(fuzz_refusal("exit 1", "x:1:1: error: op was not "
+					"bufferized\nLLVM ERROR: boom\n"));
+	ck_assert_ptr_null(fuzz_refusal("exit 1", "x:1:1: error: something "
+					"else\n"));
+	/* the first error is the cause */
+	ck_assert_ptr_null(fuzz_refusal("exit 1", "x:1:1: error: other\n"
+					"x:2:1: error: op was not bufferized"));
+	ck_assert_ptr_null(fuzz_refusal("timed out after 60 s", NULL));
+}
+END_TEST
+
 int
 main(void)
 {
@@ -225,6 +318,11 @@ main(void)
 	tcase_add_test(t, mlir_batch_knob);
 	tcase_add_test(t, pipeline_batched_same_verdicts);
 	tcase_add_test(t, mlir_finds_later_block_conflict);
+	suite_add_tcase(s, t);
+	/* CK_RUN_CASE=profiles runs these alone */
+	t = tcase_create("profiles");
+	tcase_add_test(t, pipeline_profile_no_waste);
+	tcase_add_test(t, refusal_reasons);
 	suite_add_tcase(s, t);
 	return tu_run((Suite *[]){s, NULL});
 }
