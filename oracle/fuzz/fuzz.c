@@ -556,44 +556,6 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 
 /* ---- `bufdiff fuzz` */
 
-/* `"target": NAME, "refused": N, "refusals": [{"reason", "count",
- * "seeds"}]`: what the tool refused by design, by reason. */
-static void
-refusals_json(Str *b, const FuzzOpts *o, const FuzzStats *st)
-{
-	str_puts(b, "\"target\": ");
-	if (o->gen.target)
-		fuzz_json_string(b, o->gen.target->name);
-	else
-		str_puts(b, "null");
-	str_printf(b, ", \"refused\": %ld, \"refusals\": [", st->refused);
-	for (int i = 0; i < st->refusals.n; i++) {
-		const Bucket *k = &st->refusals.b[i];
-		str_puts(b, i ? ", {\"reason\": " : "{\"reason\": ");
-		fuzz_json_string(b, k->sig);
-		str_printf(b, ", \"count\": %ld, \"seeds\": [", k->count);
-		for (int j = 0; j < k->nseeds; j++)
-			str_printf(b, "%s%llu", j ? ", " : "",
-				   (unsigned long long)k->seeds[j]);
-		str_puts(b, "]}");
-	}
-	str_puts(b, "], ");
-}
-
-/* The human line of the same: "refused by the tool (by design, not
- * failures): 40 (4.0%): 25 tensor-launch, 15 cfg-loop". */
-static void
-refusals_print(FILE *f, const FuzzStats *st)
-{
-	if (!st->refused)
-		return;
-	fprintf(f, "refused by the tool (by design, not failures): %ld (%.1f%%):",
-		st->refused, 100.0 * (double)st->refused / (double)st->programs);
-	for (int i = 0; i < st->refusals.n; i++)
-		fprintf(f, "%s %ld %s", i ? "," : "", st->refusals.b[i].count,
-			st->refusals.b[i].sig);
-	fprintf(f, "\n");
-}
 
 static void
 fuzz_json(const FuzzOpts *o, const FuzzStats *st)
@@ -618,8 +580,14 @@ fuzz_json(const FuzzOpts *o, const FuzzStats *st)
 		   st->interrupted ? "true" : "false",
 		   (unsigned long long)o->seed, o->shard,
 		   o->nshards > 0 ? o->nshards : 1);
-	refusals_json(&b, o, st);
-	str_puts(&b, "\"buckets\": ");
+	str_puts(&b, "\"target\": ");
+	if (o->gen.target)
+		fuzz_json_string(&b, o->gen.target->name);
+	else
+		str_puts(&b, "null");
+	str_puts(&b, ", ");
+	refusals_json(&b, st->refused, &st->refusals);
+	str_puts(&b, ", \"buckets\": ");
 	buckets_json(&b, &st->buckets);
 	str_puts(&b, ", ");
 	constructs_json(&b, st->constructs);
@@ -690,7 +658,7 @@ fuzz_command(const FuzzOpts *o, const char *html)
 		       "(%.0f programs/s)\n",
 		       st.programs, st.failures, st.tool_errors, st.seconds,
 		       st.seconds > 0 ? (double)st.programs / st.seconds : 0.0);
-		refusals_print(stdout, &st);
+		refusals_print(stdout, st.refused, st.programs, &st.refusals);
 		if (st.buckets.n) {
 			printf("%d bucket%s (count, signature, repro, seeds):\n",
 			       st.buckets.n, st.buckets.n > 1 ? "s" : "");

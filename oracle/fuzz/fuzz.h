@@ -255,6 +255,10 @@ void buckets_free(Buckets *bs);
 void buckets_json(Str *b, const Buckets *bs);
 void fuzz_json_string(Str *b, const char *s); /* a JSON string, quoted */
 void buckets_print(FILE *f, const Buckets *bs);
+/* `"refused": N, "refusals": [...]` and the human line (none when N is
+ * 0) of the refusals by reason (docs/fuzz.md, Target profiles). */
+void refusals_json(Str *b, long refused, const Buckets *rs);
+void refusals_print(FILE *f, long refused, long programs, const Buckets *rs);
 /* `bufdiff fuzz --merge FILE...`: the shards' --json summaries added up
  * (human, or JSON like one shard's); 0 / 1 some failed / 2 bad input. */
 int fuzz_merge(int nfiles, const char *const *files, bool json);
