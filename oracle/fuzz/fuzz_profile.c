@@ -75,10 +75,10 @@ static const Pipes pipes[] = {
 	/* no buffer-deallocation-pipeline; the old pass takes launches */
 	{16, OLD16 ",func.func(buffer-deallocation)",
 	 OLD16 ",func.func(buffer-deallocation)", OLD16},
-	/* the old pass is still there and takes launches */
-	{19, LOOPS ",buffer-deallocation-pipeline",
-	 LOOPS ",func.func(buffer-deallocation)", LOOPS},
-	/* only the ownership-based one: launches go without deallocation */
+	/* only the ownership-based deallocation (19's old pass takes
+	 * launches but crashes on them and frees returned buffers: bugs of
+	 * a pass removed since, not asked for): launches go without */
+	{19, LOOPS ",buffer-deallocation-pipeline", LOOPS, LOOPS},
 	{22, LOOPS ",buffer-deallocation-pipeline", LOOPS, LOOPS},
 };
 
