@@ -26,6 +26,22 @@ enum { REFUSED_NONE = 136, TENSOR_LAUNCH = 72, YIELD = 28, RAW = 17,
        READ_ONLY = 2, SIDE_EFFECTS = 7, CFG_LOOP = 10, CRASHES_NONE = 1,
        CRASHES_PROFILE = 0 };
 
+/* A quiet campaign of `count` programs from `seed` of strategy `name`
+ * under cfg, on one shard; the mix and the rest are the caller's. */
+static void
+campaign(FuzzOpts *o, const char *name, const RunConfig *cfg, uint64_t seed,
+	 long count)
+{
+	memset(o, 0, sizeof *o);
+	o->strategy = strategy_parse(name);
+	o->cfg = cfg;
+	o->seed = seed;
+	o->count = count;
+	o->nshards = 1;
+	o->quiet = true;
+	ck_assert_ptr_nonnull(o->strategy);
+}
+
 /* ExternalOpts.batch: programs per tool call of `fuzz --strategy mlir`
  * (0: 64, 1: a call per program); the verdicts do not depend on it. */
 static void
@@ -33,22 +49,16 @@ batch_calls(int batch, long *calls, long *failures)
 {
 	ExternalOpts xo = external_opts_default;
 	RunConfig cfg = run_config_default;
-	FuzzOpts o = {0};
+	FuzzOpts o;
 	FuzzStats st;
 	long c0 = external_stats()->calls;
 
 	xo.batch = batch;
 	cfg.tool = &xo;
 	external_forget();
-	o.strategy = strategy_parse("mlir");
-	o.cfg = &cfg;
-	o.seed = 1000000;
-	o.count = 100;
-	o.nshards = 1;
-	o.quiet = true;
+	campaign(&o, "mlir", &cfg, 1000000, 100);
 	o.gen = (GenOpts){12, GEN_ALL & ~GEN_ASYNC & ~GEN_FORALL & ~GEN_CFG &
 			   ~GEN_GENERATE, true, NULL};
-	ck_assert_ptr_nonnull(o.strategy);
 	fuzz_run(&o, &st);
 	ck_assert_int_eq(st.programs, 100);
 	*calls = external_stats()->calls - c0;
@@ -90,7 +100,7 @@ START_TEST(mlir_finds_later_block_conflict)
 {
 	RunConfig cfg = run_config_default;
 	ExternalOpts xo = external_opts_default;
-	FuzzOpts o = {0};
+	FuzzOpts o;
 	FuzzStats st;
 
 	if (access("/usr/bin/mlir-opt-22", X_OK)) {
@@ -101,12 +111,7 @@ START_TEST(mlir_finds_later_block_conflict)
 	xo.batch = 1;
 	cfg.tool = &xo;
 	external_forget();
-	o.strategy = strategy_parse("mlir");
-	o.cfg = &cfg;
-	o.seed = 1;
-	o.count = 50;
-	o.nshards = 1;
-	o.quiet = true;
+	campaign(&o, "mlir", &cfg, 1, 50);
 	o.first = true;
 	o.gen = (GenOpts){12, GEN_CFG, true, NULL};
 	ck_assert_int_eq(fuzz_run(&o, &st), 1);
@@ -229,15 +234,9 @@ END_TEST
 static void
 profile_run(const char *target, FuzzStats *st)
 {
-	RunConfig cfg = run_config_default;
-	FuzzOpts o = {0};
+	FuzzOpts o;
 
-	o.strategy = strategy_parse("mlir-pipeline");
-	o.cfg = &cfg;
-	o.seed = 9000;
-	o.count = 200;
-	o.nshards = 1;
-	o.quiet = true;
+	campaign(&o, "mlir-pipeline", &run_config_default, 9000, 200);
 	o.gen = (GenOpts){12, GEN_ALL, false, NULL};
 	ck_assert_int_eq(fuzz_target_find(target, o.strategy, NULL,
 					  &o.gen.target), 0);

@@ -281,19 +281,29 @@ fuzz_json_string(Str *b, const char *s)
 	str_puts(b, "\"");
 }
 
+/* `{"KEY": SIG, "count": N, "seeds": [...]` of k, the object left open
+ * (a bucket's key is its signature, a refusal's its reason). */
+static void
+counted_json(Str *b, const Bucket *k, const char *key)
+{
+	str_printf(b, "{\"%s\": ", key);
+	fuzz_json_string(b, k->sig);
+	str_printf(b, ", \"count\": %ld, \"seeds\": [", k->count);
+	for (int j = 0; j < k->nseeds; j++)
+		str_printf(b, "%s%llu", j ? ", " : "",
+			   (unsigned long long)k->seeds[j]);
+	str_puts(b, "]");
+}
+
 void
 buckets_json(Str *b, const Buckets *bs)
 {
 	str_puts(b, "[");
 	for (int i = 0; i < bs->n; i++) {
 		const Bucket *k = &bs->b[i];
-		str_printf(b, "%s{\"signature\": ", i ? ", " : "");
-		fuzz_json_string(b, k->sig);
-		str_printf(b, ", \"count\": %ld, \"seeds\": [", k->count);
-		for (int j = 0; j < k->nseeds; j++)
-			str_printf(b, "%s%llu", j ? ", " : "",
-				   (unsigned long long)k->seeds[j]);
-		str_puts(b, "], \"repro\": ");
+		str_puts(b, i ? ", " : "");
+		counted_json(b, k, "signature");
+		str_puts(b, ", \"repro\": ");
 		if (k->repro)
 			fuzz_json_string(b, k->repro);
 		else
@@ -324,14 +334,9 @@ refusals_json(Str *b, long refused, const Buckets *rs)
 {
 	str_printf(b, "\"refused\": %ld, \"refusals\": [", refused);
 	for (int i = 0; i < rs->n; i++) {
-		const Bucket *k = &rs->b[i];
-		str_puts(b, i ? ", {\"reason\": " : "{\"reason\": ");
-		fuzz_json_string(b, k->sig);
-		str_printf(b, ", \"count\": %ld, \"seeds\": [", k->count);
-		for (int j = 0; j < k->nseeds; j++)
-			str_printf(b, "%s%llu", j ? ", " : "",
-				   (unsigned long long)k->seeds[j]);
-		str_puts(b, "]}");
+		str_puts(b, i ? ", " : "");
+		counted_json(b, &rs->b[i], "reason");
+		str_puts(b, "}");
 	}
 	str_puts(b, "]");
 }
