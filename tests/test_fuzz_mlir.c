@@ -21,10 +21,11 @@
 
 /* pipeline_profile_no_waste: seeds 9000..9199 on mlir-opt-22, refused
  * without a profile (in all, by reason) and the tool's crashes (seed
- * 9028's SIGSEGV without; the profile's programs crash it nowhere) */
+ * 9028's SIGSEGV without; the profile's programs crash it nowhere),
+ * and the profile's programs that launch (every one executed) */
 enum { REFUSED_NONE = 136, TENSOR_LAUNCH = 72, YIELD = 28, RAW = 17,
        READ_ONLY = 2, SIDE_EFFECTS = 7, CFG_LOOP = 10, CRASHES_NONE = 1,
-       CRASHES_PROFILE = 0 };
+       CRASHES_PROFILE = 0, LAUNCHING = 105 };
 
 /* A quiet campaign of `count` programs from `seed` of strategy `name`
  * under cfg, on one shard; the mix and the rest are the caller's. */
@@ -282,6 +283,9 @@ START_TEST(pipeline_profile_no_waste)
 	profile_run(NULL, &st);
 	ck_assert_int_eq(st.refused, 0);
 	ck_assert_int_eq(st.tool_errors, CRASHES_PROFILE);
+	for (int k = 0; k < FUZZ_CONSTRUCTS; k++) /* launches executed too */
+		if (!strcmp(fuzz_construct_names[k], "async"))
+			ck_assert_int_eq(st.constructs[k], LAUNCHING);
 	fuzz_stats_free(&st);
 }
 END_TEST
