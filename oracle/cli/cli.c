@@ -196,7 +196,7 @@ static const Flag flags[] = {
 	 "their buckets, instead of fuzzing"},
 	{"no-reduce", NULL, NULL, F(no_reduce), 0, 0, C(FUZZ),
 	 "keep failures whole"},
-	{"confirm", NULL, NULL, F(confirm), 0, 0, C(RUN) | C(CHECK),
+	{"confirm", NULL, NULL, F(confirm), 0, 0, C(RUN) | C(CHECK) | C(FUZZ),
 	 "mlir and mlir-pipeline runs: compile MLIR's output and run it "
 	 "natively (mlir-runner), and say whether it differs too "
 	 "(docs/native.md)"},

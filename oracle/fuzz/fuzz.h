@@ -216,6 +216,9 @@ typedef struct FuzzStats {
 	long refused;           /* programs the tool refused by design
 				 * (fuzz_refusal): not failures */
 	Buckets refusals;       /* ... by reason (sig), with their seeds */
+	long native[NATIVE_FAILED + 1]; /* --confirm: programs by verdict */
+	long racy, miscompiles; /* MLIR strategies' differing outputs on
+				 * forall programs (RunOut.race) */
 	double seconds;
 	double first_seconds;   /* time to the first failure */
 	uint64_t first_seed;    /* its seed */
