@@ -182,6 +182,10 @@ static const Flag flags[] = {
 	{"mix", "LIST", p_mix, F(mix), 0, 0, C(FUZZ),
 	 "constructs to generate: a comma list of slices, matmul, loops, "
 	 "branches, async, calls, forall, cfg, generate, or a bitmask (default all)"},
+	{"allow-races", NULL, NULL, F(allow_races), 0, 0, C(FUZZ),
+	 "mlir, mlir-pipeline, exec-mlir: also generate forall bodies that "
+	 "read an element another trip writes (a race in MLIR: judged racy "
+	 "read or miscompile)"},
 	{"no-copies", NULL, NULL, F(no_copies), 0, 0, C(FUZZ),
 	 "no `copy ... into` in the programs"},
 	{"target", "NAME", p_target, F(target), 0, 0, C(FUZZ),

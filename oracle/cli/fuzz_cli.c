@@ -44,6 +44,11 @@ fuzz_main(const Args *a, const RunConfig *cfg)
 	o.gen.max_ops = a->max_ops;
 	o.gen.mix = a->mix;
 	o.gen.no_copies = a->no_copies;
+	/* a racy read is no finding against MLIR (docs/native.md) */
+	o.gen.no_races = !a->allow_races && a->strategy &&
+			 (a->strategy->kind == STRAT_MLIR ||
+			  a->strategy->kind == STRAT_PIPELINE ||
+			  a->strategy->kind == STRAT_EXEC_MLIR);
 	/* --target was checked: the strategy's tool gives mlir's version */
 	if (fuzz_target_find(a->target, o.strategy, cfg->tool, &o.gen.target))
 		return cli_usage(a, "--target names no profile");

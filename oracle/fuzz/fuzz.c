@@ -197,7 +197,8 @@ reduce_cfg(const FuzzOpts *o, RunConfig *buf)
  * on) is reduced (or kept whole) and written out. */
 static void
 keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
-	     const char *yaml, const char *sig, bool tool_error)
+	     const char *yaml, const char *sig, const SigInfo *info,
+	     bool tool_error)
 {
 	char path[4096], name[128], about[1536], flag[1200];
 	char *reduced = NULL;
@@ -207,8 +208,10 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 	Bucket *k = buckets_add(&st->buckets, sig, 1, &isnew);
 	Diag d;
 
-	if (k)
+	if (k) {
 		bucket_seed(k, seed);
+		bucket_note(k, info);
+	}
 	if (!isnew && !tool_error)
 		return;
 	fmt_snprintf(name, sizeof name, "fuzz/%s-%llu", strategy_label(o->strategy),
@@ -334,11 +337,12 @@ refused(const FuzzOpts *o, FuzzStats *st, uint64_t seed, const RunOut *r)
  * race question said of it: a confirmed finding and a latent one, a
  * racy read and a miscompile are different flaws. */
 static void
-judged_signature(const RunOut *r, const Case *c, char *buf, size_t n)
+judged_signature(const RunOut *r, const Case *c, char *buf, size_t n,
+		 SigInfo *info)
 {
 	size_t len;
 
-	fuzz_signature(r, c, buf, n);
+	fuzz_signature(r, c, buf, n, info);
 	len = strlen(buf);
 	if (r->native.verdict != NATIVE_NONE && r->native.verdict != NATIVE_AGREE)
 		fmt_snprintf(buf + len, n - len, "; native %s",
@@ -358,6 +362,7 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 	Tensor **ref = NULL;
 	int nref = 0, rc = -1, lrc = 0, rr;
 	char sig[512];
+	SigInfo info = {0, 0, VERDICT_NONE, -1};
 	bool tool;
 	RunOut r;
 	Diag d;
@@ -408,11 +413,11 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 	else if (rc && !o->quiet)
 		failure_line(seed, &r);
 	if (rc)
-		judged_signature(&r, c, sig, sizeof sig);
+		judged_signature(&r, c, sig, sizeof sig, &info);
 	tool = r.verdict == VERDICT_TOOL_ERROR;
 	runout_clear(&r);
 	if (rc)
-		keep_failure(o, st, c, seed, yaml, sig, tool);
+		keep_failure(o, st, c, seed, yaml, sig, &info, tool);
 out:
 	for (int i = 0; i < nref; i++)
 		tensor_free(ref[i]);
