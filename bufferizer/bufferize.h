@@ -124,6 +124,8 @@ typedef struct Decisions {
  */
 typedef enum StratKind {
 	STRAT_BUILTIN, STRAT_EXEC, STRAT_EXEC_MLIR, STRAT_MLIR, STRAT_PIPELINE,
+	STRAT_NATIVE,   /* mlir's answer, judged by MLIR's own code run
+			 * natively (docs/native.md) */
 	STRAT_NKINDS
 } StratKind;
 

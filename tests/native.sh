@@ -132,12 +132,27 @@ expect 1 "$B" run "$S/cases/mlir/forall-dead-write-into-shared.yaml" --strategy 
 has "  native: confirmed: MLIR's own output differs too; output 0 element 0: reference 1.5, native -1.5"
 has "  miscompile: no order of the forall's trips, each seeing what the earlier ones inserted, gives these outputs (not a race)"
 
+# --strategy mlir-native: MLIR's own output is the verdict
+expect 1 "$B" run "$S/cases/mlir/forall-dead-write-into-shared.yaml" --strategy mlir-native:mlir-opt-22
+has "run 1: mlir-native:mlir-opt-22, schedule sync: diverge"
+expect 0 "$B" run "$S/cases/mlir/write-after-select.yaml" --strategy mlir-native:mlir-opt-22
+has "run 1: mlir-native:mlir-opt-22, schedule sync: agree (as expected)"
+
 # --confirm on fuzz: every program judged natively, counted in the summary;
 # seed 5041 is a cf miscompile MLIR's own code shows (a confirmed bucket)
 expect 1 "$B" fuzz --strategy mlir:mlir-opt-22 --confirm --seed 5041 --count 1 --no-reduce --out fz --quiet
 has "native (MLIR's own code run natively): 1 confirmed, 0 latent, 0 missed, 0 agree, 0 failed"
 grep -qF "; native confirmed" "$out" || fail "no native verdict in the bucket"
 rm -rf fz
+
+# docs/upstream: one reproducer per MLIR bug, regenerated and compared
+for f in "$S"/docs/upstream/*.mlir; do
+	n=$(basename "$f" .mlir)
+	c=$S/cases/mlir/$n.yaml
+	[ -f "$c" ] || c=$S/cases/${n/-//}.yaml
+	expect 0 "$B" upstream "$c" --out up.mlir
+	cmp -s up.mlir "$f" || { diff up.mlir "$f"; fail "docs/upstream/$n.mlir is stale"; }
+done
 
 # bad input: a case that does not load
 printf 'case: x\nprogram: |\n  func @main() {\n    %%a = nope\n  }\n' > bad.yaml

@@ -47,6 +47,7 @@ fuzz_main(const Args *a, const RunConfig *cfg)
 	/* a racy read is no finding against MLIR (docs/native.md) */
 	o.gen.no_races = !a->allow_races && a->strategy &&
 			 (a->strategy->kind == STRAT_MLIR ||
+			  a->strategy->kind == STRAT_NATIVE ||
 			  a->strategy->kind == STRAT_PIPELINE ||
 			  a->strategy->kind == STRAT_EXEC_MLIR);
 	/* --target was checked: the strategy's tool gives mlir's version */

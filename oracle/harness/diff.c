@@ -122,6 +122,29 @@ runout_clear(RunOut *o)
 const char *const native_verdict_names[] = {
 	"none", "confirmed", "latent", "missed", "agree", "failed"};
 
+/* mlir-native: MLIR's own output is the verdict; the instrumented run's
+ * violations stay in the report as what explains it (or, when the output
+ * agrees, as latent). */
+static void
+native_verdict(RunOut *o)
+{
+	const NativeJudge *j = &o->native;
+
+	switch (j->verdict) {
+	case NATIVE_CONFIRMED:
+	case NATIVE_MISSED:
+		o->verdict = VERDICT_DIVERGE;
+		break;
+	case NATIVE_FAILED:
+		o->verdict = VERDICT_TOOL_ERROR;
+		fmt_snprintf(o->tool.status, sizeof o->tool.status,
+			     "native: %s", j->msg);
+		break;
+	default:
+		o->verdict = VERDICT_AGREE;
+	}
+}
+
 /* --confirm: the program as the run's MLIR tool bufferizes it, run
  * natively on the case's inputs and compared with the reference. */
 static void
@@ -139,7 +162,9 @@ confirm(const RunConfig *cfg, const Case *c, const Strategy *s,
 
 	/* (a reference that fails at an assert has no outputs to compare:
 	 * natively the assert aborts) */
-	if (!cfg->confirm || (s->kind != STRAT_MLIR && s->kind != STRAT_PIPELINE) ||
+	if ((!cfg->confirm && s->kind != STRAT_NATIVE) ||
+	    (s->kind != STRAT_MLIR && s->kind != STRAT_PIPELINE &&
+	     s->kind != STRAT_NATIVE) ||
 	    o->verdict == VERDICT_TOOL_ERROR || o->status == STATUS_BAD || !no.v ||
 	    c->ref_failed)
 		return;
@@ -170,6 +195,8 @@ confirm(const RunConfig *cfg, const Case *c, const Strategy *s,
 	j->command = nr.command;
 	nr.command = NULL;
 	native_free(&nr);
+	if (s->kind == STRAT_NATIVE)
+		native_verdict(o);
 }
 
 /* Strategies whose answers mean MLIR's semantics (a read beyond a forall
@@ -178,7 +205,7 @@ static bool
 mlir_meaning(const Strategy *s)
 {
 	return s->kind == STRAT_MLIR || s->kind == STRAT_PIPELINE ||
-	       s->kind == STRAT_EXEC_MLIR;
+	       s->kind == STRAT_EXEC_MLIR || s->kind == STRAT_NATIVE;
 }
 
 /* Item 4 of issue 23: outputs that differ, racy read or miscompile. */

@@ -540,6 +540,9 @@ tool_text(FILE *out, const RunOut *r)
 	if (r->pipeline)
 		fprintf(out, "  pipeline: %s\n", r->pipeline);
 	fprintf(out, "  command: %s\n", r->tool.cmd);
+	if (r->verdict == VERDICT_TOOL_ERROR && r->native.verdict == NATIVE_FAILED)
+		fprintf(out, "  native command: %s\n", r->native.command ?
+			r->native.command : ""); /* mlir-native's failure */
 	if (r->tool.err[0])
 		fprintf(out, "  stderr:\n%s%s", r->tool.err,
 			r->tool.err[strlen(r->tool.err) - 1] == '\n' ? "" : "\n");
