@@ -713,6 +713,89 @@ START_TEST(no_copies)
 END_TEST
 
 /* The CLI: op mix by names or bitmask, usage errors exit 2. */
+/* Every --mix name alone makes its construct (`--mix forall` once made
+ * none: foralls came only with loops): of 300 programs of seeds 0..299,
+ * how many hold one of its ops (cfg: a body of several blocks), and, for
+ * a name with a count in fuzz's summary, that count. */
+static const struct MixWant {
+	const char *mix;
+	const char *ops[3];
+	const char *summary; /* fuzz_construct_names, or NULL */
+	int programs;        /* of 300 */
+} mix_wants[] = {
+	{"slices", {"extract_slice", "insert_slice"}, NULL, 230},
+	{"matmul", {"matmul"}, NULL, 140},
+	{"loops", {"for", "while"}, "loop", 276},
+	{"branches", {"if"}, "branch", 284},
+	{"async", {"async"}, "async", 297},
+	{"calls", {"call"}, "call", 300},
+	{"forall", {"forall"}, "forall", 258},
+	{"cfg", {NULL}, "cfg-diamond", 137},
+	{"generate", {"generate"}, "generate", 139},
+};
+
+/* Does p hold one of w's ops (or, for none, a body of several blocks)? */
+static bool
+holds(const Program *p, const struct MixWant *w)
+{
+	bool seen[OP_COUNT] = {0};
+
+	mark_prog(p, seen);
+	if (!w->ops[0]) {
+		for (int i = 0; i < p->nfuncs; i++)
+			if (p->funcs[i]->nblocks > 1)
+				return true;
+		return false;
+	}
+	for (int k = 0; k < 3 && w->ops[k]; k++)
+		if (seen[op_lookup(w->ops[k], strlen(w->ops[k]))])
+			return true;
+	return false;
+}
+
+static long
+summary_count(const FuzzStats *st, const char *name)
+{
+	for (int i = 0; i < FUZZ_CONSTRUCTS; i++)
+		if (!strcmp(fuzz_construct_names[i], name))
+			return st->constructs[i];
+	ck_abort_msg("no construct %s in the summary", name);
+	return -1;
+}
+
+START_TEST(every_mix_alone)
+{
+	const struct MixWant *w = &mix_wants[_i];
+	GenOpts go = {12, 0, false};
+	FuzzOpts o = {0};
+	FuzzStats st;
+	int n = 0;
+
+	ck_assert_int_eq(fuzz_parse_mix(w->mix, &go.mix), 0);
+	for (uint64_t seed = 0; seed < 300; seed++) {
+		char *y = gen_case(seed, &go, "copy-all");
+		Case *c = NULL;
+		Diag d;
+		ck_assert_int_eq(case_parse("g.yaml", y, strlen(y), 0, &c, &d), 0);
+		n += holds(c->prog, w);
+		case_free(c);
+		mem_free(y);
+	}
+	ck_assert_msg(n == w->programs, "--mix %s: %d programs of 300 hold "
+		      "its construct, expected %d", w->mix, n, w->programs);
+	if (!w->summary)
+		return;
+	o.strategy = strategy_find("copy-all");
+	o.count = 300;
+	o.nshards = 1;
+	o.quiet = true;
+	o.gen = go;
+	ck_assert_int_eq(fuzz_run(&o, &st), 0);
+	ck_assert_int_gt(summary_count(&st, w->summary), 0);
+	fuzz_stats_free(&st);
+}
+END_TEST
+
 START_TEST(cli_mix)
 {
 	char *ok[] = {"bufdiff", "fuzz", "--strategy", "one-shot", "--count", "50",
@@ -753,6 +836,8 @@ main(void)
 	tcase_add_test(t, bucket_names_blocks);
 	tcase_add_test(t, reduce_bare_regions);
 	tcase_add_test(t, cli_mix);
+	tcase_add_loop_test(t, every_mix_alone, 0,
+			    (int)(sizeof mix_wants / sizeof *mix_wants));
 	tcase_add_test(t, no_copies);
 	suite_add_tcase(s, t);
 	return tu_run((Suite *[]){s, NULL});

@@ -771,6 +771,9 @@ gen_op(G *g)
 		else
 			gen_while(g);
 	}
+	else if (k < 74 && (mix & GEN_FORALL) && g->depth < 3)
+		gen_forall(g); /* `--mix forall` alone (no loops): the same
+				* draws as before for every mix with loops */
 	else if (k < 82 && (mix & GEN_BRANCHES) && g->depth < 3)
 		gen_if(g);
 	else if (k < 90 && (mix & GEN_ASYNC) && g->depth < 3)
