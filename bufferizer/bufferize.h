@@ -71,7 +71,8 @@ typedef struct ArgCopy {
 	const char *reason;
 } ArgCopy;
 
-/* Lowering rules a strategy may switch off (only mutants do). */
+/* Lowering rules a strategy may switch: mutants switch rules off; MLIR's
+ * answers mean another forall lowering. */
 enum {
 	LOWER_NO_INIT_COPY = 1,   /* a `new` loop buffer starts uninitialized */
 	LOWER_TEXTUAL_FREES = 2,  /* free at the root's own last textual use,
@@ -79,9 +80,13 @@ enum {
 	LOWER_FAIL_NO_FREES = 4,  /* the failure path frees nothing */
 	LOWER_FAIL_NO_DRAIN = 8,  /* the failure path frees without waiting
 				   * for pending launches */
-	LOWER_NO_LEND = 16        /* an if/select result sharing a buffer does
+	LOWER_NO_LEND = 16,       /* an if/select result sharing a buffer does
 				   * not keep it alive (its lender is freed
 				   * at the lender's own last use) */
+	LOWER_SHARED_IS_RESULT = 32 /* an out-of-place forall's shared args
+				   * are its result's buffer (the copy), as
+				   * in MLIR, not the init's: set for the
+				   * mlir strategy's answers */
 };
 
 typedef struct Decisions {

@@ -315,7 +315,10 @@ lower_for(Lower *L, const Op *op, BBlock *out)
 /* forall: each result lives in its init's buffer (in place) or in a copy
  * of it; the trips' parallel_insert_slices write into it.  A shared arg
  * reads the init: in place that is the result's buffer, which the other
- * trips write (the conflict a strategy must see); else the init's own. */
+ * trips write (the conflict a strategy must see); else the init's own.
+ * MLIR's out-of-place forall makes the shared arg the copy: reads beyond
+ * a trip's slice see the other trips' inserts (a race), and a write into
+ * a view of it lands in the result (LOWER_SHARED_IS_RESULT). */
 static void
 lower_forall(Lower *L, const Op *op, BBlock *out)
 {
@@ -327,7 +330,8 @@ lower_forall(Lower *L, const Op *op, BBlock *out)
 		Value *r = op->res[k], *init = op->args[2 + k].v;
 		Value *arg = op->body->args[1 + k];
 		if (loop_buffer(L, out, op, r, init, true, "the shared output "
-				"starts as a copy of its init"))
+				"starts as a copy of its init") ||
+		    (L->ds->lower & LOWER_SHARED_IS_RESULT))
 			in->vals[k] = r;
 		else
 			in->vals[k] = init ? init : r;

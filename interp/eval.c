@@ -437,7 +437,7 @@ ref_run_stats(const Program *p, const Func *entry, Tensor *const *inputs,
 	      RefStats *st)
 {
 	Run r = {.p = p, .lim = lim ? lim : &default_limits, .d = d,
-		 .depth = 1};
+		 .depth = 1, .order = st ? st->order : 0};
 	Frame f = {0};
 	Box **res = NULL;
 	int n = entry->nrtypes, rc = -1;

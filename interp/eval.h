@@ -31,6 +31,8 @@ typedef struct Run {
 	 * through dead_next (by Value.id); -1 ends it */
 	int *dead_head, *dead_next, *last;
 	Budget budget;   /* work and wall clock (budget.h) */
+	int order;       /* RefStats.order: foralls' trips in that order,
+			  * each seeing the earlier ones' inserts */
 } Run;
 
 /* A running forall: the results its parallel_insert_slices fill, and

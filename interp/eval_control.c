@@ -258,8 +258,78 @@ gather_free(Run *r, Gather *g, int n)
 	mem_free(g->owner);
 }
 
+static int64_t
+gcd64(int64_t a, int64_t b)
+{
+	while (b) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* Trip i of n in order `order` (Run.order > 0): 1 first to last, 2 last
+ * to first, then every permutation of up to 5 trips in turn (Lehmer
+ * codes), an affine one of more. */
+static int64_t
+trip_at(int order, int64_t n, int64_t i)
+{
+	int64_t fact = 1, code, left[5], a;
+
+	if (order <= 1)
+		return i;
+	if (order == 2)
+		return n - 1 - i;
+	if (n > 5) {
+		for (a = order; a > 1 && (n % a == 0 || gcd64(a, n) != 1); a++)
+			;
+		return (int64_t)(((uint64_t)a * (uint64_t)i + (uint64_t)order) %
+				 (uint64_t)n);
+	}
+	for (int64_t k = 2; k <= n; k++)
+		fact *= k;
+	code = (order - 3) % fact;
+	for (int64_t k = 0; k < n; k++)
+		left[k] = k;
+	for (int64_t k = 0, m = n; k <= i; k++, m--) {
+		int64_t pick;
+		fact /= m;
+		pick = code / fact;
+		code %= fact;
+		if (k == i)
+			return left[pick];
+		for (int64_t j = pick; j + 1 < m; j++)
+			left[j] = left[j + 1];
+	}
+	return i;
+}
+
+/* Run.order > 0: each trip's shared args are what the earlier trips (in
+ * that order) inserted so far, MLIR's in-place meaning of a read beyond
+ * the trip's own slice (a race there: one of the orders it may give). */
+static int
+visible_trip(Frame *f, const Op *op, Gather *g, int64_t iv)
+{
+	Run *r = f->run;
+	int n = op->nres, rc = -1;
+	Box **snap = boxes_new(r, op->loc, n);
+
+	for (int k = 0; snap && k < n; k++) {
+		Tensor *t = t_dup(r, op->loc, g->outs[k]);
+		if (!t || !(snap[k] = box_new(r, op->loc, t)))
+			goto out;
+	}
+	if (snap)
+		rc = loop_trip(f, op, iv, snap, NULL, 0);
+out:
+	boxes_free(r, snap, n);
+	return rc;
+}
+
 /* forall: trips in order (their slices are disjoint, so any order gives
- * the same result); each result starts as a copy of its init. */
+ * the same result); each result starts as a copy of its init.  With
+ * Run.order, trips in that order, each seeing the earlier ones' inserts. */
 int
 eval_forall(Frame *f, const Op *op)
 {
@@ -291,9 +361,11 @@ eval_forall(Frame *f, const Op *op)
 		}
 	}
 	f->par = &g;
-	for (int64_t iv = lb; iv < ub; iv++) {
+	for (int64_t i = 0; i < ub - lb; i++) {
+		int64_t iv = lb + (r->order ? trip_at(r->order, ub - lb, i) : i);
 		g.trip = (uint64_t)(iv - lb) + 1;
-		if (loop_trip(f, op, iv, init, NULL, 0) < 0)
+		if ((r->order ? visible_trip(f, op, &g, iv)
+			      : loop_trip(f, op, iv, init, NULL, 0)) < 0)
 			goto out;
 	}
 	if (!(outs = boxes_new(r, op->loc, n)))

@@ -531,7 +531,8 @@ forall_pick(Exec *X, const int *pc, int n, int len, int *turn)
 	}
 }
 
-/* Room for the trips' register files and the results' versions, kept
+/* Room for the trips' register files and the results' and shared args'
+ * versions, kept
  * per forall instruction in the run's arena (a recursive run of the same
  * forall, while it is busy, gets its own). */
 static Reg *
@@ -541,10 +542,10 @@ forall_room(Exec *X, const BInst *in, int nres)
 	Reg *r = X->scratch[in->id];
 
 	if (!r || r[n].set) {
-		r = arena_alloc(X->arena, (n + 2 + (size_t)nres) * sizeof *r);
+		r = arena_alloc(X->arena, (n + 2 + 2 * (size_t)nres) * sizeof *r);
 		if (!X->scratch[in->id]) {
 			X->scratch[in->id] = r;
-			X->scratchn[in->id] = (int)(n + 2 + (size_t)nres);
+			X->scratchn[in->id] = (int)(n + 2 + 2 * (size_t)nres);
 		} else {
 			X->unrooted++; /* a recursive run's: no collection now */
 		}
@@ -584,6 +585,44 @@ forall_window(Exec *X, Frame *F, const BInst *in, Reg *files,
 	}
 }
 
+/* Is ver written by a parallel_insert_slice of the forall into its
+ * result r? */
+static bool
+inserted_by(const Exec *X, uint32_t ver, const void *r)
+{
+	const BInst *w = ver < X->nvers ? X->vers[ver].in : NULL;
+
+	return w && w->kind == BI_PINSERT && w->v == r;
+}
+
+/* The elements of result k that no trip inserted keep what its buffer
+ * held before the trips (version was, the init's contents): anything else
+ * there is a write that no parallel_insert_slice made (into a view of the
+ * shared arg), leaking into the result. */
+static void
+forall_leaks(Exec *X, Frame *F, const BInst *in, int k, uint32_t was)
+{
+	const Op *op = in->op;
+	Reg *r = reg(F, op->res[k]);
+	uint32_t found = 0;
+	int64_t li;
+	View v;
+
+	if (!r->set || r->bad || r->buf < 0 || !was || was == VER_ANY)
+		return;
+	v = r->view;
+	li = shadow_mismatch_but(X, r->buf, &v, was, inserted_by,
+				 op->res[k], &found);
+	if (li >= 0) {
+		Violation *nv = violate(X, VK_STALE_READ, in, op->body->args[1 + k],
+					X->vers[found].in, r->buf, &v, li, NULL);
+		if (nv) {
+			nv->wctx = X->vers[found].ctx;
+			nv->has_wctx = true;
+		}
+	}
+}
+
 static void
 run_forall(Exec *X, Frame *F, const BInst *in)
 {
@@ -591,13 +630,13 @@ run_forall(Exec *X, Frame *F, const BInst *in)
 	int64_t lb = int_operand(F, &op->args[0]), ub = int_operand(F, &op->args[1]);
 	Reg *files = forall_room(X, in, op->nres);
 	size_t busy = (size_t)FORALL_WINDOW * (size_t)X->bp->nregs;
-	Reg *vr = files + busy + 1;
+	Reg *vr = files + busy + 1, *old = vr + op->nres;
 
 	/* the trips write the result's new version; the shared args keep
 	 * expecting the init's */
 	for (int k = 0; k < op->nres; k++) {
 		Reg *r = reg(F, op->res[k]);
-		vr[k].ver = r->ver;
+		old[k].ver = vr[k].ver = r->ver;
 		if (r->set && r->buf >= 0 && check_write(X, in, op->res[k], r))
 			vr[k].ver = version_new(X, op->res[k], in);
 	}
@@ -616,6 +655,7 @@ run_forall(Exec *X, Frame *F, const BInst *in)
 	for (int k = 0; k < op->nres && !X->stop; k++) {
 		Reg *r = reg(F, op->res[k]);
 		View v;
+		forall_leaks(X, F, in, k, old[k].ver);
 		if (!r->set || r->bad || r->buf < 0)
 			continue;
 		r->ver = vr[k].ver;

@@ -169,6 +169,9 @@ Violation *violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
  * restores). */
 DynCtx ctx_enter(Exec *X, const Op *op, int64_t k);
 void ctx_leave(Exec *X, const DynCtx *saved);
+typedef bool (*VerOk)(const Exec *X, uint32_t ver, const void *arg);
+int64_t shadow_mismatch_but(Exec *X, int h, const View *v, uint32_t want,
+			    VerOk ok, const void *arg, uint32_t *found);
 int64_t shadow_mismatch(Exec *X, int h, const View *v, uint32_t want,
 			uint32_t *found);
 int64_t shadow_mismatch_except(Exec *X, int h, const View *v,

@@ -767,7 +767,12 @@ int ref_run(const Program *p, const Func *entry, Tensor *const *inputs,
 /* What a reference run held: the peak of its live payload bytes (inputs,
  * values not yet past their last use, a forall's results being filled). */
 typedef struct RefStats {
-	int64_t peak_bytes;
+	int64_t peak_bytes;  /* out */
+	/* in: 0, or k > 0: every forall runs its trips in the k-th order (1
+	 * first to last, 2 the reverse, then the permutations) and a trip's
+	 * shared args hold what the earlier trips inserted: the outputs of
+	 * MLIR's meaning of a read beyond a trip's slice (docs/tir.md) */
+	int order;
 } RefStats;
 int ref_run_stats(const Program *p, const Func *entry, Tensor *const *inputs,
 		  const Limits *lim, Tensor ***outs, int *nouts, Diag *d,

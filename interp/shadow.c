@@ -639,8 +639,12 @@ patches_hold_except(const Buf *b, const View *v, const View *except,
 	return true;
 }
 
+/* The first element of v (row-major index) that holds neither want nor a
+ * version ok() accepts (ok may be NULL), its version in *found; -1 when
+ * none. */
 int64_t
-shadow_mismatch(Exec *X, int h, const View *v, uint32_t want, uint32_t *found)
+shadow_mismatch_but(Exec *X, int h, const View *v, uint32_t want,
+		    VerOk ok, const void *arg, uint32_t *found)
 {
 	Buf *b = &X->bufs[h];
 	const uint8_t *undef = undef_map(X, want, h);
@@ -652,7 +656,7 @@ shadow_mismatch(Exec *X, int h, const View *v, uint32_t want, uint32_t *found)
 		int64_t tot = 1;
 		for (int d = 0; d < v->rank; d++)
 			tot *= v->sizes[d];
-		if (b->ver != want && tot > 0) {
+		if (b->ver != want && tot > 0 && !(ok && ok(X, b->ver, arg))) {
 			*found = b->ver;
 			return 0;
 		}
@@ -665,13 +669,20 @@ shadow_mismatch(Exec *X, int h, const View *v, uint32_t want, uint32_t *found)
 	}
 	VIEW_WALK(v, pos, li, {
 		uint32_t have = b->uniform ? b->ver : b->vers[pos];
-		if (stale_at(have, want, undef, pos)) {
+		if (stale_at(have, want, undef, pos) &&
+		    !(ok && ok(X, have, arg))) {
 			*found = have;
 			bad = li;
 			break;
 		}
 	});
 	return bad;
+}
+
+int64_t
+shadow_mismatch(Exec *X, int h, const View *v, uint32_t want, uint32_t *found)
+{
+	return shadow_mismatch_but(X, h, v, want, NULL, NULL, found);
 }
 
 /* Like shadow_mismatch, for the elements of v outside `except` (the slice

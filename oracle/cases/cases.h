@@ -172,6 +172,8 @@ typedef struct Run {
 	const char *pipeline;   /* `pipeline: P` (mlir-pipeline strategies
 				 * only): the pass pipeline, as
 				 * --mlir-pipeline P; NULL: absent */
+	int race;               /* `race:` 1 racy-read, -1 miscompile, 0
+				 * absent (harness.h's race_order) */
 } Run;
 
 struct Case;

@@ -651,16 +651,32 @@ load_pipeline(Loader *L, Run *r, const yaml_node_t *k, const yaml_node_t *v)
 	r->pipeline = arena_strdup(L->arena, p);
 }
 
+/* `race: racy-read | miscompile`: what an MLIR strategy's differing
+ * outputs are (issue 23 item 4). */
+static void
+load_race(Loader *L, Run *r, const yaml_node_t *v)
+{
+	const char *s = scalar(L, v, "race");
+
+	if (!strcmp(s, "racy-read"))
+		r->race = 1;
+	else if (!strcmp(s, "miscompile"))
+		r->race = -1;
+	else
+		yl_fail(L, yl_loc(v), "race: '%s' is not racy-read or "
+			"miscompile", s);
+}
+
 static void
 load_run(Loader *L, Case *c, Run *r, const yaml_node_t *n, int no)
 {
 	static const char *const keys[] = {
 		"strategy", "plan", "free", "schedule", "verdict", "outputs",
 		"blame", "memory", "culprits", "decisions", "anchor", "hoist",
-		"args", "blockargs", "yields", "pipeline", NULL};
+		"args", "blockargs", "yields", "pipeline", "race", NULL};
 	enum { STRAT, PLAN, FREE, SCHED, VERDICT, OUTS, BLAME, MEM, CULP, DEC,
-	       ANCHOR, HOIST, ARGS, BLOCKARGS, YIELDS, PIPE };
-	yaml_node_t *v[PIPE + 1], *kn[PIPE + 1], *pk[PK_COUNT];
+	       ANCHOR, HOIST, ARGS, BLOCKARGS, YIELDS, PIPE, RACE };
+	yaml_node_t *v[RACE + 1], *kn[RACE + 1], *pk[PK_COUNT];
 	char label[32];
 
 	yl_want(L, n, YAML_MAPPING_NODE, "runs entry");
@@ -696,6 +712,8 @@ load_run(Loader *L, Case *c, Run *r, const yaml_node_t *n, int no)
 	if ((r->has_decisions = v[DEC] != NULL))
 		r->decisions = load_decisions(L, c, v[DEC], "decisions",
 					      &r->ndecisions);
+	if (v[RACE])
+		load_race(L, r, v[RACE]);
 }
 
 void

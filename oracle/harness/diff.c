@@ -163,10 +163,34 @@ confirm(const RunConfig *cfg, const Case *c, const Strategy *s,
 				}
 		j->verdict = j->output >= 0 ? failed ? NATIVE_CONFIRMED : NATIVE_MISSED
 			     : failed ? NATIVE_LATENT : NATIVE_AGREE;
+		if (j->output >= 0)
+			j->race = race_order(c, nr.outs, nr.nouts);
 	}
 	j->command = nr.command;
 	nr.command = NULL;
 	native_free(&nr);
+}
+
+/* Strategies whose answers mean MLIR's semantics (a read beyond a forall
+ * trip's slice is a race there, not the init's value). */
+static bool
+mlir_meaning(const Strategy *s)
+{
+	return s->kind == STRAT_MLIR || s->kind == STRAT_PIPELINE ||
+	       s->kind == STRAT_EXEC_MLIR;
+}
+
+/* Item 4 of issue 23: outputs that differ, racy read or miscompile. */
+static void
+judge_race(const Case *c, const Strategy *s, int nref, RunOut *o)
+{
+	bool differ = false;
+
+	for (int k = 0; k < nref; k++)
+		differ = differ || o->first_diff[k] >= 0;
+	if (mlir_meaning(s) && o->verdict == VERDICT_DIVERGE && differ &&
+	    !o->ex.aborted[0] && !o->ex.failed)
+		o->race = race_order(c, o->ex.outs, o->ex.nouts);
 }
 
 /* Lower and execute decisions ds; -1 with err only when out of memory.
@@ -652,6 +676,21 @@ check_decisions(const Run *r, RunOut *o)
 	return 0;
 }
 
+/* `race:` against race_order's answer. */
+static bool
+check_race(const Run *r, RunOut *o)
+{
+	static const char *const names[] = {"miscompile", "not judged",
+					    "racy-read"};
+	int got = o->race > 0 ? 1 : o->race < 0 ? -1 : 0;
+
+	if (!r->race || got == r->race)
+		return false;
+	expect_fail(o, "race: %s, expected %s", names[got + 1],
+		    names[r->race + 1]);
+	return true;
+}
+
 static void
 check_expectations(const Run *r, RunOut *o)
 {
@@ -671,7 +710,8 @@ check_expectations(const Run *r, RunOut *o)
 		o->status = STATUS_FAIL;
 		return;
 	}
-	if (check_blame(r, o) || check_memory(r, o) || check_culprits(r, o))
+	if (check_blame(r, o) || check_memory(r, o) || check_culprits(r, o) ||
+	    check_race(r, o))
 		return;
 	check_decisions(r, o);
 }
@@ -858,6 +898,7 @@ diff_run(const RunConfig *cfg, const Case *c, const Run *r, const Strategy *s,
 			o->status = STATUS_BAD;
 			return;
 		}
+		judge_race(c, s, nref, o);
 		confirm(cfg, c, s, ref, nref, o);
 		check_expectations(r, o);
 		return;
@@ -874,6 +915,7 @@ diff_run(const RunConfig *cfg, const Case *c, const Run *r, const Strategy *s,
 	if (cfg->report && o->nculprits &&
 	    decisions_make(c->prog, strategy_find("one-shot"), &o->oneshot))
 		decisions_free(&o->oneshot); /* out of memory: no suggestion */
+	judge_race(c, s, nref, o);
 	confirm(cfg, c, s, ref, nref, o);
 	check_expectations(r, o);
 	release_program(o);

@@ -288,4 +288,7 @@ emit_run_result(Str *b, const Program *p, const Func *entry,
 			   colon ? colon : "");
 	}
 	str_puts(b, "]\n");
+	if (o->race)
+		str_printf(b, "    race: %s\n", o->race > 0 ? "racy-read"
+							  : "miscompile");
 }

@@ -65,6 +65,7 @@ typedef struct NativeJudge {
 	int output;             /* the first output that differs, its first */
 	int64_t elem;           /* differing element, the values */
 	double ref, got;
+	int race;               /* native outputs differ: race_order's */
 	char msg[512];          /* NATIVE_FAILED: why */
 	char *command;          /* what ran (the source on stdin) */
 } NativeJudge;
@@ -102,6 +103,9 @@ typedef struct RunOut {
 				 * default */
 	MemSeries series;       /* RunConfig.record: the worst execution's steps */
 	NativeJudge native;     /* RunConfig.confirm */
+	/* an MLIR strategy's outputs differ on a program with a forall:
+	 * race_order's (0: not judged) */
+	int race;
 } RunOut;
 
 /* What happened to one case. */
@@ -213,5 +217,15 @@ typedef void (*CheckDone)(void *ctx, JEntry *e, int i);
 int checkrun(char *const *paths, int n, int jobs, CheckFn fn, CheckDone done,
 	     void *ctx, JEntry *out);
 void jentry_clear(JEntry *e);
+
+/* ------------------------------------------------------------- race.c */
+
+/* outs against the outputs of every in-order visibility of the foralls'
+ * trips: the order k > 0 (RefStats.order) that gives them (a racy read in
+ * MLIR's meaning), -1 when none does (a miscompile), 0 when c has no
+ * forall (or its reference failed). */
+int race_order(const Case *c, Tensor *const *outs, int nouts);
+/* "first to last", "last to first", "permutation N" */
+const char *race_order_text(int order, char *buf, size_t n);
 
 #endif

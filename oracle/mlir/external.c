@@ -762,6 +762,8 @@ external_decide(const ExternalOpts *o, const Strategy *s, const Case *c,
 	if (rc == 0)
 		rc = s->kind == STRAT_MLIR ? apply_mlir(c, in, ans, &map, ds, t)
 					      : apply_document(s, c, ans, ds, t);
+	if (rc == 0 && s->kind == STRAT_MLIR)
+		ds->lower |= LOWER_SHARED_IS_RESULT; /* what MLIR's words mean */
 	mem_free(in);
 	arena_free(a);
 	if (rc < 0)

@@ -325,10 +325,13 @@ stale_text(const Rep *R, const Violation *v)
 		fprintf(R->out, "poison (the contents of the empty %%%s)\n",
 			held->name);
 	else if (in_program(R, held))
-		fprintf(R->out, "%%%s\n", held->name);
+		fprintf(R->out, "%%%s", held->name);
 	else
-		fputs("another value\n", R->out);
-	fputs("    overwritten by ", R->out);
+		fputs("another value", R->out);
+	if (v->at && v->at->kind == BI_FORALL) /* forall_leaks */
+		fputs(", which no parallel_insert_slice wrote (the result "
+		      "keeps what no trip inserted)", R->out);
+	fputs("\n    overwritten by ", R->out);
 	who(R, v->writer);
 	decision_text(R, v->writer, ", decision %s");
 	fputc('\n', R->out);
@@ -547,6 +550,25 @@ forced_text(FILE *out, const Decisions *ds)
 		fputc('\n', out);
 }
 
+/* Issue 23 item 4: outputs an MLIR strategy gives on a forall program,
+ * a racy read or a miscompile (race_order's answer). */
+static void
+race_text(FILE *out, int race, const char *lead)
+{
+	char buf[64];
+
+	if (race > 0)
+		fprintf(out, "%sracy read: the forall's trips one after another "
+			"(%s), each seeing what the earlier ones inserted, give "
+			"these outputs; MLIR leaves a read beyond a trip's slice "
+			"undefined (a race, not a miscompile)\n", lead,
+			race_order_text(race, buf, sizeof buf));
+	else if (race < 0)
+		fprintf(out, "%smiscompile: no order of the forall's trips, each "
+			"seeing what the earlier ones inserted, gives these "
+			"outputs (not a race)\n", lead);
+}
+
 /* --confirm: what MLIR's own output gave, natively. */
 static void
 native_text(FILE *out, const RunOut *r)
@@ -571,7 +593,9 @@ native_text(FILE *out, const RunOut *r)
 	if (j->output >= 0 && j->verdict != NATIVE_FAILED)
 		fprintf(out, "; output %d element %lld: reference %.9g, native "
 			"%.9g", j->output, (long long)j->elem, j->ref, j->got);
-	fprintf(out, "\n    native command: %s\n", j->command ? j->command : "");
+	fprintf(out, "\n");
+	race_text(out, j->race, "    native output: ");
+	fprintf(out, "    native command: %s\n", j->command ? j->command : "");
 }
 
 /* `all`: how many schedules ran and how many failed. */
@@ -686,6 +710,7 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 	if (tool_text(out, r))
 		return;
 	native_text(out, r);
+	race_text(out, r->race, "  ");
 	schedules_text(out, r);
 	forced_text(out, &r->ds);
 	for (int k = 0; k < r->ex.nviols; k++)
@@ -1208,8 +1233,27 @@ aborted_json(const Case *c, const ExecResult *ex)
 	return json_string(buf);
 }
 
+/* "race": {"verdict": "racy-read" | "miscompile", "order"} */
+static json_t *
+race_json(int race)
+{
+	json_t *j = json_object();
+	char buf[64];
+	bool ok = j && set(j, "verdict", json_string(race > 0 ? "racy-read"
+							      : "miscompile"));
+
+	if (ok && race > 0)
+		ok = set(j, "order", json_string(race_order_text(race, buf,
+								  sizeof buf)));
+	if (!ok) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
 /* "native": {"verdict", "command", "message" | "output", "element",
- * "reference", "native"} */
+ * "reference", "native", "race"} */
 static json_t *
 native_json(const NativeJudge *n)
 {
@@ -1226,6 +1270,8 @@ native_json(const NativeJudge *n)
 		ok = ok && set(j, "reference", json_real(n->ref));
 		ok = ok && set(j, "native", json_real(n->got));
 	}
+	if (ok && n->race && n->verdict != NATIVE_FAILED)
+		ok = set(j, "race", race_json(n->race));
 	if (!ok) {
 		json_decref(j);
 		return NULL;
@@ -1257,6 +1303,8 @@ run_json(const Case *c, const Outcome *o, const RunOut *r)
 		ok = set(j, "tool", tool_json(r));
 	if (ok && r->native.verdict != NATIVE_NONE)
 		ok = set(j, "native", native_json(&r->native));
+	if (ok && r->race)
+		ok = set(j, "race", race_json(r->race));
 	if (ok && r->verdict == VERDICT_TOOL_ERROR) {
 		if (r->status == STATUS_FAIL)
 			ok = set(j, "message", json_string(r->why));

@@ -1,0 +1,79 @@
+/*
+ * race.c: racy read or miscompile (issue 23 item 4).
+ *
+ * In MLIR a forall trip that reads its shared output beyond its own slice
+ * races with the trips that insert there: the program has no single
+ * meaning, while TIR pins the read as the init's (FORMAT section 5).  So a
+ * divergence of an MLIR strategy on a program with a forall is a "racy
+ * read" when some in-order visibility of the trips gives the outputs (the
+ * trips one after another in some order, each seeing what the earlier ones
+ * inserted: the reference interpreter's RefStats.order), and a miscompile
+ * when none does.
+ */
+#include "harness.h"
+
+/* Orders tried: first to last, last to first, then every permutation of
+ * up to 5 trips (120; more trips: affine permutations). */
+enum { RACE_ORDERS = 2 + 120 };
+
+static bool
+has_forall(const Program *p)
+{
+	for (int i = 0; i < p->nvalues; i++)
+		if (p->values[i]->def && p->values[i]->def->kind == OP_FORALL)
+			return true;
+	return false;
+}
+
+/* Do outs hold got's bits wherever want is defined? */
+static bool
+outputs_match(Tensor *const *want, int nwant, Tensor *const *got, int ngot)
+{
+	if (nwant != ngot)
+		return false;
+	for (int k = 0; k < nwant; k++) {
+		const Tensor *a = want[k], *b = got[k];
+		if (!b || a->n != b->n || a->rank != b->rank || a->dt != b->dt)
+			return false;
+		for (int64_t i = 0; i < a->n; i++)
+			if (tensor_defined(a, i) && !tensor_elem_same(a, b, i))
+				return false;
+	}
+	return true;
+}
+
+int
+race_order(const Case *c, Tensor *const *outs, int nouts)
+{
+	if (!has_forall(c->prog) || c->ref_failed)
+		return 0;
+	for (int k = 1; k <= RACE_ORDERS; k++) {
+		RefStats st = {.order = k};
+		Tensor **ref = NULL;
+		int nref = 0;
+		Diag d;
+		bool same = false;
+
+		if (ref_run_stats(c->prog, c->entry, c->inputs, &c->lim, &ref,
+				  &nref, &d, &st) == 0)
+			same = outputs_match(ref, nref, outs, nouts);
+		for (int i = 0; i < nref; i++)
+			tensor_free(ref[i]);
+		mem_free(ref);
+		if (same)
+			return k;
+	}
+	return -1;
+}
+
+const char *
+race_order_text(int order, char *buf, size_t n)
+{
+	if (order == 1)
+		fmt_snprintf(buf, n, "first to last");
+	else if (order == 2)
+		fmt_snprintf(buf, n, "last to first");
+	else
+		fmt_snprintf(buf, n, "permutation %d", order - 2);
+	return buf;
+}
