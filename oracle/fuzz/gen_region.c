@@ -568,6 +568,21 @@ emit_call(G *g, const Helper *fn, GV *const *args)
 	++g->sh->ops;
 }
 
+/* After a second call site of a helper, a read of its first argument:
+ * if the helper writes its param, this site needs a copy of the argument
+ * and the first (whose argument may be dead by then) may not: two call
+ * sites of one helper that need different copies. */
+static void
+read_after_call(G *g, const GV *a)
+{
+	GV x = *a, *v = gen_new_value(g, &x, "v");
+	char s[64];
+
+	gen_line(g, "%%%s = clone %%%s : %s", v->name, x.name,
+		 gen_ty(&x, s, sizeof s));
+	++g->sh->ops;
+}
+
 /* Call a helper made before again, with arguments that fit it. */
 static void
 call_again(G *g)
@@ -582,6 +597,7 @@ call_again(G *g)
 			return;
 	emit_call(g, fn, args);
 	gen_count(g, GC_CALL_AGAIN);
+	read_after_call(g, args[0]);
 }
 
 /* A helper function: params typed like values in scope (some readonly,
