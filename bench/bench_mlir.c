@@ -297,8 +297,8 @@ main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "cases";
 	long count = argc > 2 ? strtol(argv[2], NULL, 10) : 1024;
-	GenOpts plain = {12, GEN_ALL & ~GEN_ASYNC, true}, full = {12, GEN_ALL,
-								   false};
+	GenOpts plain = {.max_ops = 12, .mix = GEN_ALL & ~GEN_ASYNC, .no_copies = true}, full = {.max_ops = 12, .mix = GEN_ALL,
+								   .no_copies = false};
 	time_t t = time(NULL);
 	char day[32];
 

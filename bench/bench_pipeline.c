@@ -221,7 +221,7 @@ fuzz_row(const char *name, BenchFuzz *f)
 static void
 fuzz_throughput(long count)
 {
-	GenOpts g = {12, GEN_ALL & ~GEN_ASYNC, true};
+	GenOpts g = {.max_ops = 12, .mix = GEN_ALL & ~GEN_ASYNC, .no_copies = true};
 	BenchFuzz bat, unb;
 
 	bench_fuzz_reps(strategy_parse("mlir-pipeline"), &g, count, 0, &bat);

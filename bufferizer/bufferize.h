@@ -124,6 +124,8 @@ typedef struct Decisions {
  */
 typedef enum StratKind {
 	STRAT_BUILTIN, STRAT_EXEC, STRAT_EXEC_MLIR, STRAT_MLIR, STRAT_PIPELINE,
+	STRAT_NATIVE,   /* mlir's answer, judged by MLIR's own code run
+			 * natively (docs/native.md) */
 	STRAT_NKINDS
 } StratKind;
 
@@ -336,6 +338,23 @@ bool plan_hoisted(const Decisions *ds, const Value *v);
 /* `anchor E:R`, `hoist V`, `args R:copy,share` for reports: the n-th
  * forced decision of these kinds into buf, or NULL past the end. */
 const char *plan_extra_str(const Decisions *ds, int n, char *buf, size_t len);
+/*
+ * The lifetime choices of ds: its plan's frees, hoists and anchors (a
+ * plan's, or an outside strategy's answer's), which bisection flips like
+ * decisions.  Numbered 0..plan_lifetimes()-1: frees, hoists, anchors.
+ * Flipped, a free is dropped (the lowering frees the buffer after its
+ * last use), a hoist is dropped (the buffer is allocated on every trip),
+ * an anchor is dropped (the empty gets a buffer of its own).
+ */
+int plan_lifetimes(const Decisions *ds);
+const char *plan_lifetime_kind(const Decisions *ds, int i); /* "free", ... */
+/* "free y:after z", "hoist t", "anchor e:r"; flipped "no free y:after z",
+ * "no hoist t", "e:new". */
+const char *plan_lifetime_str(const Decisions *ds, int i, bool flipped,
+			      char *buf, size_t n);
+/* Into t (a copy of ds with its own d): ds's lifetime choices i with
+ * keep[i], arrays of t's own (the caller frees them); -1 out of memory. */
+int plan_lifetimes_keep(const Decisions *ds, const bool *keep, Decisions *t);
 /* The outermost loop enclosing op, or NULL. */
 const Op *op_outer_loop(const Op *op);
 

@@ -234,3 +234,70 @@ op_outer_loop(const Op *op)
 	}
 	return loop;
 }
+
+/* ------------------------------------------------- lifetime choices */
+
+int
+plan_lifetimes(const Decisions *ds)
+{
+	return ds->nfrees + ds->nhoists + ds->nanchors;
+}
+
+const char *
+plan_lifetime_kind(const Decisions *ds, int i)
+{
+	return i < ds->nfrees ? "free" : i < ds->nfrees + ds->nhoists ? "hoist"
+	       : "anchor";
+}
+
+const char *
+plan_lifetime_str(const Decisions *ds, int i, bool flipped, char *buf,
+		  size_t n)
+{
+	if (i < ds->nfrees) {
+		const PlanFree *f = &ds->frees[i];
+		fmt_snprintf(buf, n, "%sfree %s:after %s", flipped ? "no " : "",
+			     f->v->name, f->after->nres ? f->after->res[0]->name
+			     : op_info[f->after->kind].name);
+	} else if ((i -= ds->nfrees) < ds->nhoists) {
+		fmt_snprintf(buf, n, "%shoist %s", flipped ? "no " : "",
+			     ds->hoists[i].v->name);
+	} else {
+		const PlanAnchor *a = &ds->anchors[i - ds->nhoists];
+		if (flipped)
+			fmt_snprintf(buf, n, "%s:new", a->e->name);
+		else
+			fmt_snprintf(buf, n, "anchor %s:%s", a->e->name,
+				     a->r->name);
+	}
+	return buf;
+}
+
+int
+plan_lifetimes_keep(const Decisions *ds, const bool *keep, Decisions *t)
+{
+	int nf = 0, nh = 0, na = 0, i = 0;
+
+	t->frees = mem_alloc((size_t)(ds->nfrees + 1) * sizeof *t->frees);
+	t->hoists = mem_alloc((size_t)(ds->nhoists + 1) * sizeof *t->hoists);
+	t->anchors = mem_alloc((size_t)(ds->nanchors + 1) * sizeof *t->anchors);
+	if (!t->frees || !t->hoists || !t->anchors)
+		return -1;
+	for (int k = 0; k < ds->nfrees; k++, i++)
+		if (keep[i])
+			t->frees[nf++] = ds->frees[k];
+	for (int k = 0; k < ds->nhoists; k++, i++)
+		if (keep[i])
+			t->hoists[nh++] = ds->hoists[k];
+	for (int k = 0; k < ds->nanchors; k++, i++) {
+		if (keep[i])
+			t->anchors[na++] = ds->anchors[k];
+		else /* the empty gets a buffer of its own */
+			t->d[ds->anchors[k].e->id] = (Decision){DEC_NEW, NULL,
+				"flipped by the culprit bisection", true};
+	}
+	t->nfrees = nf;
+	t->nhoists = nh;
+	t->nanchors = na;
+	return 0;
+}

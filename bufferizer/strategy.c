@@ -212,6 +212,11 @@ static const struct {
 	{"mlir", STRAT_MLIR, STRAT_TOOL | STRAT_READS_MLIR | STRAT_BATCH,
 	 "mlir-opt-22",
 	 "One-Shot Bufferize's analysis in TOOL (test-analysis-only)"},
+	{"mlir-native", STRAT_NATIVE, STRAT_TOOL | STRAT_READS_MLIR | STRAT_BATCH,
+	 "mlir-opt-22",
+	 "mlir's decisions, judged by TOOL's One-Shot Bufferize lowered to "
+	 "LLVM and run natively (mlir-runner): MLIR's own output is the "
+	 "verdict"},
 };
 
 /* "mlir-opt-19" -> 19 (a version MLIR's export knows), else 0. */
@@ -265,7 +270,8 @@ strategy_label(const Strategy *s)
 {
 	static const char *const names[] = {
 		[STRAT_EXEC] = "exec", [STRAT_EXEC_MLIR] = "exec-mlir",
-		[STRAT_MLIR] = "mlir", [STRAT_PIPELINE] = "mlir-pipeline"};
+		[STRAT_MLIR] = "mlir", [STRAT_PIPELINE] = "mlir-pipeline",
+		[STRAT_NATIVE] = "mlir-native"};
 
 	return s->kind == STRAT_BUILTIN ? s->name : names[s->kind];
 }

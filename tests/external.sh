@@ -100,7 +100,7 @@ has '  {"plan": {"y": "new"}}'
 has "  memory: peak 36 bytes, 2 allocations (24 bytes), 0 copies (0 bytes), 0 views"
 expect 1 "$B" run "$seed" --strategy "$a seed-free.yaml"
 has "    freed by \`free %y\` after %y = add at $seed:5:5 (forced by the plan)"
-has "SUMMARY: bufdiff: diverge, use-after-free in %z at $seed:6:5; culprits none"
+has "SUMMARY: bufdiff: diverge, use-after-free in %z at $seed:6:5; culprits free y:after y"
 expect 1 "$B" run "$seed" --strategy "$a seed-wrong.json"
 has "SUMMARY: bufdiff: diverge, stale-read in %z at $seed:6:5; culprits y:x"
 has "==bufdiff== stale-read: %z at $seed:6:5 reads %x, but its buffer now holds %y"

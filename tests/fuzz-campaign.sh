@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# fuzz campaigns: buckets (exact counts, from mutant-zero-trip, seed 1,
-# 120 programs), --max-failures, repros as files even without --out, the
+# fuzz campaigns: buckets (exact counts and what each counts, from
+# mutant-zero-trip, seed 1, 120 programs), --max-failures, repros as files even without --out, the
 # summary on SIGINT, no progress line off a terminal, a repro kept in the
 # "must agree" form, and shards merged back to the unsharded figures:
 # by hand, by the Slurm script's body (SLURM_ARRAY_TASK_ID set here) and,
@@ -37,7 +37,8 @@ for line in open(sys.argv[1]):
     j = json.loads(line)
     b = j["buckets"]
     print(j["programs"], j["failures"], len(b),
-          [(k["signature"], k["count"], k["seeds"]) for k in b])
+          [(k["signature"], k["count"], k["seeds"], k["constructs"],
+            k["verdicts"], k["violations"], k["culprits"]) for k in b])
 ' "$1"
 }
 
@@ -64,14 +65,15 @@ if [ "$MODE" = parallel ]; then
 fi
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
 
-# ---- buckets, exact: 20 failures in 9 buckets, one repro each (since the
-# generator carries futures in prefetch loops, issue 22)
+# ---- buckets, exact: 20 failures in 1 bucket, one repro (one flaw, one
+# bucket, issue 23: the constructs, verdicts and violation kinds around it
+# are counted inside the bucket, not part of its signature)
 mkdir whole
 "$B" "${F[@]}" --count 120 --out whole --json >whole.json 2>whole.err
 [ $? = 1 ] || fail "failures exit 1"
-want="120 20 9 [('diverge/uninitialized-read culprit=- in=loop', 4, [1, 25, 32, 120]), ('fault/uninitialized-read culprit=- in=loop,async', 3, [8, 53, 57]), ('diverge/uninitialized-read culprit=- in=loop,async', 1, [10]), ('fault/uninitialized-read culprit=- in=loop', 2, [11, 66]), ('diverge/uninitialized-read culprit=- in=-', 6, [33, 35, 55, 62, 109, 115]), ('diverge/uninitialized-read culprit=for in=loop', 1, [50]), ('fault/uninitialized-read culprit=- in=loop,call', 1, [78]), ('diverge/uninitialized-read culprit=- in=branch', 1, [80]), ('diverge/uninitialized-read culprit=- in=call', 1, [107])]"
+want="120 20 1 [('uninitialized-read culprit=-', 20, [1, 8, 10, 11, 25, 32, 33, 35, 50, 53, 55, 57, 62, 66, 78, 80, 107, 109, 115, 120], {'loop': 12, 'branch': 1, 'async': 4, 'call': 2}, {'diverge': 14, 'fault': 6}, {'uninitialized-read': 20}, {})]"
 [ "$(figures whole.json)" = "$want" ] || fail "buckets: $(figures whole.json)"
-[ "$(ls whole | wc -l)" = 9 ] || fail "$(ls whole | wc -l) repros for 9 buckets"
+[ "$(ls whole | wc -l)" = 1 ] || fail "$(ls whole | wc -l) repros for 1 bucket"
 jf whole.json buckets.0.repro '"whole/mutant-zero-trip-1.yaml"'
 grep -q $'\r' whole.err && fail "a progress line on stderr that is not a terminal"
 
@@ -79,9 +81,13 @@ grep -q $'\r' whole.err && fail "a progress line on stderr that is not a termina
 "$B" "${F[@]}" --count 120 --out human >human.out 2>/dev/null
 grep -q "^120 programs, 20 failures (0 tool errors), " human.out ||
 	fail "summary line: $(head -1 human.out)"
-grep -qxF "9 buckets (count, signature, repro, seeds):" human.out || fail "bucket header"
-grep -qxF "       4  diverge/uninitialized-read culprit=- in=loop" human.out || fail "bucket line"
-grep -qxF "          seeds: 1 25 32 120" human.out || fail "seeds line"
+grep -qxF "1 bucket (count, signature, repro, seeds):" human.out || fail "bucket header"
+grep -qxF "      20  uninitialized-read culprit=-" human.out || fail "bucket line"
+grep -qxF "          seeds: 1 8 10 11 25 32 33 35 50 53 55 57 62 66 78 80 107 109 115 120" human.out ||
+	fail "seeds line"
+grep -qxF "          in: loop 12, branch 1, async 4, call 2" human.out || fail "constructs line"
+grep -qxF "          verdicts: diverge 14, fault 6" human.out || fail "verdicts line"
+grep -qxF "          violations: uninitialized-read 20" human.out || fail "violations line"
 
 # ---- --max-failures: 1 stops at the first (seed 1), 3 at the third (10)
 "$B" "${F[@]}" --count 120 --max-failures 1 --out m1 --json >m1.json
@@ -93,7 +99,7 @@ jf m3.json programs 10 && jf m3.json failures 3
 
 # ---- without --out: files under bufdiff-fuzz/, listed by --json, not stdout
 mkdir noout && (cd noout && "$B" "${F[@]}" --count 10 --json >s.json 2>/dev/null)
-jf noout/s.json repros '["bufdiff-fuzz/mutant-zero-trip-1.yaml", "bufdiff-fuzz/mutant-zero-trip-8.yaml", "bufdiff-fuzz/mutant-zero-trip-10.yaml"]'
+jf noout/s.json repros '["bufdiff-fuzz/mutant-zero-trip-1.yaml"]'
 [ "$(wc -l <noout/s.json)" = 1 ] || fail "stdout is more than the summary"
 (cd noout && "$B" "${F[@]}" --count 10 >h.out 2>/dev/null)
 grep -q "^case:" noout/h.out && fail "a repro on stdout"
@@ -101,11 +107,11 @@ mkdir clean && (cd clean && "$B" fuzz --strategy one-shot --count 20 --mix $MIX 
 [ -e clean/bufdiff-fuzz ] && fail "bufdiff-fuzz/ made with nothing to keep"
 
 # ---- a repro replays under check, and is the regression case once fixed
-"$B" check whole/mutant-zero-trip-10.yaml >/dev/null 2>&1
+"$B" check whole/mutant-zero-trip-1.yaml >/dev/null 2>&1
 [ $? = 1 ] || fail "repro does not fail under check"
-grep -qx '  - strategy: "mutant-zero-trip"' whole/mutant-zero-trip-10.yaml || fail "repro's run"
+grep -qx '  - strategy: "mutant-zero-trip"' whole/mutant-zero-trip-1.yaml || fail "repro's run"
 sed 's/^  - strategy: "mutant-zero-trip"$/  - strategy: one-shot/' \
-	whole/mutant-zero-trip-10.yaml >fixed.yaml
+	whole/mutant-zero-trip-1.yaml >fixed.yaml
 "$B" check fixed.yaml >/dev/null 2>&1 || fail "the repro under a fixed strategy does not agree"
 
 # ---- SIGINT: the summary and the JSON still come out.  The signal is
@@ -137,9 +143,10 @@ done
 "$B" fuzz --merge shards/3.json shards/1.json shards/0.json shards/2.json --json >merged2.json
 [ "$(figures merged2.json)" = "$want" ] || fail "merge depends on the order of the files"
 "$B" fuzz --merge shards/*.json >merged.txt
-grep -qxF "4 shards: 120 programs, 20 failures (0 tool errors) in 9 buckets" merged.txt ||
+grep -qxF "4 shards: 120 programs, 20 failures (0 tool errors) in 1 bucket" merged.txt ||
 	fail "merged summary: $(head -1 merged.txt)"
-grep -qxF "          repro: shards/mutant-zero-trip-10.yaml" merged.txt || fail "merged repro"
+grep -qxF "          repro: shards/mutant-zero-trip-1.yaml" merged.txt || fail "merged repro"
+grep -qxF "          verdicts: diverge 14, fault 6" merged.txt || fail "merged verdicts"
 for i in 0 1 2 3; do
 	SLURM_ARRAY_TASK_ID=$((i + 10)) SLURM_ARRAY_TASK_MIN=10 SLURM_ARRAY_TASK_COUNT=4 \
 		STRATEGY=mutant-zero-trip SEED=1 COUNT=30 OUT=slurm BUFDIFF=$B MIX=$MIX \

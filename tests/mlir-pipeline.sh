@@ -58,6 +58,16 @@ fields runs.0.violations.0 \
 	'writer={"value": "y", "op": "add", "line": 5, "memref_line": 6}' decision=null
 fieldstart runs.0.tool.memref '"builtin.module"() ({
   "func.func"()'
+# a memref program's free is a free (its memref.dealloc), after no op of
+# the case's (issue 23: it was labelled `empty`, "after the empty")
+expect 1 "$B" run "$seed" --strategy "$fake double-free"
+has "==bufdiff== double-free: the free of %1 of the memref program frees the buffer of %1 of the memref program after it was freed"
+has "    freed by the free of %1 of the memref program"
+has "    in the memref program: line 19 (memref.dealloc), freed at line 18 (memref.dealloc)"
+expect 1 "$B" run "$seed" --strategy "$fake double-free" --json
+fields runs.0.violations.0 \
+	'reader={"value": "1", "op": "free", "line": 0, "memref_line": 19}' \
+	'writer={"value": "1", "op": "free", "line": 0, "memref_line": 18}'
 # a case pins its run's pipeline (`pipeline:`, docs/cases.md): it reaches
 # the command, the text report and the JSON; a crash of the tool is a
 # tool-error with its signal

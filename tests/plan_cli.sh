@@ -5,7 +5,7 @@ B=$1 S=$2
 . "$S/tests/expect.sh"
 
 expect 1 "$B" run "$S/cases/plans/anchor-dest-read.yaml" --plan "$S/tests/plans/anchor-wrong.json"
-has "SUMMARY: bufdiff: diverge, stale-read in %g at $S/cases/plans/anchor-dest-read.yaml:10:5; culprits f:e"
+has "SUMMARY: bufdiff: diverge, stale-read in %g at $S/cases/plans/anchor-dest-read.yaml:10:5; culprits anchor e:r"
 has "  forced: anchor e:r"
 has "  expectation failed: verdict diverge, expected agree"
 expect 0 "$B" check "$S/cases/plans" --plan "$S/tests/plans/corpus.yaml"
@@ -23,7 +23,7 @@ has "$S/tests/plans/corpus.yaml: error: no entry for case 'plans/anchor-dest-rea
 expect 2 "$B" run "$S/cases/plans/anchor-dest-read.yaml" --plan /nonexistent.json
 expect 0 "$B" reduce "$S/cases/plans/anchor-dest-read.yaml" --plan "$S/tests/plans/anchor-wrong.json"
 has "    anchor: {e: r}"
-has "    culprits: ['f:e']"
+has "    culprits: ['anchor e:r']"
 # a run that is illegal (a plan for a scalar) is an error with its
 # location, and the other runs' results still come out (issue 12 item 15)
 cat >"$tmp/illegal.yaml" <<'EOF'

@@ -155,7 +155,7 @@ START_TEST(key_errors)
 	LOAD_ERR(HEAD "inputs: {x: [1, 2, 3]}\nruns:\n  - strategy: copy-all\n    verdit: agree\n",
 		 10, 5, "unknown key 'verdit' in run (expected one of: strategy, "
 		 "plan, free, schedule, verdict, outputs, blame, memory, "
-		 "culprits, decisions, anchor, hoist, args, blockargs, yields, pipeline)");
+		 "culprits, decisions, anchor, hoist, args, blockargs, yields, pipeline, race)");
 	LOAD_ERR(HEAD "inputs: {x: [1, 2, 3]}\nruns:\n  - blame: [{writer: y, who: x}]\n",
 		 9, 25, "unknown key 'who' in blame record (expected one of: "
 		 "writer, victim, reader, kind)");
@@ -405,6 +405,28 @@ START_TEST(runs_validation)
 		 "RESULT:share,...', got 'y'");
 	LOAD_ERR(RUNS "  - culprits: ['args y:share']\n", 9, 16,
 		 "args: %y is not defined by a call");
+	/* the plan's frees, hoists and anchors as culprits (issue 23) */
+	c = load_ok(RUNS "  - free: {x: after y}\n"
+		    "    culprits: ['free x:after y', 'hoist y', 'anchor y:x']\n");
+	r = &c->runs[0];
+	ck_assert_int_eq(r->nculprits, 3);
+	ck_assert_str_eq(r->culprits[0].life, "free x:after y");
+	ck_assert_str_eq(r->culprits[0].result->name, "x");
+	ck_assert_str_eq(r->culprits[1].life, "hoist y");
+	ck_assert_str_eq(r->culprits[2].result->name, "y");
+	case_free(c);
+	LOAD_ERR(RUNS "  - culprits: ['free x']\n", 9, 16,
+		 "culprits: expected 'free VALUE:after RESULT', got 'free x'");
+	LOAD_ERR(RUNS "  - culprits: ['free x:before y']\n", 9, 16,
+		 "culprits: expected 'free VALUE:after RESULT', got 'free x:before y'");
+	LOAD_ERR(RUNS "  - culprits: ['hoist ']\n", 9, 16,
+		 "culprits: expected 'hoist VALUE', got 'hoist '");
+	LOAD_ERR(RUNS "  - culprits: ['hoist q']\n", 9, 16, "unknown value %q");
+	LOAD_ERR(RUNS "  - culprits: ['anchor y']\n", 9, 16,
+		 "culprits: expected 'anchor EMPTY:RESULT', got 'anchor y'");
+	LOAD_ERR(RUNS "  - decisions: ['hoist y']\n", 9, 17,
+		 "decisions: expected 'RESULT:OPERAND', 'RESULT:new' or 'args "
+		 "RESULT:share,...', got 'hoist y'");
 	LOAD_ERR(RUNS "  - decisions: ['y:z']\n", 9, 17, "unknown value %z");
 	LOAD_ERR(RUNS "  - memory: {copies: -1}\n", 9, 22,
 		 "memory: 'copies' must be an integer >= 0");

@@ -39,8 +39,8 @@ batch_calls(int batch, long *calls, long *failures)
 	o.count = 100;
 	o.nshards = 1;
 	o.quiet = true;
-	o.gen = (GenOpts){12, GEN_ALL & ~GEN_ASYNC & ~GEN_FORALL & ~GEN_CFG &
-			   ~GEN_GENERATE, true};
+	o.gen = (GenOpts){.max_ops = 12, .mix = GEN_ALL & ~GEN_ASYNC &
+			  ~GEN_FORALL & ~GEN_CFG & ~GEN_GENERATE, .no_copies = true};
 	ck_assert_ptr_nonnull(o.strategy);
 	fuzz_run(&o, &st);
 	ck_assert_int_eq(st.programs, 100);
@@ -101,13 +101,14 @@ START_TEST(mlir_finds_later_block_conflict)
 	o.nshards = 1;
 	o.quiet = true;
 	o.first = true;
-	o.gen = (GenOpts){12, GEN_CFG, true};
+	o.gen = (GenOpts){.max_ops = 12, .mix = GEN_CFG, .no_copies = true};
 	ck_assert_int_eq(fuzz_run(&o, &st), 1);
 	ck_assert_int_eq(st.programs, 7);
 	ck_assert_int_eq(st.tool_errors, 0);
 	ck_assert_int_eq(st.buckets.n, 1);
-	ck_assert_str_eq(st.buckets.b[0].sig,
-			 "diverge/stale-read culprit=elementwise in=cfg-diamond");
+	ck_assert_str_eq(st.buckets.b[0].sig, "conflict culprit=in-place");
+	ck_assert_int_eq(st.buckets.b[0].in[6], 1); /* cfg-diamond */
+	ck_assert_int_eq(st.buckets.b[0].kinds[VK_STALE_READ], 1);
 	ck_assert_int_eq(st.buckets.b[0].seeds[0], 7);
 	fuzz_stats_free(&st);
 	external_forget();
@@ -161,8 +162,9 @@ START_TEST(pipeline_batched_same_verdicts)
 {
 	enum { N = 320 };
 	const Strategy *s = strategy_parse("mlir-pipeline");
-	GenOpts g = {12, GEN_ALL & ~GEN_ASYNC & ~GEN_CFG & ~GEN_GENERATE,
-		     false};
+	GenOpts g = {.max_ops = 12,
+		     .mix = GEN_ALL & ~GEN_ASYNC & ~GEN_CFG & ~GEN_GENERATE,
+		     .no_copies = false};
 	static Case *cases[N];
 	static Seen batched[N], alone[N];
 	static char *yaml[N];

@@ -122,6 +122,9 @@ typedef struct Forced {
 	Loc loc;
 	const char *words;      /* `args R:share,copy` / `A:share,copy`: the words */
 	bool barg;              /* result is a block argument (A:share,...) */
+	/* culprits only: a lifetime choice, `free V:after R`, `hoist V` or
+	 * `anchor E:R` as written (result: its first value) */
+	const char *life;
 } Forced;
 
 /* `free: {VALUE: after RESULT}` */

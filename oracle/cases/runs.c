@@ -84,7 +84,8 @@ static Forced
 decision(Loader *L, Case *c, const char *r, const char *o,
 	 const yaml_node_t *rat, const yaml_node_t *oat)
 {
-	Forced d = {op_result(L, c, r, rat), NULL, yl_loc(rat), NULL, false};
+	Forced d = {op_result(L, c, r, rat), NULL, yl_loc(rat), NULL, false,
+		    NULL};
 
 	if (!strcmp(o, "new"))
 		return d;
@@ -437,7 +438,7 @@ static Forced
 args_decision(Loader *L, Case *c, const char *s, const yaml_node_t *e)
 {
 	const char *colon = strchr(s, ':'), *w;
-	Forced d = {NULL, NULL, yl_loc(e), NULL, false};
+	Forced d = {NULL, NULL, yl_loc(e), NULL, false, NULL};
 	int n = 0, want;
 
 	if (!colon || colon == s)
@@ -468,8 +469,42 @@ args_decision(Loader *L, Case *c, const char *s, const yaml_node_t *e)
 	return d;
 }
 
+/* A lifetime culprit, `free V:after R`, `hoist V` or `anchor E:R` (s),
+ * its names checked. */
+static Forced
+lifetime_culprit(Loader *L, Case *c, const char *s, const yaml_node_t *e)
+{
+	Forced d = {NULL, NULL, yl_loc(e), NULL, false, arena_strdup(L->arena, s)};
+	const char *a = strchr(s, ' ') + 1, *colon = strchr(a, ':');
+	bool free = !strncmp(s, "free ", 5), hoist = !strncmp(s, "hoist ", 6);
+	const char *second = !colon ? NULL : free ? (!strncmp(colon + 1, "after ",
+						    6) ? colon + 7 : NULL)
+			     : colon + 1;
+
+	if (hoist && !colon && *a) {
+		d.result = value_named(L, c, a, e);
+		return d;
+	}
+	if (hoist || !colon || colon == a || !second || !*second)
+		yl_fail(L, yl_loc(e), "culprits: expected '%s', got '%s'", hoist ?
+			"hoist VALUE" : free ? "free VALUE:after RESULT" :
+			"anchor EMPTY:RESULT", s);
+	d.result = value_named(L, c, arena_strndup(L->arena, a,
+						   (size_t)(colon - a)), e);
+	value_named(L, c, second, e);
+	return d;
+}
+
+static bool
+is_lifetime_word(const char *s)
+{
+	return !strncmp(s, "free ", 5) || !strncmp(s, "hoist ", 6) ||
+	       !strncmp(s, "anchor ", 7);
+}
+
 /* A list of "R:OP" / "R:new" / "args R:share" strings (culprits,
- * decisions). */
+ * decisions); culprits may also name the plan's frees, hoists and
+ * anchors. */
 static Forced *
 load_decisions(Loader *L, Case *c, const yaml_node_t *n, const char *what,
 	       int *count)
@@ -488,6 +523,10 @@ load_decisions(Loader *L, Case *c, const yaml_node_t *n, const char *what,
 			d[i] = args_decision(L, c, s + 5, e);
 			continue;
 		}
+		if (!strcmp(what, "culprits") && is_lifetime_word(s)) {
+			d[i] = lifetime_culprit(L, c, s, e);
+			continue;
+		}
 		if (!colon || colon == s || !colon[1])
 			yl_fail(L, yl_loc(e), "%s: expected 'RESULT:OPERAND', "
 				"'RESULT:new' or 'args RESULT:share,...', got '%s'",
@@ -499,7 +538,7 @@ load_decisions(Loader *L, Case *c, const yaml_node_t *n, const char *what,
 		    (!strncmp(colon + 1, "share", 5) || !strncmp(colon + 1, "copy", 4))) {
 			d[i] = (Forced){runs_value(c->prog, NULL, c->entry, r),
 					NULL, yl_loc(e),
-					arena_strdup(L->arena, colon + 1), true};
+					arena_strdup(L->arena, colon + 1), true, NULL};
 			continue;
 		}
 		d[i] = decision(L, c, r, colon + 1, e, e);

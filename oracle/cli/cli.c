@@ -182,6 +182,10 @@ static const Flag flags[] = {
 	{"mix", "LIST", p_mix, F(mix), 0, 0, C(FUZZ),
 	 "constructs to generate: a comma list of slices, matmul, loops, "
 	 "branches, async, calls, forall, cfg, generate, or a bitmask (default all)"},
+	{"allow-races", NULL, NULL, F(allow_races), 0, 0, C(FUZZ),
+	 "mlir, mlir-pipeline, exec-mlir: also generate forall bodies that "
+	 "read an element another trip writes (a race in MLIR: judged racy "
+	 "read or miscompile)"},
 	{"no-copies", NULL, NULL, F(no_copies), 0, 0, C(FUZZ),
 	 "no `copy ... into` in the programs"},
 	{"max-failures", "N", p_num, F(max_failures), 1, 1000000000, C(FUZZ),
@@ -191,7 +195,7 @@ static const Flag flags[] = {
 	 "their buckets, instead of fuzzing"},
 	{"no-reduce", NULL, NULL, F(no_reduce), 0, 0, C(FUZZ),
 	 "keep failures whole"},
-	{"confirm", NULL, NULL, F(confirm), 0, 0, C(RUN) | C(CHECK),
+	{"confirm", NULL, NULL, F(confirm), 0, 0, C(RUN) | C(CHECK) | C(FUZZ),
 	 "mlir and mlir-pipeline runs: compile MLIR's output and run it "
 	 "natively (mlir-runner), and say whether it differs too "
 	 "(docs/native.md)"},

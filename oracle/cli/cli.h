@@ -68,7 +68,7 @@ typedef struct Args {
 	int max_ops;                    /* --max-ops M (12) */
 	unsigned mix;                   /* --mix LIST (GEN_ALL) */
 	int tool_batch;                 /* --tool-batch N; 0: not given */
-	bool no_reduce, no_copies, quiet;
+	bool no_reduce, no_copies, quiet, allow_races;
 	bool confirm;                   /* run/check --confirm */
 	long long max_failures;         /* --max-failures N; 0: no limit */
 	bool merge;                     /* --merge: paths are summaries */

@@ -44,6 +44,12 @@ fuzz_main(const Args *a, const RunConfig *cfg)
 	o.gen.max_ops = a->max_ops;
 	o.gen.mix = a->mix;
 	o.gen.no_copies = a->no_copies;
+	/* a racy read is no finding against MLIR (docs/native.md) */
+	o.gen.no_races = !a->allow_races && a->strategy &&
+			 (a->strategy->kind == STRAT_MLIR ||
+			  a->strategy->kind == STRAT_NATIVE ||
+			  a->strategy->kind == STRAT_PIPELINE ||
+			  a->strategy->kind == STRAT_EXEC_MLIR);
 	if (html && !o.out)
 		o.out = html;   /* the repros beside their pages */
 	o.progress = !o.quiet && isatty(2);

@@ -161,22 +161,39 @@ keep_bridge(const FuzzOpts *o, const char *path, const char *yaml)
 	case_free(c);
 }
 
+/* The reducer's configuration: the campaign's without --confirm (a
+ * native run per candidate would be the reduction's whole cost; the
+ * reduced repro keeps the verdict, `run --confirm` judges it again). */
+static const RunConfig *
+reduce_cfg(const FuzzOpts *o, RunConfig *buf)
+{
+	if (!o->cfg || !o->cfg->confirm)
+		return o->cfg;
+	*buf = *o->cfg;
+	buf->confirm = false;
+	return buf;
+}
+
 /* A failing program: counted in its signature's bucket; the first of a
  * bucket (and every tool error: FORMAT keeps each program a tool failed
  * on) is reduced (or kept whole) and written out. */
 static void
 keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
-	     const char *yaml, const char *sig, bool tool_error)
+	     const char *yaml, const char *sig, const SigInfo *info,
+	     bool tool_error)
 {
 	char path[4096], name[128], about[1536], flag[1200];
 	char *reduced = NULL;
+	RunConfig quiet;
 	ReduceStats rs = {0};
 	bool isnew;
 	Bucket *k = buckets_add(&st->buckets, sig, 1, &isnew);
 	Diag d;
 
-	if (k)
+	if (k) {
 		bucket_seed(k, seed);
+		bucket_note(k, info);
+	}
 	if (!isnew && !tool_error)
 		return;
 	fmt_snprintf(name, sizeof name, "fuzz/%s-%llu", strategy_label(o->strategy),
@@ -184,7 +201,8 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 	pipeline_flag(o, flag, sizeof flag);
 	fmt_snprintf(about, sizeof about, "found by bufdiff fuzz --strategy %s%s "
 		 "--seed %llu", o->strategy->name, flag, (unsigned long long)seed);
-	if (o->reduce && reduce_case(o->cfg, c, 0, name, about, &reduced, &rs, &d) == 0 &&
+	if (o->reduce && reduce_case(reduce_cfg(o, &quiet), c, 0, name, about,
+				     &reduced, &rs, &d) == 0 &&
 	    !o->quiet)
 		fprintf(stderr, "\nseed %llu: reduced %d -> %d ops (%d candidates, "
 			"%.2fs)\n", (unsigned long long)seed, rs.ops_before,
@@ -262,7 +280,10 @@ static void
 failure_line(uint64_t seed, const RunOut *r)
 {
 	fprintf(stderr, "\nseed %llu: ", (unsigned long long)seed);
-	if (r->status == STATUS_BAD)
+	if (r->native.verdict == NATIVE_MISSED)
+		fprintf(stderr, "native missed: MLIR's own output differs, "
+			"the instrumented run agreed\n");
+	else if (r->status == STATUS_BAD)
 		fprintf(stderr, "error: %s\n", r->err.msg);
 	else if (r->ex.nviols)
 		fprintf(stderr, "%s: %s\n", verdict_names[r->verdict],
@@ -270,6 +291,26 @@ failure_line(uint64_t seed, const RunOut *r)
 	else
 		fprintf(stderr, "%s%s%s\n", verdict_names[r->verdict],
 			r->why[0] ? ": " : "", r->why);
+}
+
+/* The bucket's signature, with what native execution (--confirm) and the
+ * race question said of it: a confirmed finding and a latent one, a
+ * racy read and a miscompile are different flaws. */
+static void
+judged_signature(const RunOut *r, const Case *c, char *buf, size_t n,
+		 SigInfo *info)
+{
+	size_t len;
+
+	fuzz_signature(r, c, buf, n, info);
+	len = strlen(buf);
+	if (r->native.verdict != NATIVE_NONE && r->native.verdict != NATIVE_AGREE)
+		fmt_snprintf(buf + len, n - len, "; native %s",
+			     native_verdict_names[r->native.verdict]);
+	len = strlen(buf);
+	if (r->race)
+		fmt_snprintf(buf + len, n - len, "; %s", r->race > 0 ?
+			     "racy-read" : "miscompile");
 }
 
 /* One seed: 1 failed, 0 agreed, -1 skipped (the reference rejected it).
@@ -281,6 +322,7 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 	Tensor **ref = NULL;
 	int nref = 0, rc = -1, lrc = 0, rr;
 	char sig[512];
+	SigInfo info = {0, 0, VERDICT_NONE, -1};
 	bool tool;
 	RunOut r;
 	Diag d;
@@ -311,7 +353,13 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 	if (rr == 1)
 		c->ref_failed = prog_op_at(c->prog, OP_ASSERT, d.loc);
 	diff_run(o->cfg, c, &c->runs[0], NULL, ref, nref, &r);
-	rc = r.verdict != VERDICT_AGREE || r.status == STATUS_BAD;
+	/* a real miscompile the instrumented run missed is bufdiff's own
+	 * failure (issue 23 item 2) */
+	rc = r.verdict != VERDICT_AGREE || r.status == STATUS_BAD ||
+	     r.native.verdict == NATIVE_MISSED;
+	st->native[r.native.verdict]++;
+	st->racy += r.race > 0;
+	st->miscompiles += r.race < 0;
 	if (r.verdict == VERDICT_TOOL_ERROR) {
 		/* the tool failed on this program: kept, counted apart */
 		st->tool_errors++;
@@ -323,11 +371,11 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 	else if (rc && !o->quiet)
 		failure_line(seed, &r);
 	if (rc)
-		fuzz_signature(&r, c, sig, sizeof sig);
+		judged_signature(&r, c, sig, sizeof sig, &info);
 	tool = r.verdict == VERDICT_TOOL_ERROR;
 	runout_clear(&r);
 	if (rc)
-		keep_failure(o, st, c, seed, yaml, sig, tool);
+		keep_failure(o, st, c, seed, yaml, sig, &info, tool);
 out:
 	for (int i = 0; i < nref; i++)
 		tensor_free(ref[i]);
@@ -515,6 +563,17 @@ fuzz_json(const FuzzOpts *o, const FuzzStats *st)
 	buckets_json(&b, &st->buckets);
 	str_puts(&b, ", ");
 	constructs_json(&b, st->constructs);
+	if (o->cfg && o->cfg->confirm) {
+		str_puts(&b, ", \"native\": {");
+		for (int v = NATIVE_CONFIRMED; v <= NATIVE_FAILED; v++)
+			str_printf(&b, "%s\"%s\": %ld", v > NATIVE_CONFIRMED ?
+				   ", " : "", native_verdict_names[v],
+				   st->native[v]);
+		str_puts(&b, "}");
+	}
+	if (st->racy || st->miscompiles)
+		str_printf(&b, ", \"race\": {\"racy_read\": %ld, "
+			   "\"miscompile\": %ld}", st->racy, st->miscompiles);
 	str_puts(&b, "}\n");
 	if ((s = str_take(&b)))
 		fputs(s, stdout);
@@ -547,6 +606,23 @@ fuzz_parse_mix(const char *s, unsigned *mix)
 		s += len + (s[len] == ',');
 	}
 	return 0;
+}
+
+/* --confirm's verdicts and the race labels, when there are any. */
+static void
+judged_print(const FuzzOpts *o, const FuzzStats *st)
+{
+	if (o->cfg && o->cfg->confirm) {
+		printf("native (MLIR's own code run natively):");
+		for (int v = NATIVE_CONFIRMED; v <= NATIVE_FAILED; v++)
+			printf("%s %ld %s", v > NATIVE_CONFIRMED ? "," : "",
+			       st->native[v], native_verdict_names[v]);
+		printf("\n");
+	}
+	if (st->racy || st->miscompiles)
+		printf("differing outputs on forall programs: %ld racy read%s, "
+		       "%ld miscompile%s\n", st->racy, st->racy == 1 ? "" : "s",
+		       st->miscompiles, st->miscompiles == 1 ? "" : "s");
 }
 
 int
@@ -589,6 +665,7 @@ fuzz_command(const FuzzOpts *o, const char *html)
 		}
 		if (!o->quiet)
 			constructs_print(stdout, st.constructs);
+		judged_print(o, &st);
 	}
 	fuzz_stats_free(&st);
 	return rc;

@@ -58,6 +58,9 @@ typedef struct GenOpts {
 	bool no_copies;         /* no `copy ... into` (MLIR 19+ refuses a
 				 * materialize_in_destination it cannot do
 				 * in place: a tool-error, not a finding) */
+	bool no_races;          /* no forall body reads an element of its
+				 * shared output that another trip writes
+				 * (MLIR strategies, unless --allow-races) */
 } GenOpts;
 
 /* The case generated from `seed`: a program, seeded random inputs, and one
@@ -163,13 +166,37 @@ typedef struct FuzzOpts {
 /* Failures with one signature (fuzz_bucket.c): how many, the smallest
  * seeds, and the repro written for the first of them. */
 enum { BUCKET_SEEDS = 32 };
+/* The constructs a failure's culprits sit in (loop, branch, async,
+ * forall, call, cfg-loop, cfg-diamond, cfg-edge, generate). */
+enum { SIG_CONSTRUCTS = 9 };
+extern const char *const sig_construct_names[SIG_CONSTRUCTS];
+
+/* The kinds of culprit decisions (free, hoist, anchor, call, block-arg,
+ * yield, in-place, param). */
+enum { SIG_CULPRITS = 8 };
+extern const char *const sig_culprit_names[SIG_CULPRITS];
+
+/* What a failure's bucket counts besides its key (fuzz_signature). */
+typedef struct SigInfo {
+	unsigned in;            /* bit k: sig_construct_names[k] */
+	unsigned culprits;      /* bit k: sig_culprit_names[k], of the
+				 * culprits one-shot decides otherwise */
+	Verdict verdict;
+	int vkind;              /* the first violation's VKind, -1 none */
+} SigInfo;
 
 typedef struct Bucket {
-	char *sig;              /* "fault/stale-read culprit=add in=loop" */
+	char *sig;              /* "conflict culprit=call" */
 	long count;
 	uint64_t seeds[BUCKET_SEEDS]; /* the smallest, ascending */
 	int nseeds;
 	char *repro;            /* path, or NULL (nothing written) */
+	/* of its failures: how many had their culprits in each construct,
+	 * each verdict, each first violation kind ([VK_COUNT]: none) */
+	long in[SIG_CONSTRUCTS];
+	long verdicts[VERDICT_COUNT];
+	long kinds[VK_COUNT + 1];
+	long culprits[SIG_CULPRITS];
 } Bucket;
 
 typedef struct Buckets {
@@ -185,6 +212,9 @@ typedef struct FuzzStats {
 	long programs, failures, skipped;
 	long constructs[FUZZ_CONSTRUCTS]; /* programs holding each */
 	long tool_errors;       /* failures that are an outside tool's error */
+	long native[NATIVE_FAILED + 1]; /* --confirm: programs by verdict */
+	long racy, miscompiles; /* MLIR strategies' differing outputs on
+				 * forall programs (RunOut.race) */
 	double seconds;
 	double first_seconds;   /* time to the first failure */
 	uint64_t first_seed;    /* its seed */
@@ -208,10 +238,15 @@ int fuzz_parse_mix(const char *s, unsigned *mix);
 
 /* ------------------------------------------------------- fuzz_bucket.c */
 
-/* A failure's signature: what went wrong (verdict/first violation kind,
- * or the tool's status), the ops of the culprit decisions and the
- * constructs around them (or around the access, with no culprit). */
-void fuzz_signature(const RunOut *r, const Case *c, char *buf, size_t n);
+/* A failure's signature: the class of its first violation (or the
+ * verdict, or the tool's status) and the kinds of the culprit decisions
+ * one-shot does not take; info (may be NULL) gets the rest, which the
+ * bucket counts: the constructs around the culprits, the verdict, the
+ * violation kind. */
+void fuzz_signature(const RunOut *r, const Case *c, char *buf, size_t n,
+		    SigInfo *info);
+/* Count info in bucket k. */
+void bucket_note(Bucket *k, const SigInfo *info);
 /* Add 1 to counts[k] for each construct k program p holds. */
 void fuzz_count_constructs(const Program *p, long *counts);
 /* `"constructs": {"loop": N, ...}` and the human line. */

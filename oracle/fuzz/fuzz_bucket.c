@@ -3,12 +3,13 @@
  * shard summaries.
  *
  * One bug makes hundreds of failing programs; they share a signature:
- * what went wrong (the verdict and the first violation's kind, or the
- * tool's status), the rule broken (the ops whose in-place decisions are
- * the culprits) and the constructs involved (loops, branches, async
- * regions, foralls and helper functions around the culprits, or around
- * the violating access when bisection names no culprit).  fuzz.c keeps one repro per signature,
- * a count and the seeds.  `bufdiff fuzz --merge` adds up the --json
+ * what went wrong (the class of the first violation: conflict, lifetime,
+ * ...; or the verdict, or the tool's status) and the kind of decision
+ * that breaks the rule (the culprits one-shot decides otherwise: in-place,
+ * call, block-arg, yield; - when one-shot takes them all).  What varies
+ * with the program, not the flaw (the constructs around the culprits, the
+ * verdict, the exact violation kind), is counted inside the bucket.
+ * fuzz.c keeps one repro per signature, a count and the seeds.  `bufdiff fuzz --merge` adds up the --json
  * summaries of several shards, buckets included.  See docs/fuzz.md.
  */
 #include <jansson.h>
@@ -26,9 +27,9 @@ enum {
 	 * edge's block arguments */
 	C_CFG_LOOP = 32, C_CFG_DIAMOND = 64, C_CFG_EDGE = 128,
 	C_GENERATE = 256, /* a generate's body (run once per element) */
-	C_NAMES = 9
+	C_NAMES = SIG_CONSTRUCTS
 };
-static const char *const construct_names[C_NAMES] = {
+const char *const sig_construct_names[C_NAMES] = {
 	"loop", "branch", "async", "forall", "call", "cfg-loop",
 	"cfg-diamond", "cfg-edge", "generate"};
 
@@ -145,63 +146,140 @@ constructs_print(FILE *f, const long *counts)
 	fputc('\n', f);
 }
 
-static int
-cmp_str(const void *a, const void *b)
+/* The class of a violation kind: one flaw shows as several kinds by
+ * circumstance (a write into a buffer still needed, a read-after-write
+ * conflict, is a stale read, a write to a readonly input, a race with a
+ * launch or a read before the await, depending on whose buffer it was
+ * and when it is read; a free at the wrong point is a use after free, a
+ * double free or a leak). */
+static const char *
+violation_class(VKind k)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	switch (k) {
+	case VK_STALE_READ: case VK_READONLY_WRITE: case VK_ASYNC_RACE:
+	case VK_EARLY_AWAIT_READ:
+		return "conflict";
+	case VK_USE_AFTER_FREE: case VK_DOUBLE_FREE: case VK_LEAK:
+	case VK_INVALID_FREE:
+		return "lifetime";
+	default:
+		return vkind_names[k];
+	}
 }
 
-void
-fuzz_signature(const RunOut *r, const Case *c, char *buf, size_t n)
-{
-	const char *names[64];
-	int nn = 0;
-	unsigned m = 0;
-	Str b = {0};
-	char *s;
+/* The kinds of culprit, the most specific first (what a bucket counts,
+ * bit k of SigInfo.culprits): a failure whose culprits one-shot decides
+ * otherwise are of several kinds is named by the first (a call sharing
+ * an argument, with an in-place write the callee makes of it, is the
+ * call's flaw). */
+const char *const sig_culprit_names[SIG_CULPRITS] = {
+	"free", "hoist", "anchor", "call", "block-arg", "yield", "in-place",
+	"param"};
+enum { K_CALL = 3, K_BLOCK_ARG, K_YIELD, K_INPLACE, K_PARAM };
 
-	if (r->verdict == VERDICT_TOOL_ERROR)
-		str_printf(&b, "tool-error: %s", r->tool.status);
-	else if (r->status == STATUS_BAD)
-		str_printf(&b, "error");
-	else if (r->ex.nviols)
-		str_printf(&b, "%s/%s", verdict_names[r->verdict],
-			   vkind_names[r->ex.viols[0].kind]);
-	else
-		str_printf(&b, "%s", verdict_names[r->verdict]);
-	for (int i = 0; i < r->nculprits && nn < 64; i++) {
+/* What kind of decision culprit v is (not the op that takes it: one rule
+ * broken shows at elementwise ops, inserts, matmuls, loops alike). */
+static int
+decision_kind(const Value *v)
+{
+	if (is_block_arg(v))
+		return K_BLOCK_ARG;
+	if (is_share_result(v))
+		return K_YIELD;
+	if (decision_is_call(v))
+		return K_CALL;
+	return v->def ? K_INPLACE : K_PARAM;
+}
+
+/* The kind a signature names: a block argument or an if/select result
+ * sharing what it receives is an in-place decision too (a rule one-shot
+ * breaks there shows at either). */
+static int
+key_kind(int k)
+{
+	return k > K_CALL ? K_INPLACE : k;
+}
+
+/* Does one-shot take culprit v too (then it is the context of the flaw,
+ * not the flaw)? */
+static bool
+oneshot_takes(const Decisions *ds, const Decisions *os, const Value *v)
+{
+	char a[512], b[512];
+
+	return !strcmp(choice_str(ds, v, a, sizeof a), choice_str(os, v, b,
+								   sizeof b));
+}
+
+/* The constructs around the culprits (or the violating access without
+ * one): information of the bucket, not its key. */
+static unsigned
+culprit_constructs(const RunOut *r, const Case *c)
+{
+	unsigned m = 0;
+
+	for (int i = 0; i < r->nculprits; i++) {
 		const Value *v = r->culprits[i];
-		const Op *op = v->def;
-		bool barg = !op && block_in_cfg(v->owner);
-		m |= constructs_of(op, c->entry);
-		if (barg) /* a block argument: an edge's decision */
+		m |= constructs_of(v->def, c->entry);
+		if (!v->def && block_in_cfg(v->owner)) /* an edge's decision */
 			m |= C_CFG_EDGE | cfg_construct(v->owner);
-		/* elementwise ops break one rule between them */
-		names[nn++] = barg ? "block-arg" : !op ? "param" :
-			      op_info[op->kind].ew != OP_NONE &&
-			      op_info[op->kind].form != F_REDUCE ? "elementwise" :
-			      op_info[op->kind].name;
 	}
-	if (!nn && r->ex.nviols) { /* no culprit: where the access was */
+	if (!r->nculprits && r->ex.nviols) {
 		const Violation *v = &r->ex.viols[0];
 		m |= constructs_of(v->at ? v->at->op : NULL, c->entry);
 	}
-	qsort(names, (size_t)nn, sizeof *names, cmp_str);
-	str_puts(&b, " culprit=");
-	for (int i = 0, k = 0; i < nn; i++)
-		if (!i || strcmp(names[i], names[i - 1]))
-			str_printf(&b, "%s%s", k++ ? "," : "", names[i]);
-	if (!nn)
-		str_puts(&b, "-");
-	str_puts(&b, " in=");
-	for (int i = 0, k = 0; i < C_NAMES; i++)
-		if (m & (1u << i))
-			str_printf(&b, "%s%s", k++ ? "," : "", construct_names[i]);
-	if (!m)
-		str_puts(&b, "-");
-	s = str_take(&b);
-	fmt_snprintf(buf, n, "%s", s ? s : "?");
-	mem_free(s);
+	return m;
+}
+
+/* The kinds of the culprits one-shot decides otherwise, bit k for
+ * sig_culprit_names[k] (every culprit when the strategy is one-shot; a
+ * plan's free, hoist or anchor: one-shot places none). */
+static unsigned
+culprit_kinds(const RunOut *r, const Case *c)
+{
+	Decisions os = {0};
+	bool filter = strcmp(r->strategy ? r->strategy : "", "one-shot") &&
+		      r->ds.d && !decisions_make(c->prog, strategy_find("one-shot"),
+						 &os);
+	unsigned m = 0;
+
+	for (int i = 0; i < r->nlculprits; i++) {
+		const char *k = plan_lifetime_kind(&r->ds, r->lculprits[i]);
+		m |= 1u << (*k == 'f' ? 0 : *k == 'h' ? 1 : 2);
+	}
+	for (int i = 0; i < r->nculprits; i++)
+		if (!filter || !oneshot_takes(&r->ds, &os, r->culprits[i]))
+			m |= 1u << decision_kind(r->culprits[i]);
+	decisions_free(&os);
+	return m;
+}
+
+void
+fuzz_signature(const RunOut *r, const Case *c, char *buf, size_t n,
+	       SigInfo *info)
+{
+	unsigned kinds = 0;
+	int k = 0;
+
+	if (r->verdict != VERDICT_TOOL_ERROR && r->status != STATUS_BAD)
+		kinds = culprit_kinds(r, c);
+	if (info) {
+		info->in = culprit_constructs(r, c);
+		info->culprits = kinds;
+		info->verdict = r->verdict;
+		info->vkind = r->ex.nviols ? (int)r->ex.viols[0].kind : -1;
+	}
+	while (k < SIG_CULPRITS && !(kinds >> k & 1))
+		k++; /* the most specific */
+	if (r->verdict == VERDICT_TOOL_ERROR)
+		fmt_snprintf(buf, n, "tool-error: %s", r->tool.status);
+	else if (r->status == STATUS_BAD)
+		fmt_snprintf(buf, n, "error");
+	else
+		fmt_snprintf(buf, n, "%s culprit=%s", r->ex.nviols ?
+			     violation_class(r->ex.viols[0].kind) :
+			     verdict_names[r->verdict], k < SIG_CULPRITS ?
+			     sig_culprit_names[key_kind(k)] : "-");
 }
 
 /* ------------------------------------------------------------ buckets */
@@ -243,6 +321,17 @@ bucket_seed(Bucket *k, uint64_t seed)
 		k->nseeds++;
 }
 
+void
+bucket_note(Bucket *k, const SigInfo *info)
+{
+	for (int i = 0; i < C_NAMES; i++)
+		k->in[i] += info->in >> i & 1;
+	k->verdicts[info->verdict]++;
+	k->kinds[info->vkind >= 0 ? info->vkind : VK_COUNT]++;
+	for (int i = 0; i < SIG_CULPRITS; i++)
+		k->culprits[i] += info->culprits >> i & 1;
+}
+
 /* The bucket of sig (made when new, *isnew set), its count raised by
  * count; NULL when out of memory. */
 Bucket *
@@ -281,6 +370,53 @@ fuzz_json_string(Str *b, const char *s)
 	str_puts(b, "\"");
 }
 
+/* The name of counter i of a bucket's table t (NULL: not counted). */
+static const char *
+tally_name(int t, int i)
+{
+	if (t == 0)
+		return sig_construct_names[i];
+	if (t == 1)
+		return i == VERDICT_DIVERGE || i == VERDICT_FAULT ||
+		       i == VERDICT_TOOL_ERROR ? verdict_names[i] : NULL;
+	if (t == 3)
+		return sig_culprit_names[i];
+	return i < VK_COUNT ? vkind_names[i] : "none";
+}
+
+enum { NTALLIES = 4 };
+static const char *const tally_keys[NTALLIES] = {"constructs", "verdicts",
+						   "violations", "culprits"};
+static const char *const tally_words[NTALLIES] = {"in", "verdicts",
+						    "violations", "culprits"};
+
+static long *
+tally(Bucket *k, int t, int *n)
+{
+	static const int sizes[NTALLIES] = {C_NAMES, VERDICT_COUNT,
+					    VK_COUNT + 1, SIG_CULPRITS};
+	*n = sizes[t];
+	return t == 0 ? k->in : t == 1 ? k->verdicts : t == 2 ? k->kinds
+	       : k->culprits;
+}
+
+/* `, "constructs": {"loop": 3}, "verdicts": {...}, "violations": {...}`:
+ * the counts of a bucket that are not 0. */
+static void
+tallies_json(Str *b, const Bucket *k)
+{
+	for (int t = 0; t < NTALLIES; t++) {
+		int n, m = 0;
+		const long *c = tally((Bucket *)k, t, &n);
+		str_printf(b, ", \"%s\": {", tally_keys[t]);
+		for (int i = 0; i < n; i++)
+			if (c[i] && tally_name(t, i))
+				str_printf(b, "%s\"%s\": %ld", m++ ? ", " : "",
+					   tally_name(t, i), c[i]);
+		str_puts(b, "}");
+	}
+}
+
 void
 buckets_json(Str *b, const Buckets *bs)
 {
@@ -298,9 +434,30 @@ buckets_json(Str *b, const Buckets *bs)
 			fuzz_json_string(b, k->repro);
 		else
 			str_puts(b, "null");
+		tallies_json(b, k);
 		str_puts(b, "}");
 	}
 	str_puts(b, "]");
+}
+
+/* "          in: loop 3, call 1" and the verdicts and violations. */
+static void
+tallies_print(FILE *f, const Bucket *k)
+{
+	for (int t = 0; t < NTALLIES; t++) {
+		int n, m = 0;
+		const long *c = tally((Bucket *)k, t, &n);
+		for (int i = 0; i < n; i++)
+			if (c[i] && tally_name(t, i)) {
+				if (m++)
+					fputc(',', f);
+				else
+					fprintf(f, "          %s:", tally_words[t]);
+				fprintf(f, " %s %ld", tally_name(t, i), c[i]);
+			}
+		if (m)
+			fputc('\n', f);
+	}
 }
 
 void
@@ -314,6 +471,7 @@ buckets_print(FILE *f, const Buckets *bs)
 		for (int j = 0; j < k->nseeds; j++)
 			fprintf(f, " %llu", (unsigned long long)k->seeds[j]);
 		fprintf(f, "%s\n", k->count > k->nseeds ? " ..." : "");
+		tallies_print(f, k);
 	}
 }
 
@@ -345,6 +503,29 @@ merge_fail(const char *path, const char *text, Loc at, const char *msg,
 	return 2;
 }
 
+/* A bucket's counts by construct, verdict and violation kind (absent in
+ * the summaries of before: nothing to add). */
+static int
+merge_tallies(Bucket *b, json_t *k)
+{
+	for (int t = 0; t < NTALLIES; t++) {
+		json_t *o = json_object_get(k, tally_keys[t]), *v;
+		int n;
+		long *c = tally(b, t, &n);
+		if (o && !json_is_object(o))
+			return -1;
+		for (int i = 0; o && i < n; i++) {
+			if (!tally_name(t, i) ||
+			    !(v = json_object_get(o, tally_name(t, i))))
+				continue;
+			if (!json_is_integer(v) || json_integer_value(v) < 0)
+				return -1;
+			c[i] += (long)json_integer_value(v);
+		}
+	}
+	return 0;
+}
+
 /* One bucket of a shard: signature, count, seeds, repro. */
 static int
 merge_bucket(Merged *m, json_t *k)
@@ -370,6 +551,8 @@ merge_bucket(Merged *m, json_t *k)
 			return -1;
 		bucket_seed(b, (uint64_t)json_integer_value(s));
 	}
+	if (merge_tallies(b, k))
+		return -1;
 	/* the repro of the smallest seed: shards are merged in any order */
 	if (json_is_string(repro) && json_array_size(seeds) &&
 	    (!b->repro || (uint64_t)json_integer_value(json_array_get(seeds, 0))
@@ -503,8 +686,9 @@ fuzz_merge(int nfiles, const char *const *files, bool json)
 		mem_free(s);
 	} else if (!rc) {
 		printf("%d shards: %ld programs, %ld failures (%ld tool errors) "
-		       "in %d buckets%s\n", m.shards, m.sums[0], m.sums[1],
-		       m.sums[3], m.bs.n, m.interrupted ? " (interrupted)" : "");
+		       "in %d bucket%s%s\n", m.shards, m.sums[0], m.sums[1],
+		       m.sums[3], m.bs.n, m.bs.n == 1 ? "" : "s",
+		       m.interrupted ? " (interrupted)" : "");
 		buckets_print(stdout, &m.bs);
 		constructs_print(stdout, m.constructs);
 	}

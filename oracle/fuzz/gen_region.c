@@ -342,7 +342,8 @@ gen_forall(G *g)
 	g->loops[g->nloops++].ub = tt.dims[0];
 	g->in_forall = true;
 	g->in_async++; /* no asserts in a forall body either */
-	if (gen_chance(g, 35)) { /* an element other trips may write */
+	if (gen_chance(g, 35) && !g->o->no_races) { /* an element other
+						    * trips may write */
 		char idx[64];
 		GV sc = tt;
 		sc.scalar = true;

@@ -108,6 +108,7 @@ runout_clear(RunOut *o)
 	bprog_free(o->bp);
 	mem_free(o->first_diff);
 	mem_free(o->culprits);
+	mem_free(o->lculprits);
 	mem_free(o->culprit_sets);
 	mem_free(o->setstart);
 	decisions_free(&o->oneshot);
@@ -120,6 +121,29 @@ runout_clear(RunOut *o)
 
 const char *const native_verdict_names[] = {
 	"none", "confirmed", "latent", "missed", "agree", "failed"};
+
+/* mlir-native: MLIR's own output is the verdict; the instrumented run's
+ * violations stay in the report as what explains it (or, when the output
+ * agrees, as latent). */
+static void
+native_verdict(RunOut *o)
+{
+	const NativeJudge *j = &o->native;
+
+	switch (j->verdict) {
+	case NATIVE_CONFIRMED:
+	case NATIVE_MISSED:
+		o->verdict = VERDICT_DIVERGE;
+		break;
+	case NATIVE_FAILED:
+		o->verdict = VERDICT_TOOL_ERROR;
+		fmt_snprintf(o->tool.status, sizeof o->tool.status,
+			     "native: %s", j->msg);
+		break;
+	default:
+		o->verdict = VERDICT_AGREE;
+	}
+}
 
 /* --confirm: the program as the run's MLIR tool bufferizes it, run
  * natively on the case's inputs and compared with the reference. */
@@ -138,7 +162,9 @@ confirm(const RunConfig *cfg, const Case *c, const Strategy *s,
 
 	/* (a reference that fails at an assert has no outputs to compare:
 	 * natively the assert aborts) */
-	if (!cfg->confirm || (s->kind != STRAT_MLIR && s->kind != STRAT_PIPELINE) ||
+	if ((!cfg->confirm && s->kind != STRAT_NATIVE) ||
+	    (s->kind != STRAT_MLIR && s->kind != STRAT_PIPELINE &&
+	     s->kind != STRAT_NATIVE) ||
 	    o->verdict == VERDICT_TOOL_ERROR || o->status == STATUS_BAD || !no.v ||
 	    c->ref_failed)
 		return;
@@ -169,6 +195,8 @@ confirm(const RunConfig *cfg, const Case *c, const Strategy *s,
 	j->command = nr.command;
 	nr.command = NULL;
 	native_free(&nr);
+	if (s->kind == STRAT_NATIVE)
+		native_verdict(o);
 }
 
 /* Strategies whose answers mean MLIR's semantics (a read beyond a forall
@@ -177,7 +205,7 @@ static bool
 mlir_meaning(const Strategy *s)
 {
 	return s->kind == STRAT_MLIR || s->kind == STRAT_PIPELINE ||
-	       s->kind == STRAT_EXEC_MLIR;
+	       s->kind == STRAT_EXEC_MLIR || s->kind == STRAT_NATIVE;
 }
 
 /* Item 4 of issue 23: outputs that differ, racy read or miscompile. */
@@ -306,7 +334,10 @@ share_outputs(ExecResult *ex, Tensor *const *ref, int nref)
 }
 
 /* ---- culprit bisection: ddmin over the in-place decisions and the
- * calls' argument sharing */
+ * calls' argument sharing, or over the plan's frees, hoists and anchors
+ *
+ * A choice is an index: below Bisect.n one of `all` (a decision), from n
+ * on a lifetime choice (plan_lifetimes' numbering + n). */
 
 typedef struct Bisect {
 	const Case *c;
@@ -314,8 +345,10 @@ typedef struct Bisect {
 	Schedule sched;
 	Tensor *const *ref;
 	int nref;
-	Value **all;           /* the in-place decisions */
+	Value **all;           /* the decisions bisection may flip */
 	int n;
+	int nl;                /* the lifetime choices */
+	bool life;             /* bisecting those (the decisions all kept) */
 	int64_t *first;
 	bool oom;
 	/* the failure to keep: the run's verdict and its first violation */
@@ -357,68 +390,95 @@ same_failure(const Bisect *b, const ExecResult *ex, Verdict v)
 	return false;
 }
 
-/* Does the run still fail with only `keep` in place (the rest `new`)? */
-static bool
-still_fails(Bisect *b, Value **keep, int nkeep)
+/* The decisions of the run with the choices outside keep flipped (those
+ * of the kind not bisected stay), into t (arrays of its own). */
+static int
+flipped_decisions(Bisect *b, const int *keep, int nkeep, Decisions *t)
 {
-	Decisions t = *b->ds;
+	bool *kept = mem_calloc((size_t)(b->n + b->nl + 1), sizeof *kept);
+	int rc = -1;
+
+	*t = *b->ds;
+	t->frees = NULL; /* plan_lifetimes_keep makes t's own */
+	t->hoists = NULL;
+	t->anchors = NULL;
+	t->d = mem_alloc((size_t)(b->c->prog->nvalues + 1) * sizeof *t->d);
+	t->eshare = mem_calloc((size_t)(b->c->prog->nvalues + 1), sizeof *t->eshare);
+	t->argcopies = mem_alloc((size_t)(t->nargcopies + 1) * sizeof *t->argcopies);
+	t->capargcopies = t->nargcopies + 1;
+	if (!kept || !t->d || !t->argcopies || !t->eshare)
+		goto out;
+	for (int i = 0; i < b->n + b->nl; i++)
+		kept[i] = b->life != (i >= b->n); /* not bisected: stays */
+	for (int j = 0; j < nkeep; j++)
+		kept[keep[j]] = true;
+	memcpy(t->d, b->ds->d, (size_t)b->c->prog->nvalues * sizeof *t->d);
+	if (b->ds->eshare)
+		memcpy(t->eshare, b->ds->eshare, (size_t)b->c->prog->nvalues *
+		       sizeof *t->eshare);
+	if (t->nargcopies)
+		memcpy(t->argcopies, b->ds->argcopies, (size_t)t->nargcopies *
+		       sizeof *t->argcopies);
+	if (plan_lifetimes_keep(b->ds, kept + b->n, t))
+		goto out;
+	for (int i = 0; i < b->n; i++) {
+		if (kept[i])
+			continue;
+		if (is_block_arg(b->all[i]) || is_share_result(b->all[i]))
+			t->eshare[b->all[i]->id] = 0; /* copies on every edge */
+		else if (!decision_is_call(b->all[i]))
+			t->d[b->all[i]->id] = (Decision){DEC_NEW, NULL, NULL, true};
+		else if (decisions_copy_args(t, b->all[i]->def, "flipped by "
+					     "the culprit bisection"))
+			goto out;
+	}
+	rc = 0;
+out:
+	mem_free(kept);
+	return rc;
+}
+
+static void
+flipped_free(Decisions *t)
+{
+	mem_free(t->d);
+	mem_free(t->argcopies);
+	mem_free(t->eshare);
+	mem_free(t->frees);
+	mem_free(t->hoists);
+	mem_free(t->anchors);
+}
+
+/* Does the run still fail with only `keep` in place (the rest flipped)? */
+static bool
+still_fails(Bisect *b, const int *keep, int nkeep)
+{
+	Decisions t;
 	ExecResult ex;
 	Diag err;
 	Verdict v;
 	BProg *bp = NULL;
 	bool same;
 
-	/* t's own decisions and argument copies (flipping a call adds some) */
-	t.d = mem_alloc((size_t)(b->c->prog->nvalues + 1) * sizeof *t.d);
-	t.eshare = mem_calloc((size_t)(b->c->prog->nvalues + 1), sizeof *t.eshare);
-	t.argcopies = mem_alloc((size_t)(t.nargcopies + 1) * sizeof *t.argcopies);
-	t.capargcopies = t.nargcopies + 1;
-	if (!t.d || !t.argcopies || !t.eshare)
-		goto oom;
-	memcpy(t.d, b->ds->d, (size_t)b->c->prog->nvalues * sizeof *t.d);
-	if (b->ds->eshare)
-		memcpy(t.eshare, b->ds->eshare, (size_t)b->c->prog->nvalues *
-		       sizeof *t.eshare);
-	if (t.nargcopies)
-		memcpy(t.argcopies, b->ds->argcopies, (size_t)t.nargcopies *
-		       sizeof *t.argcopies);
-	for (int i = 0; i < b->n; i++) {
-		bool kept = false;
-		for (int j = 0; j < nkeep; j++)
-			kept |= keep[j] == b->all[i];
-		if (kept)
-			continue;
-		if (is_block_arg(b->all[i]) || is_share_result(b->all[i]))
-			t.eshare[b->all[i]->id] = 0; /* copies on every edge */
-		else if (!decision_is_call(b->all[i]))
-			t.d[b->all[i]->id] = (Decision){DEC_NEW, NULL, NULL, true};
-		else if (decisions_copy_args(&t, b->all[i]->def, "flipped by "
-					     "the culprit bisection"))
-			goto oom;
+	if (flipped_decisions(b, keep, nkeep, &t) ||
+	    execute(b->cfg, b->c, &t, b->sched, NULL, &ex, &bp, &err)) {
+		b->oom = true;
+		flipped_free(&t);
+		return false;
 	}
-	if (execute(b->cfg, b->c, &t, b->sched, NULL, &ex, &bp, &err))
-		goto oom;
 	v = judge(&ex, b->ref, b->nref, b->first, b->c->ref_failed);
 	same = same_failure(b, &ex, v); /* its violations point into bp */
 	exec_result_free(&ex);
 	bprog_free(bp);
-	mem_free(t.d);
-	mem_free(t.argcopies);
-	mem_free(t.eshare);
+	flipped_free(&t);
 	return same;
-oom:
-	b->oom = true;
-	mem_free(t.d);
-	mem_free(t.argcopies);
-	mem_free(t.eshare);
-	return false;
 }
 
 /* Zeller's ddmin: shrink set[0..*n) to a 1-minimal failing subset. */
 static void
-ddmin(Bisect *b, Value **set, int *n)
+ddmin(Bisect *b, int *set, int *n)
 {
-	Value **tmp = mem_alloc((size_t)(*n + 1) * sizeof *tmp);
+	int *tmp = mem_alloc((size_t)(*n + 1) * sizeof *tmp);
 	int gran = 2;
 
 	if (!tmp) {
@@ -466,7 +526,7 @@ enum { MAX_SETS = 8 };
 static void
 more_culprits(Bisect *b, RunOut *o)
 {
-	Value **rest = mem_alloc((size_t)(b->n + 1) * sizeof *rest);
+	int *rest = mem_alloc((size_t)(b->n + 1) * sizeof *rest);
 	int nrest = 0;
 
 	o->culprit_sets = mem_alloc((size_t)(b->n + 1) * sizeof *o->culprit_sets);
@@ -475,7 +535,8 @@ more_culprits(Bisect *b, RunOut *o)
 		mem_free(rest);
 		return;
 	}
-	memcpy(o->culprit_sets, o->culprits, (size_t)o->nculprits * sizeof *rest);
+	memcpy(o->culprit_sets, o->culprits, (size_t)o->nculprits *
+	       sizeof *o->culprits);
 	o->setstart[0] = 0;
 	o->nsets = o->nculprits ? 1 : 0;
 	o->ncsets = o->nculprits;
@@ -488,7 +549,7 @@ more_culprits(Bisect *b, RunOut *o)
 			for (int j = 0; j < o->ncsets && !taken; j++)
 				taken = o->culprit_sets[j] == b->all[i];
 			if (!taken)
-				rest[nrest++] = b->all[i];
+				rest[nrest++] = i;
 		}
 		if (!nrest || !still_fails(b, rest, nrest))
 			break;
@@ -497,35 +558,78 @@ more_culprits(Bisect *b, RunOut *o)
 		if (!n || b->oom)
 			break; /* fails with the rest flipped too: no culprit */
 		o->setstart[o->nsets++] = o->ncsets;
-		memcpy(o->culprit_sets + o->ncsets, rest, (size_t)n * sizeof *rest);
-		o->ncsets += n;
+		for (int i = 0; i < n; i++)
+			o->culprit_sets[o->ncsets++] = b->all[rest[i]];
 	}
 	mem_free(rest);
+}
+
+/* Is lifetime choice i the free the run's double free faulted at (the
+ * extra one: named first)? */
+static bool
+extra_free(const Bisect *b, int i)
+{
+	return b->viol && b->viol->kind == VK_DOUBLE_FREE && i < b->ds->nfrees &&
+	       same_value(b->ds->frees[i].v, inst_value(b->viol->at));
+}
+
+/* The lifetime choices that must stay for the failure to remain, the
+ * decisions all kept (a double free is the extra free's, not the legal
+ * in-place decision that made two names share the buffer); none when
+ * the run still fails with every one flipped. */
+static void
+lifetime_culprits(Bisect *b, RunOut *o)
+{
+	if (!b->nl || !(o->lculprits = mem_alloc((size_t)b->nl *
+						 sizeof *o->lculprits))) {
+		b->oom |= b->nl > 0;
+		return;
+	}
+	b->life = true;
+	for (int i = 0; i < b->nl; i++)
+		o->lculprits[i] = b->n + i;
+	o->nlculprits = b->nl;
+	ddmin(b, o->lculprits, &o->nlculprits);
+	for (int i = 0; i < o->nlculprits; i++) {
+		o->lculprits[i] -= b->n;
+		if (i && extra_free(b, o->lculprits[i])) {
+			int t = o->lculprits[0];
+			o->lculprits[0] = o->lculprits[i];
+			o->lculprits[i] = t;
+		}
+	}
+	b->life = false;
 }
 
 static void
 bisect(const RunConfig *cfg, const Case *c, Schedule sched,
        Tensor *const *ref, int nref, RunOut *o)
 {
-	Bisect b = {c, &o->ds, sched, ref, nref, NULL, 0, NULL, false,
-		    o->verdict, o->ex.nviols ? &o->ex.viols[0] : NULL, false,
-		    cfg};
+	Bisect b = {c, &o->ds, sched, ref, nref, NULL, 0, plan_lifetimes(&o->ds),
+		    false, NULL, false, o->verdict,
+		    o->ex.nviols ? &o->ex.viols[0] : NULL, false, cfg};
 	int n = decisions_choices(&o->ds, NULL, 0);
+	int *set = mem_alloc((size_t)(n + 1) * sizeof *set);
 
 	b.all = mem_alloc((size_t)(n + 1) * sizeof *b.all);
 	o->culprits = mem_alloc((size_t)(n + 1) * sizeof *o->culprits);
 	b.first = mem_alloc((size_t)(nref + 1) * sizeof *b.first);
-	if (!b.all || !o->culprits || !b.first) {
-		mem_free(b.all);
-		mem_free(b.first);
-		return;
-	}
+	if (!b.all || !o->culprits || !b.first || !set)
+		goto out;
 	b.n = decisions_choices(&o->ds, b.all, n);
-	memcpy(o->culprits, b.all, (size_t)n * sizeof *b.all);
+	lifetime_culprits(&b, o);
+	if (o->nlculprits || b.oom)
+		goto out;
+	for (int i = 0; i < n; i++)
+		set[i] = i;
 	o->nculprits = n;
-	ddmin(&b, o->culprits, &o->nculprits);
+	ddmin(&b, set, &o->nculprits);
+	for (int i = 0; i < o->nculprits; i++)
+		o->culprits[i] = b.all[set[i]];
 	if (cfg->report && !b.oom)
 		more_culprits(&b, o);
+out:
+	mem_free(set);
 	mem_free(b.all);
 	mem_free(b.first);
 }
@@ -619,14 +723,28 @@ check_memory(const Run *r, RunOut *o)
 	return 0;
 }
 
+/* Is lifetime choice f (`free V:after R`, ...) among o's culprits? */
+static bool
+lifetime_blamed(const RunOut *o, const Forced *f)
+{
+	char buf[512];
+
+	for (int j = 0; j < o->nlculprits; j++)
+		if (!strcmp(plan_lifetime_str(&o->ds, o->lculprits[j], false, buf,
+					      sizeof buf), f->life))
+			return true;
+	return false;
+}
+
 /* A `culprits:` list naming no call (`args R:...`) is FORMAT §3's: the
- * in-place culprits only, whatever calls bisection also blames. */
+ * in-place culprits only, whatever calls bisection also blames; the
+ * plan's frees, hoists and anchors it names like decisions. */
 static int
 check_culprits(const Run *r, RunOut *o)
 {
 	char a[96];
 	bool calls = false;
-	int n = 0;
+	int n = o->nlculprits;
 
 	if (!r->has_culprits)
 		return 0;
@@ -635,13 +753,15 @@ check_culprits(const Run *r, RunOut *o)
 	for (int j = 0; j < o->nculprits; j++)
 		n += calls || !decision_is_call(o->culprits[j]);
 	for (int i = 0; i < r->nculprits; i++) {
-		bool found = false;
-		for (int j = 0; j < o->nculprits; j++)
-			found |= o->culprits[j] == r->culprits[i].result &&
-				 same_decision(&o->ds, &r->culprits[i]);
+		const Forced *f = &r->culprits[i];
+		bool found = f->life && lifetime_blamed(o, f);
+		for (int j = 0; j < o->nculprits && !f->life; j++)
+			found |= o->culprits[j] == f->result &&
+				 same_decision(&o->ds, f);
 		if (!found)
 			return expect_fail(o, "culprits: %s is not among them",
-					   decision_name(&r->culprits[i], a, sizeof a), "");
+					   f->life ? f->life : decision_name(f, a,
+					   sizeof a), "");
 	}
 	if (n != r->nculprits) {
 		fmt_snprintf(a, sizeof a, "%d", n);
@@ -912,7 +1032,7 @@ diff_run(const RunConfig *cfg, const Case *c, const Run *r, const Strategy *s,
 	}
 	if (o->verdict != VERDICT_AGREE)
 		bisect(cfg, c, o->sched, ref, nref, o);
-	if (cfg->report && o->nculprits &&
+	if (cfg->report && (o->nculprits || o->nlculprits) &&
 	    decisions_make(c->prog, strategy_find("one-shot"), &o->oneshot))
 		decisions_free(&o->oneshot); /* out of memory: no suggestion */
 	judge_race(c, s, nref, o);

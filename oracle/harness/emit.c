@@ -277,6 +277,9 @@ emit_run_result(Str *b, const Program *p, const Func *entry,
 		str_puts(b, "}\n");
 	}
 	str_puts(b, "    culprits: [");
+	for (int i = 0; i < o->nlculprits; i++) /* the plan's frees, ... */
+		str_printf(b, "%s'%s'", i ? ", " : "", plan_lifetime_str(&o->ds,
+			   o->lculprits[i], false, buf, sizeof buf));
 	for (int i = 0; i < o->nculprits; i++) {
 		const Value *v = o->culprits[i];
 		char dec[512];

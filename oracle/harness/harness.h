@@ -85,6 +85,10 @@ typedef struct RunOut {
 	int64_t *first_diff;    /* per output: flat index, -1 when equal */
 	Value **culprits;       /* in-place decisions (their results) */
 	int nculprits;
+	/* the plan's frees, hoists and anchors that are culprits instead
+	 * (plan_lifetimes' numbering; the decisions are then none) */
+	int *lculprits;
+	int nlculprits;
 	/* with RunConfig.report: every independent culprit set, the first being
 	 * `culprits` (sets[k] starts at culprit_sets[setstart[k]]), and what
 	 * one-shot decides for each culprit (oneshot.p NULL: not asked) */

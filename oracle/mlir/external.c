@@ -181,7 +181,7 @@ external_command(const ExternalOpts *o, const Strategy *s, Str *b)
 		mem_free(pass);
 		return;
 	}
-	if (s->kind != STRAT_MLIR) {
+	if (s->kind != STRAT_MLIR && s->kind != STRAT_NATIVE) {
 		str_puts(b, s->arg);
 		return;
 	}
@@ -760,9 +760,10 @@ external_decide(const ExternalOpts *o, const Strategy *s, const Case *c,
 	}
 	rc = ask_case(o, s, c, a, &map, &in, &ans, t);
 	if (rc == 0)
-		rc = s->kind == STRAT_MLIR ? apply_mlir(c, in, ans, &map, ds, t)
-					      : apply_document(s, c, ans, ds, t);
-	if (rc == 0 && s->kind == STRAT_MLIR)
+		rc = s->kind == STRAT_MLIR || s->kind == STRAT_NATIVE
+			     ? apply_mlir(c, in, ans, &map, ds, t)
+			     : apply_document(s, c, ans, ds, t);
+	if (rc == 0 && (s->kind == STRAT_MLIR || s->kind == STRAT_NATIVE))
 		ds->lower |= LOWER_SHARED_IS_RESULT; /* what MLIR's words mean */
 	mem_free(in);
 	arena_free(a);
@@ -1052,5 +1053,6 @@ external_register(void)
 	strategy_register(STRAT_EXEC, decide_entry);
 	strategy_register(STRAT_EXEC_MLIR, decide_entry);
 	strategy_register(STRAT_MLIR, decide_entry);
+	strategy_register(STRAT_NATIVE, decide_entry);
 	strategy_register(STRAT_PIPELINE, memref_entry);
 }

@@ -337,10 +337,13 @@ stale_text(const Rep *R, const Violation *v)
 	fputc('\n', R->out);
 }
 
-/* " after %y = add at F:5:5": the op a free was placed after. */
+/* " after %y = add at F:5:5": the op a free was placed after (a memref
+ * program's frees are its own, after no op of the case's). */
 static void
 after_text(const Rep *R, const Op *op)
 {
+	if (R->bp && R->bp->memref)
+		return; /* a memref.dealloc: its memref line says where */
 	fputs(" after ", R->out);
 	if (!op) {
 		fputs("the bufferized program's start", R->out);
@@ -508,6 +511,22 @@ decisions_text(FILE *out, const Decisions *ds, Value *const *vs, int n)
 		fprintf(out, "none");
 }
 
+/* The run's culprits: its decisions, or the plan's frees, hoists and
+ * anchors (lifetime choices). */
+static void
+culprits_text(FILE *out, const RunOut *r)
+{
+	char buf[512];
+
+	if (r->nlculprits) {
+		for (int i = 0; i < r->nlculprits; i++)
+			fprintf(out, "%s%s", i ? ", " : "", plan_lifetime_str(
+				&r->ds, r->lculprits[i], false, buf, sizeof buf));
+		return;
+	}
+	decisions_text(out, &r->ds, r->culprits, r->nculprits);
+}
+
 /* An outside strategy's call: the command that reproduces it, the tool's
  * word for each decision, and on a tool-error why and its stderr.  true
  * when there is nothing more to report (tool-error). */
@@ -521,6 +540,9 @@ tool_text(FILE *out, const RunOut *r)
 	if (r->pipeline)
 		fprintf(out, "  pipeline: %s\n", r->pipeline);
 	fprintf(out, "  command: %s\n", r->tool.cmd);
+	if (r->verdict == VERDICT_TOOL_ERROR && r->native.verdict == NATIVE_FAILED)
+		fprintf(out, "  native command: %s\n", r->native.command ?
+			r->native.command : ""); /* mlir-native's failure */
 	if (r->tool.err[0])
 		fprintf(out, "  stderr:\n%s%s", r->tool.err,
 			r->tool.err[strlen(r->tool.err) - 1] == '\n' ? "" : "\n");
@@ -662,6 +684,23 @@ culprit_fix(const RunOut *r, const Value *v, Fix *f)
 	}
 }
 
+/* What to change for lifetime culprit i (plan_lifetimes' numbering):
+ * drop it, and what one-shot does instead. */
+static void
+lifetime_fix(const RunOut *r, int i, Fix *f)
+{
+	const char *k = plan_lifetime_kind(&r->ds, i);
+
+	plan_lifetime_str(&r->ds, i, false, f->flip, sizeof f->flip);
+	plan_lifetime_str(&r->ds, i, true, f->to, sizeof f->to);
+	f->os[0] = 0;
+	f->also = false;
+	f->reason = !strcmp(k, "free") ? "one-shot frees each buffer once, "
+		    "after the last use of any alias" : !strcmp(k, "hoist") ? "one-shot "
+		    "allocates on every trip" : "one-shot gives the empty a "
+		    "buffer of its own";
+}
+
 /* For each culprit: the decision to flip, and what one-shot decides
  * there and why (when it decides otherwise). */
 static void
@@ -671,6 +710,10 @@ fix_text(FILE *out, const RunOut *r)
 	int n = r->nsets ? r->ncsets : r->nculprits;
 	Fix f;
 
+	for (int i = 0; i < r->nlculprits; i++) {
+		lifetime_fix(r, r->lculprits[i], &f);
+		fprintf(out, "  fix: %s -> %s (%s)\n", f.flip, f.to, f.reason);
+	}
 	for (int i = 0; i < n; i++) {
 		culprit_fix(r, vs[i], &f);
 		fprintf(out, "  fix: %s -> %s", f.flip, f.to);
@@ -742,7 +785,7 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 	}
 	if (r->verdict != VERDICT_AGREE) {
 		fprintf(out, "  culprits: ");
-		decisions_text(out, &r->ds, r->culprits, r->nculprits);
+		culprits_text(out, r);
 		fputc('\n', out);
 		more_sets_text(out, r);
 		fix_text(out, r);
@@ -760,7 +803,7 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 			who(&R, v->at);
 		}
 		fprintf(out, "; culprits ");
-		decisions_text(out, &r->ds, r->culprits, r->nculprits);
+		culprits_text(out, r);
 		fputc('\n', out);
 	}
 	if (r->status == STATUS_FAIL)
@@ -784,10 +827,13 @@ report_fail_reason(FILE *out, const Case *c, const Outcome *o)
 			fputs("the failure path differs; ", out);
 		}
 		fputs("culprits ", out);
-		decisions_text(out, &r->ds, r->culprits, r->nculprits);
-		if (r->nculprits) {
+		culprits_text(out, r);
+		if (r->nlculprits || r->nculprits) {
 			Fix f;
-			culprit_fix(r, r->culprits[0], &f);
+			if (r->nlculprits)
+				lifetime_fix(r, r->lculprits[0], &f);
+			else
+				culprit_fix(r, r->culprits[0], &f);
 			fprintf(out, " (fix: %s -> %s)", f.flip, f.to);
 		}
 		return;
@@ -933,11 +979,12 @@ value_line_json(const BInst *in)
 	json_t *j = json_object();
 
 	/* value: null when the instruction defines none (a return, a free);
-	 * op says which it is (docs/format.md) */
+	 * op says which it is (docs/format.md): "free" for a free, wherever
+	 * it was placed (a memref program's has a made-up op) */
 	if (j && set(j, "value", inst_value(in) ? json_string(inst_value(in)->name)
 						: json_null()) &&
-	    (!in || !in->op ||
-	     set(j, "op", json_string(op_info[in->op->kind].name))) &&
+	    (!in || !in->op || set(j, "op", json_string(in->kind == BI_FREE ?
+							"free" : op_info[in->op->kind].name))) &&
 	    set(j, "line", json_integer(vline(in))) &&
 	    (!in || !in->mloc.line ||
 	     set(j, "memref_line", json_integer(in->mloc.line))))
@@ -1176,6 +1223,27 @@ tool_json(const RunOut *r)
 	return NULL;
 }
 
+/* ["r:a"], or ["free y:after z", "hoist t"]: the decisions or the
+ * lifetime choices bisection blames. */
+static json_t *
+culprits_json(const RunOut *r)
+{
+	json_t *a;
+	char buf[512];
+
+	if (!r->nlculprits)
+		return decisions_json(&r->ds, r->culprits, r->nculprits);
+	a = json_array();
+	for (int i = 0; a && i < r->nlculprits; i++)
+		if (!append(a, json_string(plan_lifetime_str(&r->ds,
+					   r->lculprits[i], false, buf,
+					   sizeof buf)))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
 /* [["r:a"], ["u:b"], ...]: every independent culprit set. */
 static json_t *
 sets_json(const RunOut *r)
@@ -1202,15 +1270,19 @@ fixes_json(const RunOut *r)
 	json_t *a = json_array();
 	Fix fx;
 
-	for (int i = 0; a && i < n; i++) {
+	for (int i = 0; a && i < r->nlculprits + n; i++) {
 		json_t *f = json_object();
 		bool ok;
-		culprit_fix(r, vs[i], &fx);
+		if (i < r->nlculprits)
+			lifetime_fix(r, r->lculprits[i], &fx);
+		else
+			culprit_fix(r, vs[i - r->nlculprits], &fx);
 		ok = f && set(f, "flip", json_string(fx.flip)) &&
 		     set(f, "to", json_string(fx.to));
 		if (ok && fx.os[0])
-			ok = set(f, "one_shot", json_string(fx.os)) &&
-			     (!fx.reason || set(f, "reason", json_string(fx.reason)));
+			ok = set(f, "one_shot", json_string(fx.os));
+		if (ok && fx.reason) /* (a lifetime culprit: no one_shot) */
+			ok = set(f, "reason", json_string(fx.reason));
 		if (!ok || !append(a, f)) {
 			json_decref(f);
 			json_decref(a);
@@ -1317,11 +1389,10 @@ run_json(const Case *c, const Outcome *o, const RunOut *r)
 	for (int k = 0; ok && k < r->ex.nviols; k++)
 		ok = append(viols, violation_json(&r->ex.viols[k], R));
 	ok = ok && set(j, "violations", json_incref(viols));
-	ok = ok && set(j, "culprits", decisions_json(&r->ds, r->culprits,
-						     r->nculprits));
+	ok = ok && set(j, "culprits", culprits_json(r));
 	if (ok && r->nsets)
 		ok = set(j, "culprit_sets", sets_json(r));
-	if (ok && r->nculprits && r->oneshot.d)
+	if (ok && (r->nculprits || r->nlculprits) && r->oneshot.d)
 		ok = set(j, "fixes", fixes_json(r));
 	if (ok && r->all) {
 		sch = json_object();

@@ -14,7 +14,7 @@
 int
 main(int argc, char **argv)
 {
-	static const GenOpts opts = {12, GEN_ALL, false};
+	static const GenOpts opts = {.max_ops = 12, .mix = GEN_ALL, .no_copies = false};
 	long n = argc > 1 ? strtol(argv[1], NULL, 10) : 500;
 	uint64_t h = 1469598103934665603ull;
 
