@@ -774,7 +774,7 @@ summary_count(const FuzzStats *st, const char *name)
 START_TEST(every_mix_alone)
 {
 	const struct MixWant *w = &mix_wants[_i];
-	GenOpts go = {12, 0, false};
+	GenOpts go = {.max_ops = 12, .mix = 0, .no_copies = false};
 	FuzzOpts o = {0};
 	FuzzStats st;
 	int n = 0;
