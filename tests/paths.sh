@@ -30,12 +30,13 @@ same_finding() {
 	[ "$(summary)" = "$runs" ] || fail "--strategy on $c: '$(summary)', runs: '$runs'"
 }
 
-# paths NAME SCRIPT RUN FINDING FUZZ-SIGNATURE FUZZ-ARGS...: the case
-# cases/external/exec/NAME.yaml (its tool called by absolute path) and a
-# fuzz campaign that fails exactly once, with that bucket.
+# paths NAME SCRIPT RUN FINDING FUZZ-SIGNATURE KIND FUZZ-ARGS...: the
+# case cases/external/exec/NAME.yaml (its tool called by absolute path)
+# and a fuzz campaign that fails exactly once, with that bucket (its
+# culprit the tool's decision, its violation KIND).
 paths() {
-	local name=$1 st="exec:sh $T/$2" run=$3 finding=$4 sig=$5 c
-	shift 5
+	local name=$1 st="exec:sh $T/$2" run=$3 finding=$4 sig=$5 kind=$6 c
+	shift 6
 	c=$tmp/$name.yaml
 	sed "s|exec:sh tests/tools/|exec:sh $T/|" "$S/cases/external/exec/$name.yaml" >"$c"
 	# check: the case's runs: state the verdict, the blame, the outputs
@@ -50,11 +51,12 @@ paths() {
 	expect 1 "$B" fuzz --strategy "$st" "$@" --out "$tmp/$name-fuzz" --json --quiet
 	fields '' failures=1 tool_errors=0
 	field buckets.0.signature "$sig"
+	fieldj buckets.0.violations "{\"$kind\": 1}"
 	same_finding "$(python3 "$jfield" "$out" buckets.0.repro)" "$st" "$finding in "
 }
 
 paths free-in-one-branch free-in-branch.sh 1 "diverge, use-after-free" \
-	"diverge/use-after-free culprit=- in=branch" --mix branches --seed 6 --count 1
+	"lifetime culprit=free" use-after-free --mix branches --seed 6 --count 1
 paths hoist-out-of-forall hoist-from-forall.sh 2 "diverge, stale-read" \
-	"diverge/stale-read culprit=- in=forall" --mix loops,forall,async --seed 30 --count 10
+	"conflict culprit=hoist" stale-read --mix forall,async --seed 10 --count 5
 echo ok
