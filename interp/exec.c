@@ -595,32 +595,25 @@ inserted_by(const Exec *X, uint32_t ver, const void *r)
 	return w && w->kind == BI_PINSERT && w->v == r;
 }
 
-/* The elements of result k that no trip inserted keep what its buffer
- * held before the trips (version was, the init's contents): anything else
- * there is a write that no parallel_insert_slice made (into a view of the
- * shared arg), leaking into the result. */
+/* Result k takes its new version ver where its buffer holds what it held
+ * before the trips (version was, the init's contents) or what a trip
+ * inserted.  Anything else there is a write no parallel_insert_slice made
+ * (into a view of the shared arg), leaking into the result: it keeps its
+ * writer's version, so a later read of the result finds it (a dead result
+ * shows nothing). */
 static void
-forall_leaks(Exec *X, Frame *F, const BInst *in, int k, uint32_t was)
+forall_settle(Exec *X, Reg *r, const Value *res, uint32_t ver, uint32_t was)
 {
-	const Op *op = in->op;
-	Reg *r = reg(F, op->res[k]);
 	uint32_t found = 0;
-	int64_t li;
-	View v;
+	View v = r->view;
 
-	if (!r->set || r->bad || r->buf < 0 || !was || was == VER_ANY)
+	if (!was || was == VER_ANY ||
+	    shadow_mismatch_but(X, r->buf, &v, was, inserted_by, res,
+				&found) < 0) {
+		shadow_write(X, r->buf, &v, ver);
 		return;
-	v = r->view;
-	li = shadow_mismatch_but(X, r->buf, &v, was, inserted_by,
-				 op->res[k], &found);
-	if (li >= 0) {
-		Violation *nv = violate(X, VK_STALE_READ, in, op->body->args[1 + k],
-					X->vers[found].in, r->buf, &v, li, NULL);
-		if (nv) {
-			nv->wctx = X->vers[found].ctx;
-			nv->has_wctx = true;
-		}
 	}
+	shadow_write_where(X, r->buf, &v, ver, was, inserted_by, res);
 }
 
 static void
@@ -654,13 +647,10 @@ run_forall(Exec *X, Frame *F, const BInst *in)
 	/* what no trip wrote holds the init, now the result's version */
 	for (int k = 0; k < op->nres && !X->stop; k++) {
 		Reg *r = reg(F, op->res[k]);
-		View v;
-		forall_leaks(X, F, in, k, old[k].ver);
 		if (!r->set || r->bad || r->buf < 0)
 			continue;
 		r->ver = vr[k].ver;
-		v = r->view;
-		shadow_write(X, r->buf, &v, r->ver);
+		forall_settle(X, r, op->res[k], r->ver, old[k].ver);
 	}
 	files[busy].set = false;
 	if (files != X->scratch[in->id])
@@ -786,6 +776,8 @@ check_leaks(Exec *X, const Reg *outs, int n)
 	int64_t (*l)[2] = arena_alloc(X->arena, ((size_t)X->nbufs + 1) * sizeof *l);
 	int nl = 0;
 
+	if (X->bp->frees_nothing)
+		return;
 	for (int h = 0; h < X->nbufs; h++) {
 		bool returned = false;
 		if (X->bufs[h].kind != BUF_ALLOC || X->bufs[h].freed)

@@ -178,6 +178,8 @@ int64_t shadow_mismatch_except(Exec *X, int h, const View *v,
 			       const View *except, uint32_t want,
 			       uint32_t *found);
 void shadow_write(Exec *X, int h, const View *v, uint32_t ver);
+void shadow_write_where(Exec *X, int h, const View *v, uint32_t ver,
+			uint32_t was, VerOk ok, const void *arg);
 /* A copy's tags: each element of view vd of buffer hd takes the version
  * its source element (view vs of hs, same sizes) holds. */
 void shadow_copy(Exec *X, int hd, const View *vd, int hs, const View *vs);

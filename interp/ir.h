@@ -945,6 +945,8 @@ typedef struct BProg {
 	 * the allocation under any view of it; a failed assert aborts (no
 	 * failure path, nothing is a leak then). */
 	bool memref;
+	bool frees_nothing;  /* a memref program of a pipeline without a
+			      * deallocation pass: nothing is a leak */
 	const char *mfile;   /* the memref program's file name, for reports */
 } BProg;
 

@@ -720,6 +720,24 @@ shadow_mismatch_except(Exec *X, int h, const View *v, const View *except,
 	return bad;
 }
 
+/* The elements of v that hold was or a version ok() accepts take ver;
+ * the others keep theirs (a later read expecting ver finds them). */
+void
+shadow_write_where(Exec *X, int h, const View *v, uint32_t ver, uint32_t was,
+		   VerOk ok, const void *arg)
+{
+	Buf *b = &X->bufs[h];
+
+	if (b->uniform)
+		shadow_expand(X, b);
+	VIEW_WALK(v, pos, li, {
+		uint32_t have = b->vers[pos];
+		if (have == was || ok(X, have, arg))
+			b->vers[pos] = ver;
+		(void)li;
+	});
+}
+
 void
 shadow_write(Exec *X, int h, const View *v, uint32_t ver)
 {

@@ -145,6 +145,15 @@ has "native (MLIR's own code run natively): 1 confirmed, 0 latent, 0 missed, 0 a
 grep -qF "; native confirmed" "$out" || fail "no native verdict in the bucket"
 rm -rf fz
 
+# docs/upstream: one reproducer per MLIR bug, regenerated and compared
+for f in "$S"/docs/upstream/*.mlir; do
+	n=$(basename "$f" .mlir)
+	c=$S/cases/mlir/$n.yaml
+	[ -f "$c" ] || c=$S/cases/${n/-//}.yaml
+	expect 0 "$B" upstream "$c" --out up.mlir
+	cmp -s up.mlir "$f" || { diff up.mlir "$f"; fail "docs/upstream/$n.mlir is stale"; }
+done
+
 # bad input: a case that does not load
 printf 'case: x\nprogram: |\n  func @main() {\n    %%a = nope\n  }\n' > bad.yaml
 expect 2 "$B" native bad.yaml

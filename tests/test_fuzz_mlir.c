@@ -19,6 +19,30 @@
 #include "cli.h"
 #include "testutil.h"
 
+/* pipeline_profile_no_waste: seeds 9000..9199 on mlir-opt-22, refused
+ * without a profile (in all, by reason) and the tool's crashes (seed
+ * 9028's SIGSEGV without; the profile's programs crash it nowhere),
+ * and the profile's programs that launch (every one executed) */
+enum { REFUSED_NONE = 137, TENSOR_LAUNCH = 72, YIELD = 29, RAW = 17,
+       READ_ONLY = 2, SIDE_EFFECTS = 7, CFG_LOOP = 10, CRASHES_NONE = 1,
+       CRASHES_PROFILE = 0, LAUNCHING = 105 };
+
+/* A quiet campaign of `count` programs from `seed` of strategy `name`
+ * under cfg, on one shard; the mix and the rest are the caller's. */
+static void
+campaign(FuzzOpts *o, const char *name, const RunConfig *cfg, uint64_t seed,
+	 long count)
+{
+	memset(o, 0, sizeof *o);
+	o->strategy = strategy_parse(name);
+	o->cfg = cfg;
+	o->seed = seed;
+	o->count = count;
+	o->nshards = 1;
+	o->quiet = true;
+	ck_assert_ptr_nonnull(o->strategy);
+}
+
 /* ExternalOpts.batch: programs per tool call of `fuzz --strategy mlir`
  * (0: 64, 1: a call per program); the verdicts do not depend on it. */
 static void
@@ -26,22 +50,16 @@ batch_calls(int batch, long *calls, long *failures)
 {
 	ExternalOpts xo = external_opts_default;
 	RunConfig cfg = run_config_default;
-	FuzzOpts o = {0};
+	FuzzOpts o;
 	FuzzStats st;
 	long c0 = external_stats()->calls;
 
 	xo.batch = batch;
 	cfg.tool = &xo;
 	external_forget();
-	o.strategy = strategy_parse("mlir");
-	o.cfg = &cfg;
-	o.seed = 1000000;
-	o.count = 100;
-	o.nshards = 1;
-	o.quiet = true;
+	campaign(&o, "mlir", &cfg, 1000000, 100);
 	o.gen = (GenOpts){.max_ops = 12, .mix = GEN_ALL & ~GEN_ASYNC &
 			  ~GEN_FORALL & ~GEN_CFG & ~GEN_GENERATE, .no_copies = true};
-	ck_assert_ptr_nonnull(o.strategy);
 	fuzz_run(&o, &st);
 	ck_assert_int_eq(st.programs, 100);
 	*calls = external_stats()->calls - c0;
@@ -83,7 +101,7 @@ START_TEST(mlir_finds_later_block_conflict)
 {
 	RunConfig cfg = run_config_default;
 	ExternalOpts xo = external_opts_default;
-	FuzzOpts o = {0};
+	FuzzOpts o;
 	FuzzStats st;
 
 	if (access("/usr/bin/mlir-opt-22", X_OK)) {
@@ -94,12 +112,7 @@ START_TEST(mlir_finds_later_block_conflict)
 	xo.batch = 1;
 	cfg.tool = &xo;
 	external_forget();
-	o.strategy = strategy_parse("mlir");
-	o.cfg = &cfg;
-	o.seed = 1;
-	o.count = 50;
-	o.nshards = 1;
-	o.quiet = true;
+	campaign(&o, "mlir", &cfg, 1, 50);
 	o.first = true;
 	o.gen = (GenOpts){.max_ops = 12, .mix = GEN_CFG, .no_copies = true};
 	ck_assert_int_eq(fuzz_run(&o, &st), 1);
@@ -218,6 +231,89 @@ START_TEST(pipeline_batched_same_verdicts)
 }
 END_TEST
 
+/* A campaign of `fuzz --strategy mlir-pipeline --target T --seed 9000
+ * --count 200` (the default mix, no racy reads as the command's default
+ * for MLIR strategies; T NULL: the default, the strategy's profile). */
+static void
+profile_run(const char *target, FuzzStats *st)
+{
+	FuzzOpts o;
+
+	campaign(&o, "mlir-pipeline", &run_config_default, 9000, 200);
+	o.gen = (GenOpts){.max_ops = 12, .mix = GEN_ALL, .no_races = true};
+	ck_assert_int_eq(fuzz_target_find(target, o.strategy, NULL,
+					  &o.gen.target), 0);
+	external_forget();
+	fuzz_run(&o, st);
+	ck_assert_int_eq(st->programs, 200);
+	external_forget();
+}
+
+static long
+refusals_of(const FuzzStats *st, const char *reason)
+{
+	const Bucket *k = buckets_find(&st->refusals, reason);
+
+	return k ? k->count : 0;
+}
+
+/* The profile of mlir-pipeline on mlir-opt-22 wastes no program: without
+ * it the tool refuses most, each counted by its reason and none a
+ * failure; with it every program is executed (or crashes the tool: a
+ * finding, in a bucket). */
+START_TEST(pipeline_profile_no_waste)
+{
+	FuzzStats st;
+
+	if (access("/usr/bin/mlir-opt-22", X_OK)) {
+		printf("SKIP: pipeline_profile_no_waste: /usr/bin/mlir-opt-22 "
+		       "is not installed\n");
+		return;
+	}
+	profile_run("none", &st);
+	ck_assert_int_eq(st.refused, REFUSED_NONE);
+	ck_assert_int_eq(refusals_of(&st, "tensor-launch"), TENSOR_LAUNCH);
+	ck_assert_int_eq(refusals_of(&st, "loop-yield-not-equivalent"), YIELD);
+	ck_assert_int_eq(refusals_of(&st, "raw-conflict"), RAW);
+	ck_assert_int_eq(refusals_of(&st, "read-only-write"), READ_ONLY);
+	ck_assert_int_eq(refusals_of(&st, "unknown-side-effects"), SIDE_EFFECTS);
+	ck_assert_int_eq(refusals_of(&st, "cfg-loop"), CFG_LOOP);
+	ck_assert_int_eq(st.tool_errors, CRASHES_NONE); /* a finding */
+	ck_assert_int_ge(st.failures, st.tool_errors);
+	ck_assert_int_eq(st.refusals.b[0].seeds[0], 9004); /* the first */
+	fuzz_stats_free(&st);
+	profile_run(NULL, &st);
+	ck_assert_int_eq(st.refused, 0);
+	ck_assert_int_eq(st.tool_errors, CRASHES_PROFILE);
+	for (int k = 0; k < FUZZ_CONSTRUCTS; k++) /* launches executed too */
+		if (!strcmp(fuzz_construct_names[k], "async"))
+			ck_assert_int_eq(st.constructs[k], LAUNCHING);
+	fuzz_stats_free(&st);
+}
+END_TEST
+
+/* What a tool says by design is a refusal; a crash never is. */
+START_TEST(refusal_reasons)
+{
+	ck_assert_str_eq(fuzz_refusal("exit 1", "seed-1.yaml:3:5: error: op "
+				      "was not bufferized\n"), "tensor-launch");
+	ck_assert_str_eq(fuzz_refusal("exit 1", "x:1:1: error: 'linalg.fill' "
+				      "op not bufferizable under the given "
+				      "constraints: cannot avoid RaW conflict"),
+			 "raw-conflict");
+	ck_assert_ptr_null(fuzz_refusal("killed by signal 11 (SIGSEGV)",
+					"x:1:1: error: op was not bufferized"));
+	ck_assert_ptr_null(fuzz_refusal("exit 1", "x:1:1: error: op was not "
+					"bufferized\nLLVM ERROR: boom\n"));
+	ck_assert_ptr_null(fuzz_refusal("exit 1", "x:1:1: error: something "
+					"else\n"));
+	/* the first error is the cause */
+	ck_assert_ptr_null(fuzz_refusal("exit 1", "x:1:1: error: other\n"
+					"x:2:1: error: op was not bufferized"));
+	ck_assert_ptr_null(fuzz_refusal("timed out after 60 s", NULL));
+}
+END_TEST
+
 int
 main(void)
 {
@@ -227,6 +323,11 @@ main(void)
 	tcase_add_test(t, mlir_batch_knob);
 	tcase_add_test(t, pipeline_batched_same_verdicts);
 	tcase_add_test(t, mlir_finds_later_block_conflict);
+	suite_add_tcase(s, t);
+	/* CK_RUN_CASE=profiles runs these alone */
+	t = tcase_create("profiles");
+	tcase_add_test(t, pipeline_profile_no_waste);
+	tcase_add_test(t, refusal_reasons);
 	suite_add_tcase(s, t);
 	return tu_run((Suite *[]){s, NULL});
 }

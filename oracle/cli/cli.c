@@ -97,7 +97,7 @@ struct Flag {
 #define F(field) offsetof(Args, field), sizeof ((Args *)0)->field
 
 static FlagParse p_str, p_num, p_u64, p_seconds, p_strategy,
-	p_schedule, p_shard, p_mix, p_pipeline, p_mlir_version;
+	p_schedule, p_shard, p_mix, p_pipeline, p_mlir_version, p_target;
 
 static const Flag flags[] = {
 	{"strategy", "S", p_strategy, F(strategy), 0, 0,
@@ -188,6 +188,11 @@ static const Flag flags[] = {
 	 "read or miscompile)"},
 	{"no-copies", NULL, NULL, F(no_copies), 0, 0, C(FUZZ),
 	 "no `copy ... into` in the programs"},
+	{"target", "NAME", p_target, F(target), 0, 0, C(FUZZ),
+	 "the tool's profile: generate nothing it refuses by design and give "
+	 "each program a pipeline it takes: mlir-opt-N, mlir-pipeline-N (N = "
+	 "16, 19, 22), mlir or mlir-pipeline (the strategy's tool), none "
+	 "(default: the strategy's when it is mlir or mlir-pipeline)"},
 	{"max-failures", "N", p_num, F(max_failures), 1, 1000000000, C(FUZZ),
 	 "stop after N failures (1: at the first)"},
 	{"merge", NULL, NULL, F(merge), 0, 0, C(FUZZ),
@@ -594,6 +599,22 @@ p_mlir_version(Args *a, const Flag *f, const char *v, void *field, char *why,
 	}
 	*(int *)field = (int)x;
 	return 0;
+}
+
+static int
+p_target(Args *a, const Flag *f, const char *v, void *field, char *why,
+	 size_t n)
+{
+	const GenTarget *t;
+
+	(void)a, (void)f;
+	if (!fuzz_target_find(v, NULL, NULL, &t)) {
+		*(const char **)field = v;
+		return 0;
+	}
+	fmt_snprintf(why, n, "--target wants mlir-opt-N or mlir-pipeline-N (N = "
+		     "16, 19, 22), mlir, mlir-pipeline or none, got '%s'", v);
+	return -1;
 }
 
 /* ---- the parser */

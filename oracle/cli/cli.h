@@ -69,6 +69,7 @@ typedef struct Args {
 	unsigned mix;                   /* --mix LIST (GEN_ALL) */
 	int tool_batch;                 /* --tool-batch N; 0: not given */
 	bool no_reduce, no_copies, quiet, allow_races;
+	const char *target;              /* --target NAME; NULL: the strategy's */
 	bool confirm;                   /* run/check --confirm */
 	long long max_failures;         /* --max-failures N; 0: no limit */
 	bool merge;                     /* --merge: paths are summaries */

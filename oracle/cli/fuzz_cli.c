@@ -50,6 +50,9 @@ fuzz_main(const Args *a, const RunConfig *cfg)
 			  a->strategy->kind == STRAT_NATIVE ||
 			  a->strategy->kind == STRAT_PIPELINE ||
 			  a->strategy->kind == STRAT_EXEC_MLIR);
+	/* --target was checked: the strategy's tool gives mlir's version */
+	if (fuzz_target_find(a->target, o.strategy, cfg->tool, &o.gen.target))
+		return cli_usage(a, "--target names no profile");
 	if (html && !o.out)
 		o.out = html;   /* the repros beside their pages */
 	o.progress = !o.quiet && isatty(2);

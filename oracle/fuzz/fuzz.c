@@ -34,6 +34,7 @@ fuzz_stats_free(FuzzStats *st)
 		mem_free(st->repros[i]);
 	mem_free(st->repros);
 	buckets_free(&st->buckets);
+	buckets_free(&st->refusals);
 	memset(st, 0, sizeof *st);
 }
 
@@ -93,29 +94,45 @@ tool_opts(const FuzzOpts *o)
 	return o->cfg ? o->cfg->tool : NULL;
 }
 
-/* --mlir-pipeline P of an mlir-pipeline campaign, or NULL (the default):
- * its cases pin it in their run (`pipeline: P`), so that a repro runs
- * what the campaign ran. */
+/* The pipeline of a program of an mlir-pipeline campaign that made
+ * `made`: --mlir-pipeline P, else its target profile's, or NULL (the
+ * default).  Its case pins it in its run (`pipeline: P`), so that a
+ * repro runs what the campaign ran. */
 static const char *
-fuzz_pipeline(const FuzzOpts *o)
+fuzz_pipeline(const FuzzOpts *o, const GenStats *made)
 {
 	const ExternalOpts *t = tool_opts(o);
 
-	if (o->strategy->kind != STRAT_PIPELINE || !t || !t->mlir_pipeline ||
-	    !*t->mlir_pipeline)
+	if (o->strategy->kind != STRAT_PIPELINE)
 		return NULL;
-	return t->mlir_pipeline;
+	if (t && t->mlir_pipeline && *t->mlir_pipeline)
+		return t->mlir_pipeline;
+	return fuzz_target_pipeline(o->gen.target, made);
 }
 
-/* " --mlir-pipeline 'P'" when the campaign has one, else "". */
+/* " --target NAME --mlir-pipeline 'P'" of a case's run (each when
+ * there is one), to replay it. */
 static void
-pipeline_flag(const FuzzOpts *o, char *buf, size_t n)
+pipeline_flag(const FuzzOpts *o, const Case *c, char *buf, size_t n)
 {
-	const char *p = fuzz_pipeline(o);
+	const char *p = c && c->nruns ? c->runs[0].pipeline : NULL;
+	const GenTarget *t = o->gen.target;
 
 	/* P holds no quote (the flag's parser refuses them) */
-	fmt_snprintf(buf, n, "%s%s%s", p ? " --mlir-pipeline '" : "", p ? p : "",
+	fmt_snprintf(buf, n, "%s%s%s%s%s", t ? " --target " : "",
+		     t ? t->name : "", p ? " --mlir-pipeline '" : "", p ? p : "",
 		     p ? "'" : "");
+}
+
+/* The tool options of case c's run: the campaign's, with the run's
+ * pipeline (in *buf). */
+static const ExternalOpts *
+case_tool_opts(const FuzzOpts *o, const Case *c, ExternalOpts *buf)
+{
+	*buf = tool_opts(o) ? *tool_opts(o) : external_opts_default;
+	if (c && c->nruns && c->runs[0].pipeline)
+		buf->mlir_pipeline = c->runs[0].pipeline;
+	return buf;
 }
 
 /* Beside an outside strategy's repro DIR/B.yaml: B.mlir, its export, and
@@ -128,6 +145,7 @@ keep_bridge(const FuzzOpts *o, const char *path, const char *yaml)
 	Case *c = NULL;
 	Str m = {0}, sh = {0};
 	char *mt = NULL, *st = NULL, flag[1200];
+	ExternalOpts topts;
 	Diag d;
 
 	fmt_snprintf(base, sizeof base, "%.*s", (int)n, path);
@@ -138,11 +156,11 @@ keep_bridge(const FuzzOpts *o, const char *path, const char *yaml)
 		str_free(&m);
 		return;
 	}
-	pipeline_flag(o, flag, sizeof flag);
+	pipeline_flag(o, c, flag, sizeof flag);
 	str_printf(&sh, "#!/bin/sh\n# %s, found by bufdiff fuzz --strategy "
 		   "%s%s\ncd \"$(dirname \"$0\")\" && ", c->name,
 		   o->strategy->name, flag);
-	external_stage(tool_opts(o), o->strategy, &sh);
+	external_stage(case_tool_opts(o, c, &topts), o->strategy, &sh);
 	str_printf(&sh, " < %s.mlir\n", strrchr(base, '/') ? strrchr(base, '/') + 1
 							  : base);
 	mt = str_take(&m);
@@ -198,7 +216,7 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 		return;
 	fmt_snprintf(name, sizeof name, "fuzz/%s-%llu", strategy_label(o->strategy),
 		 (unsigned long long)seed);
-	pipeline_flag(o, flag, sizeof flag);
+	pipeline_flag(o, c, flag, sizeof flag);
 	fmt_snprintf(about, sizeof about, "found by bufdiff fuzz --strategy %s%s "
 		 "--seed %llu", o->strategy->name, flag, (unsigned long long)seed);
 	if (o->reduce && reduce_case(reduce_cfg(o, &quiet), c, 0, name, about,
@@ -240,15 +258,17 @@ static int
 load_seed(const FuzzOpts *o, uint64_t seed, char **yaml, Case **c, Diag *d)
 {
 	char file[64];
+	GenStats made = {0};
+	const char *p;
 
 	*c = NULL;
-	if (!(*yaml = gen_case(seed, &o->gen, o->strategy->name)))
+	if (!(*yaml = gen_case_stats(seed, &o->gen, o->strategy->name, &made)))
 		return -1;
-	if (fuzz_pipeline(o)) { /* the run is the yaml's last entry */
+	if ((p = fuzz_pipeline(o, &made))) { /* the run: the yaml's last entry */
 		Str b = {0};
 		str_puts(&b, *yaml);
 		str_puts(&b, "    pipeline: ");
-		emit_quoted(&b, fuzz_pipeline(o));
+		emit_quoted(&b, p);
 		str_puts(&b, "\n");
 		mem_free(*yaml);
 		if (!(*yaml = str_take(&b)))
@@ -291,6 +311,26 @@ failure_line(uint64_t seed, const RunOut *r)
 	else
 		fprintf(stderr, "%s%s%s\n", verdict_names[r->verdict],
 			r->why[0] ? ": " : "", r->why);
+}
+
+/* A tool-error the tool gives by design (fuzz_refusal): counted by its
+ * reason, with its seed, apart from the failures. */
+static bool
+refused(const FuzzOpts *o, FuzzStats *st, uint64_t seed, const RunOut *r)
+{
+	const char *why = fuzz_refusal(r->tool.status, r->tool.err);
+	Bucket *k;
+	bool isnew;
+
+	if (!why)
+		return false;
+	st->refused++;
+	if ((k = buckets_add(&st->refusals, why, 1, &isnew)))
+		bucket_seed(k, seed);
+	if (!o->quiet)
+		fprintf(stderr, "\nseed %llu: refused (%s)%s\n",
+			(unsigned long long)seed, why, first_error(r->tool.err));
+	return true;
 }
 
 /* The bucket's signature, with what native execution (--confirm) and the
@@ -360,7 +400,9 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 	st->native[r.native.verdict]++;
 	st->racy += r.race > 0;
 	st->miscompiles += r.race < 0;
-	if (r.verdict == VERDICT_TOOL_ERROR) {
+	if (r.verdict == VERDICT_TOOL_ERROR && refused(o, st, seed, &r)) {
+		rc = 0; /* by design: not a finding */
+	} else if (r.verdict == VERDICT_TOOL_ERROR) {
 		/* the tool failed on this program: kept, counted apart */
 		st->tool_errors++;
 		if (!o->quiet)
@@ -417,6 +459,31 @@ batch_clear(Batch *b)
 	b->n = 0;
 }
 
+/* Ask the tool about cases[0..n) in one call per pipeline (a profile
+ * gives programs that launch another one): each case's run names its
+ * own, or none (the campaign's). */
+static void
+ask_by_pipeline(const FuzzOpts *o, Case **cases, int n)
+{
+	while (n > 0) {
+		const char *p = cases[0]->runs[0].pipeline;
+		ExternalOpts t;
+		int m = 0;
+		for (int i = 0; i < n; i++) { /* p's cases first */
+			const char *q = cases[i]->runs[0].pipeline;
+			if (p == q || (p && q && !strcmp(p, q))) {
+				Case *x = cases[m];
+				cases[m++] = cases[i];
+				cases[i] = x;
+			}
+		}
+		external_prefill(case_tool_opts(o, cases[0], &t), o->strategy,
+				 cases, m);
+		cases += m;
+		n -= m;
+	}
+}
+
 /* Generate the next batch (seeds seed + i*stride) into b and ask the tool
  * about every program that loaded. */
 static void
@@ -442,7 +509,7 @@ prefill(const FuzzOpts *o, Batch *b, uint64_t seed, int stride, long left)
 			b->cases[i] = NULL;
 		}
 	}
-	external_prefill(tool_opts(o), o->strategy, loaded, m);
+	ask_by_pipeline(o, loaded, m);
 	mem_free(loaded);
 }
 
@@ -537,6 +604,7 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 
 /* ---- `bufdiff fuzz` */
 
+
 static void
 fuzz_json(const FuzzOpts *o, const FuzzStats *st)
 {
@@ -556,10 +624,18 @@ fuzz_json(const FuzzOpts *o, const FuzzStats *st)
 		fuzz_json_string(&b, st->repros[i]);
 	}
 	str_printf(&b, "], \"interrupted\": %s, \"seed\": %llu, "
-		   "\"shard\": \"%d/%d\", \"buckets\": ",
+		   "\"shard\": \"%d/%d\", ",
 		   st->interrupted ? "true" : "false",
 		   (unsigned long long)o->seed, o->shard,
 		   o->nshards > 0 ? o->nshards : 1);
+	str_puts(&b, "\"target\": ");
+	if (o->gen.target)
+		fuzz_json_string(&b, o->gen.target->name);
+	else
+		str_puts(&b, "null");
+	str_puts(&b, ", ");
+	refusals_json(&b, st->refused, &st->refusals);
+	str_puts(&b, ", \"buckets\": ");
 	buckets_json(&b, &st->buckets);
 	str_puts(&b, ", ");
 	constructs_json(&b, st->constructs);
@@ -658,6 +734,7 @@ fuzz_command(const FuzzOpts *o, const char *html)
 		       "(%.0f programs/s)\n",
 		       st.programs, st.failures, st.tool_errors, st.seconds,
 		       st.seconds > 0 ? (double)st.programs / st.seconds : 0.0);
+		refusals_print(stdout, st.refused, st.programs, &st.refusals);
 		if (st.buckets.n) {
 			printf("%d bucket%s (count, signature, repro, seeds):\n",
 			       st.buckets.n, st.buckets.n > 1 ? "s" : "");

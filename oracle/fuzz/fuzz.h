@@ -52,6 +52,19 @@ enum {
 	GEN_ALL = 511
 };
 
+/* A target profile (fuzz_profile.c; docs/fuzz.md, "Target profiles"):
+ * what an outside tool refuses by design, which the generator leaves out
+ * at its choice points, and the pipeline the driver gives each program. */
+typedef struct GenTarget {
+	const char *name;       /* "mlir-opt-22", "mlir-pipeline-19", ... */
+	int version;            /* the mlir-opt it is for: 16, 19, 22 */
+	bool pipeline;          /* mlir-pipeline's (else mlir's analysis) */
+	bool no_copy_into;      /* One-Shot refuses a `copy ... into` it
+				 * cannot do in place (RaW, read-only) */
+	bool no_tensor_launch;  /* launches yield no tensor: One-Shot never
+				 * bufferizes an async.execute on tensors */
+} GenTarget;
+
 typedef struct GenOpts {
 	int max_ops;            /* ops in the program, all functions */
 	unsigned mix;           /* GEN_* */
@@ -61,6 +74,7 @@ typedef struct GenOpts {
 	bool no_races;          /* no forall body reads an element of its
 				 * shared output that another trip writes
 				 * (MLIR strategies, unless --allow-races) */
+	const GenTarget *target; /* NULL: none (the programs of before) */
 } GenOpts;
 
 /* The case generated from `seed`: a program, seeded random inputs, and one
@@ -137,6 +151,21 @@ typedef struct GenStats {
 char *gen_case_stats(uint64_t seed, const GenOpts *o, const char *strategy,
 		     GenStats *st);
 
+/* ------------------------------------------------------ fuzz_profile.c */
+
+/* --target NAME (NULL: the default, the profile of strategy s when it is
+ * mlir or mlir-pipeline, for its tool's version; "none": no profile):
+ * *out, NULL for none.  0, or -1 for a name that is no profile. */
+int fuzz_target_find(const char *name, const Strategy *s,
+		     const struct ExternalOpts *t, const GenTarget **out);
+/* The pipeline the driver gives a program that made `made` under an
+ * mlir-pipeline profile (NULL: not one). */
+const char *fuzz_target_pipeline(const GenTarget *t, const GenStats *made);
+/* The reason a tool refused a program by design ("raw-conflict",
+ * "tensor-launch", ...: docs/fuzz.md), from its status and stderr; NULL
+ * when the failure is no documented refusal (a crash never is). */
+const char *fuzz_refusal(const char *status, const char *err);
+
 /* -------------------------------------------------------------- fuzz.c */
 
 typedef struct ReduceStats {
@@ -212,6 +241,9 @@ typedef struct FuzzStats {
 	long programs, failures, skipped;
 	long constructs[FUZZ_CONSTRUCTS]; /* programs holding each */
 	long tool_errors;       /* failures that are an outside tool's error */
+	long refused;           /* programs the tool refused by design
+				 * (fuzz_refusal): not failures */
+	Buckets refusals;       /* ... by reason (sig), with their seeds */
 	long native[NATIVE_FAILED + 1]; /* --confirm: programs by verdict */
 	long racy, miscompiles; /* MLIR strategies' differing outputs on
 				 * forall programs (RunOut.race) */
@@ -259,6 +291,10 @@ void buckets_free(Buckets *bs);
 void buckets_json(Str *b, const Buckets *bs);
 void fuzz_json_string(Str *b, const char *s); /* a JSON string, quoted */
 void buckets_print(FILE *f, const Buckets *bs);
+/* `"refused": N, "refusals": [...]` and the human line (none when N is
+ * 0) of the refusals by reason (docs/fuzz.md, Target profiles). */
+void refusals_json(Str *b, long refused, const Buckets *rs);
+void refusals_print(FILE *f, long refused, long programs, const Buckets *rs);
 /* `bufdiff fuzz --merge FILE...`: the shards' --json summaries added up
  * (human, or JSON like one shard's); 0 / 1 some failed / 2 bad input. */
 int fuzz_merge(int nfiles, const char *const *files, bool json);

@@ -417,19 +417,29 @@ tallies_json(Str *b, const Bucket *k)
 	}
 }
 
+/* `{"KEY": SIG, "count": N, "seeds": [...]` of k, the object left open
+ * (a bucket's key is its signature, a refusal's its reason). */
+static void
+counted_json(Str *b, const Bucket *k, const char *key)
+{
+	str_printf(b, "{\"%s\": ", key);
+	fuzz_json_string(b, k->sig);
+	str_printf(b, ", \"count\": %ld, \"seeds\": [", k->count);
+	for (int j = 0; j < k->nseeds; j++)
+		str_printf(b, "%s%llu", j ? ", " : "",
+			   (unsigned long long)k->seeds[j]);
+	str_puts(b, "]");
+}
+
 void
 buckets_json(Str *b, const Buckets *bs)
 {
 	str_puts(b, "[");
 	for (int i = 0; i < bs->n; i++) {
 		const Bucket *k = &bs->b[i];
-		str_printf(b, "%s{\"signature\": ", i ? ", " : "");
-		fuzz_json_string(b, k->sig);
-		str_printf(b, ", \"count\": %ld, \"seeds\": [", k->count);
-		for (int j = 0; j < k->nseeds; j++)
-			str_printf(b, "%s%llu", j ? ", " : "",
-				   (unsigned long long)k->seeds[j]);
-		str_puts(b, "], \"repro\": ");
+		str_puts(b, i ? ", " : "");
+		counted_json(b, k, "signature");
+		str_puts(b, ", \"repro\": ");
 		if (k->repro)
 			fuzz_json_string(b, k->repro);
 		else
@@ -475,6 +485,34 @@ buckets_print(FILE *f, const Buckets *bs)
 	}
 }
 
+/* `"refused": N, "refusals": [{"reason", "count", "seeds"}]`: what the
+ * tool refused by design, by reason. */
+void
+refusals_json(Str *b, long refused, const Buckets *rs)
+{
+	str_printf(b, "\"refused\": %ld, \"refusals\": [", refused);
+	for (int i = 0; i < rs->n; i++) {
+		str_puts(b, i ? ", " : "");
+		counted_json(b, &rs->b[i], "reason");
+		str_puts(b, "}");
+	}
+	str_puts(b, "]");
+}
+
+/* The human line of the same: "refused by the tool (by design, not
+ * failures): 40 (4.0%): 25 tensor-launch, 15 cfg-loop". */
+void
+refusals_print(FILE *f, long refused, long programs, const Buckets *rs)
+{
+	if (!refused)
+		return;
+	fprintf(f, "refused by the tool (by design, not failures): %ld (%.1f%%):",
+		refused, 100.0 * (double)refused / (double)(programs ? programs : 1));
+	for (int i = 0; i < rs->n; i++)
+		fprintf(f, "%s %ld %s", i ? "," : "", rs->b[i].count, rs->b[i].sig);
+	fprintf(f, "\n");
+}
+
 /* -------------------------------------------------------------- merge */
 
 static const char *const merge_sums[] = {"programs", "failures", "skipped",
@@ -490,6 +528,8 @@ typedef struct Merged {
 	Str repros;     /* JSON strings, comma-separated */
 	int nrepros;
 	Buckets bs;
+	long refused;   /* refusals by design (none in older summaries) */
+	Buckets refusals; /* by reason */
 } Merged;
 
 static int
@@ -526,14 +566,14 @@ merge_tallies(Bucket *b, json_t *k)
 	return 0;
 }
 
-/* One bucket of a shard: signature, count, seeds, repro. */
-static int
-merge_bucket(Merged *m, json_t *k)
+/* Object k's `key` (its name), count and seeds added to bs: the bucket,
+ * or NULL when k is not one. */
+static Bucket *
+merge_counted(Buckets *bs, json_t *k, const char *key)
 {
-	json_t *sig = json_object_get(k, "signature"),
+	json_t *sig = json_object_get(k, key),
 	       *cnt = json_object_get(k, "count"),
-	       *seeds = json_object_get(k, "seeds"),
-	       *repro = json_object_get(k, "repro");
+	       *seeds = json_object_get(k, "seeds");
 	Bucket *b;
 	size_t i;
 	json_t *s;
@@ -541,16 +581,28 @@ merge_bucket(Merged *m, json_t *k)
 
 	if (!json_is_string(sig) || !json_is_integer(cnt) ||
 	    !json_is_array(seeds) || json_integer_value(cnt) < 1 ||
-	    (repro && !json_is_string(repro) && !json_is_null(repro)))
-		return -1;
-	if (!(b = buckets_add(&m->bs, json_string_value(sig),
+	    !(b = buckets_add(bs, json_string_value(sig),
 			      (long)json_integer_value(cnt), &isnew)))
-		return -1;
+		return NULL;
 	json_array_foreach(seeds, i, s) {
 		if (!json_is_integer(s) || json_integer_value(s) < 0)
-			return -1;
+			return NULL;
 		bucket_seed(b, (uint64_t)json_integer_value(s));
 	}
+	return b;
+}
+
+/* One bucket of a shard: signature, count, seeds, repro. */
+static int
+merge_bucket(Merged *m, json_t *k)
+{
+	json_t *seeds = json_object_get(k, "seeds"),
+	       *repro = json_object_get(k, "repro");
+	Bucket *b;
+
+	if ((repro && !json_is_string(repro) && !json_is_null(repro)) ||
+	    !(b = merge_counted(&m->bs, k, "signature")))
+		return -1;
 	if (merge_tallies(b, k))
 		return -1;
 	/* the repro of the smallest seed: shards are merged in any order */
@@ -607,6 +659,12 @@ merge_summary(Merged *m, const char *path, const char *text, int line,
 			if (!rc && merge_bucket(m, v))
 				rc = merge_fail(path, text, (Loc){line, 1},
 						"bad bucket in a fuzz summary", NULL);
+		v = json_object_get(j, "refused");
+		m->refused += json_is_integer(v) ? (long)json_integer_value(v) : 0;
+		json_array_foreach(json_object_get(j, "refusals"), i, v)
+			if (!rc && !merge_counted(&m->refusals, v, "reason"))
+				rc = merge_fail(path, text, (Loc){line, 1},
+						"bad refusal in a fuzz summary", NULL);
 	}
 	json_decref(j);
 	return rc;
@@ -664,6 +722,9 @@ fuzz_merge(int nfiles, const char *const *files, bool json)
 		rc = merge_one(&m, files[i]);
 	if (m.bs.n)
 		qsort(m.bs.b, (size_t)m.bs.n, sizeof *m.bs.b, cmp_first_seed);
+	if (m.refusals.n) /* the order one unsharded run meets them in */
+		qsort(m.refusals.b, (size_t)m.refusals.n, sizeof *m.refusals.b,
+		      cmp_first_seed);
 	if (!rc && json) {
 		Str b = {0};
 		char *s;
@@ -672,11 +733,13 @@ fuzz_merge(int nfiles, const char *const *files, bool json)
 			   "\"tool_calls\": %ld, \"tool_seconds\": %.3f, "
 			   "\"seconds\": %.3f, \"programs_per_s\": %.1f, "
 			   "\"repros\": [%s], \"interrupted\": %s, "
-			   "\"shards\": %d, \"buckets\": ",
+			   "\"shards\": %d, ",
 			   m.sums[0], m.sums[1], m.sums[2], m.sums[3], m.sums[4],
 			   m.tool_seconds, m.seconds, m.rate,
 			   m.repros.s ? m.repros.s : "",
 			   m.interrupted ? "true" : "false", m.shards);
+		refusals_json(&b, m.refused, &m.refusals);
+		str_puts(&b, ", \"buckets\": ");
 		buckets_json(&b, &m.bs);
 		str_puts(&b, ", ");
 		constructs_json(&b, m.constructs);
@@ -689,6 +752,7 @@ fuzz_merge(int nfiles, const char *const *files, bool json)
 		       "in %d bucket%s%s\n", m.shards, m.sums[0], m.sums[1],
 		       m.sums[3], m.bs.n, m.bs.n == 1 ? "" : "s",
 		       m.interrupted ? " (interrupted)" : "");
+		refusals_print(stdout, m.refused, m.sums[0], &m.refusals);
 		buckets_print(stdout, &m.bs);
 		constructs_print(stdout, m.constructs);
 	}
@@ -696,5 +760,6 @@ fuzz_merge(int nfiles, const char *const *files, bool json)
 		rc = m.sums[1] ? 1 : 0;
 	str_free(&m.repros);
 	buckets_free(&m.bs);
+	buckets_free(&m.refusals);
 	return rc;
 }

@@ -59,7 +59,7 @@ gen_carried_types(G *g, Fut *f, const GV *first)
 		return;
 	if (!t)
 		t = gen_any_tensor(g, 0);
-	if (t)
+	if (t && !GEN_TARGET(g, no_tensor_launch))
 		f->res[f->nres++] = *t;
 }
 

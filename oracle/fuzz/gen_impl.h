@@ -85,6 +85,10 @@ typedef struct G {
 } G;
 
 
+/* The target profile's flag (GenTarget; false without a profile): a
+ * choice point it applies to leaves out what the tool refuses. */
+#define GEN_TARGET(g, flag) ((g)->o->target && (g)->o->target->flag)
+
 /* -------------------------------------------------------- gen_scope.c */
 
 /* One line of program text at g's indentation. */

@@ -465,6 +465,19 @@ gen_assert(G *g)
 	g->sh->ops += 2;
 }
 
+/* A target that bufferizes no launch of tensors: f's results become one
+ * scalar in scope (its second result when that was one), or none. */
+static void
+scalar_results(G *g, Fut *f)
+{
+	const GV *x = f->nres == 2 && f->res[1].scalar ? &f->res[1] :
+		      f->nres ? gen_any_scalar(g, DT_COUNT) : NULL;
+
+	f->nres = x ? 1 : 0;
+	if (x)
+		f->res[0] = *x;
+}
+
 /* A launch with zero, one or two results (the second a tensor or a
  * scalar in scope), awaited later. */
 static void
@@ -483,6 +496,8 @@ gen_async(G *g)
 		x = gen_chance(g, 40) ? gen_any_scalar(g, DT_COUNT) : NULL;
 		f.res[1] = x ? *x : *gen_any_tensor(g, 0);
 	}
+	if (GEN_TARGET(g, no_tensor_launch))
+		scalar_results(g, &f);
 	k = g->sh->names++;
 	stream = gen_pick(g, 3);
 	if (f.nres)

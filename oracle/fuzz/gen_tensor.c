@@ -408,7 +408,8 @@ gen_copy(G *g)
 	if (!a)
 		return;
 	at = *a;
-	d = gen_chance(g, 50) ? gen_find(g, a, a) : NULL;
+	d = gen_chance(g, 50) && !GEN_TARGET(g, no_copy_into) ? gen_find(g, a, a)
+							      : NULL;
 	v = gen_new_value(g, &at, "v");
 	if (d)
 		gen_line(g, "%%%s = copy %%%s into %%%s : %s", v->name, at.name, d->name,

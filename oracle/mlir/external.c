@@ -794,7 +794,10 @@ external_memref(const ExternalOpts *o, const Strategy *s, const Case *c,
 		diag_set(err, c->entry->loc, "out of memory");
 	if (rc == 0)
 		t->memref = mem_strdup(ans);
-	if (rc == 0 && memref_program(c, ans, &map, bp, entry, &d)) {
+	if (rc == 0 && !memref_program(c, ans, &map, bp, entry, &d))
+		/* a pipeline without deallocation frees nothing by design */
+		(*bp)->frees_nothing = !strstr(pipeline(o), "dealloc");
+	else if (rc == 0) {
 		rc = -1;
 		if (d.loc.line)
 			diag_set(err, (Loc){0, 0}, "the memref program at %d:%d "

@@ -328,9 +328,6 @@ stale_text(const Rep *R, const Violation *v)
 		fprintf(R->out, "%%%s", held->name);
 	else
 		fputs("another value", R->out);
-	if (v->at && v->at->kind == BI_FORALL) /* forall_leaks */
-		fputs(", which no parallel_insert_slice wrote (the result "
-		      "keeps what no trip inserted)", R->out);
 	fputs("\n    overwritten by ", R->out);
 	who(R, v->writer);
 	decision_text(R, v->writer, ", decision %s");
