@@ -949,6 +949,72 @@ surely_awaited(Lower *L, const Block *blk, const Value *f)
 	return false;
 }
 
+/* Is op a launch of blk that the block's end drains: not awaited on
+ * every path?  (A carried launch completes at its last release, or when
+ * a buffer it uses is freed.) */
+static bool
+drained(Lower *L, const Block *blk, const Op *op)
+{
+	return op->kind == OP_ASYNC && !surely_awaited(L, blk, op->res[0]) &&
+	       !L->handle[op->res[0]->id];
+}
+
+/* The launch of blk whose result buffer `%f.k` v is, or NULL. */
+static const Op *
+result_launch(Lower *L, const Block *blk, const Value *v)
+{
+	int h = L->owner[v->id] == blk ? L->hint[v->id] : -1; /* made there */
+	const Op *op = h >= 0 && h < blk->nops ? blk->ops[h] : NULL;
+	Value **res;
+
+	if (!op || op->kind != OP_ASYNC || !(res = L->futres[op->res[0]->id]))
+		return NULL;
+	for (int k = 0; k < op->res[0]->type->nelems; k++)
+		if (res[k] == v)
+			return op;
+	return NULL;
+}
+
+/* Is f awaited by blk itself (not in a branch, a loop or a launch) by
+ * its op `at`? */
+static bool
+host_awaited(Lower *L, const Block *blk, const Value *f, const Op *at)
+{
+	for (AwaitRef *a = L->awaits[f->id]; a; a = a->next)
+		if (a->op->parent == blk && a->op->index <= at->index)
+			return true;
+	return false;
+}
+
+/* A free of `%f.k` does not complete its launch (the launch would then
+ * write its result into a freed buffer), so the lowering frees it only
+ * once the launch is done: after the block's drain when the block drains
+ * it (the free goes there), else after a drain of its own when blk has
+ * not awaited it itself by then (another launch's body does, or a later
+ * await). */
+static bool
+drained_result(Lower *L, const Block *blk, const Value *v)
+{
+	const Op *op = result_launch(L, blk, v);
+
+	return op && drained(L, blk, op);
+}
+
+static void
+emit_result_drain(Lower *L, const Block *blk, BBlock *out, const Op *at,
+		  const Value *v)
+{
+	const Op *op = result_launch(L, blk, v);
+	BInst *in;
+
+	if (!op || drained(L, blk, op) || host_awaited(L, blk, op->res[0], at))
+		return;
+	in = inst_new(L, BI_DRAIN, at, NULL);
+	in->vals = arena_alloc(L->a, 2 * sizeof *in->vals);
+	in->vals[in->nvals++] = op->res[0];
+	emit(L, out, in);
+}
+
 /* Launches of this block that may not be awaited complete before the
  * block's frees: what they use is freed only after they ran. */
 static void
@@ -958,10 +1024,7 @@ emit_drain(Lower *L, const Block *blk, BBlock *out)
 
 	for (int i = 0; i < blk->nops; i++) {
 		const Op *op = blk->ops[i];
-		/* (a carried launch completes at its last release, or when a
-		 * buffer it uses is freed) */
-		if (op->kind != OP_ASYNC || surely_awaited(L, blk, op->res[0]) ||
-		    L->handle[op->res[0]->id])
+		if (!drained(L, blk, op))
 			continue;
 		if (!in) {
 			in = inst_new(L, BI_DRAIN, blk->ops[blk->nops - 1], NULL);
@@ -1116,6 +1179,8 @@ place_frees(Lower *L, const Block *blk, BBlock *chunks, BInst *t, BBlock *out,
 		/* unused: free where it was made (synthetic ones are made
 		 * and used by the terminator's copies) */
 		int at = last >= 0 ? last : v->def ? index_in(blk, v->def) : n - 1;
+		if (drained_result(L, blk, v))
+			at = n - 1;
 		fat[k] = -1;
 		if (g && k >= g->n) {
 			fat[k] = INT_MAX; /* live after the block */
@@ -1138,10 +1203,12 @@ place_frees(Lower *L, const Block *blk, BBlock *chunks, BInst *t, BBlock *out,
 			emit_drain(L, blk, out);
 		for (int j = 0; j < chunks[i].n; j++)
 			emit(L, out, chunks[i].insts[j]);
-		for (int k = first[i]; k >= 0; k = next[k])
+		for (int k = first[i]; k >= 0; k = next[k]) {
+			emit_result_drain(L, blk, out, op, roots[k]);
 			emit_free(L, out, op, roots[k],
 				  L->last[roots[k]->id] >= 0 || !roots[k]->def
 				  ? "after its last use" : "never used");
+		}
 		for (int f = 0; f < L->ds->nfrees; f++)
 			if (L->ds->frees[f].after->parent == blk &&
 			    L->ds->frees[f].after->index == i)

@@ -63,12 +63,13 @@ check_frees(const Decisions *ds, const Plan *pl, Diag *d)
 	return 0;
 }
 
-/* A hoisted value needs a fresh buffer of a static shape. */
+/* A hoisted value needs a fresh buffer of a static shape (every hoist
+ * in ds: the plan's and those of the answer it is applied over). */
 static int
-check_hoists(const Decisions *ds, const Plan *pl, Diag *d)
+check_hoists(const Decisions *ds, Diag *d)
 {
-	for (int i = 0; i < pl->nhoists; i++) {
-		const PlanHoist *h = &pl->hoists[i];
+	for (int i = 0; i < ds->nhoists; i++) {
+		const PlanHoist *h = &ds->hoists[i];
 		const Decision *dec = &ds->d[h->v->id];
 		if (dec->kind == DEC_VIEW)
 			return diag_set(d, h->loc, "hoist: %%%s is a view, not "
@@ -118,17 +119,42 @@ apply_args(Decisions *ds, const Plan *pl, Diag *d)
 	return 0;
 }
 
-/* A copy of n items of size sz into *out (NULL when n is 0). */
-static int
-keep(void *out, const void *in, int n, size_t sz)
+/* The value an item of a plan list is about: PlanFree, PlanAnchor,
+ * PlanHoist and PlanArgs all start with it (a pointer to a struct is a
+ * pointer to its first member). */
+static const Value *
+item_key(const void *item)
 {
-	void *p = NULL;
+	return *(Value *const *)item;
+}
 
-	if (n && !(p = mem_alloc((size_t)n * sz)))
+/* *list (n items of size sz) with add's items merged in: an item of add
+ * replaces the one about the same value, the others stay.  A run's keys
+ * apply over its strategy's answer (an outside tool's frees, hoists,
+ * anchors, args), never in place of the whole of it. */
+static int
+merge(void *list, int *n, const void *add, int nadd, size_t sz)
+{
+	const char *old = *(char **)list, *in = add;
+	char *p;
+	int m = 0;
+
+	if (!nadd)
+		return 0;
+	if (!(p = mem_alloc((size_t)(*n + nadd) * sz)))
 		return -1;
-	if (n)
-		memcpy(p, in, (size_t)n * sz);
-	*(void **)out = p;
+	for (int i = 0; i < *n; i++) {
+		bool replaced = false;
+		for (int j = 0; j < nadd && !replaced; j++)
+			replaced = item_key(old + (size_t)i * sz) ==
+				   item_key(in + (size_t)j * sz);
+		if (!replaced)
+			memcpy(p + (size_t)m++ * sz, old + (size_t)i * sz, sz);
+	}
+	memcpy(p + (size_t)m * sz, add, (size_t)nadd * sz);
+	mem_free(*(char **)list);
+	*(char **)list = p;
+	*n = m + nadd;
 	return 0;
 }
 
@@ -143,16 +169,15 @@ plan_apply(Decisions *ds, const Plan *pl, Diag *d)
 			"anchored in the destination of an insert_slice", true};
 	if (check_frees(ds, pl, d))
 		return -1;
-	if (keep(&ds->frees, pl->frees, pl->nfrees, sizeof *pl->frees) ||
-	    keep(&ds->anchors, pl->anchors, pl->nanchors, sizeof *pl->anchors) ||
-	    keep(&ds->hoists, pl->hoists, pl->nhoists, sizeof *pl->hoists) ||
-	    keep(&ds->args, pl->args, pl->nargs, sizeof *pl->args))
+	if (merge(&ds->frees, &ds->nfrees, pl->frees, pl->nfrees,
+		  sizeof *pl->frees) ||
+	    merge(&ds->anchors, &ds->nanchors, pl->anchors, pl->nanchors,
+		  sizeof *pl->anchors) ||
+	    merge(&ds->hoists, &ds->nhoists, pl->hoists, pl->nhoists,
+		  sizeof *pl->hoists) ||
+	    merge(&ds->args, &ds->nargs, pl->args, pl->nargs, sizeof *pl->args))
 		return diag_set(d, (Loc){0, 0}, "out of memory");
-	ds->nfrees = pl->nfrees;
-	ds->nanchors = pl->nanchors;
-	ds->nhoists = pl->nhoists;
-	ds->nargs = pl->nargs;
-	if (check_hoists(ds, pl, d))
+	if (check_hoists(ds, d))
 		return -1;
 	for (int i = 0; i < pl->nedges && ds->eshare; i++)
 		ds->eshare[pl->edges[i].a->id] = pl->edges[i].share;

@@ -41,6 +41,8 @@ struct Launch {
 	Pin *pins;
 	int npins;
 	DynCtx ctx;           /* the trips and branches it was launched in */
+	const BInst **freed;  /* by result: the host's free of `%f.k` before
+			       * the launch ran, or NULL */
 };
 
 /* ---- what a launch captures and writes, from its region */
@@ -348,6 +350,23 @@ complete(Exec *X, Launch *L)
 			  "", (long long)L->stream);
 }
 
+/* The host freed result k of L before L ran (`free %f.k`): L still ran
+ * and wrote its result into a buffer its owner had let go of, a use after
+ * free; the buffer goes now (no leak on top). */
+static void
+results_freed_early(Exec *X, Launch *L)
+{
+	for (int k = 0; L->freed && k < L->fut->n && !X->stop; k++) {
+		Reg *r = &L->fut->regs[k];
+		if (!L->freed[k] || !r->set || r->buf < 0)
+			continue;
+		violate(X, VK_USE_AFTER_FREE, L->in, L->freed[k]->v, L->freed[k],
+			r->buf, NULL, 0, "the launch writes its result after "
+			"the host freed it");
+		buf_release(X, r->buf, L->freed[k]);
+	}
+}
+
 static void
 run_launch(Exec *X, Launch *L)
 {
@@ -360,6 +379,7 @@ run_launch(Exec *X, Launch *L)
 	X->cur_in = L->in;
 	X->ctx = L->ctx; /* its body runs where it was launched */
 	exec_block(X, &G, L->in->body, L->fut->regs);
+	results_freed_early(X, L);
 	X->ctx = host;
 	X->cur = outer;
 	X->cur_in = outer ? outer->in : NULL;
@@ -425,17 +445,32 @@ launch_finish(Exec *X, Reg *f)
 		complete(X, f->launch);
 }
 
-/* `%f.k` freed before any await ran: complete the launch (a legal point)
- * and stand for its result buffer from now on. */
-void
-launch_resolve(Exec *X, Reg *r)
+/* `%f.k` freed (by `in`) before any await ran.  A launch that ran: r
+ * stands for its result buffer from now on (true: the caller frees it).
+ * A pending one is not completed by it (that would end the race window
+ * early): it runs when it would have, and its result then lands in a
+ * freed buffer (results_freed_early).  A second free of it is a double
+ * free. */
+bool
+launch_resolve(Exec *X, const BInst *in, Reg *r)
 {
-	Fut *fut = r->fut;
+	Launch *L = r->launch;
 	int k = r->futk;
 
-	launch_finish(X, r);
-	if (!X->stop && fut && k < fut->n)
-		reg_assign(r, &fut->regs[k]);
+	if (L && L->state != DONE && k < L->fut->n) {
+		if (!L->freed)
+			L->freed = arena_alloc(X->arena, (size_t)L->fut->n *
+					       sizeof *L->freed);
+		if (L->freed[k])
+			violate(X, VK_DOUBLE_FREE, in, in->v, L->freed[k], -1,
+				NULL, 0, NULL);
+		else
+			L->freed[k] = in;
+		return false;
+	}
+	if (r->fut && k < r->fut->n)
+		reg_assign(r, &r->fut->regs[k]);
+	return true;
 }
 
 /* One more holder of a carried future. */

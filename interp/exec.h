@@ -284,7 +284,8 @@ void run_compute(Exec *X, Frame *F, const BInst *in);
 void launch_start(Exec *X, Frame *F, const BInst *in);
 void launch_await(Exec *X, Frame *F, const BInst *in);
 void launch_finish(Exec *X, Reg *f);           /* complete a future's launch */
-void launch_resolve(Exec *X, Reg *r);           /* `%f.k` -> its buffer */
+/* `%f.k` freed by in: true when r now holds its buffer (the launch ran) */
+bool launch_resolve(Exec *X, const BInst *in, Reg *r);
 void launch_retain(Exec *X, const BInst *in, Reg *f);
 /* Complete the pending launches that use buffer h (BInst.settle). */
 void launch_settle(Exec *X, int h);

@@ -338,8 +338,8 @@ free_reg(Exec *X, const BInst *in, Reg *r, const Value *v)
 {
 	Buf *b;
 
-	if (r->set && r->buf < 0 && r->fut)
-		launch_resolve(X, r);
+	if (r->set && r->buf < 0 && r->fut && !launch_resolve(X, in, r))
+		return;
 	if (!r->set || r->bad || r->buf < 0)
 		return;
 	b = &X->bufs[r->buf];

@@ -322,20 +322,27 @@ insert_undef(Exec *X, Frame *F, const BInst *in, Reg *out, uint32_t dest_ver)
  * destination's version (a matching extract/insert pair, `copy %x into
  * %x`, computed in place), writes every element onto itself: the value is
  * the destination's, so its version stays and readers of the source are
- * not stale.  MLIR's analysis relies on this for in-place pairs. */
+ * not stale.  MLIR's analysis relies on this for in-place pairs.  A copy
+ * is one too when its destination is another name of that buffer whose
+ * version the source has since replaced there (`copy %v into %p` with %v
+ * computed into %p's buffer): the buffer already holds the source. */
 static bool
-identity_write(Frame *F, const BInst *in, const Reg *out)
+identity_write(Exec *X, Frame *F, const BInst *in, const Reg *out)
 {
 	const Op *op = in->op;
 	const Reg *src;
 	View part;
+	uint32_t found;
 
 	if ((op->kind != OP_INSERT_SLICE && op->kind != OP_COPY) ||
 	    !op->args[0].v)
 		return false;
 	src = reg(F, op->args[0].v);
-	if (src->bad || src->buf < 0 || src->buf != out->buf ||
-	    src->ver != out->ver)
+	if (src->bad || src->buf < 0 || src->buf != out->buf)
+		return false;
+	if (src->ver != out->ver &&
+	    (op->kind != OP_COPY || src->ver == VER_ANY ||
+	     shadow_mismatch(X, src->buf, &src->view, src->ver, &found) >= 0))
 		return false;
 	if (op->kind == OP_COPY)
 		part = out->view;
@@ -397,8 +404,10 @@ run_compute(Exec *X, Frame *F, const BInst *in)
 	if ((whole = X->bufs[out->buf].lazy && writes_whole(X, F, in, out)))
 		buf_whole_write(X, out->buf);
 	vo = tview(X, out);
-	if (identity_write(F, in, out)) {
+	if (identity_write(X, F, in, out)) {
 		compute_kernel(X, F, in, out, &vo); /* its reads are checked */
+		if (op->kind == OP_COPY) /* it holds the source's value */
+			out->ver = reg(F, op->args[0].v)->ver;
 		return;
 	}
 	if (!compute_kernel(X, F, in, out, &vo) && whole)

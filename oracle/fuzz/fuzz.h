@@ -130,7 +130,8 @@ char *gen_case(uint64_t seed, const GenOpts *o, const char *strategy);
 	X(GC_CARRY_INTO, "carried launch computes into a value") \
 	X(GC_CARRY_NEVER, "carried future never awaited") \
 	X(GC_CARRY_BLOCK, "future carried by a block argument") \
-	X(GC_CARRY_BACK, "future on a back edge")
+	X(GC_CARRY_BACK, "future on a back edge") \
+	X(GC_WRITE_AFTER_BRANCH_AWAIT, "write after an await in one branch")
 
 typedef enum GenConstruct {
 #define GC_ENUM(e, name) e,

@@ -32,6 +32,7 @@ typedef struct Fut {
 	GV res[2];
 	int nres;
 	int scope;       /* scope depth it was made at */
+	char read[16];   /* an outer tensor its body reads, or "" */
 } Fut;
 
 typedef struct Loop {
@@ -79,6 +80,8 @@ typedef struct G {
 	int in_async;    /* inside launch regions or forall bodies: no asserts */
 	int cfgdepth;    /* arms of blocks open (gen_cfg.c): at block level
 			  * when depth == 1 + cfgdepth */
+	int async_mark;  /* in a launch body: values before it are outer */
+	char async_read[16]; /* ... the last outer tensor its body picked */
 } G;
 
 

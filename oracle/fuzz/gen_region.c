@@ -163,16 +163,46 @@ gen_if_bare(G *g, const char *cond)
 	g->sh->ops += 2;
 }
 
+/* After an if whose branch awaited a launch made before it (the await
+ * does not dominate what follows: on the other path the launch may still
+ * run), a write into a tensor the launch reads: a conflict the
+ * bufferizer must see (a copy, or the write waits).  No draw unless that
+ * happened (other programs stay the same). */
+static void
+write_after_branch_await(G *g, int nfuts)
+{
+	char s[64], lb[32];
+
+	for (int i = g->nfuts; i < nfuts; i++) {
+		const Fut *f = &g->futs[i];
+		if (f->scope > g->depth || !f->read[0])
+			continue; /* (its slot reused by a launch in the branch) */
+		for (int j = 0; j < g->nv; j++) {
+			GV x = g->v[j], *w;
+			if (x.scalar || strcmp(x.name, f->read))
+				continue;
+			w = gen_new_value(g, &x, "v");
+			gen_line(g, "%%%s = fill %s into %%%s : %s", w->name,
+				 gen_literal(g, x.dt, lb, sizeof lb), x.name,
+				 gen_ty(&x, s, sizeof s));
+			gen_count(g, GC_WRITE_AFTER_BRANCH_AWAIT);
+			++g->sh->ops;
+			return;
+		}
+	}
+}
+
 static void
 gen_if(G *g)
 {
 	GV *t = gen_any_tensor(g, 0), *v, tt;
 	char s[64], cond[16], lb[32];
-	int mark, r;
+	int mark, r, nfuts;
 	bool pair;
 
 	if (!t || g->in_forall)
 		return;
+	nfuts = g->nfuts;
 	tt = *t;
 	/* now and then, in a loop, one branch writes an outer value without
 	 * reading it while the other reads it: exclusive in one trip, not
@@ -214,6 +244,7 @@ gen_if(G *g)
 	fmt_snprintf(v->name, sizeof v->name, "r%d", r);
 	gen_count(g, GC_IF);
 	g->sh->ops += 2;
+	write_after_branch_await(g, nfuts);
 }
 
 /* for %i = LB to UB step S with one or two iter args (the second a
@@ -454,7 +485,7 @@ gen_async(G *g)
 {
 	GV *t = gen_any_tensor(g, 0), *x;
 	char s[128];
-	int mark, k, r = gen_pick(g, 100), stream;
+	int mark, k, r = gen_pick(g, 100), stream, outer_mark;
 	Fut f = {0};
 
 	if (!t || g->in_forall || g->nfuts == 32)
@@ -476,7 +507,12 @@ gen_async(G *g)
 		gen_line(g, "%%f%d = async stream %d {", k, stream);
 	mark = gen_enter(g);
 	g->in_async++;
+	outer_mark = g->async_mark;
+	g->async_mark = mark;
+	g->async_read[0] = 0;
 	gen_ops(g, 1 + gen_pick(g, 3));
+	memcpy(f.read, g->async_read, sizeof f.read);
+	g->async_mark = outer_mark;
 	g->in_async--;
 	gen_close_region(g, f.res, f.nres, mark);
 	gen_line(g, "}");
@@ -548,6 +584,21 @@ emit_call(G *g, const Helper *fn, GV *const *args)
 	++g->sh->ops;
 }
 
+/* After a second call site of a helper, a read of its first argument:
+ * if the helper writes its param, this site needs a copy of the argument
+ * and the first (whose argument may be dead by then) may not: two call
+ * sites of one helper that need different copies. */
+static void
+read_after_call(G *g, const GV *a)
+{
+	GV x = *a, *v = gen_new_value(g, &x, "v");
+	char s[64];
+
+	gen_line(g, "%%%s = clone %%%s : %s", v->name, x.name,
+		 gen_ty(&x, s, sizeof s));
+	++g->sh->ops;
+}
+
 /* Call a helper made before again, with arguments that fit it. */
 static void
 call_again(G *g)
@@ -562,6 +613,7 @@ call_again(G *g)
 			return;
 	emit_call(g, fn, args);
 	gen_count(g, GC_CALL_AGAIN);
+	read_after_call(g, args[0]);
 }
 
 /* A helper function: params typed like values in scope (some readonly,
@@ -787,6 +839,9 @@ gen_op(G *g)
 		else
 			gen_while(g);
 	}
+	else if (k < 74 && (mix & GEN_FORALL) && g->depth < 3)
+		gen_forall(g); /* `--mix forall` alone (no loops): the same
+				* draws as before for every mix with loops */
 	else if (k < 82 && (mix & GEN_BRANCHES) && g->depth < 3)
 		gen_if(g);
 	else if (k < 90 && (mix & GEN_ASYNC) && g->depth < 3)

@@ -123,6 +123,17 @@ fits(const GV *v, int want)
 
 /* A random tensor in scope: now and then an old one (a long-lived value
  * read late), mostly a recent one. */
+/* Value i, picked: in a launch body, a tensor from outside it is what
+ * the launch reads (no draw: the programs stay the same). */
+static GV *
+outer_read(G *g, int i)
+{
+	if (g->in_async && i < g->async_mark)
+		fmt_snprintf(g->async_read, sizeof g->async_read, "%s",
+			     g->v[i].name);
+	return &g->v[i];
+}
+
 GV *
 gen_any_tensor(G *g, int want)
 {
@@ -134,8 +145,8 @@ gen_any_tensor(G *g, int want)
 	if (!n)
 		return NULL;
 	if (gen_chance(g, 30))
-		return &g->v[idx[gen_pick(g, n < 3 ? n : 3)]];
-	return &g->v[idx[n - 1 - gen_pick(g, n < 6 ? n : 6)]];
+		return outer_read(g, idx[gen_pick(g, n < 3 ? n : 3)]);
+	return outer_read(g, idx[n - 1 - gen_pick(g, n < 6 ? n : 6)]);
 }
 
 /* A tensor defined before the innermost loop (read on every trip). */
