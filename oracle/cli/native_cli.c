@@ -34,7 +34,7 @@ static int64_t
 first_diff(const Tensor *ref, const Tensor *got)
 {
 	for (int64_t i = 0; i < ref->n; i++)
-		if (tensor_defined(ref, i) && !tensor_elem_equal(ref, got, i))
+		if (tensor_defined(ref, i) && !native_elem_close(ref, got, i))
 			return i;
 	return -1;
 }

@@ -181,7 +181,7 @@ confirm(const RunConfig *cfg, const Case *c, const Strategy *s,
 		for (int k = 0; k < nref && j->output < 0; k++)
 			for (int64_t i = 0; i < ref[k]->n && j->output < 0; i++)
 				if (tensor_defined(ref[k], i) &&
-				    !tensor_elem_equal(ref[k], nr.outs[k], i)) {
+				    !native_elem_close(ref[k], nr.outs[k], i)) {
 					j->output = k;
 					j->elem = i;
 					j->ref = tensor_getf(ref[k], i);
@@ -190,7 +190,7 @@ confirm(const RunConfig *cfg, const Case *c, const Strategy *s,
 		j->verdict = j->output >= 0 ? failed ? NATIVE_CONFIRMED : NATIVE_MISSED
 			     : failed ? NATIVE_LATENT : NATIVE_AGREE;
 		if (j->output >= 0)
-			j->race = race_order(c, nr.outs, nr.nouts);
+			j->race = race_order(c, nr.outs, nr.nouts, true);
 	}
 	j->command = nr.command;
 	nr.command = NULL;
@@ -218,7 +218,7 @@ judge_race(const Case *c, const Strategy *s, int nref, RunOut *o)
 		differ = differ || o->first_diff[k] >= 0;
 	if (mlir_meaning(s) && o->verdict == VERDICT_DIVERGE && differ &&
 	    !o->ex.aborted[0] && !o->ex.failed)
-		o->race = race_order(c, o->ex.outs, o->ex.nouts);
+		o->race = race_order(c, o->ex.outs, o->ex.nouts, false);
 }
 
 /* Lower and execute decisions ds; -1 with err only when out of memory.

@@ -227,8 +227,9 @@ void jentry_clear(JEntry *e);
 /* outs against the outputs of every in-order visibility of the foralls'
  * trips: the order k > 0 (RefStats.order) that gives them (a racy read in
  * MLIR's meaning), -1 when none does (a miscompile), 0 when c has no
- * forall (or its reference failed). */
-int race_order(const Case *c, Tensor *const *outs, int nouts);
+ * forall (or its reference failed).  native: outs are MLIR's native
+ * outputs (compared as native_elem_close says). */
+int race_order(const Case *c, Tensor *const *outs, int nouts, bool native);
 /* "first to last", "last to first", "permutation N" */
 const char *race_order_text(int order, char *buf, size_t n);
 

@@ -25,9 +25,10 @@ has_forall(const Program *p)
 	return false;
 }
 
-/* Do outs hold got's bits wherever want is defined? */
+/* Do outs hold got's bits (or close, native) wherever want is defined? */
 static bool
-outputs_match(Tensor *const *want, int nwant, Tensor *const *got, int ngot)
+outputs_match(Tensor *const *want, int nwant, Tensor *const *got, int ngot,
+	      bool native)
 {
 	if (nwant != ngot)
 		return false;
@@ -36,14 +37,16 @@ outputs_match(Tensor *const *want, int nwant, Tensor *const *got, int ngot)
 		if (!b || a->n != b->n || a->rank != b->rank || a->dt != b->dt)
 			return false;
 		for (int64_t i = 0; i < a->n; i++)
-			if (tensor_defined(a, i) && !tensor_elem_same(a, b, i))
+			if (tensor_defined(a, i) &&
+			    !(native ? native_elem_close(a, b, i)
+				     : tensor_elem_same(a, b, i)))
 				return false;
 	}
 	return true;
 }
 
 int
-race_order(const Case *c, Tensor *const *outs, int nouts)
+race_order(const Case *c, Tensor *const *outs, int nouts, bool native)
 {
 	if (!has_forall(c->prog) || c->ref_failed)
 		return 0;
@@ -56,7 +59,7 @@ race_order(const Case *c, Tensor *const *outs, int nouts)
 
 		if (ref_run_stats(c->prog, c->entry, c->inputs, &c->lim, &ref,
 				  &nref, &d, &st) == 0)
-			same = outputs_match(ref, nref, outs, nouts);
+			same = outputs_match(ref, nref, outs, nouts, native);
 		for (int i = 0; i < nref; i++)
 			tensor_free(ref[i]);
 		mem_free(ref);

@@ -188,6 +188,12 @@ int native_run(const Program *p, const char *file, const Func *entry,
 	       Tensor *const *inputs, Tensor *const *ref, int nref,
 	       const NativeOpts *o, Native *nr, Diag *d);
 void native_free(Native *nr);
+/* Element i of the reference ref and of MLIR's native output got: the
+ * same as tensor_elem_same says, or floats within 1e-4 of each other
+ * relative to the larger magnitude (absolute below 1): LLVM's code may
+ * sum a matmul in another order than OpenBLAS, contract into FMAs, or
+ * take another libm, which no bufferization explains. */
+bool native_elem_close(const Tensor *ref, const Tensor *got, int64_t i);
 bool native_needs_async(const Program *p);   /* a launch anywhere */
 
 /* --------------------------------------------------------- mlir_read.c */

@@ -11,6 +11,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -507,4 +508,21 @@ native_free(Native *nr)
 	mem_free(nr->command);
 	tool_result_free(&nr->tool);
 	memset(nr, 0, sizeof *nr);
+}
+
+bool
+native_elem_close(const Tensor *ref, const Tensor *got, int64_t i)
+{
+	double a, b, scale;
+
+	if (tensor_elem_same(ref, got, i))
+		return true;
+	if (ref->dt != got->dt || (ref->dt != DT_F32 && ref->dt != DT_F64))
+		return false;
+	a = tensor_getf(ref, i);
+	b = tensor_getf(got, i);
+	if (!isfinite(a) || !isfinite(b))
+		return false;
+	scale = fmax(1.0, fmax(fabs(a), fabs(b)));
+	return fabs(a - b) <= 1e-4 * scale;
 }
