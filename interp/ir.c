@@ -303,6 +303,26 @@ prog_op_at(const Program *p, OpKind k, Loc loc)
 	return a.found;
 }
 
+static WalkAct
+op_of_kind(Op *op, void *arg)
+{
+	OpAt *a = arg;
+
+	if (op->kind != a->k)
+		return WALK_GO;
+	a->found = op;
+	return WALK_STOP;
+}
+
+bool
+prog_has_op(const Program *p, OpKind k)
+{
+	OpAt a = {k, {0, 0}, NULL};
+
+	walk_prog(p, op_of_kind, &a);
+	return a.found != NULL;
+}
+
 const char *
 prog_loc(const Program *p, Loc loc, char *buf, size_t n)
 {

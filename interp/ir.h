@@ -464,6 +464,8 @@ void prog_free(Program *p); /* frees the arena; NULL ok */
 /* The op of kind k at loc (an assert a run failed at; OP_COUNT: of any
  * kind), or NULL. */
 const Op *prog_op_at(const Program *p, OpKind k, Loc loc);
+/* Does p hold an op of kind k (in any region)? */
+bool prog_has_op(const Program *p, OpKind k);
 /* "FILE:LINE:COL" of loc in p's file ("LINE:COL" when p has none) into
  * buf: how every reason and explanation names a place. */
 const char *prog_loc(const Program *p, Loc loc, char *buf, size_t n);

@@ -838,15 +838,6 @@ check_expectations(const Run *r, RunOut *o)
 
 /* ---- one run */
 
-static bool
-has_async(const Program *p)
-{
-	for (int i = 0; i < p->nvalues; i++)
-		if (p->values[i]->def && p->values[i]->def->kind == OP_ASYNC)
-			return true;
-	return false;
-}
-
 static int
 severity(Verdict v)
 {
@@ -865,7 +856,7 @@ schedule_list(const RunConfig *cfg, const Case *c, const Run *r,
 					       : (Schedule){SCHED_ALL, 0};
 	int n = 0;
 
-	if (want.kind != SCHED_ALL || !has_async(c->prog)) {
+	if (want.kind != SCHED_ALL || !prog_has_op(c->prog, OP_ASYNC)) {
 		list[n++] = want.kind == SCHED_ALL ? (Schedule){SCHED_SYNC, 0} : want;
 	} else {
 		list[n++] = (Schedule){SCHED_SYNC, 0};

@@ -16,15 +16,6 @@
  * up to 5 trips (120; more trips: affine permutations). */
 enum { RACE_ORDERS = 2 + 120 };
 
-static bool
-has_forall(const Program *p)
-{
-	for (int i = 0; i < p->nvalues; i++)
-		if (p->values[i]->def && p->values[i]->def->kind == OP_FORALL)
-			return true;
-	return false;
-}
-
 /* Do outs hold got's bits (or close, native) wherever want is defined? */
 static bool
 outputs_match(Tensor *const *want, int nwant, Tensor *const *got, int ngot,
@@ -48,7 +39,7 @@ outputs_match(Tensor *const *want, int nwant, Tensor *const *got, int ngot,
 int
 race_order(const Case *c, Tensor *const *outs, int nouts, bool native)
 {
-	if (!has_forall(c->prog) || c->ref_failed)
+	if (!prog_has_op(c->prog, OP_FORALL) || c->ref_failed)
 		return 0;
 	for (int k = 1; k <= RACE_ORDERS; k++) {
 		RefStats st = {.order = k};
