@@ -23,7 +23,7 @@
  * without a profile (in all, by reason) and the tool's crashes (seed
  * 9028's SIGSEGV without; the profile's programs crash it nowhere),
  * and the profile's programs that launch (every one executed) */
-enum { REFUSED_NONE = 137, TENSOR_LAUNCH = 72, YIELD = 29, RAW = 17,
+enum { REFUSED_NONE = 137, TENSOR_LAUNCH = 73, YIELD = 29, RAW = 16,
        READ_ONLY = 2, SIDE_EFFECTS = 7, CFG_LOOP = 10, CRASHES_NONE = 1,
        CRASHES_PROFILE = 0, LAUNCHING = 105 };
 
