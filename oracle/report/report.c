@@ -1220,16 +1220,15 @@ tool_json(const RunOut *r)
 	return NULL;
 }
 
-/* ["r:a"], or ["free y:after z", "hoist t"]: the decisions or the
- * lifetime choices bisection blames. */
+/* ["free y:after z", "hoist t"]: the lifetime choices bisection blames
+ * (`lifetime_culprits`, ours: FORMAT's `culprits` holds in-place
+ * decisions only, [] when a forced free alone explains the failure). */
 static json_t *
-culprits_json(const RunOut *r)
+lifetime_culprits_json(const RunOut *r)
 {
 	json_t *a;
 	char buf[512];
 
-	if (!r->nlculprits)
-		return decisions_json(&r->ds, r->culprits, r->nculprits);
 	a = json_array();
 	for (int i = 0; a && i < r->nlculprits; i++)
 		if (!append(a, json_string(plan_lifetime_str(&r->ds,
@@ -1386,7 +1385,10 @@ run_json(const Case *c, const Outcome *o, const RunOut *r)
 	for (int k = 0; ok && k < r->ex.nviols; k++)
 		ok = append(viols, violation_json(&r->ex.viols[k], R));
 	ok = ok && set(j, "violations", json_incref(viols));
-	ok = ok && set(j, "culprits", culprits_json(r));
+	ok = ok && set(j, "culprits", decisions_json(&r->ds, r->culprits,
+						      r->nculprits));
+	if (ok && r->nlculprits)
+		ok = set(j, "lifetime_culprits", lifetime_culprits_json(r));
 	if (ok && r->nsets)
 		ok = set(j, "culprit_sets", sets_json(r));
 	if (ok && (r->nculprits || r->nlculprits) && r->oneshot.d)
