@@ -103,7 +103,8 @@ static const Flag flags[] = {
 	{"strategy", "S", p_strategy, F(strategy), 0, 0,
 	 C(RUN) | C(CHECK) | C(BUFFERIZE) | C(EXPLAIN) | C(FUZZ),
 	 "copy-all, inplace-all, last-use, one-shot, plan, the mutants, "
-	 "exec:CMD, exec-mlir:CMD, mlir[:TOOL], mlir-pipeline[:TOOL] (bufdiff "
+	 "exec:CMD, exec-mlir:CMD, mlir[:TOOL], mlir-pipeline[:TOOL], "
+	 "mlir-native[:TOOL] (bufdiff "
 	 "strategies); run: instead of the case's runs, check: in addition, "
 	 "on every case (it must agree)"},
 	{"plan", "FILE", p_str, F(plan), 0, 0, C(RUN) | C(CHECK) | C(REDUCE),
@@ -183,7 +184,8 @@ static const Flag flags[] = {
 	 "constructs to generate: a comma list of slices, matmul, loops, "
 	 "branches, async, calls, forall, cfg, generate, or a bitmask (default all)"},
 	{"allow-races", NULL, NULL, F(allow_races), 0, 0, C(FUZZ),
-	 "mlir, mlir-pipeline, exec-mlir: also generate forall bodies that "
+	 "mlir, mlir-pipeline, mlir-native, exec-mlir: also generate forall "
+	 "bodies that "
 	 "read an element another trip writes (a race in MLIR: judged racy "
 	 "read or miscompile)"},
 	{"no-copies", NULL, NULL, F(no_copies), 0, 0, C(FUZZ),

@@ -740,6 +740,8 @@ cmd_strategies(Opts *o)
 	       "TOOL (default mlir-opt-22), decisions read back");
 	printf("%-34s %s\n", "mlir-pipeline[:TOOL]", "the memref program TOOL's "
 	       "pipeline emits, executed (--mlir-pipeline P)");
+	printf("%-34s %s\n", "mlir-native[:TOOL]", "mlir's decisions, MLIR's own "
+	       "code run natively as the verdict (docs/native.md)");
 	return 0;
 }
 
