@@ -463,7 +463,9 @@ out:
 	mem_free(r.last);
 	mem_free(r.dead_head);
 	mem_free(r.dead_next);
-	if (st)
+	if (st) {
 		st->peak_bytes = r.peak;
+		st->forall_trips = r.forall_trips;
+	}
 	return rc;
 }

@@ -33,6 +33,7 @@ typedef struct Run {
 	Budget budget;   /* work and wall clock (budget.h) */
 	int order;       /* RefStats.order: foralls' trips in that order,
 			  * each seeing the earlier ones' inserts */
+	int64_t forall_trips; /* RefStats.forall_trips */
 } Run;
 
 /* A running forall: the results its parallel_insert_slices fill, and

@@ -361,6 +361,8 @@ eval_forall(Frame *f, const Op *op)
 		}
 	}
 	f->par = &g;
+	if (ub - lb > r->forall_trips)
+		r->forall_trips = ub - lb;
 	for (int64_t i = 0; i < ub - lb; i++) {
 		int64_t iv = lb + (r->order ? trip_at(r->order, ub - lb, i) : i);
 		g.trip = (uint64_t)(iv - lb) + 1;

@@ -531,10 +531,10 @@ forall_pick(Exec *X, const int *pc, int n, int len, int *turn)
 	}
 }
 
-/* Room for the trips' register files and the results' and shared args'
- * versions, kept
- * per forall instruction in the run's arena (a recursive run of the same
- * forall, while it is busy, gets its own). */
+/* Room for the trips' register files, the results' new versions and
+ * their versions before the trips, kept per forall instruction in the
+ * run's arena (a recursive run of the same forall, while it is busy, gets
+ * its own). */
 static Reg *
 forall_room(Exec *X, const BInst *in, int nres)
 {

@@ -775,6 +775,7 @@ typedef struct RefStats {
 	 * shared args hold what the earlier trips inserted: the outputs of
 	 * MLIR's meaning of a read beyond a trip's slice (docs/tir.md) */
 	int order;
+	int64_t forall_trips; /* out: the most trips any forall ran */
 } RefStats;
 int ref_run_stats(const Program *p, const Func *entry, Tensor *const *inputs,
 		  const Limits *lim, Tensor ***outs, int *nouts, Diag *d,

@@ -818,6 +818,7 @@ START_TEST(forall_orders)
 					       &d, &st), 0);
 		for (int64_t k = 0; k < 4; k++)
 			key = key * 1000 + (int64_t)tensor_getf(outs[0], k);
+		ck_assert_int_eq(st.forall_trips, 4);
 		if (order == 1)
 			ck_assert_int_eq(key, 20220230240LL);
 		if (order == 2)
