@@ -138,6 +138,36 @@ has "run 1: mlir-native:mlir-opt-22, schedule sync: diverge"
 expect 0 "$B" run "$S/cases/mlir/write-after-select.yaml" --strategy mlir-native:mlir-opt-22
 has "run 1: mlir-native:mlir-opt-22, schedule sync: agree (as expected)"
 
+# launches natively (docs/native.md, "Launches natively"): One-Shot's
+# in-place host write under a pending launch, confirmed on 22 and 19 with
+# the launch held until its await; a program whose launches MLIR gets
+# right agrees under both schedules (a launch inside a launch: the sync
+# run awaits each token once); a carried future is a located refusal
+a=$S/cases/mlir/async-host-write-while-launch-reads.yaml
+expect 1 "$B" native "$a"
+has "native outputs (mlir-opt-22, One-Shot Bufferize; launches late (each launch held until its first await)):"
+has "    differs at element 0: reference 2, native 6"
+grep -q "mlir-runner-22 -O0 " "$out" || fail "no -O0 for the coroutines"
+expect 1 "$B" native "$a" --out async.mlir
+grep -q "async.runtime.set_available" async.mlir || fail "no gate in the program"
+expect 1 "$B" run "$a" --strategy mlir:mlir-opt-22 --confirm --json
+field runs.0.native.verdict confirmed
+field runs.0.native.schedule late
+python3 "$S/tests/schema.py" "$S/docs/report.schema.json" "$out"
+v=$?
+[ $v = 0 ] || [ $v = 77 ] || fail "the JSON does not match docs/report.schema.json"
+if command -v mlir-opt-19 >/dev/null &&
+   ls /usr/local/lib/bufdiff/llvm-19/lib/libmlir_async_runtime.so* >/dev/null 2>&1; then
+	expect 1 "$B" run "$a" --strategy mlir:mlir-opt-19 --confirm
+	has "  native: confirmed: MLIR's own output differs too; output 0 element 0: reference 2, native 6; launches late (each launch held until its first await)"
+fi
+expect 0 "$B" native "$S/cases/fuzz/one-shot-14202609370152969782.yaml" --tool-timeout 30
+has "native outputs (mlir-opt-22, One-Shot Bufferize; launches sync (each launch awaited where it is made)):"
+has "native: agree"
+expect 2 "$B" native "$S/cases/mlir/async-prefetch-loop.yaml"
+grep -q "async-prefetch-loop.yaml:[0-9]*:[0-9]*: error: cannot run natively: future %[a-z0-9]* is carried by a loop or a block" "$err" ||
+	fail "no located refusal of a carried future"
+
 # --confirm on fuzz: every program judged natively, counted in the summary;
 # seed 5041 is a cf miscompile MLIR's own code shows (a confirmed bucket)
 expect 1 "$B" fuzz --strategy mlir:mlir-opt-22 --confirm --seed 5041 --count 1 --no-reduce --out fz --quiet

@@ -58,14 +58,27 @@ load_reference(const char *path, Case **c, Tensor ***ref, int *nref)
 	return -1;
 }
 
+/* d at its place in the case (an export error: the TIR op that cannot
+ * run natively), else the case's name. */
+static void
+report_error(const char *path, const Case *c, const Diag *d)
+{
+	if (d->loc.line > 0)
+		diag_print(stderr, path, c ? c->text : NULL, d);
+	else
+		fprintf(stderr, "%s: error: %s\n", path, d->msg);
+}
+
 static int
-write_source(const Case *c, const MlirVersion *v, const char *path, Diag *d)
+write_source(const Case *c, const MlirVersion *v, NativeSched sched,
+	     const char *path, Diag *d)
 {
 	Str src = {0};
 	FILE *f;
 	int rc = -1;
 
-	if (native_source(c->prog, c->file, c->entry, c->inputs, v, &src, d))
+	if (native_source(c->prog, c->file, c->entry, c->inputs, v, sched, &src,
+			  d))
 		goto out;
 	if (!(f = fopen(path, "w"))) {
 		diag_set(d, (Loc){0, 0}, "cannot write %s", path);
@@ -90,28 +103,34 @@ cmd_native(const Args *a)
 	Native nr = {0};
 	Str b = {0}, cmd = {0};
 	NativeOpts no = {.v = v, .timeout = a->tool_timeout};
-	Diag d;
+	Diag d, d2;
+	int failed;
 
 	if (load_reference(path, &c, &ref, &nref))
 		goto out;
 	no.async = native_needs_async(c->prog);
-	if (a->out && (write_source(c, v, a->out, &d) ||
-		       native_command(&no, a->out, &cmd, &d))) {
-		fprintf(stderr, "%s: error: %s\n", path, d.msg);
-		goto out;
-	}
 	str_printf(&b, "case %s (%s)\nreference outputs:\n", c->name, path);
 	for (int k = 0; k < nref; k++)
 		put_output(&b, c->entry, k, ref[k]);
-	if (native_run(c->prog, path, c->entry, c->inputs, ref, nref, &no, &nr,
-		       &d)) {
-		fputs(b.s, stdout);
-		fprintf(stderr, "%s: error: %s\n  command: %s\n", path, d.msg,
-			cmd.s ? cmd.s : nr.command ? nr.command : "");
+	failed = native_run(c->prog, path, c->entry, c->inputs, ref, nref, &no,
+			    &nr, &d);
+	/* (the file holds the schedule that ran last: the one that differs,
+	 * or failed) */
+	if (a->out && (write_source(c, v, nr.sched, a->out, &d2) ||
+		       native_command(&no, a->out, &cmd, &d2))) {
+		report_error(path, c, &d2);
 		goto out;
 	}
-	str_printf(&b, "native outputs (mlir-opt-%d, One-Shot Bufferize):\n",
-		   v->version);
+	if (failed) {
+		fputs(b.s, stdout);
+		report_error(path, c, &d);
+		fprintf(stderr, "  command: %s\n", cmd.s ? cmd.s : nr.command ?
+			nr.command : "");
+		goto out;
+	}
+	str_printf(&b, "native outputs (mlir-opt-%d, One-Shot Bufferize%s%s):\n",
+		   v->version, nr.sched ? "; launches " : "",
+		   native_sched_str(nr.sched));
 	for (int k = 0; k < nref; k++) {
 		int64_t i = first_diff(ref[k], nr.outs[k]);
 		put_output(&b, c->entry, k, nr.outs[k]);
@@ -223,9 +242,9 @@ cmd_upstream(const Args *a)
 	no.async = native_needs_async(c->prog);
 	if (native_run(c->prog, path, c->entry, c->inputs, ref, nref, &no, &nr,
 		       &d) || native_source(c->prog, path, c->entry, c->inputs,
-					    v, &src, &d) ||
+					    v, nr.sched, &src, &d) ||
 	    native_command(&no, "%s", &cmd, &d)) {
-		fprintf(stderr, "%s: error: %s\n", path, d.msg);
+		report_error(path, c, &d);
 		goto out;
 	}
 	for (int k = 0; k < nref; k++)
@@ -240,9 +259,20 @@ cmd_upstream(const Args *a)
 	str_printf(&b, "// %s: %s\n", c->name, "a miscompile of One-Shot "
 		   "Bufferize, found by bufdiff");
 	str_printf(&b, "// RUN: %s | FileCheck %%s\n", cmd.s);
-	str_puts(&b, "// (the runtime libraries as Debian's llvm-22 installs "
-		 "them; in llvm-project: %mlir_c_runner_utils,"
-		 "%mlir_runner_utils)\n//\n");
+	str_printf(&b, "// (the runtime libraries as Debian's llvm-%d installs "
+		   "them; in llvm-project: %%mlir_c_runner_utils,"
+		   "%%mlir_runner_utils%s)\n//\n", v->version,
+		   no.async ? ",%mlir_async_runtime" : "");
+	if (nr.sched == NATIVE_LATE)
+		str_puts(&b, "// Each launch is held by a gate token "
+			 "(async.runtime.create) until just before its\n"
+			 "// await: a legal schedule (a launch may start at any "
+			 "time before its await), made\n// deterministic.  The "
+			 "gates touch no tensor.\n//\n");
+	else if (nr.sched == NATIVE_SYNC)
+		str_puts(&b, "// Each launch is awaited right where it is made: "
+			 "a legal schedule, made\n// deterministic.  The awaits "
+			 "touch no tensor.\n//\n");
 	str_puts(&b, "// Every output element is printed as its bit pattern, one "
 		 "a line.  Value semantics (the\n// tensor program as written) give "
 		 "the CHECK lines; mlir-opt today gives:\n");

@@ -192,6 +192,7 @@ confirm(const RunConfig *cfg, const Case *c, const Strategy *s,
 		if (j->output >= 0)
 			j->race = race_order(c, nr.outs, nr.nouts, true);
 	}
+	j->sched = nr.sched;
 	j->command = nr.command;
 	nr.command = NULL;
 	native_free(&nr);

@@ -66,6 +66,8 @@ typedef struct NativeJudge {
 	int64_t elem;           /* differing element, the values */
 	double ref, got;
 	int race;               /* native outputs differ: race_order's */
+	int sched;              /* NativeSched the launches ran under (0: the
+				 * program has none) */
 	char msg[512];          /* NATIVE_FAILED: why */
 	char *command;          /* what ran (the source on stdin) */
 } NativeJudge;

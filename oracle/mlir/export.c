@@ -351,6 +351,10 @@ ex_carry_names(Exporter *e, const Value *f)
 {
 	if (f->type->kind != TY_FUTURE || e->futvals[f->id])
 		return;
+	if (e->native)
+		ex_fail(e, f->loc, "cannot run natively: future %%%s is carried "
+			"by a loop or a block (convert-async-to-llvm leaves async "
+			"block arguments unconverted)", f->name);
 	e->futvals[f->id] = e->naux + 1;
 	e->futsep[f->id] = true;
 	e->naux += f->type->nelems;
@@ -498,8 +502,10 @@ void
 ex_block(Exporter *e, const Block *b)
 {
 	e->depth++;
-	for (int i = 0; i < b->nops; i++)
+	for (int i = 0; i < b->nops; i++) {
+		ex_native_gates(e, b, i);
 		ex_op(e, b->ops[i]);
+	}
 	e->depth--;
 }
 
@@ -510,6 +516,7 @@ ex_func(Exporter *e, const Func *f)
 		ex_no_future(e, "func", f->params[i]->loc, &f->params[i]->type, 1);
 	ex_no_future(e, "func", f->loc, f->rtypes, f->nrtypes);
 	e->naux = 0;
+	e->curfn = f;
 	/* a block argument's future may be awaited in a block printed
 	 * before it: name them all first */
 	for (int k = 1; f->blocks && k < f->nblocks; k++)
@@ -558,9 +565,27 @@ aux_prefix(Exporter *e)
 	return s;
 }
 
+static int export_prog(const Program *p, const char *file,
+		       const MlirVersion *v, NativeSched sched, Str *out,
+		       Arena *a, ExportMap *map, Diag *d);
+
 int
 mlir_export(const Program *p, const char *file, const MlirVersion *v,
 	    Str *out, Arena *a, ExportMap *map, Diag *d)
+{
+	return export_prog(p, file, v, NATIVE_PLAIN, out, a, map, d);
+}
+
+int
+mlir_export_native(const Program *p, const char *file, const MlirVersion *v,
+		   NativeSched sched, Str *out, Diag *d)
+{
+	return export_prog(p, file, v, sched, out, NULL, NULL, d);
+}
+
+static int
+export_prog(const Program *p, const char *file, const MlirVersion *v,
+	    NativeSched sched, Str *out, Arena *a, ExportMap *map, Diag *d)
 {
 	Exporter e;
 	jmp_buf *saved = a ? a->oom : NULL;
@@ -575,6 +600,7 @@ mlir_export(const Program *p, const char *file, const MlirVersion *v,
 	e.a = a;
 	e.map = map;
 	e.d = d;
+	e.native = sched;
 	if (map)
 		memset(map, 0, sizeof *map);
 	if (!(e.tmp = tmp))
@@ -587,6 +613,8 @@ mlir_export(const Program *p, const char *file, const MlirVersion *v,
 		e.futvals = arena_alloc(e.tmp, sizeof(int) * (size_t)(p->nvalues + 1));
 		e.futsep = arena_alloc(e.tmp, sizeof(bool) * (size_t)(p->nvalues + 1));
 		e.aux = aux_prefix(&e);
+		if (e.native)
+			ex_native_init(&e);
 		for (int i = 0; i < p->nfuncs; i++) {
 			if (i)
 				str_puts(out, "\n");

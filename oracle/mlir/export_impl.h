@@ -34,6 +34,16 @@ typedef struct Exporter {
 	int *futvals;           /* by value id: aux name of a future's values */
 	bool *futsep;           /* ... one name per value (a carried future:
 				 * %_N, %_N+1, ...), else %_N#j of async.execute */
+	const Func *curfn;      /* the function being exported */
+	/* export_native.c (native: a NATIVE_* schedule, 0 for the plain
+	 * export): by future value id, the aux name of value 0's memref
+	 * (value j's is +j), of the launch's gate token (0 once opened) and
+	 * the block that launched it; the launches in order */
+	int native;
+	int *futmem, *futgate;
+	const Block **gateblk;
+	const Value **launches;
+	int nlaunches;
 } Exporter;
 
 enum { EX_OOM = 1, EX_FAIL = 2 };
@@ -106,5 +116,12 @@ void ex_generate(Exporter *e, const Op *op);
 void ex_put_label(Exporter *e, const Block *b);
 void ex_cfg_block(Exporter *e, const Block *b);
 void ex_branch(Exporter *e, const Op *op);
+
+/* export_native.c */
+void ex_native_init(Exporter *e);
+void ex_native_async(Exporter *e, const Op *op);
+void ex_native_yield(Exporter *e, const Op *op);
+void ex_native_await(Exporter *e, const Op *op);
+void ex_native_gates(Exporter *e, const Block *b, int i);
 
 #endif

@@ -378,8 +378,13 @@ ex_async(Exporter *e, const Op *op)
 	const Value *f = op->res[0];
 	int n = op->nrtypes;
 	Value **res = arena_alloc(e->tmp, sizeof *res * (size_t)(n + 1));
-	Arg vals = ex_aux_new(e);
+	Arg vals;
 
+	if (e->native) {
+		ex_native_async(e, op);
+		return;
+	}
+	vals = ex_aux_new(e);
 	ex_no_future(e, "async", op->loc, op->rtypes, n);
 	e->futvals[f->id] = vals.aux;
 	for (int j = 0; j <= n; j++)
@@ -422,6 +427,10 @@ ex_await(Exporter *e, const Op *op)
 	if (!t || t->kind != TY_FUTURE || (t->nelems && !e->futvals[f->id]))
 		ex_fail(e, op->loc, "cannot export await: not the future of "
 			"an async in scope");
+	if (e->native) {
+		ex_native_await(e, op);
+		return;
+	}
 	if (!t->nelems) {
 		ex_ind(e);
 		str_puts(e->out, "async.await ");
@@ -502,6 +511,10 @@ ex_term(Exporter *e, const Op *op)
 		nty = 1;
 	}
 
+	if (e->native && parent && parent->kind == OP_ASYNC) {
+		ex_native_yield(e, op);
+		return;
+	}
 	if (op->nargs != nty)
 		ex_fail(e, op->loc, "cannot export %s: %d values for %d "
 			"results", op_info[op->kind].name, op->nargs, nty);

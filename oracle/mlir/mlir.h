@@ -148,6 +148,13 @@ const MlirVersion *mlir_version(int n);   /* 16, 19, 22; NULL otherwise */
  * allocated in arena a (left empty on error). */
 int mlir_export(const Program *p, const char *file, const MlirVersion *v,
 		Str *out, Arena *a, ExportMap *map, Diag *d);
+/* The schedule a native run forces on launches (export_native.c). */
+typedef enum NativeSched { NATIVE_PLAIN, NATIVE_LATE, NATIVE_SYNC } NativeSched;
+/* mlir_export for a native run: launches' tensor values through memrefs,
+ * the schedule sched forced (NATIVE_PLAIN: mlir_export's text). */
+int mlir_export_native(const Program *p, const char *file,
+		       const MlirVersion *v, NativeSched sched, Str *out,
+		       Diag *d);
 /* The ExportOp of TIR op `op` whose MLIR name is `mlir` (the first, for
  * an await of several values), or NULL. */
 const ExportOp *export_find(const ExportMap *m, const Op *op,
@@ -163,13 +170,15 @@ typedef struct Native {
 	ToolResult tool;
 	Tensor **outs;           /* shaped like the reference's outputs */
 	int nouts;
+	NativeSched sched;       /* the schedule its launches ran under */
 } Native;
 
 /* The exported program and a driver `@bufdiff_native_driver` that makes
  * every input writable memory, calls entry and prints every output
  * element as an integer bit pattern, one a line. */
 int native_source(const Program *p, const char *file, const Func *entry,
-		  Tensor *const *inputs, const MlirVersion *v, Str *out, Diag *d);
+		  Tensor *const *inputs, const MlirVersion *v, NativeSched sched,
+		  Str *out, Diag *d);
 /* The command that compiles and runs a native source (input: its file,
  * or NULL: stdin); -1 with d when the runtime libraries are missing. */
 typedef struct NativeOpts {
@@ -183,7 +192,9 @@ typedef struct NativeOpts {
 } NativeOpts;
 int native_command(const NativeOpts *o, const char *input, Str *cmd, Diag *d);
 /* Run it: 0 with nr->outs, or -1 with d (nr->command and nr->tool hold
- * what ran, for the report).  native_free in both cases. */
+ * what ran, for the report).  native_free in both cases.  A program with
+ * launches runs under NATIVE_LATE, then NATIVE_SYNC when the outputs
+ * agree; nr->sched says which ran last. */
 int native_run(const Program *p, const char *file, const Func *entry,
 	       Tensor *const *inputs, Tensor *const *ref, int nref,
 	       const NativeOpts *o, Native *nr, Diag *d);
@@ -195,6 +206,9 @@ void native_free(Native *nr);
  * take another libm, which no bufferization explains. */
 bool native_elem_close(const Tensor *ref, const Tensor *got, int64_t i);
 bool native_needs_async(const Program *p);   /* a launch anywhere */
+/* Some defined element of the reference differs (native_elem_close). */
+bool native_differs(Tensor *const *ref, Tensor *const *outs, int nref);
+const char *native_sched_str(NativeSched s);  /* "" for NATIVE_PLAIN */
 
 /* --------------------------------------------------------- mlir_read.c */
 

@@ -612,6 +612,8 @@ native_text(FILE *out, const RunOut *r)
 	if (j->output >= 0 && j->verdict != NATIVE_FAILED)
 		fprintf(out, "; output %d element %lld: reference %.9g, native "
 			"%.9g", j->output, (long long)j->elem, j->ref, j->got);
+	if (j->sched && j->verdict != NATIVE_FAILED)
+		fprintf(out, "; launches %s", native_sched_str(j->sched));
 	fprintf(out, "\n");
 	race_text(out, j->race, "    native output: ");
 	fprintf(out, "    native command: %s\n", j->command ? j->command : "");
@@ -1321,7 +1323,7 @@ race_json(int race)
 }
 
 /* "native": {"verdict", "command", "message" | "output", "element",
- * "reference", "native", "race"} */
+ * "reference", "native", "race", "schedule"} */
 static json_t *
 native_json(const NativeJudge *n)
 {
@@ -1340,6 +1342,9 @@ native_json(const NativeJudge *n)
 	}
 	if (ok && n->race && n->verdict != NATIVE_FAILED)
 		ok = set(j, "race", race_json(n->race));
+	if (ok && n->sched && n->verdict != NATIVE_FAILED)
+		ok = set(j, "schedule", json_string(n->sched == NATIVE_LATE ?
+						    "late" : "sync"));
 	if (!ok) {
 		json_decref(j);
 		return NULL;

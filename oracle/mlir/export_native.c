@@ -1,0 +1,321 @@
+/*
+ * export_native.c: launches as `bufdiff native` and --confirm give them to
+ * mlir-opt (docs/native.md, "Launches natively").
+ *
+ * One-Shot Bufferize refuses an `!async.value<tensor>` (its await is "not
+ * bufferized") but bufferizes the ops inside an async.execute region and
+ * the tensors the region captures.  So each tensor value of a launch goes
+ * through a memref allocated before the launch; scalar values stay async
+ * values:
+ *
+ *   %__m1 = memref.alloc() : memref<4xf32>
+ *   %__g2 = async.runtime.create : !async.token          (late only)
+ *   %f = async.execute [%__g2] { ...
+ *     bufferization.materialize_in_destination %v in restrict writable %__m1
+ *     async.yield }
+ *   async.runtime.set_available %__g2 : !async.token     (late only)
+ *   async.await %f : !async.token
+ *   %a = bufferization.to_tensor %__m1 restrict : memref<4xf32> ...
+ *
+ * The schedule is forced, so a native run is deterministic: `late` holds
+ * each launch at a gate token made available just before the first op of
+ * the launching block that uses its future (the await, or the op whose
+ * region awaits), else before the block's terminator, where a launch
+ * nobody awaits is drained; `sync` awaits each launch right after it is
+ * made.  Both are legal executions of the exported program (a launch may
+ * start at any time before it is awaited), so an output that differs from
+ * the reference is MLIR's code, not the schedule.  The gates and the extra
+ * awaits touch no tensor, so One-Shot's decisions on the host ops are the
+ * ones it takes without them.  A future carried by a loop or a block
+ * cannot run natively (convert-async-to-llvm leaves async block arguments
+ * unconverted): a located error.
+ */
+#include <string.h>
+
+#include "export_impl.h"
+
+/* `memref<4x3xf32>` for tensor type t (static: the memref is allocated
+ * before the launch computes the value). */
+static void
+put_memref_type(Exporter *e, const Type *t, Loc loc)
+{
+	char buf[1024];
+	const char *s = type_str(t, buf, sizeof buf);
+
+	if (!type_is_static(t))
+		ex_fail(e, loc, "cannot run natively: a launch value of dynamic "
+			"shape %s (its memref is allocated before the launch)", s);
+	str_printf(e->out, "memref%s", strchr(s, '<'));
+}
+
+static bool
+is_tensor(const Type *t)
+{
+	return t->kind == TY_TENSOR;
+}
+
+/* The number of scalar values before value j of future type t (their
+ * index among async.execute's !async.value results). */
+static int
+scalar_index(const Type *t, int j)
+{
+	int k = 0;
+
+	for (int i = 0; i < j; i++)
+		k += !is_tensor(t->elems[i]);
+	return k;
+}
+
+static void
+put_memref(Exporter *e, const Value *f, int j)
+{
+	str_printf(e->out, "%%%s%d", e->aux, e->futmem[f->id] + j);
+}
+
+void
+ex_native_async(Exporter *e, const Op *op)
+{
+	const Value *f = op->res[0];
+	int n = op->nrtypes, ns = scalar_index(f->type, n);
+	Arg vals = ex_aux_new(e);
+
+	ex_no_future(e, "async", op->loc, op->rtypes, n);
+	e->futvals[f->id] = vals.aux;
+	e->futmem[f->id] = e->naux + 1;
+	e->naux += n;
+	for (int j = 0; j < n; j++) {
+		if (!is_tensor(op->rtypes[j]))
+			continue;
+		ex_ind(e);
+		put_memref(e, f, j);
+		str_puts(e->out, " = memref.alloc() : ");
+		put_memref_type(e, op->rtypes[j], op->loc);
+		ex_end_line(e, op);
+	}
+	if (e->native == NATIVE_LATE) {
+		e->futgate[f->id] = ++e->naux;
+		e->gateblk[f->id] = op->parent;
+		e->launches[e->nlaunches++] = f;
+		ex_ind(e);
+		str_printf(e->out, "%%%s%d = async.runtime.create : !async.token",
+			   e->aux, e->futgate[f->id]);
+		ex_end_line(e, op);
+	}
+	ex_ind(e);
+	ex_put_name(e, f);
+	if (ns) {
+		str_puts(e->out, ", ");
+		ex_put_arg(e, vals);
+		if (ns > 1)
+			str_printf(e->out, ":%d", ns);
+	}
+	str_puts(e->out, " = async.execute");
+	if (e->native == NATIVE_LATE)
+		str_printf(e->out, " [%%%s%d]", e->aux, e->futgate[f->id]);
+	for (int j = 0, k = 0; j < n; j++) {
+		if (is_tensor(op->rtypes[j]))
+			continue;
+		str_puts(e->out, k ? ", " : ns > 1 ? " -> (" : " -> ");
+		str_puts(e->out, "!async.value<");
+		ex_put_type(e, op->rtypes[j]);
+		str_puts(e->out, ">");
+		k++;
+	}
+	if (ns > 1)
+		str_puts(e->out, ")");
+	str_printf(e->out, " attributes {bufdiff.stream = %d : i64} {\n",
+		   op->stream);
+	ex_block(e, op->body);
+	ex_ind(e);
+	str_puts(e->out, "}");
+	ex_end_line(e, op);
+	if (e->native == NATIVE_SYNC) {
+		ex_ind(e);
+		str_puts(e->out, "async.await ");
+		ex_put_name(e, f);
+		str_puts(e->out, " : !async.token");
+		ex_end_line(e, op);
+	}
+}
+
+/* The launch's yield: each tensor into its memref, the scalars yielded. */
+void
+ex_native_yield(Exporter *e, const Op *op)
+{
+	const Op *launch = op->parent->parent;
+	const Value *f = launch->res[0];
+	int n = launch->nrtypes, ns = scalar_index(f->type, n), k = 0;
+	Arg *a = ex_args_new(e, n);
+
+	if (op->nargs != n)
+		ex_fail(e, op->loc, "cannot export yield: %d values for %d "
+			"results", op->nargs, n);
+	for (int j = 0; j < n; j++)
+		a[j] = ex_lit(e, op, &op->args[j], launch->rtypes[j]->dt);
+	for (int j = 0; j < n; j++) {
+		if (!is_tensor(launch->rtypes[j]))
+			continue;
+		ex_ind(e);
+		str_puts(e->out, "bufferization.materialize_in_destination ");
+		ex_put_arg(e, a[j]);
+		str_puts(e->out, " in restrict writable ");
+		put_memref(e, f, j);
+		str_puts(e->out, " : (");
+		ex_put_type(e, launch->rtypes[j]);
+		str_puts(e->out, ", ");
+		put_memref_type(e, launch->rtypes[j], op->loc);
+		str_puts(e->out, ") -> ()");
+		ex_end_line(e, op);
+	}
+	ex_ind(e);
+	str_puts(e->out, "async.yield");
+	for (int j = 0; j < n; j++) {
+		if (is_tensor(launch->rtypes[j]))
+			continue;
+		str_puts(e->out, k++ ? ", " : " ");
+		ex_put_arg(e, a[j]);
+	}
+	if (ns) {
+		str_puts(e->out, " : ");
+		for (int j = 0, m = 0; j < n; j++)
+			if (!is_tensor(launch->rtypes[j])) {
+				str_puts(e->out, m++ ? ", " : "");
+				ex_put_type(e, launch->rtypes[j]);
+			}
+	}
+	ex_end_line(e, op);
+}
+
+/* The token's await (but under sync), then each value: a tensor from its memref (read
+ * only: several awaits of one future read the same memref), a scalar
+ * from its async value. */
+void
+ex_native_await(Exporter *e, const Op *op)
+{
+	const Value *f = op->args[0].v;
+	const Type *t = f->type;
+	int ns = scalar_index(t, t->nelems);
+
+	/* (under sync the launch was awaited where it was made; a token
+	 * awaited twice in a launch's coroutine never resumes) */
+	if (e->native != NATIVE_SYNC) {
+		ex_ind(e);
+		str_puts(e->out, "async.await ");
+		ex_put_name(e, f);
+		str_puts(e->out, " : !async.token");
+		ex_end_line(e, op);
+	}
+	for (int j = 0; j < op->nres && j < t->nelems; j++) {
+		ex_ind(e);
+		ex_put_name(e, op->res[j]);
+		if (is_tensor(t->elems[j])) {
+			str_puts(e->out, " = bufferization.to_tensor ");
+			put_memref(e, f, j);
+			str_puts(e->out, " restrict : ");
+			put_memref_type(e, t->elems[j], op->loc);
+			if (e->ver->version >= 20) {
+				str_puts(e->out, " to ");
+				ex_put_type(e, t->elems[j]);
+			}
+		} else {
+			str_printf(e->out, " = async.await %%%s%d", e->aux,
+				   e->futvals[f->id]);
+			if (ns > 1)
+				str_printf(e->out, "#%d", scalar_index(t, j));
+			str_puts(e->out, " : !async.value<");
+			ex_put_type(e, t->elems[j]);
+			str_puts(e->out, ">");
+		}
+		ex_end_line(e, op);
+	}
+}
+
+/* ---- the late schedule's gates */
+
+typedef struct Use {
+	const Value *f;
+	bool found;
+} Use;
+
+static WalkAct
+uses_future(Op *op, void *ctx)
+{
+	Use *u = ctx;
+
+	for (int i = 0; i < op->nargs; i++)
+		if (op->args[i].v == u->f) {
+			u->found = true;
+			return WALK_STOP;
+		}
+	return WALK_GO;
+}
+
+static bool
+op_awaits(const Op *op, const Value *f)
+{
+	Use u = {f, false};
+
+	walk_op((Op *)op, uses_future, &u);
+	return u.found;
+}
+
+/* Before op (the i-th of block b): open the gate of each launch of b
+ * whose future op uses, and at b's terminator every gate still shut,
+ * draining the launches no op of the function awaits. */
+void
+ex_native_gates(Exporter *e, const Block *b, int i)
+{
+	const Op *op = b->ops[i];
+	bool term = i == b->nops - 1;
+
+	if (e->native != NATIVE_LATE)
+		return;
+	for (int k = 0; k < e->nlaunches; k++) {
+		const Value *f = e->launches[k];
+		Use u = {f, false};
+		bool used = op_awaits(op, f);
+		if (e->gateblk[f->id] != b || !e->futgate[f->id] ||
+		    (!term && !used))
+			continue;
+		ex_ind(e);
+		str_printf(e->out, "async.runtime.set_available %%%s%d : "
+			   "!async.token", e->aux, e->futgate[f->id]);
+		ex_end_line(e, op);
+		e->futgate[f->id] = 0;
+		if (used)
+			continue;
+		/* (a use in another block of the function awaits it there) */
+		walk_func(e->curfn, uses_future, &u);
+		if (u.found)
+			continue;
+		ex_ind(e);
+		str_puts(e->out, "async.await ");
+		ex_put_name(e, f);
+		str_puts(e->out, " : !async.token");
+		ex_end_line(e, op);
+	}
+}
+
+/* ---- the entry */
+
+static WalkAct
+count_launch(Op *op, void *ctx)
+{
+	*(int *)ctx += op->kind == OP_ASYNC;
+	return WALK_GO;
+}
+
+void
+ex_native_init(Exporter *e)
+{
+	int n = 0, nv = e->p->nvalues + 1;
+
+	walk_prog(e->p, count_launch, &n);
+	e->futmem = arena_alloc(e->tmp, sizeof(int) * (size_t)nv);
+	e->futgate = arena_alloc(e->tmp, sizeof(int) * (size_t)nv);
+	e->gateblk = arena_alloc(e->tmp, sizeof(Block *) * (size_t)nv);
+	e->launches = arena_alloc(e->tmp, sizeof(Value *) * (size_t)(n + 1));
+	memset(e->futmem, 0, sizeof(int) * (size_t)nv);
+	memset(e->futgate, 0, sizeof(int) * (size_t)nv);
+	memset(e->gateblk, 0, sizeof(Block *) * (size_t)nv);
+}
