@@ -295,7 +295,8 @@ void
 run_copy(Exec *X, Frame *F, const BInst *in)
 {
 	Reg *src = reg(F, in->src), *dst = reg(F, in->v);
-	View vd, vs;
+	View vd = {0}, vs = {0};
+	bool stale_src = false;
 
 	if (src->bad)
 		return;
@@ -305,10 +306,16 @@ run_copy(Exec *X, Frame *F, const BInst *in)
 	}
 	if (in->settle && dst->set && dst->buf >= 0)
 		launch_settle(X, dst->buf);
-	if (insert_dest_copy(in))
+	if (insert_dest_copy(in)) {
 		check_dest_outside(X, F, in, src);
-	else if (!check_read(X, in, in->src, src))
-		return;
+	} else {
+		/* (its version is checked where the copy is read: stale_src) */
+		Reg any = *src;
+		any.ver = src->ver ? VER_ANY : 0;
+		if (!check_read(X, in, in->src, &any))
+			return;
+		stale_src = src->ver && src->ver != VER_ANY && src->buf >= 0;
+	}
 	if (!check_write(X, in, in->v, dst))
 		return;
 	if (src->buf >= 0) {
@@ -329,6 +336,9 @@ run_copy(Exec *X, Frame *F, const BInst *in)
 	}
 	tag_write(X, in, in->src, dst);
 	carry_undef(X, dst, 0, &dst->view, src);
+	if (stale_src && dst->buf >= 0 && !dst->bad && same_sizes(&vd, &vs))
+		shadow_copy_stale(X, dst->buf, &vd, src->buf, &vs,
+				  src->ver);
 }
 
 /* Free the allocation under r (named v in reports): double frees,

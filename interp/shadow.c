@@ -793,14 +793,47 @@ shadow_copy(Exec *X, int hd, const View *vd, int hs, const View *vs)
 	}
 	if (s->uniform)
 		shadow_expand(X, s);
+	if (X->bufs[hd].uniform) /* (before tags is held) */
+		shadow_expand(X, &X->bufs[hd]);
 	for (int d = 0; d < vs->rank; d++)
 		n *= vs->sizes[d];
 	/* through a buffer of tags: source and destination may overlap */
 	tags = xalloc(X, (size_t)(n ? n : 1) * sizeof *tags);
 	VIEW_WALK(vs, pos, li, { tags[li] = s->vers[pos]; });
-	if (X->bufs[hd].uniform)
-		shadow_expand(X, &X->bufs[hd]);
 	VIEW_WALK(vd, pos, li, { X->bufs[hd].vers[pos] = tags[li]; });
+	mem_free(tags);
+}
+
+void
+shadow_copy_stale(Exec *X, int hd, const View *vd, int hs, const View *vs,
+		  uint32_t want)
+{
+	Buf *s = &X->bufs[hs], *d;
+	const uint8_t *undef = undef_map(X, want, hs);
+	uint32_t *tags;
+	int64_t n = 1;
+
+	if (version_undef(X, want))
+		return;
+	/* (both expanded before tags is held: an expansion may run out of
+	 * memory) */
+	d = &X->bufs[hd];
+	if (s->uniform)
+		shadow_expand(X, s);
+	if (d->uniform)
+		shadow_expand(X, d);
+	for (int k = 0; k < vs->rank; k++)
+		n *= vs->sizes[k];
+	/* through a buffer of tags: source and destination may overlap */
+	tags = xalloc(X, (size_t)(n ? n : 1) * sizeof *tags);
+	VIEW_WALK(vs, pos, li, {
+		uint32_t have = s->vers[pos];
+		tags[li] = stale_at(have, want, undef, pos) ? have : 0;
+	});
+	VIEW_WALK(vd, pos, li, {
+		if (tags[li])
+			d->vers[pos] = tags[li];
+	});
 	mem_free(tags);
 }
 

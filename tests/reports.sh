@@ -25,7 +25,10 @@ hasnt "of buffer 0"
 # is a decision like the in-place ones (args s:share)
 expect 1 "$B" run "$call" --strategy inplace-all
 has "==bufdiff== readonly-write: %r at $call:10:5 (decision r:a) writes the read-only buffer of %x"
-has "==bufdiff== stale-read: the copy of %u passed out by the return at $call:16:5 reads %u, but its buffer now holds %w"
+# (the copy of %u passed out by the return at 16:5 copies a stale %u: the
+# read of that copy reports it, not the copy, issue 23 item 3)
+has "==bufdiff== stale-read: the return at $call:7:5 reads %p, but its buffer now holds %w"
+has "    first element [0] of the buffer allocated by the copy of %u passed out by the return at $call:16:5"
 has "==bufdiff== stale-read: the return at $call:7:5 reads %s, but its buffer now holds %w"
 has "    first element [0] of the buffer allocated by the copy of %r passed out by the return at $call:11:5"
 has "  culprits: args s:share, r:a"
