@@ -920,7 +920,15 @@ last_uses(Lower *L, const Block *blk)
 		int at = i;
 		if (op->kind == OP_ASYNC && !(L->ds->lower & LOWER_TEXTUAL_FREES)) {
 			int w = last_await(L, blk, op->res[0]);
+			Value **res = L->futres[op->res[0]->id];
 			at = w > i ? w : blk->nops - 1;
+			/* a result nobody reads lives until the await that
+			 * binds it: freed at the launch, its drain there would
+			 * end the launch at once (a race window closed) */
+			for (int k = 0; res && w > i &&
+			     k < op->res[0]->type->nelems; k++)
+				if (res[k])
+					use_at(L, res[k], w);
 		}
 		uses_of_op(L, op, at);
 	}

@@ -47,9 +47,32 @@ ew_mlir_op(OpKind k, DType dt, int version)
 	if (!ew_allows(k, dt))
 		return NULL;
 	w = &ew_info[k];
+	/* i1 is unsigned in TIR (0 < 1): MLIR's signed ops read true as -1
+	 * (maxsi(1, 0) is 0), so max, min and relu take the i1 logic ops
+	 * (relu = max(x, 0): ori) */
+	if (dt == DT_I1 && k == OP_RELU)
+		return ew_info[OP_MAX].i1;
+	if (dt == DT_I1 && w->i1 && w->xf == X_PLAIN)
+		return w->i1;
 	if (!dtype_is_float(dt))
 		return w->iop;
 	return version < 19 && w->pre19 ? w->pre19 : w->fop;
+}
+
+const char *
+ew_mlir_pred(OpKind k, DType dt)
+{
+	static const char *const u[] = {"ult", "ule", "ugt", "uge"};
+	const char *p;
+
+	if (k < 0 || k >= OP_COUNT || ew_info[k].xf != X_CMP)
+		return NULL;
+	p = dtype_is_float(dt) ? ew_info[k].cmpf : ew_info[k].cmpi;
+	for (size_t i = 0; dt == DT_I1 && p && p[0] == 's' &&
+	     i < sizeof u / sizeof *u; i++)
+		if (!strcmp(u[i] + 1, p + 1))
+			return u[i];
+	return p;
 }
 
 static bool

@@ -284,6 +284,9 @@ const char *ew_mlir_op(OpKind k, DType dt, int version);
  * when none. */
 enum { EWM_EXTRA = 1, EWM_I1 = 2 };
 OpKind ew_of_mlir(const char *name, unsigned how, bool *i1);
+/* The cmpi/cmpf predicate of compare k on dt: ops.h's, but on i1 (TIR's
+ * i1 is unsigned) the unsigned one (ult for slt).  NULL for others. */
+const char *ew_mlir_pred(OpKind k, DType dt);
 /* The compare whose arith.cmpi (cmpf if isfloat) predicate is pred[0..len),
  * or OP_NONE. */
 OpKind ew_of_pred(const char *pred, size_t len, bool isfloat);

@@ -30,6 +30,11 @@ has "    differs at element 0: reference 101, native 200"
 expect 1 "$B" native "$S/cases/mlir/generate-insert-captured.yaml"
 has "native: differ"
 
+# i1 is unsigned in TIR: max, min, relu and compares on i1 exported as
+# MLIR's logic ops and unsigned predicates agree natively
+expect 0 "$B" native "$S/cases/ops/i1-max-min-relu.yaml"
+has "native: agree"
+
 # floats bit for bit (f32, f64), i1 tensors, dynamic shapes
 for c in ops/exp ops/f64 ops/compare ops/dynamic-shapes ops/inputs-random; do
 	expect 0 "$B" native "$S/cases/$c.yaml" --mlir-version 22
@@ -163,6 +168,8 @@ if command -v mlir-opt-19 >/dev/null &&
 fi
 expect 0 "$B" native "$S/cases/fuzz/one-shot-14202609370152969782.yaml" --tool-timeout 30
 has "native outputs (mlir-opt-22, One-Shot Bufferize; launches sync (each launch awaited where it is made)):"
+has "native: agree"
+expect 0 "$B" native "$S/cases/async/await-twice-in-launch.yaml" --tool-timeout 30
 has "native: agree"
 expect 2 "$B" native "$S/cases/mlir/async-prefetch-loop.yaml"
 grep -q "async-prefetch-loop.yaml:[0-9]*:[0-9]*: error: cannot run natively: future %[a-z0-9]* is carried by a loop or a block" "$err" ||

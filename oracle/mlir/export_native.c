@@ -186,7 +186,23 @@ ex_native_yield(Exporter *e, const Op *op)
 	ex_end_line(e, op);
 }
 
-/* The token's await (but under sync), then each value: a tensor from its memref (read
+/* Did an await of f run before op on every path to it (an await in op's
+ * block or an enclosing one, before it)?  A token awaited twice in a
+ * launch's coroutine never resumes, so the second await is left out. */
+static bool
+awaited_before(const Op *op, const Value *f)
+{
+	for (const Op *at = op; at && at->parent; at = at->parent->parent) {
+		const Block *b = at->parent;
+		for (int i = 0; i < at->index && i < b->nops; i++)
+			if (b->ops[i]->kind == OP_AWAIT && b->ops[i]->nargs &&
+			    b->ops[i]->args[0].v == f)
+				return true;
+	}
+	return false;
+}
+
+/* The token's await (but under sync, or awaited before), then each value: a tensor from its memref (read
  * only: several awaits of one future read the same memref), a scalar
  * from its async value. */
 void
@@ -196,9 +212,8 @@ ex_native_await(Exporter *e, const Op *op)
 	const Type *t = f->type;
 	int ns = scalar_index(t, t->nelems);
 
-	/* (under sync the launch was awaited where it was made; a token
-	 * awaited twice in a launch's coroutine never resumes) */
-	if (e->native != NATIVE_SYNC) {
+	/* (under sync the launch was awaited where it was made) */
+	if (e->native != NATIVE_SYNC && !awaited_before(op, f)) {
 		ex_ind(e);
 		str_puts(e->out, "async.await ");
 		ex_put_name(e, f);

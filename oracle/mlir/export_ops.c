@@ -60,8 +60,7 @@ ew_scalar(Exporter *e, const Op *op, OpKind ew, DType dt, Arg a, Arg b,
 	ex_put_arg(e, *res);
 	str_printf(e->out, " = %s ", name);
 	if (xf == X_CMP)
-		str_printf(e->out, "%s, ",
-			   fl ? ew_info[ew].cmpf : ew_info[ew].cmpi);
+		str_printf(e->out, "%s, ", ew_mlir_pred(ew, dt));
 	ex_put_arg(e, a);
 	if (!unary) {
 		str_puts(e->out, ", ");

@@ -377,7 +377,7 @@ imp_op(Imp *I, const MOp *op, int depth)
 	for (size_t i = 0; i < sizeof im_table / sizeof *im_table; i++)
 		if (!strcmp(op->name, im_table[i].name))
 			return im_table[i].fn(I, op, depth);
-	if (imp_scalar_tir(op->name))
+	if (imp_scalar_tir(op))
 		return im_scalar(I, op, depth);
 	if (!strncmp(op->name, "linalg.", 7) && strcmp(op->name, "linalg.yield"))
 		return im_named(I, op, depth);

@@ -62,7 +62,7 @@ void imp_no_attr(Imp *I, const MOp *op, const char *name);
 void imp_ops(Imp *I, const MBlock *b, int depth);
 
 /* import_ops.c */
-const char *imp_scalar_tir(const char *name);
+const char *imp_scalar_tir(const MOp *op);
 void im_scalar(Imp *I, const MOp *op, int depth);
 void im_cmp(Imp *I, const MOp *op, int depth);
 void im_const(Imp *I, const MOp *op, int depth);

@@ -126,7 +126,7 @@ reduce_kind(Imp *I, const MOp *op)
 {
 	int n;
 	const MOp *b = body_op(I, op, &n);
-	const char *t = b && n == 2 ? imp_scalar_tir(b->name) : NULL;
+	const char *t = b && n == 2 ? imp_scalar_tir(b) : NULL;
 
 	if (t && !strcmp(t, "add"))
 		return "reduce.sum";
@@ -255,8 +255,7 @@ ew_body(Imp *I, const MOp *op, int *which, int *nwhich)
 	    strtod(mop_attr(b->ops[0], "value")->text, NULL) == 0) {
 		/* relu = max(x, 0); the exporter's integer neg = subi 0, x */
 		const char *c = b->ops[0]->results[0];
-		bool relu = !strcmp(e->name, "arith.maxsi") ||
-			    (imp_scalar_tir(e->name) && !strcmp(imp_scalar_tir(e->name), "max"));
+		bool relu = imp_scalar_tir(e) && !strcmp(imp_scalar_tir(e), "max");
 		bool neg = !strcmp(e->name, "arith.subi");
 		if (e->noperands == 2 && ((relu && !strcmp(e->operands[1], c)) ||
 		    (neg && !strcmp(e->operands[0], c))) &&
@@ -265,13 +264,13 @@ ew_body(Imp *I, const MOp *op, int *which, int *nwhich)
 			return relu ? "relu" : "neg";
 		}
 	}
-	if (nops != 2 || !imp_scalar_tir(e->name) || strcmp(y->operands[0],
+	if (nops != 2 || !imp_scalar_tir(e) || strcmp(y->operands[0],
 							e->results[0]))
 		imp_fail(I, op, "unsupported body in '%s'", op->name);
 	for (int i = 0; i < e->noperands && i < 2; i++)
 		if ((which[(*nwhich)++] = barg(b, e->operands[i])) < 0)
 			imp_fail(I, op, "unsupported body in '%s'", op->name);
-	return imp_scalar_tir(e->name);
+	return imp_scalar_tir(e);
 }
 
 /* `add %a, %b [into %d]`: without into when the outs is the first input

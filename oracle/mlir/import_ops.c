@@ -12,13 +12,27 @@
 
 /* ---------------------------------------------------------- ops: scalars */
 
-/* The TIR op of an arith/math op on its operands as they are (ops.h's
- * spellings, with the import-only ones), or NULL. */
-const char *
-imp_scalar_tir(const char *name)
+static bool
+on_i1(const MOp *op)
 {
-	OpKind k = ew_of_mlir(name, EWM_EXTRA, NULL);
+	return op->noperands > 0 && op->optypes && op->optypes[0] &&
+	       !strcmp(op->optypes[0], "i1");
+}
 
+/* The TIR op of an arith/math op on its operands as they are (ops.h's
+ * spellings, with the import-only ones; on i1 also the logic ops the
+ * exporter writes for max and min), or NULL.  TIR's i1 is unsigned:
+ * MLIR's maxsi on i1 is TIR's min (true is -1), minsi its max. */
+const char *
+imp_scalar_tir(const MOp *op)
+{
+	bool i1 = on_i1(op);
+	OpKind k = ew_of_mlir(op->name, EWM_EXTRA | (i1 ? EWM_I1 : 0), NULL);
+
+	if (i1 && k == OP_MAX && !strcmp(op->name, "arith.maxsi"))
+		k = OP_MIN;
+	else if (i1 && k == OP_MIN && !strcmp(op->name, "arith.minsi"))
+		k = OP_MAX;
 	return k == OP_NONE ? NULL : op_info[k].name;
 }
 
@@ -31,7 +45,7 @@ is_zero_lit(const IVal *v)
 void
 im_scalar(Imp *I, const MOp *op, int depth)
 {
-	const char *t = imp_scalar_tir(op->name);
+	const char *t = imp_scalar_tir(op);
 
 	/* the exporter's integer neg: subi 0, x with the 0 at the op's loc */
 	if (!strcmp(op->name, "arith.subi") && op->noperands == 2 &&
@@ -49,6 +63,26 @@ im_scalar(Imp *I, const MOp *op, int depth)
 	imp_put_type_end(I, op);
 }
 
+/* The TIR compare of cmpi predicate p (len bytes) on i1, where TIR is
+ * unsigned: ult is lt; slt reads true as -1, so it is gt (sle ge, sgt
+ * lt, sge le). */
+static OpKind
+i1_pred(const char *p, size_t len)
+{
+	static const char *const swap[][2] = {
+		{"slt", "sgt"}, {"sle", "sge"}, {"sgt", "slt"}, {"sge", "sle"},
+	};
+	char s[4];
+
+	if (len != 3 || (p[0] != 'u' && p[0] != 's'))
+		return ew_of_pred(p, len, false);
+	for (size_t i = 0; p[0] == 's' && i < sizeof swap / sizeof *swap; i++)
+		if (!memcmp(p, swap[i][0], 3))
+			return ew_of_pred(swap[i][1], 3, false);
+	s[0] = 's', s[1] = p[1], s[2] = p[2], s[3] = 0;
+	return ew_of_pred(s, 3, false);
+}
+
 /* The TIR compare of an arith.cmpi/cmpf: its predicate by name
  * (`#arith<cmpi_predicate slt>`) or by MLIR's number. */
 static const char *
@@ -58,6 +92,8 @@ cmp_pred(Imp *I, const MOp *op)
 	bool f = !strcmp(op->name, "arith.cmpf");
 	int64_t k = -1;
 	OpKind c = OP_NONE;
+	const char *p = NULL;
+	size_t len = 0;
 
 	if (!a)
 		imp_fail(I, op, "'%s' without a predicate", op->name);
@@ -68,12 +104,13 @@ cmp_pred(Imp *I, const MOp *op)
 		w = w ? w + 1 : a->text;
 		gt = strchr(w, '>');
 		if (gt)
-			c = ew_of_pred(w, (size_t)(gt - w), f);
+			p = w, len = (size_t)(gt - w);
 	} else if (mlir_cmp_pred(f, k)) {
-		const char *p = mlir_cmp_pred(f, k);
-
-		c = ew_of_pred(p, strlen(p), f);
+		p = mlir_cmp_pred(f, k);
+		len = strlen(p);
 	}
+	if (p)
+		c = !f && on_i1(op) ? i1_pred(p, len) : ew_of_pred(p, len, f);
 	if (c == OP_NONE)
 		imp_fail(I, op, "unsupported predicate '%s'", a->text);
 	return op_info[c].name;
