@@ -137,6 +137,11 @@ expect 1 "$B" run "$S/cases/mlir/forall-dead-write-into-shared.yaml" --strategy 
 has "  native: confirmed: MLIR's own output differs too; output 0 element 0: reference 1.5, native -1.5"
 has "  miscompile: no order of the forall's trips, each seeing what the earlier ones inserted, gives these outputs (not a race)"
 
+# a reference that fails at an assert: natively cf.assert aborts, which
+# matches (before, no native verdict: such fuzz programs had none)
+expect 0 "$B" run "$S/cases/ops/assert-fail.yaml" --strategy mlir:mlir-opt-22 --confirm
+has "  native: agree: MLIR's own output agrees with the reference: MLIR's code aborts, as the reference fails at the assert of line 9"
+
 # --strategy mlir-native: MLIR's own output is the verdict
 expect 1 "$B" run "$S/cases/mlir/forall-dead-write-into-shared.yaml" --strategy mlir-native:mlir-opt-22
 has "run 1: mlir-native:mlir-opt-22, schedule sync: diverge"
@@ -147,7 +152,7 @@ has "run 1: mlir-native:mlir-opt-22, schedule sync: agree (as expected)"
 # in-place host write under a pending launch, confirmed on 22 and 19 with
 # the launch held until its await; a program whose launches MLIR gets
 # right agrees under both schedules (a launch inside a launch: the sync
-# run awaits each token once); a carried future is a located refusal
+# run awaits each token once)
 a=$S/cases/mlir/async-host-write-while-launch-reads.yaml
 expect 1 "$B" native "$a"
 has "native outputs (mlir-opt-22, One-Shot Bufferize; launches late (each launch held until its first await)):"
@@ -171,9 +176,13 @@ has "native outputs (mlir-opt-22, One-Shot Bufferize; launches sync (each launch
 has "native: agree"
 expect 0 "$B" native "$S/cases/async/await-twice-in-launch.yaml" --tool-timeout 30
 has "native: agree"
-expect 2 "$B" native "$S/cases/mlir/async-prefetch-loop.yaml"
-grep -q "async-prefetch-loop.yaml:[0-9]*:[0-9]*: error: cannot run natively: future %[a-z0-9]* is carried by a loop or a block" "$err" ||
-	fail "no located refusal of a carried future"
+# a future carried by a loop: awaited where it is carried, its values in
+# memrefs; a token alone carried is a located refusal
+expect 0 "$B" native "$S/cases/mlir/async-prefetch-loop.yaml" --tool-timeout 30
+has "native: agree"
+expect 2 "$B" native "$S/cases/async/carried-token-and-swap.yaml"
+grep -q "carried-token-and-swap.yaml:[0-9]*:[0-9]*: error: cannot run natively: future %[a-z0-9]* (a token alone) is carried by a loop or a block" "$err" ||
+	fail "no located refusal of a carried token"
 
 # --confirm on fuzz: every program judged natively, counted in the summary;
 # seed 5041 is a cf miscompile MLIR's own code shows (a confirmed bucket)

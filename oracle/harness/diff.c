@@ -8,6 +8,7 @@
  * expectations (verdict, outputs, blame, memory, culprits, decisions).
  */
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 
 #include "harness.h"
@@ -145,6 +146,35 @@ native_verdict(RunOut *o)
 	}
 }
 
+/* The reference fails at an assert, so its "output" is that failure:
+ * natively cf.assert aborts (SIGABRT; its message is lost with the
+ * buffered stdout), which matches; a run that returns has gone past it,
+ * which differs; anything else (an LLVM crash, a timeout) is a failure
+ * of the judge. */
+static void
+judge_abort(const Case *c, const Native *nr, const Diag *d, bool failed,
+	    NativeJudge *j)
+{
+	const ToolResult *t = &nr->tool;
+
+	if (t->status == TOOL_SIGNAL && t->code == SIGABRT &&
+	    !(t->err && (strstr(t->err, "LLVM ERROR") ||
+			 strstr(t->err, "error:")))) {
+		j->verdict = failed ? NATIVE_LATENT : NATIVE_AGREE;
+		fmt_snprintf(j->msg, sizeof j->msg, "MLIR's code aborts, as the "
+			     "reference fails at the assert of line %d",
+			     c->ref_failed->loc.line);
+	} else if (t->status == TOOL_OK) {
+		j->verdict = failed ? NATIVE_CONFIRMED : NATIVE_MISSED;
+		fmt_snprintf(j->msg, sizeof j->msg, "MLIR's code runs past the "
+			     "assert of line %d, where the reference fails",
+			     c->ref_failed->loc.line);
+	} else {
+		j->verdict = NATIVE_FAILED;
+		fmt_snprintf(j->msg, sizeof j->msg, "%s", d->msg);
+	}
+}
+
 /* --confirm: the program as the run's MLIR tool bufferizes it, run
  * natively on the case's inputs and compared with the reference. */
 static void
@@ -160,21 +190,23 @@ confirm(const RunConfig *cfg, const Case *c, const Strategy *s,
 	Diag d;
 	bool failed = o->verdict == VERDICT_DIVERGE || o->verdict == VERDICT_FAULT;
 
-	/* (a reference that fails at an assert has no outputs to compare:
-	 * natively the assert aborts) */
 	if ((!cfg->confirm && s->kind != STRAT_NATIVE) ||
 	    (s->kind != STRAT_MLIR && s->kind != STRAT_PIPELINE &&
 	     s->kind != STRAT_NATIVE) ||
-	    o->verdict == VERDICT_TOOL_ERROR || o->status == STATUS_BAD || !no.v ||
-	    c->ref_failed)
+	    o->verdict == VERDICT_TOOL_ERROR || o->status == STATUS_BAD || !no.v)
 		return;
 	if (s->kind == STRAT_PIPELINE)
 		no.pipeline = o->pipeline ? o->pipeline
 			      : eo->mlir_pipeline && *eo->mlir_pipeline
 			      ? eo->mlir_pipeline : MLIR_PIPELINE;
 	j->output = -1;
-	if (native_run(c->prog, c->file, c->entry, c->inputs, ref, nref, &no,
-		       &nr, &d)) {
+	if (c->ref_failed) {
+		/* (the reference fails at an assert: natively it aborts) */
+		native_run(c->prog, c->file, c->entry, c->inputs, ref, 0, &no,
+			   &nr, &d);
+		judge_abort(c, &nr, &d, failed, j);
+	} else if (native_run(c->prog, c->file, c->entry, c->inputs, ref, nref,
+			      &no, &nr, &d)) {
 		j->verdict = NATIVE_FAILED;
 		fmt_snprintf(j->msg, sizeof j->msg, "%s", d.msg);
 	} else {

@@ -167,6 +167,13 @@ ex_put_type(Exporter *e, const Type *t)
 		str_puts(e->out, type_str(t, buf, sizeof buf));
 		return;
 	}
+	if (e->native) { /* carried: its values, tensors as memrefs */
+		for (int j = 0; j < t->nelems; j++) {
+			str_puts(e->out, j ? ", " : "");
+			ex_native_value_type(e, t->elems[j]);
+		}
+		return;
+	}
 	str_puts(e->out, "!async.token");
 	for (int j = 0; j < t->nelems; j++) {
 		str_puts(e->out, ", !async.value<");
@@ -175,11 +182,19 @@ ex_put_type(Exporter *e, const Type *t)
 	}
 }
 
-/* How many MLIR values stand for one of type t. */
+/* How many MLIR values stand for one of type t (natively a carried
+ * future is its values alone, export_native.c). */
 int
-ex_width(const Type *t)
+ex_width(const Exporter *e, const Type *t)
 {
-	return t->kind == TY_FUTURE ? 1 + t->nelems : 1;
+	return t->kind != TY_FUTURE ? 1 : e->native ? t->nelems : 1 + t->nelems;
+}
+
+/* The Arg.fj of slot j of a future: natively there is no token slot. */
+int
+ex_slot_fj(const Exporter *e, int j)
+{
+	return e->native ? j + 1 : j;
 }
 
 void
@@ -208,7 +223,7 @@ ex_put_arrow(Exporter *e, Type *const *t, int n)
 	int w = 0;
 
 	for (int i = 0; i < n; i++)
-		w += ex_width(t[i]);
+		w += ex_width(e, t[i]);
 	if (!n)
 		return;
 	str_puts(e->out, w == 1 ? " -> " : " -> (");
@@ -336,6 +351,10 @@ ex_put_futval(Exporter *e, const Value *f, int j)
 {
 	int n = f->type->nelems;
 
+	if (e->native && !e->futsep[f->id]) {
+		ex_native_futval(e, f, j);
+		return;
+	}
 	if (e->futsep[f->id])
 		str_printf(e->out, "%%%s%d", e->aux, e->futvals[f->id] + j);
 	else if (n > 1)
@@ -351,25 +370,30 @@ ex_carry_names(Exporter *e, const Value *f)
 {
 	if (f->type->kind != TY_FUTURE || e->futvals[f->id])
 		return;
-	if (e->native)
-		ex_fail(e, f->loc, "cannot run natively: future %%%s is carried "
-			"by a loop or a block (convert-async-to-llvm leaves async "
-			"block arguments unconverted)", f->name);
+	if (e->native && !f->type->nelems)
+		ex_fail(e, f->loc, "cannot run natively: future %%%s (a token "
+			"alone) is carried by a loop or a block "
+			"(convert-async-to-llvm leaves async block arguments "
+			"unconverted)", f->name);
 	e->futvals[f->id] = e->naux + 1;
 	e->futsep[f->id] = true;
 	e->naux += f->type->nelems;
 }
 
-/* `%f, %_N` for a future (its token and values), else `%v`. */
+/* `%f, %_N` for a future (its token and values; natively its values),
+ * else `%v`. */
 void
 ex_put_slots(Exporter *e, const Value *v)
 {
-	ex_put_name(e, v);
-	if (v->type->kind != TY_FUTURE)
+	if (v->type->kind != TY_FUTURE) {
+		ex_put_name(e, v);
 		return;
+	}
 	ex_carry_names(e, v);
+	if (!e->native)
+		ex_put_name(e, v);
 	for (int j = 0; j < v->type->nelems; j++) {
-		str_puts(e->out, ", ");
+		str_puts(e->out, j || !e->native ? ", " : "");
 		ex_put_futval(e, v, j);
 	}
 }
@@ -397,13 +421,14 @@ ex_slots(Exporter *e, const Arg *a, int n, int *nout)
 	Arg *s;
 
 	for (int i = 0; i < n; i++)
-		w += a[i].v ? ex_width(a[i].v->type) : 1;
+		w += a[i].v ? ex_width(e, a[i].v->type) : 1;
 	s = ex_args_new(e, w);
 	for (int i = 0; i < n; i++) {
-		int wi = a[i].v ? ex_width(a[i].v->type) : 1;
+		int wi = a[i].v ? ex_width(e, a[i].v->type) : 1;
 		for (int j = 0; j < wi; j++) {
 			s[k] = a[i];
-			s[k++].fj = j;
+			s[k++].fj = a[i].v && a[i].v->type->kind == TY_FUTURE
+				    ? ex_slot_fj(e, j) : j;
 		}
 	}
 	*nout = w;

@@ -40,7 +40,7 @@ typedef struct Exporter {
 	 * (value j's is +j), of the launch's gate token (0 once opened) and
 	 * the block that launched it; the launches in order */
 	int native;
-	int *futmem, *futgate;
+	int *futmem, *futgate, *futscal;
 	const Block **gateblk;
 	const Value **launches;
 	int nlaunches;
@@ -66,7 +66,8 @@ void ex_put_scalar(Exporter *e, DType dt, bool isfloat, double f, int64_t i);
 void ex_rec(Exporter *e, const Op *op, const char *mlir, const Arg *ops,
 	int nops, const int *tied, Value *const *res, int nres);
 Arg ex_arg_of(const Value *v);
-int ex_width(const Type *t);
+int ex_width(const Exporter *e, const Type *t);
+int ex_slot_fj(const Exporter *e, int j);
 void ex_put_futval(Exporter *e, const Value *f, int j);
 void ex_carry_names(Exporter *e, const Value *f);
 void ex_put_slots(Exporter *e, const Value *v);
@@ -123,5 +124,7 @@ void ex_native_async(Exporter *e, const Op *op);
 void ex_native_yield(Exporter *e, const Op *op);
 void ex_native_await(Exporter *e, const Op *op);
 void ex_native_gates(Exporter *e, const Block *b, int i);
+void ex_native_value_type(Exporter *e, const Type *t);
+void ex_native_futval(Exporter *e, const Value *f, int j);
 
 #endif

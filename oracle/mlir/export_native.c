@@ -17,6 +17,13 @@
  *   async.await %f : !async.token
  *   %a = bufferization.to_tensor %__m1 restrict : memref<4xf32> ...
  *
+ * A future carried by a loop or a block is awaited where it is carried
+ * (a legal point: before its await) and carried as its values, tensors as
+ * their memrefs (`iter_args(%__3 = %__1) -> (memref<4xf32>)`): an await
+ * of a carried future reads them (to_tensor), no token crosses a block
+ * boundary (convert-async-to-llvm leaves async block arguments
+ * unconverted).  A carried token alone (`future<>`) is refused.
+ *
  * The schedule is forced, so a native run is deterministic: `late` holds
  * each launch at a gate token made available just before the first op of
  * the launching block that uses its future (the await, or the op whose
@@ -26,9 +33,7 @@
  * start at any time before it is awaited), so an output that differs from
  * the reference is MLIR's code, not the schedule.  The gates and the extra
  * awaits touch no tensor, so One-Shot's decisions on the host ops are the
- * ones it takes without them.  A future carried by a loop or a block
- * cannot run natively (convert-async-to-llvm leaves async block arguments
- * unconverted): a located error.
+ * ones it takes without them.
  */
 #include <string.h>
 
@@ -52,6 +57,31 @@ static bool
 is_tensor(const Type *t)
 {
 	return t->kind == TY_TENSOR;
+}
+
+/* The MLIR type a carried future's value j of type t is: a memref for a
+ * tensor, else t. */
+void
+ex_native_value_type(Exporter *e, const Type *t)
+{
+	if (is_tensor(t))
+		put_memref_type(e, t, t->loc);
+	else
+		ex_put_type(e, t);
+}
+
+/* Value j of launch future f where it is carried: its memref, or the
+ * scalar awaited just before (ex_native_gates). */
+void
+ex_native_futval(Exporter *e, const Value *f, int j)
+{
+	if (is_tensor(f->type->elems[j]))
+		str_printf(e->out, "%%%s%d", e->aux, e->futmem[f->id] + j);
+	else if (e->futscal[f->id])
+		str_printf(e->out, "%%%s%d", e->aux, e->futscal[f->id] + j);
+	else
+		ir_bug("native export: scalar %d of %%%s carried unawaited", j,
+		       f->name);
 }
 
 /* The number of scalar values before value j of future type t (their
@@ -186,6 +216,44 @@ ex_native_yield(Exporter *e, const Op *op)
 	ex_end_line(e, op);
 }
 
+/* `%a = bufferization.to_tensor %m restrict` of memref name m (the aux
+ * number) for tensor type t. */
+static void
+put_to_tensor(Exporter *e, const Op *op, int m, const Type *t)
+{
+	str_printf(e->out, " = bufferization.to_tensor %%%s%d restrict : ",
+		   e->aux, m);
+	put_memref_type(e, t, op->loc);
+	if (e->ver->version >= 20) {
+		str_puts(e->out, " to ");
+		ex_put_type(e, t);
+	}
+}
+
+/* An await of a carried future: each tensor from its memref, each
+ * scalar by an identity op (ori x, x; maximumf x, x) on its value. */
+static void
+await_carried(Exporter *e, const Op *op, const Value *f)
+{
+	const Type *t = f->type;
+
+	for (int j = 0; j < op->nres && j < t->nelems; j++) {
+		const Type *tj = t->elems[j];
+		int v = e->futvals[f->id] + j;
+		ex_ind(e);
+		ex_put_name(e, op->res[j]);
+		if (is_tensor(tj)) {
+			put_to_tensor(e, op, v, tj);
+		} else {
+			str_printf(e->out, " = %s %%%s%d, %%%s%d : ",
+				   dtype_is_float(tj->dt) ? "arith.maximumf"
+				   : "arith.ori", e->aux, v, e->aux, v);
+			ex_put_type(e, tj);
+		}
+		ex_end_line(e, op);
+	}
+}
+
 /* Did an await of f run before op on every path to it (an await in op's
  * block or an enclosing one, before it)?  A token awaited twice in a
  * launch's coroutine never resumes, so the second await is left out. */
@@ -212,6 +280,11 @@ ex_native_await(Exporter *e, const Op *op)
 	const Type *t = f->type;
 	int ns = scalar_index(t, t->nelems);
 
+	if (e->futsep[f->id]) { /* carried: its values, awaited already */
+		await_carried(e, op, f);
+		return;
+	}
+
 	/* (under sync the launch was awaited where it was made) */
 	if (e->native != NATIVE_SYNC && !awaited_before(op, f)) {
 		ex_ind(e);
@@ -224,14 +297,7 @@ ex_native_await(Exporter *e, const Op *op)
 		ex_ind(e);
 		ex_put_name(e, op->res[j]);
 		if (is_tensor(t->elems[j])) {
-			str_puts(e->out, " = bufferization.to_tensor ");
-			put_memref(e, f, j);
-			str_puts(e->out, " restrict : ");
-			put_memref_type(e, t->elems[j], op->loc);
-			if (e->ver->version >= 20) {
-				str_puts(e->out, " to ");
-				ex_put_type(e, t->elems[j]);
-			}
+			put_to_tensor(e, op, e->futmem[f->id] + j, t->elems[j]);
 		} else {
 			str_printf(e->out, " = async.await %%%s%d", e->aux,
 				   e->futvals[f->id]);
@@ -244,6 +310,8 @@ ex_native_await(Exporter *e, const Op *op)
 		ex_end_line(e, op);
 	}
 }
+
+static void carry_awaits(Exporter *e, const Op *op);
 
 /* ---- the late schedule's gates */
 
@@ -283,9 +351,9 @@ ex_native_gates(Exporter *e, const Block *b, int i)
 	const Op *op = b->ops[i];
 	bool term = i == b->nops - 1;
 
-	if (e->native != NATIVE_LATE)
+	if (!e->native)
 		return;
-	for (int k = 0; k < e->nlaunches; k++) {
+	for (int k = 0; e->native == NATIVE_LATE && k < e->nlaunches; k++) {
 		const Value *f = e->launches[k];
 		Use u = {f, false};
 		bool used = op_awaits(op, f);
@@ -309,6 +377,66 @@ ex_native_gates(Exporter *e, const Block *b, int i)
 		str_puts(e->out, " : !async.token");
 		ex_end_line(e, op);
 	}
+	carry_awaits(e, op);
+}
+
+/* ---- carry points */
+
+/* Does op pass its operand i on to a block (a for's init, a for body's
+ * yield, a branch's successor operand)? */
+static bool
+carries(const Op *op, int i)
+{
+	const Op *parent = op->parent ? op->parent->parent : NULL;
+
+	return (op->kind == OP_FOR && i >= 3) || op->kind == OP_BR ||
+	       (op->kind == OP_COND_BR && i > 0) ||
+	       (op->kind == OP_YIELD && parent && parent->kind == OP_FOR);
+}
+
+/* Before op: each launch future it carries is awaited (its token, unless
+ * under sync or awaited before) and its scalars are taken out, so only
+ * memrefs and scalars cross the block boundary. */
+static void
+carry_awaits(Exporter *e, const Op *op)
+{
+	for (int i = 0; i < op->nargs; i++) {
+		const Value *f = op->args[i].v;
+		const Type *t = f ? f->type : NULL;
+		bool again = false;
+		int ns;
+		if (!t || t->kind != TY_FUTURE || !carries(op, i) ||
+		    e->futsep[f->id] || !e->futvals[f->id])
+			continue;
+		for (int k = 0; k < i && !again; k++) /* (carried twice) */
+			again = op->args[k].v == f && carries(op, k);
+		if (again)
+			continue;
+		if (e->native != NATIVE_SYNC && !awaited_before(op, f)) {
+			ex_ind(e);
+			str_puts(e->out, "async.await ");
+			ex_put_name(e, f);
+			str_puts(e->out, " : !async.token");
+			ex_end_line(e, op);
+		}
+		ns = scalar_index(t, t->nelems);
+		e->futscal[f->id] = e->naux + 1;
+		e->naux += t->nelems;
+		for (int j = 0; j < t->nelems; j++) {
+			if (is_tensor(t->elems[j]))
+				continue;
+			ex_ind(e);
+			str_printf(e->out, "%%%s%d = async.await %%%s%d", e->aux,
+				   e->futscal[f->id] + j, e->aux,
+				   e->futvals[f->id]);
+			if (ns > 1)
+				str_printf(e->out, "#%d", scalar_index(t, j));
+			str_puts(e->out, " : !async.value<");
+			ex_put_type(e, t->elems[j]);
+			str_puts(e->out, ">");
+			ex_end_line(e, op);
+		}
+	}
 }
 
 /* ---- the entry */
@@ -328,6 +456,8 @@ ex_native_init(Exporter *e)
 	walk_prog(e->p, count_launch, &n);
 	e->futmem = arena_alloc(e->tmp, sizeof(int) * (size_t)nv);
 	e->futgate = arena_alloc(e->tmp, sizeof(int) * (size_t)nv);
+	e->futscal = arena_alloc(e->tmp, sizeof(int) * (size_t)nv);
+	memset(e->futscal, 0, sizeof(int) * (size_t)nv);
 	e->gateblk = arena_alloc(e->tmp, sizeof(Block *) * (size_t)nv);
 	e->launches = arena_alloc(e->tmp, sizeof(Value *) * (size_t)(n + 1));
 	memset(e->futmem, 0, sizeof(int) * (size_t)nv);

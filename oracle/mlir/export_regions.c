@@ -138,7 +138,7 @@ ex_for(Exporter *e, const Op *op)
 	tied = arena_alloc(e->tmp, sizeof(int) * (size_t)(m + 1));
 	res = arena_alloc(e->tmp, sizeof *res * (size_t)(m + 1));
 	for (int j = 0; j < op->nres; j++)
-		for (int k = 0; k < ex_width(op->res[j]->type); k++)
+		for (int k = 0; k < ex_width(e, op->res[j]->type); k++)
 			res[nres++] = op->res[j];
 	for (int j = 0; j < nres; j++)
 		tied[j] = 3 + j;
@@ -156,9 +156,10 @@ ex_for(Exporter *e, const Op *op)
 	ex_put_arg(e, s[2]);
 	for (int i = 3, k = 3; i < n; i++) {
 		const Value *ia = op->body->args[i - 2];
-		for (int j = 0; j < ex_width(ia->type); j++, k++) {
+		for (int j = 0; j < ex_width(e, ia->type); j++, k++) {
 			str_puts(e->out, k == 3 ? " iter_args(" : ", ");
-			ex_put_arg(e, (Arg){.v = ia, .fj = j});
+			ex_put_arg(e, (Arg){.v = ia, .fj = ia->type->kind == TY_FUTURE
+					    ? ex_slot_fj(e, j) : j});
 			str_puts(e->out, " = ");
 			ex_put_arg(e, s[k]);
 		}
@@ -552,6 +553,16 @@ ex_cfg_block(Exporter *e, const Block *b)
 	for (int i = 0; i < b->nargs; i++) {
 		const Value *v = b->args[i];
 		str_puts(e->out, i ? ", " : "(");
+		if (v->type->kind == TY_FUTURE && e->native) {
+			/* `%_3: memref<4xf32>, %_4: f32` */
+			for (int j = 0; j < v->type->nelems; j++) {
+				str_puts(e->out, j ? ", " : "");
+				ex_put_futval(e, v, j);
+				str_puts(e->out, ": ");
+				ex_native_value_type(e, v->type->elems[j]);
+			}
+			continue;
+		}
 		ex_put_name(e, v);
 		if (v->type->kind == TY_FUTURE) {
 			/* `%g: !async.token, %_3: !async.value<T>` */

@@ -607,7 +607,7 @@ native_text(FILE *out, const RunOut *r)
 	if (j->verdict == NATIVE_NONE)
 		return;
 	fprintf(out, "  native: %s", what[j->verdict]);
-	if (j->verdict == NATIVE_FAILED)
+	if (j->msg[0])
 		fprintf(out, ": %s", j->msg);
 	if (j->output >= 0 && j->verdict != NATIVE_FAILED)
 		fprintf(out, "; output %d element %lld: reference %.9g, native "
@@ -1332,7 +1332,7 @@ native_json(const NativeJudge *n)
 			   json_string(native_verdict_names[n->verdict]));
 
 	ok = ok && set(j, "command", json_string(n->command ? n->command : ""));
-	if (ok && n->verdict == NATIVE_FAILED)
+	if (ok && n->msg[0])
 		ok = set(j, "message", json_string(n->msg));
 	if (ok && n->output >= 0 && n->verdict != NATIVE_FAILED) {
 		ok = set(j, "output", json_integer(n->output));
