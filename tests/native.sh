@@ -142,6 +142,18 @@ has "  miscompile: no order of the forall's trips, each seeing what the earlier 
 expect 0 "$B" run "$S/cases/ops/assert-fail.yaml" --strategy mlir:mlir-opt-22 --confirm
 has "  native: agree: MLIR's own output agrees with the reference: MLIR's code aborts, as the reference fails at the assert of line 9"
 
+# ... and one that cannot run natively (a launch value of dynamic shape)
+# is a failed judge, not a run past the assert (`missed`: 24 programs of
+# two --confirm campaigns)
+printf '%s\n' 'case: t/assert-dyn' 'program: |' \
+	'  func @main(%p: tensor<?xi32>, %n: index) -> tensor<?xi32> {' \
+	'    %f = async stream 0 -> (tensor<?xi32>) {' '      yield %p' '    }' \
+	'    %ok = lt %n, 1 : index' '    assert %ok, "n stays small"' \
+	'    %q = await %f' '    return %q' '  }' 'inputs:' \
+	'  p: {random: 1, min: 0, max: 3, shape: [4]}' '  n: 2' > assert-dyn.yaml
+expect 0 "$B" run assert-dyn.yaml --strategy mlir:mlir-opt-22 --confirm
+contains "  native: failed: cannot run natively: a launch value of dynamic shape tensor<?xi32>"
+
 # --strategy mlir-native: MLIR's own output is the verdict
 expect 1 "$B" run "$S/cases/mlir/forall-dead-write-into-shared.yaml" --strategy mlir-native:mlir-opt-22
 has "run 1: mlir-native:mlir-opt-22, schedule sync: diverge"

@@ -157,7 +157,10 @@ judge_abort(const Case *c, const Native *nr, const Diag *d, bool failed,
 {
 	const ToolResult *t = &nr->tool;
 
-	if (t->status == TOOL_SIGNAL && t->code == SIGABRT &&
+	if (!nr->command) { /* (it never ran: the export failed) */
+		j->verdict = NATIVE_FAILED;
+		fmt_snprintf(j->msg, sizeof j->msg, "%s", d->msg);
+	} else if (t->status == TOOL_SIGNAL && t->code == SIGABRT &&
 	    !(t->err && (strstr(t->err, "LLVM ERROR") ||
 			 strstr(t->err, "error:")))) {
 		j->verdict = failed ? NATIVE_LATENT : NATIVE_AGREE;

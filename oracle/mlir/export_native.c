@@ -59,6 +59,44 @@ is_tensor(const Type *t)
 	return t->kind == TY_TENSOR;
 }
 
+/* The number of scalar values before value j of future type t (their
+ * index among async.execute's !async.value results). */
+static int
+scalar_index(const Type *t, int j)
+{
+	int k = 0;
+
+	for (int i = 0; i < j; i++)
+		k += !is_tensor(t->elems[i]);
+	return k;
+}
+
+/* `async.await %__N#k : !async.value<T>` of launch future f's scalar j
+ * (k: its index among the scalars). */
+static void
+put_value_await(Exporter *e, const Value *f, int j)
+{
+	const Type *t = f->type;
+
+	str_printf(e->out, "async.await %%%s%d", e->aux, e->futvals[f->id]);
+	if (scalar_index(t, t->nelems) > 1)
+		str_printf(e->out, "#%d", scalar_index(t, j));
+	str_puts(e->out, " : !async.value<");
+	ex_put_type(e, t->elems[j]);
+	str_puts(e->out, ">");
+}
+
+/* `async.await %f : !async.token` at op's place. */
+static void
+put_token_await(Exporter *e, const Value *f, const Op *op)
+{
+	ex_ind(e);
+	str_puts(e->out, "async.await ");
+	ex_put_name(e, f);
+	str_puts(e->out, " : !async.token");
+	ex_end_line(e, op);
+}
+
 /* The MLIR type a carried future's value j of type t is: a memref for a
  * tensor, else t. */
 void
@@ -84,17 +122,6 @@ ex_native_futval(Exporter *e, const Value *f, int j)
 		       f->name);
 }
 
-/* The number of scalar values before value j of future type t (their
- * index among async.execute's !async.value results). */
-static int
-scalar_index(const Type *t, int j)
-{
-	int k = 0;
-
-	for (int i = 0; i < j; i++)
-		k += !is_tensor(t->elems[i]);
-	return k;
-}
 
 static void
 put_memref(Exporter *e, const Value *f, int j)
@@ -160,11 +187,7 @@ ex_native_async(Exporter *e, const Op *op)
 	str_puts(e->out, "}");
 	ex_end_line(e, op);
 	if (e->native == NATIVE_SYNC) {
-		ex_ind(e);
-		str_puts(e->out, "async.await ");
-		ex_put_name(e, f);
-		str_puts(e->out, " : !async.token");
-		ex_end_line(e, op);
+		put_token_await(e, f, op);
 	}
 }
 
@@ -270,15 +293,14 @@ awaited_before(const Op *op, const Value *f)
 	return false;
 }
 
-/* The token's await (but under sync, or awaited before), then each value: a tensor from its memref (read
- * only: several awaits of one future read the same memref), a scalar
- * from its async value. */
+/* The token's await (but under sync, or awaited before), then each
+ * value: a tensor from its memref (read only: several awaits of one
+ * future read the same memref), a scalar from its async value. */
 void
 ex_native_await(Exporter *e, const Op *op)
 {
 	const Value *f = op->args[0].v;
 	const Type *t = f->type;
-	int ns = scalar_index(t, t->nelems);
 
 	if (e->futsep[f->id]) { /* carried: its values, awaited already */
 		await_carried(e, op, f);
@@ -287,11 +309,7 @@ ex_native_await(Exporter *e, const Op *op)
 
 	/* (under sync the launch was awaited where it was made) */
 	if (e->native != NATIVE_SYNC && !awaited_before(op, f)) {
-		ex_ind(e);
-		str_puts(e->out, "async.await ");
-		ex_put_name(e, f);
-		str_puts(e->out, " : !async.token");
-		ex_end_line(e, op);
+		put_token_await(e, f, op);
 	}
 	for (int j = 0; j < op->nres && j < t->nelems; j++) {
 		ex_ind(e);
@@ -299,13 +317,8 @@ ex_native_await(Exporter *e, const Op *op)
 		if (is_tensor(t->elems[j])) {
 			put_to_tensor(e, op, e->futmem[f->id] + j, t->elems[j]);
 		} else {
-			str_printf(e->out, " = async.await %%%s%d", e->aux,
-				   e->futvals[f->id]);
-			if (ns > 1)
-				str_printf(e->out, "#%d", scalar_index(t, j));
-			str_puts(e->out, " : !async.value<");
-			ex_put_type(e, t->elems[j]);
-			str_puts(e->out, ">");
+			str_puts(e->out, " = ");
+			put_value_await(e, f, j);
 		}
 		ex_end_line(e, op);
 	}
@@ -371,11 +384,7 @@ ex_native_gates(Exporter *e, const Block *b, int i)
 		walk_func(e->curfn, uses_future, &u);
 		if (u.found)
 			continue;
-		ex_ind(e);
-		str_puts(e->out, "async.await ");
-		ex_put_name(e, f);
-		str_puts(e->out, " : !async.token");
-		ex_end_line(e, op);
+		put_token_await(e, f, op);
 	}
 	carry_awaits(e, op);
 }
@@ -404,7 +413,6 @@ carry_awaits(Exporter *e, const Op *op)
 		const Value *f = op->args[i].v;
 		const Type *t = f ? f->type : NULL;
 		bool again = false;
-		int ns;
 		if (!t || t->kind != TY_FUTURE || !carries(op, i) ||
 		    e->futsep[f->id] || !e->futvals[f->id])
 			continue;
@@ -413,27 +421,17 @@ carry_awaits(Exporter *e, const Op *op)
 		if (again)
 			continue;
 		if (e->native != NATIVE_SYNC && !awaited_before(op, f)) {
-			ex_ind(e);
-			str_puts(e->out, "async.await ");
-			ex_put_name(e, f);
-			str_puts(e->out, " : !async.token");
-			ex_end_line(e, op);
+			put_token_await(e, f, op);
 		}
-		ns = scalar_index(t, t->nelems);
 		e->futscal[f->id] = e->naux + 1;
 		e->naux += t->nelems;
 		for (int j = 0; j < t->nelems; j++) {
 			if (is_tensor(t->elems[j]))
 				continue;
 			ex_ind(e);
-			str_printf(e->out, "%%%s%d = async.await %%%s%d", e->aux,
-				   e->futscal[f->id] + j, e->aux,
-				   e->futvals[f->id]);
-			if (ns > 1)
-				str_printf(e->out, "#%d", scalar_index(t, j));
-			str_puts(e->out, " : !async.value<");
-			ex_put_type(e, t->elems[j]);
-			str_puts(e->out, ">");
+			str_printf(e->out, "%%%s%d = ", e->aux,
+				   e->futscal[f->id] + j);
+			put_value_await(e, f, j);
 			ex_end_line(e, op);
 		}
 	}
