@@ -168,9 +168,9 @@ ex_put_type(Exporter *e, const Type *t)
 		return;
 	}
 	if (e->native) { /* carried: its values, tensors as memrefs */
-		for (int j = 0; j < t->nelems; j++) {
+		for (int j = 0; j < ex_nvals(e, t); j++) {
 			str_puts(e->out, j ? ", " : "");
-			ex_native_value_type(e, t->elems[j]);
+			ex_native_slot_type(e, t, j);
 		}
 		return;
 	}
@@ -187,7 +187,15 @@ ex_put_type(Exporter *e, const Type *t)
 int
 ex_width(const Exporter *e, const Type *t)
 {
-	return t->kind != TY_FUTURE ? 1 : e->native ? t->nelems : 1 + t->nelems;
+	return t->kind != TY_FUTURE ? 1 : e->native ? ex_nvals(e, t) : 1 + t->nelems;
+}
+
+/* The values future type t is carried as: its own, natively one i1 for a
+ * token alone (a stand-in: the token is awaited where it is carried). */
+int
+ex_nvals(const Exporter *e, const Type *t)
+{
+	return e->native && !t->nelems ? 1 : t->nelems;
 }
 
 /* The Arg.fj of slot j of a future: natively there is no token slot. */
@@ -370,14 +378,9 @@ ex_carry_names(Exporter *e, const Value *f)
 {
 	if (f->type->kind != TY_FUTURE || e->futvals[f->id])
 		return;
-	if (e->native && !f->type->nelems)
-		ex_fail(e, f->loc, "cannot run natively: future %%%s (a token "
-			"alone) is carried by a loop or a block "
-			"(convert-async-to-llvm leaves async block arguments "
-			"unconverted)", f->name);
 	e->futvals[f->id] = e->naux + 1;
 	e->futsep[f->id] = true;
-	e->naux += f->type->nelems;
+	e->naux += ex_nvals(e, f->type);
 }
 
 /* `%f, %_N` for a future (its token and values; natively its values),
@@ -392,7 +395,7 @@ ex_put_slots(Exporter *e, const Value *v)
 	ex_carry_names(e, v);
 	if (!e->native)
 		ex_put_name(e, v);
-	for (int j = 0; j < v->type->nelems; j++) {
+	for (int j = 0; j < ex_nvals(e, v->type); j++) {
 		str_puts(e->out, j || !e->native ? ", " : "");
 		ex_put_futval(e, v, j);
 	}

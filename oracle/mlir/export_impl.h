@@ -68,6 +68,7 @@ void ex_rec(Exporter *e, const Op *op, const char *mlir, const Arg *ops,
 Arg ex_arg_of(const Value *v);
 int ex_width(const Exporter *e, const Type *t);
 int ex_slot_fj(const Exporter *e, int j);
+int ex_nvals(const Exporter *e, const Type *t);
 void ex_put_futval(Exporter *e, const Value *f, int j);
 void ex_carry_names(Exporter *e, const Value *f);
 void ex_put_slots(Exporter *e, const Value *v);
@@ -125,6 +126,7 @@ void ex_native_yield(Exporter *e, const Op *op);
 void ex_native_await(Exporter *e, const Op *op);
 void ex_native_gates(Exporter *e, const Block *b, int i);
 void ex_native_value_type(Exporter *e, const Type *t);
+void ex_native_slot_type(Exporter *e, const Type *ft, int j);
 void ex_native_futval(Exporter *e, const Value *f, int j);
 
 #endif

@@ -22,7 +22,7 @@
  * their memrefs (`iter_args(%__3 = %__1) -> (memref<4xf32>)`): an await
  * of a carried future reads them (to_tensor), no token crosses a block
  * boundary (convert-async-to-llvm leaves async block arguments
- * unconverted).  A carried token alone (`future<>`) is refused.
+ * unconverted); a token alone (`future<>`) is carried as an i1.
  *
  * The schedule is forced, so a native run is deterministic: `late` holds
  * each launch at a gate token made available just before the first op of
@@ -39,17 +39,13 @@
 
 #include "export_impl.h"
 
-/* `memref<4x3xf32>` for tensor type t (static: the memref is allocated
- * before the launch computes the value). */
+/* `memref<4x?xf32>` for tensor type t. */
 static void
-put_memref_type(Exporter *e, const Type *t, Loc loc)
+put_memref_type(Exporter *e, const Type *t)
 {
 	char buf[1024];
 	const char *s = type_str(t, buf, sizeof buf);
 
-	if (!type_is_static(t))
-		ex_fail(e, loc, "cannot run natively: a launch value of dynamic "
-			"shape %s (its memref is allocated before the launch)", s);
 	str_printf(e->out, "memref%s", strchr(s, '<'));
 }
 
@@ -59,7 +55,17 @@ is_tensor(const Type *t)
 	return t->kind == TY_TENSOR;
 }
 
-/* The number of scalar values before value j of future type t (their
+/* Is a launch value of type t passed through a memref allocated before
+ * the launch (a tensor of static shape)?  Else it is an async value: a
+ * scalar, or the memref of a dynamic tensor, allocated inside the launch
+ * once its sizes are known. */
+static bool
+via_alloc(const Type *t)
+{
+	return is_tensor(t) && type_is_static(t);
+}
+
+/* The number of async values before value j of future type t (their
  * index among async.execute's !async.value results). */
 static int
 scalar_index(const Type *t, int j)
@@ -67,12 +73,12 @@ scalar_index(const Type *t, int j)
 	int k = 0;
 
 	for (int i = 0; i < j; i++)
-		k += !is_tensor(t->elems[i]);
+		k += !via_alloc(t->elems[i]);
 	return k;
 }
 
-/* `async.await %__N#k : !async.value<T>` of launch future f's scalar j
- * (k: its index among the scalars). */
+/* `async.await %__N#k : !async.value<T>` of launch future f's async value
+ * j (k: its index among them; a dynamic tensor's is its memref). */
 static void
 put_value_await(Exporter *e, const Value *f, int j)
 {
@@ -82,7 +88,7 @@ put_value_await(Exporter *e, const Value *f, int j)
 	if (scalar_index(t, t->nelems) > 1)
 		str_printf(e->out, "#%d", scalar_index(t, j));
 	str_puts(e->out, " : !async.value<");
-	ex_put_type(e, t->elems[j]);
+	ex_native_value_type(e, t->elems[j]);
 	str_puts(e->out, ">");
 }
 
@@ -103,17 +109,29 @@ void
 ex_native_value_type(Exporter *e, const Type *t)
 {
 	if (is_tensor(t))
-		put_memref_type(e, t, t->loc);
+		put_memref_type(e, t);
 	else
 		ex_put_type(e, t);
 }
 
+/* The type of slot j of carried future type ft: its value's, or the i1
+ * that stands for a token alone. */
+void
+ex_native_slot_type(Exporter *e, const Type *ft, int j)
+{
+	if (!ft->nelems)
+		str_puts(e->out, "i1");
+	else
+		ex_native_value_type(e, ft->elems[j]);
+}
+
 /* Value j of launch future f where it is carried: its memref, or the
- * scalar awaited just before (ex_native_gates). */
+ * scalar awaited just before (ex_native_gates; a token alone: the i1
+ * made there). */
 void
 ex_native_futval(Exporter *e, const Value *f, int j)
 {
-	if (is_tensor(f->type->elems[j]))
+	if (f->type->nelems && via_alloc(f->type->elems[j]))
 		str_printf(e->out, "%%%s%d", e->aux, e->futmem[f->id] + j);
 	else if (e->futscal[f->id])
 		str_printf(e->out, "%%%s%d", e->aux, e->futscal[f->id] + j);
@@ -141,12 +159,12 @@ ex_native_async(Exporter *e, const Op *op)
 	e->futmem[f->id] = e->naux + 1;
 	e->naux += n;
 	for (int j = 0; j < n; j++) {
-		if (!is_tensor(op->rtypes[j]))
+		if (!via_alloc(op->rtypes[j]))
 			continue;
 		ex_ind(e);
 		put_memref(e, f, j);
 		str_puts(e->out, " = memref.alloc() : ");
-		put_memref_type(e, op->rtypes[j], op->loc);
+		put_memref_type(e, op->rtypes[j]);
 		ex_end_line(e, op);
 	}
 	if (e->native == NATIVE_LATE) {
@@ -170,11 +188,11 @@ ex_native_async(Exporter *e, const Op *op)
 	if (e->native == NATIVE_LATE)
 		str_printf(e->out, " [%%%s%d]", e->aux, e->futgate[f->id]);
 	for (int j = 0, k = 0; j < n; j++) {
-		if (is_tensor(op->rtypes[j]))
+		if (via_alloc(op->rtypes[j]))
 			continue;
 		str_puts(e->out, k ? ", " : ns > 1 ? " -> (" : " -> ");
 		str_puts(e->out, "!async.value<");
-		ex_put_type(e, op->rtypes[j]);
+		ex_native_value_type(e, op->rtypes[j]);
 		str_puts(e->out, ">");
 		k++;
 	}
@@ -186,12 +204,46 @@ ex_native_async(Exporter *e, const Op *op)
 	ex_ind(e);
 	str_puts(e->out, "}");
 	ex_end_line(e, op);
-	if (e->native == NATIVE_SYNC) {
+	if (e->native == NATIVE_SYNC)
 		put_token_await(e, f, op);
-	}
 }
 
-/* The launch's yield: each tensor into its memref, the scalars yielded. */
+/* `%__K = memref.alloc(%__d...) : memref<?x4xf32>` for the value a of
+ * dynamic tensor type t, its sizes read by tensor.dim; K returned. */
+static int
+alloc_like(Exporter *e, const Op *op, Arg a, const Type *t)
+{
+	int dims[MAXRANK], m = 0, k;
+
+	for (int d = 0; d < t->rank; d++) {
+		if (t->dims[d] != DIM_DYN)
+			continue;
+		k = ++e->naux;
+		ex_ind(e);
+		str_printf(e->out, "%%%s%d = arith.constant %d : index", e->aux,
+			   k, d);
+		ex_end_line(e, op);
+		dims[m] = ++e->naux;
+		ex_ind(e);
+		str_printf(e->out, "%%%s%d = tensor.dim ", e->aux, dims[m++]);
+		ex_put_arg(e, a);
+		str_printf(e->out, ", %%%s%d : ", e->aux, k);
+		ex_put_type(e, t);
+		ex_end_line(e, op);
+	}
+	k = ++e->naux;
+	ex_ind(e);
+	str_printf(e->out, "%%%s%d = memref.alloc(", e->aux, k);
+	for (int i = 0; i < m; i++)
+		str_printf(e->out, i ? ", %%%s%d" : "%%%s%d", e->aux, dims[i]);
+	str_puts(e->out, ") : ");
+	put_memref_type(e, t);
+	ex_end_line(e, op);
+	return k;
+}
+
+/* The launch's yield: each tensor into its memref (a dynamic one's made
+ * here and yielded), the scalars yielded. */
 void
 ex_native_yield(Exporter *e, const Op *op)
 {
@@ -206,24 +258,31 @@ ex_native_yield(Exporter *e, const Op *op)
 	for (int j = 0; j < n; j++)
 		a[j] = ex_lit(e, op, &op->args[j], launch->rtypes[j]->dt);
 	for (int j = 0; j < n; j++) {
-		if (!is_tensor(launch->rtypes[j]))
+		const Type *t = launch->rtypes[j];
+		Arg src = a[j];
+		if (!is_tensor(t))
 			continue;
+		if (!via_alloc(t)) /* (yielded as the memref made here) */
+			a[j] = (Arg){.aux = alloc_like(e, op, src, t)};
 		ex_ind(e);
 		str_puts(e->out, "bufferization.materialize_in_destination ");
-		ex_put_arg(e, a[j]);
+		ex_put_arg(e, src);
 		str_puts(e->out, " in restrict writable ");
-		put_memref(e, f, j);
+		if (via_alloc(t))
+			put_memref(e, f, j);
+		else
+			ex_put_arg(e, a[j]);
 		str_puts(e->out, " : (");
-		ex_put_type(e, launch->rtypes[j]);
+		ex_put_type(e, t);
 		str_puts(e->out, ", ");
-		put_memref_type(e, launch->rtypes[j], op->loc);
+		put_memref_type(e, t);
 		str_puts(e->out, ") -> ()");
 		ex_end_line(e, op);
 	}
 	ex_ind(e);
 	str_puts(e->out, "async.yield");
 	for (int j = 0; j < n; j++) {
-		if (is_tensor(launch->rtypes[j]))
+		if (via_alloc(launch->rtypes[j]))
 			continue;
 		str_puts(e->out, k++ ? ", " : " ");
 		ex_put_arg(e, a[j]);
@@ -231,9 +290,9 @@ ex_native_yield(Exporter *e, const Op *op)
 	if (ns) {
 		str_puts(e->out, " : ");
 		for (int j = 0, m = 0; j < n; j++)
-			if (!is_tensor(launch->rtypes[j])) {
+			if (!via_alloc(launch->rtypes[j])) {
 				str_puts(e->out, m++ ? ", " : "");
-				ex_put_type(e, launch->rtypes[j]);
+				ex_native_value_type(e, launch->rtypes[j]);
 			}
 	}
 	ex_end_line(e, op);
@@ -246,7 +305,7 @@ put_to_tensor(Exporter *e, const Op *op, int m, const Type *t)
 {
 	str_printf(e->out, " = bufferization.to_tensor %%%s%d restrict : ",
 		   e->aux, m);
-	put_memref_type(e, t, op->loc);
+	put_memref_type(e, t);
 	if (e->ver->version >= 20) {
 		str_puts(e->out, " to ");
 		ex_put_type(e, t);
@@ -312,10 +371,19 @@ ex_native_await(Exporter *e, const Op *op)
 		put_token_await(e, f, op);
 	}
 	for (int j = 0; j < op->nres && j < t->nelems; j++) {
+		const Type *tj = t->elems[j];
+		int m = e->futmem[f->id] + j;
+		if (is_tensor(tj) && !via_alloc(tj)) { /* its memref first */
+			m = ++e->naux;
+			ex_ind(e);
+			str_printf(e->out, "%%%s%d = ", e->aux, m);
+			put_value_await(e, f, j);
+			ex_end_line(e, op);
+		}
 		ex_ind(e);
 		ex_put_name(e, op->res[j]);
-		if (is_tensor(t->elems[j])) {
-			put_to_tensor(e, op, e->futmem[f->id] + j, t->elems[j]);
+		if (is_tensor(tj)) {
+			put_to_tensor(e, op, m, tj);
 		} else {
 			str_puts(e->out, " = ");
 			put_value_await(e, f, j);
@@ -424,9 +492,15 @@ carry_awaits(Exporter *e, const Op *op)
 			put_token_await(e, f, op);
 		}
 		e->futscal[f->id] = e->naux + 1;
-		e->naux += t->nelems;
+		e->naux += ex_nvals(e, t);
+		if (!t->nelems) { /* (a token alone: its stand-in) */
+			ex_ind(e);
+			str_printf(e->out, "%%%s%d = arith.constant true",
+				   e->aux, e->futscal[f->id]);
+			ex_end_line(e, op);
+		}
 		for (int j = 0; j < t->nelems; j++) {
-			if (is_tensor(t->elems[j]))
+			if (via_alloc(t->elems[j]))
 				continue;
 			ex_ind(e);
 			str_printf(e->out, "%%%s%d = ", e->aux,

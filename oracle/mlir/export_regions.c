@@ -555,11 +555,11 @@ ex_cfg_block(Exporter *e, const Block *b)
 		str_puts(e->out, i ? ", " : "(");
 		if (v->type->kind == TY_FUTURE && e->native) {
 			/* `%_3: memref<4xf32>, %_4: f32` */
-			for (int j = 0; j < v->type->nelems; j++) {
+			for (int j = 0; j < ex_nvals(e, v->type); j++) {
 				str_puts(e->out, j ? ", " : "");
 				ex_put_futval(e, v, j);
 				str_puts(e->out, ": ");
-				ex_native_value_type(e, v->type->elems[j]);
+				ex_native_slot_type(e, v->type, j);
 			}
 			continue;
 		}
