@@ -142,6 +142,9 @@ has "  miscompile: no order of the forall's trips, each seeing what the earlier 
 expect 0 "$B" run "$S/cases/ops/assert-fail.yaml" --strategy mlir:mlir-opt-22 --confirm
 has "  native: agree: MLIR's own output agrees with the reference: MLIR's code aborts, as the reference fails at the assert of line 9"
 
+expect 0 "$B" native "$S/cases/ops/assert-fail.yaml"
+has "native (mlir-opt-22, One-Shot Bufferize): aborts at an assert too"
+has "native: agree"
 # ... also with a launch value of dynamic shape (its memref made in the
 # launch and passed out as an async value; before, it could not run
 # natively, and that was taken for a run past the assert: `missed`, 24

@@ -40,17 +40,24 @@ first_diff(const Tensor *ref, const Tensor *got)
 }
 
 /* The case at path, verified, and the reference's outputs; -1 after
- * printing the located error (a reference failing at an assert too:
- * there is nothing to compare). */
+ * printing the located error.  A reference that fails at an assert is an
+ * error too, unless asserted is given: then 1 with the assert's place and
+ * message there (no outputs). */
 static int
-load_reference(const char *path, Case **c, Tensor ***ref, int *nref)
+load_reference(const char *path, Case **c, Tensor ***ref, int *nref,
+	       Diag *asserted)
 {
 	Diag d;
+	int rr = -1;
 
 	if (!case_load(path, 0, c, &d) && !tir_verify((*c)->prog, &(*c)->lim, &d) &&
-	    !ref_run((*c)->prog, (*c)->entry, (*c)->inputs, &(*c)->lim, ref,
-		     nref, &d))
+	    !(rr = ref_run((*c)->prog, (*c)->entry, (*c)->inputs, &(*c)->lim,
+			   ref, nref, &d)))
 		return 0;
+	if (rr == 1 && asserted) {
+		*asserted = d;
+		return 1;
+	}
 	if (d.loc.line > 0)
 		diag_print(stderr, path, *c ? (*c)->text : NULL, &d);
 	else
@@ -103,15 +110,22 @@ cmd_native(const Args *a)
 	Native nr = {0};
 	Str b = {0}, cmd = {0};
 	NativeOpts no = {.v = v, .timeout = a->tool_timeout};
-	Diag d, d2;
-	int failed;
+	Diag d, d2, asserted;
+	int failed, lr;
 
-	if (load_reference(path, &c, &ref, &nref))
+	if ((lr = load_reference(path, &c, &ref, &nref, &asserted)) < 0)
 		goto out;
 	no.async = native_needs_async(c->prog);
-	str_printf(&b, "case %s (%s)\nreference outputs:\n", c->name, path);
-	for (int k = 0; k < nref; k++)
-		put_output(&b, c->entry, k, ref[k]);
+	str_printf(&b, "case %s (%s)\n", c->name, path);
+	if (lr) {
+		str_printf(&b, "reference: fails at the assert at %s:%d:%d: %s\n",
+			   path, asserted.loc.line, asserted.loc.col,
+			   asserted.msg);
+	} else {
+		str_puts(&b, "reference outputs:\n");
+		for (int k = 0; k < nref; k++)
+			put_output(&b, c->entry, k, ref[k]);
+	}
 	failed = native_run(c->prog, path, c->entry, c->inputs, ref, nref, &no,
 			    &nr, &d);
 	/* (the file holds the schedule that ran last: the one that differs,
@@ -119,6 +133,20 @@ cmd_native(const Args *a)
 	if (a->out && (write_source(c, v, nr.sched, a->out, &d2) ||
 		       native_command(&no, a->out, &cmd, &d2))) {
 		report_error(path, c, &d2);
+		goto out;
+	}
+	if (lr && native_end(&nr) != NATIVE_END_NONE) {
+		/* (the reference fails at an assert: natively it aborts) */
+		differ = native_end(&nr) == NATIVE_END_RAN;
+		str_printf(&b, "native (mlir-opt-%d, One-Shot Bufferize%s%s): %s\n",
+			   v->version, nr.sched ? "; launches " : "",
+			   native_sched_str(nr.sched), differ ? "runs past the "
+			   "assert" : "aborts at an assert too");
+		str_printf(&b, "native: %s\n", differ ? "differ" : "agree");
+		str_printf(&b, "command: %s%s\n", cmd.s ? cmd.s : nr.command,
+			   cmd.s ? "" : " < (the program and driver: --out FILE)");
+		fputs(b.s ? b.s : "", stdout);
+		rc = differ ? 1 : 0;
 		goto out;
 	}
 	if (failed) {
@@ -237,7 +265,7 @@ cmd_upstream(const Args *a)
 	Diag d;
 	bool differ = false;
 
-	if (load_reference(path, &c, &ref, &nref))
+	if (load_reference(path, &c, &ref, &nref, NULL))
 		goto out;
 	no.async = native_needs_async(c->prog);
 	if (native_run(c->prog, path, c->entry, c->inputs, ref, nref, &no, &nr,

@@ -8,7 +8,6 @@
  * expectations (verdict, outputs, blame, memory, culprits, decisions).
  */
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 
 #include "harness.h"
@@ -147,27 +146,21 @@ native_verdict(RunOut *o)
 }
 
 /* The reference fails at an assert, so its "output" is that failure:
- * natively cf.assert aborts (SIGABRT; its message is lost with the
- * buffered stdout), which matches; a run that returns has gone past it,
- * which differs; anything else (an LLVM crash, a timeout) is a failure
- * of the judge. */
+ * natively cf.assert aborts, which matches; a run that returns has gone
+ * past it, which differs; anything else (it never ran, an LLVM crash, a
+ * timeout) is a failure of the judge. */
 static void
 judge_abort(const Case *c, const Native *nr, const Diag *d, bool failed,
 	    NativeJudge *j)
 {
-	const ToolResult *t = &nr->tool;
+	NativeEnd end = native_end(nr);
 
-	if (!nr->command) { /* (it never ran: the export failed) */
-		j->verdict = NATIVE_FAILED;
-		fmt_snprintf(j->msg, sizeof j->msg, "%s", d->msg);
-	} else if (t->status == TOOL_SIGNAL && t->code == SIGABRT &&
-	    !(t->err && (strstr(t->err, "LLVM ERROR") ||
-			 strstr(t->err, "error:")))) {
+	if (end == NATIVE_END_ABORT) {
 		j->verdict = failed ? NATIVE_LATENT : NATIVE_AGREE;
 		fmt_snprintf(j->msg, sizeof j->msg, "MLIR's code aborts, as the "
 			     "reference fails at the assert of line %d",
 			     c->ref_failed->loc.line);
-	} else if (t->status == TOOL_OK) {
+	} else if (end == NATIVE_END_RAN) {
 		j->verdict = failed ? NATIVE_CONFIRMED : NATIVE_MISSED;
 		fmt_snprintf(j->msg, sizeof j->msg, "MLIR's code runs past the "
 			     "assert of line %d, where the reference fails",

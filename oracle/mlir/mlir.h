@@ -209,6 +209,12 @@ bool native_needs_async(const Program *p);   /* a launch anywhere */
 /* Some defined element of the reference differs (native_elem_close). */
 bool native_differs(Tensor *const *ref, Tensor *const *outs, int nref);
 const char *native_sched_str(NativeSched s);  /* "" for NATIVE_PLAIN */
+/* How a native run whose reference fails at an assert ended: aborted
+ * (cf.assert: SIGABRT, no LLVM error; the message is lost with the
+ * buffered stdout), ran to its end (past the assert), or neither (it
+ * never ran, crashed, timed out). */
+typedef enum NativeEnd { NATIVE_END_NONE, NATIVE_END_ABORT, NATIVE_END_RAN } NativeEnd;
+NativeEnd native_end(const Native *nr);
 
 /* --------------------------------------------------------- mlir_read.c */
 

@@ -9,6 +9,7 @@
  * LLVM; mlir-runner runs it; the lines read back are the native outputs,
  * compared bit for bit with the reference.
  */
+#include <signal.h>
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -551,6 +552,19 @@ native_free(Native *nr)
 	mem_free(nr->command);
 	tool_result_free(&nr->tool);
 	memset(nr, 0, sizeof *nr);
+}
+
+NativeEnd
+native_end(const Native *nr)
+{
+	const ToolResult *t = &nr->tool;
+
+	if (!nr->command) /* (it never ran: the export failed) */
+		return NATIVE_END_NONE;
+	if (t->status == TOOL_SIGNAL && t->code == SIGABRT &&
+	    !(t->err && (strstr(t->err, "LLVM ERROR") || strstr(t->err, "error:"))))
+		return NATIVE_END_ABORT;
+	return t->status == TOOL_OK ? NATIVE_END_RAN : NATIVE_END_NONE;
 }
 
 bool
