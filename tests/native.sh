@@ -190,6 +190,14 @@ fi
 expect 0 "$B" native "$S/cases/fuzz/one-shot-14202609370152969782.yaml" --tool-timeout 30
 has "native outputs (mlir-opt-22, One-Shot Bufferize; launches sync (each launch awaited where it is made)):"
 has "native: agree"
+# a run pinned to one schedule is judged natively under that one (the
+# late race of external/mlir/async-race is no `missed` of its sync run);
+# a carried future's race across trips cannot show natively: said so
+expect 0 "$B" run "$S/cases/external/mlir/async-race.yaml" --confirm
+has "  native: confirmed: MLIR's own output differs too; output 0 element 0: reference 2, native 4; launches late (each launch held until its first await)"
+has "  native: agree: MLIR's own output agrees with the reference; launches sync (each launch awaited where it is made)"
+expect 1 "$B" run "$S/cases/mlir/async-carried-launch-reads-element.yaml" --strategy mlir:mlir-opt-22 --confirm
+contains "; carried launches awaited where carried (a race across trips cannot show natively)"
 expect 0 "$B" native "$S/cases/async/await-twice-in-launch.yaml" --tool-timeout 30
 has "native: agree"
 # a future carried by a loop: awaited where it is carried, its values in

@@ -191,6 +191,11 @@ confirm(const RunConfig *cfg, const Case *c, const Strategy *s,
 	     s->kind != STRAT_NATIVE) ||
 	    o->verdict == VERDICT_TOOL_ERROR || o->status == STATUS_BAD || !no.v)
 		return;
+	/* (a run pinned to one schedule is judged under that one) */
+	if (!o->all && o->sched.kind == SCHED_SYNC)
+		no.only = NATIVE_SYNC;
+	else if (!o->all && o->sched.kind == SCHED_LATE)
+		no.only = NATIVE_LATE;
 	if (s->kind == STRAT_PIPELINE)
 		no.pipeline = o->pipeline ? o->pipeline
 			      : eo->mlir_pipeline && *eo->mlir_pipeline
@@ -221,6 +226,7 @@ confirm(const RunConfig *cfg, const Case *c, const Strategy *s,
 			j->race = race_order(c, nr.outs, nr.nouts, true);
 	}
 	j->sched = nr.sched;
+	j->carried = nr.carried;
 	j->command = nr.command;
 	nr.command = NULL;
 	native_free(&nr);

@@ -68,6 +68,7 @@ typedef struct NativeJudge {
 	int race;               /* native outputs differ: race_order's */
 	int sched;              /* NativeSched the launches ran under (0: the
 				 * program has none) */
+	bool carried;           /* Native.carried */
 	char msg[512];          /* NATIVE_FAILED: why */
 	char *command;          /* what ran (the source on stdin) */
 } NativeJudge;

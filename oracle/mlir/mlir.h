@@ -171,6 +171,9 @@ typedef struct Native {
 	Tensor **outs;           /* shaped like the reference's outputs */
 	int nouts;
 	NativeSched sched;       /* the schedule its launches ran under */
+	bool carried;            /* a future was carried by a loop or a block:
+				  * awaited where carried, so a race across
+				  * trips cannot show natively */
 } Native;
 
 /* The exported program and a driver `@bufdiff_native_driver` that makes
@@ -189,6 +192,9 @@ typedef struct NativeOpts {
 	const char *options;     /* more One-Shot options (--mlir-options) */
 	double timeout;          /* seconds; 0: 60 */
 	bool async;              /* lower async too (set by native_run) */
+	NativeSched only;        /* launches under this schedule alone (a run
+				  * pinned to sync or late); NATIVE_PLAIN:
+				  * late, then sync */
 } NativeOpts;
 int native_command(const NativeOpts *o, const char *input, Str *cmd, Diag *d);
 /* Run it: 0 with nr->outs, or -1 with d (nr->command and nr->tool hold

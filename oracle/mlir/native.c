@@ -453,6 +453,34 @@ find_async(Op *op, void *ctx)
 	return WALK_GO;
 }
 
+static WalkAct
+find_carried(Op *op, void *ctx)
+{
+	const Block *b = op->body;
+
+	for (int i = 0; op->kind == OP_FOR && b && i < b->nargs; i++)
+		if (b->args[i]->type->kind == TY_FUTURE) {
+			*(bool *)ctx = true;
+			return WALK_STOP;
+		}
+	return WALK_GO;
+}
+
+/* Does p carry a future by a loop or a block argument? */
+static bool
+carries_future(const Program *p)
+{
+	bool found = false;
+
+	walk_prog(p, find_carried, &found);
+	for (int i = 0; i < p->nfuncs && !found; i++)
+		for (int k = 1; k < p->funcs[i]->nblocks && !found; k++)
+			for (int j = 0; j < p->funcs[i]->blocks[k]->nargs; j++)
+				found |= p->funcs[i]->blocks[k]->args[j]->type->kind ==
+					 TY_FUTURE;
+	return found;
+}
+
 bool
 native_needs_async(const Program *p)
 {
@@ -493,6 +521,7 @@ run_once(const Program *p, const char *file, const Func *entry,
 
 	native_free(nr);
 	nr->sched = sched;
+	nr->carried = sched && carries_future(p);
 	if (native_source(p, file, entry, inputs, o->v, sched, &src, d) ||
 	    native_command(o, NULL, &cmd, d))
 		goto out;
@@ -523,7 +552,8 @@ out:
 }
 
 /* A program with launches runs under the late schedule, then, when its
- * outputs agree, under sync: the first whose outputs differ is kept. */
+ * outputs agree, under sync: the first whose outputs differ is kept (or
+ * under o->only alone). */
 int
 native_run(const Program *p, const char *file, const Func *entry,
 	   Tensor *const *inputs, Tensor *const *ref, int nref,
@@ -537,6 +567,9 @@ native_run(const Program *p, const char *file, const Func *entry,
 	if (!on.async)
 		return run_once(p, file, entry, inputs, ref, nref, &on,
 				NATIVE_PLAIN, nr, d);
+	if (on.only)
+		return run_once(p, file, entry, inputs, ref, nref, &on, on.only,
+				nr, d);
 	rc = run_once(p, file, entry, inputs, ref, nref, &on, NATIVE_LATE, nr, d);
 	if (rc || native_differs(ref, nr->outs, nref))
 		return rc;

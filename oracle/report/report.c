@@ -614,6 +614,9 @@ native_text(FILE *out, const RunOut *r)
 			"%.9g", j->output, (long long)j->elem, j->ref, j->got);
 	if (j->sched && j->verdict != NATIVE_FAILED)
 		fprintf(out, "; launches %s", native_sched_str(j->sched));
+	if (j->carried && j->verdict != NATIVE_FAILED)
+		fprintf(out, "; carried launches awaited where carried (a race "
+			"across trips cannot show natively)");
 	fprintf(out, "\n");
 	race_text(out, j->race, "    native output: ");
 	fprintf(out, "    native command: %s\n", j->command ? j->command : "");
@@ -1345,6 +1348,8 @@ native_json(const NativeJudge *n)
 	if (ok && n->sched && n->verdict != NATIVE_FAILED)
 		ok = set(j, "schedule", json_string(n->sched == NATIVE_LATE ?
 						    "late" : "sync"));
+	if (ok && n->carried && n->verdict != NATIVE_FAILED)
+		ok = set(j, "carried", json_true());
 	if (!ok) {
 		json_decref(j);
 		return NULL;
