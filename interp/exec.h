@@ -183,12 +183,14 @@ void shadow_write_where(Exec *X, int h, const View *v, uint32_t ver,
 /* A copy's tags: each element of view vd of buffer hd takes the version
  * its source element (view vs of hs, same sizes) holds. */
 void shadow_copy(Exec *X, int hd, const View *vd, int hs, const View *vs);
-/* After a copy from vs of hs (expected to hold want) into vd of hd (just
- * tagged): the elements whose source held another version take that
- * version, so the copy of a stale element is stale where it is read, not
- * where it is copied (an unread stale copy is no failure). */
-void shadow_copy_stale(Exec *X, int hd, const View *vd, int hs,
-		       const View *vs, uint32_t want);
+/* A copy of a stale element is stale where it is read, not where it is
+ * copied (an unread stale copy is no failure): before the copy, the
+ * versions of the elements of vs of hs that hold another than want (0 for
+ * the others), row-major, or NULL when none does; after the copy has
+ * tagged its destination, those elements of vd of hd take them. */
+const uint32_t *shadow_stale_tags(Exec *X, int hs, const View *vs,
+				  uint32_t want);
+void shadow_put_stale(Exec *X, int hd, const View *vd, const uint32_t *tags);
 bool version_undef(const Exec *X, uint32_t ver);
 bool version_undef_at(const Exec *X, uint32_t ver, int h, int64_t pos);
 /* Which elements of view v of buffer h a new version leaves undefined:

@@ -297,6 +297,7 @@ run_copy(Exec *X, Frame *F, const BInst *in)
 	Reg *src = reg(F, in->src), *dst = reg(F, in->v);
 	View vd = {0}, vs = {0};
 	bool stale_src = false;
+	const uint32_t *stale = NULL;
 
 	if (src->bad)
 		return;
@@ -330,15 +331,17 @@ run_copy(Exec *X, Frame *F, const BInst *in)
 		vs = tview(X, src);
 		if (!exec_charge(X, in->op, view_numel(&vs)))
 			return;
+		/* (read before the destination is tagged: they may overlap) */
+		if (stale_src && dst->buf >= 0 && !dst->bad)
+			stale = shadow_stale_tags(X, src->buf, &vs, src->ver);
 		copy_views(X, &vd, &vs);
 		X->res->mem.copies++;
 		X->res->mem.copy_bytes += view_numel(&vs) * (int64_t)dtype_size(vs.dt);
 	}
 	tag_write(X, in, in->src, dst);
 	carry_undef(X, dst, 0, &dst->view, src);
-	if (stale_src && dst->buf >= 0 && !dst->bad && same_sizes(&vd, &vs))
-		shadow_copy_stale(X, dst->buf, &vd, src->buf, &vs,
-				  src->ver);
+	if (stale)
+		shadow_put_stale(X, dst->buf, &vd, stale);
 }
 
 /* Free the allocation under r (named v in reports): double frees,

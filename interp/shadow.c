@@ -804,37 +804,43 @@ shadow_copy(Exec *X, int hd, const View *vd, int hs, const View *vs)
 	mem_free(tags);
 }
 
-void
-shadow_copy_stale(Exec *X, int hd, const View *vd, int hs, const View *vs,
-		  uint32_t want)
+const uint32_t *
+shadow_stale_tags(Exec *X, int hs, const View *vs, uint32_t want)
 {
-	Buf *s = &X->bufs[hs], *d;
+	Buf *s = &X->bufs[hs];
 	const uint8_t *undef = undef_map(X, want, hs);
-	uint32_t *tags;
+	uint32_t *tags, found;
 	int64_t n = 1;
 
-	if (version_undef(X, want))
-		return;
-	/* (both expanded before tags is held: an expansion may run out of
-	 * memory) */
-	d = &X->bufs[hd];
+	/* (most copies are of what they expect: no element-wise pass, which
+	 * would expand the shadow) */
+	if (version_undef(X, want) || shadow_mismatch(X, hs, vs, want, &found) < 0)
+		return NULL;
 	if (s->uniform)
 		shadow_expand(X, s);
-	if (d->uniform)
-		shadow_expand(X, d);
 	for (int k = 0; k < vs->rank; k++)
 		n *= vs->sizes[k];
-	/* through a buffer of tags: source and destination may overlap */
-	tags = xalloc(X, (size_t)(n ? n : 1) * sizeof *tags);
+	/* (in the run's arena: the caller may run out of memory before it
+	 * applies them) */
+	tags = arena_alloc(X->arena, (size_t)(n ? n : 1) * sizeof *tags);
 	VIEW_WALK(vs, pos, li, {
 		uint32_t have = s->vers[pos];
 		tags[li] = stale_at(have, want, undef, pos) ? have : 0;
 	});
+	return tags;
+}
+
+void
+shadow_put_stale(Exec *X, int hd, const View *vd, const uint32_t *tags)
+{
+	Buf *d = &X->bufs[hd];
+
+	if (d->uniform)
+		shadow_expand(X, d);
 	VIEW_WALK(vd, pos, li, {
 		if (tags[li])
 			d->vers[pos] = tags[li];
 	});
-	mem_free(tags);
 }
 
 /* ---- reuse: the tables hold what live state can refer to
