@@ -9,10 +9,10 @@
  * LLVM; mlir-runner runs it; the lines read back are the native outputs,
  * compared bit for bit with the reference.
  */
-#include <signal.h>
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
