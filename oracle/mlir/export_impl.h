@@ -111,6 +111,7 @@ void ex_forall(Exporter *e, const Op *op);
 void ex_while(Exporter *e, const Op *op);
 void ex_condition(Exporter *e, const Op *op);
 void ex_assert(Exporter *e, const Op *op);
+void ex_put_execute(Exporter *e, const Value *f, Arg vals, int k);
 void ex_async(Exporter *e, const Op *op);
 void ex_await(Exporter *e, const Op *op);
 void ex_term(Exporter *e, const Op *op);

@@ -176,15 +176,7 @@ ex_native_async(Exporter *e, const Op *op)
 			   e->aux, e->futgate[f->id]);
 		ex_end_line(e, op);
 	}
-	ex_ind(e);
-	ex_put_name(e, f);
-	if (ns) {
-		str_puts(e->out, ", ");
-		ex_put_arg(e, vals);
-		if (ns > 1)
-			str_printf(e->out, ":%d", ns);
-	}
-	str_puts(e->out, " = async.execute");
+	ex_put_execute(e, f, vals, ns);
 	if (e->native == NATIVE_LATE)
 		str_printf(e->out, " [%%%s%d]", e->aux, e->futgate[f->id]);
 	for (int j = 0, k = 0; j < n; j++) {

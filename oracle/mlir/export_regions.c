@@ -371,6 +371,21 @@ ex_assert(Exporter *e, const Op *op)
 	ex_rec(e, op, "cf.assert", &a, 1, NULL, NULL, 0);
 }
 
+/* `%f, %_N:k = async.execute` (k async values; `%f = ...` for none). */
+void
+ex_put_execute(Exporter *e, const Value *f, Arg vals, int k)
+{
+	ex_ind(e);
+	ex_put_name(e, f);
+	if (k) {
+		str_puts(e->out, ", ");
+		ex_put_arg(e, vals);
+		if (k > 1)
+			str_printf(e->out, ":%d", k);
+	}
+	str_puts(e->out, " = async.execute");
+}
+
 /* `%f, %_N:k = async.execute -> (!async.value<T>...)`: %f is the token,
  * %_N the values that `await` takes apart. */
 void
@@ -378,27 +393,20 @@ ex_async(Exporter *e, const Op *op)
 {
 	const Value *f = op->res[0];
 	int n = op->nrtypes;
-	Value **res = arena_alloc(e->tmp, sizeof *res * (size_t)(n + 1));
+	Value **res;
 	Arg vals;
 
 	if (e->native) {
 		ex_native_async(e, op);
 		return;
 	}
+	res = arena_alloc(e->tmp, sizeof *res * (size_t)(n + 1));
 	vals = ex_aux_new(e);
 	ex_no_future(e, "async", op->loc, op->rtypes, n);
 	e->futvals[f->id] = vals.aux;
 	for (int j = 0; j <= n; j++)
 		res[j] = (Value *)f;
-	ex_ind(e);
-	ex_put_name(e, f);
-	if (n) {
-		str_puts(e->out, ", ");
-		ex_put_arg(e, vals);
-		if (n > 1)
-			str_printf(e->out, ":%d", n);
-	}
-	str_puts(e->out, " = async.execute");
+	ex_put_execute(e, f, vals, n);
 	for (int j = 0; j < n; j++) {
 		str_puts(e->out, j ? ", " : n > 1 ? " -> (" : " -> ");
 		str_puts(e->out, "!async.value<");
