@@ -25,6 +25,12 @@ usage fuzz "--count wants a whole number in 1..1000000000, got '4294967298'" fuz
 usage fuzz "--count wants a whole number in 1..1000000000, got '99999999999999999999'" fuzz --strategy one-shot --count 99999999999999999999
 usage fuzz "--count wants a whole number in 1..1000000000, got '10x'" fuzz --strategy one-shot --count 10x
 usage fuzz "--count and --time exclude each other: give one" fuzz --strategy one-shot --count 10 --time 1
+# --out naming a file: refused before the campaign (every repro was lost,
+# and the campaign exited as if it had found nothing to keep)
+: > notadir
+expect 2 "$B" fuzz --strategy mutant-no-call-copy --count 50 --out notadir --quiet
+has "bufdiff: cannot write repros into notadir: it is not a directory"
+[ ! -s notadir ] || fail "fuzz wrote into the file --out names"
 usage fuzz "--time wants seconds in (0, 31536000], got '0'" fuzz --strategy one-shot --time 0
 usage fuzz "--time wants seconds in (0, 31536000], got 'inf'" fuzz --strategy one-shot --time inf
 usage fuzz "--strategy plan forces a case's plan: a generated program has none, so there is nothing to fuzz" fuzz --strategy plan --count 1

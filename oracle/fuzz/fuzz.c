@@ -542,12 +542,19 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 	/* a batch of 1 is no batch: each program asks on its own */
 	bool batched = (o->strategy->flags & STRAT_TOOL) && nb > 1;
 	Batch b = {0};
+	struct stat sb;
 
 	external_register(); /* outside strategies run here */
 	memset(st, 0, sizeof *st);
 	if (o->out && !o->lazy_out && mkdir(o->out, 0777) && errno != EEXIST) {
 		fprintf(stderr, "bufdiff: cannot create %s: %s\n", o->out,
 			strerror(errno));
+		return 2;
+	}
+	/* (a file there would lose every repro, after the whole campaign) */
+	if (o->out && !stat(o->out, &sb) && !S_ISDIR(sb.st_mode)) {
+		fprintf(stderr, "bufdiff: cannot write repros into %s: it is not "
+			"a directory\n", o->out);
 		return 2;
 	}
 	if (batched) {
