@@ -172,6 +172,13 @@ printf '{"programs": 3,\n' >broken.json
 "$B" fuzz --merge broken.json 2>merr.txt
 [ $? = 2 ] || fail "broken JSON exit"
 grep -q "^broken.json:1:[0-9]*: error: " merr.txt || fail "broken JSON message: $(cat merr.txt)"
+# counts that add up beyond a long: an error, not "-2 programs" (a signed
+# overflow, issue 24)
+sed 's/"programs": [0-9]*/"programs": 9223372036854775806/' shards/0.json >big.json
+"$B" fuzz --merge big.json big.json 2>merr.txt
+[ $? = 2 ] || fail "overflowing summaries exit"
+grep -q "^big.json:1:1: error: the summaries' counts add up beyond what bufdiff counts: programs$" merr.txt ||
+	fail "overflowing summaries message: $(cat merr.txt)"
 "$B" fuzz --merge 2>/dev/null
 [ $? = 2 ] || fail "--merge without files"
 "$B" fuzz --merge nonexistent.json 2>merr.txt

@@ -13,6 +13,7 @@
  * summaries of several shards, buckets included.  See docs/fuzz.md.
  */
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 
 #include "fuzz.h"
@@ -543,6 +544,19 @@ merge_fail(const char *path, const char *text, Loc at, const char *msg,
 	return 2;
 }
 
+/* *acc += the count v (a JSON integer >= 0), unless the sum leaves long:
+ * false then (a crafted summary must not overflow: "-2 programs"). */
+static bool
+add_count(long *acc, const json_t *v)
+{
+	json_int_t n = json_integer_value(v);
+
+	if (!json_is_integer(v) || n < 0 || n > LONG_MAX - *acc)
+		return false;
+	*acc += (long)n;
+	return true;
+}
+
 /* A bucket's counts by construct, verdict and violation kind (absent in
  * the summaries of before: nothing to add). */
 static int
@@ -558,9 +572,8 @@ merge_tallies(Bucket *b, json_t *k)
 			if (!tally_name(t, i) ||
 			    !(v = json_object_get(o, tally_name(t, i))))
 				continue;
-			if (!json_is_integer(v) || json_integer_value(v) < 0)
+			if (!add_count(&c[i], v))
 				return -1;
-			c[i] += (long)json_integer_value(v);
 		}
 	}
 	return 0;
@@ -581,8 +594,8 @@ merge_counted(Buckets *bs, json_t *k, const char *key)
 
 	if (!json_is_string(sig) || !json_is_integer(cnt) ||
 	    !json_is_array(seeds) || json_integer_value(cnt) < 1 ||
-	    !(b = buckets_add(bs, json_string_value(sig),
-			      (long)json_integer_value(cnt), &isnew)))
+	    !(b = buckets_add(bs, json_string_value(sig), 0, &isnew)) ||
+	    !add_count(&b->count, cnt))
 		return NULL;
 	json_array_foreach(seeds, i, s) {
 		if (!json_is_integer(s) || json_integer_value(s) < 0)
@@ -634,8 +647,10 @@ merge_summary(Merged *m, const char *path, const char *text, int line,
 			rc = merge_fail(path, text, (Loc){line, 1},
 					"not a `bufdiff fuzz --json` summary: "
 					"no count ", merge_sums[k]);
-		else
-			m->sums[k] += (long)json_integer_value(v);
+		else if (!add_count(&m->sums[k], v))
+			rc = merge_fail(path, text, (Loc){line, 1},
+					"the summaries' counts add up beyond "
+					"what bufdiff counts: ", merge_sums[k]);
 	}
 	if (!rc) {
 		double s = json_number_value(json_object_get(j, "seconds"));
@@ -646,8 +661,10 @@ merge_summary(Merged *m, const char *path, const char *text, int line,
 		for (int k = 0; k < FUZZ_CONSTRUCTS; k++) {
 			v = json_object_get(json_object_get(j, "constructs"),
 					    fuzz_construct_names[k]);
-			m->constructs[k] += json_is_integer(v) ?
-					    (long)json_integer_value(v) : 0;
+			if (v && !add_count(&m->constructs[k], v) && !rc)
+				rc = merge_fail(path, text, (Loc){line, 1},
+						"a bad count in a fuzz summary: ",
+						fuzz_construct_names[k]);
 		}
 		m->shards++;
 		json_array_foreach(json_object_get(j, "repros"), i, v)
@@ -660,7 +677,10 @@ merge_summary(Merged *m, const char *path, const char *text, int line,
 				rc = merge_fail(path, text, (Loc){line, 1},
 						"bad bucket in a fuzz summary", NULL);
 		v = json_object_get(j, "refused");
-		m->refused += json_is_integer(v) ? (long)json_integer_value(v) : 0;
+		if (v && !rc && !add_count(&m->refused, v))
+			rc = merge_fail(path, text, (Loc){line, 1},
+					"a bad count in a fuzz summary: ",
+					"refused");
 		json_array_foreach(json_object_get(j, "refusals"), i, v)
 			if (!rc && !merge_counted(&m->refusals, v, "reason"))
 				rc = merge_fail(path, text, (Loc){line, 1},
