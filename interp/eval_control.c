@@ -606,8 +606,7 @@ eval_generate(Frame *f, const Op *op)
 		return -1;
 	if (!(t = t_new(f->run, op->loc, op->type->dt, rank, dims)))
 		return -1;
-	for (int d = 0; d < rank; d++)
-		n *= dims[d];
+	n = t->n; /* (not the product: a zero dimension may come last) */
 	for (int64_t li = 0; li < n; li++) {
 		if (generate_elem(f, op, idx, t, li) < 0) {
 			t_free(f->run, t);

@@ -82,8 +82,8 @@ def_reduce(Run *r, Loc loc, Tensor *t, const Tensor *a, const int *dims,
 		folded[dims[k]] = true;
 	/* ost[i]: the stride of a's dim i in the result (0 when folded) */
 	for (int i = a->rank - 1; i >= 0; i--) {
-		ost[i] = folded[i] ? 0 : s;
-		if (!folded[i])
+		ost[i] = folded[i] || !a->n ? 0 : s;
+		if (!folded[i] && a->n) /* (no element: the product may not fit) */
 			s *= a->dims[i];
 	}
 	for (int64_t i = 0; i < a->n; i++) {

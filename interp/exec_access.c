@@ -229,10 +229,7 @@ copy_views(Exec *X, const View *dst, const View *src)
 	tmp = xalloc(X, (size_t)(view_numel(src) + 1) * dtype_size(src->dt));
 	t.base = tmp;
 	t.off = 0;
-	for (int64_t d = src->rank - 1, s = 1; d >= 0; d--) {
-		t.strides[d] = s;
-		s *= src->sizes[d];
-	}
+	shape_strides(src->rank, src->sizes, t.strides);
 	k_copy(&t, src);
 	k_copy(dst, &t);
 	mem_free(tmp);

@@ -14,16 +14,12 @@
 void
 contiguous(Reg *r, DType dt, int rank, const int64_t *dims)
 {
-	int64_t s = 1;
-
 	r->view.dt = dt;
 	r->view.rank = rank;
 	r->view.off = 0;
-	for (int d = rank - 1; d >= 0; d--) {
+	for (int d = 0; d < rank; d++)
 		r->view.sizes[d] = dims[d];
-		r->view.strides[d] = s;
-		s *= dims[d];
-	}
+	shape_strides(rank, dims, r->view.strides);
 }
 
 static void

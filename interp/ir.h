@@ -719,6 +719,10 @@ typedef struct View {
 } View;
 
 View view_of(const Tensor *t);  /* the whole tensor, contiguous */
+/* Row-major strides (in elements) of a shape; all 0 when it has no
+ * element (the product of the other dimensions may not fit: a
+ * 0x2^31x2^31x2^31 tensor). */
+void shape_strides(int rank, const int64_t *dims, int64_t *strides);
 
 /* Kernels: same bits whatever the strides and alignment.  Integer
  * arithmetic wraps (two's complement); integer division by zero gives 0

@@ -19,21 +19,33 @@
 
 #include "ir.h"
 
+void
+shape_strides(int rank, const int64_t *dims, int64_t *strides)
+{
+	int64_t s = 1;
+	bool empty = false;
+
+	for (int i = 0; i < rank; i++)
+		empty |= dims[i] == 0;
+	for (int i = rank - 1; i >= 0; i--) {
+		strides[i] = empty ? 0 : s;
+		if (!empty)
+			s *= dims[i];
+	}
+}
+
 View
 view_of(const Tensor *t)
 {
 	View v;
-	int64_t s = 1;
 
 	memset(&v, 0, sizeof v);
 	v.base = t->data;
 	v.dt = t->dt;
 	v.rank = t->rank;
-	for (int i = t->rank - 1; i >= 0; i--) {
+	for (int i = 0; i < t->rank; i++)
 		v.sizes[i] = t->dims[i];
-		v.strides[i] = s;
-		s *= t->dims[i];
-	}
+	shape_strides(t->rank, t->dims, v.strides);
 	return v;
 }
 

@@ -606,6 +606,40 @@ END_TEST
 
 /* ------------------------------------------------- copy, fill, transpose */
 
+/* A shape with no element whose other dimensions are huge: the product
+ * of its trailing dimensions does not fit in 64 bits (UBSan reported the
+ * signed overflow in view_of and the executor's views, issue 24); its
+ * strides are all 0 and its views touch nothing. */
+START_TEST(zero_element_huge_dims)
+{
+	const int64_t big = 2147483647;
+	int64_t dims[] = {0, big, big, big}, st[4];
+	Tensor *t = tensor_new(DT_F32, 4, dims);
+	View v;
+
+	ck_assert(t);
+	ck_assert_int_eq(t->n, 0);
+	v = view_of(t);
+	for (int i = 0; i < 4; i++) {
+		ck_assert_int_eq(v.sizes[i], dims[i]);
+		ck_assert_int_eq(v.strides[i], 0);
+	}
+	k_copy(&v, &v);
+	shape_strides(4, dims, st);
+	ck_assert_int_eq(st[0], 0);
+	dims[0] = 3; /* with elements: row-major */
+	dims[1] = 4;
+	dims[2] = 5;
+	dims[3] = 6;
+	shape_strides(4, dims, st);
+	ck_assert_int_eq(st[0], 120);
+	ck_assert_int_eq(st[1], 30);
+	ck_assert_int_eq(st[2], 6);
+	ck_assert_int_eq(st[3], 1);
+	tensor_free(t);
+}
+END_TEST
+
 START_TEST(copy_all)
 {
 	static char A[BUFELEMS * 8], O[BUFELEMS * 8];
@@ -1162,6 +1196,7 @@ ew_suite(void)
 	tcase_add_test(tc, int_edges);
 	tcase_add_test(tc, nan_rules);
 	tcase_add_test(tc, copy_all);
+	tcase_add_test(tc, zero_element_huge_dims);
 	tcase_add_test(tc, fill_all);
 	tcase_add_test(tc, fill_convert);
 	tcase_add_test(tc, transpose_rank3);
