@@ -359,9 +359,8 @@ ex_native_await(Exporter *e, const Op *op)
 	}
 
 	/* (under sync the launch was awaited where it was made) */
-	if (e->native != NATIVE_SYNC && !awaited_before(op, f)) {
+	if (e->native != NATIVE_SYNC && !awaited_before(op, f))
 		put_token_await(e, f, op);
-	}
 	for (int j = 0; j < op->nres && j < t->nelems; j++) {
 		const Type *tj = t->elems[j];
 		int m = e->futmem[f->id] + j;
@@ -406,8 +405,9 @@ uses_future(Op *op, void *ctx)
 	return WALK_GO;
 }
 
+/* Does op, or an op inside it, take f as an operand? */
 static bool
-op_awaits(const Op *op, const Value *f)
+takes_future(const Op *op, const Value *f)
 {
 	Use u = {f, false};
 
@@ -429,9 +429,11 @@ ex_native_gates(Exporter *e, const Block *b, int i)
 	for (int k = 0; e->native == NATIVE_LATE && k < e->nlaunches; k++) {
 		const Value *f = e->launches[k];
 		Use u = {f, false};
-		bool used = op_awaits(op, f);
-		if (e->gateblk[f->id] != b || !e->futgate[f->id] ||
-		    (!term && !used))
+		bool used;
+		if (e->gateblk[f->id] != b || !e->futgate[f->id])
+			continue; /* (not this block's, or open already) */
+		used = takes_future(op, f);
+		if (!term && !used)
 			continue;
 		ex_ind(e);
 		str_printf(e->out, "async.runtime.set_available %%%s%d : "
