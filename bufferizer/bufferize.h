@@ -196,6 +196,11 @@ const Strategy *strategy_parse(const char *spec);
 /* A short name for files and tables: the built-in's name, or "exec",
  * "exec-mlir", "mlir", "mlir-pipeline". */
 const char *strategy_label(const Strategy *s);
+/* What s would run that a case file may not name without the user's
+ * consent (docs/trust.md): the command of exec:/exec-mlir:, the tool of
+ * mlir*: when it is not one of Debian's mlir-opt-16/19/22; NULL for the
+ * built-ins and those tools. */
+const char *strategy_command(const Strategy *s);
 /* The entry outside strategies of kind k run by (their runner's, at
  * start-up). */
 void strategy_register(StratKind k, StratEntry e);

@@ -276,6 +276,21 @@ strategy_label(const Strategy *s)
 	return s->kind == STRAT_BUILTIN ? s->name : names[s->kind];
 }
 
+const char *
+strategy_command(const Strategy *s)
+{
+	static const char *const debian[] = {"mlir-opt-16", "mlir-opt-19",
+					     "mlir-opt-22"};
+
+	if (s->kind == STRAT_BUILTIN || !s->arg)
+		return NULL;
+	if (s->kind != STRAT_EXEC && s->kind != STRAT_EXEC_MLIR)
+		for (size_t i = 0; i < sizeof debian / sizeof *debian; i++)
+			if (!strcmp(s->arg, debian[i]))
+				return NULL;
+	return s->arg;
+}
+
 void
 strategy_register(StratKind k, StratEntry e)
 {

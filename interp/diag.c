@@ -89,6 +89,11 @@ diag_print(void *outp, const char *file, const char *text, const Diag *d)
 	const char *src = NULL;
 	int len = 0;
 
+	if (d->loc.line <= 0) { /* the file as a whole: no line to show */
+		fprintf(out, "%s: error: %s\n", file ? file : "<input>",
+			d->msg);
+		return;
+	}
 	fprintf(out, "%s:%d:%d: error: %s\n", file ? file : "<input>",
 		d->loc.line, d->loc.col, d->msg);
 	if (text && d->loc.line > 0)

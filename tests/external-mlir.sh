@@ -16,23 +16,23 @@ raw=$S/cases/external/mlir/copy-into-raw.yaml
 . "$S/tests/expect.sh"
 cmd22="mlir-opt-22 '--one-shot-bufferize=bufferize-function-boundaries test-analysis-only allow-return-allocs-from-loops' --mlir-print-op-generic --mlir-print-debuginfo --mlir-print-local-scope"
 
-expect 0 "$B" run "$seed" --strategy mlir
+expect 0 "$B" run --allow-exec "$seed" --strategy mlir
 has "run 1: mlir, schedule sync: agree (as expected)"
 has "  command: bufdiff export $seed --mlir-version 22 | $cmd22"
 has "  %y:new at $seed:5:5 <- linalg.generic (export line 3, answer line 5): operand 2 \"false\""
 has "  %z:x at $seed:6:5 <- linalg.generic (export line 8, answer line 10): operand 2 \"true\""
 has "  memory: peak 24 bytes, 2 allocations (24 bytes), 1 copies (12 bytes), 0 views"
-expect 0 "$B" run "$seed" --strategy mlir --mlir-options analysis-heuristic=bottom-up-from-terminators --json
+expect 0 "$B" run --allow-exec "$seed" --strategy mlir --mlir-options analysis-heuristic=bottom-up-from-terminators --json
 field runs.0.verdict agree
 fieldj runs.0.decisions '["y:new", "z:x"]'
 
 # mlir-opt-22 rejects the copy into %w: a tool-error with its diagnostic
-expect 1 "$B" run "$raw" --strategy mlir
+expect 1 "$B" run --allow-exec "$raw" --strategy mlir
 has "run 1: mlir, schedule sync: tool-error"
 has "  exit 1"
 has "$raw:10:7: error: 'bufferization.materialize_in_destination' op not bufferizable under the given constraints: cannot avoid RaW conflict"
 has "SUMMARY: bufdiff: tool-error: exit 1"
-expect 1 "$B" run "$raw" --strategy mlir --json
+expect 1 "$B" run --allow-exec "$raw" --strategy mlir --json
 field runs.0.verdict tool-error
 hasfield runs.0.tool.command
 field runs.0.tool.status "exit 1"
@@ -40,7 +40,7 @@ fieldstart runs.0.tool.stderr "$raw:10:7: error: "
 expect 1 "$B" bufferize "$raw" --strategy mlir
 has "bufdiff: tool-error: exit 1"
 # an unknown pass option is mlir-opt's error, not ours
-expect 1 "$B" run "$seed" --strategy mlir --mlir-options no-such-option=1
+expect 1 "$B" run --allow-exec "$seed" --strategy mlir --mlir-options no-such-option=1
 has "<unknown>:0: error: <Pass-Options-Parser>: no such option no-such-option"
 
 # fuzz batches: 64 programs in fewer calls, and mlir-opt-22 agrees on all
@@ -70,7 +70,7 @@ for f in "$tmp"/repros/*.yaml; do
 done
 # reduce a run of mlir: the race of MLIR's in-place h:x with the launch
 # (still a divergence: the await stays, docs/reduce.md)
-expect 0 "$B" reduce "$S/cases/external/mlir/async-race.yaml" --run 1 --out "$tmp/race.yaml"
+expect 0 "$B" reduce --allow-exec "$S/cases/external/mlir/async-race.yaml" --run 1 --out "$tmp/race.yaml"
 grep -q '^reduce: 6 -> 5 ops, ' "$err" || fail "reduce summary"
 expect 0 "$B" print "$tmp/race.yaml"
 [ "$(cat "$out")" = 'func @main(%x: tensor<1xi32>) -> (tensor<1xi32>, tensor<1xi32>) {
@@ -83,6 +83,6 @@ expect 0 "$B" print "$tmp/race.yaml"
 }' ] || fail "reduced program"
 grep -qxF "      - {kind: async-race, writer: f, victim: x, reader: h}" "$tmp/race.yaml" || fail "reduced blame"
 grep -qxF "    culprits: ['h:x']" "$tmp/race.yaml" || fail "reduced culprits"
-expect 0 "$B" run "$tmp/race.yaml"
+expect 0 "$B" run --allow-exec "$tmp/race.yaml"
 has "SUMMARY: bufdiff: diverge, async-race in %h at $tmp/race.yaml:8:5; culprits h:x"
 echo ok

@@ -16,17 +16,17 @@ anchor=$S/cases/plans/anchor-dest-read.yaml args=$S/cases/plans/args-copy-share.
 # object (with these fields); check exits 1 too.  Leaves the text run in $out.
 tool_error() {
 	local c=$1 st=$2 status=$3
-	expect 1 "$B" check "$c" --strategy "$st" --junit "$tmp/junit.xml"
+	expect 1 "$B" check --allow-exec "$c" --strategy "$st" --junit "$tmp/junit.xml"
 	has "0 passed, 1 failed"
 	grep -qF "verdict tool-error, expected agree&#10;&#10;case " "$tmp/junit.xml" ||
 		fail "JUnit: no failure for $st"
-	expect 1 "$B" run "$c" --strategy "$st" --json
+	expect 1 "$B" run --allow-exec "$c" --strategy "$st" --json
 	field runs.0.verdict tool-error
 	hasfield runs.0.tool.command
 	field runs.0.tool.status "$status"
 	shift 3
 	[ $# = 0 ] || fields runs.0.tool "$@"
-	expect 1 "$B" run "$c" --strategy "$st"
+	expect 1 "$B" run --allow-exec "$c" --strategy "$st"
 	has "run 1: $st, schedule sync: tool-error"
 	has "  $status"
 	has "SUMMARY: bufdiff: tool-error: $status"
@@ -39,7 +39,7 @@ tool_error "$seed" "exec:no-such-tool-xyz" "exit 127" \
 has "  command: bufdiff print $seed | no-such-tool-xyz"
 tool_error "$seed" "exec:sh $T/fail.sh" "exit 3" \
 	'stderr="fake-tool: cannot bufferize this program\nfake-tool: giving up"'
-expect 1 "$B" run "$seed" --strategy "exec:sh $T/fail.sh"
+expect 1 "$B" run --allow-exec "$seed" --strategy "exec:sh $T/fail.sh"
 has "  stderr:"
 has "fake-tool: cannot bufferize this program"
 has "fake-tool: giving up"
@@ -51,7 +51,7 @@ tool_error "$seed" "exec:kill -SEGV \$\$" "killed by signal 11 (SIGSEGV)"
 # a hang: timed out after 0.5 s, fast, and its child (same process group)
 # is gone too
 start=$(date +%s%N)
-expect 1 "$B" run "$seed" --strategy "exec:sh $T/hang.sh $tmp/pid" --tool-timeout 0.5
+expect 1 "$B" run --allow-exec "$seed" --strategy "exec:sh $T/hang.sh $tmp/pid" --tool-timeout 0.5
 ms=$((($(date +%s%N) - start) / 1000000))
 has "  timed out after 0.5 s"
 has "SUMMARY: bufdiff: tool-error: timed out after 0.5 s"
@@ -63,7 +63,7 @@ for i in 1 2 3 4 5 6 7 8 9 10; do # a killed orphan may linger as a zombie
 	sleep 0.1
 done
 [ -z "$state" ] || [ "$state" = Z ] || fail "hang.sh's child $pid survived ($state)"
-expect 1 "$B" run "$seed" --strategy "exec:sh $T/hang.sh $tmp/pid2" --tool-timeout 0.5 --json
+expect 1 "$B" run --allow-exec "$seed" --strategy "exec:sh $T/hang.sh $tmp/pid2" --tool-timeout 0.5 --json
 field runs.0.tool.status "timed out after 0.5 s"
 
 # ---- exec: unreadable or impossible answers
@@ -89,38 +89,38 @@ tool_error "$args" "$a args-not-call.json" "answer: 1:11: args: %z is not define
 tool_error "$args" "$a args-word.json" "answer: 1:17: args: unknown word 'lend' (expected copy or share)"
 
 # ---- exec: answers that run (the tool does not even read its stdin)
-expect 0 "$B" run "$seed" --strategy "$a seed-right.json"
+expect 0 "$B" run --allow-exec "$seed" --strategy "$a seed-right.json"
 has "run 1: $a seed-right.json, schedule sync: agree (as expected)"
 has "  command: bufdiff print $seed | sh $T/answer.sh seed-right.json"
 has '  {"plan": {"y": "new", "z": "y"}}'
 has "  memory: peak 24 bytes, 1 allocations (12 bytes), 0 copies (0 bytes), 0 views"
 # an answer without a final newline
-expect 0 "$B" run "$seed" --strategy "exec:printf '{\"plan\": {\"y\": \"new\"}}'"
+expect 0 "$B" run --allow-exec "$seed" --strategy "exec:printf '{\"plan\": {\"y\": \"new\"}}'"
 has '  {"plan": {"y": "new"}}'
 has "  memory: peak 36 bytes, 2 allocations (24 bytes), 0 copies (0 bytes), 0 views"
-expect 1 "$B" run "$seed" --strategy "$a seed-free.yaml"
+expect 1 "$B" run --allow-exec "$seed" --strategy "$a seed-free.yaml"
 has "    freed by \`free %y\` after %y = add at $seed:5:5 (forced by the plan)"
 has "SUMMARY: bufdiff: diverge, use-after-free in %z at $seed:6:5; culprits free y:after y"
-expect 1 "$B" run "$seed" --strategy "$a seed-wrong.json"
+expect 1 "$B" run --allow-exec "$seed" --strategy "$a seed-wrong.json"
 has "SUMMARY: bufdiff: diverge, stale-read in %z at $seed:6:5; culprits y:x"
 has "==bufdiff== stale-read: %z at $seed:6:5 reads %x, but its buffer now holds %y"
 has "  expectation failed: verdict diverge, expected agree"
-expect 1 "$B" run "$seed" --strategy "$a seed-wrong.json" --json
+expect 1 "$B" run --allow-exec "$seed" --strategy "$a seed-wrong.json" --json
 field runs.0.verdict diverge
 fieldj runs.0.culprits '["y:x"]'
 
 # ---- what the tools read: canonical TIR (exec), the export (exec-mlir)
-expect 0 "$B" run "$seed" --strategy "exec:grep -qxF '  %y = add %x, 10 : tensor<3xi32>' && echo '{}'"
-expect 1 "$B" run "$seed" --strategy "exec:grep -qF linalg && echo '{}'"
+expect 0 "$B" run --allow-exec "$seed" --strategy "exec:grep -qxF '  %y = add %x, 10 : tensor<3xi32>' && echo '{}'"
+expect 1 "$B" run --allow-exec "$seed" --strategy "exec:grep -qF linalg && echo '{}'"
 has "SUMMARY: bufdiff: tool-error: exit 1"
-expect 0 "$B" run "$seed" --strategy "exec-mlir:grep -qF 'loc(\"$seed\":5:5)' && echo '{}'"
-expect 0 "$B" run "$seed" --strategy "exec-mlir:sh $T/answer.sh seed-right.json" --mlir-version 19
+expect 0 "$B" run --allow-exec "$seed" --strategy "exec-mlir:grep -qF 'loc(\"$seed\":5:5)' && echo '{}'"
+expect 0 "$B" run --allow-exec "$seed" --strategy "exec-mlir:sh $T/answer.sh seed-right.json" --mlir-version 19
 has "  command: bufdiff export $seed --mlir-version 19 | sh $T/answer.sh seed-right.json"
 has "  memory: peak 24 bytes, 1 allocations (12 bytes), 0 copies (0 bytes), 0 views"
 tool_error "$seed" "exec-mlir:sh $T/fail.sh" "exit 3"
 
 # a compound command reads the program as a whole, in the repro line too
-expect 1 "$B" run "$seed" --strategy "exec:grep -q '^func @main' || exit 9; exit 6"
+expect 1 "$B" run --allow-exec "$seed" --strategy "exec:grep -q '^func @main' || exit 9; exit 6"
 has "  exit 6"
 has "  command: bufdiff print $seed | sh -c 'grep -q '\''^func @main'\'' || exit 9; exit 6'"
 expect 1 "$B" fuzz --strategy "exec-mlir:grep -q func.func || exit 9; exit 5" --count 1 \
@@ -138,22 +138,22 @@ has "  command: bufdiff export $seed --mlir-version 22 | sh $T/mlir-fake.sh garb
 tool_error "$seed" "$m noloc" "answer: linalg.generic at line 5 has no location of an op of the case"
 tool_error "$seed" "$m words" "answer: linalg.generic at line 5: 2 in-place words for 3 operands"
 tool_error "$seed" "$m maybe" "answer: linalg.generic at line 5: unknown in-place word 'maybe'"
-expect 0 "$B" run "$seed" --strategy "$m ok"
+expect 0 "$B" run --allow-exec "$seed" --strategy "$m ok"
 has "  %y:new at $seed:5:5 <- linalg.generic (export line 3, answer line 5): operand 2 \"false\""
 has "  %z:x at $seed:6:5 <- linalg.generic (export line 8, answer line 10): operand 2 \"true\""
-expect 1 "$B" run "$seed" --strategy "$m diverge"
+expect 1 "$B" run --allow-exec "$seed" --strategy "$m diverge"
 has "run 1: $m diverge, schedule sync: diverge"
 has "  %y:x at $seed:5:5 <- linalg.generic (export line 3, answer line 5): operand 2 \"true\""
 has "  %z:new at $seed:6:5 <- linalg.generic (export line 8, answer line 10): operand 2 \"false\""
 has "    overwritten by %y at $seed:5:5, decision y:x"
 has "SUMMARY: bufdiff: diverge, stale-read in %z at $seed:6:5; culprits y:x"
-expect 1 "$B" run "$seed" --strategy "$m diverge" --json
+expect 1 "$B" run --allow-exec "$seed" --strategy "$m diverge" --json
 field runs.0.verdict diverge
 fieldj runs.0.decisions '["y:x", "z:new"]'
 fieldj runs.0.culprits '["y:x"]'
-expect 1 "$B" run "$seed" --strategy "$m diverge" --mlir-options "analysis-fuzzer-seed=3"
+expect 1 "$B" run --allow-exec "$seed" --strategy "$m diverge" --mlir-options "analysis-fuzzer-seed=3"
 has "  command: bufdiff export $seed --mlir-version 22 | sh $T/mlir-fake.sh diverge '--one-shot-bufferize=bufferize-function-boundaries test-analysis-only allow-return-allocs-from-loops analysis-fuzzer-seed=3' --mlir-print-op-generic --mlir-print-debuginfo --mlir-print-local-scope"
-expect 1 "$B" run "$seed" --strategy "$m diverge" --mlir-version 16
+expect 1 "$B" run --allow-exec "$seed" --strategy "$m diverge" --mlir-version 16
 has "  command: bufdiff export $seed --mlir-version 16 | sh $T/mlir-fake.sh diverge '--one-shot-bufferize=bufferize-function-boundaries test-analysis-only allow-return-allocs' --mlir-print-op-generic --mlir-print-debuginfo --mlir-print-local-scope"
 
 # ---- bufferize and explain with an outside strategy
@@ -204,7 +204,7 @@ kept=$(ls "$tmp"/repros/*.yaml | wc -l)
 [ "$kept" = "$nfail" ] || fail "fuzz kept $kept programs for $nfail tool errors"
 for f in "$tmp"/repros/*.yaml; do
 	"$B" print "$f" | grep -q matmul || fail "kept $f has no matmul"
-	expect 1 "$B" run "$f"
+	expect 1 "$B" run --allow-exec "$f"
 	has "SUMMARY: bufdiff: tool-error: exit 1"
 done
 
@@ -228,9 +228,9 @@ runs:
   - strategy: "exec:NOTE='a: b' sh $T/fail-on.sh mul $tmp/reduce.log"
     verdict: tool-error
 EOF
-expect 0 "$B" run "$tmp/mul.yaml"
+expect 0 "$B" run --allow-exec "$tmp/mul.yaml"
 rm -f "$tmp/reduce.log"
-expect 0 "$B" reduce "$tmp/mul.yaml" --out "$tmp/reduced.yaml"
+expect 0 "$B" reduce --allow-exec "$tmp/mul.yaml" --out "$tmp/reduced.yaml"
 grep -q '^reduce: 6 -> 2 ops, 13 candidates, 3 cache hits, ' "$err" || fail "reduce summary"
 calls=$(wc -l <"$tmp/reduce.log")
 distinct=$(cut -d' ' -f1,2 "$tmp/reduce.log" | sort -u | wc -l)
@@ -244,6 +244,6 @@ expect 0 "$B" print "$tmp/reduced.yaml"
   %c = mul %w, %x : tensor<1xi32>
   return %c
 }' ] || fail "reduced program"
-expect 0 "$B" run "$tmp/reduced.yaml"
+expect 0 "$B" run --allow-exec "$tmp/reduced.yaml"
 has "SUMMARY: bufdiff: tool-error: exit 1"
 echo ok

@@ -39,7 +39,7 @@ expect2 "bad.mlir:2:23: error: use of undeclared SSA value name" import "$tmp/ba
 printf '%s\n' 'func.func @main(%a: memref<4xf32>) {' '  return' '}' >"$tmp/mem.mlir"
 expect2 "mem.mlir:1:17: error: unsupported type 'memref<4xf32>'" import "$tmp/mem.mlir" --tool "$tool"
 expect2 "pad.mlir:1:1: error: expected an operation" import "$tmp/pad.mlir" --no-tool
-expect2 "bufdiff import: cannot read $tmp/none.mlir" import "$tmp/none.mlir"
+expect2 "bufdiff import: cannot open $tmp/none.mlir: No such file or directory" import "$tmp/none.mlir"
 expect2 "option '--strategy' is not valid here" import "$tmp/pad.mlir" --strategy x
 # a function without results imports into a case that runs (outputs: [])
 printf '%s\n' 'func.func @main(%t: tensor<4xf32>, %i: index) {' \

@@ -20,13 +20,13 @@ summary() { grep '^SUMMARY: ' "$out" | sort -u; }
 # must start with FINDING.
 same_finding() {
 	local c=$1 st=$2 finding=$3 runs
-	expect 0 "$B" run "$c"
+	expect 0 "$B" run --allow-exec "$c"
 	runs=$(summary)
 	case $runs in
 	"SUMMARY: bufdiff: $finding"*) ;;
 	*) fail "runs: of $c: '$runs', expected '$finding...'" ;;
 	esac
-	expect 1 "$B" run "$c" --strategy "$st"
+	expect 1 "$B" run --allow-exec "$c" --strategy "$st"
 	[ "$(summary)" = "$runs" ] || fail "--strategy on $c: '$(summary)', runs: '$runs'"
 }
 
@@ -40,11 +40,11 @@ paths() {
 	c=$tmp/$name.yaml
 	sed "s|exec:sh tests/tools/|exec:sh $T/|" "$S/cases/external/exec/$name.yaml" >"$c"
 	# check: the case's runs: state the verdict, the blame, the outputs
-	expect 0 "$B" check "$c"
+	expect 0 "$B" check --allow-exec "$c"
 	has "1 passed, 0 failed"
 	same_finding "$c" "$st" "$finding in %u at $c:"
 	# reduce: smaller, the same finding
-	expect 0 "$B" reduce "$c" --run "$run" --out "$tmp/$name-reduced.yaml"
+	expect 0 "$B" reduce --allow-exec "$c" --run "$run" --out "$tmp/$name-reduced.yaml"
 	grep -qxF "  - strategy: \"$st\"" "$tmp/$name-reduced.yaml" || fail "reduced strategy line"
 	same_finding "$tmp/$name-reduced.yaml" "$st" "$finding in "
 	# fuzz: the finding on a generated program, its repro the same

@@ -467,6 +467,8 @@ case_fill(Case *c, unsigned flags, Diag *d)
 	L->arena = c->arena;
 	L->text = c->text;
 	L->d = d;
+	L->file = c->file;
+	L->flags = flags;
 	if (load_yaml(L, c, &hasdoc, d)) {
 		if (hasdoc)
 			yaml_document_delete(&L->doc);
@@ -507,79 +509,29 @@ case_parse(const char *file, const char *text, size_t len, unsigned flags,
 	return case_fill(c, flags, d);
 }
 
-/* All of stdin (`-` on the command line) into c's arena. */
-static int
-read_stdin(Case *c, Diag *d)
-{
-	Str b = {0};
-	char chunk[65536], *buf;
-	size_t n;
-
-	while (!b.oom && (n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
-		str_put(&b, chunk, n);
-	if (ferror(stdin) || b.oom) {
-		str_free(&b);
-		return diag_set(d, (Loc){0, 0}, "cannot read stdin");
-	}
-	buf = arena_alloc(c->arena, b.len + 1);
-	if (!buf) {
-		str_free(&b);
-		return diag_set(d, (Loc){0, 0}, "out of memory");
-	}
-	if ((n = b.len))
-		memcpy(buf, b.s, n);
-	buf[n] = 0;
-	str_free(&b);
-	if (memchr(buf, 0, n))
-		return diag_set(d, yl_offset_loc(buf, strlen(buf)), "NUL byte in "
-				"the case file");
-	c->text = buf;
-	c->len = n;
-	return 0;
-}
-
-/* The whole file into c's arena ("-": stdin). */
+/* The whole file into c's arena ("-": stdin), bounded (input.c). */
 static int
 read_file(Case *c, const char *path, Diag *d)
 {
-	FILE *f;
-	long n;
-	char *buf;
-
 	struct stat st;
+	size_t n;
+	char *text;
 
-	if (!strcmp(path, "-"))
-		return read_stdin(c, d);
-	if (!(f = fopen(path, "rb")))
-		return diag_set(d, (Loc){0, 0}, "cannot open %s: %s", path,
-				strerror(errno));
-	/* A directory opens fine and ftell gives LONG_MAX on it. */
-	if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
-		fclose(f);
-		return diag_set(d, (Loc){0, 0}, "not a case file%s",
-				S_ISDIR(st.st_mode) ? " (a directory: use `bufdiff "
-						      "check DIR`)" : "");
+	if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return diag_set(d, (Loc){0, 0}, "not a case file (a directory: "
+				"use `bufdiff check DIR`)");
+	if (!(text = input_read(path, MAX_CASE_BYTES, "a case file", &n, d)))
+		return -1;
+	if (memchr(text, 0, n)) {
+		diag_set(d, yl_offset_loc(text, strlen(text)), "NUL byte in "
+			 "the case file");
+		mem_free(text);
+		return -1;
 	}
-	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return diag_set(d, (Loc){0, 0}, "cannot read %s", path);
-	}
-	buf = arena_alloc(c->arena, (size_t)n + 1);
-	if (!buf) {
-		fclose(f);
-		return diag_set(d, (Loc){0, 0}, "out of memory");
-	}
-	if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		fclose(f);
-		return diag_set(d, (Loc){0, 0}, "cannot read %s", path);
-	}
-	fclose(f);
-	if (memchr(buf, 0, (size_t)n))
-		return diag_set(d, yl_offset_loc(buf, strlen(buf)), "NUL byte in "
-				"the case file");
-	c->text = buf;
-	c->len = (size_t)n;
-	return 0;
+	c->text = arena_strndup(c->arena, text, n);
+	c->len = n;
+	mem_free(text);
+	return c->text ? 0 : diag_set(d, (Loc){0, 0}, "out of memory");
 }
 
 int

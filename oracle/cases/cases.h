@@ -40,6 +40,8 @@ typedef struct Loader {
 	Diag *d;
 	jmp_buf jb;
 	int64_t data_bytes;     /* payload of the data tensors made so far */
+	const char *file;       /* the case file's path (trust.c); NULL: none */
+	unsigned flags;         /* case_parse's CASE_* flags */
 } Loader;
 
 enum { YL_OOM = 1, YL_FAIL = 2 }; /* longjmp values: arena OOM, yl_fail */
@@ -240,7 +242,11 @@ typedef struct Case {
 } Case;
 
 enum {
-	CASE_PROGRAM_ONLY = 1   /* stop after parsing the program */
+	CASE_PROGRAM_ONLY = 1,  /* stop after parsing the program */
+	/* the text is bufdiff's own (a reduction candidate, a generated
+	 * program): the commands in its runs were allowed where they came
+	 * from (trust.c) */
+	CASE_TRUSTED = 2
 };
 
 /*
@@ -277,7 +283,49 @@ int plandoc_cases(const char *text, size_t len, Arena *a, const char ***names,
 int plandoc_add_run(const char *file, const char *text, size_t len, Case *c,
 		    const Strategy *s, bool only, bool *found, Diag *d);
 /* The text of FILE (mem_alloc'ed, NUL-terminated, *len bytes), or NULL
- * with d. */
+ * with d: input_read with the plan documents' limit. */
 char *plandoc_read(const char *path, size_t *len, Diag *d);
+enum { MAX_PLAN_BYTES = 64 << 20 };
+
+/* -------------------------------------------------------------- input.c */
+
+/* The whole of a regular file (or `-`, stdin), mem_alloc'ed and
+ * NUL-terminated, *len bytes, at most max; else NULL with d: a FIFO,
+ * device, socket or directory is refused without blocking, a longer file
+ * is "larger than MAX bytes, the limit for WHAT". */
+char *input_read(const char *path, size_t max, const char *what,
+		 size_t *len, Diag *d);
+
+/* ------------------------------------------------------------- output.c */
+
+/* An output file being written: a temporary beside it, renamed over it by
+ * output_close (output.c says when it is written in place). */
+typedef struct Output {
+	FILE *f;
+	const char *path;       /* NULL: stdout */
+	char tmp[4096];         /* the temporary's name; "" when none */
+} Output;
+
+/* Open path for writing (NULL: stdout): the FILE, or NULL with errno. */
+FILE *output_open(Output *o, const char *path);
+/* Flush and check every write, close, rename into place: 0, or -1 with
+ * errno (the temporary removed, path untouched).  stdout stays open. */
+int output_close(Output *o);
+/* The whole of text to path (NULL: stdout) the same way: 0 or -1, errno. */
+int output_write(const char *path, const char *text, size_t len);
+
+/* -------------------------------------------------------------- trust.c */
+
+/* The trust boundary (docs/trust.md): the commands and tool names a case
+ * file names run only under --allow-exec (trust_all) or --trust DIR
+ * (trust_dir: DIR's real path; -1 with why when it is no directory). */
+void trust_all(void);
+int trust_dir(const char *dir, char *why, size_t n);
+/* Whether a case file at `file` may run its commands. */
+bool trust_file(const char *file);
+/* A repro's yaml to path (NULL: stdout) by output_write, after comment
+ * lines saying how to allow its command when s names one (fuzz, reduce):
+ * 0 or -1 with errno. */
+int trust_write_repro(const char *path, const char *yaml, const Strategy *s);
 
 #endif

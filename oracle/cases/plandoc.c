@@ -187,29 +187,6 @@ plandoc_add_run(const char *file, const char *text, size_t len, Case *c,
 char *
 plandoc_read(const char *path, size_t *len, Diag *d)
 {
-	FILE *f = fopen(path, "rb");
-	Str b = {0};
-	char *text;
-	char buf[4096];
-	size_t n;
-
-	if (!f) {
-		diag_set(d, (Loc){0, 0}, "cannot open %s: %s", path,
-			 strerror(errno));
-		return NULL;
-	}
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		str_put(&b, buf, n);
-	if (ferror(f)) {
-		fclose(f);
-		str_free(&b);
-		diag_set(d, (Loc){0, 0}, "cannot read %s", path);
-		return NULL;
-	}
-	fclose(f);
-	*len = b.len;
-	text = str_take(&b);
-	if (!text)
-		diag_set(d, (Loc){0, 0}, "out of memory");
-	return text;
+	return input_read(path, MAX_PLAN_BYTES, "a decisions document", len,
+			  d);
 }

@@ -609,6 +609,23 @@ load_memory(Loader *L, Run *r, const yaml_node_t *n)
 	}
 }
 
+/* A command or tool a case file names runs only with the user's consent
+ * (trust.c, docs/trust.md): without it, the error shows what was refused
+ * and how to allow it. */
+static void
+check_consent(Loader *L, const Strategy *s, const yaml_node_t *at)
+{
+	const char *cmd = strategy_command(s);
+
+	if (!cmd || (L->flags & CASE_TRUSTED) || trust_file(L->file))
+		return;
+	yl_fail(L, yl_loc(at), "this run would run the %s '%s' that the case "
+		"file names; bufdiff runs a case file's commands only with "
+		"--allow-exec, or --trust DIR for a directory that holds the file",
+		s->kind == STRAT_EXEC || s->kind == STRAT_EXEC_MLIR ? "command" :
+		"tool", cmd);
+}
+
 static void
 load_choice(Loader *L, Run *r, yaml_node_t *strat, yaml_node_t *sched,
 	    yaml_node_t *verdict)
@@ -618,6 +635,8 @@ load_choice(Loader *L, Run *r, yaml_node_t *strat, yaml_node_t *sched,
 	if (strat && !(r->strategy = strategy_parse(scalar(L, strat, "strategy"))))
 		yl_fail(L, yl_loc(strat), "unknown strategy '%s' (see bufdiff "
 			"strategies)", yl_text(strat));
+	if (strat)
+		check_consent(L, r->strategy, strat);
 	if (sched) {
 		s = scalar(L, sched, "schedule");
 		r->has_schedule = true;

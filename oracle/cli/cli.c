@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "mlir.h"
 #include "fuzz.h"
+#include "cases.h"
 
 static const struct {
 	const char *name;
@@ -94,9 +95,12 @@ struct Flag {
 #define C(x) (1u << CLI_##x)
 /* commands that run strategies, and take the outside strategies' flags */
 #define STRAT (C(RUN) | C(CHECK) | C(BUFFERIZE) | C(EXPLAIN) | C(FUZZ) | C(REDUCE))
+/* commands that run a case file's runs: the trust flags (docs/trust.md) */
+#define TRUST (C(RUN) | C(CHECK) | C(REDUCE) | C(NATIVE) | C(UPSTREAM) | \
+	       C(BUFFERIZE) | C(EXPLAIN))
 #define F(field) offsetof(Args, field), sizeof ((Args *)0)->field
 
-static FlagParse p_str, p_num, p_u64, p_seconds, p_strategy,
+static FlagParse p_str, p_trust, p_num, p_u64, p_seconds, p_strategy,
 	p_schedule, p_shard, p_mix, p_pipeline, p_mlir_version, p_target;
 
 static const Flag flags[] = {
@@ -111,6 +115,12 @@ static const Flag flags[] = {
 	 "a run with the decisions of FILE (JSON or YAML) over --strategy S or "
 	 "copy-all; it must agree (run: instead of the case's runs; reduce: the "
 	 "run reduced)"},
+	{"allow-exec", NULL, NULL, F(allow_exec), 0, 0, TRUST,
+	 "run the commands and tools that case files name (exec:CMD, "
+	 "mlir:TOOL other than mlir-opt-16/19/22); without it or --trust, "
+	 "such a run is an error (docs/trust.md)"},
+	{"trust", "DIR", p_trust, F(ntrust), 0, 0, TRUST,
+	 "--allow-exec for the case files under DIR only (repeatable)"},
 	{"schedule", "X", p_schedule, F(schedule), 0, 0, C(RUN) | C(CHECK),
 	 "sync, late, all or random:SEED: the schedule of every run"},
 	{"schedules", "N", p_num, F(nrandom), 0, 64, C(RUN) | C(CHECK),
@@ -411,6 +421,16 @@ p_str(Args *a, const Flag *f, const char *v, void *field, char *why, size_t n)
 	(void)a, (void)f, (void)why, (void)n;
 	*(const char **)field = v;
 	return 0;
+}
+
+/* --trust DIR: added to trust.c's list at once (it may repeat). */
+static int
+p_trust(Args *a, const Flag *f, const char *v, void *field, char *why,
+	size_t n)
+{
+	(void)a, (void)f;
+	++*(int *)field;
+	return trust_dir(v, why, n);
 }
 
 /* A whole number in [f->lo, f->hi] (no sign games, no overflow) into an

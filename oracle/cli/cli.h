@@ -60,6 +60,9 @@ typedef struct Args {
 	int run;                        /* --run I, 1-based; 0: not given */
 	int jobs;                       /* check -j N (--jobs): workers */
 	const char *filter;             /* check --filter PATTERN */
+	bool allow_exec;                /* --allow-exec (trust.c) */
+	int ntrust;                     /* --trust DIR given (trust.c holds
+					 * the directories) */
 	/* fuzz */
 	uint64_t seed;                  /* --seed N (0) */
 	long long count;                /* --count K; 0: not given */

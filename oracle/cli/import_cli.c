@@ -6,6 +6,8 @@
  * import.c makes becomes a case with seeded inputs and the reference's
  * outputs.  Exit 0, or 2 with one diagnostic.
  */
+#include <errno.h>
+#include <string.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,22 +25,12 @@ typedef struct ImpOpts {
 	double timeout;
 } ImpOpts;
 
-/* The whole file, mem_alloc'ed, or NULL. */
+/* The whole file, mem_alloc'ed (input.c: a regular file, bounded), or
+ * NULL with d. */
 static char *
-slurp(const char *path, size_t *len)
+slurp(const char *path, size_t *len, Diag *d)
 {
-	FILE *f = fopen(path, "rb");
-	Str b = {0};
-	char buf[65536];
-	size_t n;
-
-	if (!f)
-		return NULL;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		str_put(&b, buf, n);
-	fclose(f);
-	*len = b.len;
-	return str_take(&b);
+	return input_read(path, MAX_CASE_BYTES, "an MLIR file", len, d);
 }
 
 static bool
@@ -81,9 +73,10 @@ report(const char *file, const char *text, const char *dfile,
 {
 	size_t n;
 	char *t = NULL;
+	Diag ignored;
 
 	if (strcmp(dfile, file))
-		text = t = slurp(dfile, &n);
+		text = t = slurp(dfile, &n, &ignored);
 	diag_print(stderr, dfile, text, d);
 	mem_free(t);
 }
@@ -313,18 +306,11 @@ tir_case(const ImpOpts *o, const char *tir)
 static int
 write_out(const ImpOpts *o, const char *s)
 {
-	FILE *f = o->out ? fopen(o->out, "w") : stdout;
-
-	if (!f) {
-		fprintf(stderr, "bufdiff import: cannot write %s\n", o->out);
-		return STATUS_BAD;
-	}
-	fputs(s, f);
-	if (o->out && fclose(f)) {
-		fprintf(stderr, "bufdiff import: cannot write %s\n", o->out);
-		return STATUS_BAD;
-	}
-	return 0;
+	if (!output_write(o->out, s, strlen(s)))
+		return 0;
+	fprintf(stderr, "bufdiff import: cannot write %s: %s\n",
+		o->out ? o->out : "stdout", strerror(errno));
+	return STATUS_BAD;
 }
 
 int
@@ -339,8 +325,8 @@ cmd_import(const Args *a)
 	Diag d;
 	int rc;
 
-	if (!(text = slurp(o.path, &len))) {
-		fprintf(stderr, "bufdiff import: cannot read %s\n", o.path);
+	if (!(text = slurp(o.path, &len, &d))) {
+		fprintf(stderr, "bufdiff import: %s\n", d.msg);
 		return STATUS_BAD;
 	}
 	if ((rc = generic_text(&o, text, len, &gen, &glen))) {

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -544,8 +545,8 @@ cmd_check(Opts *o)
 	if (o->a.plan && plan_unmatched(o, je, f.n))
 		worst = STATUS_BAD;
 	if (o->a.html && html_index(o->a.html, "bufdiff check", je, f.n)) {
-		fprintf(stderr, "bufdiff: cannot write %s/index.html\n",
-			o->a.html);
+		fprintf(stderr, "bufdiff: cannot write %s/index.html: %s\n",
+			o->a.html, strerror(errno));
 		worst = STATUS_BAD;
 	}
 	fprintf(o->a.json ? stderr : stdout, "%d passed, %d failed\n", passed,
@@ -688,15 +689,7 @@ cmd_explain(Opts *o)
 static int
 write_text(const char *path, const char *s)
 {
-	FILE *f = path ? fopen(path, "w") : stdout;
-	int rc;
-
-	if (!f)
-		return -1;
-	rc = fputs(s, f) < 0 ? -1 : 0;
-	if (path && fclose(f))
-		rc = -1;
-	return rc;
+	return output_write(path, s, strlen(s));
 }
 
 static int
@@ -720,8 +713,11 @@ cmd_export(Opts *o)
 	}
 	if (!(s = str_take(&b)))
 		rc = cli_usage(&o->a, "%s", "out of memory");
-	else if (write_text(o->a.out, s))
-		rc = cli_usage(&o->a, "cannot write %s", o->a.out);
+	else if (write_text(o->a.out, s)) {
+		fprintf(stderr, "bufdiff export: cannot write %s: %s\n",
+			o->a.out ? o->a.out : "stdout", strerror(errno));
+		rc = STATUS_BAD;
+	}
 	mem_free(s);
 	case_free(c);
 	return rc;
@@ -813,6 +809,7 @@ static int
 run_command(Opts *o)
 {
 	FILE *trace = NULL;
+	Output tout;
 	Diag d;
 	int rc = 0;
 
@@ -821,8 +818,9 @@ run_command(Opts *o)
 		fprintf(stderr, "bufdiff: %s\n", d.msg);
 		rc = STATUS_BAD;
 	}
-	if (!rc && o->a.trace && !(trace = fopen(o->a.trace, "w")))
-		rc = cli_usage(&o->a, "cannot write %s", o->a.trace);
+	if (!rc && o->a.trace && !(trace = output_open(&tout, o->a.trace)))
+		rc = cli_usage(&o->a, "cannot write %s: %s", o->a.trace,
+			       strerror(errno));
 	if (!rc) {
 		if (trace)
 			fputs(MEMORY_TRACE_HEADER, trace);
@@ -839,10 +837,29 @@ run_command(Opts *o)
 			abort(); /* a command of cli.c's table without a function */
 		rc = commands[o->a.cmd](o);
 	}
-	if (trace)
-		fclose(trace);
+	/* a trace the disk did not take is an error, not a short file */
+	if (trace && output_close(&tout)) {
+		fprintf(stderr, "bufdiff: cannot write %s: %s\n", o->a.trace,
+			strerror(errno));
+		rc = STATUS_BAD;
+	}
 	mem_free(o->plantext);
 	return rc;
+}
+
+/* Flush stdout; on a failed write say so (once) and return true. */
+static bool
+stdout_failed(void)
+{
+	/* a write that failed before (a flush of a full buffer) left only
+	 * the error flag: its errno is gone */
+	int err = fflush(stdout) ? errno : ferror(stdout) ? -1 : 0;
+
+	if (!err)
+		return false;
+	fprintf(stderr, "bufdiff: error: cannot write stdout: %s\n",
+		err > 0 ? strerror(err) : "a write to it failed");
+	return true;
 }
 
 int
@@ -860,8 +877,15 @@ main(int argc, char **argv)
 	report_json_init();
 	external_register();
 	rc = cli_parse(argc, argv, &o.a);
+	if (!rc && o.a.allow_exec)
+		trust_all();
 	if (!rc)
 		rc = run_command(&o);
 	cli_args_free(&o.a);
-	return rc < 0 ? 0 : rc;
+	rc = rc < 0 ? 0 : rc;
+	/* stdout may be a file on a full disk (`export > x.mlir`, `check
+	 * --json > r.json`): what did not reach it is an error, not exit 0 */
+	if (stdout_failed())
+		rc = STATUS_BAD;
+	return rc;
 }

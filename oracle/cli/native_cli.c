@@ -13,6 +13,7 @@
  * fixed), and what MLIR gives today in a comment.  Exit 0 written, 1
  * MLIR's output agrees (nothing to report), 2 bad input or a failed tool.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -81,19 +82,14 @@ write_source(const Case *c, const MlirVersion *v, NativeSched sched,
 	     const char *path, Diag *d)
 {
 	Str src = {0};
-	FILE *f;
 	int rc = -1;
 
 	if (native_source(c->prog, c->file, c->entry, c->inputs, v, sched, &src,
 			  d))
 		goto out;
-	if (!(f = fopen(path, "w"))) {
-		diag_set(d, (Loc){0, 0}, "cannot write %s", path);
-		goto out;
-	}
-	rc = fwrite(src.s, 1, src.len, f) == src.len ? 0 : -1;
-	if (fclose(f) || rc)
-		rc = diag_set(d, (Loc){0, 0}, "cannot write %s", path);
+	if ((rc = output_write(path, src.s, src.len)))
+		diag_set(d, (Loc){0, 0}, "cannot write %s: %s", path,
+			 strerror(errno));
 out:
 	str_free(&src);
 	return rc;
@@ -211,12 +207,7 @@ put_without_locs(Str *b, const char *s)
 static bool
 write_text_file(const char *path, const char *s, size_t n)
 {
-	FILE *f = fopen(path, "w");
-	bool bad = !f || fwrite(s, 1, n, f) != n;
-
-	if (f && fclose(f))
-		bad = true;
-	return bad;
+	return output_write(path, s, n) != 0;
 }
 
 /* "// CHECK-NEXT: BITS" lines of every output element, with the value. */

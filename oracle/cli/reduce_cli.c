@@ -5,6 +5,8 @@
  * statistics to stderr.  Exit: 0 reduced, 1 the run does not fail, 2 bad
  * input or usage.
  */
+#include <errno.h>
+#include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -49,25 +51,13 @@ add_plan_run(ReduceOpts *o, Case *c)
 }
 
 static int
-write_out(const char *path, const char *yaml)
+write_out(const char *path, const char *yaml, const Strategy *s)
 {
-	FILE *f = path ? fopen(path, "w") : stdout;
-	int bad;
-
-	if (!f) {
-		fprintf(stderr, "bufdiff reduce: cannot write %s\n", path);
-		return STATUS_BAD;
-	}
-	fputs(yaml, f);
-	bad = ferror(f);
-	if (path)
-		bad |= fclose(f);
-	else
-		fflush(f);
-	if (bad)
-		fprintf(stderr, "bufdiff reduce: cannot write %s\n",
-			path ? path : "stdout");
-	return bad ? STATUS_BAD : 0;
+	if (!trust_write_repro(path, yaml, s))
+		return 0;
+	fprintf(stderr, "bufdiff reduce: cannot write %s: %s\n",
+		path ? path : "stdout", strerror(errno));
+	return STATUS_BAD;
 }
 
 int
@@ -112,7 +102,7 @@ cmd_reduce(const Args *a, const RunConfig *cfg)
 			"reference): nothing to reduce\n", o.path, o.run);
 		rc = STATUS_FAIL;
 	} else {
-		rc = write_out(o.out, yaml);
+		rc = write_out(o.out, yaml, c->runs[o.run - 1].strategy);
 		fprintf(stderr, "reduce: %d -> %d ops, %d candidates, %d cache "
 			"hits, %.2f s\n", st.ops_before, st.ops_after,
 			st.candidates, st.cache_hits, st.seconds);

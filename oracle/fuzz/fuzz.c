@@ -57,14 +57,8 @@ on_stop(int sig)
 static int
 write_file(const char *path, const char *text)
 {
-	FILE *f = fopen(path, "w");
-	int rc;
-
-	if (!f)
-		return -1;
-	rc = fputs(text, f) < 0;
-	rc |= fclose(f) != 0;
-	return rc ? -1 : 0;
+	/* a full disk leaves no 0-byte repro: nothing, and an error */
+	return output_write(path, text, strlen(text));
 }
 
 static void
@@ -149,7 +143,7 @@ keep_bridge(const FuzzOpts *o, const char *path, const char *yaml)
 	Diag d;
 
 	fmt_snprintf(base, sizeof base, "%.*s", (int)n, path);
-	if (case_parse(path, yaml, strlen(yaml), 0, &c, &d) ||
+	if (case_parse(path, yaml, strlen(yaml), CASE_TRUSTED, &c, &d) ||
 	    mlir_export(c->prog, path, mlir_version(external_mlir_version(
 			tool_opts(o), o->strategy)), &m, NULL, NULL, &d)) {
 		case_free(c);
@@ -233,7 +227,8 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 		if (o->lazy_out && mkdir(o->out, 0777) && errno != EEXIST)
 			fprintf(stderr, "bufdiff: cannot create %s: %s\n", o->out,
 				strerror(errno));
-		else if (write_file(path, reduced ? reduced : yaml))
+		else if (trust_write_repro(path, reduced ? reduced : yaml,
+					   o->strategy))
 			fprintf(stderr, "bufdiff: cannot write %s: %s\n", path,
 				strerror(errno));
 		else {
@@ -275,7 +270,8 @@ load_seed(const FuzzOpts *o, uint64_t seed, char **yaml, Case **c, Diag *d)
 			return -1;
 	}
 	fuzz_file(seed, file, sizeof file);
-	return case_parse(file, *yaml, strlen(*yaml), 0, c, d) ? 1 : 0;
+	/* its run is --strategy S: the user's own (trust.c) */
+	return case_parse(file, *yaml, strlen(*yaml), CASE_TRUSTED, c, d) ? 1 : 0;
 }
 
 /* ": MESSAGE" of the first `error:` line of a tool's stderr (its class

@@ -697,8 +697,8 @@ merge_one(Merged *m, const char *path)
 {
 	Diag d = {{0, 0}, ""};
 	size_t len;
-	char *text = plandoc_read(strcmp(path, "-") ? path : "/dev/stdin", &len,
-				  &d);
+	char *text = input_read(path, MAX_PLAN_BYTES, "a fuzz summary", &len,
+				&d);
 	int rc = 0, line = 1, seen = 0;
 
 	if (!text)

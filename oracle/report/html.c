@@ -104,20 +104,13 @@ html_end(Str *b, const char *script)
 int
 html_write(const char *path, Str *b)
 {
+	size_t n = b->len;
 	char *s = str_take(b);
-	FILE *f;
-	int rc = 0;
+	int rc;
 
 	if (!s)
 		return -1;
-	if (!(f = fopen(path, "w"))) {
-		mem_free(s);
-		return -1;
-	}
-	if (fputs(s, f) < 0)
-		rc = -1;
-	if (fclose(f))
-		rc = -1;
+	rc = output_write(path, s, n); /* checked, renamed into place */
 	mem_free(s);
 	return rc;
 }

@@ -5,6 +5,8 @@
  * (step,bytes,line) is one curve.  A row that does not read is
  * `TRACE:LINE:COL: error: ...` with the line and a caret, exit 2.
  */
+#include <errno.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "report.h"
@@ -150,7 +152,8 @@ plot_page(const char *in, const char *out)
 	int rc = 0;
 
 	memset(&P, 0, sizeof P);
-	if (!(text = plandoc_read(in, &len, &P.d))) {
+	if (!(text = input_read(in, MAX_PLAN_BYTES, "a memory trace", &len,
+				 &P.d))) {
 		fprintf(stderr, "bufdiff: %s\n", P.d.msg);
 		return STATUS_BAD;
 	}
@@ -174,7 +177,8 @@ plot_page(const char *in, const char *out)
 		str_puts(&b, "</section>\n");
 		html_end(&b, NULL);
 		if (html_write(out, &b)) {
-			fprintf(stderr, "bufdiff: cannot write %s\n", out);
+			fprintf(stderr, "bufdiff: cannot write %s: %s\n", out,
+				strerror(errno));
 			rc = STATUS_BAD;
 		}
 	}

@@ -1548,7 +1548,8 @@ classname(FILE *f, const JEntry *e)
 int
 report_junit(const char *path, const JEntry *e, int n)
 {
-	FILE *f = fopen(path, "w");
+	Output out;
+	FILE *f = output_open(&out, path);
 	int fails = 0, errors = 0;
 	double total = 0;
 
@@ -1603,5 +1604,5 @@ report_junit(const char *path, const JEntry *e, int n)
 		fputs("    </testcase>\n", f);
 	}
 	fputs("  </testsuite>\n</testsuites>\n", f);
-	return fclose(f) ? -1 : 0;
+	return output_close(&out);
 }
