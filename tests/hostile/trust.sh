@@ -83,6 +83,13 @@ rm -f "$tmp/PWNED"
 expect 0 "$B" run ../"$(basename "$tmp")"/corpus/exec.yaml --trust other --trust "$tmp/corpus"
 [ -e "$tmp/PWNED" ] || fail "the second --trust did not count"
 rm -f "$tmp/PWNED"
+# check's workers (-j) hold the same boundary
+expect 2 "$B" check corpus -j 2 --trust corpusx
+pwned check -j
+has "[FAIL] corpus/exec.yaml: 10:15: error: this run would run the command 'touch $tmp/PWNED; echo {}' $refused"
+expect 0 "$B" check corpusx -j 2 --trust corpusx
+[ -e "$tmp/PWNED" ] || fail "check -j --trust did not run the case's command"
+rm -f "$tmp/PWNED"
 # --allow-exec: any case file
 expect 0 "$B" run corpusx/exec.yaml --allow-exec
 [ -e "$tmp/PWNED" ] || fail "--allow-exec did not run the case's command"
