@@ -390,9 +390,8 @@ term_vformat(Str *b, const char *fmt, va_list ap)
 		case 'p':
 			str_printf(b, spec, va_arg(ap, void *));
 			break;
-		default: /* %n and unknown conversions: bufdiff uses none */
-			ir_bug("term_vformat: unsupported conversion in \"%s\"",
-			       fmt);
+		default: /* %n and unknown ones (bufdiff uses none): as written */
+			str_puts(b, spec);
 		}
 	}
 }

@@ -1,5 +1,5 @@
 /*
- * escape.h: everything bufdiff writes is escaped for where it goes
+ * escape.h (escape.c): everything bufdiff writes is escaped for where it goes
  * (docs/format.md §3, "Escaping").  One function per destination; every
  * writer of YAML, shell lines, terminal text, XML/HTML and file names
  * calls these and escapes nothing itself.
