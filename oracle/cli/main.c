@@ -43,7 +43,7 @@ static void
 print_error(const char *path, const Case *c, const Diag *d)
 {
 	if (d->loc.line <= 0)
-		fprintf(errs(), "%s: error: %s\n", path, d->msg);
+		term_fprintf(errs(), "%s: error: %s\n", path, d->msg);
 	else
 		diag_print(errs(), path, c ? c->text : NULL, d);
 }
@@ -63,8 +63,8 @@ print_run_errors(const Opts *o, const char *path, const Case *c,
 		if (r->status != STATUS_BAD)
 			continue;
 		if (r->err.loc.line <= 0) { /* not in a file of the user's */
-			fprintf(errs(), "%s: error: run %d (%s): %s\n", path,
-				i + 1, r->strategy, r->err.msg);
+			term_fprintf(errs(), "%s: error: run %d (%s): %s\n",
+				     path, i + 1, r->strategy, r->err.msg);
 			continue;
 		}
 		diag_print(errs(), doc ? o->a.plan : path,

@@ -96,6 +96,11 @@ if got != want:
 rm "$dir/d.yaml" "$dir/e.yaml"
 nopwned "check"
 
+# --- an error without a place: one line, whatever the path holds
+expect 2 "$B" run "$dir/no such.yaml"
+noraw "$err" "run's error"
+[ "$(wc -l <"$err")" = 1 ] || fail "run: the error line is not one line"
+
 # --- import: the MLIR file's name becomes a case name, never a key
 mlir=$(printf '%s/x\nkey: injected $(touch PWNED) "q" %s #c' "$dir" "'q'")
 cat >"$mlir.mlir" <<'EOF'
