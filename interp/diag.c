@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "escape.h"
 #include "ir.h"
 
 int
@@ -57,7 +58,8 @@ find_line(const char *text, int line, int *len)
 
 /* At most DIAG_WIDTH columns of the line around col, "..." where cut (a
  * 10 MB line is not repeated whole); control characters other than tab
- * print as '?' so a file cannot send escapes to the terminal. */
+ * and DEL print as '?' so a file cannot send escapes to the terminal (one
+ * byte for one, so that the caret stays under its column). */
 enum { DIAG_WIDTH = 160 };
 
 static void
@@ -72,8 +74,8 @@ put_window(FILE *out, const char *src, int len, int col)
 	}
 	fputs(from ? "..." : "", out);
 	for (int i = from; i < to; i++)
-		fputc((unsigned char)src[i] < 0x20 && src[i] != '\t' ? '?' : src[i],
-		      out);
+		fputc(((unsigned char)src[i] < 0x20 && src[i] != '\t') ||
+		      src[i] == 0x7f ? '?' : src[i], out);
 	fputs(to < len ? "...\n" : "\n", out);
 	if (from)
 		fputs("   ", out);
@@ -89,13 +91,14 @@ diag_print(void *outp, const char *file, const char *text, const Diag *d)
 	const char *src = NULL;
 	int len = 0;
 
+	/* the file's name and the message may quote anything: escaped */
 	if (d->loc.line <= 0) { /* the file as a whole: no line to show */
-		fprintf(out, "%s: error: %s\n", file ? file : "<input>",
-			d->msg);
+		term_fprintf(out, "%s: error: %s\n", file ? file : "<input>",
+			     d->msg);
 		return;
 	}
-	fprintf(out, "%s:%d:%d: error: %s\n", file ? file : "<input>",
-		d->loc.line, d->loc.col, d->msg);
+	term_fprintf(out, "%s:%d:%d: error: %s\n", file ? file : "<input>",
+		     d->loc.line, d->loc.col, d->msg);
 	if (text && d->loc.line > 0)
 		src = find_line(text, d->loc.line, &len);
 	if (!src)

@@ -25,7 +25,7 @@ START_TEST(escapes_markup_and_control_characters)
 {
 	char *s = escaped("a<b>&\"'\x01\x7f\tz\n");
 
-	ck_assert_str_eq(s, "a&lt;b&gt;&amp;&quot;&#39;\\x01\\x7f\tz\n");
+	ck_assert_str_eq(s, "a&lt;b&gt;&amp;&quot;&#39;\\x01\\x7f&#9;z&#10;");
 	mem_free(s);
 }
 END_TEST

@@ -374,7 +374,7 @@ START_TEST(agreeing_run_is_not_reduced)
 	ck_assert_int_eq(reduce_case(NULL, c, 7, NULL, NULL, &yaml, &st, &d), -1);
 	ck_assert_ptr_nonnull(strstr(d.msg, "no run 8"));
 	ck_assert_int_eq(reduce_case(NULL, c, 1, NULL, NULL, &yaml, &st, &d), 0);
-	ck_assert_ptr_nonnull(strstr(yaml, "case: \"reduced/seed/old-input-still-needed\""));
+	ck_assert_ptr_nonnull(strstr(yaml, "case: reduced/seed/old-input-still-needed\n"));
 	mem_free(yaml);
 	case_free(c);
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "cli.h"
 #include "cases.h"
 #include "mlir.h"
@@ -111,22 +112,10 @@ tool_failed(const char *file, const char *text, const char *tool,
 			return STATUS_BAD;
 		}
 	}
-	fprintf(stderr, "%s: error: %s %s: %s\n", file, tool,
+	term_fprintf(stderr, "%s: error: %s %s: %s\n", file, tool,
 		tool_status_str(r, st, sizeof st),
 		tool_stderr_head(r, 1, head, sizeof head));
 	return STATUS_BAD;
-}
-
-static char *
-shell_quote(const char *s)
-{
-	Str b = {0};
-
-	str_puts(&b, "'");
-	for (; *s; s++)
-		str_puts(&b, *s == '\'' ? "'\\''" : (char[2]){*s, 0});
-	str_puts(&b, "'");
-	return str_take(&b);
 }
 
 /* The generic form of FILE: the tool's output, or the text itself. */
@@ -137,7 +126,7 @@ generic_text(const ImpOpts *o, const char *text, size_t len, char **gen,
 	const char *tool = pick_tool(o);
 	ToolResult r = {0};
 	Str cmd = {0};
-	char *q, *c;
+	char *c;
 	int rc = 0;
 
 	*gen = NULL;
@@ -145,10 +134,9 @@ generic_text(const ImpOpts *o, const char *text, size_t len, char **gen,
 		*glen = len;
 		return 0;
 	}
-	q = shell_quote(o->path);
 	str_printf(&cmd, "%s --mlir-print-op-generic --mlir-print-debuginfo "
-		   "--mlir-print-local-scope --allow-unregistered-dialect %s", tool, q ? q : "");
-	mem_free(q);
+		   "--mlir-print-local-scope --allow-unregistered-dialect ", tool);
+	sh_word(&cmd, o->path);
 	if (!(c = str_take(&cmd)) || tool_run(c, "", 0, o->timeout, &r)) {
 		mem_free(c);
 		fprintf(stderr, "bufdiff import: out of memory\n");
@@ -209,22 +197,31 @@ make_case(const ImpOpts *o, const char *tir, const Program *p)
 {
 	const char *slash = strrchr(o->path, '/'), *base = slash ? slash + 1 : o->path;
 	const Func *f = o->func ? prog_func(p, o->func) : prog_func(p, "main");
-	Str b = {0};
+	Str b = {0}, name = {0};
 
 	if (!f)
 		f = p->funcs[0];
-	str_printf(&b, "case: import/%.*s%s%s\n", (int)strcspn(base, "."), base,
+	/* the file's name may hold anything: one YAML scalar */
+	str_printf(&name, "import/%.*s%s%s", (int)strcspn(base, "."), base,
 		   o->func ? "/" : "", o->func ? o->func : "");
-	str_puts(&b, "about: ");
-	emit_quoted(&b, "imported from the MLIR file by bufdiff import");
+	str_puts(&b, "case: ");
+	yaml_scalar(&b, name.s ? name.s : "import/?");
+	if (name.oom)
+		b.oom = true;
+	str_free(&name);
+	str_puts(&b, "\nabout: ");
+	yaml_scalar(&b, "imported from the MLIR file by bufdiff import");
 	str_puts(&b, "\nprogram: |\n");
 	for (const char *l = tir; *l; ) {
 		size_t n = strcspn(l, "\n");
 		str_printf(&b, "  %.*s\n", (int)n, l);
 		l += n + (l[n] == '\n');
 	}
-	if (strcmp(f->name, "main"))
-		str_printf(&b, "entry: %s\n", f->name);
+	if (strcmp(f->name, "main")) {
+		str_puts(&b, "entry: ");
+		yaml_scalar(&b, f->name);
+		str_puts(&b, "\n");
+	}
 	if (f->nparams)
 		str_puts(&b, "inputs:\n");
 	for (int i = 0; i < f->nparams; i++)
@@ -242,14 +239,14 @@ add_outputs(const ImpOpts *o, Str *b, const char *ctext)
 	int nouts = 0, rc = 0;
 
 	if (case_parse(o->path, ctext, strlen(ctext), 0, &c, &d)) {
-		fprintf(stderr, "%s: error: the imported program is rejected: "
+		term_fprintf(stderr, "%s: error: the imported program is rejected: "
 			"%s (program line %d)\n", o->path, d.msg, d.loc.line - 3);
 		case_free(c);
 		return STATUS_BAD;
 	}
 	if (ref_run(c->prog, c->entry, c->inputs, &c->lim, &outs, &nouts, &d)) {
 		/* the program imports; only these inputs make it fail */
-		fprintf(stderr, "%s: warning: the reference fails on the imported "
+		term_fprintf(stderr, "%s: warning: the reference fails on the imported "
 			"program with these inputs (no expect.outputs): %s\n",
 			o->path, d.msg);
 	} else {
@@ -280,12 +277,12 @@ tir_case(const ImpOpts *o, const char *tir)
 	Str b = {0};
 
 	if (!p) {
-		fprintf(stderr, "%s: error: the imported program does not parse: "
+		term_fprintf(stderr, "%s: error: the imported program does not parse: "
 			"%s (program line %d)\n", o->path, d.msg, d.loc.line);
 		return NULL;
 	}
 	if (!p->nfuncs) {
-		fprintf(stderr, "%s: error: no function to import\n", o->path);
+		term_fprintf(stderr, "%s: error: no function to import\n", o->path);
 		prog_free(p);
 		return NULL;
 	}
@@ -308,8 +305,8 @@ write_out(const ImpOpts *o, const char *s)
 {
 	if (!output_write(o->out, s, strlen(s)))
 		return 0;
-	fprintf(stderr, "bufdiff import: cannot write %s: %s\n",
-		o->out ? o->out : "stdout", strerror(errno));
+	term_fprintf(stderr, "bufdiff import: cannot write %s: %s\n",
+		     o->out ? o->out : "stdout", strerror(errno));
 	return STATUS_BAD;
 }
 
@@ -326,7 +323,7 @@ cmd_import(const Args *a)
 	int rc;
 
 	if (!(text = slurp(o.path, &len, &d))) {
-		fprintf(stderr, "bufdiff import: %s\n", d.msg);
+		term_fprintf(stderr, "bufdiff import: %s\n", d.msg);
 		return STATUS_BAD;
 	}
 	if ((rc = generic_text(&o, text, len, &gen, &glen))) {

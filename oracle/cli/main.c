@@ -44,7 +44,7 @@ static void
 print_error(const char *path, const Case *c, const Diag *d)
 {
 	if (d->loc.line <= 0)
-		fprintf(errs(), "%s: error: %s\n", path, d->msg);
+		term_fprintf(errs(), "%s: error: %s\n", path, d->msg);
 	else
 		diag_print(errs(), path, c ? c->text : NULL, d);
 }
@@ -64,8 +64,8 @@ print_run_errors(const Opts *o, const char *path, const Case *c,
 		if (r->status != STATUS_BAD)
 			continue;
 		if (r->err.loc.line <= 0) { /* not in a file of the user's */
-			fprintf(errs(), "%s: error: run %d (%s): %s\n", path,
-				i + 1, r->strategy, r->err.msg);
+			term_fprintf(errs(), "%s: error: run %d (%s): %s\n",
+				     path, i + 1, r->strategy, r->err.msg);
 			continue;
 		}
 		diag_print(errs(), doc ? o->a.plan : path,
@@ -455,19 +455,20 @@ check_done(void *ctx, JEntry *je, int i)
 		e->msg = mem_strdup(why);
 	}
 	fflush(stdout);
-	if (e->diag)
-		fputs(e->diag, stderr);
+	if (e->diag) /* its lines kept, what a terminal acts on escaped */
+		term_fputs_lines(stderr, e->diag);
 	if (o->a.json && e->json)
 		fputs(e->json, stdout);
 	else if (o->a.json)
 		; /* out of memory: nothing to print */
 	else if (e->status == STATUS_OK)
-		printf("[ok] %s\n", e->file);
+		term_fprintf(stdout, "[ok] %s\n", e->file);
 	else if (e->reason && e->reason[0])
-		printf("[FAIL] %s: %s: %s\n", e->file, e->msg ? e->msg : "",
-		       e->reason);
+		term_fprintf(stdout, "[FAIL] %s: %s: %s\n", e->file,
+			     e->msg ? e->msg : "", e->reason);
 	else
-		printf("[FAIL] %s: %s\n", e->file, e->msg ? e->msg : "");
+		term_fprintf(stdout, "[FAIL] %s: %s\n", e->file,
+			     e->msg ? e->msg : "");
 	fflush(stdout);
 }
 
@@ -622,16 +623,19 @@ bufferize_decisions(Opts *o, Case *c, Decisions *ds, BProg **bp, Diag *d)
 		mem_free(t->decisions);
 		mem_free(t->memref);
 		if (rc < 0 && d->msg[0] && strcmp(d->msg, "out of memory")) {
-			fprintf(stderr, "%s: error: %s\n", o->a.paths[0], d->msg);
+			term_fprintf(stderr, "%s: error: %s\n", o->a.paths[0], d->msg);
 			return STATUS_BAD;
 		}
 		if (rc < 0)
 			return cli_usage(&o->a, "%s", "out of memory");
 		if (rc > 0) {
 			size_t n = strlen(t->err);
-			fprintf(stderr, "bufdiff: tool-error: %s\n  command: %s\n%s%s",
-				t->status, t->cmd, t->err,
-				n && t->err[n - 1] != '\n' ? "\n" : "");
+			term_fprintf(stderr, "bufdiff: tool-error: %s\n  command: ",
+				     t->status);
+			term_fputs_lines(stderr, t->cmd);
+			fputc('\n', stderr);
+			term_fputs_lines(stderr, t->err);
+			fputs(n && t->err[n - 1] != '\n' ? "\n" : "", stderr);
 			return STATUS_FAIL;
 		}
 		if (*bp)

@@ -62,7 +62,7 @@ load_reference(const char *path, Case **c, Tensor ***ref, int *nref,
 	if (d.loc.line > 0)
 		diag_print(stderr, path, *c ? (*c)->text : NULL, &d);
 	else
-		fprintf(stderr, "%s: error: %s\n", path, d.msg);
+		term_fprintf(stderr, "%s: error: %s\n", path, d.msg);
 	return -1;
 }
 
@@ -74,7 +74,7 @@ report_error(const char *path, const Case *c, const Diag *d)
 	if (d->loc.line > 0)
 		diag_print(stderr, path, c ? c->text : NULL, d);
 	else
-		fprintf(stderr, "%s: error: %s\n", path, d->msg);
+		term_fprintf(stderr, "%s: error: %s\n", path, d->msg);
 }
 
 static int
@@ -95,6 +95,18 @@ out:
 	return rc;
 }
 
+/* "HEAD COMMAND TAIL\n": a shell line to paste (its outside words quoted
+ * by sh_word; a newline in a quoted word kept, other controls escaped). */
+static void
+command_line(Str *b, const char *head, const char *cmd, const char *tail)
+{
+	cmd = cmd ? cmd : "";
+	str_puts(b, head);
+	term_escape(b, cmd, strlen(cmd), true);
+	str_puts(b, tail);
+	str_puts(b, "\n");
+}
+
 int
 cmd_native(const Args *a)
 {
@@ -112,9 +124,9 @@ cmd_native(const Args *a)
 	if ((lr = load_reference(path, &c, &ref, &nref, &asserted)) < 0)
 		goto out;
 	no.async = native_needs_async(c->prog);
-	str_printf(&b, "case %s (%s)\n", c->name, path);
+	term_printf(&b, "case %s (%s)\n", c->name, path);
 	if (lr) {
-		str_printf(&b, "reference: fails at the assert at %s:%d:%d: %s\n",
+		term_printf(&b, "reference: fails at the assert at %s:%d:%d: %s\n",
 			   path, asserted.loc.line, asserted.loc.col,
 			   asserted.msg);
 	} else {
@@ -139,8 +151,8 @@ cmd_native(const Args *a)
 			   native_sched_str(nr.sched), differ ? "runs past the "
 			   "assert" : "aborts at an assert too");
 		str_printf(&b, "native: %s\n", differ ? "differ" : "agree");
-		str_printf(&b, "command: %s%s\n", cmd.s ? cmd.s : nr.command,
-			   cmd.s ? "" : " < (the program and driver: --out FILE)");
+		command_line(&b, "command: ", cmd.s ? cmd.s : nr.command,
+			     cmd.s ? "" : " < (the program and driver: --out FILE)");
 		fputs(b.s ? b.s : "", stdout);
 		rc = differ ? 1 : 0;
 		goto out;
@@ -148,8 +160,13 @@ cmd_native(const Args *a)
 	if (failed) {
 		fputs(b.s, stdout);
 		report_error(path, c, &d);
-		fprintf(stderr, "  command: %s\n", cmd.s ? cmd.s : nr.command ?
-			nr.command : "");
+		{
+			Str l = {0};
+			command_line(&l, "  command: ", cmd.s ? cmd.s :
+				     nr.command, "");
+			fputs(l.s ? l.s : "", stderr);
+			str_free(&l);
+		}
 		goto out;
 	}
 	str_printf(&b, "native outputs (mlir-opt-%d, One-Shot Bufferize%s%s):\n",
@@ -166,8 +183,8 @@ cmd_native(const Args *a)
 			   tensor_getf(nr.outs[k], i));
 	}
 	str_printf(&b, "native: %s\n", differ ? "differ" : "agree");
-	str_printf(&b, "command: %s%s\n", cmd.s ? cmd.s : nr.command,
-		   cmd.s ? "" : " < (the program and driver: --out FILE)");
+	command_line(&b, "command: ", cmd.s ? cmd.s : nr.command,
+		     cmd.s ? "" : " < (the program and driver: --out FILE)");
 	fputs(b.s ? b.s : "", stdout);
 	rc = differ ? 1 : 0;
 out:
@@ -269,15 +286,17 @@ cmd_upstream(const Args *a)
 	for (int k = 0; k < nref; k++)
 		differ |= first_diff(ref[k], nr.outs[k]) >= 0;
 	if (!differ) {
-		fprintf(stderr, "%s: MLIR's own output (mlir-opt-%d) agrees with the "
+		term_fprintf(stderr, "%s: MLIR's own output (mlir-opt-%d) agrees with the "
 			"reference: nothing to report upstream\n", path,
 			v->version);
 		rc = 1;
 		goto out;
 	}
-	str_printf(&b, "// %s: %s\n", c->name, "a miscompile of One-Shot "
-		   "Bufferize, found by bufdiff");
-	str_printf(&b, "// RUN: %s | FileCheck %%s\n", cmd.s);
+	/* one line each, whatever the name holds: a newline would start a
+	 * line lit reads (a RUN: line runs) */
+	term_printf(&b, "// %s: %s\n", c->name, "a miscompile of One-Shot "
+		    "Bufferize, found by bufdiff");
+	term_printf(&b, "// RUN: %s | FileCheck %%s\n", cmd.s);
 	str_printf(&b, "// (the runtime libraries as Debian's llvm-%d installs "
 		   "them; in llvm-project: %%mlir_c_runner_utils,"
 		   "%%mlir_runner_utils%s)\n//\n", v->version,
@@ -308,8 +327,8 @@ cmd_upstream(const Args *a)
 	put_without_locs(&b, src.s);
 	if (b.oom || (a->out ? write_text_file(a->out, b.s, b.len)
 		      : fwrite(b.s, 1, b.len, stdout) != b.len)) {
-		fprintf(stderr, "%s: error: cannot write %s\n", path,
-			a->out ? a->out : "stdout");
+		term_fprintf(stderr, "%s: error: cannot write %s\n", path,
+			     a->out ? a->out : "stdout");
 		goto out;
 	}
 	rc = 0;

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "fuzz.h"
 #include "cases.h"
 #include "mlir.h"
@@ -112,10 +113,16 @@ pipeline_flag(const FuzzOpts *o, const Case *c, char *buf, size_t n)
 	const char *p = c && c->nruns ? c->runs[0].pipeline : NULL;
 	const GenTarget *t = o->gen.target;
 
-	/* P holds no quote (the flag's parser refuses them) */
-	fmt_snprintf(buf, n, "%s%s%s%s%s", t ? " --target " : "",
-		     t ? t->name : "", p ? " --mlir-pipeline '" : "", p ? p : "",
-		     p ? "'" : "");
+	Str b = {0};
+
+	if (t)
+		str_printf(&b, " --target %s", t->name);
+	if (p) {
+		str_puts(&b, " --mlir-pipeline ");
+		sh_word(&b, p);
+	}
+	fmt_snprintf(buf, n, "%s", b.s && !b.oom ? b.s : "");
+	str_free(&b);
 }
 
 /* The tool options of case c's run: the campaign's, with the run's
@@ -137,8 +144,8 @@ keep_bridge(const FuzzOpts *o, const char *path, const char *yaml)
 	size_t n = strlen(path) - strlen(".yaml");
 	char base[4096];
 	Case *c = NULL;
-	Str m = {0}, sh = {0};
-	char *mt = NULL, *st = NULL, flag[1200];
+	Str m = {0}, sh = {0}, about = {0};
+	char *mt = NULL, *st = NULL, flag[1200], file[256];
 	ExternalOpts topts;
 	Diag d;
 
@@ -151,12 +158,20 @@ keep_bridge(const FuzzOpts *o, const char *path, const char *yaml)
 		return;
 	}
 	pipeline_flag(o, c, flag, sizeof flag);
-	str_printf(&sh, "#!/bin/sh\n# %s, found by bufdiff fuzz --strategy "
-		   "%s%s\ncd \"$(dirname \"$0\")\" && ", c->name,
-		   o->strategy->name, flag);
+	/* the comment is one line whatever the name and the strategy hold */
+	str_printf(&about, "%s, found by bufdiff fuzz --strategy ", c->name);
+	sh_word(&about, o->strategy->name);
+	str_puts(&about, flag);
+	str_puts(&sh, "#!/bin/sh\n# ");
+	term_escape(&sh, about.s ? about.s : "", about.len, false);
+	str_free(&about);
+	str_puts(&sh, "\ncd \"$(dirname \"$0\")\" && ");
 	external_stage(case_tool_opts(o, c, &topts), o->strategy, &sh);
-	str_printf(&sh, " < %s.mlir\n", strrchr(base, '/') ? strrchr(base, '/') + 1
-							  : base);
+	fmt_snprintf(file, sizeof file, "%s.mlir", strrchr(base, '/') ?
+		     strrchr(base, '/') + 1 : base);
+	str_puts(&sh, " < ");
+	sh_word(&sh, file);
+	str_puts(&sh, "\n");
 	mt = str_take(&m);
 	st = str_take(&sh);
 	if (mt && st) {
@@ -194,7 +209,8 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 	     const char *yaml, const char *sig, const SigInfo *info,
 	     bool tool_error)
 {
-	char path[4096], name[128], about[1536], flag[1200];
+	char path[4096], name[128], about[1536], flag[1200], label[64];
+	Str strat = {0};
 	char *reduced = NULL;
 	RunConfig quiet;
 	ReduceStats rs = {0};
@@ -211,8 +227,11 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 	fmt_snprintf(name, sizeof name, "fuzz/%s-%llu", strategy_label(o->strategy),
 		 (unsigned long long)seed);
 	pipeline_flag(o, c, flag, sizeof flag);
+	sh_word(&strat, o->strategy->name); /* a command to paste */
 	fmt_snprintf(about, sizeof about, "found by bufdiff fuzz --strategy %s%s "
-		 "--seed %llu", o->strategy->name, flag, (unsigned long long)seed);
+		 "--seed %llu", strat.s && !strat.oom ? strat.s : "?", flag,
+		 (unsigned long long)seed);
+	str_free(&strat);
 	if (o->reduce && reduce_case(reduce_cfg(o, &quiet), c, 0, name, about,
 				     &reduced, &rs, &d) == 0 &&
 	    !o->quiet)
@@ -222,8 +241,10 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 	if (st->failures == 0)
 		st->first_reduce = rs;
 	if (o->out) {
+		const char *l = strategy_label(o->strategy);
 		fmt_snprintf(path, sizeof path, "%s/%s-%llu.yaml", o->out,
-			 strategy_label(o->strategy), (unsigned long long)seed);
+			 safe_file_name(l, strlen(l), label, sizeof label),
+			 (unsigned long long)seed);
 		if (o->lazy_out && mkdir(o->out, 0777) && errno != EEXIST)
 			fprintf(stderr, "bufdiff: cannot create %s: %s\n", o->out,
 				strerror(errno));
@@ -263,7 +284,7 @@ load_seed(const FuzzOpts *o, uint64_t seed, char **yaml, Case **c, Diag *d)
 		Str b = {0};
 		str_puts(&b, *yaml);
 		str_puts(&b, "    pipeline: ");
-		emit_quoted(&b, p);
+		yaml_scalar(&b, p);
 		str_puts(&b, "\n");
 		mem_free(*yaml);
 		if (!(*yaml = str_take(&b)))

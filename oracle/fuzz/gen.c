@@ -28,6 +28,7 @@
  */
 #include <stdio.h>
 
+#include "escape.h"
 #include "gen_impl.h"
 
 const char *const gen_construct_names[GC_COUNT] = {
@@ -145,7 +146,7 @@ gen_case_stats(uint64_t seed, const GenOpts *o, const char *strategy,
 	for (int i = 0; i < nparams; i++)
 		param_input(&yaml, &params[i], i, seed);
 	str_printf(&yaml, "  n: %d\nruns:\n  - strategy: ", gen_pick(g, 4));
-	emit_quoted(&yaml, strategy);
+	yaml_quoted(&yaml, strategy, strlen(strategy)); /* (always: gen-digest) */
 	str_puts(&yaml, "\n");
 	str_free(&prog);
 	str_free(&sh.helpers);

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 
+#include "escape.h"
 #include "reduce_impl.h"
 
 /* ------------------------------------------------------ case text */
@@ -36,10 +37,10 @@ red_case_text(const Red *r, const char *name, const char *about,
 	Str b = {0};
 
 	str_puts(&b, "case: ");
-	emit_quoted(&b, name);
+	yaml_scalar(&b, name);
 	if (about) {
 		str_puts(&b, "\nabout: ");
-		emit_quoted(&b, about);
+		yaml_scalar(&b, about);
 	}
 	str_puts(&b, "\nprogram: |\n");
 	for (const char *s = prog; *s;) {
@@ -53,7 +54,7 @@ red_case_text(const Red *r, const char *name, const char *about,
 	}
 	if (strcmp(r->orig->entry->name, "main")) {
 		str_puts(&b, "entry: ");
-		emit_quoted(&b, r->orig->entry->name);
+		yaml_scalar(&b, r->orig->entry->name);
 		str_puts(&b, "\n");
 	}
 	emit_limits(&b, &r->orig->lim);

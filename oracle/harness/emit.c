@@ -1,7 +1,7 @@
 /*
- * emit.c: writing a case file back as YAML (docs/reduce.md): growing
- * strings, quoted scalars, tensor data that reads back to the same bits,
- * and a run's keys (strategy, plan, free, schedule) and results (verdict,
+ * emit.c: writing a case file back as YAML (docs/reduce.md): strings
+ * from outside through interp/escape.c's yaml_scalar, tensor data that
+ * reads back to the same bits, and a run's keys (strategy, plan, free, schedule) and results (verdict,
  * blame, culprits).  Used by the reducer; what it writes is an ordinary
  * case (docs/cases.md).
  */
@@ -9,25 +9,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "escape.h"
 #include "harness.h"
 #include "cases.h"
 
-
-/* A YAML double-quoted scalar: only `"` and `\` and controls need escapes. */
-void
-emit_quoted(Str *b, const char *s)
-{
-	str_puts(b, "\"");
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			str_printf(b, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			str_printf(b, "\\x%02x", (unsigned char)*s);
-		else
-			str_put(b, s, 1);
-	}
-	str_puts(b, "\"");
-}
 
 /* ---------------------------------------------------------------- data */
 
@@ -110,7 +95,7 @@ emit_ref(const Program *p, const Func *entry, const Func *in, const Value *v,
 }
 
 /* v's name as a YAML scalar (quoted when qualified: '@' starts no plain
- * scalar). */
+ * scalar; a TIR name holds letters, digits, `_` and `.` only). */
 static void
 put_ref(Str *b, const Program *p, const Func *entry, const Func *in,
 	const Value *v)
@@ -193,15 +178,12 @@ emit_run_head(Str *b, const Run *r, const Program *p, const Func *entry)
 {
 	int n = 0;
 
-	str_puts(b, "  - strategy: ");
-	if (r->strategy && (r->strategy->flags & STRAT_TOOL)) /* any characters */
-		emit_quoted(b, r->strategy->name);
-	else
-		str_puts(b, r->strategy ? r->strategy->name : "copy-all");
+	str_puts(b, "  - strategy: "); /* (exec:CMD: any characters) */
+	yaml_scalar(b, r->strategy ? r->strategy->name : "copy-all");
 	str_puts(b, "\n");
 	if (r->pipeline) {
 		str_puts(b, "    pipeline: ");
-		emit_quoted(b, r->pipeline);
+		yaml_scalar(b, r->pipeline);
 		str_puts(b, "\n");
 	}
 	for (int i = 0; i < r->nplan; i++) {

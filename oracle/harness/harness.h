@@ -178,8 +178,6 @@ extern const RunConfig run_config_default;
 
 /* -------------------------------------------------------------- emit.c */
 
-/* A YAML double-quoted scalar. */
-void emit_quoted(Str *b, const char *s);
 /* Data for a param of type ty, reading back to the same bits: a number,
  * a flat list, or {data, shape} for `?` dims; .nan, .inf. */
 void emit_data(Str *b, const Tensor *t, const Type *ty);

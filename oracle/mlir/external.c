@@ -248,11 +248,11 @@ repro_command(const ExternalOpts *o, const Strategy *s, const Case *c,
 	Str b = {0};
 	char *cmd;
 
-	if (s->kind == STRAT_EXEC)
-		str_printf(&b, "bufdiff print %s | ", c->file);
-	else
-		str_printf(&b, "bufdiff export %s --mlir-version %d | ", c->file,
-			   external_mlir_version(o, s));
+	str_puts(&b, s->kind == STRAT_EXEC ? "bufdiff print " : "bufdiff export ");
+	sh_word(&b, c->file);
+	if (s->kind != STRAT_EXEC)
+		str_printf(&b, " --mlir-version %d", external_mlir_version(o, s));
+	str_puts(&b, " | ");
 	external_stage(o, s, &b);
 	cmd = str_take(&b);
 	fmt_snprintf(t->cmd, sizeof t->cmd, "%s", cmd ? cmd : "?");

@@ -36,6 +36,7 @@
 #define BUFDIFF_MLIR_H
 
 #include "cases.h"
+#include "escape.h"
 
 /* -------------------------------------------------------------- tool.c */
 
@@ -85,7 +86,7 @@ int tool_call(const ToolCall *c, ToolResult *r);
 int tool_run(const char *cmd, const char *in, size_t nin, double timeout,
 	     ToolResult *r);
 void tool_result_free(ToolResult *r);   /* r's buffers; r reusable */
-/* s as a single-quoted shell word, appended to b. */
+/* s as one shell word, appended to b: sh_word (interp/escape.h). */
 void tool_sh_quote(Str *b, const char *s);
 /* Seconds on the monotonic clock (for durations). */
 double tool_now(void);

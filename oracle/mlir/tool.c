@@ -481,11 +481,5 @@ tool_stderr_head(const ToolResult *r, int lines, char *buf, size_t n)
 void
 tool_sh_quote(Str *b, const char *s)
 {
-	str_puts(b, "'");
-	for (; *s; s++)
-		if (*s == '\'')
-			str_puts(b, "'\\''");
-		else
-			str_put(b, s, 1);
-	str_puts(b, "'");
+	sh_word(b, s); /* interp/escape.c: the one shell quoting */
 }

@@ -6,7 +6,8 @@
  * the def-use graph (graph.c, laid out by Graphviz); a lane-per-stream
  * timeline of each run; M(t) of every run on one chart; the decisions
  * table per run with its memory figures.  Everything that comes from the
- * case goes through html_put (escaped; control characters shown as \xNN).
+ * case goes through html_put (xml_escape; control characters shown as
+ * \xNN).
  * No network at view time: the CSS, the SVG and the few lines of script
  * are inline.
  */
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "escape.h"
 #include "report.h"
 #include "cases.h"
 #include "mlir.h"
@@ -21,40 +23,22 @@
 
 /* ---- escaping */
 
+/* The one escaping of page text and attribute values: xml_escape
+ * (interp/escape.c): markup characters as entities, line breaks and tabs
+ * as character references, control bytes and bytes that are not UTF-8
+ * shown as \xNN. */
 void
 html_put(Str *b, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		switch (ch) {
-		case '&': str_puts(b, "&amp;"); break;
-		case '<': str_puts(b, "&lt;"); break;
-		case '>': str_puts(b, "&gt;"); break;
-		case '"': str_puts(b, "&quot;"); break;
-		case '\'': str_puts(b, "&#39;"); break;
-		default:
-			if ((ch < 0x20 && ch != '\t' && ch != '\n') || ch == 0x7f)
-				str_printf(b, "\\x%02x", ch);
-			else
-				str_put(b, (const char *)&ch, 1);
-		}
-	}
+	if (s)
+		xml_escape(b, s, strlen(s));
 }
 
 /* html_put of the first n bytes of s. */
 static void
 html_putn(Str *b, const char *s, size_t n)
 {
-	char buf[512];
-
-	while (n) {
-		size_t k = n < sizeof buf - 1 ? n : sizeof buf - 1;
-		memcpy(buf, s, k);
-		buf[k] = 0;
-		html_put(b, buf);
-		s += k;
-		n -= k;
-	}
+	xml_escape(b, s, n);
 }
 
 static const char style[] =

@@ -12,6 +12,7 @@
 #include <jansson.h>
 #include <math.h>
 
+#include "escape.h"
 #include "report.h"
 #include "cases.h"
 
@@ -56,7 +57,7 @@ report_tensor(FILE *out, const Tensor *t)
 
 	text_nested(out, t, 0, &pos);
 	if (t->n > TEXT_ELEMS)
-		fprintf(out, " (%lld elements)", (long long)t->n);
+		term_fprintf(out, " (%lld elements)", (long long)t->n);
 }
 
 /* ---------------------------------------------- bufferized runs, text */
@@ -104,7 +105,7 @@ static void
 at_op(const Rep *R, const Op *op)
 {
 	if (op && op->loc.line)
-		fprintf(R->out, " at %s:%d:%d", R->file, op->loc.line,
+		term_fprintf(R->out, " at %s:%d:%d", R->file, op->loc.line,
 			op->loc.col);
 }
 
@@ -121,11 +122,11 @@ value_text(const Rep *R, const Value *v, const Op *op)
 	Str s = {0};
 
 	if (!R->bp) {
-		fprintf(R->out, "%%%s", v->name);
+		term_fprintf(R->out, "%%%s", v->name);
 		return;
 	}
 	bir_value_text(&s, R->bp, v, op);
-	fputs(s.oom || !s.s ? "?" : s.s, R->out);
+	term_fputs(R->out, s.oom || !s.s ? "?" : s.s);
 	str_free(&s);
 }
 
@@ -148,7 +149,7 @@ free_name(const Rep *R, const Value *v)
 		fputs("the free of ", R->out);
 		value_text(R, v, NULL);
 	} else {
-		fprintf(R->out, "`free %%%s`", vname(v));
+		term_fprintf(R->out, "`free %%%s`", vname(v));
 	}
 }
 
@@ -168,7 +169,7 @@ who(const Rep *R, const BInst *in)
 	if (v)
 		value_text(R, v, op);
 	else if (op)
-		fprintf(R->out, "the %s", op_info[op->kind].name);
+		term_fprintf(R->out, "the %s", op_info[op->kind].name);
 	else
 		fputs("the bufferized program", R->out);
 	at_op(R, op);
@@ -198,11 +199,11 @@ origin_text(const Rep *R, const Violation *v)
 {
 	switch (v->bufkind) {
 	case 0:
-		fprintf(R->out, "the buffer of input %%%s",
+		term_fprintf(R->out, "the buffer of input %%%s",
 			vname(tir_param(R, v->owner)));
 		break;
 	case 1:
-		fprintf(R->out, "the buffer of the constant %%%s", vname(v->owner));
+		term_fprintf(R->out, "the buffer of the constant %%%s", vname(v->owner));
 		at_op(R, inst_op(v->made));
 		break;
 	case 2:
@@ -222,7 +223,7 @@ decision_text(const Rep *R, const BInst *in, const char *fmt)
 	const char *d = decision_of(in, dec, sizeof dec);
 
 	if (strcmp(d, "-"))
-		fprintf(R->out, fmt, d);
+		term_fprintf(R->out, fmt, d);
 }
 
 /* "for element [1, 2] of the generate" (the row-major number k as an
@@ -234,7 +235,7 @@ elem_text(const Rep *R, const Op *op, int64_t k)
 	int64_t idx[MAXRANK];
 
 	if (!type_is_static(t)) {
-		fprintf(R->out, "for element %lld (row-major) of the generate",
+		term_fprintf(R->out, "for element %lld (row-major) of the generate",
 			(long long)k);
 		return;
 	}
@@ -244,7 +245,7 @@ elem_text(const Rep *R, const Op *op, int64_t k)
 	}
 	fputs("for element [", R->out);
 	for (int d = 0; d < t->rank; d++)
-		fprintf(R->out, d ? ", %lld" : "%lld", (long long)idx[d]);
+		term_fprintf(R->out, d ? ", %lld" : "%lld", (long long)idx[d]);
 	fputs("] of the generate", R->out);
 }
 
@@ -253,17 +254,17 @@ static void
 ctx_text(const Rep *R, const DynCtx *c)
 {
 	if (c->deeper)
-		fprintf(R->out, "%d loops or branches deeper than these, ",
+		term_fprintf(R->out, "%d loops or branches deeper than these, ",
 			c->deeper);
 	for (int i = 0; i < c->n; i++) {
 		const Op *op = c->at[i].op;
 		if (i)
 			fputs(", ", R->out);
 		if (op->kind == OP_IF)
-			fprintf(R->out, "in the %s-branch of the if",
+			term_fprintf(R->out, "in the %s-branch of the if",
 				c->at[i].k ? "else" : "then");
 		else if (op->kind == OP_BR || op->kind == OP_COND_BR)
-			fprintf(R->out, "in ^%s after the edge ^%s <- %s%s (branch "
+			term_fprintf(R->out, "in ^%s after the edge ^%s <- %s%s (branch "
 				"%lld of the body)", op->succ[c->at[i].k & 1]->label,
 				op->succ[c->at[i].k & 1]->label,
 				op->parent->label ? "^" : "the entry",
@@ -272,7 +273,7 @@ ctx_text(const Rep *R, const DynCtx *c)
 		else if (op->kind == OP_GENERATE)
 			elem_text(R, op, c->at[i].k);
 		else
-			fprintf(R->out, "on trip %lld of the %s", (long long)c->at[i].k,
+			term_fprintf(R->out, "on trip %lld of the %s", (long long)c->at[i].k,
 				op_info[op->kind].name);
 		at_op(R, op);
 	}
@@ -317,15 +318,15 @@ stale_text(const Rep *R, const Violation *v)
 		return;
 	}
 	if (v->detail[0]) { /* a kernel reading the buffer it writes */
-		fprintf(R->out, "what it writes: it %s\n", v->detail);
+		term_fprintf(R->out, "what it writes: it %s\n", v->detail);
 		return;
 	}
 	if (in_program(R, held) && held->def &&
 	    op_info[held->def->kind].form == F_EMPTY)
-		fprintf(R->out, "poison (the contents of the empty %%%s)\n",
+		term_fprintf(R->out, "poison (the contents of the empty %%%s)\n",
 			held->name);
 	else if (in_program(R, held))
-		fprintf(R->out, "%%%s", held->name);
+		term_fprintf(R->out, "%%%s", held->name);
 	else
 		fputs("another value", R->out);
 	fputs("\n    overwritten by ", R->out);
@@ -347,7 +348,7 @@ after_text(const Rep *R, const Op *op)
 		return;
 	}
 	if (op->nres && op->res[0])
-		fprintf(R->out, "%%%s = ", op->res[0]->name);
+		term_fprintf(R->out, "%%%s = ", op->res[0]->name);
 	else
 		fputs("the ", R->out);
 	fputs(op_info[op->kind].name, R->out);
@@ -368,7 +369,7 @@ free_text(const Rep *R, const Violation *v)
 	} else {
 		who(R, at);
 	}
-	fprintf(R->out, " %s the buffer of ",
+	term_fprintf(R->out, " %s the buffer of ",
 		v->kind == VK_DOUBLE_FREE ? "frees" : "uses");
 	victim_text(R, v->victim);
 	fputs(" after it was freed\n", R->out);
@@ -386,7 +387,7 @@ free_text(const Rep *R, const Violation *v)
 		free_name(R, w->v);
 		after_text(R, inst_op(w));
 		if (w->why)
-			fprintf(R->out, " (%s)", w->why);
+			term_fprintf(R->out, " (%s)", w->why);
 	}
 	fputc('\n', R->out);
 }
@@ -395,17 +396,17 @@ static void
 async_text(const Rep *R, const Violation *v, const char *schedule)
 {
 	who(R, v->at);
-	fprintf(R->out, " %s ", v->kind == VK_ASYNC_RACE ? "touches" : "reads");
+	term_fprintf(R->out, " %s ", v->kind == VK_ASYNC_RACE ? "touches" : "reads");
 	victim_text(R, v->victim);
-	fprintf(R->out, " while the launch of %%%s on stream %d",
+	term_fprintf(R->out, " while the launch of %%%s on stream %d",
 		vname(v->writer->v), v->writer->op->stream);
 	at_op(R, inst_op(v->writer));
-	fprintf(R->out, ", which %s it, has not completed\n",
+	term_fprintf(R->out, ", which %s it, has not completed\n",
 		v->kind == VK_ASYNC_RACE ? "uses" : "writes");
-	fprintf(R->out, "    under schedule %s, after %lld instructions",
+	term_fprintf(R->out, "    under schedule %s, after %lld instructions",
 		schedule, (long long)v->step);
 	if (v->launches[0])
-		fprintf(R->out, "; launches in order: %s", v->launches);
+		term_fprintf(R->out, "; launches in order: %s", v->launches);
 	fputc('\n', R->out);
 }
 
@@ -417,7 +418,7 @@ violation_text(const Rep *R, const Violation *v, const char *schedule)
 {
 	FILE *out = R->out;
 
-	fprintf(out, "==bufdiff== %s: ", vkind_names[v->kind]);
+	term_fprintf(out, "==bufdiff== %s: ", vkind_names[v->kind]);
 	switch (v->kind) {
 	case VK_STALE_READ:
 		stale_text(R, v);
@@ -453,13 +454,13 @@ violation_text(const Rep *R, const Violation *v, const char *schedule)
 		who(R, v->at);
 		fputs(" on ", out);
 		victim_text(R, v->victim);
-		fprintf(out, ": %s\n", v->detail);
+		term_fprintf(out, ": %s\n", v->detail);
 	}
 	if (v->at && v->at->mloc.line) { /* mlir-pipeline: both programs */
-		fprintf(out, "    in the memref program: line %d (%s)",
+		term_fprintf(out, "    in the memref program: line %d (%s)",
 			v->at->mloc.line, v->at->mname);
 		if (v->writer && v->writer->mloc.line)
-			fprintf(out, ", %s at line %d (%s)",
+			term_fprintf(out, ", %s at line %d (%s)",
 				v->kind == VK_STALE_READ ? "written" :
 				v->kind == VK_LEAK ? "allocated" :
 				v->kind == VK_ASYNC_RACE ||
@@ -468,30 +469,30 @@ violation_text(const Rep *R, const Violation *v, const char *schedule)
 		fputc('\n', out);
 	}
 	if (v->launch) {
-		fprintf(out, "    in the launch of %%%s on stream %d",
+		term_fprintf(out, "    in the launch of %%%s on stream %d",
 			vname(v->launch->v), v->launch->op->stream);
 		at_op(R, inst_op(v->launch));
 		fputc('\n', out);
 	}
 	context_text(R, v);
 	if (v->kind != VK_LEAK && (v->rank || v->kind == VK_STALE_READ)) {
-		fprintf(out, "    first element [");
+		term_fprintf(out, "    first element [");
 		for (int d = 0; d < v->rank; d++)
-			fprintf(out, d ? ", %lld" : "%lld", (long long)v->elem[d]);
+			term_fprintf(out, d ? ", %lld" : "%lld", (long long)v->elem[d]);
 		if (v->part)
-			fprintf(out, "] of the view read, element %lld of ",
+			term_fprintf(out, "] of the view read, element %lld of ",
 				(long long)v->flat);
 		else
 			fputs("] of ", out);
 		origin_text(R, v);
 		if (v->count > 1)
-			fprintf(out, "; %d times", v->count);
+			term_fprintf(out, "; %d times", v->count);
 		fputc('\n', out);
 	} else if (v->kind != VK_LEAK && v->bufkind >= 0) {
 		fputs("    in ", out);
 		origin_text(R, v);
 		if (v->count > 1)
-			fprintf(out, "; %d times", v->count);
+			term_fprintf(out, "; %d times", v->count);
 		fputc('\n', out);
 	}
 }
@@ -502,10 +503,10 @@ decisions_text(FILE *out, const Decisions *ds, Value *const *vs, int n)
 	char buf[512];
 
 	for (int i = 0; i < n; i++)
-		fprintf(out, "%s%s", i ? ", " : "",
+		term_fprintf(out, "%s%s", i ? ", " : "",
 			choice_str(ds, vs[i], buf, sizeof buf));
 	if (!n)
-		fprintf(out, "none");
+		term_fprintf(out, "none");
 }
 
 /* The run's culprits: its decisions, or the plan's frees, hoists and
@@ -517,11 +518,21 @@ culprits_text(FILE *out, const RunOut *r)
 
 	if (r->nlculprits) {
 		for (int i = 0; i < r->nlculprits; i++)
-			fprintf(out, "%s%s", i ? ", " : "", plan_lifetime_str(
+			term_fprintf(out, "%s%s", i ? ", " : "", plan_lifetime_str(
 				&r->ds, r->lculprits[i], false, buf, sizeof buf));
 		return;
 	}
 	decisions_text(out, &r->ds, r->culprits, r->nculprits);
+}
+
+/* "HEAD COMMAND\n": a shell line to paste, its outside words quoted by
+ * sh_word (a newline in a quoted word is kept: sh needs it). */
+static void
+command_line(FILE *out, const char *head, const char *cmd)
+{
+	fputs(head, out);
+	term_fputs_lines(out, cmd ? cmd : "");
+	fputc('\n', out);
 }
 
 /* An outside strategy's call: the command that reproduces it, the tool's
@@ -533,26 +544,30 @@ tool_text(FILE *out, const RunOut *r)
 	if (!r->tool.cmd[0])
 		return false;
 	if (r->verdict == VERDICT_TOOL_ERROR)
-		fprintf(out, "  %s\n", r->tool.status);
+		term_fprintf(out, "  %s\n", r->tool.status);
 	if (r->pipeline)
-		fprintf(out, "  pipeline: %s\n", r->pipeline);
-	fprintf(out, "  command: %s\n", r->tool.cmd);
+		term_fprintf(out, "  pipeline: %s\n", r->pipeline);
+	command_line(out, "  command: ", r->tool.cmd);
 	if (r->verdict == VERDICT_TOOL_ERROR && r->native.verdict == NATIVE_FAILED)
-		fprintf(out, "  native command: %s\n", r->native.command ?
-			r->native.command : ""); /* mlir-native's failure */
-	if (r->tool.err[0])
-		fprintf(out, "  stderr:\n%s%s", r->tool.err,
-			r->tool.err[strlen(r->tool.err) - 1] == '\n' ? "" : "\n");
+		command_line(out, "  native command: ", r->native.command);
+	/* excerpts: their lines kept, what a terminal acts on escaped */
+	if (r->tool.err[0]) {
+		fputs("  stderr:\n", out);
+		term_fputs_lines(out, r->tool.err);
+		fputs(r->tool.err[strlen(r->tool.err) - 1] == '\n' ? "" : "\n",
+		      out);
+	}
 	if (r->tool.decisions && r->tool.decisions[0]) {
 		const char *d = r->tool.decisions;
-		fprintf(out, "  the tool's decisions:\n%s%s", d,
-			d[strlen(d) - 1] == '\n' ? "" : "\n");
+		fputs("  the tool's decisions:\n", out);
+		term_fputs_lines(out, d);
+		fputs(d[strlen(d) - 1] == '\n' ? "" : "\n", out);
 	}
 	if (r->verdict != VERDICT_TOOL_ERROR)
 		return false;
-	fprintf(out, "SUMMARY: bufdiff: tool-error: %s\n", r->tool.status);
+	term_fprintf(out, "SUMMARY: bufdiff: tool-error: %s\n", r->tool.status);
 	if (r->status == STATUS_FAIL)
-		fprintf(out, "  expectation failed: %s\n", r->why);
+		term_fprintf(out, "  expectation failed: %s\n", r->why);
 	return true;
 }
 
@@ -564,7 +579,7 @@ forced_text(FILE *out, const Decisions *ds)
 	int i = 0;
 
 	for (; plan_extra_str(ds, i, buf, sizeof buf); i++)
-		fprintf(out, "%s%s", i ? ", " : "  forced: ", buf);
+		term_fprintf(out, "%s%s", i ? ", " : "  forced: ", buf);
 	if (i)
 		fputc('\n', out);
 }
@@ -577,13 +592,13 @@ race_text(FILE *out, int race, const char *lead)
 	char buf[64];
 
 	if (race > 0)
-		fprintf(out, "%sracy read: the forall's trips one after another "
+		term_fprintf(out, "%sracy read: the forall's trips one after another "
 			"(%s), each seeing what the earlier ones inserted, give "
 			"these outputs; MLIR leaves a read beyond a trip's slice "
 			"undefined (a race, not a miscompile)\n", lead,
 			race_order_text(race, buf, sizeof buf));
 	else if (race < 0)
-		fprintf(out, "%smiscompile: no order of the forall's trips, each "
+		term_fprintf(out, "%smiscompile: no order of the forall's trips, each "
 			"seeing what the earlier ones inserted, gives these "
 			"outputs (not a race)\n", lead);
 }
@@ -606,20 +621,20 @@ native_text(FILE *out, const RunOut *r)
 
 	if (j->verdict == NATIVE_NONE)
 		return;
-	fprintf(out, "  native: %s", what[j->verdict]);
+	term_fprintf(out, "  native: %s", what[j->verdict]);
 	if (j->msg[0])
-		fprintf(out, ": %s", j->msg);
+		term_fprintf(out, ": %s", j->msg);
 	if (j->output >= 0 && j->verdict != NATIVE_FAILED)
-		fprintf(out, "; output %d element %lld: reference %.9g, native "
+		term_fprintf(out, "; output %d element %lld: reference %.9g, native "
 			"%.9g", j->output, (long long)j->elem, j->ref, j->got);
 	if (j->sched && j->verdict != NATIVE_FAILED)
-		fprintf(out, "; launches %s", native_sched_str(j->sched));
+		term_fprintf(out, "; launches %s", native_sched_str(j->sched));
 	if (j->carried && j->verdict != NATIVE_FAILED)
-		fprintf(out, "; carried launches awaited where carried (a race "
+		term_fprintf(out, "; carried launches awaited where carried (a race "
 			"across trips cannot show natively)");
-	fprintf(out, "\n");
+	term_fprintf(out, "\n");
 	race_text(out, j->race, "    native output: ");
-	fprintf(out, "    native command: %s\n", j->command ? j->command : "");
+	command_line(out, "    native command: ", j->command);
 }
 
 /* `all`: how many schedules ran and how many failed. */
@@ -628,16 +643,16 @@ schedules_text(FILE *out, const RunOut *r)
 {
 	if (!r->all)
 		return;
-	fprintf(out, "  schedules: all %d tried (sync, late", r->ntried);
+	term_fprintf(out, "  schedules: all %d tried (sync, late", r->ntried);
 	if (r->ntried > 3)
-		fprintf(out, ", random:1-%d", r->ntried - 2);
+		term_fprintf(out, ", random:1-%d", r->ntried - 2);
 	else if (r->ntried == 3)
 		fputs(", random:1", out);
 	fputs("); ", out);
 	if (!r->nfailing)
-		fprintf(out, "every one agrees\n");
+		term_fprintf(out, "every one agrees\n");
 	else
-		fprintf(out, "%d %s, the worst shown: %s\n", r->nfailing,
+		term_fprintf(out, "%d %s, the worst shown: %s\n", r->nfailing,
 			r->nfailing == 1 ? "fails" : "fail", r->schedule);
 }
 
@@ -648,7 +663,7 @@ more_sets_text(FILE *out, const RunOut *r)
 	for (int k = 1; k < r->nsets; k++) {
 		int a = r->setstart[k], b = k + 1 < r->nsets ? r->setstart[k + 1]
 							     : r->ncsets;
-		fprintf(out, "  independent culprits (%d): ", k + 1);
+		term_fprintf(out, "  independent culprits (%d): ", k + 1);
 		decisions_text(out, &r->ds, r->culprit_sets + a, b - a);
 		fputc('\n', out);
 	}
@@ -714,15 +729,15 @@ fix_text(FILE *out, const RunOut *r)
 
 	for (int i = 0; i < r->nlculprits; i++) {
 		lifetime_fix(r, r->lculprits[i], &f);
-		fprintf(out, "  fix: %s -> %s (%s)\n", f.flip, f.to, f.reason);
+		term_fprintf(out, "  fix: %s -> %s (%s)\n", f.flip, f.to, f.reason);
 	}
 	for (int i = 0; i < n; i++) {
 		culprit_fix(r, vs[i], &f);
-		fprintf(out, "  fix: %s -> %s", f.flip, f.to);
+		term_fprintf(out, "  fix: %s -> %s", f.flip, f.to);
 		if (f.also)
-			fprintf(out, " (one-shot also takes %s)", f.os);
+			term_fprintf(out, " (one-shot also takes %s)", f.os);
 		else if (f.os[0])
-			fprintf(out, " (one-shot takes %s%s%s)", f.os,
+			term_fprintf(out, " (one-shot takes %s%s%s)", f.os,
 				f.reason ? ": " : "", f.reason ? f.reason : "");
 		fputc('\n', out);
 	}
@@ -735,22 +750,22 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 	const MemStats *m = &r->ex.mem;
 	Rep R = {out, c->file, c->prog, r->bp};
 
-	fprintf(out, "run %d: %s, schedule %s: ", i + 1, r->strategy, r->schedule);
+	term_fprintf(out, "run %d: %s, schedule %s: ", i + 1, r->strategy, r->schedule);
 	if (r->skipped) {
-		fprintf(out, "skipped (%s)\n", r->why);
+		term_fprintf(out, "skipped (%s)\n", r->why);
 		return;
 	}
 	if (r->status == STATUS_BAD) {
 		if (r->err.loc.line)
 			/* (the location may be in a --plan file: stderr
 			 * has it with its file) */
-			fprintf(out, "error: %d:%d: %s\n", r->err.loc.line,
+			term_fprintf(out, "error: %d:%d: %s\n", r->err.loc.line,
 				r->err.loc.col, r->err.msg);
 		else
-			fprintf(out, "error: %s\n", r->err.msg);
+			term_fprintf(out, "error: %s\n", r->err.msg);
 		return;
 	}
-	fprintf(out, "%s%s\n", verdict_names[r->verdict],
+	term_fprintf(out, "%s%s\n", verdict_names[r->verdict],
 		r->status == STATUS_OK ? " (as expected)" : "");
 	if (tool_text(out, r))
 		return;
@@ -761,17 +776,17 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 	for (int k = 0; k < r->ex.nviols; k++)
 		violation_text(&R, &r->ex.viols[k], r->schedule);
 	if (r->ex.aborted[0] && r->ex.aborted_at.line)
-		fprintf(out, "  the bufferized run stopped at %s:%d:%d: %s\n",
+		term_fprintf(out, "  the bufferized run stopped at %s:%d:%d: %s\n",
 			c->file, r->ex.aborted_at.line, r->ex.aborted_at.col,
 			r->ex.aborted);
 	else if (r->ex.aborted[0])
-		fprintf(out, "  the bufferized run stopped: %s\n", r->ex.aborted);
+		term_fprintf(out, "  the bufferized run stopped: %s\n", r->ex.aborted);
 	if (r->ex.failed)
-		fprintf(out, "  the bufferized run failed at the assert at %s:%d:%d: "
+		term_fprintf(out, "  the bufferized run failed at the assert at %s:%d:%d: "
 			"%s\n", c->file, r->ex.failed->loc.line,
 			r->ex.failed->loc.col, r->ex.failed->msg);
 	else if (o->failed)
-		fprintf(out, "  the bufferized run did not fail at the assert at "
+		term_fprintf(out, "  the bufferized run did not fail at the assert at "
 			"%s:%d:%d\n", c->file, o->err.loc.line, o->err.loc.col);
 	for (int k = 0; k < o->nouts && k < r->ex.nouts; k++) {
 		int64_t at = r->first_diff[k];
@@ -780,36 +795,36 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 			continue;
 		tensor_elem_str(o->outs[k], at, a, sizeof a);
 		tensor_elem_str(r->ex.outs[k], at, b, sizeof b);
-		fprintf(out, "  output %d = ", k);
+		term_fprintf(out, "  output %d = ", k);
 		report_tensor(out, r->ex.outs[k]);
-		fprintf(out, "\n    differs at element %lld: reference %s, "
+		term_fprintf(out, "\n    differs at element %lld: reference %s, "
 			"bufferized %s\n", (long long)at, a, b);
 	}
 	if (r->verdict != VERDICT_AGREE) {
-		fprintf(out, "  culprits: ");
+		term_fprintf(out, "  culprits: ");
 		culprits_text(out, r);
 		fputc('\n', out);
 		more_sets_text(out, r);
 		fix_text(out, r);
 	}
-	fprintf(out, "  memory: peak %lld bytes, %lld allocations (%lld bytes), "
+	term_fprintf(out, "  memory: peak %lld bytes, %lld allocations (%lld bytes), "
 		"%lld copies (%lld bytes), %lld views\n",
 		(long long)m->peak_bytes, (long long)m->allocations,
 		(long long)m->alloc_bytes, (long long)m->copies,
 		(long long)m->copy_bytes, (long long)m->views);
 	if (r->verdict != VERDICT_AGREE) {
 		const Violation *v = r->ex.nviols ? &r->ex.viols[0] : NULL;
-		fprintf(out, "SUMMARY: bufdiff: %s", verdict_names[r->verdict]);
+		term_fprintf(out, "SUMMARY: bufdiff: %s", verdict_names[r->verdict]);
 		if (v) {
-			fprintf(out, ", %s in ", vkind_names[v->kind]);
+			term_fprintf(out, ", %s in ", vkind_names[v->kind]);
 			who(&R, v->at);
 		}
-		fprintf(out, "; culprits ");
+		term_fprintf(out, "; culprits ");
 		culprits_text(out, r);
 		fputc('\n', out);
 	}
 	if (r->status == STATUS_FAIL)
-		fprintf(out, "  expectation failed: %s\n", r->why);
+		term_fprintf(out, "  expectation failed: %s\n", r->why);
 }
 
 void
@@ -822,7 +837,7 @@ report_fail_reason(FILE *out, const Case *c, const Outcome *o)
 		    r->verdict == VERDICT_AGREE || r->verdict == VERDICT_TOOL_ERROR)
 			continue;
 		if (r->ex.nviols) {
-			fprintf(out, "%s in ", vkind_names[r->ex.viols[0].kind]);
+			term_fprintf(out, "%s in ", vkind_names[r->ex.viols[0].kind]);
 			who(&R, r->ex.viols[0].at);
 			fputs("; ", out);
 		} else if (r->ex.failed != c->ref_failed) {
@@ -836,7 +851,7 @@ report_fail_reason(FILE *out, const Case *c, const Outcome *o)
 				lifetime_fix(r, r->lculprits[0], &f);
 			else
 				culprit_fix(r, r->culprits[0], &f);
-			fprintf(out, " (fix: %s -> %s)", f.flip, f.to);
+			term_fprintf(out, " (fix: %s -> %s)", f.flip, f.to);
 		}
 		return;
 	}
@@ -848,36 +863,36 @@ report_text(FILE *out, const Case *c, const Outcome *o)
 	char tb[128];
 
 	if (c && c->name)
-		fprintf(out, "case %s (%s)\n", c->name, c->file);
+		term_fprintf(out, "case %s (%s)\n", c->name, c->file);
 	else
-		fprintf(out, "case %s\n", c ? c->file : "?");
+		term_fprintf(out, "case %s\n", c ? c->file : "?");
 	if (o->errored) {
 		if (o->status == STATUS_OK)
-			fprintf(out, "error as expected: %s:%d:%d: %s\n", c->file,
+			term_fprintf(out, "error as expected: %s:%d:%d: %s\n", c->file,
 				o->err.loc.line, o->err.loc.col, o->err.msg);
 		else if (o->status == STATUS_FAIL)
-			fprintf(out, "FAIL: %s\n", o->why);
+			term_fprintf(out, "FAIL: %s\n", o->why);
 		return;
 	}
 	if (o->failed)
-		fprintf(out, "reference: failed at the assert at %s:%d:%d: %s\n",
+		term_fprintf(out, "reference: failed at the assert at %s:%d:%d: %s\n",
 			c->file, o->err.loc.line, o->err.loc.col, o->err.msg);
 	else
-		fprintf(out, "reference outputs:\n");
+		term_fprintf(out, "reference outputs:\n");
 	for (int i = 0; i < o->nouts; i++) {
 		const Type *t = c->entry && i < c->entry->nrtypes ?
 					c->entry->rtypes[i] : NULL;
 
-		fprintf(out, "  %d: %s = ", i, t ? type_str(t, tb, sizeof tb) : "?");
+		term_fprintf(out, "  %d: %s = ", i, t ? type_str(t, tb, sizeof tb) : "?");
 		report_tensor(out, o->outs[i]);
 		fputc('\n', out);
 	}
 	if (c->has_outputs && !o->outputs_differ)
-		fprintf(out, "ok: the outputs match expect.outputs\n");
+		term_fprintf(out, "ok: the outputs match expect.outputs\n");
 	for (int i = 0; i < o->nruns; i++)
 		report_run_text(out, c, o, i);
 	if (o->status == STATUS_FAIL)
-		fprintf(out, "FAIL: %s\n", o->why);
+		term_fprintf(out, "FAIL: %s\n", o->why);
 }
 
 /* ---------------------------------------------------------- JSON */
@@ -1509,40 +1524,22 @@ report_json(FILE *out, const Case *c, const Outcome *o)
 
 /* --------------------------------------------------------- JUnit */
 
-static void
-xml_escaped(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		switch (ch) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		case '\n': fputs("&#10;", f); break;
-		case '\t': fputs("&#9;", f); break;
-		default:
-			/* control characters are not allowed in XML 1.0 */
-			fputc(ch < 0x20 || ch == 0x7f ? '?' : ch, f);
-		}
-	}
-}
-
 /* The case's folder as a JUnit classname: "bufdiff.seed" for the case
  * seed/old (its name's folder), else its file's folder. */
 static void
 classname(FILE *f, const JEntry *e)
 {
 	const char *s = e->name ? e->name : e->file, *slash = strrchr(s, '/');
+	Str b = {0};
 
-	fputs("bufdiff", f);
-	if (!slash)
-		return;
-	fputc('.', f);
-	for (; s < slash; s++)
-		fputc(*s == '/' ? '.' : *s, f);
+	str_puts(&b, "bufdiff");
+	if (slash) {
+		str_puts(&b, ".");
+		for (; s < slash; s++)
+			str_put(&b, *s == '/' ? "." : s, 1);
+	}
+	xml_fputs(f, b.oom ? "bufdiff" : b.s);
+	str_free(&b);
 }
 
 int
@@ -1571,9 +1568,9 @@ report_junit(const char *path, const JEntry *e, int n)
 		fputs("    <testcase classname=\"", f);
 		classname(f, &e[i]);
 		fputs("\" name=\"", f);
-		xml_escaped(f, e[i].name ? e[i].name : e[i].file);
+		xml_fputs(f, e[i].name ? e[i].name : e[i].file);
 		fputs("\" file=\"", f);
-		xml_escaped(f, e[i].file);
+		xml_fputs(f, e[i].file);
 		fprintf(f, "\" time=\"%.3f\"", e[i].seconds);
 		if (e[i].status == STATUS_OK && !e[i].report) {
 			fputs("/>\n", f);
@@ -1582,23 +1579,23 @@ report_junit(const char *path, const JEntry *e, int n)
 		fputs(">\n", f);
 		if (e[i].status != STATUS_OK) {
 			fprintf(f, "      <%s message=\"", tag);
-			xml_escaped(f, e[i].msg);
+			xml_fputs(f, e[i].msg);
 			if (e[i].reason && e[i].reason[0]) {
 				fputs(": ", f);
-				xml_escaped(f, e[i].reason);
+				xml_fputs(f, e[i].reason);
 			}
 			fprintf(f, "\" type=\"%s\">", status_names[e[i].status]);
-			xml_escaped(f, e[i].msg);
+			xml_fputs(f, e[i].msg);
 			if (e[i].report || e[i].diag) {
 				fputs("&#10;&#10;", f);
-				xml_escaped(f, e[i].diag);
-				xml_escaped(f, e[i].report);
+				xml_fputs(f, e[i].diag);
+				xml_fputs(f, e[i].report);
 			}
 			fprintf(f, "</%s>\n", tag);
 		}
 		if (e[i].report) {
 			fputs("      <system-out>", f);
-			xml_escaped(f, e[i].report);
+			xml_fputs(f, e[i].report);
 			fputs("</system-out>\n", f);
 		}
 		fputs("    </testcase>\n", f);

@@ -4,7 +4,9 @@ started here and stopped here, driven over --remote-debugging-pipe (the
 DevTools protocol on fds 3 and 4; python3's standard library only).
 
 It loads the pages of the seed case, an async case, a loop case, a case
-whose name holds '<' and control characters, a `check --html` index and
+whose name holds '<' and control characters, a case whose name and
+directory hold `"><img onerror=...>` and `<script>` (no script runs, no
+element appears, the title is the name as text), a `check --html` index and
 the cache lab; checks the panels are in the DOM after the script ran
 (#ready), that no script error or console error happened (the pages'
 window.onerror hook writes into #errors; Runtime.exceptionThrown and
@@ -228,6 +230,36 @@ runs:
 """
 
 
+# A case whose name and whose directory try to end the attribute or the
+# text they are written into and run a script (issue 24): every one must
+# show as text, set no global, add no element.
+HOSTILE_NAME = ('evil/"><img src=x onerror="window.pwned=1">'
+                '<script>window.pwned=2</script>\'\x1b[31m')
+HOSTILE_DIR = '"><img src=x onerror=window.pwned=3><svg onload=window.pwned=4>'
+
+
+def hostile_case(tmp):
+    d = os.path.join(tmp, HOSTILE_DIR)
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, "c.yaml")
+    name = json.dumps(HOSTILE_NAME)  # a YAML double-quoted scalar
+    with open(path, "w") as f:
+        f.write(ODD.replace('"odd/<b id=\\"injected\\">x</b>\\u0001\\ttab"',
+                            name, 1))
+    return d, path
+
+
+def check_hostile(br, name, url):
+    check_page(br, name, url, ["summary"] if name != "hostile-index"
+               else ["index"], shot=False)
+    if br.eval("typeof window.pwned") != "undefined":
+        fail("%s: a script from the case's name or path ran" % name)
+    n = br.eval("document.querySelectorAll('img, svg[onload], "
+                "[onerror]').length")
+    if n:
+        fail("%s: %s elements from the case's name or path" % (name, n))
+
+
 def main():
     exe, src = sys.argv[1], sys.argv[2]
     tmp = tempfile.mkdtemp(prefix="bufdiff-html-")
@@ -245,6 +277,9 @@ def main():
         bufdiff(exe, ["run", odd, "--html", os.path.join(tmp, "odd.html")])
         bufdiff(exe, ["check", os.path.join(src, "cases", "seed"), "--html",
                       os.path.join(tmp, "check")])
+        hdir, hpath = hostile_case(tmp)
+        bufdiff(exe, ["run", hpath, "--html", os.path.join(tmp, "hostile.html")])
+        bufdiff(exe, ["check", hdir, "--html", os.path.join(tmp, "hcheck")])
         text = bufdiff(exe, ["lab", "cache", "--html",
                              os.path.join(tmp, "lab.html")])
         other = bufdiff(exe, ["lab", "cache", "--capacity", "3", "--stride",
@@ -283,6 +318,23 @@ def main():
         h1 = br.eval("document.querySelector('h1').textContent")
         if h1 != 'case odd/<b id="injected">x</b>\\x01\ttab':
             fail("odd: heading %r" % h1)
+        check_hostile(br, "hostile", url + "hostile.html")
+        title = br.eval("document.title")
+        want = "bufdiff: " + HOSTILE_NAME.replace("\x1b", "\\x1b")
+        if title != want:
+            fail("hostile: title %r, expected %r" % (title, want))
+        h1 = br.eval("document.querySelector('h1').textContent")
+        if h1 != "case " + HOSTILE_NAME.replace("\x1b", "\\x1b"):
+            fail("hostile: heading %r" % h1)
+        summary = br.eval("document.getElementById('summary').textContent")
+        if not summary.startswith(hpath + ": ok"):
+            fail("hostile: summary %r, expected the path as text" % summary)
+        check_hostile(br, "hostile-index", url + "hcheck/index.html")
+        cells = br.eval("Array.from(document.querySelectorAll('#index td'))"
+                        ".map(function(t){return t.textContent;})")
+        if HOSTILE_NAME.replace("\x1b", "\\x1b") not in cells or \
+                hpath not in cells:
+            fail("hostile-index: cells %r lack the name or the path" % cells)
         check_page(br, "index", url + "check/index.html", ["index"],
                    shot=False)
         n = br.eval("document.querySelectorAll('#index a').length")
@@ -313,7 +365,7 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
     if failures:
         sys.exit(1)
-    print("ok: seed, async, loop, odd, index and lab pages")
+    print("ok: seed, async, loop, odd, hostile, index and lab pages")
 
 
 main()
