@@ -2,6 +2,7 @@
 #include <stdarg.h>
 
 #include "cases.h"
+#include "stop.h"
 
 Loc
 yl_loc(const yaml_node_t *n)
@@ -21,9 +22,14 @@ yl_fail(Loader *L, Loc loc, const char *fmt, ...)
 	longjmp(L->jb, YL_FAIL);
 }
 
+/* Every walk of a document goes through here: past the deadline of the
+ * tool call whose answer it reads (stop.h), the walk gives up (the caller
+ * says why: external.c's read_late). */
 yaml_node_t *
 yl_node(Loader *L, int id)
 {
+	if (stop_reading())
+		yl_fail(L, (Loc){1, 1}, "past the time limit of the call");
 	return yaml_document_get_node(&L->doc, id);
 }
 
