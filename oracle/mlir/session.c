@@ -183,6 +183,37 @@ sweep(Session *s, pid_t *marked, int *nmarked, int cap)
 	return acted;
 }
 
+/* Has the leader exited (a zombie, not reaped)? */
+static bool
+leader_ended(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof si);
+	return !waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT) &&
+	       si.si_pid == pid;
+}
+
+/* Is anything of the tool left, when its leader has exited?  Its live
+ * descendants then hang from the orphans we adopted (a process's live
+ * children are reparented before it becomes a zombie), and its session
+ * holds only descendants: with no new child of ours but the leader,
+ * nothing is left, and no scan of /proc is needed (the common case: a
+ * scan costs milliseconds on a loaded machine). */
+static bool
+anything_left(const Session *s)
+{
+	pid_t now[SESSION_BEFORE];
+	int n = children(now, SESSION_BEFORE);
+
+	if (n == SESSION_BEFORE || s->nbefore == SESSION_BEFORE)
+		return true; /* cut short: cannot tell */
+	for (int i = 0; i < n; i++)
+		if (now[i] != s->leader && !has(s->before, s->nbefore, now[i]))
+			return true;
+	return false;
+}
+
 void
 session_end(Session *s)
 {
@@ -194,6 +225,8 @@ session_end(Session *s)
 	if (s->leader <= 0)
 		return;
 	kill(-s->leader, SIGKILL); /* most of it at once */
+	if (leader_ended(s->leader) && !anything_left(s))
+		return;
 	/* until a scan finds nothing, or a process will not die (one stuck
 	 * in the kernel): SIGKILL ends it when it leaves, it is never ours */
 	while (sweep(s, marked, &nmarked, MARKED) && tool_now() < give_up)

@@ -30,7 +30,7 @@
 
 extern char **environ;
 
-enum { TOOL_CHUNK = 64 * 1024 };
+enum { TOOL_CHUNK = 64 * 1024, TOOL_PIPE = 1 << 20 };
 
 double
 tool_now(void)
@@ -235,8 +235,10 @@ run_poll(Run1 *t, int ms)
 		return false;
 	if (ii >= 0 && p[ii].revents)
 		run_feed(t);
-	if (io >= 0 && p[io].revents)
-		run_drain(t, &t->out);
+	/* what the pipe holds, up to its size */
+	for (int k = 0; io >= 0 && p[io].revents && k < TOOL_PIPE / TOOL_CHUNK &&
+			run_drain(t, &t->out) == SINK_MORE; k++)
+		;
 	if (ie >= 0 && p[ie].revents)
 		run_drain(t, &t->err);
 	return true;
@@ -344,6 +346,9 @@ run_start(Run1 *t, const char *cmd, const sigset_t *mask)
 	set_nonblock(t->in);
 	set_nonblock(t->out.fd);
 	set_nonblock(t->err.fd);
+	/* a wider pipe: a big answer in fewer wakeups (64 KiB each took
+	 * 2.4 s for 64 MiB on a loaded machine); the limit may refuse */
+	fcntl(t->out.fd, F_SETPIPE_SZ, TOOL_PIPE);
 	if (!t->ndata)
 		close_fd(&t->in);
 	return 0;
