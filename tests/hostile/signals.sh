@@ -10,6 +10,10 @@ set -u
 B=$1 S=$2
 seed=$S/cases/seed/old-input-still-needed.yaml
 . "$S/tests/expect.sh"
+# Should a test fail (bufdiff killed), no session of a tool it logged
+# survives it.
+trap 'rc=$?; [ $rc = 0 ] || cat "$tmp"/*.log 2>/dev/null | while read -r p g; do
+	pkill -KILL -s "$g"; done; rm -rf "$tmp"' EXIT
 
 # A case file that names a command runs it only when allowed (issue 24's
 # trust model), where bufdiff has the flag.

@@ -10,6 +10,10 @@ set -u
 B=$1 S=$2
 seed=$S/cases/seed/old-input-still-needed.yaml
 . "$S/tests/expect.sh"
+# Should a test fail, no session a tool logged survives it (the setsid
+# ones lead their own: their pid is their session's id).
+trap 'rc=$?; [ $rc = 0 ] || for f in "$tmp"/*.pid "$tmp"/*.sid; do
+	[ -s "$f" ] && pkill -KILL -s "$(cat "$f")"; done; rm -rf "$tmp"' EXIT
 
 ms() { echo $((($(date +%s%N) - start) / 1000000)); }
 # gone PID...: each process is gone (or a zombie, about to be reaped)
