@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include "budget.h"
+#include "stop.h"
 
 static double
 now(void)
@@ -27,7 +28,10 @@ budget_start(Budget *b, const Limits *lim)
 static int
 refuse(Budget *b, char *msg, size_t len)
 {
-	if (b->over == 1)
+	if (b->over == 3)
+		fmt_snprintf(msg, len, "interrupted by %s",
+			     stop_signal_name(stop_signal()));
+	else if (b->over == 1)
 		fmt_snprintf(msg, len, "work limit of %lld reached (elements "
 			 "processed, loop trips, calls and launches)",
 			 (long long)b->max);
@@ -54,10 +58,14 @@ budget_charge(Budget *b, int64_t n, char *msg, size_t len)
 		return refuse(b, msg, len);
 	}
 	b->used += n;
-	if (!b->timeout || b->used < b->clock_at)
+	if (b->used < b->clock_at)
 		return 0;
 	b->clock_at = b->used + WORK_CLOCK;
-	if (now() - b->start < b->timeout)
+	if (stop_signal()) { /* a signal asked the process to stop */
+		b->over = 3;
+		return refuse(b, msg, len);
+	}
+	if (!b->timeout || now() - b->start < b->timeout)
 		return 0;
 	b->over = 2;
 	return refuse(b, msg, len);

@@ -13,6 +13,8 @@
  * with `aborted`).  The clock is read every WORK_CLOCK units, so a
  * timeout costs nothing measurable and is seen within about a millisecond
  * (a single kernel is bounded by the work limit, not by the clock).
+ * A signal that asked the process to stop (stop.h) is seen at the same
+ * looks, with or without a timeout.
  */
 #ifndef BUFDIFF_BUDGET_H
 #define BUFDIFF_BUDGET_H
@@ -29,7 +31,8 @@ typedef struct Budget {
 	int64_t used, max;
 	int64_t clock_at;         /* `used` at which the clock is read next */
 	double start, timeout;    /* monotonic seconds; timeout 0: none */
-	int over;                 /* 1: work, 2: time limit reached (sticky) */
+	int over;                 /* 1: work, 2: time limit reached, 3: a
+				   * signal (stop.h) (sticky) */
 } Budget;
 
 void budget_start(Budget *b, const Limits *lim);

@@ -24,6 +24,8 @@
  *   eval_data.c     its data forms, one function each, with their poison
  *   eval_control.c  its forms that run regions or functions
  *   budget.c   the work budget and wall clock of one run (budget.h)
+ *   stop.c     when work must end early: a signal (SIGINT, SIGTERM,
+ *              SIGHUP), or the deadline of a tool call's answer (stop.h)
  *   bir.c      the buffer program (BIR, its types below) printed with the
  *              decision behind each instruction; explain
  *   shadow.c   the instrumented executor's buffer table, version shadow,

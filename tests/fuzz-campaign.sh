@@ -126,7 +126,7 @@ stopped() { # SIGNAL DIR: start a campaign, signal it, its exit code
 }
 stopped INT int
 rc=$?
-[ $rc = 1 ] || fail "interrupted campaign (failures found) exit $rc"
+[ $rc = 130 ] || fail "interrupted campaign exit $rc (128 + SIGINT)"
 jf int.json interrupted true
 grep -q "^bufdiff fuzz: interrupted (SIGINT) after [0-9]* programs$" int.err || fail "interrupt message: $(cat int.err)"
 stopped TERM term

@@ -15,6 +15,7 @@
 #include "harness.h"
 #include "report.h"
 #include "fuzz.h"
+#include "stop.h"
 #include "testutil.h"
 
 static int
@@ -257,8 +258,121 @@ START_TEST(output_cap)
 	ck_assert_int_eq(r.status, TOOL_OOM);
 	ck_assert_uint_gt(r.nout, 1000);
 	ck_assert_double_lt(r.seconds, 5.0);
-	ck_assert_str_eq(status(&r), "killed: output over 1000 bytes");
+	ck_assert_str_eq(status(&r), "killed: stdout over 1000 bytes");
 	tool_result_free(&r);
+	call(&(ToolCall){"yes >&2", NULL, 0, 10, .out_cap = 1000}, &r);
+	ck_assert_int_eq(r.status, TOOL_OOM);
+	ck_assert_str_eq(status(&r), "killed: stderr over 1000 bytes");
+	tool_result_free(&r);
+	/* the default caps */
+	r = (ToolResult){.status = TOOL_OOM, .out_cap = TOOL_OUT_CAP,
+			 .err_cap = TOOL_ERR_CAP};
+	ck_assert_str_eq(status(&r), "killed: stdout over 67108864 bytes");
+	r.over_err = true;
+	ck_assert_str_eq(status(&r), "killed: stderr over 16777216 bytes");
+}
+END_TEST
+
+/* The numbers at the start of text's lines, up to the first line that
+ * is not one, at most max. */
+static int
+pids(const char *text, long *v, int max)
+{
+	int n = 0;
+	char *end;
+
+	while (*text && n < max) {
+		long x = strtol(text, &end, 10);
+		if (end == text)
+			break;
+		v[n++] = x;
+		text = end + (*end == '\n');
+	}
+	return n;
+}
+
+/* A grandchild that leaves the session (setsid) and keeps stdout open:
+ * the call is the answer, TOOL_GRACE after the tool exits, and the
+ * grandchild is dead. */
+START_TEST(setsid_grandchild_killed)
+{
+	ToolResult r;
+	long v[4];
+
+	run("(setsid sh -c 'echo $$; exec sleep 100' &); sleep 0.1; echo done",
+	    NULL, 0, 10, &r);
+	ck_assert_int_eq(r.status, TOOL_OK);
+	ck_assert_double_lt(r.seconds, 1.5);
+	ck_assert_int_eq(pids(r.out, v, 4), 1);
+	ck_assert(strstr(r.out, "done\n"));
+	ck_assert(dead(v[0]));
+	tool_result_free(&r);
+	/* many, each in a session of its own, stdout closed */
+	run("for i in 1 2 3 4 5; do (setsid sh -c 'echo $$; exec sleep 100' "
+	    "</dev/null 2>&1 | cat &); done; sleep 0.2", NULL, 0, 10, &r);
+	ck_assert_int_eq(r.status, TOOL_OK);
+	ck_assert_int_eq(pids(r.out, v, 4), 4);
+	for (int i = 0; i < 4; i++)
+		ck_assert(dead(v[i]));
+	tool_result_free(&r);
+}
+END_TEST
+
+/* The tool exited: what a descendant writes within the grace is the
+ * answer; after it, the call has ended without it. */
+START_TEST(grace_after_exit)
+{
+	ToolResult r;
+
+	run("(sleep 0.05; echo late) & echo early", NULL, 0, 10, &r);
+	ck_assert_int_eq(r.status, TOOL_OK);
+	ck_assert_str_eq(r.out, "early\nlate\n");
+	tool_result_free(&r);
+	run("(sleep 2; echo late) & echo early; exit 4", NULL, 0, 10, &r);
+	ck_assert_int_eq(r.status, TOOL_EXIT);
+	ck_assert_int_eq(r.code, 4);
+	ck_assert_str_eq(r.out, "early\n");
+	ck_assert_double_lt(r.seconds, 1.5);
+	tool_result_free(&r);
+}
+END_TEST
+
+/* A signal (here the tool sends it to us) ends the call at once; a call
+ * made after it does not start the tool. */
+START_TEST(interrupted)
+{
+	ToolResult r;
+
+	stop_on_signals();
+	run("kill -TERM $PPID; trap '' TERM; sleep 100", NULL, 0, 10, &r);
+	ck_assert_int_eq(r.status, TOOL_INTERRUPTED);
+	ck_assert_int_eq(r.code, SIGTERM);
+	ck_assert_double_lt(r.seconds, 2.0);
+	ck_assert_str_eq(status(&r), "interrupted by SIGTERM");
+	tool_result_free(&r);
+	run("echo never", NULL, 0, 10, &r);
+	ck_assert_int_eq(r.status, TOOL_INTERRUPTED);
+	ck_assert_str_eq(r.out, "");
+	tool_result_free(&r);
+	stop_clear();
+	run("echo again", NULL, 0, 10, &r);
+	ck_assert_int_eq(r.status, TOOL_OK);
+	ck_assert_str_eq(r.out, "again\n");
+	tool_result_free(&r);
+}
+END_TEST
+
+/* The reading deadline (stop.h): a walk of a YAML document past it gives
+ * up; restored, it reads. */
+START_TEST(reading_deadline)
+{
+	ck_assert(!stop_late());
+	double old = stop_deadline(tool_now() - 1);
+	ck_assert(stop_late());
+	ck_assert(stop_reading());
+	stop_deadline(old);
+	ck_assert(!stop_late());
+	ck_assert(!stop_reading());
 }
 END_TEST
 
@@ -378,6 +492,10 @@ tool_suite(void)
 	tcase_add_test(tc, never_reads_stdin);
 	tcase_add_test(tc, big_output);
 	tcase_add_test(tc, output_cap);
+	tcase_add_test(tc, setsid_grandchild_killed);
+	tcase_add_test(tc, grace_after_exit);
+	tcase_add_test(tc, interrupted);
+	tcase_add_test(tc, reading_deadline);
 	tcase_add_test(tc, missing_command);
 	tcase_add_test(tc, spawn_fails);
 	tcase_add_test(tc, status_strings);

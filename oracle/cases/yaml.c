@@ -2,6 +2,7 @@
 #include <stdarg.h>
 
 #include "cases.h"
+#include "stop.h"
 
 Loc
 yl_loc(const yaml_node_t *n)
@@ -21,9 +22,14 @@ yl_fail(Loader *L, Loc loc, const char *fmt, ...)
 	longjmp(L->jb, YL_FAIL);
 }
 
+/* Every walk of a document goes through here: past the deadline of the
+ * tool call whose answer it reads (stop.h), the walk gives up (the caller
+ * says why: external.c's read_late). */
 yaml_node_t *
 yl_node(Loader *L, int id)
 {
+	if (stop_reading())
+		yl_fail(L, (Loc){1, 1}, "past the time limit of the call");
 	return yaml_document_get_node(&L->doc, id);
 }
 
@@ -249,6 +255,29 @@ event_check(const yaml_event_t *ev, int *depth, long *nodes, Diag *d)
 	return 0;
 }
 
+/* libyaml reads the text through this, a buffer (16 KiB) at a time: past
+ * the deadline of the tool call whose answer it reads (stop.h), it reads
+ * no more (a reader error; the caller, external.c's read_late, says it
+ * timed out). */
+typedef struct Src {
+	const char *p;
+	size_t left;
+} Src;
+
+static int
+src_read(void *data, unsigned char *buf, size_t size, size_t *n)
+{
+	Src *s = data;
+
+	if (stop_late())
+		return 0;
+	*n = size < s->left ? size : s->left;
+	memcpy(buf, s->p, *n);
+	s->p += *n;
+	s->left -= *n;
+	return 1;
+}
+
 static int
 limits_check(const char *text, size_t len, const char *what, Diag *d)
 {
@@ -262,7 +291,7 @@ limits_check(const char *text, size_t len, const char *what, Diag *d)
 				"limit of %d", what, len, MAX_CASE_BYTES);
 	if (!yaml_parser_initialize(&p))
 		return diag_set(d, (Loc){0, 0}, "out of memory");
-	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	yaml_parser_set_input(&p, src_read, &(Src){text, len});
 	for (;;) {
 		if (!yaml_parser_parse(&p, &ev))
 			break; /* the load reports it */
@@ -284,13 +313,14 @@ yl_load(Loader *L, const char *text, size_t len, const char *what,
 	yaml_parser_t p;
 	yaml_document_t extra;
 	yaml_node_t *root;
+	Src src = {text, len};
 	int rc = 0;
 
 	if (limits_check(text, len, what, d))
 		return -1;
 	if (!yaml_parser_initialize(&p))
 		return diag_set(d, (Loc){0, 0}, "out of memory");
-	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	yaml_parser_set_input(&p, src_read, &src);
 	if (!yaml_parser_load(&p, &L->doc)) {
 		rc = yaml_error(&p, text, d);
 		yaml_parser_delete(&p);

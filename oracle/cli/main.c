@@ -17,6 +17,7 @@
 #include "mlir.h"
 #include "harness.h"
 #include "report.h"
+#include "stop.h"
 
 /* The command, and what main.c's commands keep beside its Args. */
 typedef struct Opts {
@@ -503,12 +504,28 @@ plan_unmatched(Opts *o, const JEntry *je, int n)
 	return bad;
 }
 
+/* After a signal (stop.h): the entries of the cases checked first, in
+ * path order; their number. */
+static int
+checked_first(JEntry *je, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (je[i].file) {
+			JEntry t = je[k];
+			je[k++] = je[i];
+			je[i] = t;
+		}
+	return k;
+}
+
 static int
 cmd_check(Opts *o)
 {
 	Files f = {0};
 	JEntry *je;
-	int worst = 0, passed = 0;
+	int worst = 0, passed = 0, n;
 
 	if (collect(o, &f)) {
 		files_free(&f);
@@ -538,21 +555,28 @@ cmd_check(Opts *o)
 			strerror(errno));
 		worst = STATUS_BAD;
 	}
-	for (int i = 0; i < f.n; i++) {
+	n = stop_signal() ? checked_first(je, f.n) : f.n;
+	for (int i = 0; i < n; i++) {
 		passed += je[i].file && je[i].status == STATUS_OK;
 		if ((int)je[i].status > worst)
 			worst = je[i].status;
 	}
-	if (o->a.plan && plan_unmatched(o, je, f.n))
+	if (o->a.plan && !stop_signal() && plan_unmatched(o, je, n))
 		worst = STATUS_BAD;
-	if (o->a.html && html_index(o->a.html, "bufdiff check", je, f.n)) {
+	if (o->a.html && html_index(o->a.html, "bufdiff check", je, n)) {
 		fprintf(stderr, "bufdiff: cannot write %s/index.html: %s\n",
 			o->a.html, strerror(errno));
 		worst = STATUS_BAD;
 	}
-	fprintf(o->a.json ? stderr : stdout, "%d passed, %d failed\n", passed,
-		f.n - passed);
-	if (o->a.junit && report_junit(o->a.junit, je, f.n)) {
+	if (stop_signal())
+		fprintf(o->a.json ? stderr : stdout, "%d passed, %d failed "
+			"(interrupted by %s: %d of %d cases not checked)\n",
+			passed, n - passed, stop_signal_name(stop_signal()),
+			f.n - n, f.n);
+	else
+		fprintf(o->a.json ? stderr : stdout, "%d passed, %d failed\n",
+			passed, n - passed);
+	if (o->a.junit && report_junit(o->a.junit, je, n)) {
 		fprintf(stderr, "bufdiff: cannot write %s: %s\n", o->a.junit,
 			strerror(errno));
 		worst = STATUS_BAD;
@@ -839,7 +863,16 @@ run_command(Opts *o)
 		cli_tool_options(&o->a, &o->tool);
 		if (!commands[o->a.cmd])
 			abort(); /* a command of cli.c's table without a function */
+		if (o->a.cmd == CLI_RUN || o->a.cmd == CLI_CHECK ||
+		    o->a.cmd == CLI_FUZZ || o->a.cmd == CLI_REDUCE)
+			stop_on_signals(); /* docs/cli.md, Signals */
 		rc = commands[o->a.cmd](o);
+		if (stop_signal()) {
+			if (o->a.cmd == CLI_RUN)
+				fprintf(stderr, "bufdiff: interrupted by %s\n",
+					stop_signal_name(stop_signal()));
+			rc = stop_status();
+		}
 	}
 	/* a trace the disk did not take is an error, not a short file */
 	if (trace && output_close(&tout)) {
@@ -889,7 +922,7 @@ main(int argc, char **argv)
 	rc = rc < 0 ? 0 : rc;
 	/* stdout may be a file on a full disk (`export > x.mlir`, `check
 	 * --json > r.json`): what did not reach it is an error, not exit 0 */
-	if (stdout_failed())
+	if (stdout_failed() && !stop_signal()) /* a signal's status stays */
 		rc = STATUS_BAD;
 	return rc;
 }

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "cases.h"
 #include "fuzz.h"
+#include "stop.h"
 
 typedef struct ReduceOpts {
 	const char *path, *out, *plan;
@@ -97,6 +98,12 @@ cmd_reduce(const Args *a, const RunConfig *cfg)
 		else
 			fprintf(stderr, "%s: error: %s\n", o.path, d.msg);
 		rc = STATUS_BAD;
+	} else if (rc == 2) { /* a signal: the smallest so far, written */
+		rc = write_out(o.out, yaml, c->runs[o.run - 1].strategy);
+		fprintf(stderr, "reduce: interrupted by %s: %d -> %d ops so far "
+			"(the case has no results), %d candidates, %.2f s\n",
+			stop_signal_name(stop_signal()), st.ops_before,
+			st.ops_after, st.candidates, st.seconds);
 	} else if (rc == 1) {
 		fprintf(stderr, "%s: run %d does not fail (agrees with the "
 			"reference): nothing to reduce\n", o.path, o.run);

@@ -18,6 +18,7 @@
 #include "mlir.h"
 #include "harness.h"
 #include "report.h"
+#include "stop.h"
 
 static double
 now(void)
@@ -37,22 +38,6 @@ fuzz_stats_free(FuzzStats *st)
 	buckets_free(&st->buckets);
 	buckets_free(&st->refusals);
 	memset(st, 0, sizeof *st);
-}
-
-/* SIGINT / SIGTERM (Ctrl-C, a Slurm time limit, parallel's --timeout):
- * the campaign stops after the program it is running and prints its
- * summary; a second signal ends the process as usual. */
-static volatile sig_atomic_t stop_signal;
-
-static void
-on_stop(int sig)
-{
-	if (stop_signal) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return;
-	}
-	stop_signal = sig;
 }
 
 static int
@@ -232,12 +217,16 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 		 "--seed %llu", strat.s && !strat.oom ? strat.s : "?", flag,
 		 (unsigned long long)seed);
 	str_free(&strat);
-	if (o->reduce && reduce_case(reduce_cfg(o, &quiet), c, 0, name, about,
-				     &reduced, &rs, &d) == 0 &&
-	    !o->quiet)
+	int rrc = o->reduce ? reduce_case(reduce_cfg(o, &quiet), c, 0, name,
+					  about, &reduced, &rs, &d) : -1;
+	if (rrc == 0 && !o->quiet)
 		fprintf(stderr, "\nseed %llu: reduced %d -> %d ops (%d candidates, "
 			"%.2fs)\n", (unsigned long long)seed, rs.ops_before,
 			rs.ops_after, rs.candidates, rs.seconds);
+	else if (rrc == 2 && !o->quiet) /* a signal: the smallest so far */
+		fprintf(stderr, "\nseed %llu: %s at %d -> %d ops\n",
+			(unsigned long long)seed, d.msg, rs.ops_before,
+			rs.ops_after);
 	if (st->failures == 0)
 		st->first_reduce = rs;
 	if (o->out) {
@@ -586,7 +575,7 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 		Case *c = NULL;
 		if (o->count && k >= o->count)
 			break;
-		if (stop_signal) {
+		if (stop_signal()) { /* docs/cli.md, Signals */
 			st->interrupted = true;
 			break;
 		}
@@ -609,6 +598,10 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 			st->first_seed = seed;
 		}
 		st->failures += rc > 0;
+		if (stop_signal()) { /* during it: its tool or reduction was cut */
+			st->interrupted = true;
+			break;
+		}
 		if (rc > 0 && o->first)
 			break;
 		if (o->max_failures && st->failures >= o->max_failures)
@@ -731,20 +724,14 @@ fuzz_command(const FuzzOpts *o, const char *html)
 	FuzzStats st;
 	int rc;
 
-	struct sigaction sa, oldint, oldterm;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	stop_signal = 0;
-	sigaction(SIGINT, &sa, &oldint);
-	sigaction(SIGTERM, &sa, &oldterm);
+	/* SIGINT / SIGTERM / SIGHUP (Ctrl-C, a Slurm time limit, parallel's
+	 * --timeout; main installs stop.h's handlers): the campaign ends the
+	 * tool's session, stops the reduction it is in (the smallest case so
+	 * far is the repro) and prints its summary */
 	rc = fuzz_run(o, &st);
-	sigaction(SIGINT, &oldint, NULL);
-	sigaction(SIGTERM, &oldterm, NULL);
 	if (st.interrupted)
 		fprintf(stderr, "bufdiff fuzz: interrupted (%s) after %ld "
-			"programs\n", stop_signal == SIGINT ? "SIGINT" : "SIGTERM",
+			"programs\n", stop_signal_name(stop_signal()),
 			st.programs);
 	if (html && html_check_files(o->cfg, html, "bufdiff fuzz: failures", st.repros,
 				     st.nrepros, NULL)) {

@@ -309,7 +309,10 @@ int fuzz_merge(int nfiles, const char *const *files, bool json);
  * file (mem_alloc'ed) named `name`, with `about`, the inputs, and the run
  * with its expected verdict, blame and culprits.  Returns 0, 1 when the run
  * does not fail (nothing to reduce), -1 with d on bad input or out of
- * memory.
+ * memory.  When a signal asks the process to stop (stop.h), the reduction
+ * ends at once: 2 with *yaml the smallest case that failed the same way so
+ * far, without the run's results, and d "reduce: interrupted by SIGTERM"
+ * (-1 with d when it stopped before it had one).
  */
 int reduce_case(const RunConfig *cfg, const Case *c, int run,
 		const char *name, const char *about, char **yaml,

@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "reduce_impl.h"
+#include "stop.h"
 
 /* A candidate whose while no longer ends would spin to the case's trip
  * limit (10^7, seconds a run): candidates get this one instead when the
@@ -54,7 +55,7 @@ reduce_loop(Red *r)
 		red_pass_ddmin, red_pass_params, red_pass_shapes};
 	int progress = 1, rc;
 
-	while (progress && r->st->candidates < r->budget) {
+	while (progress && r->st->candidates < r->budget && !stop_signal()) {
 		progress = 0;
 		for (size_t i = 0; i < sizeof passes / sizeof *passes; i++) {
 			if ((rc = passes[i](r)) < 0)
@@ -200,6 +201,24 @@ reduce_finish(Red *r, const char *name, const char *about, char **yaml)
 	return rc;
 }
 
+/* A signal asked us to stop (stop.h): the smallest case that failed the
+ * same way so far, without the run's results (running it again for them
+ * would run the tool again), or none when the start was cut short. */
+static int
+reduce_stopped(Red *r, const char *name, const char *about, char **yaml)
+{
+	mem_free(*yaml);
+	*yaml = NULL;
+	diag_set(r->d, (Loc){0, 0}, "reduce: interrupted by %s",
+		 stop_signal_name(stop_signal()));
+	if (!r->c || !r->text || !r->inputs)
+		return -1;
+	if (!(*yaml = red_case_text(r, name, about, r->text, r->inputs,
+				    r->c->prog, NULL, 0)))
+		return -1;
+	return 2;
+}
+
 static void
 red_free(Red *r)
 {
@@ -250,8 +269,10 @@ reduce_case(const RunConfig *cfg, const Case *c, int run, const char *name,
 	rc = reduce_start(&r, run);
 	if (!rc)
 		rc = reduce_loop(&r);
-	if (!rc)
+	if (!rc && !stop_signal())
 		rc = reduce_finish(&r, name, about, yaml);
+	if (stop_signal())
+		rc = reduce_stopped(&r, name, about, yaml);
 	if (r.c)
 		st->ops_after = r.c->prog->nops;
 	red_free(&r);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "reduce_impl.h"
+#include "stop.h"
 
 /* A rejected candidate (0), unless the reason was out of memory (-1). */
 int
@@ -255,7 +256,7 @@ red_try_candidate(Red *r, const char *prog, const char *inputs)
 	bool acc;
 	int rc;
 
-	if (r->st->candidates >= r->budget)
+	if (r->st->candidates >= r->budget || stop_signal())
 		return 0;
 	r->st->candidates++;
 	if (!(p = tir_parse(prog, strlen(prog), (SrcMap){1, 0}, &why)))

@@ -8,15 +8,23 @@
  * `done` strictly in path order, so the output is the same whatever the
  * order the workers finish in.  A worker that dies (a signal) is an error
  * entry that says so, not a lost case.
+ *
+ * A signal that asks us to stop (stop.h) ends the loop: no case is
+ * started after it, the case it cut short is no result (its entry is
+ * cleared), and the workers still running are asked to stop (SIGTERM,
+ * then SIGKILL after STOP_WAIT seconds) and their cases dropped; the
+ * results in hand are passed to `done`.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
 #include "mlir.h"
+#include "stop.h"
 
 void
 jentry_clear(JEntry *e)
@@ -159,6 +167,43 @@ reap(Slot *s, const char *path, JEntry *e)
 	finish(s, path, ws, e);
 }
 
+/* Seconds a worker gets to end its tool's session and exit after SIGTERM. */
+#define STOP_WAIT 1.0
+
+/* A signal asked us to stop: the workers still running too; their cases
+ * are no results. */
+static void
+stop_workers(Slot *slots, int jobs, JEntry *out)
+{
+	double until = tool_now() + STOP_WAIT;
+	int left = 0;
+
+	for (int k = 0; k < jobs; k++)
+		if (slots[k].pid)
+			kill(slots[k].pid, SIGTERM), left++;
+	while (left && tool_now() < until) {
+		nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+		left = 0;
+		for (int k = 0; k < jobs; k++)
+			if (slots[k].pid && waitpid(slots[k].pid, NULL, WNOHANG) ==
+						    slots[k].pid) {
+				fclose(slots[k].tmp);
+				slots[k].pid = 0;
+			} else if (slots[k].pid) {
+				left++;
+			}
+	}
+	for (int k = 0; k < jobs; k++)
+		if (slots[k].pid) {
+			kill(slots[k].pid, SIGKILL);
+			while (waitpid(slots[k].pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			fclose(slots[k].tmp);
+			slots[k].pid = 0;
+			jentry_clear(&out[slots[k].idx]);
+		}
+}
+
 int
 checkrun(char *const *paths, int n, int jobs, CheckFn fn, CheckDone done,
 	 void *ctx, JEntry *out)
@@ -168,10 +213,14 @@ checkrun(char *const *paths, int n, int jobs, CheckFn fn, CheckDone done,
 	bool *ready;
 
 	if (jobs <= 1) {
-		for (int i = 0; i < n; i++) {
+		for (int i = 0; i < n && !stop_signal(); i++) {
 			double t0 = tool_now();
 			fn(ctx, paths[i], i, &out[i]);
 			out[i].seconds = tool_now() - t0;
+			if (stop_signal()) { /* cut short: no result */
+				jentry_clear(&out[i]);
+				break;
+			}
 			done(ctx, out, i);
 		}
 		return 0;
@@ -183,7 +232,7 @@ checkrun(char *const *paths, int n, int jobs, CheckFn fn, CheckDone done,
 		mem_free(ready);
 		return -1;
 	}
-	while (emitted < n) {
+	while (emitted < n && !stop_signal()) {
 		for (int k = 0; k < jobs && next < n && !rc; k++)
 			if (!slots[k].pid) {
 				if (spawn(&slots[k], next, paths[next], fn, ctx))
@@ -193,9 +242,14 @@ checkrun(char *const *paths, int n, int jobs, CheckFn fn, CheckDone done,
 			}
 		if (rc && !running)
 			break;
-		/* wait for whichever worker ends first */
+		/* wait for whichever worker ends first (a tick at a time: a
+		 * blocking wait would miss a signal that came just before) */
 		int ws;
-		pid_t pid = wait(&ws);
+		pid_t pid = waitpid(-1, &ws, WNOHANG);
+		if (pid == 0) {
+			nanosleep(&(struct timespec){0, 5 * 1000 * 1000}, NULL);
+			continue;
+		}
 		if (pid < 0) {
 			if (errno == EINTR)
 				continue;
@@ -211,6 +265,12 @@ checkrun(char *const *paths, int n, int jobs, CheckFn fn, CheckDone done,
 			}
 		while (emitted < n && ready[emitted])
 			done(ctx, out, emitted++);
+	}
+	if (stop_signal()) {
+		stop_workers(slots, jobs, out);
+		for (int i = emitted; i < n; i++)
+			if (ready[i])
+				done(ctx, out, i);
 	}
 	for (int k = 0; k < jobs; k++) /* after a failed fork */
 		if (slots[k].pid)

@@ -22,6 +22,7 @@
 
 #include "mlir.h"
 #include "cases.h"
+#include "stop.h"
 
 const ExternalOpts external_opts_default = {60.0, "", 0, 0, NULL};
 
@@ -285,17 +286,20 @@ tool_error(ToolReport *t, const char *fmt, ...)
 }
 
 /* The tool's answer to `in`: from the cache, or by running it (and then
- * cached, failures too).  0 with *answer (owned by the cache), 1 a
- * tool-error (t filled), -1 out of memory. */
+ * cached, failures too, not an interrupted call).  0 with *answer (owned
+ * by the cache) and *deadline, by when it must be read (the call's time
+ * limit covers reading the answer: read_late); 1 a tool-error (t filled),
+ * -1 out of memory. */
 static int
 ask(const ExternalOpts *o, const Strategy *s, const char *in,
-    const char **answer, ToolReport *t)
+    const char **answer, double *deadline, ToolReport *t)
 {
 	const ToolAnswer *a;
 	ToolResult r;
 	Str cmd = {0};
 	char *c;
 
+	*deadline = tool_now() + opts(o)->timeout;
 	if (!(a = answer_get(o, s, in))) {
 		external_command(o, s, &cmd);
 		if (!(c = str_take(&cmd)))
@@ -305,6 +309,11 @@ ask(const ExternalOpts *o, const Strategy *s, const char *in,
 			return -1;
 		}
 		mem_free(c);
+		if (r.status == TOOL_INTERRUPTED) { /* no answer: not one to keep */
+			tool_status_str(&r, t->status, sizeof t->status);
+			tool_result_free(&r);
+			return 1;
+		}
 		if (r.status == TOOL_OK && memchr(r.out, 0, r.nout)) {
 			/* the answer is read as a C string: a NUL would cut
 			 * it short, unseen */
@@ -332,6 +341,41 @@ ask(const ExternalOpts *o, const Strategy *s, const char *in,
 	printable(t->status);
 	printable(t->err);
 	return 1;
+}
+
+/* Reading the answer is part of the call: past the call's deadline
+ * (stop.h; yaml.c's readers give up there) it is a tool-error like a slow
+ * tool, and the cached answer becomes that failure (asked again, it would
+ * be as slow to read); once a signal came, it is interrupted.  1 then (t
+ * says why), else 0. */
+static int
+read_late(const ExternalOpts *o, const Strategy *s, const char *in,
+	  ToolReport *t)
+{
+	char st[64];
+	ToolAnswer *a;
+
+	if (stop_signal())
+		return tool_error(t, "interrupted by %s",
+				  stop_signal_name(stop_signal()));
+	if (!stop_late())
+		return 0;
+	fmt_snprintf(st, sizeof st, "timed out after %g s", opts(o)->timeout);
+	if ((a = (ToolAnswer *)answer_get(o, s, in)) && a->text) {
+		char *status = mem_strdup(st), *err = mem_strdup("");
+		if (status && err) {
+			mem_free(a->text);
+			a->text = NULL;
+			a->status = status;
+			a->err = err;
+		} else {
+			mem_free(status);
+			mem_free(err);
+		}
+	}
+	mem_free(t->decisions);
+	t->decisions = NULL;
+	return tool_error(t, "%s", st);
 }
 
 /* ---- exec: a decisions document */
@@ -729,7 +773,8 @@ apply_mlir(const Case *c, const char *in, const char *ans,
  * when c cannot be exported; -1 out of memory. */
 static int
 ask_case(const ExternalOpts *o, const Strategy *s, const Case *c, Arena *a,
-	 ExportMap *map, char **in, const char **ans, ToolReport *t)
+	 ExportMap *map, char **in, const char **ans, double *deadline,
+	 ToolReport *t)
 {
 	Diag d;
 
@@ -740,7 +785,7 @@ ask_case(const ExternalOpts *o, const Strategy *s, const Case *c, Arena *a,
 		return tool_error(t, "cannot export: %d:%d: %s", d.loc.line,
 				  d.loc.col, d.msg);
 	}
-	return ask(o, s, *in, ans, t);
+	return ask(o, s, *in, ans, deadline, t);
 }
 
 int
@@ -751,6 +796,7 @@ external_decide(const ExternalOpts *o, const Strategy *s, const Case *c,
 	ExportMap map = {0};
 	const char *ans;
 	char *in = NULL;
+	double deadline;
 	int rc;
 
 	memset(t, 0, sizeof *t);
@@ -758,11 +804,16 @@ external_decide(const ExternalOpts *o, const Strategy *s, const Case *c,
 		arena_free(a);
 		return diag_set(err, c->entry->loc, "out of memory");
 	}
-	rc = ask_case(o, s, c, a, &map, &in, &ans, t);
-	if (rc == 0)
+	rc = ask_case(o, s, c, a, &map, &in, &ans, &deadline, t);
+	if (rc == 0) {
+		double old = stop_deadline(deadline);
 		rc = s->kind == STRAT_MLIR || s->kind == STRAT_NATIVE
 			     ? apply_mlir(c, in, ans, &map, ds, t)
 			     : apply_document(s, c, ans, ds, t);
+		if (rc >= 0 && read_late(o, s, in, t))
+			rc = 1;
+		stop_deadline(old);
+	}
 	if (rc == 0 && (s->kind == STRAT_MLIR || s->kind == STRAT_NATIVE))
 		ds->lower |= LOWER_SHARED_IS_RESULT; /* what MLIR's words mean */
 	mem_free(in);
@@ -782,19 +833,29 @@ external_memref(const ExternalOpts *o, const Strategy *s, const Case *c,
 	ExportMap map = {0};
 	const char *ans;
 	char *in = NULL;
+	double deadline, old;
 	Diag d;
-	int rc;
+	int rc, mrc = 0;
 
 	memset(t, 0, sizeof *t);
 	*bp = NULL;
 	if (!a)
 		return diag_set(err, c->entry->loc, "out of memory");
-	rc = ask_case(o, s, c, a, &map, &in, &ans, t);
+	rc = ask_case(o, s, c, a, &map, &in, &ans, &deadline, t);
 	if (rc < 0)
 		diag_set(err, c->entry->loc, "out of memory");
-	if (rc == 0)
+	if (rc == 0) {
 		t->memref = mem_strdup(ans);
-	if (rc == 0 && !memref_program(c, ans, &map, bp, entry, &d))
+		old = stop_deadline(deadline);
+		mrc = memref_program(c, ans, &map, bp, entry, &d);
+		if (read_late(o, s, in, t)) {
+			bprog_free(*bp);
+			*bp = NULL;
+			rc = 1;
+		}
+		stop_deadline(old);
+	}
+	if (rc == 0 && !mrc)
 		/* a pipeline without deallocation frees nothing by design */
 		(*bp)->frees_nothing = !strstr(pipeline(o), "dealloc");
 	else if (rc == 0) {
@@ -951,6 +1012,7 @@ ask_batch(const ExternalOpts *o, const Strategy *s, const char *cmd, char **in,
 	Str b = {0};
 	ToolResult r;
 	char *text;
+	double deadline;
 	int keep = 0;
 
 	if (n < 2)
@@ -965,14 +1027,27 @@ ask_batch(const ExternalOpts *o, const Strategy *s, const char *cmd, char **in,
 	if (!(text = str_take(&b)))
 		return;
 	stats.batched += n;
+	deadline = tool_now() + opts(o)->timeout;
 	if (run_tool(cmd, text, opts(o)->timeout, &r)) {
 		mem_free(text);
 		return;
 	}
 	mem_free(text);
-	if (r.status == TOOL_OK && !split_answer(o, s, r.out, in, n)) {
+	if (r.status == TOOL_INTERRUPTED) { /* each program's own call says so */
 		tool_result_free(&r);
 		return;
+	}
+	if (r.status == TOOL_OK) {
+		/* read within the call's time too; late, each program is
+		 * asked alone */
+		double old = stop_deadline(deadline);
+		int sp = split_answer(o, s, r.out, in, n);
+		bool late = stop_late() || stop_signal();
+		stop_deadline(old);
+		if (!sp || late) {
+			tool_result_free(&r);
+			return;
+		}
 	}
 	for (int i = 0; i < n; i++) { /* move the programs not named first */
 		char at[512];

@@ -3,7 +3,9 @@
  * data-flow order:
  *
  *   tool.c     an outside tool run safely: /bin/sh -c CMD, stdin fed,
- *              stdout/stderr captured, time limit, own process group
+ *              stdout/stderr captured, time and size limits, own session
+ *   session.c  ... and every process of that session and its descendants
+ *              (setsid ones too) killed when the call ends
  *   export.c   a program as MLIR for mlir-opt 16/19/22, and the map from
  *              each emitted op back to TIR values (docs/mlir.md)
  *   export_ops.c  export.c's straight-line ops: arith, linalg, tensor
@@ -35,6 +37,8 @@
 #ifndef BUFDIFF_MLIR_H
 #define BUFDIFF_MLIR_H
 
+#include <sys/types.h>
+
 #include "cases.h"
 #include "escape.h"
 
@@ -46,7 +50,8 @@ typedef enum ToolStatus {
 	TOOL_SIGNAL,
 	TOOL_TIMEOUT,
 	TOOL_SPAWN,             /* could not start */
-	TOOL_OOM                /* output over the cap: killed */
+	TOOL_OOM,               /* output over the cap: killed */
+	TOOL_INTERRUPTED        /* a signal asked us to stop (stop.h): code */
 } ToolStatus;
 
 typedef struct ToolResult {
@@ -57,10 +62,18 @@ typedef struct ToolResult {
 	size_t nout, nerr;
 	double seconds;         /* wall time, monotonic */
 	double timeout;         /* the limit it ran under */
-	size_t out_cap;         /* ... and the output cap */
+	size_t out_cap;         /* ... and the output caps */
+	size_t err_cap;
+	bool over_err;          /* TOOL_OOM: stderr went over (else stdout) */
 } ToolResult;
 
-enum { TOOL_OUT_CAP = 256 << 20 };  /* bytes per stream */
+/* Bytes a tool may write: an answer is at most 64 MiB (a case file's
+ * limit, MAX_CASE_BYTES), its stderr 16 MiB (reports keep 8 lines; a
+ * batch's diagnostics name many programs). */
+enum { TOOL_OUT_CAP = 64 << 20, TOOL_ERR_CAP = 16 << 20 };
+/* After the tool's own process exited, how long its descendants may hold
+ * its stdout open before the call ends with what it read (seconds). */
+#define TOOL_GRACE 0.2
 
 /* One call of an outside tool: the command, its stdin, its limits. */
 typedef struct ToolCall {
@@ -68,18 +81,27 @@ typedef struct ToolCall {
 	const char *in;         /* in[0..nin) on its stdin; NULL: nothing */
 	size_t nin;
 	double timeout;         /* seconds (> 0) */
-	size_t out_cap;         /* bytes per stream; 0: TOOL_OUT_CAP */
+	size_t out_cap;         /* stdout's bytes; 0: TOOL_OUT_CAP (stderr's:
+				 * the smaller of it and TOOL_ERR_CAP) */
 } ToolCall;
 
 /*
- * /bin/sh -c cmd with in[0..nin) on its stdin; stdout and stderr captured
- * (each up to the cap: beyond it the tool is killed, status TOOL_OOM);
- * after `timeout` seconds (> 0) the whole process group is killed
- * (SIGKILL), status TOOL_TIMEOUT.  When the tool ends, what is left of its
- * process group (background children) is killed too.  Returns 0 when the
- * tool ran (whatever its status; r->out/err set), -1 only when out of
- * memory (r holds nothing).  Never leaves a zombie or an fd; the caller's
- * SIGPIPE disposition and signal mask are unchanged afterwards.
+ * /bin/sh -c cmd, the leader of a new session, with in[0..nin) on its
+ * stdin; stdout and stderr captured (each up to its cap: beyond it the
+ * tool is killed, status TOOL_OOM).  The call ends
+ *   - when the tool (the shell) exited and its stdout is at EOF, or
+ *     TOOL_GRACE seconds after it exited, with what it wrote so far, when
+ *     descendants hold the pipe open: status of its exit;
+ *   - after `timeout` seconds (> 0) when it has not exited: TOOL_TIMEOUT;
+ *   - at once when a signal asks us to stop (stop.h): TOOL_INTERRUPTED (a
+ *     call made after that does not start the tool);
+ * and then every process of its session and all its descendants, setsid
+ * ones too, are killed (SIGKILL) and the adopted ones reaped (session.c).
+ * Returns 0 when the tool ran (whatever its status; r->out/err set), -1
+ * only when out of memory (r holds nothing).  Never leaves a zombie or an
+ * fd; the caller's SIGPIPE disposition and signal mask are unchanged
+ * afterwards.  The calling process becomes a child subreaper, and takes
+ * its children that appear during a call for the tool's.
  */
 int tool_call(const ToolCall *c, ToolResult *r);
 /* tool_call with the default output cap. */
@@ -92,12 +114,35 @@ void tool_sh_quote(Str *b, const char *s);
 double tool_now(void);
 /* One line for reports: "exit 1", "killed by signal 11 (SIGSEGV)",
  * "timed out after 2 s", "could not start: ...",
- * "killed: output over N bytes". */
+ * "killed: stdout over N bytes" (or stderr), "interrupted by SIGTERM". */
 const char *tool_status_str(const ToolResult *r, char *buf, size_t n);
 /* The first `lines` lines of the tool's stderr (without the newline that
  * ends the last one), cut at n - 1 bytes, into buf. */
 const char *tool_stderr_head(const ToolResult *r, int lines, char *buf,
 			     size_t n);
+
+/* ----------------------------------------------------------- session.c */
+
+enum { SESSION_BEFORE = 256 };
+/* Seconds session_end keeps killing (a process stuck in the kernel may
+ * not die at once: it dies when it leaves it, SIGKILL pending). */
+#define SESSION_GIVE_UP 2.0
+
+/* The processes of one tool call. */
+typedef struct Session {
+	pid_t leader;           /* the tool: its pid, session and group id */
+	pid_t before[SESSION_BEFORE]; /* our children before it started */
+	int nbefore;
+	int killed;             /* processes session_end killed (tests) */
+} Session;
+
+/* Before the spawn: become a child subreaper (once per process) and note
+ * our children.  Set s->leader once the tool runs. */
+void session_begin(Session *s);
+/* Kill every process of the tool's session, and every descendant, until
+ * none is left; reap those we adopted (not the leader: the caller does,
+ * after this). */
+void session_end(Session *s);
 
 /* ------------------------------------------------------------ export.c */
 

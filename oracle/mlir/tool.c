@@ -1,13 +1,19 @@
 /* tool.c: run an outside tool (/bin/sh -c CMD) with its stdin fed and its
- * stdout/stderr captured, under a time limit, in its own process group.
+ * stdout/stderr captured, under a time limit and size caps, as the leader
+ * of a session of its own.
  *
  * One poll() loop over non-blocking pipes feeds stdin while it drains
  * stdout and stderr, so a tool that writes a lot before reading its input,
  * or never reads it, cannot deadlock us.  The deadline is on the monotonic
- * clock.  When the tool ends, or times out, or writes more than the cap,
- * its whole process group is killed (a background grandchild holding a
- * pipe open must not outlive the call) and the tool is reaped: no zombie,
- * no fd left behind. */
+ * clock.  The call ends (mlir.h says when: the tool exited and its stdout
+ * is at EOF, or it exited TOOL_GRACE ago and only descendants hold stdout;
+ * a timeout; a stream over its cap; a signal) and then every process of
+ * its session and every descendant is killed (session.c: a background
+ * grandchild, even one that called setsid, must not outlive the call), the
+ * pipes are read to their end, and the tool is reaped: no zombie, no fd
+ * left behind.
+ */
+#define _GNU_SOURCE /* POSIX_SPAWN_SETSID (glibc >= 2.26) */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -20,10 +26,11 @@
 #include <unistd.h>
 
 #include "mlir.h"
+#include "stop.h"
 
 extern char **environ;
 
-enum { TOOL_CHUNK = 64 * 1024 };
+enum { TOOL_CHUNK = 64 * 1024, TOOL_PIPE = 1 << 20 };
 
 double
 tool_now(void)
@@ -61,9 +68,10 @@ set_nonblock(int fd)
 }
 
 /* posix_spawn (vfork-like in glibc: cheap in a big, ASan'ed process): the
- * child gets the pipes on 0-2, its own process group, the caller's signal
- * mask (we block SIGPIPE meanwhile) and SIGPIPE at its default.  0 or an
- * errno value. */
+ * child gets the pipes on 0-2, a new session (so its session, its process
+ * group and its pid are one number, and no terminal signal reaches it),
+ * the caller's signal mask (we block SIGPIPE meanwhile) and SIGPIPE at
+ * its default.  0 or an errno value. */
 static int
 tool_spawn(const char *cmd, const int fds[3], const sigset_t *mask,
 	   pid_t *pid)
@@ -85,13 +93,11 @@ tool_spawn(const char *cmd, const int fds[3], const sigset_t *mask,
 	for (int i = 0; i < 3 && !rc; i++)
 		rc = posix_spawn_file_actions_adddup2(&fa, fds[i], i);
 	if (!rc)
-		rc = posix_spawnattr_setpgroup(&at, 0);
-	if (!rc)
 		rc = posix_spawnattr_setsigmask(&at, mask);
 	if (!rc)
 		rc = posix_spawnattr_setsigdefault(&at, &def);
 	if (!rc)
-		rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP |
+		rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID |
 					      POSIX_SPAWN_SETSIGMASK |
 					      POSIX_SPAWN_SETSIGDEF);
 	if (!rc)
@@ -106,7 +112,7 @@ typedef struct Sink {
 	int fd;
 	char *buf;
 	size_t n, cap;
-	size_t max;             /* the output cap: more and the tool dies */
+	size_t max;             /* the cap: more and the tool dies */
 } Sink;
 
 static int
@@ -122,25 +128,28 @@ sink_init(Sink *s, size_t max)
 	return s->buf ? 0 : -1;
 }
 
-enum { SINK_MORE, SINK_EOF, SINK_OOM, SINK_OVER };
+enum { SINK_MORE, SINK_AGAIN, SINK_EOF, SINK_OOM, SINK_OVER };
 
-/* Read what is there (the fd is non-blocking). */
+/* Read what is there (the fd is non-blocking).  The buffer doubles, but
+ * never beyond what the cap needs. */
 static int
 sink_read(Sink *s)
 {
 	if (s->cap - s->n < TOOL_CHUNK + 1) {
-		size_t cap = s->cap * 2 > s->n + TOOL_CHUNK + 1 ?
-			     s->cap * 2 : s->n + TOOL_CHUNK + 1;
-		char *b = mem_realloc(s->buf, cap);
+		size_t need = s->n + TOOL_CHUNK + 1, most = s->max + TOOL_CHUNK + 1;
+		size_t cap = s->cap * 2 < most ? s->cap * 2 : most;
+		char *b;
 
-		if (!b)
+		if (cap < need)
+			cap = need;
+		if (!(b = mem_realloc(s->buf, cap)))
 			return SINK_OOM;
 		s->buf = b;
 		s->cap = cap;
 	}
 	ssize_t k = read(s->fd, s->buf + s->n, TOOL_CHUNK);
 	if (k < 0)
-		return errno == EAGAIN || errno == EINTR ? SINK_MORE : SINK_EOF;
+		return errno == EAGAIN || errno == EINTR ? SINK_AGAIN : SINK_EOF;
 	if (k == 0)
 		return SINK_EOF;
 	s->n += k;
@@ -156,7 +165,10 @@ typedef struct Run1 {
 	size_t ndata, off;
 	Sink out, err;
 	bool exited;            /* the tool (sh) is a zombie, not reaped */
-	ToolStatus why;         /* TOOL_OK, or why we killed it */
+	double exited_at;
+	ToolStatus why;         /* TOOL_OK, or why we ended the call */
+	bool over_err;          /* TOOL_OOM: stderr went over */
+	int sig;                /* TOOL_INTERRUPTED: the signal */
 	bool oom;
 } Run1;
 
@@ -177,8 +189,9 @@ run_feed(Run1 *t)
 		close_fd(&t->in);
 }
 
-/* Has the tool ended?  WNOWAIT keeps it a zombie, so its pid (= its group
- * id) cannot be reused before we kill what is left of its group. */
+/* Has the tool ended?  WNOWAIT keeps it a zombie, so its pid (= its
+ * session and group id) cannot be reused before we kill what is left of
+ * them. */
 static bool
 run_ended(pid_t pid)
 {
@@ -190,7 +203,7 @@ run_ended(pid_t pid)
 	return si.si_pid == pid;
 }
 
-static void
+static int
 run_drain(Run1 *t, Sink *s)
 {
 	int k = sink_read(s);
@@ -200,10 +213,12 @@ run_drain(Run1 *t, Sink *s)
 	else if (k == SINK_OOM)
 		t->oom = true;
 	else if (k == SINK_OVER && t->why == TOOL_OK)
-		t->why = TOOL_OOM;
+		t->why = TOOL_OOM, t->over_err = s == &t->err;
+	return k;
 }
 
-/* One poll and what it found; false when nothing happened. */
+/* One poll and what it found; false when nothing happened (a signal
+ * too: poll returns EINTR at once). */
 static bool
 run_poll(Run1 *t, int ms)
 {
@@ -220,34 +235,44 @@ run_poll(Run1 *t, int ms)
 		return false;
 	if (ii >= 0 && p[ii].revents)
 		run_feed(t);
-	if (io >= 0 && p[io].revents)
-		run_drain(t, &t->out);
+	/* what the pipe holds, up to its size */
+	for (int k = 0; io >= 0 && p[io].revents && k < TOOL_PIPE / TOOL_CHUNK &&
+			run_drain(t, &t->out) == SINK_MORE; k++)
+		;
 	if (ie >= 0 && p[ie].revents)
 		run_drain(t, &t->err);
 	return true;
 }
 
-/* Until the tool ended and both outputs are at EOF, or the deadline.
- * Nothing wakes poll when the tool ends while a straggler keeps its pipes
- * open (or after it closed them), so each wait is bounded by a tick that
- * grows from 1 to 50 ms while nothing happens. */
+/* Until the call ends (mlir.h).  Nothing wakes poll when the tool ends
+ * while a straggler keeps its pipes open (or after it closed them), so
+ * each wait is bounded by a tick that grows from 1 to 50 ms while nothing
+ * happens; a signal wakes it at once. */
 static void
 run_loop(Run1 *t, double deadline)
 {
 	int tick = 1;
 
 	while (!t->oom && t->why == TOOL_OK) {
+		if (stop_signal()) {
+			t->why = TOOL_INTERRUPTED;
+			t->sig = stop_signal();
+			break;
+		}
 		if (!t->exited && run_ended(t->pid)) {
 			t->exited = true;
+			t->exited_at = tool_now();
 			close_fd(&t->in);
-			kill(-t->pid, SIGKILL);  /* stragglers */
 		}
-		if (t->exited && t->out.fd < 0 && t->err.fd < 0)
-			break;
-		double left = (deadline - tool_now()) * 1000;
+		double end = t->exited ? fmin(deadline, t->exited_at + TOOL_GRACE)
+				       : deadline;
+		if (t->exited && t->out.fd < 0)
+			break; /* stderr: what the pipe holds is read below */
+		double left = (end - tool_now()) * 1000;
 		if (!(left > 0)) {      /* NaN too */
-			t->why = TOOL_TIMEOUT;
-			break;
+			if (!t->exited)
+				t->why = TOOL_TIMEOUT;
+			break;          /* else: the grace is over */
 		}
 		if (run_poll(t, left < tick ? (int)ceil(left) : tick))
 			tick = 1;
@@ -258,22 +283,32 @@ run_loop(Run1 *t, double deadline)
 
 static const char *signal_name(int sig);
 
-/* Kill the group, reap the tool, close everything, fill r.  /bin/sh -c
- * reports a command that a signal killed as exit 128+N (dash does not exec
- * the last command): that is a crash too. */
+/* End the session, read what the pipes still hold (everything that could
+ * write them is dead: EOF, or EAGAIN if something escaped), reap the tool,
+ * close everything, fill r.  /bin/sh -c reports a command that a signal
+ * killed as exit 128+N (dash does not exec the last command): that is a
+ * crash too. */
 static void
-run_finish(Run1 *t, ToolResult *r)
+run_finish(Run1 *t, Session *ss, ToolResult *r)
 {
 	int st = 0;
 
-	kill(-t->pid, SIGKILL);
+	close_fd(&t->in);
+	session_end(ss);
+	while (t->out.fd >= 0 && !t->oom && run_drain(t, &t->out) == SINK_MORE)
+		;
+	while (t->err.fd >= 0 && !t->oom && run_drain(t, &t->err) == SINK_MORE)
+		;
+	stop_tool(0); /* before the reap: its pid may be reused after */
 	while (waitpid(t->pid, &st, 0) < 0 && errno == EINTR)
 		;
-	close_fd(&t->in);
 	close_fd(&t->out.fd);
 	close_fd(&t->err.fd);
 	r->status = t->why;
-	if (t->why != TOOL_OK)
+	r->over_err = t->over_err;
+	if (t->why == TOOL_INTERRUPTED)
+		r->code = t->sig;
+	else if (t->why != TOOL_OK)
 		r->code = 0;
 	else if (WIFSIGNALED(st))
 		r->status = TOOL_SIGNAL, r->code = WTERMSIG(st);
@@ -311,6 +346,9 @@ run_start(Run1 *t, const char *cmd, const sigset_t *mask)
 	set_nonblock(t->in);
 	set_nonblock(t->out.fd);
 	set_nonblock(t->err.fd);
+	/* a wider pipe: a big answer in fewer wakeups (64 KiB each took
+	 * 2.4 s for 64 MiB on a loaded machine); the limit may refuse */
+	fcntl(t->out.fd, F_SETPIPE_SZ, TOOL_PIPE);
 	if (!t->ndata)
 		close_fd(&t->in);
 	return 0;
@@ -356,7 +394,9 @@ tool_call(const ToolCall *c, ToolResult *r)
 {
 	Run1 t = {.in = -1, .data = c->in, .ndata = c->in ? c->nin : 0};
 	size_t cap = c->out_cap ? c->out_cap : TOOL_OUT_CAP;
+	size_t ecap = cap < TOOL_ERR_CAP ? cap : TOOL_ERR_CAP;
 	double start = tool_now();
+	Session ss;
 	sigset_t old;
 	bool pending;
 	int rc;
@@ -364,19 +404,28 @@ tool_call(const ToolCall *c, ToolResult *r)
 	memset(r, 0, sizeof *r);
 	r->timeout = c->timeout;
 	r->out_cap = cap;
-	if (sink_init(&t.out, cap) < 0 || sink_init(&t.err, cap) < 0) {
+	r->err_cap = ecap;
+	if (sink_init(&t.out, cap) < 0 || sink_init(&t.err, ecap) < 0) {
 		mem_free(t.out.buf);
 		mem_free(t.err.buf);
 		return -1;
 	}
 	sigpipe_block(&old, &pending);
-	rc = run_start(&t, c->cmd, &old);
-	if (rc) {
-		r->status = TOOL_SPAWN;
-		r->code = rc;
+	if (stop_signal()) { /* no new tool once asked to stop */
+		r->status = TOOL_INTERRUPTED;
+		r->code = stop_signal();
 	} else {
-		run_loop(&t, start + c->timeout);
-		run_finish(&t, r);
+		session_begin(&ss);
+		rc = run_start(&t, c->cmd, &old);
+		if (rc) {
+			r->status = TOOL_SPAWN;
+			r->code = rc;
+		} else {
+			ss.leader = t.pid;
+			stop_tool(t.pid);
+			run_loop(&t, start + c->timeout);
+			run_finish(&t, &ss, r);
+		}
 	}
 	sigpipe_restore(&old, pending);
 	r->out = t.out.buf, r->nout = t.out.n;
@@ -450,7 +499,13 @@ tool_status_str(const ToolResult *r, char *buf, size_t n)
 		fmt_snprintf(buf, n, "could not start: %s", strerror(r->code));
 		break;
 	case TOOL_OOM:
-		fmt_snprintf(buf, n, "killed: output over %zu bytes", r->out_cap);
+		fmt_snprintf(buf, n, "killed: %s over %zu bytes",
+			     r->over_err ? "stderr" : "stdout",
+			     r->over_err ? r->err_cap : r->out_cap);
+		break;
+	case TOOL_INTERRUPTED:
+		fmt_snprintf(buf, n, "interrupted by %s",
+			     stop_signal_name(r->code));
 		break;
 	}
 	return buf;
