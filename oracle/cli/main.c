@@ -138,7 +138,7 @@ cmd_run(Opts *o)
 		print_run_errors(o, o->a.paths[0], c, &out);
 	if (o->a.json) {
 		if (report_json(stdout, c, &out)) {
-			fprintf(stderr, "bufdiff: %s: error: %s\n", o->a.paths[0],
+			term_fprintf(stderr, "bufdiff: %s: error: %s\n", o->a.paths[0],
 				oom_msg(&jd));
 			json_failed = true;
 		}
@@ -251,12 +251,12 @@ walk(Files *out, const char *dir, Seen *seen)
 
 	if (stat(dir, &st) == 0 && (rc = seen_add(seen, &st)) != 0) {
 		if (rc > 0)
-			fprintf(stderr, "bufdiff: %s: skipped, a directory "
+			term_fprintf(stderr, "bufdiff: %s: skipped, a directory "
 				"already walked (a symlink cycle?)\n", dir);
 		return rc < 0 ? -1 : 0;
 	}
 	if (!(d = opendir(dir))) {
-		fprintf(stderr, "bufdiff: cannot open %s: %s\n", dir, strerror(errno));
+		term_fprintf(stderr, "bufdiff: cannot open %s: %s\n", dir, strerror(errno));
 		return -1;
 	}
 	while ((e = readdir(d)))
@@ -271,7 +271,7 @@ walk(Files *out, const char *dir, Seen *seen)
 		if (fmt_snprintf(path, sizeof path, "%.*s/%s",
 			     (int)(n > 1 && dir[n - 1] == '/' ? n - 1 : n), dir,
 			     names.v[i]) >= (int)sizeof path) {
-			fprintf(stderr, "bufdiff: %s/%s: path longer than %d "
+			term_fprintf(stderr, "bufdiff: %s/%s: path longer than %d "
 				"bytes\n", dir, names.v[i], (int)sizeof path - 1);
 			rc = -1;
 			break;
@@ -627,7 +627,7 @@ bufferize_decisions(Opts *o, Case *c, Decisions *ds, BProg **bp, Diag *d)
 
 	if (o->a.run) {
 		if (o->a.run > c->nruns) {
-			fprintf(stderr, "%s: error: the case has %d run%s, no run "
+			term_fprintf(stderr, "%s: error: the case has %d run%s, no run "
 				"%d\n", o->a.paths[0], c->nruns,
 				c->nruns == 1 ? "" : "s", o->a.run);
 			return STATUS_BAD;

@@ -38,10 +38,10 @@ add_plan_run(ReduceOpts *o, Case *c)
 		if (d.loc.line > 0)
 			diag_print(stderr, o->plan, text, &d);
 		else
-			fprintf(stderr, "%s: error: %s\n", o->plan, d.msg);
+			term_fprintf(stderr, "%s: error: %s\n", o->plan, d.msg);
 		rc = STATUS_BAD;
 	} else if (!found) {
-		fprintf(stderr, "%s: error: no entry for case '%s' under "
+		term_fprintf(stderr, "%s: error: no entry for case '%s' under "
 			"'cases'\n", o->plan, c->name);
 		rc = STATUS_BAD;
 	} else if (!o->run) {
@@ -75,7 +75,7 @@ cmd_reduce(const Args *a, const RunConfig *cfg)
 		if (d.loc.line > 0)
 			diag_print(stderr, o.path, c ? c->text : NULL, &d);
 		else
-			fprintf(stderr, "%s: error: %s\n", o.path, d.msg);
+			term_fprintf(stderr, "%s: error: %s\n", o.path, d.msg);
 		case_free(c);
 		return STATUS_BAD;
 	}
@@ -86,7 +86,7 @@ cmd_reduce(const Args *a, const RunConfig *cfg)
 	if (!o.run)
 		o.run = 1;
 	if (o.run > c->nruns) {
-		fprintf(stderr, "%s: error: the case has %d run%s, no run %d\n",
+		term_fprintf(stderr, "%s: error: the case has %d run%s, no run %d\n",
 			o.path, c->nruns, c->nruns == 1 ? "" : "s", o.run);
 		case_free(c);
 		return STATUS_BAD;
@@ -96,7 +96,7 @@ cmd_reduce(const Args *a, const RunConfig *cfg)
 		if (d.loc.line > 0)
 			diag_print(stderr, o.path, c->text, &d);
 		else
-			fprintf(stderr, "%s: error: %s\n", o.path, d.msg);
+			term_fprintf(stderr, "%s: error: %s\n", o.path, d.msg);
 		rc = STATUS_BAD;
 	} else if (rc == 2) { /* a signal: the smallest so far, written */
 		rc = write_out(o.out, yaml, c->runs[o.run - 1].strategy);

@@ -310,12 +310,12 @@ failure_line(uint64_t seed, const RunOut *r)
 		fprintf(stderr, "native missed: MLIR's own output differs, "
 			"the instrumented run agreed\n");
 	else if (r->status == STATUS_BAD)
-		fprintf(stderr, "error: %s\n", r->err.msg);
+		term_fprintf(stderr, "error: %s\n", r->err.msg);
 	else if (r->ex.nviols)
-		fprintf(stderr, "%s: %s\n", verdict_names[r->verdict],
+		term_fprintf(stderr, "%s: %s\n", verdict_names[r->verdict],
 			vkind_names[r->ex.viols[0].kind]);
 	else
-		fprintf(stderr, "%s%s%s\n", verdict_names[r->verdict],
+		term_fprintf(stderr, "%s%s%s\n", verdict_names[r->verdict],
 			r->why[0] ? ": " : "", r->why);
 }
 
@@ -334,7 +334,7 @@ refused(const FuzzOpts *o, FuzzStats *st, uint64_t seed, const RunOut *r)
 	if ((k = buckets_add(&st->refusals, why, 1, &isnew)))
 		bucket_seed(k, seed);
 	if (!o->quiet)
-		fprintf(stderr, "\nseed %llu: refused (%s)%s\n",
+		term_fprintf(stderr, "\nseed %llu: refused (%s)%s\n",
 			(unsigned long long)seed, why, first_error(r->tool.err));
 	return true;
 }
@@ -412,7 +412,7 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 		/* the tool failed on this program: kept, counted apart */
 		st->tool_errors++;
 		if (!o->quiet)
-			fprintf(stderr, "\nseed %llu: tool-error: %s%s\n",
+			term_fprintf(stderr, "\nseed %llu: tool-error: %s%s\n",
 				(unsigned long long)seed, r.tool.status,
 				first_error(r.tool.err));
 	}
