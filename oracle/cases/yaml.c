@@ -2,6 +2,7 @@
 #include <stdarg.h>
 
 #include "cases.h"
+#include "strmap.h"
 
 Loc
 yl_loc(const yaml_node_t *n)
@@ -119,22 +120,27 @@ in_where(const char *where, char *buf, size_t n)
 	return buf;
 }
 
+/* Every key a string, each once: hashed (a file may hold 10^6 keys). */
 void
 yl_free_keys(Loader *L, const yaml_node_t *map, const char *where)
 {
 	char wb[128];
 	int n = yl_npairs(map);
+	StrMap seen;
 
+	strmap_init(&seen, L->arena);
 	for (int i = 0; i < n; i++) {
 		yaml_node_t *k = yl_pair_key(L, map, i);
 
 		if (k->type != YAML_SCALAR_NODE)
 			yl_fail(L, yl_loc(k), "keys%s must be strings",
 				in_where(where, wb, sizeof wb));
-		for (int j = 0; j < i; j++)
-			if (!strcmp(yl_text(yl_pair_key(L, map, j)), yl_text(k)))
-				yl_fail(L, yl_loc(k), "duplicate key '%s'%s",
-					yl_text(k), in_where(where, wb, sizeof wb));
+		int at = strmap_add(&seen, yl_text(k), i);
+		if (at == STRMAP_OOM)
+			longjmp(L->jb, YL_OOM);
+		if (at != STRMAP_NONE)
+			yl_fail(L, yl_loc(k), "duplicate key '%s'%s",
+				yl_text(k), in_where(where, wb, sizeof wb));
 	}
 }
 
