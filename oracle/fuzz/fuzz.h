@@ -36,6 +36,7 @@
 #define BUFDIFF_FUZZ_H
 
 #include "harness.h"
+#include "strmap.h"
 
 /* --------------------------------------------------------------- gen.c */
 
@@ -230,7 +231,8 @@ typedef struct Bucket {
 
 typedef struct Buckets {
 	Bucket *b;
-	int n;
+	int n, cap;
+	StrMap index;           /* sig -> index in b (zeroed: empty) */
 } Buckets;
 
 /* The constructs counted per generated program (docs/fuzz.md). */

@@ -293,16 +293,17 @@ buckets_free(Buckets *bs)
 		mem_free(bs->b[i].repro);
 	}
 	mem_free(bs->b);
+	strmap_free(&bs->index);
 	memset(bs, 0, sizeof *bs);
 }
 
+/* By the index: a merge may hold 10^6 signatures. */
 Bucket *
 buckets_find(const Buckets *bs, const char *sig)
 {
-	for (int i = 0; i < bs->n; i++)
-		if (!strcmp(bs->b[i].sig, sig))
-			return &bs->b[i];
-	return NULL;
+	int i = strmap_get(&bs->index, sig);
+
+	return i < 0 ? NULL : &bs->b[i];
 }
 
 /* Keep the BUCKET_SEEDS smallest seeds, sorted, each once. */
@@ -342,14 +343,23 @@ buckets_add(Buckets *bs, const char *sig, long count, bool *isnew)
 
 	*isnew = !k;
 	if (!k) {
-		Bucket *nb = mem_realloc(bs->b, (size_t)(bs->n + 1) * sizeof *nb);
-		if (!nb)
-			return NULL;
-		bs->b = nb;
+		if (bs->n == bs->cap) {
+			int cap = bs->cap ? 2 * bs->cap : 8;
+			Bucket *nb = bs->n < INT_MAX / 2 ?
+				mem_realloc(bs->b, (size_t)cap * sizeof *nb) : NULL;
+			if (!nb)
+				return NULL;
+			bs->b = nb;
+			bs->cap = cap;
+		}
 		k = &bs->b[bs->n];
 		memset(k, 0, sizeof *k);
 		if (!(k->sig = mem_strdup(sig)))
 			return NULL;
+		if (strmap_add(&bs->index, k->sig, bs->n) == STRMAP_OOM) {
+			mem_free(k->sig);
+			return NULL;
+		}
 		bs->n++;
 	}
 	k->count += count;
@@ -745,6 +755,8 @@ fuzz_merge(int nfiles, const char *const *files, bool json)
 	if (m.refusals.n) /* the order one unsharded run meets them in */
 		qsort(m.refusals.b, (size_t)m.refusals.n, sizeof *m.refusals.b,
 		      cmp_first_seed);
+	strmap_clear(&m.bs.index); /* its indices are the order before */
+	strmap_clear(&m.refusals.index);
 	if (!rc && json) {
 		Str b = {0};
 		char *s;
