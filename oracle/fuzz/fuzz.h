@@ -300,6 +300,9 @@ void refusals_print(FILE *f, long refused, long programs, const Buckets *rs);
 /* `bufdiff fuzz --merge FILE...`: the shards' --json summaries added up
  * (human, or JSON like one shard's); 0 / 1 some failed / 2 bad input. */
 int fuzz_merge(int nfiles, const char *const *files, bool json);
+/* The same on one text (its summaries, one a line) named `name` in
+ * errors, printed on out (the libFuzzer target: fuzz_merge.c). */
+int fuzz_merge_text(const char *name, const char *text, bool json, FILE *out);
 
 /* ------------------------------------------------------------ reduce.c */
 
