@@ -125,6 +125,7 @@ typedef struct ExportOp {
 typedef struct ExportMap {
 	ExportOp *ops;           /* in the arena given to mlir_export */
 	int nops;
+	StrMap index;            /* "OP-ADDRESS MLIR-NAME" -> the first in ops */
 } ExportMap;
 
 /* What differs between the mlir-opt versions bufdiff exports for. */
