@@ -14,7 +14,8 @@
 
 typedef struct StrMapSlot {
 	const char *key;        /* NULL: empty */
-	uint64_t hash;
+	uint32_t len;           /* key's bytes (a key may be a slice of text) */
+	uint32_t hash;          /* the low half of its hash */
 	int val;
 } StrMapSlot;
 
@@ -34,6 +35,10 @@ int strmap_get(const StrMap *m, const char *key);
 int strmap_add(StrMap *m, const char *key, int val);
 /* key -> val, replacing its value if any: 0, or STRMAP_OOM. */
 int strmap_set(StrMap *m, const char *key, int val);
+/* The same with a key of len (< 2^32) bytes (a name inside a text, no
+ * NUL). */
+int strmap_getn(const StrMap *m, const char *key, size_t len);
+int strmap_addn(StrMap *m, const char *key, size_t len, int val);
 void strmap_clear(StrMap *m);            /* empty; keeps the memory */
 void strmap_free(StrMap *m);             /* frees mem_alloc'ed slots */
 

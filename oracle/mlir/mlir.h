@@ -253,6 +253,7 @@ typedef struct MBlock {
 typedef struct MRegion {
 	MBlock **blocks;
 	int nblocks;                /* 0: an empty region `{}` */
+	StrMap labels;              /* label -> the first block with it */
 } MRegion;
 
 /* One op, as `results = "name"(operands) [succs] <{props}> (regions)
