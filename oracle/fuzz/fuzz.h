@@ -26,9 +26,12 @@
  *              "smaller"); accepted, it becomes the current case
  *     reduce_text.c   the case file written; the text's lines, where each
  *              op and function sits
- *   fuzz_target.c, fuzz_loader.c  libFuzzer entry points (executables of
- *              their own, -DBUFDIFF_LIBFUZZER=ON): bytes -> generator, bytes
- *              -> case loader
+ *   fuzz_target.c, fuzz_loader.c, fuzz_plandoc.c, fuzz_mlir.c,
+ *   fuzz_memref.c, fuzz_merge.c  libFuzzer entry points (executables of
+ *              their own, -DBUFDIFF_LIBFUZZER=ON): bytes -> generator,
+ *              case loader, decisions document, MLIR reader, memref
+ *              translator, `fuzz --merge`; fuzz_fixed.h: the case the
+ *              plan and memref targets read against
  *
  * Uses harness.h (Case, RunOut).
  */
