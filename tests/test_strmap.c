@@ -23,7 +23,7 @@ START_TEST(add_get_set)
 	ck_assert_int_eq(strmap_get(&m, ""), 4);
 	ck_assert_int_eq((int)m.n, 2);
 	/* slices: "ab" inside "xaby", not "a" nor "abc" */
-	ck_assert_int_eq(strmap_addn(&m, "xaby" + 1, 2, 5), STRMAP_NONE);
+	ck_assert_int_eq(strmap_addn(&m, &"xaby"[1], 2, 5), STRMAP_NONE);
 	ck_assert_int_eq(strmap_get(&m, "ab"), 5);
 	ck_assert_int_eq(strmap_getn(&m, "abc", 2), 5);
 	ck_assert_int_eq(strmap_getn(&m, "abc", 3), STRMAP_NONE);
