@@ -4,6 +4,8 @@
  *   mem.c      allocation hook (tests can fail the Nth allocation), arenas
  *   str.c      growing strings for everything that writes text
  *   fmt.c      fmt_snprintf: glibc's snprintf bytes without its slow path
+ *   strmap.c   the one hash table of strings (strmap.h): every lookup by
+ *              name a file can make numerous
  *   diag.c     diagnostics: an error is a value (Diag), never an exit
  *   ops.h      the op table: one row per op, expanded where needed
  *   ir.c       types, values, ops, functions; op table lookups

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "ir.h"
+#include "strmap.h"
 
 typedef struct CallRef {
 	Op *op;
@@ -42,6 +43,8 @@ typedef struct Parser {
 	int nawaits, acap;
 	SuccRef *succs;     /* the current function's branch targets */
 	int nsuccs, scap;
+	StrMap labels;      /* ... its block labels: index in f->blocks */
+	StrMap funcs;       /* function names: index in prog->funcs */
 	Diag *d;
 	Diag dummy;         /* when the caller passes no Diag */
 	bool failed;        /* d is filled (else a longjmp means OOM) */
@@ -1276,9 +1279,8 @@ parse_label(Parser *P, Func *f, int *fbcap)
 
 	b->label = tok_str(P, &P->tok);
 	b->loc = P->tok.loc;
-	for (int i = 0; i < f->nblocks; i++)
-		if (f->blocks[i]->label && !strcmp(f->blocks[i]->label, b->label))
-			perr(P, b->loc, "redefinition of block ^%s", b->label);
+	if (strmap_add(&P->labels, b->label, f->nblocks) != STRMAP_NONE)
+		perr(P, b->loc, "redefinition of block ^%s", b->label);
 	next(P);
 	if (accept_punct(P, '(')) {
 		do {
@@ -1315,6 +1317,7 @@ parse_fbody(Parser *P, Func *f)
 	VEC_PUSH(P->a, f->blocks, f->nblocks, fbcap, b);
 	f->body = b;
 	P->nsuccs = 0;
+	strmap_init(&P->labels, P->a);
 	if (++P->depth > MAX_NEST)
 		perr(P, open, "regions nested deeper than %d", MAX_NEST);
 	expect_punct(P, '{');
@@ -1342,13 +1345,10 @@ parse_fbody(Parser *P, Func *f)
 	P->depth--;
 	for (int i = 0; i < P->nsuccs; i++) {
 		SuccRef *r = &P->succs[i];
-		Block *t = NULL;
-		for (int j = 1; j < f->nblocks && !t; j++)
-			if (!strcmp(f->blocks[j]->label, r->name))
-				t = f->blocks[j];
-		if (!t)
+		int j = strmap_get(&P->labels, r->name);
+		if (j < 0)
 			perr(P, r->op->sloc[r->k], "unknown block ^%s", r->name);
-		r->op->succ[r->k] = t;
+		r->op->succ[r->k] = f->blocks[j];
 	}
 }
 
@@ -1384,47 +1384,22 @@ parse_program(Parser *P)
 
 /* --------------------------------------------------------- resolution */
 
-typedef struct Table {
-	Value **slot;
-	size_t mask;
-} Table;
-
-static size_t
-hash_name(const char *s)
-{
-	size_t h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
-static Value **
-table_find(Table *t, const char *name)
-{
-	size_t i = hash_name(name) & t->mask;
-
-	while (t->slot[i] && strcmp(t->slot[i]->name, name))
-		i = (i + 1) & t->mask;
-	return &t->slot[i];
-}
-
+/* A function's values by name: their index in prog->values. */
 static void
-resolve_operand(Parser *P, Table *t, Operand *o)
+resolve_operand(Parser *P, const StrMap *t, Operand *o)
 {
-	Value *v;
+	int i;
 
 	if (!o->v || o->v->id >= 0)
 		return;
-	v = *table_find(t, o->v->name);
-	if (!v)
+	if ((i = strmap_get(t, o->v->name)) < 0)
 		perr(P, o->loc, "undefined value %%%s", o->v->name);
-	o->v = v;
+	o->v = P->prog->values[i];
 }
 
 typedef struct Resolve {
 	Parser *P;
-	Table *t;
+	const StrMap *t;
 } Resolve;
 
 static WalkAct
@@ -1445,19 +1420,13 @@ resolve_op(Op *op, void *ctx)
 static void
 resolve_func(Parser *P, Func *f, int lo, int hi)
 {
-	Table t;
-	size_t cap = 16;
+	StrMap t;
 
-	while (cap < 2 * (size_t)(hi - lo) + 2)
-		cap *= 2;
-	t.slot = arena_alloc(P->a, cap * sizeof *t.slot);
-	t.mask = cap - 1;
+	strmap_init(&t, P->a);
 	for (int i = lo; i < hi; i++) {
 		Value *v = P->prog->values[i];
-		Value **s = table_find(&t, v->name);
-		if (*s)
+		if (strmap_add(&t, v->name, i) != STRMAP_NONE)
 			perr(P, v->loc, "redefinition of value %%%s", v->name);
-		*s = v;
 	}
 	walk_func(f, resolve_op, &(Resolve){P, &t});
 }
@@ -1466,10 +1435,12 @@ static void
 resolve_call(Parser *P, const CallRef *r)
 {
 	Op *op = r->op;
-	Func *f = prog_func(P->prog, op->callee);
+	int fi = strmap_get(&P->funcs, op->callee);
+	Func *f;
 
-	if (!f)
+	if (fi < 0)
 		perr(P, r->loc, "unknown function @%s", op->callee);
+	f = P->prog->funcs[fi];
 	op->fn = f;
 	if (op->nargs != f->nparams)
 		perr(P, op->loc, "call to @%s expects %d argument%s, got %d",
@@ -1534,12 +1505,11 @@ resolve(Parser *P)
 	Program *p = P->prog;
 	int lo = 0;
 
+	strmap_init(&P->funcs, P->a);
 	for (int i = 0; i < p->nfuncs; i++)
-		for (int j = 0; j < i; j++)
-			if (!strcmp(p->funcs[i]->name, p->funcs[j]->name))
-				perr(P, p->funcs[i]->loc,
-				     "redefinition of function @%s",
-				     p->funcs[i]->name);
+		if (strmap_add(&P->funcs, p->funcs[i]->name, i) != STRMAP_NONE)
+			perr(P, p->funcs[i]->loc, "redefinition of function @%s",
+			     p->funcs[i]->name);
 	for (int i = 0; i < p->nfuncs; i++) {
 		int hi = lo;
 		while (hi < p->nvalues && p->values[hi]->func == p->funcs[i])

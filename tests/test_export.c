@@ -612,7 +612,7 @@ static void
 check_error(const char *tir, int line, int col, const char *msg)
 {
 	Arena *a = arena_new();
-	ExportMap m = {(ExportOp *)1, 7};
+	ExportMap m = {(ExportOp *)1, 7, {0}};
 	Diag d;
 	char *s = export(tir, 22, a, &m, &d);
 

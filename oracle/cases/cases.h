@@ -26,6 +26,7 @@
 #include <yaml.h>
 
 #include "ir.h"
+#include "strmap.h"
 #include "bufferize.h"
 
 /* -------------------------------------------------------------- yaml.c */
@@ -42,6 +43,10 @@ typedef struct Loader {
 	int64_t data_bytes;     /* payload of the data tensors made so far */
 	const char *file;       /* the case file's path (trust.c); NULL: none */
 	unsigned flags;         /* case_parse's CASE_* flags */
+	/* the values of `named`'s program by name (runs.c, made on the
+	 * first lookup): "name" and "@func/name" -> index in its values */
+	const Program *named;
+	StrMap names;
 } Loader;
 
 enum { YL_OOM = 1, YL_FAIL = 2 }; /* longjmp values: arena OOM, yl_fail */

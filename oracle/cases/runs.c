@@ -51,11 +51,57 @@ runs_value(const Program *p, const Func *in, const Func *entry,
 	return v ? v : prog_value(p, NULL, name);
 }
 
+/* The first value called `key` ("name" or "@func/name") in p, by
+ * L's index of p (a plan may name 10^5 values; runs_value scans). */
+static Value *
+indexed(Loader *L, const Program *p, const char *key)
+{
+	int i;
+
+	if (L->named != p) {
+		strmap_init(&L->names, L->arena);
+		for (int j = 0; j < p->nvalues; j++) {
+			const Value *v = p->values[j];
+			const char *fn = v->func ? v->func->name : "";
+			char *q = arena_alloc(L->arena, strlen(fn) +
+					      strlen(v->name) + 3);
+			sprintf(q, "@%s/%s", fn, v->name);
+			strmap_add(&L->names, q, j);
+			strmap_add(&L->names, v->name, j);
+		}
+		L->named = p;
+	}
+	i = strmap_get(&L->names, key);
+	return i < 0 ? NULL : p->values[i];
+}
+
+/* runs_value by L's index. */
+static Value *
+loader_value(Loader *L, const Case *c, const Func *in, const char *name)
+{
+	const Func *fs[2] = {in, c->entry};
+	char key[512];
+	Value *v;
+
+	if (name[0] == '@' && strchr(name, '/'))
+		return indexed(L, c->prog, name);
+	for (int k = 0; k < 2; k++) {
+		if (!fs[k])
+			continue;
+		if (fmt_snprintf(key, sizeof key, "@%s/%s", fs[k]->name,
+				 name) >= (int)sizeof key)
+			return runs_value(c->prog, in, c->entry, name);
+		if ((v = indexed(L, c->prog, key)))
+			return v;
+	}
+	return indexed(L, c->prog, name);
+}
+
 static Value *
 value_in(Loader *L, Case *c, const Func *in, const char *name,
 	 const yaml_node_t *at)
 {
-	Value *v = runs_value(c->prog, in, c->entry, name);
+	Value *v = loader_value(L, c, in, name);
 
 	if (!v)
 		yl_fail(L, yl_loc(at), "unknown value %s%s",
@@ -230,19 +276,22 @@ load_anchor(Loader *L, Case *c, Run *r, const yaml_node_t *n)
 static void
 load_hoist(Loader *L, Case *c, Run *r, const yaml_node_t *n)
 {
+	bool *listed;
+
 	yl_want(L, n, YAML_SEQUENCE_NODE, "hoist");
 	r->nhoists = yl_nitems(n);
 	r->hoists = arena_alloc(L->arena, sizeof *r->hoists *
 				(size_t)(r->nhoists + 1));
+	listed = arena_alloc(L->arena, (size_t)c->prog->nvalues + 1);
 	for (int i = 0; i < r->nhoists; i++) {
 		yaml_node_t *e = yl_item(L, n, i);
 		const char *name = scalar(L, e, "hoist");
 		Value *v = op_result(L, c, name, e);
 
-		for (int j = 0; j < i; j++)
-			if (r->hoists[j].v == v)
-				yl_fail(L, yl_loc(e), "hoist: %%%s is listed twice",
-					name);
+		if (listed[v->id]) /* by value: `t` and `@main/t` are one */
+			yl_fail(L, yl_loc(e), "hoist: %%%s is listed twice",
+				name);
+		listed[v->id] = true;
 		if (v->type->kind != TY_TENSOR || base_decision(v).kind == DEC_NONE)
 			yl_fail(L, yl_loc(e), "hoist: %%%s has no buffer of its "
 				"own", name);
@@ -518,6 +567,7 @@ load_decisions(Loader *L, Case *c, const yaml_node_t *n, const char *what,
 		yaml_node_t *e = yl_item(L, n, i);
 		const char *s = scalar(L, e, what), *colon = strchr(s, ':');
 		char *r;
+		Value *rv;
 
 		if (!strncmp(s, "args ", 5)) {
 			d[i] = args_decision(L, c, s + 5, e);
@@ -532,12 +582,10 @@ load_decisions(Loader *L, Case *c, const yaml_node_t *n, const char *what,
 				"'RESULT:new' or 'args RESULT:share,...', got '%s'",
 				what, s);
 		r = arena_strndup(L->arena, s, (size_t)(colon - s));
-		if (runs_value(c->prog, NULL, c->entry, r) &&
-		    (is_block_arg(runs_value(c->prog, NULL, c->entry, r)) ||
-		     is_share_result(runs_value(c->prog, NULL, c->entry, r))) &&
+		if ((rv = loader_value(L, c, NULL, r)) &&
+		    (is_block_arg(rv) || is_share_result(rv)) &&
 		    (!strncmp(colon + 1, "share", 5) || !strncmp(colon + 1, "copy", 4))) {
-			d[i] = (Forced){runs_value(c->prog, NULL, c->entry, r),
-					NULL, yl_loc(e),
+			d[i] = (Forced){rv, NULL, yl_loc(e),
 					arena_strdup(L->arena, colon + 1), true, NULL};
 			continue;
 		}

@@ -3,6 +3,7 @@
 
 #include "cases.h"
 #include "stop.h"
+#include "strmap.h"
 
 Loc
 yl_loc(const yaml_node_t *n)
@@ -125,22 +126,44 @@ in_where(const char *where, char *buf, size_t n)
 	return buf;
 }
 
+/* Key i of map seen before it: hashed when the map is big (a file may
+ * hold 10^6 keys), compared when small (10^6 small mappings must not
+ * cost a table each). */
+static bool
+key_seen(Loader *L, const yaml_node_t *map, int i, StrMap *seen)
+{
+	const char *k = yl_text(yl_pair_key(L, map, i));
+	int at;
+
+	if (yl_npairs(map) <= 8) {
+		for (int j = 0; j < i; j++)
+			if (!strcmp(yl_text(yl_pair_key(L, map, j)), k))
+				return true;
+		return false;
+	}
+	if ((at = strmap_add(seen, k, i)) == STRMAP_OOM)
+		longjmp(L->jb, YL_OOM);
+	return at != STRMAP_NONE;
+}
+
+/* Every key a string, each once. */
 void
 yl_free_keys(Loader *L, const yaml_node_t *map, const char *where)
 {
 	char wb[128];
 	int n = yl_npairs(map);
+	StrMap seen;
 
+	strmap_init(&seen, L->arena);
 	for (int i = 0; i < n; i++) {
 		yaml_node_t *k = yl_pair_key(L, map, i);
 
 		if (k->type != YAML_SCALAR_NODE)
 			yl_fail(L, yl_loc(k), "keys%s must be strings",
 				in_where(where, wb, sizeof wb));
-		for (int j = 0; j < i; j++)
-			if (!strcmp(yl_text(yl_pair_key(L, map, j)), yl_text(k)))
-				yl_fail(L, yl_loc(k), "duplicate key '%s'%s",
-					yl_text(k), in_where(where, wb, sizeof wb));
+		if (key_seen(L, map, i, &seen))
+			yl_fail(L, yl_loc(k), "duplicate key '%s'%s",
+				yl_text(k), in_where(where, wb, sizeof wb));
 	}
 }
 

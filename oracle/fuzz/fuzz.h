@@ -26,9 +26,12 @@
  *              "smaller"); accepted, it becomes the current case
  *     reduce_text.c   the case file written; the text's lines, where each
  *              op and function sits
- *   fuzz_target.c, fuzz_loader.c  libFuzzer entry points (executables of
- *              their own, -DBUFDIFF_LIBFUZZER=ON): bytes -> generator, bytes
- *              -> case loader
+ *   fuzz_target.c, fuzz_loader.c, fuzz_plandoc.c, fuzz_mlir.c,
+ *   fuzz_memref.c, fuzz_merge.c  libFuzzer entry points (executables of
+ *              their own, -DBUFDIFF_LIBFUZZER=ON): bytes -> generator,
+ *              case loader, decisions document, MLIR reader, memref
+ *              translator, `fuzz --merge`; fuzz_fixed.h: the case the
+ *              plan and memref targets read against
  *
  * Uses harness.h (Case, RunOut).
  */
@@ -36,6 +39,7 @@
 #define BUFDIFF_FUZZ_H
 
 #include "harness.h"
+#include "strmap.h"
 
 /* --------------------------------------------------------------- gen.c */
 
@@ -230,7 +234,8 @@ typedef struct Bucket {
 
 typedef struct Buckets {
 	Bucket *b;
-	int n;
+	int n, cap;
+	StrMap index;           /* sig -> index in b (zeroed: empty) */
 } Buckets;
 
 /* The constructs counted per generated program (docs/fuzz.md). */
@@ -298,6 +303,9 @@ void refusals_print(FILE *f, long refused, long programs, const Buckets *rs);
 /* `bufdiff fuzz --merge FILE...`: the shards' --json summaries added up
  * (human, or JSON like one shard's); 0 / 1 some failed / 2 bad input. */
 int fuzz_merge(int nfiles, const char *const *files, bool json);
+/* The same on one text (its summaries, one a line) named `name` in
+ * errors, printed on out (the libFuzzer target: fuzz_merge.c). */
+int fuzz_merge_text(const char *name, const char *text, bool json, FILE *out);
 
 /* ------------------------------------------------------------ reduce.c */
 

@@ -293,16 +293,17 @@ buckets_free(Buckets *bs)
 		mem_free(bs->b[i].repro);
 	}
 	mem_free(bs->b);
+	strmap_free(&bs->index);
 	memset(bs, 0, sizeof *bs);
 }
 
+/* By the index: a merge may hold 10^6 signatures. */
 Bucket *
 buckets_find(const Buckets *bs, const char *sig)
 {
-	for (int i = 0; i < bs->n; i++)
-		if (!strcmp(bs->b[i].sig, sig))
-			return &bs->b[i];
-	return NULL;
+	int i = strmap_get(&bs->index, sig);
+
+	return i < 0 ? NULL : &bs->b[i];
 }
 
 /* Keep the BUCKET_SEEDS smallest seeds, sorted, each once. */
@@ -342,14 +343,23 @@ buckets_add(Buckets *bs, const char *sig, long count, bool *isnew)
 
 	*isnew = !k;
 	if (!k) {
-		Bucket *nb = mem_realloc(bs->b, (size_t)(bs->n + 1) * sizeof *nb);
-		if (!nb)
-			return NULL;
-		bs->b = nb;
+		if (bs->n == bs->cap) {
+			int cap = bs->cap ? 2 * bs->cap : 8;
+			Bucket *nb = bs->n < INT_MAX / 2 ?
+				mem_realloc(bs->b, (size_t)cap * sizeof *nb) : NULL;
+			if (!nb)
+				return NULL;
+			bs->b = nb;
+			bs->cap = cap;
+		}
 		k = &bs->b[bs->n];
 		memset(k, 0, sizeof *k);
 		if (!(k->sig = mem_strdup(sig)))
 			return NULL;
+		if (strmap_add(&bs->index, k->sig, bs->n) == STRMAP_OOM) {
+			mem_free(k->sig);
+			return NULL;
+		}
 		bs->n++;
 	}
 	k->count += count;
@@ -693,16 +703,10 @@ merge_summary(Merged *m, const char *path, const char *text, int line,
 /* A file of summaries, one a line (JSON Lines: what `parallel` gathers
  * from its jobs' stdout), blank lines skipped. */
 static int
-merge_one(Merged *m, const char *path)
+merge_text(Merged *m, const char *path, const char *text)
 {
-	Diag d = {{0, 0}, ""};
-	size_t len;
-	char *text = input_read(path, MAX_PLAN_BYTES, "a fuzz summary", &len,
-				&d);
 	int rc = 0, line = 1, seen = 0;
 
-	if (!text)
-		return merge_fail(path, NULL, d.loc, d.msg, NULL);
 	for (const char *p = text; *p && !rc; line++) {
 		size_t n = strcspn(p, "\n");
 		if (strspn(p, " \t\r") < n) {
@@ -714,6 +718,21 @@ merge_one(Merged *m, const char *path)
 	if (!rc && !seen)
 		rc = merge_fail(path, text, (Loc){1, 1}, "no fuzz summary in the "
 				"file", NULL);
+	return rc;
+}
+
+static int
+merge_one(Merged *m, const char *path)
+{
+	Diag d = {{0, 0}, ""};
+	size_t len;
+	char *text = input_read(path, MAX_PLAN_BYTES, "a fuzz summary", &len,
+				&d);
+	int rc;
+
+	if (!text)
+		return merge_fail(path, NULL, d.loc, d.msg, NULL);
+	rc = merge_text(m, path, text);
 	mem_free(text);
 	return rc;
 }
@@ -729,6 +748,11 @@ cmp_first_seed(const void *a, const void *b)
 	return sx < sy ? -1 : sx > sy ? 1 : strcmp(x->sig, y->sig);
 }
 
+/* The merged summaries on out (rc: the reading's status so far); m
+ * freed.  0, 1 or 2 as fuzz_merge. */
+static int
+merge_report(Merged *m, int rc, bool json, FILE *out);
+
 /* `bufdiff fuzz --merge FILE... [--json]`: the shards' summaries added
  * up; exit 0 when no shard failed, 1 when one did, 2 on bad input. */
 int
@@ -740,11 +764,28 @@ fuzz_merge(int nfiles, const char *const *files, bool json)
 	memset(&m, 0, sizeof m);
 	for (int i = 0; i < nfiles && !rc; i++)
 		rc = merge_one(&m, files[i]);
-	if (m.bs.n)
-		qsort(m.bs.b, (size_t)m.bs.n, sizeof *m.bs.b, cmp_first_seed);
-	if (m.refusals.n) /* the order one unsharded run meets them in */
-		qsort(m.refusals.b, (size_t)m.refusals.n, sizeof *m.refusals.b,
+	return merge_report(&m, rc, json, stdout);
+}
+
+int
+fuzz_merge_text(const char *name, const char *text, bool json, FILE *out)
+{
+	Merged m;
+
+	memset(&m, 0, sizeof m);
+	return merge_report(&m, merge_text(&m, name, text), json, out);
+}
+
+static int
+merge_report(Merged *m, int rc, bool json, FILE *out)
+{
+	if (m->bs.n)
+		qsort(m->bs.b, (size_t)m->bs.n, sizeof *m->bs.b, cmp_first_seed);
+	if (m->refusals.n) /* the order one unsharded run meets them in */
+		qsort(m->refusals.b, (size_t)m->refusals.n, sizeof *m->refusals.b,
 		      cmp_first_seed);
+	strmap_clear(&m->bs.index); /* its indices are the order before */
+	strmap_clear(&m->refusals.index);
 	if (!rc && json) {
 		Str b = {0};
 		char *s;
@@ -754,32 +795,32 @@ fuzz_merge(int nfiles, const char *const *files, bool json)
 			   "\"seconds\": %.3f, \"programs_per_s\": %.1f, "
 			   "\"repros\": [%s], \"interrupted\": %s, "
 			   "\"shards\": %d, ",
-			   m.sums[0], m.sums[1], m.sums[2], m.sums[3], m.sums[4],
-			   m.tool_seconds, m.seconds, m.rate,
-			   m.repros.s ? m.repros.s : "",
-			   m.interrupted ? "true" : "false", m.shards);
-		refusals_json(&b, m.refused, &m.refusals);
+			   m->sums[0], m->sums[1], m->sums[2], m->sums[3], m->sums[4],
+			   m->tool_seconds, m->seconds, m->rate,
+			   m->repros.s ? m->repros.s : "",
+			   m->interrupted ? "true" : "false", m->shards);
+		refusals_json(&b, m->refused, &m->refusals);
 		str_puts(&b, ", \"buckets\": ");
-		buckets_json(&b, &m.bs);
+		buckets_json(&b, &m->bs);
 		str_puts(&b, ", ");
-		constructs_json(&b, m.constructs);
+		constructs_json(&b, m->constructs);
 		str_puts(&b, "}\n");
 		if ((s = str_take(&b)))
-			fputs(s, stdout);
+			fputs(s, out);
 		mem_free(s);
 	} else if (!rc) {
-		printf("%d shards: %ld programs, %ld failures (%ld tool errors) "
-		       "in %d bucket%s%s\n", m.shards, m.sums[0], m.sums[1],
-		       m.sums[3], m.bs.n, m.bs.n == 1 ? "" : "s",
-		       m.interrupted ? " (interrupted)" : "");
-		refusals_print(stdout, m.refused, m.sums[0], &m.refusals);
-		buckets_print(stdout, &m.bs);
-		constructs_print(stdout, m.constructs);
+		fprintf(out, "%d shards: %ld programs, %ld failures (%ld tool errors) "
+		       "in %d bucket%s%s\n", m->shards, m->sums[0], m->sums[1],
+		       m->sums[3], m->bs.n, m->bs.n == 1 ? "" : "s",
+		       m->interrupted ? " (interrupted)" : "");
+		refusals_print(out, m->refused, m->sums[0], &m->refusals);
+		buckets_print(out, &m->bs);
+		constructs_print(out, m->constructs);
 	}
 	if (!rc)
-		rc = m.sums[1] ? 1 : 0;
-	str_free(&m.repros);
-	buckets_free(&m.bs);
-	buckets_free(&m.refusals);
+		rc = m->sums[1] ? 1 : 0;
+	str_free(&m->repros);
+	buckets_free(&m->bs);
+	buckets_free(&m->refusals);
 	return rc;
 }

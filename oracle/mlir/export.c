@@ -296,6 +296,25 @@ ex_put_scalar(Exporter *e, DType dt, bool isfloat, double f, int64_t i)
 
 /* --------------------------------------------------------- the map */
 
+/* "OP-ADDRESS MLIR-NAME": export_find's key (an answer names 10^5 ops). */
+static bool
+op_key(const Op *op, const char *mlir, char *buf, size_t n)
+{
+	return fmt_snprintf(buf, n, "%lx %s", (unsigned long)(uintptr_t)op,
+			    mlir) < (int)n;
+}
+
+static void
+index_op(Exporter *e, const ExportOp *x, int i)
+{
+	char key[128];
+
+	if (!e->map->index.cap)
+		strmap_init(&e->map->index, e->a);
+	if (op_key(x->op, x->mlir, key, sizeof key))
+		strmap_add(&e->map->index, arena_strdup(e->a, key), i);
+}
+
 /* Record one emitted op: its MLIR operands (in MLIR's order), which
  * operand each result may reuse, and its results as TIR values. */
 void
@@ -317,6 +336,7 @@ ex_rec(Exporter *e, const Op *op, const char *mlir, const Arg *ops, int nops,
 	x = &e->map->ops[e->map->nops++];
 	x->op = op;
 	x->mlir = mlir;
+	index_op(e, x, e->map->nops - 1);
 	x->noperands = nops;
 	x->operands = arena_alloc(e->a, sizeof *x->operands * (size_t)(nops + 1));
 	for (int i = 0; i < nops; i++)
@@ -334,6 +354,12 @@ ex_rec(Exporter *e, const Op *op, const char *mlir, const Arg *ops, int nops,
 const ExportOp *
 export_find(const ExportMap *m, const Op *op, const char *mlir)
 {
+	char key[128];
+
+	if (m && m->index.n && op_key(op, mlir, key, sizeof key)) {
+		int i = strmap_get(&m->index, key);
+		return i < 0 ? NULL : &m->ops[i];
+	}
 	for (int i = 0; m && i < m->nops; i++)
 		if (m->ops[i].op == op && !strcmp(m->ops[i].mlir, mlir))
 			return &m->ops[i];

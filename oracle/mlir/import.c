@@ -167,7 +167,7 @@ imp_operand(Imp *I, const MOp *op, int i)
 {
 	IVal *v;
 
-	if (i >= op->noperands)
+	if (i < 0 || i >= op->noperands) /* i < 0: a crafted segment size */
 		imp_fail(I, op, "'%s' needs more operands", op->name);
 	if (!(v = imp_val_find(I, op->operands[i])))
 		imp_fail(I, op, "use of undefined value %s", op->operands[i]);

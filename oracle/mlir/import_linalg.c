@@ -166,7 +166,10 @@ affine(Imp *I, const MOp *op, const char *p, int *res, int *ndims)
 		*ndims += *q == 'd';
 	if (strchr(p, '[') && strchr(p, '[') < arrow)
 		imp_fail(I, op, "unsupported indexing map with symbols");
-	for (q = strchr(arrow, '(') + 1; *q && *q != ')'; ) {
+	if (!(q = strchr(arrow, '('))) /* `-> d0`: no result list (UBSan:
+					* NULL + 1, then a read at 0x1) */
+		imp_fail(I, op, "unsupported indexing map");
+	for (q++; *q && *q != ')'; ) {
 		char *e;
 		while (*q == ' ' || *q == ',')
 			q++;

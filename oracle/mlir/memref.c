@@ -109,13 +109,20 @@ mx_type(MX *M, const MOp *m, const char *t)
 
 /* ---- values */
 
+/* The latest binding of name (a block argument may rebind it). */
 Sym *
 mx_sym_find(MX *M, const char *name)
 {
-	for (int i = M->nsyms - 1; i >= 0; i--)
-		if (!strcmp(M->syms[i].name, name))
-			return &M->syms[i];
-	return NULL;
+	int i = strmap_get(&M->symidx, name);
+
+	return i < 0 ? NULL : &M->syms[i];
+}
+
+static void
+sym_push(MX *M, Sym s)
+{
+	VEC_PUSH(M->a, M->syms, M->nsyms, M->capsyms, s);
+	strmap_set(&M->symidx, s.name, M->nsyms - 1);
 }
 
 /* name (a block argument) stands for v */
@@ -126,7 +133,7 @@ mx_sym_bind(MX *M, const char *name, Value *v)
 
 	s.name = name;
 	s.v = v;
-	VEC_PUSH(M->a, M->syms, M->nsyms, M->capsyms, s);
+	sym_push(M, s);
 }
 
 Value *
@@ -165,7 +172,7 @@ mx_def(MX *M, const char *name, Type *t)
 
 	s.name = name;
 	s.v = mx_new_value(M, name, t);
-	VEC_PUSH(M->a, M->syms, M->nsyms, M->capsyms, s);
+	sym_push(M, s);
 	return &M->syms[M->nsyms - 1];
 }
 
@@ -183,13 +190,45 @@ mx_res(MX *M, const MOp *m, int j)
 
 /* ---- instructions */
 
-/* The TIR op at m's location, or NULL. */
+static WalkAct
+tir_index(Op *op, void *ctx)
+{
+	MX *M = ctx;
+	char key[32];
+	char *k;
+
+	fmt_snprintf(key, sizeof key, "%d:%d", op->loc.line, op->loc.col);
+	k = arena_strdup(M->a, key);
+	if (strmap_add(&M->tirat, k, M->ntirops) == STRMAP_NONE)
+		VEC_PUSH(M->a, M->tirops, M->ntirops, M->captirops, op);
+	return WALK_GO;
+}
+
+/* The TIR op at m's location, or NULL: the first in walk order
+ * (prog_op_at's), from an index made on the first call. */
 const Op *
 mx_tir_of(MX *M, const MOp *m)
 {
+	char key[32];
+	int i;
+
 	if (!m->loc.file || strcmp(m->loc.file, M->c->file))
 		return NULL;
-	return prog_op_at(M->p, OP_COUNT, (Loc){m->loc.line, m->loc.col});
+	if (!M->tirops) {
+		M->tirops = arena_alloc(M->a, sizeof *M->tirops);
+		walk_prog(M->p, tir_index, M);
+	}
+	fmt_snprintf(key, sizeof key, "%d:%d", m->loc.line, m->loc.col);
+	i = strmap_get(&M->tirat, key);
+	return i < 0 ? NULL : M->tirops[i];
+}
+
+const MFn *
+mx_fn_find(MX *M, const char *name)
+{
+	int i = strmap_get(&M->fnidx, name);
+
+	return i < 0 ? NULL : &M->fns[i];
 }
 
 Op *
@@ -441,6 +480,7 @@ fn_declare(MX *M, const MOp *m)
 	MFn fn = {0};
 	Func *f;
 	const MBlock *mb;
+	int ti;
 
 	if (!name || !ft || m->nregions != 1)
 		mx_fail(M, m, "func.func without a name, type or body");
@@ -448,7 +488,9 @@ fn_declare(MX *M, const MOp *m)
 		return; /* a declaration: calls of it are refused */
 	fn.name = mattr_str(name, M->a);
 	fn.m = m;
-	fn.tf = fn.name ? prog_func(M->p, fn.name) : NULL;
+	fn.tf = NULL;
+	if (fn.name && (ti = strmap_get(&M->tirfns, fn.name)) >= 0)
+		fn.tf = M->p->funcs[ti];
 	f = fn.f = arena_alloc(M->a, sizeof *f);
 	f->name = fn.name;
 	f->loc = fn.tf ? fn.tf->loc : M->c->entry->loc;
@@ -467,6 +509,8 @@ fn_declare(MX *M, const MOp *m)
 		f->params[i] = v;
 	}
 	M->cur = NULL;
+	if (fn.name)
+		strmap_add(&M->fnidx, fn.name, M->nfns);
 	VEC_PUSH(M->a, M->fns, M->nfns, M->capfns, fn);
 }
 
@@ -479,6 +523,7 @@ fn_body(MX *M, const MFn *fn, BFunc *bf)
 	const MBlock *mb = fn->m->regions[0].blocks[0];
 
 	M->nsyms = 0;
+	strmap_clear(&M->symidx);
 	M->cur = fn;
 	bf->f = fn->f;
 	bf->body = b;
@@ -527,6 +572,12 @@ memref_program(const Case *c, const char *text, const ExportMap *map,
 	M.p = c->prog;
 	M.map = map;
 	M.d = d;
+	strmap_init(&M.symidx, M.a);
+	strmap_init(&M.fnidx, M.a);
+	strmap_init(&M.tirfns, M.a);
+	strmap_init(&M.tirat, M.a);
+	for (int i = 0; i < M.p->nfuncs; i++)
+		strmap_add(&M.tirfns, M.p->funcs[i]->name, i);
 	if (mlir_read(text, strlen(text), M.a, &top, d))
 		longjmp(M.fail, 1);
 	M.bp = arena_alloc(M.a, sizeof *M.bp);

@@ -570,15 +570,6 @@ mx_await(MX *M, const MOp *m, BBlock *b)
 	result_versions(M, m, b, mx_tir_of(M, m), op->res, op->nres);
 }
 
-static const MFn *
-fn_find(MX *M, const char *name)
-{
-	for (int i = 0; i < M->nfns; i++)
-		if (!strcmp(M->fns[i].name, name))
-			return &M->fns[i];
-	return NULL;
-}
-
 /* Is operand i's memref passed at another position of the call too? */
 static bool
 passed_twice(MX *M, const MOp *m, int i)
@@ -619,7 +610,7 @@ mx_call(MX *M, const MOp *m, BBlock *b)
 	BInst *in;
 	Value **v;
 
-	if (!a || a->text[0] != '@' || !(fn = fn_find(M, a->text + 1)))
+	if (!a || a->text[0] != '@' || !(fn = mx_fn_find(M, a->text + 1)))
 		mx_fail(M, m, "func.call of a function with no body");
 	if (t && t->kind != OP_CALL)
 		t = NULL;

@@ -8,6 +8,7 @@
 #define BUFDIFF_MEMREF_IMPL_H
 
 #include "mlir.h"
+#include "strmap.h"
 
 typedef struct Sym {
 	const char *name;       /* "%26", "%30#0", "%arg15" */
@@ -39,8 +40,14 @@ typedef struct MX {
 	int capregs, capinsts;
 	Sym *syms;
 	int nsyms, capsyms;
+	StrMap symidx;          /* name -> its latest entry in syms */
 	MFn *fns;
 	int nfns, capfns;
+	StrMap fnidx;           /* name -> index in fns (the first) */
+	StrMap tirfns;          /* the TIR program's functions: index */
+	StrMap tirat;           /* "LINE:COL" -> index in tirops (the first) */
+	const Op **tirops;      /* ... the TIR ops by location, made once */
+	int ntirops, captirops;
 	const MFn *cur;
 	const Op *term;         /* the TIR terminator of the region being read */
 	/* the function body being read, when it has several blocks: its
@@ -71,6 +78,7 @@ Value *mx_new_value(MX *M, const char *name, Type *t);
 Sym *mx_def(MX *M, const char *name, Type *t);
 Value *mx_res(MX *M, const MOp *m, int j);
 const Op *mx_tir_of(MX *M, const MOp *m);
+const MFn *mx_fn_find(MX *M, const char *name);
 Op *mx_syn_op(MX *M, OpKind k, const MOp *m, int nargs);
 BInst *mx_inst(MX *M, BBlock *b, BKind k, const Op *op, Value *v, const MOp *m);
 void mx_emit_bind(MX *M, BBlock *b, Value *tv, Value *src, const MOp *m);

@@ -171,6 +171,7 @@ typedef struct ExportOp {
 typedef struct ExportMap {
 	ExportOp *ops;           /* in the arena given to mlir_export */
 	int nops;
+	StrMap index;            /* "OP-ADDRESS MLIR-NAME" -> the first in ops */
 } ExportMap;
 
 /* What differs between the mlir-opt versions bufdiff exports for. */
@@ -298,6 +299,7 @@ typedef struct MBlock {
 typedef struct MRegion {
 	MBlock **blocks;
 	int nblocks;                /* 0: an empty region `{}` */
+	StrMap labels;              /* label -> the first block with it */
 } MRegion;
 
 /* One op, as `results = "name"(operands) [succs] <{props}> (regions)

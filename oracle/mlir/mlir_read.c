@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "mlir.h"
+#include "stop.h"
 
 #define MR_MAX_DEPTH 256
 
@@ -40,11 +41,6 @@ typedef struct LocAlias {
 	MLoc loc;
 } LocAlias;
 
-/* A hash slot: small, so that the table stays in cache; idx 0 is empty. */
-typedef struct Slot {
-	uint32_t hash, idx;     /* idx: 1 + index into Rd.al */
-} Slot;
-
 typedef struct Rd {
 	const char *text, *p, *end;
 	const char *mark;       /* line/col counted up to here */
@@ -59,8 +55,7 @@ typedef struct Rd {
 	size_t nfix, fixcap;
 	LocAlias *al;           /* in definition order, mem_alloc'ed */
 	size_t nal, alcap;
-	Slot *slots;            /* open addressing over al, mem_alloc'ed */
-	size_t nslots;
+	StrMap alias;           /* name -> index in al (mem_alloc'ed) */
 	const char *lastfile;   /* the last file name, shared by the next locs */
 	jmp_buf jb;
 } Rd;
@@ -437,82 +432,34 @@ take_int(Rd *R)
 
 /* ------------------------------------------------------------ locations */
 
-/* FNV-1a, then a mix: `#loc1`..`#loc99999` differ in their last bytes
- * only, which FNV leaves in the high bits. */
-static size_t
-hash_name(const char *s, size_t n)
-{
-	uint64_t h = 14695981039346656037u;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211u;
-	h ^= h >> 32;
-	h *= 0xbf58476d1ce4e5b9u;
-	return (size_t)(h ^ (h >> 29));
-}
-
 static LocAlias *
 alias_find(Rd *R, const char *s, size_t n)
 {
-	size_t h, m;
+	int i = strmap_getn(&R->alias, s, n);
 
-	if (!R->nslots)
-		return NULL;
-	h = hash_name(s, n);
-	m = R->nslots - 1;
-	for (size_t i = h & m; R->slots[i].idx; i = (i + 1) & m) {
-		LocAlias *e = &R->al[R->slots[i].idx - 1];
-
-		if (R->slots[i].hash == (uint32_t)h && e->nlen == n &&
-		    !memcmp(e->name, s, n))
-			return e;
-	}
-	return NULL;
-}
-
-static void
-slot_put(Slot *slots, size_t nslots, size_t h, uint32_t idx)
-{
-	size_t i = h & (nslots - 1);
-
-	while (slots[i].idx)
-		i = (i + 1) & (nslots - 1);
-	slots[i] = (Slot){(uint32_t)h, idx};
-}
-
-static void
-alias_grow(Rd *R)
-{
-	size_t cap = R->alcap ? 2 * R->alcap : 64;
-	LocAlias *al = mem_realloc(R->al, cap * sizeof *al);
-	Slot *slots;
-
-	if (!al)
-		longjmp(R->jb, 1);
-	R->al = al;
-	R->alcap = cap;
-	slots = mem_calloc(2 * cap, sizeof *slots);
-	if (!slots)
-		longjmp(R->jb, 1);
-	for (size_t i = 0; i < R->nal; i++)
-		slot_put(slots, 2 * cap, hash_name(al[i].name, al[i].nlen),
-			 (uint32_t)i + 1);
-	mem_free(R->slots);
-	R->slots = slots;
-	R->nslots = 2 * cap;
+	return i < 0 ? NULL : &R->al[i];
 }
 
 static void
 alias_add(Rd *R, const char *name, size_t nlen, const char *p, size_t n)
 {
-	if (alias_find(R, name, nlen))
+	int at;
+
+	if (R->nal == R->alcap) {
+		size_t cap = R->alcap ? 2 * R->alcap : 64;
+		LocAlias *al = cap <= INT_MAX ?
+			mem_realloc(R->al, cap * sizeof *al) : NULL;
+		if (!al)
+			longjmp(R->jb, 1);
+		R->al = al;
+		R->alcap = cap;
+	}
+	if ((at = strmap_addn(&R->alias, name, nlen, (int)R->nal)) == STRMAP_OOM)
+		longjmp(R->jb, 1);
+	if (at != STRMAP_NONE)
 		rd_fail(R, name, "redefinition of location alias '%.*s'",
 			(int)nlen, name);
-	if (R->nal == R->alcap)
-		alias_grow(R);
-	R->al[R->nal] = (LocAlias){name, nlen, p, n, 0, {NULL, 0, 0}};
-	slot_put(R->slots, R->nslots, hash_name(name, nlen),
-		 (uint32_t)++R->nal);
+	R->al[R->nal++] = (LocAlias){name, nlen, p, n, 0, {NULL, 0, 0}};
 }
 
 static const char *
@@ -805,7 +752,7 @@ take_regions(Rd *R, MOp *op)
 	int cap = 0;
 
 	while (!accept(R, ')')) {
-		MRegion rg = {NULL, 0};
+		MRegion rg = {NULL, 0, {0}};
 
 		if (op->nregions > 0)
 			expect(R, ',');
@@ -844,6 +791,9 @@ take_op(Rd *R, MOp *parent)
 	MOp *op = arena_alloc(R->a, sizeof *op);
 	int *counts = NULL, ngroups = 0;
 
+	/* the call's time limit covers reading its answer (stop.h) */
+	if (stop_reading())
+		rd_fail(R, R->p, "past the time limit of the call");
 	skip_ws(R);
 	op->at = rd_loc(R, R->p);
 	op->parent = parent;
@@ -939,6 +889,12 @@ take_region(Rd *R, MOp *parent, MRegion *rg)
 		VEC_PUSH(R->a, rg->blocks, rg->nblocks, cap,
 			 take_block(R, parent));
 	R->depth--;
+	/* branches name blocks (an answer may hold 10^5 in one region); a
+	 * few are scanned (most regions hold one: no table to zero) */
+	strmap_init(&rg->labels, R->a);
+	for (int k = 0; rg->nblocks > 8 && k < rg->nblocks; k++)
+		if (rg->blocks[k]->label)
+			strmap_add(&rg->labels, rg->blocks[k]->label, k);
 }
 
 /* ------------------------------------------------------------ top level */
@@ -1060,7 +1016,7 @@ mlir_read(const char *text, size_t len, Arena *a, MOp **top, Diag *d)
 	a->oom = saved;
 	mem_free(R->fix);
 	mem_free(R->al);
-	mem_free(R->slots);
+	strmap_free(&R->alias);
 	mem_free(R);
 	return rc;
 }
@@ -1095,6 +1051,8 @@ mop_walk(MOp *top, void (*fn)(MOp *op, void *ctx), void *ctx)
 int
 mregion_block(const MRegion *r, const char *label)
 {
+	if (r && r->labels.n)
+		return strmap_get(&r->labels, label);
 	for (int k = 0; r && k < r->nblocks; k++)
 		if (r->blocks[k]->label && !strcmp(r->blocks[k]->label, label))
 			return k;
