@@ -5,22 +5,13 @@
 #include "budget.h"
 #include "stop.h"
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 void
 budget_start(Budget *b, const Limits *lim)
 {
 	b->used = 0;
 	b->max = lim->max_work > 0 ? lim->max_work : INT64_MAX;
 	b->timeout = lim->timeout > 0 ? lim->timeout : 0;
-	b->start = b->timeout ? now() : 0;
+	b->start = b->timeout ? stop_clock() : 0;
 	b->clock_at = WORK_CLOCK;
 	b->over = 0;
 }
@@ -65,7 +56,7 @@ budget_charge(Budget *b, int64_t n, char *msg, size_t len)
 		b->over = 3;
 		return refuse(b, msg, len);
 	}
-	if (!b->timeout || now() - b->start < b->timeout)
+	if (!b->timeout || stop_clock() - b->start < b->timeout)
 		return 0;
 	b->over = 2;
 	return refuse(b, msg, len);

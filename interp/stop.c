@@ -94,8 +94,8 @@ stop_tool(pid_t leader)
 	tool = leader;
 }
 
-static double
-now(void)
+double
+stop_clock(void)
 {
 	struct timespec ts;
 
@@ -117,7 +117,7 @@ stop_deadline(double at)
 bool
 stop_late(void)
 {
-	if (!late && deadline > 0 && now() >= deadline)
+	if (!late && deadline > 0 && stop_clock() >= deadline)
 		late = true;
 	return late;
 }

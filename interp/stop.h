@@ -43,6 +43,9 @@ const char *stop_signal_name(int sig);
  * reused). */
 void stop_tool(pid_t leader);
 
+/* Monotonic seconds (CLOCK_MONOTONIC): the deadline's clock and the
+ * run budget's (budget.c). */
+double stop_clock(void);
 /* Set the deadline (monotonic seconds, tool_now()'s clock; 0: none);
  * returns the previous one, to restore. */
 double stop_deadline(double at);
