@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cases.h"
+#include "stop.h"
 
 static const char *
 file_kind(mode_t m)
@@ -44,7 +45,9 @@ read_bounded(int fd, const char *name, size_t max, const char *what,
 			buf = nb;
 		}
 		got = read(fd, buf + n, cap - n);
-		if (got < 0 && errno == EINTR)
+		/* a signal (stop.h) ends a read of stdin that waits on a
+		 * terminal or a pipe: the command stops as asked */
+		if (got < 0 && errno == EINTR && !stop_signal())
 			continue;
 		if (got < 0) {
 			diag_set(d, (Loc){0, 0}, "cannot read %s: %s", name,
