@@ -49,4 +49,10 @@ has "-: error: stdin is larger than 67108864 bytes, the limit for a case file"
 # a directory is no case file, and says what to run instead
 t 2 "$B" run corpus
 has "corpus: error: not a case file (a directory: use \`bufdiff check DIR\`)"
+# a read of stdin that waits (a pipe nobody writes) ends at a signal
+timeout --preserve-status -s INT 1 "$B" run - < <(sleep 5) >"$out" 2>"$err"
+rc=$?
+[ $rc = 130 ] || fail "run - interrupted while reading stdin: exit $rc"
+has "-: error: cannot read stdin: Interrupted system call"
+has "bufdiff: interrupted by SIGINT"
 echo "inputs: ok"
