@@ -349,7 +349,15 @@ prog_has_op(const Program *p, OpKind k)
 const char *
 prog_loc(const Program *p, Loc loc, char *buf, size_t n)
 {
-	if (p && p->file)
+	Loc s = p && p->srclocs && loc.line > 0 && loc.line < p->nsrclocs ?
+		p->srclocs[loc.line] : (Loc){0, 0};
+
+	if (s.line && (p->srconly || !p->file))
+		fmt_snprintf(buf, n, "%s:%d:%d", p->source, s.line, s.col);
+	else if (s.line)
+		fmt_snprintf(buf, n, "%s:%d:%d (%s:%d:%d)", p->source, s.line,
+			     s.col, p->file, loc.line, loc.col);
+	else if (p && p->file)
 		fmt_snprintf(buf, n, "%s:%d:%d", p->file, loc.line, loc.col);
 	else
 		fmt_snprintf(buf, n, "%d:%d", loc.line, loc.col);

@@ -461,6 +461,12 @@ typedef struct Program {
 	int nops;          /* Op.seq is < nops */
 	const char *file;  /* the case file it was loaded from, as given on the
 			    * command line (in the arena), or NULL */
+	/* an imported case's places in its .mlir (`source:`, case.c):
+	 * srclocs[LINE of the .yaml], {0, 0} none; prog_loc cites them */
+	const char *source;
+	const Loc *srclocs;
+	int nsrclocs;
+	bool srconly;      /* the .yaml is in no file: cite the .mlir alone */
 } Program;
 
 Func *prog_func(const Program *p, const char *name); /* NULL if none */

@@ -15,9 +15,9 @@
 
 static const char *const top_keys[] = {
 	"case", "about", "program", "entry", "inputs", "expect", "runs",
-	"limits", NULL};
+	"limits", "source", NULL};
 enum { K_CASE, K_ABOUT, K_PROGRAM, K_ENTRY, K_INPUTS, K_EXPECT, K_RUNS,
-       K_LIMITS, K_N };
+       K_LIMITS, K_SOURCE, K_N };
 
 /* ------------------------------------------------- # expect-error: */
 
@@ -220,10 +220,57 @@ load_program(Loader *L, Case *c, yaml_node_t *key, yaml_node_t *n,
 		longjmp(L->jb, YL_FAIL);
 	/* reasons and explanations say FILE:LINE:COL, as reports do */
 	c->prog->file = arena_strdup(c->prog->arena, c->file);
+	if (c->source) { /* explanations cite the .mlir (prog_loc) */
+		Loc *l = arena_alloc(c->prog->arena, sizeof *l *
+				     (size_t)c->nsrclocs);
+		if (l)
+			memcpy(l, c->srclocs, sizeof *l * (size_t)c->nsrclocs);
+		c->prog->source = arena_strdup(c->prog->arena, c->source);
+		c->prog->srclocs = c->prog->source ? l : NULL;
+		c->prog->nsrclocs = c->nsrclocs;
+		c->prog->srconly = c->from_mlir;
+	}
 	if (flags & CASE_PROGRAM_ONLY)
 		return;
 	if (tir_verify(c->prog, &c->lim, L->d))
 		longjmp(L->jb, YL_FAIL);
+}
+
+/* `source: FILE.mlir` (an imported case, docs/format.md): a program line
+ * that ends with `// loc(L:C)` came from FILE's line L, column C. */
+static void
+load_source(Loader *L, Case *c, yaml_node_t *src, const yaml_node_t *prog)
+{
+	int first = (int)prog->start_mark.line + 1;
+	int last = (int)prog->end_mark.line + 1;
+	const char *l = line_start(L->text, (size_t)first - 1);
+
+	c->source = yl_str(L, src, "source");
+	c->nsrclocs = last + 1;
+	c->srclocs = arena_alloc(L->arena, sizeof *c->srclocs *
+				 (size_t)c->nsrclocs);
+	memset(c->srclocs, 0, sizeof *c->srclocs * (size_t)c->nsrclocs);
+	for (int line = first; l && *l && line <= last; line++) {
+		const char *e = l + strcspn(l, "\n"), *t = l;
+		int ll, cc, n = 0;
+
+		/* the last `// loc(` of the line, after some code */
+		for (const char *q = l; (q = strstr(q, "// loc(")) && q < e; q++)
+			t = q;
+		if (t > l && t[-1] == ' ' && strspn(l, " ") < (size_t)(t - l) &&
+		    sscanf(t, "// loc(%d:%d)%n", &ll, &cc, &n) == 2 && n &&
+		    ll > 0 && cc > 0 && strspn(t + n, " \r") == (size_t)(e - t - n))
+			c->srclocs[line] = (Loc){ll, cc};
+		l = *e ? e + 1 : e;
+	}
+}
+
+Loc
+case_source_loc(const Case *c, int line)
+{
+	if (!c || !c->srclocs || line <= 0 || line >= c->nsrclocs)
+		return (Loc){0, 0};
+	return c->srclocs[line];
 }
 
 static void
@@ -412,6 +459,8 @@ load_top(Loader *L, Case *c, unsigned flags)
 		yl_fail(L, yl_loc(v[K_CASE]), "'case' must not be empty");
 	if (v[K_ABOUT])
 		c->about = yl_str(L, v[K_ABOUT], "about");
+	if (v[K_SOURCE])
+		load_source(L, c, v[K_SOURCE], v[K_PROGRAM]);
 	load_program(L, c, k[K_PROGRAM], v[K_PROGRAM], flags);
 	if (flags & CASE_PROGRAM_ONLY)
 		return;
@@ -534,6 +583,63 @@ read_file(Case *c, const char *path, Diag *d)
 	return c->text ? 0 : diag_set(d, (Loc){0, 0}, "out of memory");
 }
 
+/* ------------------------------------------- a .mlir file as a case */
+
+static CaseImporter importer;
+
+void
+case_set_importer(CaseImporter fn)
+{
+	importer = fn;
+}
+
+bool
+case_is_mlir(const char *path)
+{
+	const char *h = strrchr(path, '#'), *e = path + strlen(path);
+
+	if (h && h[1] >= '1' && h[1] <= '9' &&
+	    strspn(h + 1, "0123456789") == strlen(h + 1))
+		e = h;
+	return e - path > 5 && !memcmp(e - 5, ".mlir", 5);
+}
+
+/* The case the importer makes of FILE.mlir[#N].  An error in the .mlir is
+ * located in its text (c->text becomes it); an error in the case made
+ * from it moves to the op's `// loc(L:C)` when it has one. */
+static int
+load_mlir(Case *c, const char *path, unsigned flags, Diag *d)
+{
+	char *text = NULL, *src = NULL;
+	const char *dfile = NULL;
+	int rc = importer(path, &text, &src, d, &dfile);
+
+	c->from_mlir = true;
+	if (rc && d->loc.line > 0 && dfile) {
+		/* a place in another file (an exported program's .yaml) */
+		char msg[sizeof d->msg];
+		fmt_snprintf(msg, sizeof msg, "%s:%d:%d: %s", dfile,
+			     d->loc.line, d->loc.col, d->msg);
+		diag_set(d, (Loc){0, 0}, "%s", msg);
+	} else if (!rc) {
+		c->text = arena_strdup(c->arena, text);
+		c->len = strlen(text);
+		rc = c->text ? case_fill(c, flags, d) : out_of_memory(d);
+		if (rc && d->loc.line > 0) {
+			Loc at = case_source_loc(c, d->loc.line);
+			if (!at.line) /* a place in the case made */
+				src = (mem_free(src), NULL);
+			else
+				d->loc = at;
+		}
+	}
+	if (rc && src && d->loc.line > 0)
+		c->text = arena_strdup(c->arena, src);
+	mem_free(text);
+	mem_free(src);
+	return rc;
+}
+
 int
 case_load(const char *path, unsigned flags, Case **out, Diag *d)
 {
@@ -542,6 +648,8 @@ case_load(const char *path, unsigned flags, Case **out, Diag *d)
 	*out = c;
 	if (!c)
 		return diag_set(d, (Loc){0, 0}, "out of memory");
+	if (importer && case_is_mlir(path))
+		return load_mlir(c, path, flags, d);
 	if (read_file(c, path, d))
 		return -1;
 	return case_fill(c, flags, d);

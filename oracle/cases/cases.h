@@ -244,6 +244,13 @@ typedef struct Case {
 	ExpectError failure;    /* line and the exact message */
 	const Op *ref_failed;   /* the assert the reference failed at, or NULL
 				 * (set by whoever ran the reference) */
+	/* an imported case (docs/format.md `source:`): the .mlir file and,
+	 * per .yaml line (index), the place `// loc(L:C)` names in it */
+	const char *source;
+	Loc *srclocs;
+	int nsrclocs;
+	bool from_mlir;         /* made from a .mlir by the importer: its
+				 * .yaml lines are in no file of the user's */
 } Case;
 
 enum {
@@ -267,6 +274,16 @@ enum { MAX_CASE_BYTES = 64 << 20, MAX_YAML_NODES = 1 << 21, MAX_RUNS = 256 };
 int case_parse(const char *file, const char *text, size_t len,
 	       unsigned flags, Case **out, Diag *d);
 void case_free(Case *c);        /* NULL ok */
+/* The user's place (in c->source) of .yaml line `line`; {0, 0}: none. */
+Loc case_source_loc(const Case *c, int line);
+/* FILE.mlir or FILE.mlir#N (a -split-input-file section): case_load
+ * imports it through the importer the CLI sets (import_cli.c): *text the
+ * case's text, *src FILE's (mem_alloc'ed, *src NULL when unread); 0, or
+ * -1 with d located in *dfile. */
+typedef int (*CaseImporter)(const char *path, char **text, char **src,
+			    Diag *d, const char **dfile);
+void case_set_importer(CaseImporter fn);
+bool case_is_mlir(const char *path);
 
 /* ----------------------------------------------------------- plandoc.c */
 

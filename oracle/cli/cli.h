@@ -124,6 +124,12 @@ int cmd_reduce(const Args *a, const struct RunConfig *cfg);
  * [--tool TOOL | --no-tool] [--tool-timeout SEC]`: 0, or 2 with one
  * diagnostic on stderr. */
 int cmd_import(const Args *a);
+/* `run`, `check`, ... FILE.mlir[#N]: case_load imports it on the fly with
+ * a's --tool, --no-tool and --tool-timeout (docs/import.md). */
+void import_cli_config(const Args *a);
+/* The -split-input-file sections of FILE.mlir (`check` checks each as
+ * FILE.mlir#N); 1 for anything else. */
+int import_cli_sections(const char *path);
 /* native_cli.c: `bufdiff native CASE` */
 int cmd_native(const Args *a);
 int cmd_upstream(const Args *a);

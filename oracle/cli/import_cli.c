@@ -20,10 +20,16 @@
 #include "harness.h"
 
 typedef struct ImpOpts {
-	const char *path, *func, *out, *tool;
+	const char *path;       /* as given: FILE.mlir or FILE.mlir#N */
+	const char *func, *out, *tool;
+	const Strategy *strategy; /* --strategy S: the case's run; NULL none */
 	bool no_tool;
 	int64_t seed;
 	double timeout;
+	char file[4096];        /* path without `#N` */
+	int section;            /* N of `#N`; 0: the whole file */
+	const char *name;       /* the case's name; NULL: import/BASE */
+	bool tagged;            /* the ops carry `// loc(L:C)` (a tool ran) */
 } ImpOpts;
 
 /* The whole file, mem_alloc'ed (input.c: a regular file, bounded), or
@@ -67,6 +73,29 @@ pick_tool(const ImpOpts *o)
 	return NULL;
 }
 
+/* `FILE.mlir#N`: o->file is FILE.mlir, o->section N (0 without `#N`). */
+static int
+split_path(ImpOpts *o, Diag *d)
+{
+	const char *h = strrchr(o->path, '#');
+	char *end;
+	long n = 0;
+
+	if (h && h > o->path && h[1] >= '1' && h[1] <= '9') {
+		n = strtol(h + 1, &end, 10);
+		if (*end || n > 1000000)
+			h = NULL, n = 0;
+	} else {
+		h = NULL;
+	}
+	if (fmt_snprintf(o->file, sizeof o->file, "%.*s",
+			 (int)(h ? h - o->path : (long)strlen(o->path)),
+			 o->path) >= (int)sizeof o->file)
+		return diag_set(d, (Loc){0, 0}, "path too long");
+	o->section = (int)n;
+	return 0;
+}
+
 /* The one diagnostic: FILE:LINE:COL: error: MSG, source line, caret. */
 static void
 report(const char *file, const char *text, const char *dfile,
@@ -82,46 +111,41 @@ report(const char *file, const char *text, const char *dfile,
 	mem_free(t);
 }
 
-/* The tool refused the file: pass its first `FILE:L:C: error: msg` on
- * with the user's source line. */
+/* The tool refused the text: its first `<stdin>:L:C: error: msg` is the
+ * user's line and column (the text went on stdin, lines kept); another
+ * failure is its status and the head of its stderr, unlocated. */
 static int
-tool_failed(const char *file, const char *text, const char *tool,
-	    const ToolResult *r)
+tool_failed(const char *tool, const ToolResult *r, Diag *d)
 {
 	char head[600], st[120];
 	const char *e = r->err ? strstr(r->err, ": error: ") : NULL;
-	Diag d = {{0, 0}, ""};
+	static const char in[] = "<stdin>:";
 
 	if (r->status == TOOL_EXIT && e) {
-		const char *p = e, *line = e;
+		const char *line = e;
 		while (line > r->err && line[-1] != '\n')
 			line--;
-		/* back over ":COL" and ":LINE" */
-		while (p > line && p[-1] != ':')
-			p--;
-		d.loc.col = atoi(p);
-		if (p > line)
-			p--;
-		while (p > line && p[-1] != ':')
-			p--;
-		d.loc.line = atoi(p);
-		fmt_snprintf(d.msg, sizeof d.msg, "%.*s", (int)strcspn(e + 9, "\n"),
-			 e + 9);
-		if (d.loc.line > 0 && p > line && !strncmp(line, file, strlen(file))) {
-			diag_print(stderr, file, text, &d);
-			return STATUS_BAD;
+		if (!strncmp(line, in, sizeof in - 1)) {
+			char *q;
+			long l = strtol(line + sizeof in - 1, &q, 10), c = 0;
+			if (*q == ':')
+				c = strtol(q + 1, NULL, 10);
+			if (l > 0 && c > 0)
+				return diag_set(d, (Loc){(int)l, (int)c}, "%.*s",
+						(int)strcspn(e + 9, "\n"), e + 9);
 		}
 	}
-	term_fprintf(stderr, "%s: error: %s %s: %s\n", file, tool,
-		tool_status_str(r, st, sizeof st),
-		tool_stderr_head(r, 1, head, sizeof head));
-	return STATUS_BAD;
+	return diag_set(d, (Loc){0, 0}, "%s %s: %s", tool,
+			tool_status_str(r, st, sizeof st),
+			tool_stderr_head(r, 1, head, sizeof head));
 }
 
-/* The generic form of FILE: the tool's output, or the text itself. */
+/* The generic form of the section's text: the tool's output (the text on
+ * its stdin, so each loc is "<stdin>":L:C of the user's file), or NULL
+ * without a tool (*gen = NULL: the text is it). */
 static int
-generic_text(const ImpOpts *o, const char *text, size_t len, char **gen,
-	     size_t *glen)
+generic_text(ImpOpts *o, const char *text, size_t len, char **gen,
+	     size_t *glen, Diag *d)
 {
 	const char *tool = pick_tool(o);
 	ToolResult r = {0};
@@ -130,25 +154,24 @@ generic_text(const ImpOpts *o, const char *text, size_t len, char **gen,
 	int rc = 0;
 
 	*gen = NULL;
-	if (!tool) {
-		*glen = len;
+	*glen = len;
+	if (!tool)
 		return 0;
-	}
 	str_printf(&cmd, "%s --mlir-print-op-generic --mlir-print-debuginfo "
-		   "--mlir-print-local-scope --allow-unregistered-dialect ", tool);
-	sh_word(&cmd, o->path);
-	if (!(c = str_take(&cmd)) || tool_run(c, "", 0, o->timeout, &r)) {
+		   "--mlir-print-local-scope --allow-unregistered-dialect -",
+		   tool);
+	if (!(c = str_take(&cmd)) || tool_run(c, text, len, o->timeout, &r)) {
 		mem_free(c);
-		fprintf(stderr, "bufdiff import: out of memory\n");
-		return STATUS_BAD;
+		return diag_set(d, (Loc){0, 0}, "out of memory");
 	}
 	mem_free(c);
-	if (r.status != TOOL_OK)
-		rc = tool_failed(o->path, text, tool, &r);
-	else {
+	if (r.status != TOOL_OK) {
+		rc = tool_failed(tool, &r, d);
+	} else {
 		*gen = r.out;
 		*glen = r.nout;
 		r.out = NULL;
+		o->tagged = true;
 	}
 	tool_result_free(&r);
 	return rc;
@@ -190,27 +213,46 @@ put_input(Str *b, const Value *v, int64_t seed)
 	str_puts(b, "}\n");
 }
 
-/* The case text around the program; NULL (with a message) when the
- * program TIR rejects. */
+/* The case's name: as given on the command line (a file run directly,
+ * `FILE.mlir#2`), or import/BASE[#N][/FUNC] for `bufdiff import`. */
+static void
+put_name(const ImpOpts *o, Str *b)
+{
+	const char *slash = strrchr(o->file, '/');
+	const char *base = slash ? slash + 1 : o->file;
+	Str name = {0};
+
+	if (o->name)
+		str_puts(&name, o->name);
+	else
+		str_printf(&name, "import/%.*s", (int)strcspn(base, "."), base);
+	if (!o->name && o->section)
+		str_printf(&name, "#%d", o->section);
+	if (!o->name && o->func)
+		str_printf(&name, "/%s", o->func);
+	str_puts(b, "case: ");
+	yaml_scalar(b, name.s ? name.s : "import/?");
+	if (name.oom)
+		b->oom = true;
+	str_free(&name);
+}
+
+/* The case text around the program. */
 static char *
 make_case(const ImpOpts *o, const char *tir, const Program *p)
 {
-	const char *slash = strrchr(o->path, '/'), *base = slash ? slash + 1 : o->path;
 	const Func *f = o->func ? prog_func(p, o->func) : prog_func(p, "main");
-	Str b = {0}, name = {0};
+	Str b = {0};
 
 	if (!f)
 		f = p->funcs[0];
-	/* the file's name may hold anything: one YAML scalar */
-	str_printf(&name, "import/%.*s%s%s", (int)strcspn(base, "."), base,
-		   o->func ? "/" : "", o->func ? o->func : "");
-	str_puts(&b, "case: ");
-	yaml_scalar(&b, name.s ? name.s : "import/?");
-	if (name.oom)
-		b.oom = true;
-	str_free(&name);
+	put_name(o, &b);
 	str_puts(&b, "\nabout: ");
 	yaml_scalar(&b, "imported from the MLIR file by bufdiff import");
+	if (o->tagged) { /* docs/format.md: `// loc(L:C)` are in this file */
+		str_puts(&b, "\nsource: ");
+		yaml_scalar(&b, o->file);
+	}
 	str_puts(&b, "\nprogram: |\n");
 	for (const char *l = tir; *l; ) {
 		size_t n = strcspn(l, "\n");
@@ -226,29 +268,58 @@ make_case(const ImpOpts *o, const char *tir, const Program *p)
 		str_puts(&b, "inputs:\n");
 	for (int i = 0; i < f->nparams; i++)
 		put_input(&b, f->params[i], o->seed * 1000 + i);
+	if (o->strategy) { /* import --strategy S: the run to check */
+		str_puts(&b, "runs:\n  - strategy: ");
+		yaml_scalar(&b, o->strategy->name);
+		str_puts(&b, "\n");
+	}
 	return str_take(&b);
+}
+
+/* The program line of case line `line` (the program starts after the
+ * `program: |` line), and the user's place in it when it carries
+ * `// loc(L:C)`: d is then located there. */
+static void
+program_line(const ImpOpts *o, const char *ctext, Diag *d, const char *what)
+{
+	const char *p = strstr(ctext, "\nprogram: |\n"), *l = ctext, *e, *t;
+	int first = 2, ll = 0, cc = 0;
+	char msg[sizeof d->msg];
+
+	for (const char *q = ctext; p && q <= p; q++)
+		first += *q == '\n';
+	for (int k = 1; l && k < d->loc.line; k++)
+		if ((l = strchr(l, '\n')))
+			l++;
+	fmt_snprintf(msg, sizeof msg, "%s: %s", what, d->msg);
+	e = l ? l + strcspn(l, "\n") : NULL;
+	if (o->tagged && l && (t = strstr(l, "// loc(")) && t < e &&
+	    sscanf(t, "// loc(%d:%d)", &ll, &cc) == 2 && ll > 0 && cc > 0) {
+		diag_set(d, (Loc){ll, cc}, "%s", msg);
+		return;
+	}
+	diag_set(d, (Loc){0, 0}, "%s (program line %d)", msg,
+		 d->loc.line - first + 1);
 }
 
 /* `expect: outputs:` from the reference run of the case text. */
 static int
-add_outputs(const ImpOpts *o, Str *b, const char *ctext)
+add_outputs(const ImpOpts *o, Str *b, const char *ctext, Diag *d)
 {
 	Case *c = NULL;
-	Diag d;
 	Tensor **outs = NULL;
 	int nouts = 0, rc = 0;
 
-	if (case_parse(o->path, ctext, strlen(ctext), 0, &c, &d)) {
-		term_fprintf(stderr, "%s: error: the imported program is rejected: "
-			"%s (program line %d)\n", o->path, d.msg, d.loc.line - 3);
+	if (case_parse(o->path, ctext, strlen(ctext), 0, &c, d)) {
+		program_line(o, ctext, d, "the imported program is rejected");
 		case_free(c);
-		return STATUS_BAD;
+		return -1;
 	}
-	if (ref_run(c->prog, c->entry, c->inputs, &c->lim, &outs, &nouts, &d)) {
+	if (ref_run(c->prog, c->entry, c->inputs, &c->lim, &outs, &nouts, d)) {
 		/* the program imports; only these inputs make it fail */
 		term_fprintf(stderr, "%s: warning: the reference fails on the imported "
 			"program with these inputs (no expect.outputs): %s\n",
-			o->path, d.msg);
+			o->path, d->msg);
 	} else {
 		/* a function without results: `outputs:` alone would be
 		 * null, which the case reader refuses */
@@ -267,37 +338,103 @@ add_outputs(const ImpOpts *o, Str *b, const char *ctext)
 	return rc;
 }
 
-/* TIR text -> the case text (inputs and outputs), or NULL. */
+/* TIR text -> the case text (inputs and outputs), or NULL with d. */
 static char *
-tir_case(const ImpOpts *o, const char *tir)
+tir_case(const ImpOpts *o, const char *tir, Diag *d)
 {
-	Diag d;
-	Program *p = tir_parse(tir, strlen(tir), (SrcMap){0, 0}, &d);
+	Program *p = tir_parse(tir, strlen(tir), (SrcMap){0, 0}, d);
 	char *ctext;
 	Str b = {0};
 
 	if (!p) {
-		term_fprintf(stderr, "%s: error: the imported program does not parse: "
-			"%s (program line %d)\n", o->path, d.msg, d.loc.line);
+		diag_set(d, (Loc){0, 0}, "the imported program does not parse: "
+			 "%.400s (program line %d)", d->msg, d->loc.line);
 		return NULL;
 	}
 	if (!p->nfuncs) {
-		term_fprintf(stderr, "%s: error: no function to import\n", o->path);
+		diag_set(d, (Loc){0, 0}, "no function to import");
 		prog_free(p);
 		return NULL;
 	}
 	ctext = make_case(o, tir, p);
 	prog_free(p);
-	if (!ctext)
+	if (!ctext) {
+		diag_set(d, (Loc){0, 0}, "out of memory");
 		return NULL;
+	}
 	str_puts(&b, ctext);
-	if (add_outputs(o, &b, ctext)) {
+	if (add_outputs(o, &b, ctext, d)) {
 		mem_free(ctext);
 		str_free(&b);
 		return NULL;
 	}
 	mem_free(ctext);
 	return str_take(&b);
+}
+
+/* The section the path names (the whole file when it has one), or NULL
+ * with d. */
+static char *
+section_text(const ImpOpts *o, const char *text, size_t len, size_t *slen,
+	     Diag *d)
+{
+	int n = mlir_sections(text, len);
+	char *s;
+
+	if (!o->section && n > 1) {
+		diag_set(d, (Loc){0, 0}, "%d sections (`// -----`, mlir-opt's "
+			 "-split-input-file): name one as %s#N, N = 1..%d", n,
+			 o->file, n);
+		return NULL;
+	}
+	if (o->section > n) {
+		diag_set(d, (Loc){0, 0}, "no section %d: the file has %d "
+			 "(`// -----`)", o->section, n);
+		return NULL;
+	}
+	if (!(s = mlir_section(text, len, o->section ? o->section : 1, slen)))
+		diag_set(d, (Loc){0, 0}, "out of memory");
+	return s;
+}
+
+/* FILE.mlir[#N] -> the case's text (*ctext), or -1 with d and *dfile (the
+ * file d->loc is in; d->loc.line 0: no place).  *src: the file's text. */
+static int
+import_case(ImpOpts *o, char **src, char **ctext, Diag *d,
+	    const char **dfile)
+{
+	size_t len, slen, glen;
+	char *sec, *gen = NULL, *tir;
+	Str out = {0};
+	int rc = -1;
+
+	*ctext = NULL;
+	*dfile = o->file;
+	if (!(*src = slurp(o->file, &len, d)))
+		return -1;
+	if (!(sec = section_text(o, *src, len, &slen, d)))
+		return -1;
+	if (!generic_text(o, sec, slen, &gen, &glen, d)) {
+		ImportSrc us = {sec, slen, "<stdin>"};
+		if (mlir_import_src(gen ? gen : sec, glen, o->file, o->func,
+				    gen ? &us : NULL, &out, d, dfile)) {
+			/* without a tool, mlir_read's positions are in FILE */
+			if (d->loc.line && gen && *dfile == o->file)
+				*dfile = "<generic form>";
+		} else if (!(tir = str_take(&out))) {
+			diag_set(d, (Loc){0, 0}, "out of memory");
+		} else {
+			*ctext = tir_case(o, tir, d);
+			rc = *ctext ? 0 : -1;
+			mem_free(tir);
+		}
+	}
+	if (*dfile && !strcmp(*dfile, "<stdin>"))
+		*dfile = o->file;
+	str_free(&out);
+	mem_free(gen);
+	mem_free(sec);
+	return rc;
 }
 
 static int
@@ -313,39 +450,73 @@ write_out(const ImpOpts *o, const char *s)
 int
 cmd_import(const Args *a)
 {
-	ImpOpts o = {a->paths[0], a->func, a->out, a->tool, a->no_tool,
-		     a->import_seed, a->tool_timeout};
-	size_t len, glen;
-	char *text, *gen = NULL, *tir, *ctext = NULL;
+	ImpOpts o = {a->paths[0], a->func, a->out, a->tool, a->strategy,
+		     a->no_tool, a->import_seed, a->tool_timeout, "", 0, NULL,
+		     false};
+	char *src = NULL, *ctext = NULL;
 	const char *dfile;
-	Str out = {0};
 	Diag d;
 	int rc;
 
-	if (!(text = slurp(o.path, &len, &d))) {
+	if (split_path(&o, &d)) {
 		term_fprintf(stderr, "bufdiff import: %s\n", d.msg);
 		return STATUS_BAD;
 	}
-	if ((rc = generic_text(&o, text, len, &gen, &glen))) {
-		mem_free(text);
-		return rc;
-	}
-	if (mlir_import(gen ? gen : text, glen, o.path, o.func, &out, &d,
-			&dfile)) {
-		/* without a tool, mlir_read's positions are in FILE itself */
-		report(o.path, text, d.loc.line && gen && dfile == o.path ?
-		       "<generic form>" : dfile, &d);
-		rc = STATUS_BAD;
-	} else if (!(tir = str_take(&out))) {
+	if (import_case(&o, &src, &ctext, &d, &dfile)) {
+		if (!src)
+			term_fprintf(stderr, "bufdiff import: %s\n", d.msg);
+		else if (d.loc.line > 0)
+			report(o.file, src, dfile, &d);
+		else
+			term_fprintf(stderr, "%s: error: %s\n", o.file, d.msg);
 		rc = STATUS_BAD;
 	} else {
-		ctext = tir_case(&o, tir);
-		rc = ctext ? write_out(&o, ctext) : STATUS_BAD;
-		mem_free(tir);
+		rc = write_out(&o, ctext);
 	}
-	str_free(&out);
 	mem_free(ctext);
-	mem_free(gen);
-	mem_free(text);
+	mem_free(src);
 	return rc;
+}
+
+/* ------------------------------------------- a .mlir file as a case */
+
+/* The settings of on-the-fly imports (`run FILE.mlir`): the command's. */
+static ImpOpts fly;
+
+static int
+import_fly(const char *path, char **text, char **src, Diag *d,
+	   const char **dfile)
+{
+	ImpOpts o = fly;
+	int rc;
+
+	o.path = path;
+	o.name = path;
+	if (split_path(&o, d))
+		return -1;
+	rc = import_case(&o, src, text, d, dfile);
+	if (*dfile == o.file) /* case.c's NULL: the .mlir itself */
+		*dfile = NULL;
+	return rc;
+}
+
+void
+import_cli_config(const Args *a)
+{
+	fly = (ImpOpts){NULL, NULL, NULL, a->tool, NULL, a->no_tool, 1,
+			a->tool_timeout, "", 0, NULL, false};
+	case_set_importer(import_fly);
+}
+
+int
+import_cli_sections(const char *path)
+{
+	size_t len;
+	Diag d;
+	char *text = case_is_mlir(path) && !strchr(path, '#') ?
+		     slurp(path, &len, &d) : NULL;
+	int n = text ? mlir_sections(text, len) : 1;
+
+	mem_free(text);
+	return n;
 }

@@ -334,6 +334,14 @@ collect(Opts *o, Files *f)
 		} else if (S_ISDIR(st.st_mode)) {
 			if (walk(&all, o->a.paths[i], &seen))
 				rc = -1;
+		} else if (import_cli_sections(o->a.paths[i]) > 1) {
+			/* FILE.mlir's sections, each a case (docs/import.md) */
+			int n = import_cli_sections(o->a.paths[i]);
+			for (int k = 1; !rc && k <= n; k++) {
+				char p[4200];
+				fmt_snprintf(p, sizeof p, "%s#%d", o->a.paths[i], k);
+				rc = files_add(&all, p) ? -1 : 0;
+			}
 		} else if (files_add(&all, o->a.paths[i])) {
 			rc = -1;
 		}
@@ -916,6 +924,8 @@ main(int argc, char **argv)
 	rc = cli_parse(argc, argv, &o.a);
 	if (!rc && o.a.allow_exec)
 		trust_all();
+	if (!rc)
+		import_cli_config(&o.a);
 	if (!rc)
 		rc = run_command(&o);
 	cli_args_free(&o.a);

@@ -140,9 +140,17 @@ imp_val_add(Imp *I, const MOp *op, const char *mlir, const char *tir,
 const char *
 imp_tir_name(Imp *I, const char *mlir)
 {
-	char *s = arena_strdup(I->a, mlir), *h = strchr(s, '#');
+	const char *user = imp_src_name(I, mlir);
+	char *s, *h;
 
-	if (h)
+	if (user) { /* the user's name, `%acc`; else the tool's, `%3` */
+		s = arena_alloc(I->a, strlen(user) + 2);
+		s[0] = '%';
+		strcpy(s + 1, user);
+		mlir = s;
+	}
+	s = arena_strdup(I->a, mlir);
+	if ((h = strchr(s, '#')))
 		*h = '_';
 	/* mlir-opt-16 numbers the values of sibling regions alike: TIR
 	 * wants one definition per name in a function */
@@ -388,8 +396,13 @@ void
 imp_ops(Imp *I, const MBlock *b, int depth)
 {
 	for (int i = 0; i < b->nops; i++) {
+		size_t start;
+
 		I->prev = i ? b->ops[i - 1] : NULL;
+		imp_src_comments(I, b->ops[i], depth);
+		start = I->out->len;
 		imp_op(I, b->ops[i], depth);
+		imp_src_tag(I, b->ops[i], start);
 	}
 }
 
@@ -548,6 +561,7 @@ imp_func(Imp *I, const MOp *f)
 	const char *rt[64];
 	int nr = func_results(I, f, rt, 64);
 	const MBlock *b;
+	size_t start;
 
 	if (f->nregions != 1 || f->regions[0].nblocks == 0)
 		imp_fail(I, f, "function @%s has no body", name);
@@ -555,6 +569,9 @@ imp_func(Imp *I, const MOp *f)
 	I->func = f;
 	I->nvals = 0;
 	I->nused = 0;
+	imp_src_func(I, f);
+	imp_src_comments(I, f, 0);
+	start = I->out->len;
 	str_printf(I->out, "func @%s(", name);
 	for (int i = 0; i < b->nargs; i++) {
 		IVal *v = func_block_arg(I, f, b, i);
@@ -567,6 +584,7 @@ imp_func(Imp *I, const MOp *f)
 		str_printf(I->out, "%s%s", j ? ", " : " -> (", rt[j]);
 	}
 	str_puts(I->out, nr ? ") {\n" : " {\n");
+	imp_src_tag(I, f, start);
 	if (f->regions[0].nblocks > 1)
 		imp_blocks(I, f);
 	else
@@ -634,6 +652,14 @@ int
 mlir_import(const char *text, size_t len, const char *file, const char *func,
 	    Str *out, Diag *d, const char **dfile)
 {
+	return mlir_import_src(text, len, file, func, NULL, out, d, dfile);
+}
+
+int
+mlir_import_src(const char *text, size_t len, const char *file,
+		const char *func, const ImportSrc *src, Str *out, Diag *d,
+		const char **dfile)
+{
 	Imp I = {0};
 	volatile int rc = 0;
 
@@ -656,6 +682,7 @@ mlir_import(const char *text, size_t len, const char *file, const char *func,
 		rc = -1;
 	} else {
 		I.a->oom = &I.jb;
+		imp_src_init(&I, src);
 		imp_module(&I, func);
 		if (out->oom)
 			rc = diag_set(d, noloc, "out of memory");

@@ -8,6 +8,7 @@
 #define BUFDIFF_IMPORT_IMPL_H
 
 #include "mlir.h"
+#include "strmap.h"
 
 /* One MLIR value: its TIR spelling ("%x", or a literal "10" for a constant
  * inlined where TIR takes literals), its type text, a future's values. */
@@ -39,6 +40,16 @@ typedef struct Imp {
 				  * reverse postorder, written in source
 				  * order (freed by mlir_import) */
 	int nparts;
+	/* the user's text (import_src.c); src NULL: none */
+	const ImportSrc *src;
+	const char **srclines;   /* where each line starts */
+	int nsrclines, capsrclines;
+	StrMap hints;            /* an MLIR value's string (its address) ->
+				  * index in hintv: the user's name for it */
+	const char **hintv;
+	int nhintv, caphintv;
+	int argno;               /* block arguments named argK so far */
+	int cline;               /* the last source line whose comments are out */
 } Imp;
 
 /* import.c */
@@ -60,6 +71,13 @@ int imp_segments(Imp *I, const MOp *op, int64_t *seg, int n);
 int imp_ints_attr(Imp *I, const MOp *op, const char *name, int64_t *out, int n);
 void imp_no_attr(Imp *I, const MOp *op, const char *name);
 void imp_ops(Imp *I, const MBlock *b, int depth);
+
+/* import_src.c */
+void imp_src_init(Imp *I, const ImportSrc *s);
+void imp_src_func(Imp *I, const MOp *f);
+const char *imp_src_name(Imp *I, const char *mlir);
+void imp_src_comments(Imp *I, const MOp *op, int depth);
+void imp_src_tag(Imp *I, const MOp *op, size_t start);
 
 /* import_ops.c */
 const char *imp_scalar_tir(const MOp *op);

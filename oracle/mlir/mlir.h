@@ -381,6 +381,25 @@ int memref_program(const struct Case *c, const char *text,
  */
 int mlir_import(const char *text, size_t len, const char *file,
 		const char *func, Str *out, Diag *d, const char **dfile);
+/* The user's own text behind an import (import_src.c): the values get
+ * the names written at each op's loc in `locfile` (the file name the
+ * tool's locs give it, "<stdin>" for a text on stdin), the comment lines
+ * above an op come along, and every op's line ends with `// loc(L:C)`. */
+typedef struct ImportSrc {
+	const char *text;
+	size_t len;
+	const char *locfile;
+} ImportSrc;
+/* mlir-opt's -split-input-file: the sections of text between lines
+ * `// -----` (1 when there is none), and section n (1-based) with every
+ * other section's bytes blank but their newlines kept, so that its lines
+ * and columns are the file's (mem_alloc'ed; NULL when out of memory). */
+int mlir_sections(const char *text, size_t len);
+char *mlir_section(const char *text, size_t len, int n, size_t *outlen);
+/* mlir_import with the user's text (src NULL: none, as mlir_import). */
+int mlir_import_src(const char *text, size_t len, const char *file,
+		    const char *func, const ImportSrc *src, Str *out, Diag *d,
+		    const char **dfile);
 
 /* ------------------------------------------------------------- cache.c */
 

@@ -92,6 +92,7 @@ typedef struct Rep {
 	const char *file;
 	const Program *p;
 	const BProg *bp;
+	const Case *c;          /* its `source:` places; NULL: none */
 } Rep;
 
 static const Op *
@@ -104,7 +105,15 @@ inst_op(const BInst *in)
 static void
 at_op(const Rep *R, const Op *op)
 {
-	if (op && op->loc.line)
+	Loc src = op ? case_source_loc(R->c, op->loc.line) : (Loc){0, 0};
+
+	if (src.line && R->c->from_mlir) /* its .yaml is in no file */
+		term_fprintf(R->out, " at %s:%d:%d", R->c->source, src.line,
+			src.col);
+	else if (src.line) /* an imported case: the user's .mlir first */
+		term_fprintf(R->out, " at %s:%d:%d (%s:%d:%d)", R->c->source,
+			src.line, src.col, R->file, op->loc.line, op->loc.col);
+	else if (op && op->loc.line)
 		term_fprintf(R->out, " at %s:%d:%d", R->file, op->loc.line,
 			op->loc.col);
 }
@@ -748,7 +757,7 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 {
 	const RunOut *r = &o->runs[i];
 	const MemStats *m = &r->ex.mem;
-	Rep R = {out, c->file, c->prog, r->bp};
+	Rep R = {out, c->file, c->prog, r->bp, c};
 
 	term_fprintf(out, "run %d: %s, schedule %s: ", i + 1, r->strategy, r->schedule);
 	if (r->skipped) {
@@ -832,7 +841,7 @@ report_fail_reason(FILE *out, const Case *c, const Outcome *o)
 {
 	for (int i = 0; c && i < o->nruns; i++) {
 		const RunOut *r = &o->runs[i];
-		Rep R = {out, c->file, c->prog, r->bp};
+		Rep R = {out, c->file, c->prog, r->bp, c};
 		if (r->status != STATUS_FAIL || r->skipped ||
 		    r->verdict == VERDICT_AGREE || r->verdict == VERDICT_TOOL_ERROR)
 			continue;
@@ -990,8 +999,25 @@ error_json(const Diag *d)
 	return NULL;
 }
 
+/* `"source": {"file", "line", "col"}` of an imported case's op (ours,
+ * docs/format.md): its place in the .mlir. */
+static bool
+source_json(json_t *j, const Rep *R, const BInst *in)
+{
+	Loc at = in && in->op && R ? case_source_loc(R->c, in->op->loc.line)
+				   : (Loc){0, 0};
+	json_t *s;
+
+	if (!at.line)
+		return true;
+	s = json_object();
+	return s && set(s, "file", json_string(R->c->source)) &&
+	       set(s, "line", json_integer(at.line)) &&
+	       set(s, "col", json_integer(at.col)) && set(j, "source", s);
+}
+
 static json_t *
-value_line_json(const BInst *in)
+value_line_json(const BInst *in, const Rep *R)
 {
 	json_t *j = json_object();
 
@@ -1004,7 +1030,8 @@ value_line_json(const BInst *in)
 							"free" : op_info[in->op->kind].name))) &&
 	    set(j, "line", json_integer(vline(in))) &&
 	    (!in || !in->mloc.line ||
-	     set(j, "memref_line", json_integer(in->mloc.line))))
+	     set(j, "memref_line", json_integer(in->mloc.line))) &&
+	    source_json(j, R, in))
 		return j;
 	json_decref(j);
 	return NULL;
@@ -1099,10 +1126,10 @@ violation_json(const Violation *v, const Rep *R)
 	bool ok = j;
 
 	ok = ok && set(j, "kind", json_string(vkind_names[v->kind]));
-	ok = ok && set(j, "reader", value_line_json(v->at));
+	ok = ok && set(j, "reader", value_line_json(v->at, R));
 	ok = ok && set(j, "victim", v->victim ? json_string(v->victim->name)
 					      : json_null());
-	ok = ok && set(j, "writer", v->writer ? value_line_json(v->writer)
+	ok = ok && set(j, "writer", v->writer ? value_line_json(v->writer, R)
 					      : json_null());
 	/* null, not "-", when that instruction's buffer has no decision */
 	dn = decision_of(v->writer ? v->writer : v->at, dec, sizeof dec);
@@ -1375,7 +1402,7 @@ native_json(const NativeJudge *n)
 static json_t *
 run_json(const Case *c, const Outcome *o, const RunOut *r)
 {
-	Rep Rv = {NULL, c ? c->file : "?", c ? c->prog : NULL, r->bp};
+	Rep Rv = {NULL, c ? c->file : "?", c ? c->prog : NULL, r->bp, c};
 	const Rep *R = c && c->prog ? &Rv : NULL;
 	json_t *sch;
 	json_t *j = json_object(), *outs = json_array(), *viols = json_array();
