@@ -40,7 +40,8 @@ printf '%s\n' 'func.func @main(%a: memref<4xf32>) {' '  return' '}' >"$tmp/mem.m
 expect2 "mem.mlir:1:17: error: unsupported type 'memref<4xf32>'" import "$tmp/mem.mlir" --tool "$tool"
 expect2 "pad.mlir:1:1: error: expected an operation" import "$tmp/pad.mlir" --no-tool
 expect2 "bufdiff import: cannot open $tmp/none.mlir: No such file or directory" import "$tmp/none.mlir"
-expect2 "option '--strategy' is not valid here" import "$tmp/pad.mlir" --strategy x
+expect2 "unknown strategy 'x'" import "$tmp/pad.mlir" --strategy x
+expect2 "option '--plan' is not valid here" import "$tmp/pad.mlir" --plan x
 # a function without results imports into a case that runs (outputs: [])
 printf '%s\n' 'func.func @main(%t: tensor<4xf32>, %i: index) {' \
 	'  %e = tensor.extract %t[%i] : tensor<4xf32>' '  vector.print %e : f32' \
@@ -63,8 +64,9 @@ printf '%s\n' 'func.func @main(%t: tensor<2xi32>, %c: i1) -> i32 {' \
 	'  %e = tensor.extract %t[%j] : tensor<2xi32>' '  %s = arith.addi %x, %e : i32' \
 	'  return %s : i32' '}' >"$tmp/cf.mlir"
 "$bufdiff" import "$tmp/cf.mlir" --tool "$tool" --seed 3 --out "$tmp/cf.yaml"
-for want in '    cond_br %arg1, ^bb1, ^bb2(%arg0)' '  ^bb2(%3: tensor<2xi32>):' \
-	'    br ^bb2(%2)'; do
+# (the user's names, and each op's place in cf.mlir)
+for want in '    cond_br %c, ^bb1, ^bb2(%t)  // loc(2:3)' '  ^bb2(%a: tensor<2xi32>):' \
+	'    br ^bb2(%r)  // loc(7:3)' 'source: '"$tmp/cf.mlir"; do
 	if ! grep -qxF -- "$want" "$tmp/cf.yaml"; then
 		echo "FAIL: the imported blocks lack '$want':"
 		cat "$tmp/cf.yaml"

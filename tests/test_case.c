@@ -141,7 +141,7 @@ START_TEST(key_errors)
 	LOAD_ERR("program: x\n", 1, 1, "missing required key 'case'");
 	LOAD_ERR(HEAD "inputs: {x: [1, 2, 3]}\nfoo: 1\n", 8, 1,
 		 "unknown key 'foo' (expected one of: case, about, program, "
-		 "entry, inputs, expect, runs, limits)");
+		 "entry, inputs, expect, runs, limits, source)");
 	LOAD_ERR(HEAD "case: u\n", 7, 1, "duplicate key 'case'");
 	LOAD_ERR(HEAD "expect:\n  output: []\n", 8, 3,
 		 "unknown key 'output' in expect (expected one of: outputs, error, "

@@ -147,8 +147,8 @@ START_TEST(test_section5_ops)
 
 	ck_assert_str_eq(s,
 		"func @main(%arg0: tensor<8xf32>, %arg1: tensor<1xf32>, %arg2: index) -> (tensor<8xf32>, index) {\n"
-		"  %0 = forall %arg7 = 0 to 8 shared(%arg8 = %arg0) -> (tensor<8xf32>) {\n"
-		"    parallel_insert_slice %arg1 into %arg8[%arg7] [1] [1]\n"
+		"  %0 = forall %arg3 = 0 to 8 shared(%arg4 = %arg0) -> (tensor<8xf32>) {\n"
+		"    parallel_insert_slice %arg1 into %arg4[%arg3] [1] [1]\n"
 		"  }\n"
 		"  %1 = const 0 : index\n"
 		"  %2_0, %2_1 = while iter(%arg5 = %0, %arg6 = %1) -> (tensor<8xf32>, index) {\n"

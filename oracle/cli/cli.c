@@ -105,12 +105,15 @@ static FlagParse p_str, p_trust, p_num, p_u64, p_seconds, p_strategy,
 
 static const Flag flags[] = {
 	{"strategy", "S", p_strategy, F(strategy), 0, 0,
-	 C(RUN) | C(CHECK) | C(BUFFERIZE) | C(EXPLAIN) | C(FUZZ),
+	 C(RUN) | C(CHECK) | C(BUFFERIZE) | C(EXPLAIN) | C(FUZZ) | C(REDUCE) |
+	 C(IMPORT),
 	 "copy-all, inplace-all, last-use, one-shot, plan, the mutants, "
 	 "exec:CMD, exec-mlir:CMD, mlir[:TOOL], mlir-pipeline[:TOOL], "
 	 "mlir-native[:TOOL] (bufdiff "
 	 "strategies); run: instead of the case's runs, check: in addition, "
-	 "on every case (it must agree)"},
+	 "on every case (it must agree); reduce: a run of S added to the "
+	 "case, the one reduced unless --run names another (with --plan: the "
+	 "plan's strategy); import: the run the case gets"},
 	{"plan", "FILE", p_str, F(plan), 0, 0, C(RUN) | C(CHECK) | C(REDUCE),
 	 "a run with the decisions of FILE (JSON or YAML) over --strategy S or "
 	 "copy-all; it must agree (run: instead of the case's runs; reduce: the "
@@ -230,7 +233,13 @@ static const Flag flags[] = {
 	{"mlir-version", "N", p_mlir_version, F(mlir_version), 0, 0,
 	 STRAT | C(EXPORT) | C(NATIVE) | C(UPSTREAM),
 	 "the MLIR dialect version to export (16, 19, 22; default: the tool's, "
-	 "else 22)"},
+	 "else 22); reduce: of --emit-mlir"},
+	{"emit-mlir", "FILE", p_str, F(emit_mlir), 0, 0, C(REDUCE),
+	 "also write the reduced program as MLIR (as bufdiff export; "
+	 "--mlir-version N, else the strategy's tool's, else 22)"},
+	{"keep-tool-io", "DIR", p_str, F(keep_tool_io), 0, 0, STRAT | C(IMPORT),
+	 "keep every outside tool call's input, command line (cmd.sh), "
+	 "stdout and stderr as files NNNN-CASE.* in DIR (docs/external.md)"},
 	{"func", "NAME", p_str, F(func), 0, 0, C(IMPORT),
 	 "that function and what it calls (default every function, entry main "
 	 "or the first)"},

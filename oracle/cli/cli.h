@@ -84,6 +84,8 @@ typedef struct Args {
 	const char *mlir_options;       /* --mlir-options OPTS; NULL: none */
 	const char *mlir_pipeline;      /* --mlir-pipeline P; NULL: the default */
 	int mlir_version;               /* --mlir-version N; 0: the tool's */
+	const char *emit_mlir;          /* reduce --emit-mlir FILE */
+	const char *keep_tool_io;       /* --keep-tool-io DIR (tool.c) */
 	/* lab cache */
 	int lab_cap, lab_stride, lab_requests, lab_step; /* (4, 4, 16, 0) */
 } Args;

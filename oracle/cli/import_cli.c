@@ -171,7 +171,6 @@ generic_text(ImpOpts *o, const char *text, size_t len, char **gen,
 		*gen = r.out;
 		*glen = r.nout;
 		r.out = NULL;
-		o->tagged = true;
 	}
 	tool_result_free(&r);
 	return rc;
@@ -424,6 +423,8 @@ import_case(ImpOpts *o, char **src, char **ctext, Diag *d,
 		} else if (!(tir = str_take(&out))) {
 			diag_set(d, (Loc){0, 0}, "out of memory");
 		} else {
+			/* `source:` when some op came from the file */
+			o->tagged = gen && strstr(tir, "  // loc(");
 			*ctext = tir_case(o, tir, d);
 			rc = *ctext ? 0 : -1;
 			mem_free(tir);

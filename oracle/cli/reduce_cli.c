@@ -1,7 +1,9 @@
 /*
- * reduce_cli.c: `bufdiff reduce CASE [--run I] [--plan FILE] [--out FILE]`
- * (FORMAT.md §4, docs/reduce.md); with --plan the run reduced is the
- * document's (unless --run names another).  The reduced case goes to FILE or stdout, the
+ * reduce_cli.c: `bufdiff reduce CASE [--run I] [--plan FILE] [--strategy S]
+ * [--out FILE] [--emit-mlir FILE]` (FORMAT.md §4, docs/reduce.md); with
+ * --plan the run reduced is the document's, with --strategy a run of S
+ * added to the case (unless --run names another).  --emit-mlir writes the
+ * reduced program as MLIR too (export.c).  The reduced case goes to FILE or stdout, the
  * statistics to stderr.  Exit: 0 reduced, 1 the run does not fail, 2 bad
  * input or usage.
  */
@@ -13,12 +15,70 @@
 #include "cli.h"
 #include "cases.h"
 #include "fuzz.h"
+#include "mlir.h"
 #include "stop.h"
 
 typedef struct ReduceOpts {
-	const char *path, *out, *plan;
+	const char *path, *out, *plan, *emit_mlir;
+	const Strategy *strategy;
 	int run;                /* 1-based; 0: the first, or the plan's */
+	int mlir_version;       /* --mlir-version N; 0: the strategy's or 22 */
 } ReduceOpts;
+
+/* --strategy S: a run of S on c (expected to agree), the one reduced
+ * unless --run names another. */
+static int
+add_strategy_run(ReduceOpts *o, Case *c)
+{
+	Run *runs = arena_alloc(c->arena, sizeof *runs * (size_t)(c->nruns + 1));
+
+	if (!runs) {
+		fprintf(stderr, "bufdiff reduce: out of memory\n");
+		return STATUS_BAD;
+	}
+	if (c->nruns)
+		memcpy(runs, c->runs, sizeof *runs * (size_t)c->nruns);
+	memset(&runs[c->nruns], 0, sizeof *runs);
+	for (int k = 0; k < MS_COUNT; k++)
+		runs[c->nruns].memory[k] = -1;
+	runs[c->nruns].strategy = o->strategy;
+	c->runs = runs;
+	if (!o->run)
+		o->run = ++c->nruns;
+	else
+		c->nruns++;
+	return 0;
+}
+
+/* --emit-mlir FILE: the reduced case's program as MLIR that mlir-opt-N
+ * parses (N: --mlir-version, else the strategy's tool, else 22), each op
+ * at its place in the reduced case (--out FILE, or "reduced.yaml"). */
+static int
+emit_mlir(const ReduceOpts *o, const char *yaml, const Strategy *s)
+{
+	const char *label = o->out ? o->out : "reduced.yaml";
+	int v = o->mlir_version ? o->mlir_version :
+		s && s->version ? s->version : 22;
+	Case *c = NULL;
+	Str b = {0};
+	Diag d;
+	int rc = 0;
+
+	if (case_parse(label, yaml, strlen(yaml), CASE_TRUSTED |
+		       CASE_PROGRAM_ONLY, &c, &d) ||
+	    mlir_export(c->prog, label, mlir_version(v) ? mlir_version(v) :
+			mlir_version(22), &b, NULL, NULL, &d)) {
+		term_fprintf(stderr, "bufdiff reduce: --emit-mlir: %s\n", d.msg);
+		rc = STATUS_BAD;
+	} else if (b.oom || output_write(o->emit_mlir, b.s ? b.s : "", b.len)) {
+		term_fprintf(stderr, "bufdiff reduce: cannot write %s: %s\n",
+			     o->emit_mlir, b.oom ? "out of memory" : strerror(errno));
+		rc = STATUS_BAD;
+	}
+	str_free(&b);
+	case_free(c);
+	return rc;
+}
 
 /* The --plan document's run, appended to c; o->run defaults to it. */
 static int
@@ -64,7 +124,8 @@ write_out(const char *path, const char *yaml, const Strategy *s)
 int
 cmd_reduce(const Args *a, const RunConfig *cfg)
 {
-	ReduceOpts o = {a->paths[0], a->out, a->plan, a->run};
+	ReduceOpts o = {a->paths[0], a->out, a->plan, a->emit_mlir, a->strategy,
+			a->run, a->mlir_version};
 	ReduceStats st;
 	Case *c = NULL;
 	char *yaml = NULL;
@@ -78,6 +139,10 @@ cmd_reduce(const Args *a, const RunConfig *cfg)
 			term_fprintf(stderr, "%s: error: %s\n", o.path, d.msg);
 		case_free(c);
 		return STATUS_BAD;
+	}
+	if (o.strategy && !o.plan && (rc = add_strategy_run(&o, c))) {
+		case_free(c);
+		return rc;
 	}
 	if (o.plan && (rc = add_plan_run(&o, c))) {
 		case_free(c);
@@ -110,6 +175,8 @@ cmd_reduce(const Args *a, const RunConfig *cfg)
 		rc = STATUS_FAIL;
 	} else {
 		rc = write_out(o.out, yaml, c->runs[o.run - 1].strategy);
+		if (!rc && o.emit_mlir)
+			rc = emit_mlir(&o, yaml, c->runs[o.run - 1].strategy);
 		fprintf(stderr, "reduce: %d -> %d ops, %d candidates, %d cache "
 			"hits, %.2f s\n", st.ops_before, st.ops_after,
 			st.candidates, st.cache_hits, st.seconds);
