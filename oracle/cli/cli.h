@@ -127,8 +127,9 @@ int cmd_reduce(const Args *a, const struct RunConfig *cfg);
  * diagnostic on stderr. */
 int cmd_import(const Args *a);
 /* `run`, `check`, ... FILE.mlir[#N]: case_load imports it on the fly with
- * a's --tool, --no-tool and --tool-timeout (docs/import.md). */
-void import_cli_config(const Args *a);
+ * a's --tool, --no-tool and --tool-timeout (docs/import.md); and
+ * --keep-tool-io DIR.  0, or STATUS_BAD after a usage error. */
+int import_cli_config(const Args *a);
 /* The -split-input-file sections of FILE.mlir (`check` checks each as
  * FILE.mlir#N); 1 for anything else. */
 int import_cli_sections(const char *path);

@@ -7,6 +7,7 @@
  * outputs.  Exit 0, or 2 with one diagnostic.
  */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -157,6 +158,7 @@ generic_text(ImpOpts *o, const char *text, size_t len, char **gen,
 	*glen = len;
 	if (!tool)
 		return 0;
+	tool_keep_label(o->path);
 	str_printf(&cmd, "%s --mlir-print-op-generic --mlir-print-debuginfo "
 		   "--mlir-print-local-scope --allow-unregistered-dialect -",
 		   tool);
@@ -501,12 +503,17 @@ import_fly(const char *path, char **text, char **src, Diag *d,
 	return rc;
 }
 
-void
+int
 import_cli_config(const Args *a)
 {
+	char why[PATH_MAX + 100];
+
 	fly = (ImpOpts){NULL, NULL, NULL, a->tool, NULL, a->no_tool, 1,
 			a->tool_timeout, "", 0, NULL, false};
 	case_set_importer(import_fly);
+	if (a->keep_tool_io && tool_keep_dir(a->keep_tool_io, why, sizeof why))
+		return cli_usage(a, "--keep-tool-io: %s", why);
+	return 0;
 }
 
 int

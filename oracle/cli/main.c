@@ -925,7 +925,7 @@ main(int argc, char **argv)
 	if (!rc && o.a.allow_exec)
 		trust_all();
 	if (!rc)
-		import_cli_config(&o.a);
+		rc = import_cli_config(&o.a);
 	if (!rc)
 		rc = run_command(&o);
 	cli_args_free(&o.a);

@@ -73,6 +73,9 @@ external_mlir_version(const ExternalOpts *o, const Strategy *s)
 
 /* State, not a setting: answers live as long as the process asks. */
 static Cache answers;
+/* The entry of the case an exec tool is asked about (BUFDIFF_ENTRY), part
+ * of the key while it is; NULL for the other kinds. */
+static const char *key_entry;
 
 static char *
 cache_key(const ExternalOpts *o, const Strategy *s, const char *in)
@@ -84,6 +87,8 @@ cache_key(const ExternalOpts *o, const Strategy *s, const char *in)
 	str_printf(&b, "%s\n%d\n", s->name, external_mlir_version(o, s));
 	external_command(o, s, &b);
 	str_puts(&b, "\n");
+	if (key_entry) /* exec: the answer is for that entry */
+		str_printf(&b, "entry %s\n", key_entry);
 	str_puts(&b, in);
 	return str_take(&b);
 }
@@ -241,6 +246,13 @@ tool_input(const ExternalOpts *o, const Strategy *s, const Case *c, Arena *a,
 	return str_take(&b);
 }
 
+/* exec:CMD and exec-mlir:CMD: the tools of the exec protocol. */
+static bool
+exec_kind(const Strategy *s)
+{
+	return s->kind == STRAT_EXEC || s->kind == STRAT_EXEC_MLIR;
+}
+
 /* The command that reproduces the call from the case file. */
 static void
 repro_command(const ExternalOpts *o, const Strategy *s, const Case *c,
@@ -254,6 +266,11 @@ repro_command(const ExternalOpts *o, const Strategy *s, const Case *c,
 	if (s->kind != STRAT_EXEC)
 		str_printf(&b, " --mlir-version %d", external_mlir_version(o, s));
 	str_puts(&b, " | ");
+	if (exec_kind(s) && c->entry && strcmp(c->entry->name, "main")) {
+		str_puts(&b, "BUFDIFF_ENTRY=");
+		sh_word(&b, c->entry->name);
+		str_puts(&b, " ");
+	}
 	external_stage(o, s, &b);
 	cmd = str_take(&b);
 	fmt_snprintf(t->cmd, sizeof t->cmd, "%s", cmd ? cmd : "?");
@@ -779,13 +796,25 @@ ask_case(const ExternalOpts *o, const Strategy *s, const Case *c, Arena *a,
 	Diag d;
 
 	repro_command(o, s, c, t);
+	tool_keep_label(c->name ? c->name : c->file);
 	if (!(*in = tool_input(o, s, c, a, map, &d))) {
 		if (!d.msg[0])
 			return -1;
 		return tool_error(t, "cannot export: %d:%d: %s", d.loc.line,
 				  d.loc.col, d.msg);
 	}
-	return ask(o, s, *in, ans, deadline, t);
+	if (!exec_kind(s))
+		return ask(o, s, *in, ans, deadline, t);
+	/* the exec protocol names the entry (docs/external.md): the tool
+	 * inherits it, and an answer is kept per entry */
+	key_entry = c->entry ? c->entry->name : "main";
+	if (setenv("BUFDIFF_ENTRY", key_entry, 1)) {
+		key_entry = NULL;
+		return -1;
+	}
+	int rc = ask(o, s, *in, ans, deadline, t);
+	key_entry = NULL;
+	return rc;
 }
 
 int

@@ -108,6 +108,13 @@ int tool_call(const ToolCall *c, ToolResult *r);
 int tool_run(const char *cmd, const char *in, size_t nin, double timeout,
 	     ToolResult *r);
 void tool_result_free(ToolResult *r);   /* r's buffers; r reusable */
+/* --keep-tool-io DIR (tool_keep.c): every later tool_call leaves
+ * DIR/NNNN-LABEL.{in,sh,out,err}: its stdin, a script that replays it,
+ * its stdout and stderr.  tool_keep_dir makes DIR if needed: 0, or -1
+ * with why.  LABEL is the last tool_keep_label (a case's name; "call"). */
+int tool_keep_dir(const char *dir, char *why, size_t n);
+void tool_keep_label(const char *label);
+void tool_keep(const ToolCall *c, const ToolResult *r);
 /* s as one shell word, appended to b: sh_word (interp/escape.h). */
 void tool_sh_quote(Str *b, const char *s);
 /* Seconds on the monotonic clock (for durations). */

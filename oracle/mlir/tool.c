@@ -432,6 +432,7 @@ tool_call(const ToolCall *c, ToolResult *r)
 		tool_result_free(r);
 		return -1;
 	}
+	tool_keep(c, r);
 	return 0;
 }
 
