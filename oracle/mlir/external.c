@@ -446,6 +446,7 @@ typedef struct Reading {
 	Decisions *ds;
 	ToolReport *t;
 	PlanItem *items;
+	const char **whys;      /* items[i]: the tool's word, in arena */
 	int nitems, capitems;
 	const char *exported;   /* the MLIR the tool read */
 	Str note;
@@ -499,19 +500,44 @@ export_line(const char *text, const char *name, const char *mlir)
 }
 
 static void
-add_item(Reading *R, Value *res, Value *into, Loc loc)
+add_item(Reading *R, Value *res, Value *into, Loc loc, const char *why)
 {
 	if (R->nitems == R->capitems) {
 		int nc = R->capitems ? 2 * R->capitems : 16;
 		PlanItem *n = mem_realloc(R->items, (size_t)nc * sizeof *n);
-		if (!n) {
+		const char **w = n ? mem_realloc(R->whys, (size_t)nc * sizeof *w)
+				   : NULL;
+		if (n)
+			R->items = n;
+		if (!w) {
 			R->rc = -1;
 			return;
 		}
-		R->items = n;
+		R->whys = w;
 		R->capitems = nc;
 	}
+	R->whys[R->nitems] = why;
 	R->items[R->nitems++] = (PlanItem){res, into, loc};
+}
+
+/* The tool's own word for result res of its op m (explain, docs/mlir.md):
+ * the annotation it printed and the operand it decided on. */
+static const char *
+tool_word(Reading *R, const MOp *m, const MAttr *attr, const Value *res,
+	  const Value *into, int k, const char *w)
+{
+	Str b = {0};
+	const char *s;
+
+	str_printf(&b, "MLIR: %s, operand %d (%%%s) \"%s\": %s (%s = %s on %s "
+		   "at line %d of its answer)", strcmp(w, "true") ?
+		   "out of place" : "in place", k, into ? into->name : "?", w,
+		   strcmp(w, "true") ? "a new buffer" : "the operand's buffer",
+		   attr->name, attr->text, m->name, m->at.line);
+	(void)res;
+	s = arena_strdup(R->arena, b.s && !b.oom ? b.s : "MLIR's decision");
+	str_free(&b);
+	return s;
 }
 
 /* One annotated op: its tied results become in-place or new decisions,
@@ -652,7 +678,8 @@ read_annotation(MOp *m, void *ctx)
 		    !buf_contiguous(R->c->prog, R->ds, eo->operands[k]))
 			continue;
 		into = eo->operands[k];
-		add_item(R, res, inplace ? into : NULL, op->loc);
+		add_item(R, res, inplace ? into : NULL, op->loc,
+			 tool_word(R, m, attr, res, into, k, w[k]));
 		str_printf(&R->note, "  %%%s:%s at %s <- %s (export line %d, "
 			   "answer line %d): operand %d \"%s\"\n", res->name,
 			   inplace && into ? into->name : "new",
@@ -743,6 +770,18 @@ blockargs_apply(Reading *R, Str *doc)
 		str_puts(doc, "}");
 }
 
+/* Each new buffer the tool decided is explained in its words, not as
+ * "forced by the plan" (kept in the decisions' arena). */
+static void
+tool_words(Reading *R)
+{
+	for (int i = 0; i < R->nitems; i++) {
+		Decision *dec = &R->ds->d[R->items[i].res->id];
+		if (dec->kind == DEC_NEW && R->whys[i])
+			dec->reason = arena_strdup(R->ds->arena, R->whys[i]);
+	}
+}
+
 static int
 apply_mlir(const Case *c, const char *in, const char *ans,
 	   const ExportMap *map, Decisions *ds, ToolReport *t)
@@ -765,6 +804,8 @@ apply_mlir(const Case *c, const char *in, const char *ans,
 		if (!R.rc && plan_apply(ds, &pl, &d))
 			R.rc = tool_error(t, "answer: impossible decision: %s",
 					  d.msg);
+		if (!R.rc)
+			tool_words(&R);
 		if (!R.rc && prog_has_cfg(c->prog))
 			blockargs_apply(&R, &doc);
 		/* doc is what a decisions document's `blockargs` key says
@@ -779,6 +820,7 @@ apply_mlir(const Case *c, const char *in, const char *ans,
 	}
 	t->decisions = str_take(&R.note);
 	mem_free(R.items);
+	mem_free(R.whys);
 	arena_free(a);
 	return R.rc;
 }
