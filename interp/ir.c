@@ -353,10 +353,11 @@ prog_loc(const Program *p, Loc loc, char *buf, size_t n)
 		p->srclocs[loc.line] : (Loc){0, 0};
 
 	if (s.line && (p->srconly || !p->file))
-		fmt_snprintf(buf, n, "%s:%d:%d", p->source, s.line, s.col);
+		fmt_snprintf(buf, n, "%s:%d:%d", p->srcfiles[loc.line], s.line,
+			     s.col);
 	else if (s.line)
-		fmt_snprintf(buf, n, "%s:%d:%d (%s:%d:%d)", p->source, s.line,
-			     s.col, p->file, loc.line, loc.col);
+		fmt_snprintf(buf, n, "%s:%d:%d (%s:%d:%d)", p->srcfiles[loc.line],
+			     s.line, s.col, p->file, loc.line, loc.col);
 	else if (p && p->file)
 		fmt_snprintf(buf, n, "%s:%d:%d", p->file, loc.line, loc.col);
 	else

@@ -462,8 +462,10 @@ typedef struct Program {
 	const char *file;  /* the case file it was loaded from, as given on the
 			    * command line (in the arena), or NULL */
 	/* an imported case's places in its .mlir (`source:`, case.c):
-	 * srclocs[LINE of the .yaml], {0, 0} none; prog_loc cites them */
-	const char *source;
+	 * srclocs[LINE of the .yaml] in srcfiles[LINE], {0, 0} none;
+	 * prog_loc cites them */
+	const char *const *srcfiles; /* the file of each (never NULL when
+				      * its srclocs entry is set) */
 	const Loc *srclocs;
 	int nsrclocs;
 	bool srconly;      /* the .yaml is in no file: cite the .mlir alone */

@@ -220,15 +220,20 @@ load_program(Loader *L, Case *c, yaml_node_t *key, yaml_node_t *n,
 		longjmp(L->jb, YL_FAIL);
 	/* reasons and explanations say FILE:LINE:COL, as reports do */
 	c->prog->file = arena_strdup(c->prog->arena, c->file);
-	if (c->source) { /* explanations cite the .mlir (prog_loc) */
+	if (c->srclocs) { /* explanations cite the .mlir (prog_loc) */
 		Loc *l = arena_alloc(c->prog->arena, sizeof *l *
 				     (size_t)c->nsrclocs);
-		if (l)
+		const char **f = arena_alloc(c->prog->arena, sizeof *f *
+					     (size_t)c->nsrclocs);
+		if (l && f) {
 			memcpy(l, c->srclocs, sizeof *l * (size_t)c->nsrclocs);
-		c->prog->source = arena_strdup(c->prog->arena, c->source);
-		c->prog->srclocs = c->prog->source ? l : NULL;
-		c->prog->nsrclocs = c->nsrclocs;
-		c->prog->srconly = c->from_mlir;
+			for (int i = 0; i < c->nsrclocs; i++)
+				f[i] = c->srcfiles[i] ? c->srcfiles[i] : c->source;
+			c->prog->srclocs = l;
+			c->prog->srcfiles = f;
+			c->prog->nsrclocs = c->nsrclocs;
+			c->prog->srconly = c->from_mlir;
+		}
 	}
 	if (flags & CASE_PROGRAM_ONLY)
 		return;
@@ -236,8 +241,39 @@ load_program(Loader *L, Case *c, yaml_node_t *key, yaml_node_t *n,
 		longjmp(L->jb, YL_FAIL);
 }
 
-/* `source: FILE.mlir` (an imported case, docs/format.md): a program line
- * that ends with `// loc(L:C)` came from FILE's line L, column C. */
+/* A program line's place: ` // loc(L:C)` (in `source:`) or
+ * ` // loc("FILE":L:C)` at its end, after some code.  0 with *l, *file
+ * (NULL: the source), else -1. */
+static int
+line_tag(Loader *L, const char *l, const char *e, Loc *at, const char **file)
+{
+	const char *t = NULL, *f = NULL, *q;
+	int ll = 0, cc = 0, n = 0;
+
+	for (q = l; (q = strstr(q, "// loc(")) && q < e; q++)
+		t = q;
+	if (!t || t == l || t[-1] != ' ' || strspn(l, " ") >= (size_t)(t - l))
+		return -1;
+	q = t + 7;
+	if (*q == '"') { /* "FILE": no quote inside (import_src.c) */
+		f = q + 1;
+		if (!(q = memchr(f, '"', (size_t)(e - f))) || q[1] != ':')
+			return -1;
+		*file = arena_strndup(L->arena, f, (size_t)(q - f));
+		q += 2;
+	} else {
+		*file = NULL;
+	}
+	if (sscanf(q, "%d:%d)%n", &ll, &cc, &n) != 2 || !n || ll < 1 ||
+	    cc < 1 || strspn(q + n, " \r") != (size_t)(e - q - n))
+		return -1;
+	*at = (Loc){ll, cc};
+	return 0;
+}
+
+/* `source: FILE.mlir` and the program's places (an imported case,
+ * docs/format.md): a program line that ends with `// loc(L:C)` came from
+ * FILE's line L, column C; with `// loc("OTHER":L:C)` from OTHER's. */
 static void
 load_source(Loader *L, Case *c, yaml_node_t *src, const yaml_node_t *prog)
 {
@@ -245,31 +281,34 @@ load_source(Loader *L, Case *c, yaml_node_t *src, const yaml_node_t *prog)
 	int last = (int)prog->end_mark.line + 1;
 	const char *l = line_start(L->text, (size_t)first - 1);
 
-	c->source = yl_str(L, src, "source");
+	if (src)
+		c->source = yl_str(L, src, "source");
 	c->nsrclocs = last + 1;
 	c->srclocs = arena_alloc(L->arena, sizeof *c->srclocs *
 				 (size_t)c->nsrclocs);
+	c->srcfiles = arena_alloc(L->arena, sizeof *c->srcfiles *
+				  (size_t)c->nsrclocs);
 	memset(c->srclocs, 0, sizeof *c->srclocs * (size_t)c->nsrclocs);
+	memset(c->srcfiles, 0, sizeof *c->srcfiles * (size_t)c->nsrclocs);
 	for (int line = first; l && *l && line <= last; line++) {
-		const char *e = l + strcspn(l, "\n"), *t = l;
-		int ll, cc, n = 0;
+		const char *e = l + strcspn(l, "\n"), *f;
+		Loc at;
 
-		/* the last `// loc(` of the line, after some code */
-		for (const char *q = l; (q = strstr(q, "// loc(")) && q < e; q++)
-			t = q;
-		if (t > l && t[-1] == ' ' && strspn(l, " ") < (size_t)(t - l) &&
-		    sscanf(t, "// loc(%d:%d)%n", &ll, &cc, &n) == 2 && n &&
-		    ll > 0 && cc > 0 && strspn(t + n, " \r") == (size_t)(e - t - n))
-			c->srclocs[line] = (Loc){ll, cc};
+		if (!line_tag(L, l, e, &at, &f) && (f || c->source)) {
+			c->srclocs[line] = at;
+			c->srcfiles[line] = f;
+		}
 		l = *e ? e + 1 : e;
 	}
 }
 
 Loc
-case_source_loc(const Case *c, int line)
+case_source_loc(const Case *c, int line, const char **file)
 {
-	if (!c || !c->srclocs || line <= 0 || line >= c->nsrclocs)
+	if (!c || !c->srclocs || line <= 0 || line >= c->nsrclocs ||
+	    !c->srclocs[line].line)
 		return (Loc){0, 0};
+	*file = c->srcfiles[line] ? c->srcfiles[line] : c->source;
 	return c->srclocs[line];
 }
 
@@ -459,7 +498,8 @@ load_top(Loader *L, Case *c, unsigned flags)
 		yl_fail(L, yl_loc(v[K_CASE]), "'case' must not be empty");
 	if (v[K_ABOUT])
 		c->about = yl_str(L, v[K_ABOUT], "about");
-	if (v[K_SOURCE])
+	if (v[K_SOURCE] || (v[K_PROGRAM]->type == YAML_SCALAR_NODE &&
+			    strstr(yl_text(v[K_PROGRAM]), "// loc(\"")))
 		load_source(L, c, v[K_SOURCE], v[K_PROGRAM]);
 	load_program(L, c, k[K_PROGRAM], v[K_PROGRAM], flags);
 	if (flags & CASE_PROGRAM_ONLY)
@@ -626,8 +666,10 @@ load_mlir(Case *c, const char *path, unsigned flags, Diag *d)
 		c->len = strlen(text);
 		rc = c->text ? case_fill(c, flags, d) : out_of_memory(d);
 		if (rc && d->loc.line > 0) {
-			Loc at = case_source_loc(c, d->loc.line);
-			if (!at.line) /* a place in the case made */
+			const char *f = NULL;
+			Loc at = case_source_loc(c, d->loc.line, &f);
+			if (!at.line || (f && c->source && strcmp(f, c->source)))
+				/* a place in the case made, or elsewhere */
 				src = (mem_free(src), NULL);
 			else
 				d->loc = at;

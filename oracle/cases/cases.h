@@ -248,6 +248,8 @@ typedef struct Case {
 	 * per .yaml line (index), the place `// loc(L:C)` names in it */
 	const char *source;
 	Loc *srclocs;
+	const char **srcfiles;  /* per line: `loc("FILE":L:C)`'s FILE, or
+				 * NULL (source's) */
 	int nsrclocs;
 	bool from_mlir;         /* made from a .mlir by the importer: its
 				 * .yaml lines are in no file of the user's */
@@ -274,8 +276,9 @@ enum { MAX_CASE_BYTES = 64 << 20, MAX_YAML_NODES = 1 << 21, MAX_RUNS = 256 };
 int case_parse(const char *file, const char *text, size_t len,
 	       unsigned flags, Case **out, Diag *d);
 void case_free(Case *c);        /* NULL ok */
-/* The user's place (in c->source) of .yaml line `line`; {0, 0}: none. */
-Loc case_source_loc(const Case *c, int line);
+/* The user's place of .yaml line `line`, in *file (c->source, or the
+ * file its `loc("FILE":L:C)` names); {0, 0}: none (*file untouched). */
+Loc case_source_loc(const Case *c, int line, const char **file);
 /* FILE.mlir or FILE.mlir#N (a -split-input-file section): case_load
  * imports it through the importer the CLI sets (import_cli.c): *text the
  * case's text, *src FILE's (mem_alloc'ed, *src NULL when unread); 0, or

@@ -398,6 +398,17 @@ section_text(const ImpOpts *o, const char *text, size_t len, size_t *slen,
 	return s;
 }
 
+/* Does some op carry `// loc(L:C)`, a place in the file (the case then
+ * says `source:`)? */
+static bool
+local_tag(const char *tir)
+{
+	for (const char *p = tir; (p = strstr(p, "  // loc(")); p++)
+		if (p[9] >= '0' && p[9] <= '9')
+			return true;
+	return false;
+}
+
 /* FILE.mlir[#N] -> the case's text (*ctext), or -1 with d and *dfile (the
  * file d->loc is in; d->loc.line 0: no place).  *src: the file's text. */
 static int
@@ -416,17 +427,16 @@ import_case(ImpOpts *o, char **src, char **ctext, Diag *d,
 	if (!(sec = section_text(o, *src, len, &slen, d)))
 		return -1;
 	if (!generic_text(o, sec, slen, &gen, &glen, d)) {
-		ImportSrc us = {sec, slen, "<stdin>"};
+		ImportSrc us = {sec, slen, gen ? "<stdin>" : o->file};
 		if (mlir_import_src(gen ? gen : sec, glen, o->file, o->func,
-				    gen ? &us : NULL, &out, d, dfile)) {
+				    &us, &out, d, dfile)) {
 			/* without a tool, mlir_read's positions are in FILE */
 			if (d->loc.line && gen && *dfile == o->file)
 				*dfile = "<generic form>";
 		} else if (!(tir = str_take(&out))) {
 			diag_set(d, (Loc){0, 0}, "out of memory");
 		} else {
-			/* `source:` when some op came from the file */
-			o->tagged = gen && strstr(tir, "  // loc(");
+			o->tagged = local_tag(tir);
 			*ctext = tir_case(o, tir, d);
 			rc = *ctext ? 0 : -1;
 			mem_free(tir);

@@ -246,21 +246,42 @@ imp_src_comments(Imp *I, const MOp *op, int depth)
 	I->cline = op->loc.line;
 }
 
-/* ` // loc(L:C)` at the end of the first line written from `start` on. */
+/* A loc's file the tag can quote: no quote, backslash or control byte. */
+static bool
+quotable(const char *f)
+{
+	for (; *f; f++)
+		if (*f == '"' || *f == '\\' || (unsigned char)*f < 0x20 ||
+		    *f == 0x7f)
+			return false;
+	return true;
+}
+
+/* ` // loc(L:C)` at the end of the first line written from `start` on;
+ * an op whose loc names another file (an exported program's .yaml)
+ * keeps it, ` // loc("FILE":L:C)`, as MLIR would cite it. */
 void
 imp_src_tag(Imp *I, const MOp *op, size_t start)
 {
 	Str *o = I->out;
-	char tag[64];
+	char tag[600];
 	const char *nl;
 	int n;
 	size_t at;
+	bool ours = src_ours(I, &op->loc);
 
-	if (!src_ours(I, &op->loc) || o->oom || o->len <= start ||
+	if ((!ours && (!I->src || !op->loc.file || op->loc.line < 1 ||
+		       op->loc.col < 1 || strlen(op->loc.file) > 500 ||
+		       !quotable(op->loc.file))) ||
+	    o->oom || o->len <= start ||
 	    !(nl = memchr(o->s + start, '\n', o->len - start)))
 		return;
-	n = fmt_snprintf(tag, sizeof tag, "  // loc(%d:%d)", op->loc.line,
-			 op->loc.col);
+	if (ours)
+		n = fmt_snprintf(tag, sizeof tag, "  // loc(%d:%d)", op->loc.line,
+				 op->loc.col);
+	else
+		n = fmt_snprintf(tag, sizeof tag, "  // loc(\"%s\":%d:%d)",
+				 op->loc.file, op->loc.line, op->loc.col);
 	at = (size_t)(nl - o->s);
 	str_put(o, tag, (size_t)n);
 	if (o->oom)

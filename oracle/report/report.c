@@ -105,14 +105,14 @@ inst_op(const BInst *in)
 static void
 at_op(const Rep *R, const Op *op)
 {
-	Loc src = op ? case_source_loc(R->c, op->loc.line) : (Loc){0, 0};
+	const char *f = NULL;
+	Loc src = op ? case_source_loc(R->c, op->loc.line, &f) : (Loc){0, 0};
 
 	if (src.line && R->c->from_mlir) /* its .yaml is in no file */
-		term_fprintf(R->out, " at %s:%d:%d", R->c->source, src.line,
-			src.col);
+		term_fprintf(R->out, " at %s:%d:%d", f, src.line, src.col);
 	else if (src.line) /* an imported case: the user's .mlir first */
-		term_fprintf(R->out, " at %s:%d:%d (%s:%d:%d)", R->c->source,
-			src.line, src.col, R->file, op->loc.line, op->loc.col);
+		term_fprintf(R->out, " at %s:%d:%d (%s:%d:%d)", f, src.line,
+			src.col, R->file, op->loc.line, op->loc.col);
 	else if (op && op->loc.line)
 		term_fprintf(R->out, " at %s:%d:%d", R->file, op->loc.line,
 			op->loc.col);
@@ -1004,14 +1004,15 @@ error_json(const Diag *d)
 static bool
 source_json(json_t *j, const Rep *R, const BInst *in)
 {
-	Loc at = in && in->op && R ? case_source_loc(R->c, in->op->loc.line)
-				   : (Loc){0, 0};
+	const char *f = NULL;
+	Loc at = in && in->op && R ? case_source_loc(R->c, in->op->loc.line,
+						     &f) : (Loc){0, 0};
 	json_t *s;
 
 	if (!at.line)
 		return true;
 	s = json_object();
-	return s && set(s, "file", json_string(R->c->source)) &&
+	return s && set(s, "file", json_string(f)) &&
 	       set(s, "line", json_integer(at.line)) &&
 	       set(s, "col", json_integer(at.col)) && set(j, "source", s);
 }
