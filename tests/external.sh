@@ -161,7 +161,7 @@ expect 0 "$B" bufferize "$seed" --strategy "$a seed-right.json"
 has "  %z = alias %y                             // z:y  $seed:6:5"
 expect 0 "$B" explain "$seed" --strategy "$m diverge"
 [ "$(cat "$out")" = "@main:
-$seed:6:5: alloc tensor<3xi32> for %z [z:new]: forced by the plan" ] || fail "explain"
+$seed:6:5: alloc tensor<3xi32> for %z [z:new]: MLIR: out of place, operand 2 (%x) \"false\": a new buffer (__inplace_operands_attr__ = [\"true\", \"true\", \"false\"] on linalg.generic at line 10 of its answer)" ] || fail "explain"
 expect 1 "$B" bufferize "$seed" --strategy "exec:sh $T/fail.sh"
 [ "$(cat "$err")" = "bufdiff: tool-error: exit 3
   command: bufdiff print $seed | sh $T/fail.sh

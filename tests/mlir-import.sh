@@ -66,7 +66,7 @@ printf '%s\n' 'func.func @main(%t: tensor<2xi32>, %c: i1) -> i32 {' \
 "$bufdiff" import "$tmp/cf.mlir" --tool "$tool" --seed 3 --out "$tmp/cf.yaml"
 # (the user's names, and each op's place in cf.mlir)
 for want in '    cond_br %c, ^bb1, ^bb2(%t)  // loc(2:3)' '  ^bb2(%a: tensor<2xi32>):' \
-	'    br ^bb2(%r)  // loc(7:3)' 'source: '"$tmp/cf.mlir"; do
+	'    br ^bb2(%r)  // loc(7:3)' 'source: "'"$tmp/cf.mlir"'"'; do
 	if ! grep -qxF -- "$want" "$tmp/cf.yaml"; then
 		echo "FAIL: the imported blocks lack '$want':"
 		cat "$tmp/cf.yaml"
@@ -82,18 +82,6 @@ printf '%s\n' 'func.func @main(%t: tensor<2xi32>, %i: i32) -> tensor<2xi32> {' \
 	'  cf.switch %i : i32, [' '    default: ^a(%t : tensor<2xi32>)' '  ]' \
 	'^a(%x: tensor<2xi32>):' '  return %x : tensor<2xi32>' '}' >"$tmp/sw.mlir"
 expect2 "sw.mlir:2:3: error: unsupported op 'cf.switch'" import "$tmp/sw.mlir" --tool "$tool"
-# the generic form without a tool gives the same case
-seed=$cases/seed/old-input-still-needed.yaml
-"$bufdiff" export "$seed" --mlir-version "$n" --out "$tmp/s.mlir"
-"$tool" "$tmp/s.mlir" --mlir-print-op-generic --mlir-print-debuginfo \
-	--mlir-print-local-scope >"$tmp/g.mlir"
-"$bufdiff" import "$tmp/g.mlir" --no-tool --seed 5 --out "$tmp/g.yaml"
-"$bufdiff" import "$tmp/s.mlir" --tool "$tool" --seed 5 --out "$tmp/s.yaml"
-if ! cmp -s <(tail -n +2 "$tmp/g.yaml") <(tail -n +2 "$tmp/s.yaml"); then
-	echo "FAIL: --no-tool on the generic form differs:"
-	diff "$tmp/g.yaml" "$tmp/s.yaml"
-	exit 1
-fi
 # %names -> %v1, %v2 ... and ^labels -> ^b1, ^b2 ... (mlir-opt numbers
 # blocks: ^join comes back as ^bb2) in order of first appearance
 canon() {
@@ -103,6 +91,21 @@ canon() {
 		s/\^([A-Za-z0-9_.\$-]+)/"^b" . ($l{$1} \/\/= ++$j)/ge;
 		s/\b(\d+)\.0\b/$1/g'
 }
+# the generic form without a tool gives the same case, but for the names
+# (the tool's run reads the user's `%x` at each block argument's place in
+# the custom form; the generic form has only `%arg0`)
+seed=$cases/seed/old-input-still-needed.yaml
+"$bufdiff" export "$seed" --mlir-version "$n" --out "$tmp/s.mlir"
+"$tool" "$tmp/s.mlir" --mlir-print-op-generic --mlir-print-debuginfo \
+	--mlir-print-local-scope >"$tmp/g.mlir"
+"$bufdiff" import "$tmp/g.mlir" --no-tool --seed 5 --out "$tmp/g.yaml"
+"$bufdiff" import "$tmp/s.mlir" --tool "$tool" --seed 5 --out "$tmp/s.yaml"
+if ! cmp -s <("$bufdiff" print "$tmp/g.yaml" | canon) <("$bufdiff" print "$tmp/s.yaml" | canon) ||
+   ! cmp -s <(sed -n '/^expect:/,$p' "$tmp/g.yaml") <(sed -n '/^expect:/,$p' "$tmp/s.yaml"); then
+	echo "FAIL: --no-tool on the generic form differs:"
+	diff "$tmp/g.yaml" "$tmp/s.yaml"
+	exit 1
+fi
 total=0 same=0 differ=0 failed=0
 while IFS= read -r f; do
 	"$bufdiff" export "$f" --mlir-version "$n" --out "$tmp/x.mlir" 2>/dev/null || continue
