@@ -32,8 +32,9 @@ static const struct {
 		"the --plan run; either must agree) on the instrumented executor"},
 	[CLI_CHECK] = {"check", "PATH...", 1, -1,
 		"every case under the PATHs (directories searched recursively for "
-		"*.yaml, in sorted order): its expectations and runs, [ok] or "
-		"[FAIL] per case and `N passed, M failed`"},
+		"*.yaml, in sorted order; a FILE.mlir named is imported, each "
+		"`// -----` section a case FILE.mlir#N): its expectations and runs, "
+		"[ok] or [FAIL] per case and `N passed, M failed`"},
 	[CLI_PRINT] = {"print", "CASE", 1, 1,
 		"the case's program in canonical TIR (it parses back to the same "
 		"program)"},
@@ -48,14 +49,17 @@ static const struct {
 		"generate programs from seeds, run --strategy S under every "
 		"schedule, reduce each failure into a case file in DIR"},
 	[CLI_REDUCE] = {"reduce", "CASE", 1, 1,
-		"the smallest case on which run I still fails with the same "
-		"culprit; exit 0 reduced, 1 the run does not fail"},
+		"the smallest case on which run I (or --strategy S's run, added "
+		"to the case) still fails with the same culprit; --emit-mlir "
+		"writes it as MLIR too; exit 0 reduced, 1 the run does not fail"},
 	[CLI_EXPORT] = {"export", "CASE", 1, 1,
 		"the program as MLIR that mlir-opt-N parses, every op with "
 		"loc(\"CASE\":LINE:COL) of its TIR op"},
 	[CLI_IMPORT] = {"import", "FILE.mlir", 1, 1,
-		"a case from tensor-level MLIR: the program in TIR, seeded inputs, "
-		"the reference's outputs"},
+		"a case from tensor-level MLIR (FILE.mlir#N: section N of a "
+		"-split-input-file): the program in TIR with the user's names, "
+		"comments and `// loc(L:C)` places, seeded inputs, the reference's "
+		"outputs, --strategy S's run"},
 	[CLI_NATIVE] = {"native", "CASE", 1, 1,
 		"the case compiled by mlir-opt-N (One-Shot Bufferize, lowered to "
 		"LLVM) and run by mlir-runner on its inputs, the outputs compared "

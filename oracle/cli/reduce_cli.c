@@ -94,7 +94,8 @@ add_plan_run(ReduceOpts *o, Case *c)
 		fprintf(stderr, "bufdiff reduce: %s\n", d.msg);
 		return STATUS_BAD;
 	}
-	if (plandoc_add_run(o->plan, text, len, c, NULL, false, &found, &d)) {
+	if (plandoc_add_run(o->plan, text, len, c, o->strategy, false, &found,
+			    &d)) {
 		if (d.loc.line > 0)
 			diag_print(stderr, o->plan, text, &d);
 		else
