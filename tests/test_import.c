@@ -493,6 +493,110 @@ START_TEST(test_generate)
 }
 END_TEST
 
+/* The user's text behind a tool's generic form (import_src.c): names at
+ * each op's loc, `%p:2` as %p_0 and %p_1, a block argument without a
+ * place numbered in its function (the tool's %arg2 is not ours), the
+ * comments above, `// loc(L:C)` on every op line; a name written twice
+ * gets a suffix. */
+static const char user_src[] =
+	"// pairs\n"
+	"func.func @pair(%t: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {\n"
+	"  return %t, %t : tensor<4xf32>, tensor<4xf32>\n"
+	"}\n"
+	"// the entry\n"
+	"func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {\n"
+	"  // both halves\n"
+	"  %p:2 = func.call @pair(%x) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)\n"
+	"  %s = arith.addf %p#0, %p#1 : tensor<4xf32>\n"
+	"  return %s : tensor<4xf32>\n"
+	"}\n";
+
+static const char user_gen[] =
+	"\"builtin.module\"() ({\n"
+	"  \"func.func\"() <{function_type = (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>), sym_name = \"pair\"}> ({\n"
+	"  ^bb0(%arg0: tensor<4xf32> loc(\"<stdin>\":2:17)):\n"
+	"    \"func.return\"(%arg0, %arg0) : (tensor<4xf32>, tensor<4xf32>) -> () loc(\"<stdin>\":3:3)\n"
+	"  }) : () -> () loc(\"<stdin>\":2:1)\n"
+	"  \"func.func\"() <{function_type = (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>, sym_name = \"main\"}> ({\n"
+	"  ^bb0(%arg1: tensor<4xf32> loc(\"<stdin>\":6:17), %arg2: tensor<4xf32>):\n"
+	"    %0:2 = \"func.call\"(%arg1) <{callee = @pair}> : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) loc(\"<stdin>\":8:10)\n"
+	"    %1 = \"arith.addf\"(%0#0, %0#1) <{fastmath = #arith.fastmath<none>}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> loc(\"<stdin>\":9:8)\n"
+	"    \"func.return\"(%1) : (tensor<4xf32>) -> () loc(\"<stdin>\":10:3)\n"
+	"  }) : () -> () loc(\"<stdin>\":6:1)\n"
+	"}) : () -> () loc(\"<stdin>\":0:0)\n";
+
+static char *
+imp_src(const char *src)
+{
+	ImportSrc us = {src, strlen(src), "<stdin>"};
+	Str out = {0};
+	Diag d;
+	const char *dfile;
+	char *s, *r;
+
+	ck_assert_msg(!mlir_import_src(user_gen, strlen(user_gen), "in.mlir",
+				       NULL, &us, &out, &d, &dfile), "%s", d.msg);
+	s = str_take(&out);
+	r = strdup(s);
+	mem_free(s);
+	return r;
+}
+
+START_TEST(test_user_names)
+{
+	char *s = imp_src(user_src), *src2, *p;
+
+	ck_assert_str_eq(s,
+		"// pairs\n"
+		"func @pair(%t: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {  // loc(2:1)\n"
+		"  return %t, %t  // loc(3:3)\n"
+		"}\n"
+		"// the entry\n"
+		"func @main(%x: tensor<4xf32>, %arg0: tensor<4xf32>) -> (tensor<4xf32>) {  // loc(6:1)\n"
+		"  // both halves\n"
+		"  %p_0, %p_1 = call @pair(%x)  // loc(8:10)\n"
+		"  %s = add %p_0, %p_1 : tensor<4xf32>  // loc(9:8)\n"
+		"  return %s  // loc(10:3)\n"
+		"}\n");
+	free(s);
+	/* %x written twice in @main: the second is %x_1 */
+	src2 = strdup(user_src);
+	p = strstr(src2, "%s = arith");
+	p[1] = 'x';
+	s = imp_src(src2);
+	ck_assert_ptr_nonnull(strstr(s, "  %x_1 = add %p_0, %p_1 : tensor<4xf32>  // loc(9:8)\n"
+					"  return %x_1  // loc(10:3)\n"));
+	free(s);
+	/* no user text: the tool's names, block arguments counted per
+	 * function (%arg1 of the tool is %arg0 of @main) */
+	s = imp(user_gen, NULL);
+	ck_assert_ptr_nonnull(strstr(s, "func @main(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>)"));
+	ck_assert_ptr_null(strstr(s, "// loc("));
+	free(s);
+	free(src2);
+}
+END_TEST
+
+/* mlir-opt's -split-input-file: sections at `// -----` lines, each with
+ * the others blanked and every line where it was. */
+START_TEST(test_sections)
+{
+	static const char t[] = "a\n// -----\nbb\n  // ----- more\nc";
+	size_t n;
+	char *s;
+
+	ck_assert_int_eq(mlir_sections(t, strlen(t)), 3);
+	ck_assert_int_eq(mlir_sections("x\n", 2), 1);
+	s = mlir_section(t, strlen(t), 2, &n);
+	ck_assert_uint_eq(n, strlen(t));
+	ck_assert_str_eq(s, " \n        \nbb\n               \n ");
+	mem_free(s);
+	s = mlir_section(t, strlen(t), 3, &n);
+	ck_assert_str_eq(s, " \n        \n  \n               \nc");
+	mem_free(s);
+}
+END_TEST
+
 static Suite *
 import_suite(void)
 {
@@ -507,6 +611,8 @@ import_suite(void)
 	tcase_add_test(tc, test_cfg);
 	tcase_add_test(tc, test_carried_future);
 	tcase_add_test(tc, test_alloc_and_cuts);
+	tcase_add_test(tc, test_user_names);
+	tcase_add_test(tc, test_sections);
 	suite_add_tcase(s, tc);
 	return s;
 }
