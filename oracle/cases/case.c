@@ -250,9 +250,12 @@ line_tag(Loader *L, const char *l, const char *e, Loc *at, const char **file)
 	const char *t = NULL, *f = NULL, *q;
 	int ll = 0, cc = 0, n = 0;
 
-	for (q = l; (q = strstr(q, "// loc(")) && q < e; q++)
-		t = q;
-	if (!t || t == l || t[-1] != ' ' || strspn(l, " ") >= (size_t)(t - l))
+	for (q = l; q + 7 <= e; q++) /* within the line: never quadratic */
+		if (*q == '/' && !memcmp(q, "// loc(", 7))
+			t = q;
+	q = l + strspn(l, " ");
+	/* after code: a comment line of the user's holds no place */
+	if (!t || t == l || t[-1] != ' ' || q >= t || !strncmp(q, "//", 2))
 		return -1;
 	q = t + 7;
 	if (*q == '"') { /* "FILE": no quote inside (import_src.c) */

@@ -51,14 +51,6 @@ src_ours(Imp *I, const MLoc *l)
 	       !strcmp(l->file, I->src->locfile);
 }
 
-static bool
-name_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '$' ||
-	       c == '-';
-}
-
 /* `%name` at p (< e): its length without the %, or 0. */
 static size_t
 name_at(const char *p, const char *e)
@@ -67,7 +59,7 @@ name_at(const char *p, const char *e)
 
 	if (p >= e || *p != '%')
 		return 0;
-	while (q < e && name_char(*q))
+	while (q < e && mlir_id_char((unsigned char)*q))
 		q++;
 	return (size_t)(q - p - 1);
 }

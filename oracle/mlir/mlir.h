@@ -340,6 +340,9 @@ struct MOp {
  * column in the MLIR text; "out of memory" with no location).
  */
 int mlir_read(const char *text, size_t len, Arena *a, MOp **top, Diag *d);
+/* A character of an MLIR identifier (`%name`, `@sym`): letters, digits,
+ * `_ $ . -` (TIR's name characters too). */
+bool mlir_id_char(int c);
 /* The attribute `name`: properties first, then the dictionary; NULL. */
 const MAttr *mop_attr(const MOp *op, const char *name);
 /* Every op under top (top first), in pre-order. */

@@ -137,8 +137,8 @@ expected(Rd *R, const char *what)
 
 /* ------------------------------------------------------------ scanning */
 
-static bool
-is_id(int c)
+bool
+mlir_id_char(int c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	       (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '.' ||
@@ -202,7 +202,7 @@ at_word(const Rd *R, const char *p, const char *w)
 	size_t n = strlen(w);
 
 	return (size_t)(R->end - p) >= n && !memcmp(p, w, n) &&
-	       (p + n == R->end || !is_id((unsigned char)p[n]));
+	       (p + n == R->end || !mlir_id_char((unsigned char)p[n]));
 }
 
 /* Past the string literal starting at p (on the '"'). */
@@ -254,7 +254,7 @@ scan_balanced(Rd *R, unsigned stop)
 			    ((stop & STOP_CLOSE) && (c == ')' || c == ']' ||
 						     c == '}' || c == '>')) ||
 			    ((stop & STOP_LOC) && c == 'l' &&
-			     (p == R->p || !is_id((unsigned char)p[-1])) &&
+			     (p == R->p || !mlir_id_char((unsigned char)p[-1])) &&
 			     at_word(R, p, "loc")))
 				return p;
 		}
@@ -391,7 +391,7 @@ take_name(Rd *R, char sigil, bool with_index, const char *what)
 	if (!peek(R, sigil))
 		expected(R, what);
 	s = R->p++;
-	while (R->p < R->end && is_id((unsigned char)*R->p))
+	while (R->p < R->end && mlir_id_char((unsigned char)*R->p))
 		R->p++;
 	if (R->p == s + 1)
 		expected(R, what);
@@ -532,7 +532,7 @@ loc_resolve(Rd *R, const char *p, size_t n, int depth, MLoc *out)
 			if (loc_file(R, s, p, e, out))
 				return true;
 		} else if (*p == '#') {
-			for (p++; p < e && is_id((unsigned char)*p); p++)
+			for (p++; p < e && mlir_id_char((unsigned char)*p); p++)
 				;
 			if (loc_alias(R, s, p, depth, out))
 				return true;
@@ -621,7 +621,7 @@ take_dict(Rd *R, MAttr **out, int *nout)
 		else {
 			const char *s = R->p;
 
-			while (R->p < R->end && is_id((unsigned char)*R->p))
+			while (R->p < R->end && mlir_id_char((unsigned char)*R->p))
 				R->p++;
 			if (R->p == s)
 				expected(R, "an attribute name");
@@ -908,7 +908,7 @@ take_alias(Rd *R)
 	size_t n;
 
 	R->p++;
-	while (R->p < R->end && is_id((unsigned char)*R->p))
+	while (R->p < R->end && mlir_id_char((unsigned char)*R->p))
 		R->p++;
 	if (R->p == name + 1)
 		expected(R, "an alias name");
@@ -1134,12 +1134,12 @@ take_i64(const char **pp, int64_t *v)
 	if (!(*p == '-' || is_digit((unsigned char)*p)))
 		return false;
 	x = strtoll(p, &e, p[0] == '0' && p[1] == 'x' ? 16 : 10);
-	if (e == p || is_id((unsigned char)*e))
+	if (e == p || mlir_id_char((unsigned char)*e))
 		return false;
 	p = skip_sp(e);
 	if (*p == ':') {
 		p = skip_sp(p + 1);
-		while (is_id((unsigned char)*p))
+		while (mlir_id_char((unsigned char)*p))
 			p++;
 	}
 	*v = x;
@@ -1188,7 +1188,7 @@ mattr_ints(const MAttr *a, int64_t *out, int n)
 	int k = 0;
 
 	if (!strncmp(p, "array<", 6)) {
-		for (p += 6; is_id((unsigned char)*p); p++)
+		for (p += 6; mlir_id_char((unsigned char)*p); p++)
 			;
 		p = skip_sp(p);
 		if (*p == ':')
