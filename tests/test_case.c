@@ -740,6 +740,52 @@ START_TEST(hostile_nesting)
 }
 END_TEST
 
+/* `source:` and `// loc(L:C)` (docs/format.md, an imported case): the
+ * place of each op line, `// loc("FILE":L:C)` in another file, none on a
+ * comment line or a line without a tag; the explanation's place cites it. */
+START_TEST(source_places)
+{
+	Case *c = load_ok(
+		"case: t\n"
+		"source: k.mlir\n"
+		"program: |\n"
+		"  // a comment of the user's  // loc(1:1)\n"
+		"  func @main(%x: tensor<3xi32>) -> tensor<3xi32> {  // loc(2:1)\n"
+		"    %y = add %x, 10 : tensor<3xi32>  // loc(4:10)\n"
+		"    %z = add %y, 1 : tensor<3xi32>  // loc(\"o.yaml\":7:5)\n"
+		"    return %z\n"
+		"  }\n"
+		"inputs: {x: [1, 2, 3]}\n");
+	const char *f = NULL;
+	char buf[200];
+	Loc l;
+
+	ck_assert_str_eq(c->source, "k.mlir");
+	l = case_source_loc(c, 4, &f);
+	ck_assert_int_eq(l.line, 0);
+	l = case_source_loc(c, 6, &f);
+	ck_assert_int_eq(l.line, 4);
+	ck_assert_int_eq(l.col, 10);
+	ck_assert_str_eq(f, "k.mlir");
+	l = case_source_loc(c, 7, &f);
+	ck_assert_int_eq(l.line, 7);
+	ck_assert_str_eq(f, "o.yaml");
+	l = case_source_loc(c, 8, &f);
+	ck_assert_int_eq(l.line, 0);
+	ck_assert_str_eq(prog_loc(c->prog, (Loc){6, 5}, buf, sizeof buf),
+			 "k.mlir:4:10 (t.yaml:6:5)");
+	ck_assert_str_eq(prog_loc(c->prog, (Loc){8, 5}, buf, sizeof buf),
+			 "t.yaml:8:5");
+	case_free(c);
+	/* without them: no places */
+	c = load_ok(HEAD "inputs: {x: [1, 2, 3]}\n");
+	ck_assert_ptr_null(c->srclocs);
+	l = case_source_loc(c, 4, &f);
+	ck_assert_int_eq(l.line, 0);
+	case_free(c);
+}
+END_TEST
+
 static Suite *
 case_suite(void)
 {
@@ -756,6 +802,7 @@ case_suite(void)
 	tcase_add_test(t, runs_validation);
 	tcase_add_test(t, pipeline_key);
 	tcase_add_test(t, hostile_nesting);
+	tcase_add_test(t, source_places);
 	suite_add_tcase(s, t);
 	t = tcase_create("check");
 	tcase_add_test(t, checks_expectations);
