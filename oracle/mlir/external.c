@@ -87,7 +87,8 @@ cache_key(const ExternalOpts *o, const Strategy *s, const char *in)
 	str_printf(&b, "%s\n%d\n", s->name, external_mlir_version(o, s));
 	external_command(o, s, &b);
 	str_puts(&b, "\n");
-	if (key_entry) /* exec: the answer is for that entry */
+	/* exec: an answer is for its entry (main: as remembered without) */
+	if (key_entry && strcmp(key_entry, "main"))
 		str_printf(&b, "entry %s\n", key_entry);
 	str_puts(&b, in);
 	return str_take(&b);
