@@ -139,7 +139,7 @@ def matches(expected, actual):
             return memo[i, j]
         if i == len(expected):
             r = j == len(actual)
-        elif expected[i] == "...":
+        elif expected[i].strip() == "...":
             r = any(at(i + 1, k) for k in range(j, len(actual) + 1))
         else:
             r = j < len(actual) and line_matches(expected[i], actual[j]) \
@@ -163,7 +163,7 @@ def updated(expected, actual):
     most of their lines match, the last from there to the end."""
     segs, cur = [], []
     for line in expected:
-        if line == "...":
+        if line.strip() == "...":
             segs.append(cur)
             cur = []
         else:
