@@ -11,7 +11,8 @@ lines, `<N>` any number, `<...>` any text within a line, and `<TMP>` stands
 for the directory the commands run in.  Each doc's commands run in order in
 one temporary directory that links every top-level entry of REPO, with
 BUFDIFF's directory first on PATH.  A block preceded by
-`<!-- doctest: skip (REASON) -->` is counted, not run.  Every fence needs a
+`<!-- doctest: skip (REASON) -->` is counted, not run, and so is one after
+`<!-- doctest: needs PROG... -->` when a PROG is not on PATH.  Every fence needs a
 language (```text for output excerpts and synopses; ```sh is refused: use
 ```console), and every repository path the doc names must exist.
 
@@ -28,7 +29,8 @@ import tempfile
 
 TIMEOUT = 30  # seconds a command may take; slower ones are marked skip
 FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([^\s`]*)")
-SKIP = re.compile(r"^\s*<!--\s*doctest:\s*skip\s*\((.+)\)\s*-->\s*$")
+SKIP = re.compile(r"^\s*<!--\s*doctest:\s*skip\s*\((.*)\)\s*-->\s*$")
+NEEDS = re.compile(r"^\s*<!--\s*doctest:\s*needs\s+([^>]+?)\s*-->\s*$")
 SHELLS = {"sh", "bash", "shell", "shell-session", "zsh"}
 TOP_DIRS = ("cases", "docs", "tests", "scripts", "interp", "oracle",
             "bufferizer", "bench", ".ci")
@@ -65,13 +67,20 @@ def read_blocks(lines):
 
 
 def skip_reason(lines, fence):
-    """The reason of a `<!-- doctest: skip (...) -->` on the line before the
-    fence (blank lines between allowed), or None."""
+    """Why the block is not run: the reason of a `<!-- doctest: skip (...)
+    -->` on the line before the fence (blank lines between allowed), or the
+    first program of a `<!-- doctest: needs PROG... -->` there that is not
+    on PATH; None to run it."""
     k = fence - 1
     while k >= 0 and not lines[k].strip():
         k -= 1
-    m = SKIP.match(lines[k]) if k >= 0 else None
-    return m.group(1).strip() if m else None
+    line = lines[k] if k >= 0 else ""
+    m = SKIP.match(line)
+    if m:
+        return m.group(1).strip()
+    m = NEEDS.match(line)
+    missing = [p for p in m.group(1).split() if not shutil.which(p)] if m else []
+    return "%s is not installed" % missing[0] if missing else None
 
 
 def body(lines, block):
@@ -257,6 +266,7 @@ def check_doc(path, repo, env, update, tally):
             if not check_fence(rel, lines, block, tally):
                 continue
             if block.skip is not None:
+                print("%s:%d: skipped: %s" % (rel, block.fence + 1, block.skip))
                 tally.skipped += sum(l.startswith("$ ") for l in body(lines, block))
                 continue
             tmp = tmp or sandbox(repo)
