@@ -27,7 +27,9 @@ import subprocess
 import sys
 import tempfile
 
-TIMEOUT = 30  # seconds a command may take; slower ones are marked skip
+# Seconds a command may take (slower ones are marked skip); a sanitizer
+# build's ctest raises it.
+TIMEOUT = int(os.environ.get("BUFDIFF_DOCTEST_TIMEOUT", "30"))
 FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([^\s`]*)")
 SKIP = re.compile(r"^\s*<!--\s*doctest:\s*skip\s*\((.*)\)\s*-->\s*$")
 NEEDS = re.compile(r"^\s*<!--\s*doctest:\s*needs\s+([^>]+?)\s*-->\s*$")
@@ -193,19 +195,22 @@ def elided(segs, actual):
         out.append("...")
         out += [keep_line(p, a) for p, a in zip(seg, actual[at:at + len(seg)])]
         lo = min(at + len(seg), len(actual))
-    at = best_window(tail, actual, lo, len(actual) - 1) if tail else len(actual)
+    at = best_window(tail, actual, lo, len(actual) - len(tail), last=True) \
+        if tail else len(actual)
     out.append("...")
     rest = actual[at:]
     return out + [keep_line(p, a) for p, a in zip(tail, rest)] + rest[len(tail):]
 
 
-def best_window(seg, actual, lo, hi):
-    """The start in lo..hi where the most lines of seg match in place."""
+def best_window(seg, actual, lo, hi, last=False):
+    """The start in lo..hi where the most lines of seg match in place (the
+    last of equals for the tail, so that one matching nothing stays at the
+    end)."""
     best, best_at = -1, lo
     for at in range(lo, max(hi, lo) + 1):
         score = sum(line_matches(p, a)
                     for p, a in zip(seg, actual[at:at + len(seg)]))
-        if score > best:
+        if score > best or (last and score == best):
             best, best_at = score, at
     return best_at
 
@@ -277,6 +282,7 @@ def check_doc(path, repo, env, update, tally):
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
     check_paths(rel, lines, repo, tally)
+    check_indented(rel, lines, tally)
     return apply_edits(lines, edits) if update and edits else None
 
 
@@ -333,15 +339,35 @@ def fail(tally, rel, line, message):
     print("%s:%d: %s" % (rel, line + 1, message))
 
 
+def check_indented(rel, lines, tally):
+    """An indented code block (four spaces after a paragraph, not in a
+    list) hides its commands from this test: fences only."""
+    in_fence = fenced_lines(lines)
+    for n in range(2, len(lines)):
+        para = lines[n - 2]
+        if n in in_fence or lines[n - 1].strip() or not lines[n].startswith("    "):
+            continue
+        if para.strip() and not para[0].isspace() and \
+                not re.match(r"([-*+|]|[0-9]+\.)\s", para):
+            fail(tally, rel, n, "an indented code block: fence it "
+                 "(```console or ```text)")
+
+
+def fenced_lines(lines):
+    """The indexes of every fence line and fenced line."""
+    inside = set()
+    for b in read_blocks(lines):
+        inside.update(range(b.fence, b.end + 1))
+    return inside
+
+
 # ---- Paths the doc names.
 
 def check_paths(rel, lines, repo, tally):
     """Every repository path named outside the fences, and every relative
     link, exists; a path with a placeholder (`NAME`, `*`, `N`) is a
     pattern, not a file."""
-    in_fence = set()
-    for b in read_blocks(lines):
-        in_fence.update(range(b.fence, b.end + 1))
+    in_fence = fenced_lines(lines)
     base = os.path.dirname(os.path.join(repo, rel))
     for n, line in enumerate(lines):
         if n in in_fence:
