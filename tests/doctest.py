@@ -2,13 +2,14 @@
 """Run the command examples of README.md and docs/*.md and compare their
 output with the doc (docs/testing.md, "Examples in the docs").
 
-usage: doctest.py BUFDIFF REPO [--update] [DOC...]
+usage: doctest.py BUFDIFF REPO [--update] [DOC...]   (default: README.md and
+every .md under docs/)
 
 A ```console block holds commands (`$ CMD`, a trailing backslash continues
 it on the next line) each followed by its output, stdout and stderr merged,
 and `[exit N]` last when N is not 0.  In the output a line `...` matches any
-lines, `<N>` any number, `<...>` any text within a line, and `<TMP>` stands
-for the directory the commands run in.  Each doc's commands run in order in
+lines, `<N>` any number, `<...>` any text within a line, and `<TMP>` and
+`<REPO>` stand for the directory the commands run in and for REPO.  Each doc's commands run in order in
 one temporary directory that links every top-level entry of REPO, with
 BUFDIFF's directory first on PATH.  A block preceded by
 `<!-- doctest: skip (REASON) -->` is counted, not run, and so is one after
@@ -227,9 +228,11 @@ def sandbox(repo):
     return tmp
 
 
-def run(cmd, cwd, env):
-    """The command's merged output as lines (the sandbox path written
-    `<TMP>`), with `[exit N]` when N is not 0; None on a timeout."""
+def run(cmd, dirs, env):
+    """The command's merged output as lines (the sandbox's path written
+    `<TMP>`, the repository's `<REPO>`), with `[exit N]` when N is not 0;
+    None on a timeout."""
+    cwd, repo = dirs
     try:
         p = subprocess.run(["bash", "-c", cmd], cwd=cwd, env=env,
                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -237,6 +240,7 @@ def run(cmd, cwd, env):
     except subprocess.TimeoutExpired:
         return None
     text = p.stdout.decode("utf-8", "replace").replace(cwd, "<TMP>")
+    text = text.replace(repo, "<REPO>")
     out = text.split("\n")
     if out[-1] == "":
         out.pop()
@@ -275,9 +279,10 @@ def check_doc(path, repo, env, update, tally):
                 tally.skipped += sum(l.startswith("$ ") for l in body(lines, block))
                 continue
             tmp = tmp or sandbox(repo)
-            edits += run_block(rel, lines, block, tmp, env, tally)
-    except DocError as e:
-        fail(tally, rel, e.line, str(e))
+            try:
+                edits += run_block(rel, lines, block, (tmp, repo), env, tally)
+            except DocError as e:
+                fail(tally, rel, e.line, str(e))
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -305,11 +310,12 @@ def check_fence(rel, lines, block, tally):
     return block.info == "console"
 
 
-def run_block(rel, lines, block, tmp, env, tally):
-    """Run a console block's commands; the edits --update would make."""
+def run_block(rel, lines, block, dirs, env, tally):
+    """Run a console block's commands in dirs (the sandbox, the repo); the
+    edits --update would make."""
     edits = []
     for ex in read_examples(lines, block):
-        actual = run(ex.cmd, tmp, env)
+        actual = run(ex.cmd, dirs, env)
         tally.ran += 1
         if actual is None:
             fail(tally, rel, ex.line, "over %d s: mark the block skip with a "
@@ -402,7 +408,7 @@ def docs(repo, names):
     if names:
         return [os.path.abspath(n) for n in names]
     return [os.path.join(repo, "README.md")] + \
-        sorted(glob.glob(os.path.join(repo, "docs", "*.md")))
+        sorted(glob.glob(os.path.join(repo, "docs", "**", "*.md"), recursive=True))
 
 
 def main(argv):

@@ -38,6 +38,10 @@ CASES = [
      ["the output differs"]),
     ("any text", F + "console\n$ echo 'abc def'\nabc <...>\n" + F + "\n", []),
     ("the directory", F + "console\n$ pwd\n<TMP>\n" + F + "\n", []),
+    ("the repository", F + "console\n$ realpath cases\n<REPO>/cases\n" + F + "\n", []),
+    ("one bad block, the next still runs", F + "console\nhello\n" + F + "\n"
+     + F + "console\n$ echo a\nb\n" + F + "\n",
+     ["output before the first `$ ` command", "the output differs"]),
     ("skip", "<!-- doctest: skip (slow) -->\n" + F + "console\n$ false\n" + F + "\n", []),
     ("skip without a reason", "<!-- doctest: skip () -->\n" + F + "console\n$ false\n"
      + F + "\n", ["a skip without a reason"]),
