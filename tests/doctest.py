@@ -15,7 +15,9 @@ BUFDIFF's directory first on PATH.  A block preceded by
 `<!-- doctest: skip (REASON) -->` is counted, not run, and so is one after
 `<!-- doctest: needs PROG... -->` when a PROG is not on PATH.  Every fence needs a
 language (```text for output excerpts and synopses; ```sh is refused: use
-```console), and every repository path the doc names must exist.
+```console), every repository path the doc names must exist, and every
+bufdiff command line it names without running it must name a command and
+flags that bufdiff has (tests/doctest_flags.py).
 
 --update rewrites the outputs that differ with the real ones, keeping the
 doc's lines that still match (elisions and placeholders).  Exit 0 when every
@@ -27,6 +29,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+from doctest_flags import Flags, commands_in
 
 # Seconds a command may take (slower ones are marked skip); a sanitizer
 # build's ctest raises it.
@@ -264,7 +268,7 @@ class Tally:
         self.ran = self.skipped = self.failed = 0
 
 
-def check_doc(path, repo, env, update, tally):
+def check_doc(path, repo, env, update, tally, flags):
     """Check one doc's fences, commands and paths; with update, rewrite the
     outputs that differ.  Returns the lines to write back, or None."""
     rel = os.path.relpath(path, repo)
@@ -288,6 +292,10 @@ def check_doc(path, repo, env, update, tally):
             shutil.rmtree(tmp, ignore_errors=True)
     check_paths(rel, lines, repo, tally)
     check_indented(rel, lines, tally)
+    for n, cmd in commands_in(lines, fenced_lines(lines), read_blocks(lines), body):
+        problem = flags.problem(cmd)
+        if problem:
+            fail(tally, rel, n, "%s: %s" % (problem, cmd))
     return apply_edits(lines, edits) if update and edits else None
 
 
@@ -418,9 +426,9 @@ def main(argv):
         print(__doc__)
         return 2
     bufdiff, repo = args[0], os.path.abspath(args[1])
-    env, tally = environment(bufdiff), Tally()
+    env, tally, flags = environment(bufdiff), Tally(), Flags(bufdiff)
     for path in docs(repo, args[2:]):
-        new = check_doc(path, repo, env, update, tally)
+        new = check_doc(path, repo, env, update, tally, flags)
         if new is not None:
             with open(path, "w", encoding="utf-8") as f:
                 f.write("\n".join(new))

@@ -60,6 +60,18 @@ CASES = [
     ("missing path", "See `cases/gone.yaml`.\n",
      ["names cases/gone.yaml, which does not exist"]),
     ("missing link", "See [it](gone.md).\n", ["links to gone.md, which does not exist"]),
+    ("flags", "Run `bufdiff run CASE --strategy S --json | jq .`, `bufdiff help fuzz`, "
+     "`bufdiff CMD --help`.\n" + F + "text\nbufdiff fuzz --strategy S [--count K | --time SEC]\n"
+     "             [--out DIR]\n" + F + "\n", []),
+    ("no such flag", "Run `bufdiff run CASE --no-such-flag`.\n",
+     ["bufdiff run takes no --no-such-flag"]),
+    ("no such command", "Run `bufdiff frobnicate CASE`.\n",
+     ["bufdiff has no command frobnicate"]),
+    ("a synopsis continued", F + "text\nbufdiff fuzz --strategy S\n     [--no-such]\n" + F + "\n",
+     ["bufdiff fuzz takes no --no-such"]),
+    ("a skipped command", "<!-- doctest: skip (slow) -->\n" + F
+     + "console\n$ bufdiff check cases/ --strategy one-shot \\\n    --no-such 2\n" + F + "\n",
+     ["bufdiff check takes no --no-such"]),
     ("indented block", "Run\n\n    bufdiff run x\n", ["an indented code block"]),
     ("indented in a list", "- Run\n\n    more of the item\n", []),
 ]
