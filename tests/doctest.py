@@ -378,18 +378,22 @@ def fenced_lines(lines):
 # ---- Paths the doc names.
 
 def check_paths(rel, lines, repo, tally):
-    """Every repository path named outside the fences, and every relative
-    link, exists; a path with a placeholder (`NAME`, `*`, `N`) is a
+    """Every repository path named outside the console blocks (which run,
+    and may name the files they write), and every relative link of the
+    prose, exists; a path with a placeholder (`NAME`, `*`, `N`) is a
     pattern, not a file."""
-    in_fence = fenced_lines(lines)
+    in_fence, consoles = fenced_lines(lines), set()
+    for b in read_blocks(lines):
+        if b.info == "console":
+            consoles.update(range(b.fence, b.end + 1))
     base = os.path.dirname(os.path.join(repo, rel))
     for n, line in enumerate(lines):
-        if n in in_fence:
+        if n in consoles:
             continue
         for m in PATH_RE.finditer(line):
             if not exists(repo, m.group(1)) and not is_pattern(line, m):
                 fail(tally, rel, n, "names %s, which does not exist" % m.group(1))
-        for m in LINK_RE.finditer(line):
+        for m in LINK_RE.finditer(line if n not in in_fence else ""):
             target = m.group(1)
             if "://" not in target and not target.startswith("mailto:") and \
                     not os.path.exists(os.path.join(base, target)):

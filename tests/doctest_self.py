@@ -59,6 +59,9 @@ CASES = [
      "`tests/test_NAME.c`, [it](../cases/here.yaml).\n", []),
     ("missing path", "See `cases/gone.yaml`.\n",
      ["names cases/gone.yaml, which does not exist"]),
+    ("missing path in a file", F + "yaml\n# from cases/gone.yaml\n" + F + "\n",
+     ["names cases/gone.yaml, which does not exist"]),
+    ("a path a command writes", F + "console\n$ echo > /dev/null cases/new.yaml\n" + F + "\n", []),
     ("missing link", "See [it](gone.md).\n", ["links to gone.md, which does not exist"]),
     ("flags", "Run `bufdiff run CASE --strategy S --json | jq .`, `bufdiff help fuzz`, "
      "`bufdiff CMD --help`.\n" + F + "text\nbufdiff fuzz --strategy S [--count K | --time SEC]\n"
