@@ -5,6 +5,7 @@
  * The bufferized executor runs them.  Decisions documents (plandoc.c) go
  * through the same key parsers.
  */
+#define _DEFAULT_SOURCE /* realpath */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -792,6 +793,25 @@ path_join(Loader *L, const char *dir, size_t ndir, const char *path)
 	return s;
 }
 
+/* Is dir the current directory?  (Then a command runs as it is: the
+ * reducer's candidates, which carry the original's workdir, ask the same
+ * command, and its cached answer.) */
+static bool
+is_cwd(const char *dir)
+{
+	char *a, *b;
+	bool same;
+
+	if (!strcmp(dir, "."))
+		return true;
+	a = realpath(dir, NULL);
+	b = a ? realpath(".", NULL) : NULL;
+	same = a && b && !strcmp(a, b);
+	free(a); /* (realpath's malloc) */
+	free(b);
+	return same;
+}
+
 /* A command the run's strategy names runs in the case file's directory,
  * or in `workdir:` taken from there (docs/external.md), so that `check`
  * finds a case's tools from anywhere.  Stdin and in-memory cases have
@@ -815,8 +835,8 @@ load_workdir(Loader *L, Run *r, const yaml_node_t *key, const yaml_node_t *v)
 		r->workdir = path_join(L, ".", 1, w);
 	else
 		r->workdir = path_join(L, file, slash == file ? 1 : (size_t)(slash - file), w);
-	if (!strcmp(r->workdir, "."))
-		r->workdir = NULL;
+	if (is_cwd(r->workdir))
+		r->workdir = NULL; /* one command text wherever the case came from */
 }
 
 static void
