@@ -12,6 +12,7 @@
  * fuzz.c keeps one repro per signature, a count and the seeds.  `bufdiff fuzz --merge` adds up the --json
  * summaries of several shards, buckets included.  See docs/fuzz.md.
  */
+#include <ctype.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -255,6 +256,42 @@ culprit_kinds(const RunOut *r, const Case *c)
 	return m;
 }
 
+static bool
+name_char(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_' || ch == '.' ||
+	       ch == '$' || ch == '-';
+}
+
+/* A tool's status as its kind: what precedes the first ':' ("exit 1",
+ * "answer", "killed by signal 11 (SIGSEGV)") as it is, the message after
+ * it with each `%name` and `@name` as `%_` and `@_` and each number as N
+ * (the values, lines and columns of one program; one kind of error, one
+ * bucket). */
+static void
+tool_kind(const char *status, char *buf, size_t n)
+{
+	size_t head = strcspn(status, ":");
+	Str b = {0};
+
+	str_put(&b, status, head);
+	for (const char *s = status + head; *s;) {
+		if ((*s == '%' || *s == '@') && name_char(s[1])) {
+			str_printf(&b, "%c_", *s++);
+			while (name_char(*s))
+				s++;
+		} else if (isdigit((unsigned char)*s)) {
+			str_puts(&b, "N");
+			while (isdigit((unsigned char)*s))
+				s++;
+		} else {
+			str_put(&b, s++, 1);
+		}
+	}
+	fmt_snprintf(buf, n, "%s", b.s && !b.oom ? b.s : status);
+	str_free(&b);
+}
+
 void
 fuzz_signature(const RunOut *r, const Case *c, char *buf, size_t n,
 	       SigInfo *info)
@@ -272,8 +309,11 @@ fuzz_signature(const RunOut *r, const Case *c, char *buf, size_t n,
 	}
 	while (k < SIG_CULPRITS && !(kinds >> k & 1))
 		k++; /* the most specific */
-	if (r->verdict == VERDICT_TOOL_ERROR)
-		fmt_snprintf(buf, n, "tool-error: %s", r->tool.status);
+	if (r->verdict == VERDICT_TOOL_ERROR) {
+		char kind[sizeof r->tool.status];
+		tool_kind(r->tool.status, kind, sizeof kind);
+		fmt_snprintf(buf, n, "tool-error: %s", kind);
+	}
 	else if (r->status == STATUS_BAD)
 		fmt_snprintf(buf, n, "error");
 	else
@@ -788,15 +828,16 @@ merge_report(Merged *m, int rc, bool json, FILE *out)
 	strmap_clear(&m->refusals.index);
 	if (!rc && json) {
 		Str b = {0};
-		char *s;
+		char *s, rate[48];
 		str_printf(&b, "{\"programs\": %ld, \"failures\": %ld, "
 			   "\"skipped\": %ld, \"tool_errors\": %ld, "
 			   "\"tool_calls\": %ld, \"tool_seconds\": %.3f, "
-			   "\"seconds\": %.3f, \"programs_per_s\": %.1f, "
+			   "\"seconds\": %.3f, \"programs_per_s\": %s, "
 			   "\"repros\": [%s], \"interrupted\": %s, "
 			   "\"shards\": %d, ",
 			   m->sums[0], m->sums[1], m->sums[2], m->sums[3], m->sums[4],
-			   m->tool_seconds, m->seconds, m->rate,
+			   m->tool_seconds, m->seconds,
+			   fuzz_rate_of(m->rate, rate, sizeof rate),
 			   m->repros.s ? m->repros.s : "",
 			   m->interrupted ? "true" : "false", m->shards);
 		refusals_json(&b, m->refused, &m->refusals);
