@@ -263,11 +263,17 @@ name_char(char ch)
 	       ch == '$' || ch == '-';
 }
 
+static bool
+word_char(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_' || ch == '.';
+}
+
 /* A tool's status as its kind: what precedes the first ':' ("exit 1",
- * "answer", "killed by signal 11 (SIGSEGV)") as it is, the message after
- * it with each `%name` and `@name` as `%_` and `@_` and each number as N
- * (the values, lines and columns of one program; one kind of error, one
- * bucket). */
+ * "answer", "killed by signal 11 (SIGSEGV)") as it is; in the message
+ * after it each `%name` and `@name` becomes `%_` and `@_`, and each word
+ * with a digit (a number, a line or column, a name like 'v12' or a type
+ * like 4x8xf32) N: the values of one program, not the kind of error. */
 static void
 tool_kind(const char *status, char *buf, size_t n)
 {
@@ -276,17 +282,22 @@ tool_kind(const char *status, char *buf, size_t n)
 
 	str_put(&b, status, head);
 	for (const char *s = status + head; *s;) {
+		size_t w = 0;
 		if ((*s == '%' || *s == '@') && name_char(s[1])) {
 			str_printf(&b, "%c_", *s++);
 			while (name_char(*s))
 				s++;
-		} else if (isdigit((unsigned char)*s)) {
-			str_puts(&b, "N");
-			while (isdigit((unsigned char)*s))
-				s++;
-		} else {
-			str_put(&b, s++, 1);
+			continue;
 		}
+		while (word_char(s[w]))
+			w++;
+		if (!w)
+			w = 1;
+		if (strpbrk(s, "0123456789") && strcspn(s, "0123456789") < w)
+			str_puts(&b, "N");
+		else
+			str_put(&b, s, w);
+		s += w;
 	}
 	fmt_snprintf(buf, n, "%s", b.s && !b.oom ? b.s : status);
 	str_free(&b);
