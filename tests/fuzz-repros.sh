@@ -110,7 +110,7 @@ grep -q "^stats: 30 programs, [0-9.]* programs/s, 4 failures in 1 buckets, 0 unr
 	fail "the last stats line: $(grep ^stats: log.err | tail -1)"
 "$B" "${F[@]}" --out quiet --stats-every 0 >/dev/null 2>q.err
 grep -q "^stats:" q.err && fail "--stats-every 0 prints stats lines"
-python3 - log/fuzz-stats.json >stats.txt <<'EOF'
+python3 - log/.fuzz-stats.json >stats.txt <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[1]))
 print(sorted(j))
@@ -130,10 +130,10 @@ seeds() { python3 -c 'import json,sys; print(*[m["seed"] for f in sys.argv[1:] f
 [ "$(seeds p1.json p2.json p3.json)" = "$(seeds whole.json)" ] ||
 	fail "resumed: $(seeds p1.json p2.json p3.json) vs $(seeds whole.json)"
 jf p3.json next_seed 69
-jf part/fuzz-stats.json first_seed 5
+jf part/.fuzz-stats-1-of-3.json first_seed 5
 "$B" "${S[@]}" --count 7 --out part --resume --mix loops 2>resume.err
 [ $? = 2 ] || fail "--resume of another campaign is not refused"
-grep -qx "part/fuzz-stats.json:1:1: error: --resume: the campaign recorded here differs in mix" resume.err ||
+grep -qx "part/.fuzz-stats-1-of-3.json:1:1: error: --resume: the campaign recorded here differs in mix" resume.err ||
 	fail "resume error: $(cat resume.err)"
 "$B" "${S[@]}" --count 7 --resume 2>/dev/null
 [ $? = 2 ] || fail "--resume without --out"
@@ -167,7 +167,7 @@ grep -qx "seed 0: the time is up: kept unreduced" slow.err || fail "unreduced lo
 grep -q "Reduced from" slow/exec-0.yaml && fail "a repro reduced after the time was up"
 grep -q "^about: \"found by bufdiff fuzz --strategy 'exec:sh .*slow.sh' --seed 0 --count 1 --mix slices,matmul,loops,branches,async,calls,forall,cfg,generate --max-ops 12\.\"$" slow/exec-0.yaml ||
 	fail "unreduced about: $(grep ^about: slow/exec-0.yaml)"
-jf slow/fuzz-stats.json unreduced 1
+jf slow/.fuzz-stats.json unreduced 1
 
 [ $fails = 0 ] && echo "fuzz-repros: ok"
 exit $((fails > 0))

@@ -193,7 +193,7 @@ typedef struct FuzzOpts {
 	bool progress;          /* a progress line on stderr (a terminal) */
 	bool lazy_out;          /* out is the default: made at the first repro */
 	int stats_every;        /* a stats line on stderr every N s (0: none) */
-	bool stats_file;        /* keep out/fuzz-stats.json (fuzz_log.c) */
+	bool stats_file;        /* keep out/.fuzz-stats.json (fuzz_log.c) */
 	uint64_t first_seed;    /* the campaign's first seed: seed, or the
 				 * resumed campaign's (the stats file's) */
 	GenOpts gen;
@@ -293,7 +293,7 @@ void fuzz_seed_command(const FuzzOpts *o, const Case *c, uint64_t seed,
 
 /* ---------------------------------------------------------- fuzz_log.c */
 
-#define FUZZ_STATS_FILE "fuzz-stats.json"
+#define FUZZ_STATS_FILE ".fuzz-stats.json" /* shard I of N: -I-of-N */
 
 double fuzz_now(void);          /* CLOCK_MONOTONIC seconds */
 /* Before a line on stderr: clears the progress line on a terminal. */
@@ -305,7 +305,7 @@ const char *fuzz_rate_of(double rate, char *buf, size_t n);
 /* "stats: N programs, R programs/s, F failures in B buckets, U
  * unreduced, next seed S, T s" on stderr. */
 void fuzz_stats_line(const FuzzOpts *o, const FuzzStats *st);
-/* o->out/fuzz-stats.json (when o->stats_file): the campaign and its
+/* o->out/.fuzz-stats.json (when o->stats_file): the campaign and its
  * figures so far (docs/fuzz.md lists the fields); 0, -1 not written. */
 int fuzz_stats_write(const FuzzOpts *o, const FuzzStats *st, bool done);
 /* --resume: o->seed and o->first_seed from o->out's stats file, which

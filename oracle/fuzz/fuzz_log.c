@@ -2,7 +2,7 @@
  * fuzz_log.c: what a campaign says while it runs, for a log as much as
  * for a terminal: the start of each log line (no blank lines off a
  * terminal), rates in significant digits, the periodic stats line, the
- * stats file (`--out DIR`, DIR/fuzz-stats.json, Jansson) that `--resume`
+ * stats file (`--out DIR`, DIR/.fuzz-stats.json, Jansson) that `--resume`
  * continues from, and each failure's messages for `--json`.
  */
 #include <errno.h>
@@ -72,12 +72,19 @@ fuzz_stats_line(const FuzzOpts *o, const FuzzStats *st)
 
 /* ---- the stats file */
 
+/* DIR/.fuzz-stats.json, or DIR/.fuzz-stats-I-of-N.json for shard I of
+ * N (shards may share a directory).  Hidden: a glob of DIR's .json files (the
+ * shards' summaries) and `ls DIR` (the repros) do not see it. */
 static char *
-stats_path(const char *dir)
+stats_path(const FuzzOpts *o)
 {
 	Str b = {0};
 
-	str_printf(&b, "%s/%s", dir, FUZZ_STATS_FILE);
+	if (o->nshards > 1)
+		str_printf(&b, "%s/.fuzz-stats-%d-of-%d.json", o->out, o->shard,
+			   o->nshards);
+	else
+		str_printf(&b, "%s/%s", o->out, FUZZ_STATS_FILE);
 	return str_take(&b);
 }
 
@@ -134,7 +141,7 @@ fuzz_stats_write(const FuzzOpts *o, const FuzzStats *st, bool done)
 
 	if (!o->stats_file)
 		return 0;
-	path = stats_path(o->out);
+	path = stats_path(o);
 	str_printf(&t, "%s.tmp", path ? path : "");
 	tmp = str_take(&t);
 	j = stats_json(o, st, done);
@@ -187,7 +194,7 @@ campaign_differs(const FuzzOpts *o, json_t *saved)
 int
 fuzz_resume(FuzzOpts *o)
 {
-	char *path = stats_path(o->out);
+	char *path = stats_path(o);
 	json_error_t e;
 	json_t *j, *next, *first;
 	const char *diff;
