@@ -172,23 +172,24 @@ resume_fail(const char *path, int line, int col, const char *msg,
 }
 
 /* The recorded campaign is this one: the same strategy, shard and
- * generator options (names the first that differs, or NULL). */
-static const char *
-campaign_differs(const FuzzOpts *o, json_t *saved)
+ * generator options (the first key that differs into buf: true). */
+static bool
+campaign_differs(const FuzzOpts *o, json_t *saved, char *buf, size_t n)
 {
 	json_t *now = campaign_json(o);
-	const char *key, *diff = NULL;
+	const char *key;
 	json_t *v;
 
+	*buf = 0;
 	if (!now)
-		return "out of memory";
+		fmt_snprintf(buf, n, "out of memory");
 	json_object_foreach(now, key, v) {
 		json_t *w = json_object_get(saved, key);
-		if (!diff && !(w ? json_equal(v, w) : json_is_null(v)))
-			diff = key;
+		if (!*buf && !(w ? json_equal(v, w) : json_is_null(v)))
+			fmt_snprintf(buf, n, "%s", key);
 	}
 	json_decref(now);
-	return diff;
+	return *buf != 0;
 }
 
 int
@@ -197,7 +198,7 @@ fuzz_resume(FuzzOpts *o)
 	char *path = stats_path(o);
 	json_error_t e;
 	json_t *j, *next, *first;
-	const char *diff;
+	char diff[64];
 	int rc = 0;
 
 	if (!path)
@@ -211,7 +212,7 @@ fuzz_resume(FuzzOpts *o)
 		   !json_is_integer(first = json_object_get(j, "first_seed"))) {
 		rc = resume_fail(path, 1, 1, "--resume: no integer next_seed "
 				 "and first_seed", NULL);
-	} else if ((diff = campaign_differs(o, j))) {
+	} else if (campaign_differs(o, j, diff, sizeof diff)) {
 		rc = resume_fail(path, 1, 1, "--resume: the campaign recorded "
 				 "here differs in ", diff);
 	} else {
