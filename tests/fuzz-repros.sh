@@ -102,7 +102,8 @@ jf js.json failure_messages.3.seed 29
 jf tool.json failure_messages.9.tool.status '"answer: 1:12: unknown value %nosuchv1"'
 for j in js.json tool.json; do # the schema (skipped without python3-jsonschema)
 	python3 "$SRC/tests/schema.py" "$SRC/docs/report.schema.json" --def fuzz_summary $j >/dev/null
-	[ $? = 0 ] || [ $? = 77 ] || fail "$j does not follow docs/report.schema.json"
+	v=$?
+	[ $v = 0 ] || [ $v = 77 ] || fail "$j does not follow docs/report.schema.json"
 done
 
 # ---- a log: no blank lines, no carriage returns, stats lines (every
