@@ -154,6 +154,13 @@ for flag in "--strategy one-shot" "--seed 3" "--count 5" "--out x" "--no-reduce"
 done
 "$B" fuzz --merge whole.json --json >/dev/null
 [ $? = 1 ] || fail "--merge --json is refused"
+# shards left failures unreduced: --merge adds them up
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); j["unreduced"]=2; print(json.dumps(j))' \
+	whole.json >u.json
+"$B" fuzz --merge u.json u.json --json >um.json
+jf um.json unreduced 4
+"$B" fuzz --merge u.json u.json | grep -qx "4 failures left unreduced: the time was up" ||
+	fail "merged unreduced line"
 
 # ---- rates: significant digits, never "0 programs/s"; the --time budget
 # includes reduction: the tool takes 1 s on a program with a matmul (seed

@@ -591,6 +591,7 @@ typedef struct Merged {
 	int nrepros;
 	Buckets bs;
 	long refused;   /* refusals by design (none in older summaries) */
+	long unreduced; /* failures kept whole: the time was up (issue 25) */
 	Buckets refusals; /* by reason */
 } Merged;
 
@@ -742,6 +743,11 @@ merge_summary(Merged *m, const char *path, const char *text, int line,
 			rc = merge_fail(path, text, (Loc){line, 1},
 					"a bad count in a fuzz summary: ",
 					"refused");
+		v = json_object_get(j, "unreduced");
+		if (v && !rc && !add_count(&m->unreduced, v))
+			rc = merge_fail(path, text, (Loc){line, 1},
+					"a bad count in a fuzz summary: ",
+					"unreduced");
 		json_array_foreach(json_object_get(j, "refusals"), i, v)
 			if (!rc && !merge_counted(&m->refusals, v, "reason"))
 				rc = merge_fail(path, text, (Loc){line, 1},
@@ -844,11 +850,12 @@ merge_report(Merged *m, int rc, bool json, FILE *out)
 			   "\"skipped\": %ld, \"tool_errors\": %ld, "
 			   "\"tool_calls\": %ld, \"tool_seconds\": %.3f, "
 			   "\"seconds\": %.3f, \"programs_per_s\": %s, "
+			   "\"unreduced\": %ld, "
 			   "\"repros\": [%s], \"interrupted\": %s, "
 			   "\"shards\": %d, ",
 			   m->sums[0], m->sums[1], m->sums[2], m->sums[3], m->sums[4],
 			   m->tool_seconds, m->seconds,
-			   fuzz_rate_of(m->rate, rate, sizeof rate),
+			   fuzz_rate_of(m->rate, rate, sizeof rate), m->unreduced,
 			   m->repros.s ? m->repros.s : "",
 			   m->interrupted ? "true" : "false", m->shards);
 		refusals_json(&b, m->refused, &m->refusals);
@@ -865,6 +872,9 @@ merge_report(Merged *m, int rc, bool json, FILE *out)
 		       "in %d bucket%s%s\n", m->shards, m->sums[0], m->sums[1],
 		       m->sums[3], m->bs.n, m->bs.n == 1 ? "" : "s",
 		       m->interrupted ? " (interrupted)" : "");
+		if (m->unreduced)
+			fprintf(out, "%ld failure%s left unreduced: the time was "
+				"up\n", m->unreduced, m->unreduced == 1 ? "" : "s");
 		refusals_print(out, m->refused, m->sums[0], &m->refusals);
 		buckets_print(out, &m->bs);
 		constructs_print(out, m->constructs);
