@@ -53,6 +53,20 @@ cp "$tmp/corpus/tools/tool.sh" "$tmp/tool.sh"
 expect 1 "$B" run --allow-exec corpus/sub/near.yaml --strategy "exec:sh tool.sh"
 has "  command: bufdiff print corpus/sub/near.yaml | sh tool.sh"
 
+# fuzz's and reduce's repros say where the command ran (workdir:, the
+# absolute directory), so they run it there from anywhere
+cp "$S/tests/tools/free-in-branch.sh" "$tmp/corpus/tools/leaky.sh"
+(cd "$tmp/corpus/tools" && "$B" fuzz --strategy "exec:sh leaky.sh" --count 30 --out "$tmp/rp" --no-reduce --quiet) >"$out" 2>"$err"
+ls "$tmp"/rp/*.yaml >/dev/null 2>&1 || fail "fuzz found nothing"
+for f in "$tmp"/rp/*.yaml; do
+	grep -qxF "    workdir: \"$tmp/corpus/tools\"" "$f" || fail "no workdir in $f"
+done
+expect 1 "$B" check --allow-exec "$tmp/rp"   # must agree, and does not
+hasnt "tool-error"
+expect 0 "$B" reduce --allow-exec "$tmp/corpus/sub/near.yaml" --out "$tmp/red.yaml"
+grep -qxF "    workdir: \"$tmp/corpus/tools\"" "$tmp/red.yaml" || fail "no workdir in the reduced case"
+(cd / && "$B" check --allow-exec "$tmp/red.yaml") >"$out" 2>"$err" || fail "the reduced case from /"
+
 # workdir: on a run without a command is an error at the key
 cat >"$tmp/bad.yaml" <<'BAD'
 case: bad
