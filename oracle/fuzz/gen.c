@@ -148,6 +148,9 @@ gen_case_stats(uint64_t seed, const GenOpts *o, const char *strategy,
 	str_printf(&yaml, "  n: %d\nruns:\n  - strategy: ", gen_pick(g, 4));
 	yaml_quoted(&yaml, strategy, strlen(strategy)); /* (always: gen-digest) */
 	str_puts(&yaml, "\n");
+	/* a command runs where the campaign does, also from a repro kept
+	 * elsewhere (nothing for the built-ins: gen-digest's hash) */
+	emit_workdir(&yaml, strategy_parse(strategy), NULL);
 	str_free(&prog);
 	str_free(&sh.helpers);
 	mem_free(g);
