@@ -73,7 +73,7 @@ START_TEST(seed_page_has_every_panel_and_the_blame)
 	ck_assert(strstr(s, "<div class=\"ln reader\" id=\"line-6\""));
 	ck_assert(strstr(s, "<div class=\"ln writer\" id=\"line-5\""));
 	ck_assert(strstr(s, "<div class=\"ln victim\" id=\"line-4\""));
-	graph_dot(&dot, c->prog, &o);
+	graph_dot(&dot, c, &o);
 	ck_assert(!dot.oom);
 	ck_assert_msg(strstr(dot.s, "class=\"blame\", label=\"stale-read of %x "
 			     "(run 2, 4)\""), "%s", dot.s);
@@ -90,7 +90,7 @@ START_TEST(loop_graph_has_its_back_edge)
 	Case *c = checked("loops/cross-iteration-read.yaml", &o);
 	Str dot = {0};
 
-	graph_dot(&dot, c->prog, &o);
+	graph_dot(&dot, c, &o);
 	/* the yield (line 10) feeds %acc of the next trip */
 	ck_assert_msg(strstr(dot.s, "label=\"next trip\""), "%s", dot.s);
 	ck_assert_msg(strstr(dot.s, "label=\"init\""), "%s", dot.s);
