@@ -38,10 +38,20 @@ checked(const char *rel, Outcome *o)
 	Case *c = NULL;
 
 	fmt_snprintf(path, sizeof path, "%s/cases/%s", SRCDIR, rel);
-	check_file(&(RunConfig){.nrandom = 8, .record = true}, path, NULL, true,
-		   &c, o);
+	check_file(&(RunConfig){.nrandom = 8, .record = true, .report = true},
+		   path, NULL, true, &c, o);
 	ck_assert_msg(o->status == STATUS_OK, "%s: %s", rel, o->why);
 	return c;
+}
+
+static int
+count(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (; (s = strstr(s, what)); s += strlen(what))
+		n++;
+	return n;
 }
 
 static char *
@@ -60,8 +70,8 @@ START_TEST(seed_page_has_every_panel_and_the_blame)
 	char *s = page(c, &o);
 	Str dot = {0};
 	static const char *const ids[] = {
-		"summary", "program", "graph", "timeline", "memory", "mt",
-		"decisions", "dtable", "errors", "ready", NULL
+		"summary", "cause", "program", "graph", "timeline", "memory", "mt",
+		"decisions", "dtable", "errors", NULL
 	};
 
 	for (int i = 0; ids[i]; i++) {
@@ -71,12 +81,27 @@ START_TEST(seed_page_has_every_panel_and_the_blame)
 	}
 	/* reader z (line 6), writer y (line 5), victim x (its func, line 4) */
 	ck_assert(strstr(s, "<div class=\"ln reader\" id=\"line-6\""));
-	ck_assert(strstr(s, "<div class=\"ln writer\" id=\"line-5\""));
+	ck_assert(strstr(s, "<div class=\"ln writer culprit\" id=\"line-5\""));
 	ck_assert(strstr(s, "<div class=\"ln victim\" id=\"line-4\""));
+	/* the culprit y:x of runs 2 and 4: a badge on its line, its cells in
+	 * the decisions table; the fix line of each failing run; no visible
+	 * `ready` (the body's attribute) */
+	ck_assert(strstr(s, "<span class=\"badge\">culprit y:x (run 2, 4)</span>"
+			 "</div>"));
+	ck_assert_int_eq(count(s, "<td class=\"inplace culprit\">y:x<span "
+			       "class=\"badge\">culprit</span></td>"), 2);
+	ck_assert_int_eq(count(s, "<p class=\"fix\">fix: y:x -&gt; y:new "
+			       "(one-shot takes y:new: conflict: read of %x by %z at "), 2);
+	ck_assert_int_eq(count(s, "<p class=\"viol\"><b>stale-read</b> in %z at "), 2);
+	ck_assert(!strstr(s, ">ready<"));
+	ck_assert(strstr(s, "document.body.setAttribute('data-ready','1');"));
 	graph_dot(&dot, c, &o);
 	ck_assert(!dot.oom);
 	ck_assert_msg(strstr(dot.s, "class=\"blame\", label=\"stale-read of %x "
 			     "(run 2, 4)\""), "%s", dot.s);
+	ck_assert_msg(strstr(dot.s, "\\nline 5\\nculprit y:x (run 2, 4)\", "
+			     "class=\"culprit\""), "%s", dot.s);
+	ck_assert_int_eq(count(dot.s, "class=\"culprit\""), 1);
 	str_free(&dot);
 	mem_free(s);
 	outcome_clear(&o);
@@ -94,7 +119,11 @@ START_TEST(loop_graph_has_its_back_edge)
 	/* the yield (line 10) feeds %acc of the next trip */
 	ck_assert_msg(strstr(dot.s, "label=\"next trip\""), "%s", dot.s);
 	ck_assert_msg(strstr(dot.s, "label=\"init\""), "%s", dot.s);
-	ck_assert_msg(strstr(dot.s, "stale-read of %x (run 1)"), "%s", dot.s);
+	/* the blamed edge says on which trips: written on trip 0, read on 1 */
+	ck_assert_msg(strstr(dot.s, "stale-read of %x (run 1)\\nwritten on trip 0 "
+			     "of the for at cross-iteration-read.yaml:8:5\\nread on "
+			     "trip 1 of the for at cross-iteration-read.yaml:8:5\""),
+		      "%s", dot.s);
 	str_free(&dot);
 	outcome_clear(&o);
 	case_free(c);
@@ -156,6 +185,44 @@ START_TEST(free_under_pending_launch_releases_nothing)
 }
 END_TEST
 
+/* Six runs whose peaks all sit at the chart's top right corner (the
+ * last step, the most bytes): every peak label stays inside the viewBox
+ * by its estimated extent (0.6 of the 11-unit font per character), and
+ * the labels do not overprint (main drew them at y=-3.0 and beyond the
+ * right edge). */
+START_TEST(peak_labels_stay_inside_the_chart)
+{
+	MemPoint pts[2] = {{1, 10, NULL, 3, -1}, {2, 123456789, NULL, 4, -1}};
+	MemSeries one = {.p = pts, .n = 2, .cap = 2};
+	const MemSeries *s[6] = {&one, &one, &one, &one, &one, &one};
+	const char *labels[6] = {"a", "b", "c", "d", "e", "f"};
+	Str b = {0};
+	const char *t;
+	double w, h, last = -1;
+	int n = 0;
+
+	html_chart(&b, s, labels, 6);
+	ck_assert(!b.oom);
+	ck_assert(strstr(b.s, "<svg id=\"mt\" xmlns=\"http://www.w3.org/2000/svg\" "
+			 "width=\"100%\" viewBox=\"0 0 "));
+	ck_assert_int_eq(sscanf(strstr(b.s, "viewBox=\"0 0 ") + 13, "%lf %lf", &w,
+				&h), 2);
+	ck_assert(w == 1000);
+	for (t = b.s; (t = strstr(t, "<text class=\"peak\" x=\"")); t++, n++) {
+		double x, y;
+		ck_assert_int_eq(sscanf(t, "<text class=\"peak\" x=\"%lf\" y=\"%lf\"",
+					&x, &y), 2);
+		ck_assert(strstr(t, ">peak 123456789 B</text>"));
+		ck_assert_msg(x >= 0 && x + 0.6 * 11 * 16 <= w, "x %g", x);
+		ck_assert_msg(y - 0.8 * 11 >= 0 && y + 0.2 * 11 <= h, "y %g", y);
+		ck_assert_msg(y - last >= 11, "y %g after %g", y, last);
+		last = y;
+	}
+	ck_assert_int_eq(n, 6);
+	str_free(&b);
+}
+END_TEST
+
 START_TEST(page_under_oom)
 {
 	Outcome o;
@@ -197,6 +264,7 @@ html_suite(void)
 	tcase_add_test(t, loop_graph_has_its_back_edge);
 	tcase_add_test(t, series_peak_is_peak_bytes);
 	tcase_add_test(t, free_under_pending_launch_releases_nothing);
+	tcase_add_test(t, peak_labels_stay_inside_the_chart);
 	tcase_add_test(t, page_under_oom);
 	suite_add_tcase(s, t);
 	return s;

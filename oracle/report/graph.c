@@ -254,9 +254,12 @@ graph_dot(Str *b, const Case *c, const Outcome *o)
 	Str e = {0};
 	G g = {b, &e, o};
 
+	/* monospace everywhere: Graphviz sizes the drawing by Courier's
+	 * widths (0.6 em a character), which is what a browser's monospace
+	 * draws, so no label sticks out of the SVG */
 	str_puts(b, "digraph defuse {\n  rankdir=TB; fontname=\"monospace\"; "
 		 "fontsize=10;\n  node [shape=box, fontname=\"monospace\", "
-		 "fontsize=10];\n  edge [fontname=\"sans-serif\", fontsize=9];\n");
+		 "fontsize=10];\n  edge [fontname=\"monospace\", fontsize=9];\n");
 	for (int f = 0; f < p->nfuncs; f++) {
 		const Func *fn = p->funcs[f];
 		str_printf(b, "  subgraph cluster_f%d {\n  label=\"@", f);
