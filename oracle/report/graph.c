@@ -256,9 +256,11 @@ graph_dot(Str *b, const Case *c, const Outcome *o)
 
 	/* monospace everywhere: Graphviz sizes the drawing by Courier's
 	 * widths (0.6 em a character), which is what a browser's monospace
-	 * draws, so no label sticks out of the SVG */
-	str_puts(b, "digraph defuse {\n  rankdir=TB; fontname=\"monospace\"; "
-		 "fontsize=10;\n  node [shape=box, fontname=\"monospace\", "
+	 * draws; and a quarter inch of pad, for the edge label it places at
+	 * the drawing's very edge: no label sticks out of the SVG */
+	str_puts(b, "digraph defuse {\n  rankdir=TB; pad=0.25; "
+		 "fontname=\"monospace\"; fontsize=10;\n  node [shape=box, "
+		 "fontname=\"monospace\", "
 		 "fontsize=10];\n  edge [fontname=\"monospace\", fontsize=9];\n");
 	for (int f = 0; f < p->nfuncs; f++) {
 		const Func *fn = p->funcs[f];

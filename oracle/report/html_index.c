@@ -112,7 +112,7 @@ row(Str *b, const JEntry *e, json_t *cause, int i)
 	cell(b, NULL, field(cause, "verdict"));
 	cell(b, NULL, field(cause, "violation"));
 	cell(b, NULL, field(cause, "at"));
-	cell(b, "culprit", field(cause, "culprits"));
+	cell(b, "culprits", field(cause, "culprits"));
 	cell(b, "fix", field(cause, "fix"));
 	cell(b, NULL, e->msg);
 	str_puts(b, "</tr>\n");

@@ -107,6 +107,11 @@ grep -qF 'next trip' loop.html || fail "loop.html: no back edge"
 grep -qF '>written on trip 0 of the for at cross&#45;iteration&#45;read.yaml:8:5</text>' loop.html || fail "loop.html: no writer's trip on the edge"
 grep -qF '>read on trip 1 of the for at cross&#45;iteration&#45;read.yaml:8:5</text>' loop.html || fail "loop.html: no reader's trip on the edge"
 count 1 '<p class="trips">written on trip 0 of the for at ' loop.html
+# and in which arm of an if, or after which edge of a CFG
+expect 0 "$bufdiff" run "$src/cases/lastuse/branches.yaml" --html branch.html
+grep -qF '>written on trip 0 of the for at branches.yaml:7:5, in the else&#45;branch of the if at branches.yaml:9:7</text>' branch.html || fail "branch.html: no arm on the edge"
+expect 0 "$bufdiff" run "$src/cases/cfg/view-on-back-edge.yaml" --html cfg.html
+grep -qF '>written in ^bb1 after the edge ^bb1 &lt;&#45; ^bb2 (branch 2 of the body) at view&#45;on&#45;back&#45;edge.yaml:19:5</text>' cfg.html || fail "cfg.html: no edge of the CFG on the blamed edge"
 expect 0 "$bufdiff" run "$src/cases/async/two-streams-race.yaml" --html async.html
 grep -qF '>stream 2</text>' async.html || fail "async.html: no lane of stream 2"
 grep -qF 'class="ev viol race"' async.html || fail "async.html: no racing access"
@@ -160,7 +165,7 @@ runs:
 EOF
 expect 1 "$bufdiff" check two --html both
 count 1 '<span class="ok" data-n="1">1 passed</span>, <span class="bad" data-n="1">1 failed</span>' both/index.html
-count 1 '<tr class="bad"><td data-key="1">1</td><td><a href="case-0001.html">index/fails</a></td><td>two/fails.yaml</td><td class="status bad" data-key="1">FAIL</td><td>diverge</td><td>stale-read</td><td>%z at two/fails.yaml:5:5</td><td class="culprit">y:x</td><td class="fix">y:x -&gt; y:new (one-shot takes y:new: ' both/index.html
+count 1 '<tr class="bad"><td data-key="1">1</td><td><a href="case-0001.html">index/fails</a></td><td>two/fails.yaml</td><td class="status bad" data-key="1">FAIL</td><td>diverge</td><td>stale-read</td><td>%z at two/fails.yaml:5:5</td><td class="culprits">y:x</td><td class="fix">y:x -&gt; y:new (one-shot takes y:new: ' both/index.html
 count 1 '<tr class="ok"><td data-key="2">2</td>' both/index.html
 grep -qF "<table id=\"index\" class=\"sortable\"><thead><tr><th>#</th><th>case</th><th>file</th><th>status</th><th>verdict</th><th>violation</th><th>location</th><th>culprits</th><th>fix</th><th>message</th></tr></thead>" both/index.html || fail "index: columns"
 : >plain
