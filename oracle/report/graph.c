@@ -199,10 +199,9 @@ has_edge(const RunOut *ro, int w, int a, int before)
 static void
 trips_label(Str *b, const Case *c, const RunOut *r, const Violation *v)
 {
-	const char *base = strrchr(c->file, '/');
 	char t[1024], *s = t, *semi;
 
-	html_violation_trips(t, sizeof t, base ? base + 1 : c->file, c->prog, r,
+	html_violation_trips(t, sizeof t, html_base_name(c->file), c->prog, r,
 			     v);
 	while (*s) {
 		if ((semi = strstr(s, "; ")))

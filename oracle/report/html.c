@@ -67,7 +67,8 @@ static const char style[] =
 	"margin:.6em 0}#cause h3{font-size:1em;margin:.2em 0}#cause p{margin:.15em 0}"
 	"#cause .trips{color:#555;margin-left:1.5em}"
 	"#cause .fix{font-family:monospace}"
-	"tr.bad td{background:#fdecec}td.status.bad{font-weight:bold}"
+	"tr.failed td{background:#fdecec}td.status.bad{font-weight:bold}"
+	"#index td{vertical-align:top}"
 	"table.sortable th{cursor:pointer}"
 	"th[aria-sort=ascending]::after{content:' \\25B2'}"
 	"th[aria-sort=descending]::after{content:' \\25BC'}";

@@ -76,6 +76,14 @@ put_lines(Str *b, const char *s, const char *cls)
 	}
 }
 
+const char *
+html_base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
 /* ---- culprits */
 
 bool
@@ -153,7 +161,7 @@ cause_run(Str *b, const Case *c, const RunOut *r, int i)
 		const Violation *v = &r->ex.viols[j];
 		str_printf(b, "<p class=\"viol\"><b>%s</b> in ", vkind_names[v->kind]);
 		if (cap_open(&k))
-			report_violation_at(k.f, c, r, v);
+			report_violation_at(k.f, c->file, c->prog, r, v);
 		html_put(b, cap_text(&k));
 		cap_free(&k);
 		str_puts(b, "</p>\n");
@@ -256,7 +264,8 @@ cause_fields(json_t *j, const Case *c, const RunOut *r)
 		ok = !json_object_set_new(j, "violation",
 					  json_string(vkind_names[v->kind]));
 		if (cap_open(&k))
-			report_violation_at(k.f, c, r, v);
+			report_violation_at(k.f, html_base_name(c->file), c->prog,
+					    r, v);
 		ok = ok && set_captured(j, "at", cap_text(&k), "");
 		cap_free(&k);
 	}

@@ -95,6 +95,20 @@ cell(Str *b, const char *cls, const char *text)
 	str_puts(b, "</td>");
 }
 
+/* The fix's decision to flip ("y:x -> y:new"), the whole line (what
+ * one-shot takes there, and why) on hover. */
+static void
+fix_cell(Str *b, const char *fix)
+{
+	const char *why = strstr(fix, " (");
+
+	str_puts(b, "<td class=\"fix\" title=\"");
+	html_put(b, fix);
+	str_puts(b, "\">");
+	xml_escape(b, fix, why ? (size_t)(why - fix) : strlen(fix));
+	str_puts(b, "</td>");
+}
+
 static void
 row(Str *b, const JEntry *e, json_t *cause, int i)
 {
@@ -102,7 +116,7 @@ row(Str *b, const JEntry *e, json_t *cause, int i)
 	bool ok = e->status == STATUS_OK;
 
 	str_printf(b, "<tr class=\"%s\"><td data-key=\"%d\">%d</td><td><a "
-		   "href=\"%s\">", ok ? "ok" : "bad", i + 1, i + 1,
+		   "href=\"%s\">", ok ? "passed" : "failed", i + 1, i + 1,
 		   html_page_name(i, page, sizeof page));
 	html_put(b, e->name ? e->name : "?");
 	str_puts(b, "</a></td>");
@@ -113,7 +127,7 @@ row(Str *b, const JEntry *e, json_t *cause, int i)
 	cell(b, NULL, field(cause, "violation"));
 	cell(b, NULL, field(cause, "at"));
 	cell(b, "culprits", field(cause, "culprits"));
-	cell(b, "fix", field(cause, "fix"));
+	fix_cell(b, field(cause, "fix"));
 	cell(b, NULL, e->msg);
 	str_puts(b, "</tr>\n");
 }

@@ -860,10 +860,10 @@ report_fail_reason(FILE *out, const Case *c, const Outcome *o)
 /* ---- pieces of a run's text report, for the pages (html.c) */
 
 void
-report_violation_at(FILE *out, const Case *c, const RunOut *r,
-		    const Violation *v)
+report_violation_at(FILE *out, const char *file, const Program *p,
+		    const RunOut *r, const Violation *v)
 {
-	Rep R = {out, c->file, c->prog, r->bp};
+	Rep R = {out, file, p, r->bp};
 
 	who(&R, v->at);
 }

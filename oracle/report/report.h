@@ -41,14 +41,14 @@ int report_json(FILE *out, const Case *c, const Outcome *o);
  * culprits y:x"); nothing when no run failed with a violation or culprit. */
 void report_fail_reason(FILE *out, const Case *c, const Outcome *o);
 
-/* Pieces of report_run_text for run r of case c, for the pages: the
- * instruction of violation v in words ("%z at F:6:5"); the loop trips
- * and branch arms of its write and read, located in `file` ("    written
- * on trip 0 of the for at F:8:5; read on trip 1 ...\n"; nothing when
- * both were straight-line); the culprits ("y:x"); the "  fix: ...\n"
+/* Pieces of report_run_text for run r of program p, for the pages, its
+ * locations in `file`: the instruction of violation v in words ("%z at
+ * F:6:5"); the loop trips and branch arms of its write and read ("
+ * written on trip 0 of the for at F:8:5; read on trip 1 ...\n"; nothing
+ * when both were straight-line); the culprits ("y:x"); the "  fix: ...\n"
  * lines. */
-void report_violation_at(FILE *out, const Case *c, const RunOut *r,
-			 const Violation *v);
+void report_violation_at(FILE *out, const char *file, const Program *p,
+			 const RunOut *r, const Violation *v);
 void report_violation_context(FILE *out, const char *file,
 			      const Program *p, const RunOut *r,
 			      const Violation *v);
@@ -88,6 +88,8 @@ void html_chart(Str *b, const MemSeries *const *s, const char *const *labels,
 		int n);
 /* --------------------------------------------------------- html_cause.c */
 
+/* The last component of path ("F" in the pages' labels). */
+const char *html_base_name(const char *path);
 /* Is v's decision a culprit of run r (in any independent set)? */
 bool html_is_culprit(const RunOut *r, const Value *v);
 /* "culprit y:x (run 2, 4)" into buf: v's decision in the first run where

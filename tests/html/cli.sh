@@ -165,8 +165,8 @@ runs:
 EOF
 expect 1 "$bufdiff" check two --html both
 count 1 '<span class="ok" data-n="1">1 passed</span>, <span class="bad" data-n="1">1 failed</span>' both/index.html
-count 1 '<tr class="bad"><td data-key="1">1</td><td><a href="case-0001.html">index/fails</a></td><td>two/fails.yaml</td><td class="status bad" data-key="1">FAIL</td><td>diverge</td><td>stale-read</td><td>%z at two/fails.yaml:5:5</td><td class="culprits">y:x</td><td class="fix">y:x -&gt; y:new (one-shot takes y:new: ' both/index.html
-count 1 '<tr class="ok"><td data-key="2">2</td>' both/index.html
+count 1 '<tr class="failed"><td data-key="1">1</td><td><a href="case-0001.html">index/fails</a></td><td>two/fails.yaml</td><td class="status bad" data-key="1">FAIL</td><td>diverge</td><td>stale-read</td><td>%z at fails.yaml:5:5</td><td class="culprits">y:x</td><td class="fix" title="y:x -&gt; y:new (one-shot takes y:new: conflict: read of %x by %z at two/fails.yaml:5:5 after the write of %y at two/fails.yaml:4:5 into the buffer of %x; %x defined at two/fails.yaml:3:14)">y:x -&gt; y:new</td><td>run 1 (inplace-all): verdict diverge, expected agree</td></tr>' both/index.html
+count 1 '<tr class="passed"><td data-key="2">2</td>' both/index.html
 grep -qF "<table id=\"index\" class=\"sortable\"><thead><tr><th>#</th><th>case</th><th>file</th><th>status</th><th>verdict</th><th>violation</th><th>location</th><th>culprits</th><th>fix</th><th>message</th></tr></thead>" both/index.html || fail "index: columns"
 : >plain
 expect 2 "$bufdiff" check "$seed" --html plain
