@@ -227,28 +227,32 @@ cause_of(const Outcome *o)
 	return -1;
 }
 
-/* key: the first line of a captured text, without its indent and the
- * leading `skip`; no key when the line is empty. */
+/* key: the lines of a captured text, each without its indent and the
+ * leading `skip`, joined by "\n"; no key when there are none. */
 static bool
 set_captured(json_t *j, const char *key, const char *text, const char *skip)
 {
-	const char *s = text;
-	size_t n = line_of(&s);
-	char *v;
-	bool ok;
+	size_t k = strlen(skip);
+	Str v = {0};
+	bool ok = true;
 
-	if (n >= strlen(skip) && !strncmp(s, skip, strlen(skip))) {
-		s += strlen(skip);
-		n -= strlen(skip);
+	while (*text) {
+		size_t n = line_of(&text);
+		const char *s = text;
+		if (n >= k && !strncmp(s, skip, k))
+			s += k;
+		if (s < text + n) {
+			str_puts(&v, v.len ? "\n" : "");
+			str_put(&v, s, (size_t)(text + n - s));
+		}
+		text += n;
+		text += *text == '\n';
 	}
-	if (!n)
-		return true;
-	if (!(v = mem_alloc(n + 1)))
-		return false;
-	memcpy(v, s, n);
-	v[n] = 0;
-	ok = !json_object_set_new(j, key, json_string(v));
-	mem_free(v);
+	if (v.oom)
+		ok = false;
+	else if (v.len)
+		ok = !json_object_set_new(j, key, json_string(v.s));
+	str_free(&v);
 	return ok;
 }
 

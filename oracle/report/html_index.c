@@ -95,17 +95,22 @@ cell(Str *b, const char *cls, const char *text)
 	str_puts(b, "</td>");
 }
 
-/* The fix's decision to flip ("y:x -> y:new"), the whole line (what
- * one-shot takes there, and why) on hover. */
+/* The fixes' decisions to flip ("y:x -> y:new, z:w -> z:new"), every
+ * line whole (what one-shot takes there, and why) on hover. */
 static void
 fix_cell(Str *b, const char *fix)
 {
-	const char *why = strstr(fix, " (");
-
 	str_puts(b, "<td class=\"fix\" title=\"");
 	html_put(b, fix);
 	str_puts(b, "\">");
-	xml_escape(b, fix, why ? (size_t)(why - fix) : strlen(fix));
+	for (const char *s = fix; *s;) {
+		const char *end = strchr(s, '\n'), *why = strstr(s, " (");
+		size_t n = end ? (size_t)(end - s) : strlen(s);
+		if (s != fix)
+			str_puts(b, ", ");
+		xml_escape(b, s, why && why < s + n ? (size_t)(why - s) : n);
+		s += n + (end != NULL);
+	}
 	str_puts(b, "</td>");
 }
 
