@@ -149,24 +149,17 @@ count 3 '<td><a href="case-' pages/index.html
 count 1 '<p id="totals"><b>3 cases</b>: <span class="ok" data-n="3">3 passed</span>, <span data-n="0">0 failed</span>, <span data-n="0">0 in error</span>; by verdict: <span data-verdict="agree">agree 0</span>, <span data-verdict="diverge">diverge 3</span>,' pages/index.html
 # a failing case: its row red, its cause in the cells, in the totals
 mkdir two && cp "$seed" two/
-cat >two/fails.yaml <<'EOF'
-case: index/fails
-program: |
-  func @main(%x: tensor<3xi32>) -> tensor<3xi32> {
-    %y = add %x, 10 : tensor<3xi32>
-    %z = add %x, %y : tensor<3xi32>
-    return %z
-  }
-inputs:
-  x: [1, 2, 3]
-runs:
-  - strategy: inplace-all
-    verdict: agree
-EOF
+# (the seed's program and expectations, one run that must agree)
+sed -e '/^case:/s/.*/case: index\/fails/' -e '/^runs:/q' "$seed" >two/fails.yaml
+printf '  - strategy: inplace-all\n    verdict: agree\n' >>two/fails.yaml
 expect 1 "$bufdiff" check two --html both
 count 1 '<span class="ok" data-n="1">1 passed</span>, <span class="bad" data-n="1">1 failed</span>' both/index.html
-count 1 '<tr class="failed"><td data-key="1">1</td><td><a href="case-0001.html">index/fails</a></td><td>two/fails.yaml</td><td class="status bad" data-key="1">FAIL</td><td>diverge</td><td>stale-read</td><td>%z at fails.yaml:5:5</td><td class="culprits">y:x</td><td class="fix" title="y:x -&gt; y:new (one-shot takes y:new: conflict: read of %x by %z at two/fails.yaml:5:5 after the write of %y at two/fails.yaml:4:5 into the buffer of %x; %x defined at two/fails.yaml:3:14)">y:x -&gt; y:new</td><td>run 1 (inplace-all): verdict diverge, expected agree</td></tr>' both/index.html
+count 1 '<tr class="failed"><td data-key="1">1</td><td><a href="case-0001.html">index/fails</a></td><td>two/fails.yaml</td><td class="status bad" data-key="1">FAIL</td><td>diverge</td><td>stale-read</td><td>%z at fails.yaml:6:5</td><td class="culprits">y:x</td><td class="fix" title="y:x -&gt; y:new (one-shot takes y:new: conflict: read of %x by %z at two/fails.yaml:6:5 after the write of %y at two/fails.yaml:5:5 into the buffer of %x; %x defined at two/fails.yaml:4:14)">y:x -&gt; y:new</td><td>run 1 (inplace-all): verdict diverge, expected agree</td></tr>' both/index.html
 count 1 '<tr class="passed"><td data-key="2">2</td>' both/index.html
+# two culprits: both decisions to flip in the cell, both lines on hover
+expect 0 "$bufdiff" check "$src/cases/alias/shifted-views.yaml" --html shifted
+count 1 '<td class="culprits">r:lo, a:hi</td><td class="fix" title="r:lo -&gt; r:new (one-shot also takes r:lo)&#10;a:hi -&gt; a:new (one-shot takes a:new: conflict: ' shifted/index.html
+count 1 '>r:lo -&gt; r:new, a:hi -&gt; a:new</td>' shifted/index.html
 grep -qF "<table id=\"index\" class=\"sortable\"><thead><tr><th>#</th><th>case</th><th>file</th><th>status</th><th>verdict</th><th>violation</th><th>location</th><th>culprits</th><th>fix</th><th>message</th></tr></thead>" both/index.html || fail "index: columns"
 : >plain
 expect 2 "$bufdiff" check "$seed" --html plain
