@@ -1,13 +1,16 @@
 /*
  * html.c: `--html`: one self-contained page per case (docs/html.md).
  *
- * Panels, in page order: the program with the reader, writer and victim
- * lines of every violation highlighted and each line's decisions on hover;
- * the def-use graph (graph.c, laid out by Graphviz); a lane-per-stream
- * timeline of each run; M(t) of every run on one chart; the decisions
- * table per run with its memory figures.  Everything that comes from the
+ * Panels, in page order: the cause of each failing run (html_cause.c);
+ * the program with the reader, writer and victim lines of every violation
+ * highlighted, the culprits' lines badged, and each line's decisions on
+ * hover; the def-use graph (graph.c, laid out by Graphviz); a lane-per-
+ * stream timeline of each run; M(t) of every run on one chart; the
+ * decisions table per run with its memory figures and culprits.  The
+ * charts are as wide as the page, and every label in them is placed by
+ * its estimated extent inside the SVG.  Everything that comes from the
  * case goes through html_put (xml_escape; control characters shown as
- * \xNN).
+ * \xNN).  Many cases and their index: html_index.c.
  * No network at view time: the CSS, the SVG and the few lines of script
  * are inline.
  */
