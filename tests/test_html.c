@@ -1,8 +1,11 @@
-/* test_html.c: the --html page writers (oracle/report/html.c, graph.c) and the
+/* test_html.c: the --html page writers (oracle/report/html*.c, graph.c) and the
  * steps RunConfig.record keeps: escaping, the panels, the blamed edge and the
  * loop's back edge in the DOT text, M(t)'s peak equal to the reported
- * peak_bytes on every run of a set of cases, and out of memory anywhere
- * in a page: no crash, no leak. */
+ * peak_bytes on every run of a set of cases, the culprit marks, fix
+ * lines and trips, peak labels inside the chart, the index's cells of a
+ * case, and out of memory anywhere in a page or the cells: no crash, no
+ * leak. */
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -223,6 +226,62 @@ START_TEST(peak_labels_stay_inside_the_chart)
 }
 END_TEST
 
+/* The index's cells of the seed case: run 2 explains it (the first that
+ * did not agree), in the text report's words, the file by its base name. */
+START_TEST(seed_cause_cells)
+{
+	Outcome o;
+	Case *c = checked("seed/old-input-still-needed.yaml", &o);
+	char *s = html_cause(c, &o);
+	json_t *j = s ? json_loads(s, 0, NULL) : NULL;
+
+	ck_assert_msg(j, "%s", s ? s : "NULL");
+	ck_assert_int_eq(json_object_size(j), 6);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "verdict")),
+			 "diverge");
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "run")), 2);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "violation")),
+			 "stale-read");
+	ck_assert_str_eq(json_string_value(json_object_get(j, "at")),
+			 "%z at old-input-still-needed.yaml:6:5");
+	ck_assert_str_eq(json_string_value(json_object_get(j, "culprits")), "y:x");
+	ck_assert(!strncmp(json_string_value(json_object_get(j, "fix")),
+			   "y:x -> y:new (one-shot takes y:new: conflict: ", 46));
+	json_decref(j);
+	mem_free(s);
+	outcome_clear(&o);
+	case_free(c);
+}
+END_TEST
+
+/* Out of memory anywhere in the cells (Jansson's allocations too): NULL
+ * or the whole answer, never a leak. */
+START_TEST(cause_under_oom)
+{
+	Outcome o;
+	Case *c = checked("loops/cross-iteration-read.yaml", &o);
+	char *want = html_cause(c, &o);
+
+	ck_assert(want);
+	for (long n = 0;; n++) {
+		long start = mem_live_blocks();
+		char *s;
+		mem_fail_after(n);
+		s = html_cause(c, &o);
+		mem_fail_after(-1);
+		ck_assert_msg(mem_live_blocks() == start + (s != NULL),
+			      "n=%ld: leak", n);
+		ck_assert_msg(!s || !strcmp(s, want), "n=%ld: %s", n, s);
+		mem_free(s);
+		if (s)
+			break;
+	}
+	mem_free(want);
+	outcome_clear(&o);
+	case_free(c);
+}
+END_TEST
+
 START_TEST(page_under_oom)
 {
 	Outcome o;
@@ -265,6 +324,8 @@ html_suite(void)
 	tcase_add_test(t, series_peak_is_peak_bytes);
 	tcase_add_test(t, free_under_pending_launch_releases_nothing);
 	tcase_add_test(t, peak_labels_stay_inside_the_chart);
+	tcase_add_test(t, seed_cause_cells);
+	tcase_add_test(t, cause_under_oom);
 	tcase_add_test(t, page_under_oom);
 	suite_add_tcase(s, t);
 	return s;
@@ -273,5 +334,6 @@ html_suite(void)
 int
 main(void)
 {
+	report_json_init(); /* Jansson's allocations through mem_alloc */
 	return tu_run((Suite *[]){html_suite(), NULL});
 }
