@@ -261,25 +261,31 @@ static bool
 cause_fields(json_t *j, const Case *c, const RunOut *r)
 {
 	const Violation *v = r->ex.nviols ? &r->ex.viols[0] : NULL;
-	bool ok = true;
+	bool ok;
 	Cap k;
 
+	/* (each stream is closed whatever happened before: no && past it) */
 	if (v) {
-		ok = !json_object_set_new(j, "violation",
-					  json_string(vkind_names[v->kind]));
+		if (json_object_set_new(j, "violation",
+					json_string(vkind_names[v->kind])))
+			return false;
 		if (cap_open(&k))
 			report_violation_at(k.f, html_base_name(c->file), c->prog,
 					    r, v);
-		ok = ok && set_captured(j, "at", cap_text(&k), "");
+		ok = set_captured(j, "at", cap_text(&k), "");
 		cap_free(&k);
+		if (!ok)
+			return false;
 	}
 	if (cap_open(&k))
 		report_culprits(k.f, r);
-	ok = ok && set_captured(j, "culprits", cap_text(&k), "");
+	ok = set_captured(j, "culprits", cap_text(&k), "");
 	cap_free(&k);
+	if (!ok)
+		return false;
 	if (cap_open(&k))
 		report_fixes(k.f, r);
-	ok = ok && set_captured(j, "fix", cap_text(&k), "fix: ");
+	ok = set_captured(j, "fix", cap_text(&k), "fix: ");
 	cap_free(&k);
 	return ok;
 }
