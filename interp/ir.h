@@ -1031,6 +1031,7 @@ typedef struct Violation {
 	bool part;            /* the view is a part of the buffer, not all */
 	int64_t flat;         /* with part: elem as an element of the buffer */
 	int count;            /* repeats folded into this record */
+	int64_t bytes;        /* leak: the bytes of the count buffers */
 	char detail[96];      /* e.g. "slice [3:5] of dim 0 (size 4)" */
 	/* for reports: the buffer's origin, where the access and the write
 	 * happened, and (async) the launches at that point */

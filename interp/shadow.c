@@ -321,6 +321,8 @@ violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
 		if (o->kind == kind && o->at == at && o->victim == victim &&
 		    o->writer == writer) {
 			o->count++;
+			if (kind == VK_LEAK && buffer >= 0 && buffer < X->nbufs)
+				o->bytes += X->bufs[buffer].bytes;
 			return NULL;
 		}
 	}
@@ -369,6 +371,8 @@ violate(Exec *X, VKind kind, const BInst *at, const Value *victim,
 		nv->bufkind = b->kind == BUF_INPUT ? 0 : b->kind == BUF_CONST ? 1 : 2;
 		nv->made = b->made;
 		nv->owner = b->owner;
+		if (kind == VK_LEAK)
+			nv->bytes = b->bytes;
 	}
 	nv->rctx = X->ctx;
 	nv->step = X->step;

@@ -159,4 +159,17 @@ has "  the bufferized run stopped at $wn:14:5: loop trip limit of 50 reached"
 has "    first element [] of the view read, element 0 of the buffer of input %x; 50 times"
 expect 0 "$B" run "$wn" --json
 field runs.0.aborted "$wn:14:5: loop trip limit of 50 reached"
+# leaks with LSan's figures: bytes and objects per site, the total in
+# the SUMMARY line (issue 25)
+lk=$S/tests/reports/leak-in-loop.yaml
+expect 0 "$B" run "$lk"
+has "==bufdiff== leak: 48 bytes in 3 objects allocated by %t at $lk:10:7 (decision t:new), never freed"
+has "SUMMARY: bufdiff: fault, leak in %t at $lk:10:7; 48 bytes leaked in 3 allocations; culprits free t:after v"
+expect 0 "$B" run "$lk" --json
+field runs.0.violations.0.bytes 48
+field runs.0.violations.0.count 3
+lk1=$S/cases/faults/leak.yaml
+expect 0 "$B" run "$lk1"
+has "==bufdiff== leak: 12 bytes in 1 object allocated by %y at $lk1:7:5 (decision y:new), never freed"
+has "SUMMARY: bufdiff: fault, leak in %y at $lk1:7:5; 12 bytes leaked in 1 allocation; culprits free y:after t"
 echo ok

@@ -191,8 +191,10 @@ START_TEST(options)
 {
 	const Strategy *s = parse("mlir:mlir-opt-19");
 
-	const ExternalOpts v16 = {60.0, "", 16, 0, NULL};
-	const ExternalOpts quoted = {60.0, "a='b c'", 16, 0, NULL};
+	const ExternalOpts v16 = {.timeout = 60.0, .mlir_options = "",
+				  .mlir_version = 16};
+	const ExternalOpts quoted = {.timeout = 60.0, .mlir_options = "a='b c'",
+				     .mlir_version = 16};
 
 	/* --mlir-version beats the tool's name */
 	ck_assert_int_eq(external_mlir_version(NULL, s), 19);
@@ -369,7 +371,8 @@ START_TEST(cache_keys)
 	ck_assert_int_eq(decide(m, c, &t, &ds), 0);
 	decisions_free(&ds);
 	ck_assert_int_eq(external_stats()->calls, calls + 3);
-	ck_assert_int_eq(decide_with(&(ExternalOpts){60.0, "", 19, 0, NULL}, m,
+	ck_assert_int_eq(decide_with(&(ExternalOpts){.timeout = 60.0, .mlir_options = "",
+					     .mlir_version = 19}, m,
 				     c, &t, &ds), 0);
 	ck_assert_str_eq(t.cmd, "bufdiff export p.yaml --mlir-version 19 | sh "
 			 TOOLS "answer.sh seed-right.json");

@@ -184,6 +184,10 @@ typedef struct Run {
 				 * --mlir-pipeline P; NULL: absent */
 	int race;               /* `race:` 1 racy-read, -1 miscompile, 0
 				 * absent (harness.h's race_order) */
+	const char *workdir;    /* where the command the run's strategy names
+				 * runs: the case file's directory joined with
+				 * `workdir:`; NULL: no command, or the current
+				 * directory */
 } Run;
 
 struct Case;

@@ -5,6 +5,7 @@
  * The bufferized executor runs them.  Decisions documents (plandoc.c) go
  * through the same key parsers.
  */
+#define _DEFAULT_SOURCE /* realpath */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -773,16 +774,81 @@ load_race(Loader *L, Run *r, const yaml_node_t *v)
 			"miscompile", s);
 }
 
+/* dir (its first ndir bytes) joined with path (path alone when absolute
+ * or when dir is "."), in the arena (which longjmps when out of
+ * memory). */
+static const char *
+path_join(Loader *L, const char *dir, size_t ndir, const char *path)
+{
+	char *s;
+
+	if (path[0] == '/' || (ndir == 1 && dir[0] == '.'))
+		return arena_strdup(L->arena, path); /* (path: the YAML's) */
+	if (!strcmp(path, "."))
+		return arena_strndup(L->arena, dir, ndir);
+	s = arena_alloc(L->arena, ndir + strlen(path) + 2);
+	memcpy(s, dir, ndir);
+	s[ndir] = '/';
+	strcpy(s + ndir + 1, path);
+	return s;
+}
+
+/* Is dir the current directory?  (Then a command runs as it is: the
+ * reducer's candidates, which carry the original's workdir, ask the same
+ * command, and its cached answer.) */
+static bool
+is_cwd(const char *dir)
+{
+	char *a, *b;
+	bool same;
+
+	if (!strcmp(dir, "."))
+		return true;
+	a = realpath(dir, NULL);
+	b = a ? realpath(".", NULL) : NULL;
+	same = a && b && !strcmp(a, b);
+	free(a); /* (realpath's malloc) */
+	free(b);
+	return same;
+}
+
+/* A command the run's strategy names runs in the case file's directory,
+ * or in `workdir:` taken from there (docs/external.md), so that `check`
+ * finds a case's tools from anywhere.  Stdin and in-memory cases have
+ * the current directory. */
+static void
+load_workdir(Loader *L, Run *r, const yaml_node_t *key, const yaml_node_t *v)
+{
+	const char *file = L->file ? L->file : "", *slash = strrchr(file, '/');
+	const char *w = v ? scalar(L, v, "workdir") : ".";
+
+	if (!r->strategy || !strategy_command(r->strategy)) {
+		if (v)
+			yl_fail(L, yl_loc(key), "workdir: only for a run whose "
+				"strategy runs a command (exec:CMD, exec-mlir:CMD, "
+				"mlir:TOOL, mlir-pipeline:TOOL)");
+		return;
+	}
+	if (!*w || strlen(w) > 4096 || strchr(w, '\n'))
+		yl_fail(L, yl_loc(v), "workdir: '%s' is not a directory path", w);
+	if (!slash)
+		r->workdir = path_join(L, ".", 1, w);
+	else
+		r->workdir = path_join(L, file, slash == file ? 1 : (size_t)(slash - file), w);
+	if (is_cwd(r->workdir))
+		r->workdir = NULL; /* one command text wherever the case came from */
+}
+
 static void
 load_run(Loader *L, Case *c, Run *r, const yaml_node_t *n, int no)
 {
 	static const char *const keys[] = {
 		"strategy", "plan", "free", "schedule", "verdict", "outputs",
 		"blame", "memory", "culprits", "decisions", "anchor", "hoist",
-		"args", "blockargs", "yields", "pipeline", "race", NULL};
+		"args", "blockargs", "yields", "pipeline", "race", "workdir", NULL};
 	enum { STRAT, PLAN, FREE, SCHED, VERDICT, OUTS, BLAME, MEM, CULP, DEC,
-	       ANCHOR, HOIST, ARGS, BLOCKARGS, YIELDS, PIPE, RACE };
-	yaml_node_t *v[RACE + 1], *kn[RACE + 1], *pk[PK_COUNT];
+	       ANCHOR, HOIST, ARGS, BLOCKARGS, YIELDS, PIPE, RACE, WORKDIR };
+	yaml_node_t *v[WORKDIR + 1], *kn[WORKDIR + 1], *pk[PK_COUNT];
 	char label[32];
 
 	yl_want(L, n, YAML_MAPPING_NODE, "runs entry");
@@ -794,6 +860,7 @@ load_run(Loader *L, Case *c, Run *r, const yaml_node_t *n, int no)
 	load_choice(L, r, v[STRAT], v[SCHED], v[VERDICT]);
 	if (v[PIPE])
 		load_pipeline(L, r, kn[PIPE], v[PIPE]);
+	load_workdir(L, r, kn[WORKDIR], v[WORKDIR]);
 	pk[PK_PLAN] = v[PLAN];
 	pk[PK_FREE] = v[FREE];
 	pk[PK_ANCHOR] = v[ANCHOR];

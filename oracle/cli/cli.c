@@ -901,6 +901,8 @@ void
 cli_tool_options(const Args *a, ExternalOpts *o)
 {
 	*o = (ExternalOpts){
-		a->tool_timeout, a->mlir_options ? a->mlir_options : "",
-		a->mlir_version, a->tool_batch, a->mlir_pipeline};
+		.timeout = a->tool_timeout,
+		.mlir_options = a->mlir_options ? a->mlir_options : "",
+		.mlir_version = a->mlir_version, .batch = a->tool_batch,
+		.mlir_pipeline = a->mlir_pipeline};
 }

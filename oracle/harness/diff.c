@@ -846,6 +846,21 @@ check_race(const Run *r, RunOut *o)
 	return true;
 }
 
+/* " (STATUS: the first line of its stderr)" after the verdict in got. */
+static void
+tool_error_why(const ToolReport *t, char *got, size_t n)
+{
+	size_t len = strlen(got), el = strcspn(t->err, "\n");
+
+	if (!t->status[0])
+		return;
+	if (el)
+		fmt_snprintf(got + len, n - len, " (%s: %.*s)", t->status,
+			     (int)(el > 160 ? 160 : el), t->err);
+	else
+		fmt_snprintf(got + len, n - len, " (%s)", t->status);
+}
+
 static void
 check_expectations(const Run *r, RunOut *o)
 {
@@ -853,8 +868,11 @@ check_expectations(const Run *r, RunOut *o)
 
 	o->status = STATUS_OK;
 	if (o->verdict != want) {
-		expect_fail(o, "verdict %s, expected %s", verdict_names[o->verdict],
-			    verdict_names[want]);
+		char got[400];
+		fmt_snprintf(got, sizeof got, "%s", verdict_names[o->verdict]);
+		if (o->verdict == VERDICT_TOOL_ERROR) /* and why: one line */
+			tool_error_why(&o->tool, got, sizeof got);
+		expect_fail(o, "verdict %s, expected %s", got, verdict_names[want]);
 		return;
 	}
 	if (!r)
@@ -881,7 +899,14 @@ severity(Verdict v)
 
 /* The schedules the run asks for (`all`: sync, late and cfg->nrandom
  * random seeds) into list, how many returned; *all: `all` tries more
- * than one.  A program without launches runs once (sync). */
+ * than one.  Launches and forall trips are what a schedule orders; a
+ * program with neither runs once (sync). */
+static bool
+has_orders(const Program *p)
+{
+	return prog_has_op(p, OP_ASYNC) || prog_has_op(p, OP_FORALL);
+}
+
 static int
 schedule_list(const RunConfig *cfg, const Case *c, const Run *r,
 	      Schedule *list, bool *all)
@@ -891,7 +916,7 @@ schedule_list(const RunConfig *cfg, const Case *c, const Run *r,
 					       : (Schedule){SCHED_ALL, 0};
 	int n = 0;
 
-	if (want.kind != SCHED_ALL || !prog_has_op(c->prog, OP_ASYNC)) {
+	if (want.kind != SCHED_ALL || !has_orders(c->prog)) {
 		list[n++] = want.kind == SCHED_ALL ? (Schedule){SCHED_SYNC, 0} : want;
 	} else {
 		list[n++] = (Schedule){SCHED_SYNC, 0};
@@ -976,17 +1001,19 @@ run_tool_opts(const RunConfig *cfg, const Run *r, const Strategy *s,
 	      ExternalOpts *buf, const char **pipeline)
 {
 	const ExternalOpts *o = cfg->tool ? cfg->tool : &external_opts_default;
+	bool own = r && (r->workdir || (s->kind == STRAT_PIPELINE && r->pipeline));
 
 	*pipeline = NULL;
-	if (s->kind != STRAT_PIPELINE)
+	if (s->kind == STRAT_PIPELINE)
+		*pipeline = r && r->pipeline ? r->pipeline
+			: o->mlir_pipeline && *o->mlir_pipeline ? o->mlir_pipeline
+								: NULL;
+	if (!own)
 		return cfg->tool;
-	if (!r || !r->pipeline) {
-		if (o->mlir_pipeline && *o->mlir_pipeline)
-			*pipeline = o->mlir_pipeline;
-		return cfg->tool;
-	}
-	*buf = *o;
-	buf->mlir_pipeline = *pipeline = r->pipeline;
+	*buf = *o; /* the run's own: its pipeline, where its command runs */
+	if (s->kind == STRAT_PIPELINE && r->pipeline)
+		buf->mlir_pipeline = r->pipeline;
+	buf->workdir = r->workdir;
 	return buf;
 }
 

@@ -5,9 +5,11 @@
  * blame, culprits).  Used by the reducer; what it writes is an ordinary
  * case (docs/cases.md).
  */
+#define _DEFAULT_SOURCE /* realpath */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "escape.h"
 #include "harness.h"
@@ -171,6 +173,23 @@ emit_run_extras(Str *b, const Run *r, const Program *p, const Func *entry)
 		str_puts(b, "}\n");
 }
 
+/* `workdir:` of a run whose strategy runs a command: where it ran (dir,
+ * or the current directory), as an absolute path, so the case written
+ * anywhere runs the command where the run did (docs/external.md). */
+void
+emit_workdir(Str *b, const Strategy *s, const char *dir)
+{
+	char *abs;
+
+	if (!s || !strategy_command(s))
+		return;
+	abs = realpath(dir ? dir : ".", NULL);
+	str_puts(b, "    workdir: ");
+	yaml_scalar(b, abs ? abs : dir ? dir : ".");
+	str_puts(b, "\n");
+	free(abs); /* (realpath's malloc) */
+}
+
 /* The run's keys: strategy, plan, free, anchor, hoist and args entries
  * whose values still exist in p, schedule.  Starts a list item ("  - "). */
 void
@@ -186,6 +205,7 @@ emit_run_head(Str *b, const Run *r, const Program *p, const Func *entry)
 		yaml_scalar(b, r->pipeline);
 		str_puts(b, "\n");
 	}
+	emit_workdir(b, r->strategy, r->workdir);
 	for (int i = 0; i < r->nplan; i++) {
 		const Forced *f = &r->plan[i];
 		const Value *res = counterpart(p, f->result);

@@ -189,6 +189,9 @@ void emit_inputs(Str *b, const Func *f, Tensor *const *inputs);
  * Names are written as the loader resolves them: `'@f/name'` when the
  * name alone would find another function's value. */
 void emit_run_head(Str *b, const Run *r, const Program *p, const Func *entry);
+/* `    workdir: ABS` for a strategy that runs a command (dir NULL: the
+ * current directory); nothing for one that does not. */
+void emit_workdir(Str *b, const Strategy *s, const char *dir);
 /* "    verdict:", up to nblame blame records (first distinct violations)
  * and all culprits of o. */
 void emit_run_result(Str *b, const Program *p, const Func *entry,

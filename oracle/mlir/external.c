@@ -24,7 +24,7 @@
 #include "cases.h"
 #include "stop.h"
 
-const ExternalOpts external_opts_default = {60.0, "", 0, 0, NULL};
+const ExternalOpts external_opts_default = {.timeout = 60.0, .mlir_options = ""};
 
 /* Tool calls so far: counters, not settings (external_stats). */
 static ExternalStats stats;
@@ -171,6 +171,11 @@ external_command(const ExternalOpts *o, const Strategy *s, Str *b)
 	Str p = {0};
 	char *pass;
 
+	if (opts(o)->workdir) { /* the command, as the case names it */
+		str_puts(b, "cd ");
+		tool_sh_quote(b, opts(o)->workdir);
+		str_puts(b, " && ");
+	}
 	if (s->kind == STRAT_PIPELINE) {
 		str_printf(&p, "--pass-pipeline=builtin.module(%s)",
 			   pipeline(o));

@@ -417,6 +417,8 @@ typedef struct ExternalOpts {
 				 * bench/bench_mlir.c's comparison) */
 	const char *mlir_pipeline; /* --mlir-pipeline P (mlir-pipeline); NULL
 				 * or "": the default, MLIR_PIPELINE */
+	const char *workdir;    /* the directory the command runs in (a case
+				 * file's run: Run.workdir); NULL: the current */
 } ExternalOpts;
 
 /* 60 s, no more options, the tool's version, batches of 64, MLIR_PIPELINE */

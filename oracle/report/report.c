@@ -410,6 +410,33 @@ async_text(const Rep *R, const Violation *v, const char *schedule)
 	fputc('\n', R->out);
 }
 
+/* "12 bytes in 1 object" (sep "in"), "36 bytes leaked in 3 allocations"
+ * (sep "leaked in"; the unit follows sep). */
+static void
+leak_size_text(FILE *out, int64_t bytes, int64_t n, const char *sep)
+{
+	bool objects = !strcmp(sep, "in");
+
+	term_fprintf(out, "%lld byte%s %s %lld %s%s", (long long)bytes,
+		bytes == 1 ? "" : "s", sep, (long long)n,
+		objects ? "object" : "allocation", n == 1 ? "" : "s");
+}
+
+/* Leaks of the run in all: bytes into *bytes, how many buffers returned. */
+static int64_t
+leaks_total(const ExecResult *ex, int64_t *bytes)
+{
+	int64_t n = 0;
+
+	*bytes = 0;
+	for (int i = 0; i < ex->nviols; i++)
+		if (ex->viols[i].kind == VK_LEAK) {
+			n += ex->viols[i].count;
+			*bytes += ex->viols[i].bytes;
+		}
+	return n;
+}
+
 /* One violation the way ASan says it: what was accessed, by whom and
  * where; who overwrote or freed it, where, and by which decision; where
  * its buffer came from; the loop trips and branches of both accesses. */
@@ -427,11 +454,12 @@ violation_text(const Rep *R, const Violation *v, const char *schedule)
 	case VK_DOUBLE_FREE:
 		free_text(R, v);
 		break;
-	case VK_LEAK:
-		fputs("the buffer allocated by ", out);
+	case VK_LEAK: /* LSan's words: "N byte(s) in M object(s)" */
+		leak_size_text(out, v->bytes, v->count, "in");
+		fputs(" allocated by ", out);
 		who(R, v->at);
 		decision_text(R, v->at, " (decision %s)");
-		fputs(" is never freed\n", out);
+		fputs(", never freed\n", out);
 		break;
 	case VK_READONLY_WRITE:
 		who(R, v->at);
@@ -814,10 +842,16 @@ report_run_text(FILE *out, const Case *c, const Outcome *o, int i)
 		(long long)m->copy_bytes, (long long)m->views);
 	if (r->verdict != VERDICT_AGREE) {
 		const Violation *v = r->ex.nviols ? &r->ex.viols[0] : NULL;
+		int64_t nleaks, leaked;
+
 		term_fprintf(out, "SUMMARY: bufdiff: %s", verdict_names[r->verdict]);
 		if (v) {
 			term_fprintf(out, ", %s in ", vkind_names[v->kind]);
 			who(&R, v->at);
+		}
+		if ((nleaks = leaks_total(&r->ex, &leaked))) {
+			fputs("; ", out);
+			leak_size_text(out, leaked, nleaks, "leaked in");
 		}
 		term_fprintf(out, "; culprits ");
 		culprits_text(out, r);
@@ -1144,6 +1178,8 @@ violation_json(const Violation *v, const Rep *R)
 	ok = ok && set(j, "first_element", v->has_elem ?
 		       index_json(v->elem, v->rank) : json_null());
 	ok = ok && set(j, "count", json_integer(v->count));
+	if (v->kind == VK_LEAK)
+		ok = ok && set(j, "bytes", json_integer(v->bytes));
 	if (v->detail[0])
 		ok = ok && set(j, "detail", json_string(v->detail));
 	ok = ok && violation_more_json(j, R, v);

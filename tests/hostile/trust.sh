@@ -114,7 +114,7 @@ expect 1 "$B" fuzz --strategy "exec:cat >/dev/null; echo garbage" --count 1 --no
 expect 2 "$B" check repros
 has "[FAIL] repros/exec-0.yaml: 30:15: error: this run would run the command 'cat >/dev/null; echo garbage' $refused"
 expect 1 "$B" check repros --trust repros
-has "[FAIL] repros/exec-0.yaml: run 1 (exec:cat >/dev/null; echo garbage): verdict tool-error, expected agree"
+has "[FAIL] repros/exec-0.yaml: run 1 (exec:cat >/dev/null; echo garbage): verdict tool-error (answer: 1:1: 'decisions document' must be a mapping), expected agree"
 # reduce's output says so too
 mkcase tool-error.yaml "exec:cat >/dev/null; echo garbage"
 expect 0 "$B" reduce tool-error.yaml --allow-exec --out r.yaml
