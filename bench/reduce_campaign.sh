@@ -32,8 +32,9 @@ END {
 		f = dir "/" label "-" s ".yaml"
 		v = ""; k = ""
 		while ((getline line < f) > 0) {
-			if (v == "" && line ~ /^    verdict: /) { v = line; sub(/^    verdict: /, "", v) }
-			if (k == "" && line ~ /^      - \{kind: /) { k = line; sub(/^      - \{kind: /, "", k); sub(/[,}].*/, "", k) }
+			# a fuzz repro keeps what it showed in comments (must agree)
+			if (v == "" && line ~ /^    (# )?verdict: /) { v = line; sub(/^    (# )?verdict: /, "", v) }
+			if (k == "" && line ~ /^    (# )?  - \{kind: /) { k = line; sub(/^    (# )?  - \{kind: /, "", k); sub(/[,}].*/, "", k) }
 		}
 		close(f)
 		cls = v; if (k != "") cls = cls ":" k

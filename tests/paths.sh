@@ -15,12 +15,13 @@ T=$S/tests/tools
 # summary: the SUMMARY lines of the last command, sorted, deduplicated
 summary() { grep '^SUMMARY: ' "$out" | sort -u; }
 
-# same_finding CASE STRATEGY: the case's runs: (exit 0: as it expects)
-# and --strategy (exit 1: it must agree) give the same SUMMARY, which
-# must start with FINDING.
+# same_finding CASE STRATEGY FINDING [RC]: the case's runs: (exit RC,
+# default 0: as it expects; 1 for a fuzz repro, which must agree) and
+# --strategy (exit 1: it must agree) give the same SUMMARY, which must
+# start with FINDING.
 same_finding() {
 	local c=$1 st=$2 finding=$3 runs
-	expect 0 "$B" run --allow-exec "$c"
+	expect "${4:-0}" "$B" run --allow-exec "$c"
 	runs=$(summary)
 	case $runs in
 	"SUMMARY: bufdiff: $finding"*) ;;
@@ -52,7 +53,7 @@ paths() {
 	fields '' failures=1 tool_errors=0
 	field buckets.0.signature "$sig"
 	fieldj buckets.0.violations "{\"$kind\": 1}"
-	same_finding "$(python3 "$jfield" "$out" buckets.0.repro)" "$st" "$finding in "
+	same_finding "$(python3 "$jfield" "$out" buckets.0.repro)" "$st" "$finding in " 1
 }
 
 paths free-in-one-branch free-in-branch.sh 1 "diverge, use-after-free" \

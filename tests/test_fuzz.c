@@ -5,6 +5,7 @@
  * a clang build are tests/gen-digest.sh (tests/tools/gen_digest.c). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <jansson.h>
 
@@ -216,13 +217,36 @@ START_TEST(carried_mutant_caught)
 }
 END_TEST
 
-/* inplace-all fails at once; the repro written to DIR is a small case
- * that replays the failure under `check`. */
+/* The repro under strategy `strat`: its run's strategy line replaced
+ * (the file at path, the copy at out). */
+static void
+repro_under(const char *path, const char *from, const char *strat,
+	    const char *out)
+{
+	char line[4096];
+	FILE *in = fopen(path, "r"), *o = fopen(out, "w");
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert_ptr_nonnull(o);
+	while (fgets(line, sizeof line, in)) {
+		if (!strncmp(line, "  - strategy: ", 14) && strstr(line, from))
+			fprintf(o, "  - strategy: %s\n", strat);
+		else
+			fputs(line, o);
+	}
+	fclose(in);
+	fclose(o);
+}
+
+/* inplace-all fails at once; the repro written to DIR is a small case in
+ * the "must agree" form (issue 25): `check` fails on it while the strategy
+ * is wrong (its run states no verdict, blame or culprits), and the same
+ * case under one-shot, a correct strategy, passes. */
 START_TEST(broken_strategy_caught_and_reduced)
 {
 	FuzzOpts o = {0};
 	FuzzStats st;
-	char dir[] = "/tmp/bufdiff-fuzz-XXXXXX";
+	char dir[] = "/tmp/bufdiff-fuzz-XXXXXX", fixed[4200];
 	Case *c = NULL;
 	Outcome out;
 
@@ -238,16 +262,59 @@ START_TEST(broken_strategy_caught_and_reduced)
 	ck_assert_int_eq(fuzz_run(&o, &st), 1);
 	ck_assert_int_ge(st.nrepros, 1);
 	check_file(NULL, st.repros[0], NULL, true, &c, &out);
-	ck_assert_msg(out.status == STATUS_OK, "%s: %s", st.repros[0], out.why);
+	ck_assert_msg(out.status != STATUS_OK, "%s passes check", st.repros[0]);
 	ck_assert_int_ge(c->nruns, 1);
-	ck_assert_int_ne(c->runs[0].verdict, VERDICT_AGREE);
+	ck_assert_int_eq(c->runs[0].verdict, VERDICT_NONE); /* must agree */
+	ck_assert(!c->runs[0].has_blame && !c->runs[0].has_culprits);
 	ck_assert_int_le(c->prog->nops, 12);
+	ck_assert_ptr_nonnull(strstr(c->about, "Reduced from"));
 	outcome_clear(&out);
 	case_free(c);
+	c = NULL;
+	fmt_snprintf(fixed, sizeof fixed, "%s/fixed.yaml", dir);
+	repro_under(st.repros[0], "inplace-all", "one-shot", fixed);
+	check_file(NULL, fixed, NULL, true, &c, &out);
+	ck_assert_msg(out.status == STATUS_OK, "%s: %s", fixed, out.why);
+	outcome_clear(&out);
+	case_free(c);
+	unlink(fixed);
 	for (int i = 0; i < st.nrepros; i++)
 		unlink(st.repros[i]);
-	rmdir(dir);
+	ck_assert_int_eq(rmdir(dir), 0);
 	fuzz_stats_free(&st);
+}
+END_TEST
+
+/* A tool's errors bucket by kind: the values, lines and numbers of one
+ * program are normalised away (two kinds, several names: 2 buckets). */
+START_TEST(tool_error_kinds)
+{
+	static const char *const status[] = {
+		"answer: 1:17: duplicate key 'v0' in plan",
+		"answer: 3:5: duplicate key 'acc12' in plan",
+		"answer: 1:12: unknown value %nosuchv1",
+		"answer: 10:2: unknown value %p0.x",
+		"answer: 1:17: duplicate key 'f3' in plan",
+		"answer: 1:12: unknown value %n",
+	};
+	static const char *const want[] = {
+		"tool-error: answer: N:N: duplicate key 'N' in plan",
+		"tool-error: answer: N:N: unknown value %_",
+	};
+	char sig[512];
+	RunOut r;
+
+	for (int i = 0; i < 6; i++) {
+		memset(&r, 0, sizeof r);
+		r.verdict = VERDICT_TOOL_ERROR;
+		fmt_snprintf(r.tool.status, sizeof r.tool.status, "%s", status[i]);
+		fuzz_signature(&r, NULL, sig, sizeof sig, NULL);
+		ck_assert_str_eq(sig, want[strstr(status[i], "unknown") != NULL]);
+	}
+	/* what precedes the first ':' is the kind as it is */
+	fmt_snprintf(r.tool.status, sizeof r.tool.status, "exit 3");
+	fuzz_signature(&r, NULL, sig, sizeof sig, NULL);
+	ck_assert_str_eq(sig, "tool-error: exit 3");
 }
 END_TEST
 
@@ -834,6 +901,7 @@ main(void)
 	tcase_add_test(t, carried_mutant_caught);
 	tcase_add_test(t, one_shot_is_clean);
 	tcase_add_test(t, broken_strategy_caught_and_reduced);
+	tcase_add_test(t, tool_error_kinds);
 	tcase_add_test(t, shards_do_not_overlap);
 	tcase_add_test(t, nearby_seeds_differ);
 	tcase_add_test(t, constructs_counted);

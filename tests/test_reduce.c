@@ -361,6 +361,42 @@ START_TEST(reduces_blocks)
 }
 END_TEST
 
+/* A fuzz repro's form (issue 25): the same reduction, the run with no
+ * expectation (so `check` fails on it while the strategy is wrong) and
+ * what it showed in comments; a deadline already past: 3, no case, no
+ * candidate tried. */
+START_TEST(must_agree_and_deadline)
+{
+	Case *c = load(SRCDIR "/cases/reduce/seed-bloated.yaml"), *r = NULL;
+	ReduceAs as = {"fuzz/x", "About.", true, 0};
+	char *yaml = NULL;
+	ReduceStats st;
+	Outcome o;
+	Diag d;
+
+	ck_assert_msg(!reduce_case_as(NULL, c, 0, &as, &yaml, &st, &d), "%s", d.msg);
+	ck_assert_ptr_nonnull(strstr(yaml, "\n    # verdict: diverge\n"));
+	ck_assert_ptr_nonnull(strstr(yaml, "\n    # culprits: ['y:x']\n"));
+	ck_assert_ptr_null(strstr(yaml, "\n    verdict:"));
+	ck_assert_ptr_null(strstr(yaml, "\n    blame:"));
+	ck_assert_int_eq(case_parse("r.yaml", yaml, strlen(yaml), CASE_TRUSTED,
+				    &r, &d), 0);
+	memset(&o, 0, sizeof o);
+	check_case(NULL, r, NULL, true, &o);
+	ck_assert_int_ne(o.status, STATUS_OK);
+	ck_assert_int_eq(r->prog->nops, 3);
+	outcome_clear(&o);
+	case_free(r);
+	mem_free(yaml);
+	yaml = NULL;
+	as.deadline = 1e-9; /* CLOCK_MONOTONIC is past it */
+	ck_assert_int_eq(reduce_case_as(NULL, c, 0, &as, &yaml, &st, &d), 3);
+	ck_assert_ptr_null(yaml);
+	ck_assert_int_eq(st.candidates, 0);
+	case_free(c);
+}
+END_TEST
+
 /* A run that agrees: nothing to reduce (1); a run that is not there: -1. */
 START_TEST(agreeing_run_is_not_reduced)
 {
@@ -501,6 +537,7 @@ reduce_suite(void)
 	tcase_add_test(t, reduces_blocks);
 	tcase_add_test(t, reduces_block_conflict);
 	tcase_add_test(t, agreeing_run_is_not_reduced);
+	tcase_add_test(t, must_agree_and_deadline);
 	tcase_add_test(t, keeps_fault_and_culprit);
 	tcase_add_test(t, keeps_transpose_divergence);
 	tcase_add_test(t, names_resolve_per_function);

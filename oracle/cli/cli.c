@@ -212,6 +212,11 @@ static const Flag flags[] = {
 	 "their buckets, instead of fuzzing"},
 	{"no-reduce", NULL, NULL, F(no_reduce), 0, 0, C(FUZZ),
 	 "keep failures whole"},
+	{"stats-every", "SEC", p_num, F(stats_every), 0, 86400, C(FUZZ),
+	 "a stats line on stderr every SEC seconds (0: none; default 10 when "
+	 "stderr is not a terminal)"},
+	{"resume", NULL, NULL, F(resume), 0, 0, C(FUZZ),
+	 "continue the campaign of --out DIR from its stats file's next seed"},
 	{"confirm", NULL, NULL, F(confirm), 0, 0, C(RUN) | C(CHECK) | C(FUZZ),
 	 "mlir and mlir-pipeline runs: compile MLIR's output and run it "
 	 "natively (mlir-runner), and say whether it differs too "
@@ -682,6 +687,7 @@ defaults(Args *a)
 	a->import_seed = 1;
 	a->tool_timeout = 60;
 	a->lab_cap = 4, a->lab_stride = 4, a->lab_requests = 16;
+	a->stats_every = -1;
 }
 
 /* An option getopt_long does not know: text is how it was given. */
@@ -722,6 +728,7 @@ take_flag(Args *a, int idx, const char *v)
 	if (!f)
 		return cli_usage(a, "option '--%s' is not valid here",
 				 flags[idx].name);
+	a->given[idx] = true;
 	if (!f->meta) {
 		*(bool *)((char *)a + f->off) = true;
 		return 0;
@@ -905,4 +912,22 @@ cli_tool_options(const Args *a, ExternalOpts *o)
 		.mlir_options = a->mlir_options ? a->mlir_options : "",
 		.mlir_version = a->mlir_version, .batch = a->tool_batch,
 		.mlir_pipeline = a->mlir_pipeline};
+}
+
+const char *
+cli_given_except(const Args *a, const char *const *keep)
+{
+	static char buf[64];
+
+	_Static_assert(NFLAGS <= sizeof a->given, "Args.given: a row each");
+	for (int i = 0; i < NFLAGS; i++) {
+		bool kept = false;
+		for (const char *const *k = keep; *k && !kept; k++)
+			kept = !strcmp(*k, flags[i].name);
+		if (a->given[i] && !kept) {
+			fmt_snprintf(buf, sizeof buf, "--%s", flags[i].name);
+			return buf;
+		}
+	}
+	return NULL;
 }

@@ -76,6 +76,8 @@ typedef struct Args {
 	bool confirm;                   /* run/check --confirm */
 	long long max_failures;         /* --max-failures N; 0: no limit */
 	bool merge;                     /* --merge: paths are summaries */
+	int stats_every;                /* --stats-every SEC; -1: not given */
+	bool resume;                    /* --resume: from --out's stats file */
 	/* import */
 	const char *func, *tool;
 	bool no_tool;
@@ -86,6 +88,7 @@ typedef struct Args {
 	int mlir_version;               /* --mlir-version N; 0: the tool's */
 	/* lab cache */
 	int lab_cap, lab_stride, lab_requests, lab_step; /* (4, 4, 16, 0) */
+	bool given[128];                /* by cli.c's flag row: given */
 } Args;
 
 /* argv (argv[1] the command) -> a: 0 to run the command, -1 when help was
@@ -97,6 +100,9 @@ void cli_args_free(Args *a);
  * STATUS_BAD. */
 int cli_usage(const Args *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The first flag given on a's command line that is not in keep[] (NULL
+ * ended), as "--name"; NULL when none. */
+const char *cli_given_except(const Args *a, const char *const *keep);
 /* The closest of names[0..n) to word by edit distance, or NULL when none
  * is close enough to suggest. */
 const char *cli_nearest(const char *word, const char *const *names, int n);

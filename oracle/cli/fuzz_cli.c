@@ -9,6 +9,23 @@
 #include "mlir.h"
 #include "fuzz.h"
 
+/* `fuzz --merge FILE... [--json]`: the shards' summaries added up; every
+ * other flag would be ignored, so it is refused. */
+static int
+merge_main(const Args *a)
+{
+	static const char *const keep[] = {"merge", "json", NULL};
+	const char *other = cli_given_except(a, keep);
+
+	if (other)
+		return cli_usage(a, "%s does nothing with --merge (it adds up "
+				 "the shards' summaries): leave it out", other);
+	if (!a->npaths)
+		return cli_usage(a, "--merge wants the shards' --json "
+				 "summaries (files, or - for stdin)");
+	return fuzz_merge(a->npaths, a->paths, a->json);
+}
+
 int
 fuzz_main(const Args *a, const RunConfig *cfg)
 {
@@ -17,13 +34,8 @@ fuzz_main(const Args *a, const RunConfig *cfg)
 	ExternalOpts tool;
 	const char *html = a->html;     /* --html DIR: pages of the repros */
 
-	if (a->merge) {
-		/* --merge FILE... [--json]: shard summaries added up */
-		if (!a->npaths)
-			return cli_usage(a, "--merge wants the shards' --json "
-					 "summaries (files, or - for stdin)");
-		return fuzz_merge(a->npaths, a->paths, a->json);
-	}
+	if (a->merge)
+		return merge_main(a);
 	if (!cfg) {
 		cli_tool_options(a, &tool);
 		own.tool = &tool;
@@ -45,17 +57,23 @@ fuzz_main(const Args *a, const RunConfig *cfg)
 	o.gen.mix = a->mix;
 	o.gen.no_copies = a->no_copies;
 	/* a racy read is no finding against MLIR (docs/native.md) */
-	o.gen.no_races = !a->allow_races && a->strategy &&
-			 (a->strategy->kind == STRAT_MLIR ||
-			  a->strategy->kind == STRAT_NATIVE ||
-			  a->strategy->kind == STRAT_PIPELINE ||
-			  a->strategy->kind == STRAT_EXEC_MLIR);
+	o.gen.no_races = !a->allow_races && fuzz_races_judged(a->strategy);
 	/* --target was checked: the strategy's tool gives mlir's version */
 	if (fuzz_target_find(a->target, o.strategy, cfg->tool, &o.gen.target))
 		return cli_usage(a, "--target names no profile");
 	if (html && !o.out)
 		o.out = html;   /* the repros beside their pages */
 	o.progress = !o.quiet && isatty(2);
+	/* a log gets a stats line now and then instead of the progress line */
+	o.stats_every = a->stats_every >= 0 ? a->stats_every :
+			!o.quiet && !o.progress ? 10 : 0;
+	o.stats_file = o.out != NULL;
+	o.first_seed = o.seed;
+	if (a->resume && !o.out)
+		return cli_usage(a, "--resume continues the campaign of --out "
+				 "DIR (its stats file): give --out");
+	if (a->resume && fuzz_resume(&o))
+		return 2;
 	if (!o.out) { /* repros go to files `check` reads, never to stdout */
 		o.out = "bufdiff-fuzz";
 		o.lazy_out = true;

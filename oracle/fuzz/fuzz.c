@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <jansson.h>
 
 #include "escape.h"
 #include "fuzz.h"
@@ -20,15 +21,6 @@
 #include "report.h"
 #include "stop.h"
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 void
 fuzz_stats_free(FuzzStats *st)
 {
@@ -37,6 +29,7 @@ fuzz_stats_free(FuzzStats *st)
 	mem_free(st->repros);
 	buckets_free(&st->buckets);
 	buckets_free(&st->refusals);
+	json_decref(st->messages);
 	memset(st, 0, sizeof *st);
 }
 
@@ -186,6 +179,74 @@ reduce_cfg(const FuzzOpts *o, RunConfig *buf)
 	return buf;
 }
 
+/* The repro's `about:`: the command that makes its program again. */
+static char *
+repro_about(const FuzzOpts *o, const Case *c, uint64_t seed)
+{
+	Str b = {0};
+
+	str_puts(&b, "found by ");
+	fuzz_seed_command(o, c, seed, &b);
+	str_puts(&b, ".");
+	return str_take(&b);
+}
+
+/* The generated case's text with `about:` (its second line) replaced:
+ * an unreduced repro says how to make it again, like a reduced one. */
+static char *
+with_about(const char *yaml, const char *about)
+{
+	const char *a = strstr(yaml, "\nabout: ");
+	Str b = {0};
+
+	if (!a || !about)
+		return mem_strdup(yaml);
+	str_put(&b, yaml, (size_t)(a - yaml));
+	str_puts(&b, "\nabout: ");
+	yaml_scalar(&b, about);
+	str_puts(&b, strchr(a + 1, '\n') ? strchr(a + 1, '\n') : "\n");
+	return str_take(&b);
+}
+
+/* Reduce case c into *out (NULL: keep it whole) in the "must agree" form,
+ * within the campaign's time: a failure found when the time is up, or
+ * whose reduction the deadline cuts short, is kept whole (unreduced). */
+static void
+reduce_repro(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
+	     const char *about, char **out)
+{
+	char name[128];
+	RunConfig quiet;
+	ReduceStats rs = {0};
+	ReduceAs as = {name, about, true, st->deadline};
+	Diag d;
+	int rrc = 3;
+
+	*out = NULL;
+	fmt_snprintf(name, sizeof name, "fuzz/%s-%llu",
+		     strategy_label(o->strategy), (unsigned long long)seed);
+	if (!st->deadline || fuzz_now() < st->deadline)
+		rrc = reduce_case_as(reduce_cfg(o, &quiet), c, 0, &as, out,
+				     &rs, &d);
+	if (rrc == 3)
+		st->unreduced++;
+	if (!o->quiet)
+		fuzz_log_start(o);
+	if (rrc == 0 && !o->quiet)
+		fprintf(stderr, "seed %llu: reduced %d -> %d ops (%d candidates, "
+			"%.2fs)\n", (unsigned long long)seed, rs.ops_before,
+			rs.ops_after, rs.candidates, rs.seconds);
+	else if (rrc == 2 && !o->quiet) /* a signal: the smallest so far */
+		fprintf(stderr, "seed %llu: %s at %d -> %d ops\n",
+			(unsigned long long)seed, d.msg, rs.ops_before,
+			rs.ops_after);
+	else if (rrc == 3 && !o->quiet)
+		fprintf(stderr, "seed %llu: the time is up: kept unreduced\n",
+			(unsigned long long)seed);
+	if (st->failures == 0)
+		st->first_reduce = rs;
+}
+
 /* A failing program: counted in its signature's bucket; the first of a
  * bucket (and every tool error: FORMAT keeps each program a tool failed
  * on) is reduced (or kept whole) and written out. */
@@ -194,14 +255,10 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 	     const char *yaml, const char *sig, const SigInfo *info,
 	     bool tool_error)
 {
-	char path[4096], name[128], about[1536], flag[1200], label[64];
-	Str strat = {0};
-	char *reduced = NULL;
-	RunConfig quiet;
-	ReduceStats rs = {0};
+	char path[4096], label[64];
+	char *reduced = NULL, *about, *whole = NULL;
 	bool isnew;
 	Bucket *k = buckets_add(&st->buckets, sig, 1, &isnew);
-	Diag d;
 
 	if (k) {
 		bucket_seed(k, seed);
@@ -209,26 +266,12 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 	}
 	if (!isnew && !tool_error)
 		return;
-	fmt_snprintf(name, sizeof name, "fuzz/%s-%llu", strategy_label(o->strategy),
-		 (unsigned long long)seed);
-	pipeline_flag(o, c, flag, sizeof flag);
-	sh_word(&strat, o->strategy->name); /* a command to paste */
-	fmt_snprintf(about, sizeof about, "found by bufdiff fuzz --strategy %s%s "
-		 "--seed %llu", strat.s && !strat.oom ? strat.s : "?", flag,
-		 (unsigned long long)seed);
-	str_free(&strat);
-	int rrc = o->reduce ? reduce_case(reduce_cfg(o, &quiet), c, 0, name,
-					  about, &reduced, &rs, &d) : -1;
-	if (rrc == 0 && !o->quiet)
-		fprintf(stderr, "\nseed %llu: reduced %d -> %d ops (%d candidates, "
-			"%.2fs)\n", (unsigned long long)seed, rs.ops_before,
-			rs.ops_after, rs.candidates, rs.seconds);
-	else if (rrc == 2 && !o->quiet) /* a signal: the smallest so far */
-		fprintf(stderr, "\nseed %llu: %s at %d -> %d ops\n",
-			(unsigned long long)seed, d.msg, rs.ops_before,
-			rs.ops_after);
-	if (st->failures == 0)
-		st->first_reduce = rs;
+	about = repro_about(o, c, seed);
+	if (o->reduce)
+		reduce_repro(o, st, c, seed, about, &reduced);
+	if (!reduced)
+		yaml = whole = with_about(yaml, about);
+	mem_free(about);
 	if (o->out) {
 		const char *l = strategy_label(o->strategy);
 		fmt_snprintf(path, sizeof path, "%s/%s-%llu.yaml", o->out,
@@ -237,8 +280,8 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 		if (o->lazy_out && mkdir(o->out, 0777) && errno != EEXIST)
 			fprintf(stderr, "bufdiff: cannot create %s: %s\n", o->out,
 				strerror(errno));
-		else if (trust_write_repro(path, reduced ? reduced : yaml,
-					   o->strategy))
+		else if (!yaml || trust_write_repro(path, reduced ? reduced : yaml,
+						    o->strategy))
 			fprintf(stderr, "bufdiff: cannot write %s: %s\n", path,
 				strerror(errno));
 		else {
@@ -246,14 +289,17 @@ keep_failure(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 			if (k && !k->repro)
 				k->repro = mem_strdup(path);
 			if (!o->quiet)
+				fuzz_log_start(o);
+			if (!o->quiet)
 				fprintf(stderr, "seed %llu: new bucket, repro "
 					"written to %s\n", (unsigned long long)seed,
 					path);
 		}
-		if (o->strategy->flags & STRAT_READS_MLIR)
+		if ((o->strategy->flags & STRAT_READS_MLIR) && (reduced || yaml))
 			keep_bridge(o, path, reduced ? reduced : yaml);
 	}
 	mem_free(reduced);
+	mem_free(whole);
 }
 
 /* The case generated from seed, loaded under its seed's name: 0, -1 out
@@ -298,25 +344,29 @@ first_error(const char *err)
 	return line;
 }
 
-/* A failure's class on stderr, one line, so a campaign's log can be
- * counted by class without running each repro again: an error (a memref
- * program the executor does not take) with its message, else the verdict
- * and the first violation's kind. */
-static void
-failure_line(uint64_t seed, const RunOut *r)
+/* A failure's class, one line, so a campaign's log can be counted by
+ * class without running each repro again: a tool's error with its status
+ * and first error line; an error (a memref program the executor does not
+ * take) with its message; else the verdict and the first violation's
+ * kind.  Into buf (the strings escaped for a terminal). */
+static const char *
+failure_text(const RunOut *r, char *buf, size_t n)
 {
-	fprintf(stderr, "\nseed %llu: ", (unsigned long long)seed);
-	if (r->native.verdict == NATIVE_MISSED)
-		fprintf(stderr, "native missed: MLIR's own output differs, "
-			"the instrumented run agreed\n");
+	if (r->verdict == VERDICT_TOOL_ERROR)
+		term_snprintf(buf, n, "tool-error: %s%s", r->tool.status,
+			      first_error(r->tool.err));
+	else if (r->native.verdict == NATIVE_MISSED)
+		fmt_snprintf(buf, n, "native missed: MLIR's own output differs, "
+			     "the instrumented run agreed");
 	else if (r->status == STATUS_BAD)
-		term_fprintf(stderr, "error: %s\n", r->err.msg);
+		term_snprintf(buf, n, "error: %s", r->err.msg);
 	else if (r->ex.nviols)
-		term_fprintf(stderr, "%s: %s\n", verdict_names[r->verdict],
-			vkind_names[r->ex.viols[0].kind]);
+		fmt_snprintf(buf, n, "%s: %s", verdict_names[r->verdict],
+			     vkind_names[r->ex.viols[0].kind]);
 	else
-		term_fprintf(stderr, "%s%s%s\n", verdict_names[r->verdict],
-			r->why[0] ? ": " : "", r->why);
+		term_snprintf(buf, n, "%s%s%s", verdict_names[r->verdict],
+			      r->why[0] ? ": " : "", r->why);
+	return buf;
 }
 
 /* A tool-error the tool gives by design (fuzz_refusal): counted by its
@@ -334,7 +384,9 @@ refused(const FuzzOpts *o, FuzzStats *st, uint64_t seed, const RunOut *r)
 	if ((k = buckets_add(&st->refusals, why, 1, &isnew)))
 		bucket_seed(k, seed);
 	if (!o->quiet)
-		term_fprintf(stderr, "\nseed %llu: refused (%s)%s\n",
+		fuzz_log_start(o);
+	if (!o->quiet)
+		term_fprintf(stderr, "seed %llu: refused (%s)%s\n",
 			(unsigned long long)seed, why, first_error(r->tool.err));
 	return true;
 }
@@ -367,7 +419,7 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 {
 	Tensor **ref = NULL;
 	int nref = 0, rc = -1, lrc = 0, rr;
-	char sig[512];
+	char sig[512], line[1024];
 	SigInfo info = {0, 0, VERDICT_NONE, -1};
 	bool tool;
 	RunOut r;
@@ -383,7 +435,8 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 		bool isnew;
 		Bucket *k = buckets_add(&st->buckets, "generator: program "
 					"rejected", 1, &isnew);
-		fprintf(stderr, "\nbufdiff fuzz: seed %llu: generated program "
+		fuzz_log_start(o);
+		fprintf(stderr, "bufdiff fuzz: seed %llu: generated program "
 			"rejected: %d:%d: %s\n", (unsigned long long)seed,
 			d.loc.line, d.loc.col, d.msg);
 		if (k)
@@ -406,20 +459,20 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 	st->native[r.native.verdict]++;
 	st->racy += r.race > 0;
 	st->miscompiles += r.race < 0;
-	if (r.verdict == VERDICT_TOOL_ERROR && refused(o, st, seed, &r)) {
+	if (r.verdict == VERDICT_TOOL_ERROR && refused(o, st, seed, &r))
 		rc = 0; /* by design: not a finding */
-	} else if (r.verdict == VERDICT_TOOL_ERROR) {
-		/* the tool failed on this program: kept, counted apart */
-		st->tool_errors++;
-		if (!o->quiet)
-			term_fprintf(stderr, "\nseed %llu: tool-error: %s%s\n",
-				(unsigned long long)seed, r.tool.status,
-				first_error(r.tool.err));
-	}
-	else if (rc && !o->quiet)
-		failure_line(seed, &r);
+	else if (r.verdict == VERDICT_TOOL_ERROR)
+		st->tool_errors++; /* kept, counted apart */
 	if (rc)
 		judged_signature(&r, c, sig, sizeof sig, &info);
+	if (rc && !o->quiet) {
+		fuzz_log_start(o);
+		fprintf(stderr, "seed %llu: %s\n", (unsigned long long)seed,
+			failure_text(&r, line, sizeof line));
+	}
+	if (rc && o->json)
+		fuzz_note_failure(st, seed, sig, failure_text(&r, line,
+							      sizeof line), &r);
 	tool = r.verdict == VERDICT_TOOL_ERROR;
 	runout_clear(&r);
 	if (rc)
@@ -525,7 +578,8 @@ static void
 progress(const FuzzOpts *o, const FuzzStats *st, double t0, uint64_t seed,
 	 long k, bool last)
 {
-	double dt = now() - t0, rate = dt > 0 ? (double)st->programs / dt : 0.0;
+	double dt = fuzz_now() - t0, rate = dt > 0 ? (double)st->programs / dt : 0.0;
+	char r[48];
 	double left = o->seconds > 0 ? o->seconds - dt :
 		      o->count && rate > 0 ? (double)(o->count - k) / rate : 0;
 
@@ -535,15 +589,31 @@ progress(const FuzzOpts *o, const FuzzStats *st, double t0, uint64_t seed,
 		fprintf(stderr, "\r\033[K");
 		return;
 	}
-	fprintf(stderr, "\r\033[Kseed %llu, %.0f/s, %ld failures in %d buckets, "
-		"%.0f s left", (unsigned long long)seed, rate, st->failures,
+	fprintf(stderr, "\r\033[Kseed %llu, %s/s, %ld failures in %d buckets, "
+		"%.0f s left", (unsigned long long)seed,
+		fuzz_rate(st->programs, dt, r, sizeof r), st->failures,
 		st->buckets.n, left > 0 ? left : 0);
+}
+
+/* Every --stats-every seconds a stats line; the stats file as often
+ * (every 10 s without stats lines). */
+static void
+stats_tick(const FuzzOpts *o, const FuzzStats *st, double *last)
+{
+	double every = o->stats_every > 0 ? o->stats_every : 10;
+
+	if (fuzz_now() - *last < every)
+		return;
+	if (o->stats_every > 0)
+		fuzz_stats_line(o, st);
+	fuzz_stats_write(o, st, false);
+	*last = fuzz_now();
 }
 
 int
 fuzz_run(const FuzzOpts *o, FuzzStats *st)
 {
-	double t0 = now(), shown = t0;
+	double t0 = fuzz_now(), shown = t0, ticked = t0;
 	int n = o->nshards > 0 ? o->nshards : 1, nb = fuzz_batch(o);
 	/* a batch of 1 is no batch: each program asks on its own */
 	bool batched = (o->strategy->flags & STRAT_TOOL) && nb > 1;
@@ -552,6 +622,9 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 
 	external_register(); /* outside strategies run here */
 	memset(st, 0, sizeof *st);
+	st->t0 = t0;
+	st->deadline = o->seconds > 0 ? t0 + o->seconds : 0;
+	st->next_seed = o->seed + (uint64_t)o->shard;
 	if (o->out && !o->lazy_out && mkdir(o->out, 0777) && errno != EEXIST) {
 		fprintf(stderr, "bufdiff: cannot create %s: %s\n", o->out,
 			strerror(errno));
@@ -579,10 +652,10 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 			st->interrupted = true;
 			break;
 		}
+		if (o->seconds > 0 && fuzz_now() - t0 >= o->seconds)
+			break;
 		if (batched && i == 0)
 			prefill(o, &b, seed, n, o->count ? o->count - k : nb);
-		if (o->seconds > 0 && now() - t0 >= o->seconds)
-			break;
 		if (!o->count && o->seconds <= 0)
 			break;
 		if (batched && i < b.n) { /* taken over by fuzz_one */
@@ -593,8 +666,9 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 		if (rc < 0)
 			st->skipped++;
 		st->programs++;
+		st->next_seed = seed + (uint64_t)n;
 		if (rc > 0 && !st->failures) {
-			st->first_seconds = now() - t0;
+			st->first_seconds = fuzz_now() - t0;
 			st->first_seed = seed;
 		}
 		st->failures += rc > 0;
@@ -606,36 +680,60 @@ fuzz_run(const FuzzOpts *o, FuzzStats *st)
 			break;
 		if (o->max_failures && st->failures >= o->max_failures)
 			break;
-		if (o->progress && now() - shown > 0.5) {
+		if (o->progress && fuzz_now() - shown > 0.5) {
 			progress(o, st, t0, seed + (uint64_t)n, k + 1, false);
-			shown = now();
+			shown = fuzz_now();
 		}
+		stats_tick(o, st, &ticked);
 	}
 	batch_clear(&b);
 	mem_free(b.yaml);
 	mem_free(b.cases);
-	st->seconds = now() - t0;
+	st->seconds = fuzz_now() - t0;
 	progress(o, st, t0, 0, 0, true);
+	if (o->stats_every > 0)
+		fuzz_stats_line(o, st);
+	fuzz_stats_write(o, st, true);
 	return st->failures ? 1 : 0;
 }
 
 /* ---- `bufdiff fuzz` */
 
 
+/* ", \"failure_messages\": [...]": each failure's (fuzz_note_failure). */
+static void
+failures_json(Str *b, const FuzzStats *st)
+{
+	json_t *none = st->messages ? NULL : json_array();
+	char *s = json_dumps(st->messages ? st->messages : none,
+			     JSON_ENSURE_ASCII);
+
+	json_decref(none);
+	if (!s) {
+		b->oom = true;
+		return;
+	}
+	str_puts(b, ", \"failure_messages\": ");
+	str_puts(b, s);
+	free(s);
+}
+
 static void
 fuzz_json(const FuzzOpts *o, const FuzzStats *st)
 {
 	const ExternalStats *x = external_stats();
 	Str b = {0};
-	char *s;
+	char *s, rate[48];
 
 	str_printf(&b, "{\"programs\": %ld, \"failures\": %ld, \"skipped\": %ld, "
 		   "\"tool_errors\": %ld, \"tool_calls\": %ld, "
 		   "\"tool_seconds\": %.3f, "
-		   "\"seconds\": %.3f, \"programs_per_s\": %.1f, \"repros\": [",
+		   "\"seconds\": %.3f, \"programs_per_s\": %s, "
+		   "\"unreduced\": %ld, \"next_seed\": %llu, \"repros\": [",
 		   st->programs, st->failures, st->skipped, st->tool_errors,
 		   x->calls, x->seconds, st->seconds,
-		   st->seconds > 0 ? (double)st->programs / st->seconds : 0.0);
+		   fuzz_rate(st->programs, st->seconds, rate, sizeof rate),
+		   st->unreduced, (unsigned long long)st->next_seed);
 	for (int i = 0; i < st->nrepros; i++) {
 		str_puts(&b, i ? ", " : "");
 		fuzz_json_string(&b, st->repros[i]);
@@ -667,18 +765,66 @@ fuzz_json(const FuzzOpts *o, const FuzzStats *st)
 	if (st->racy || st->miscompiles)
 		str_printf(&b, ", \"race\": {\"racy_read\": %ld, "
 			   "\"miscompile\": %ld}", st->racy, st->miscompiles);
+	failures_json(&b, st);
 	str_puts(&b, "}\n");
 	if ((s = str_take(&b)))
 		fputs(s, stdout);
 	mem_free(s);
 }
 
+/* --mix's names, bit k for names[k] (GEN_*) */
+static const char *const mix_names[] = {"slices", "matmul", "loops",
+					"branches", "async", "calls",
+					"forall", "cfg", "generate"};
+enum { NMIX = sizeof mix_names / sizeof *mix_names };
+
+const char *
+fuzz_mix_names(unsigned mix, char *buf, size_t n)
+{
+	Str b = {0};
+
+	for (int k = 0; k < NMIX; k++)
+		if (mix >> k & 1)
+			str_printf(&b, "%s%s", b.len ? "," : "", mix_names[k]);
+	fmt_snprintf(buf, n, "%s", b.len && !b.oom ? b.s : "0");
+	str_free(&b);
+	return buf;
+}
+
+bool
+fuzz_races_judged(const Strategy *s)
+{
+	return s && (s->kind == STRAT_MLIR || s->kind == STRAT_NATIVE ||
+		     s->kind == STRAT_PIPELINE || s->kind == STRAT_EXEC_MLIR);
+}
+
+void
+fuzz_seed_command(const FuzzOpts *o, const Case *c, uint64_t seed, Str *b)
+{
+	char flag[1200], mix[160];
+	const GenTarget *def = NULL;
+
+	str_puts(b, "bufdiff fuzz --strategy ");
+	sh_word(b, o->strategy->name); /* a command to paste */
+	pipeline_flag(o, c, flag, sizeof flag);
+	/* no profile where the strategy has one by default: say none */
+	fuzz_target_find(NULL, o->strategy, tool_opts(o), &def);
+	str_printf(b, "%s%s --seed %llu --count 1 --mix %s --max-ops %d",
+		   def && !o->gen.target ? " --target none" : "", flag,
+		   (unsigned long long)seed,
+		   fuzz_mix_names(o->gen.mix, mix, sizeof mix), o->gen.max_ops);
+	if (o->gen.no_copies)
+		str_puts(b, " --no-copies");
+	if (!o->gen.no_races && fuzz_races_judged(o->strategy))
+		str_puts(b, " --allow-races");
+	if (!o->reduce)
+		str_puts(b, " --no-reduce");
+}
+
 int
 fuzz_parse_mix(const char *s, unsigned *mix)
 {
-	static const char *const names[] = {"slices", "matmul", "loops",
-					    "branches", "async", "calls",
-					    "forall", "cfg", "generate"};
+	static const char *const *names = mix_names;
 	char *end;
 	unsigned long n = strtoul(s, &end, 10);
 
@@ -690,7 +836,7 @@ fuzz_parse_mix(const char *s, unsigned *mix)
 	while (*s) {
 		size_t len = strcspn(s, ",");
 		int k = -1;
-		for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
+		for (int i = 0; i < NMIX; i++)
 			if (strlen(names[i]) == len && !strncmp(s, names[i], len))
 				k = i;
 		if (k < 0)
@@ -741,10 +887,14 @@ fuzz_command(const FuzzOpts *o, const char *html)
 	if (o->json)
 		fuzz_json(o, &st);
 	else {
+		char rate[48];
 		printf("%ld programs, %ld failures (%ld tool errors), %.2f s "
-		       "(%.0f programs/s)\n",
+		       "(%s programs/s)\n",
 		       st.programs, st.failures, st.tool_errors, st.seconds,
-		       st.seconds > 0 ? (double)st.programs / st.seconds : 0.0);
+		       fuzz_rate(st.programs, st.seconds, rate, sizeof rate));
+		if (st.unreduced)
+			printf("%ld failure%s left unreduced: the time was up\n",
+			       st.unreduced, st.unreduced == 1 ? "" : "s");
 		refusals_print(stdout, st.refused, st.programs, &st.refusals);
 		if (st.buckets.n) {
 			printf("%d bucket%s (count, signature, repro, seeds):\n",

@@ -192,6 +192,10 @@ typedef struct FuzzOpts {
 	long max_failures;      /* stop after this many failures (0: never) */
 	bool progress;          /* a progress line on stderr (a terminal) */
 	bool lazy_out;          /* out is the default: made at the first repro */
+	int stats_every;        /* a stats line on stderr every N s (0: none) */
+	bool stats_file;        /* keep out/.fuzz-stats.json (fuzz_log.c) */
+	uint64_t first_seed;    /* the campaign's first seed: seed, or the
+				 * resumed campaign's (the stats file's) */
 	GenOpts gen;
 	const RunConfig *cfg;   /* every run's configuration (NULL: defaults) */
 } FuzzOpts;
@@ -260,6 +264,10 @@ typedef struct FuzzStats {
 	int nrepros;
 	Buckets buckets;        /* failures by signature, in order found */
 	bool interrupted;       /* SIGINT or SIGTERM ended it */
+	long unreduced;         /* failures written whole: the time was up */
+	uint64_t next_seed;     /* the seed the campaign would run next */
+	double t0, deadline;    /* its start and end (fuzz_now; 0: no --time) */
+	struct json_t *messages; /* with --json: each failure's messages */
 } FuzzStats;
 
 /* Generate, run and compare; reduce and write failures.  0 none failed,
@@ -272,6 +280,41 @@ void fuzz_stats_free(FuzzStats *st);
 int fuzz_command(const FuzzOpts *o, const char *html);
 /* --mix: "loops,async" or a bitmask (as libFuzzer's messages print it). */
 int fuzz_parse_mix(const char *s, unsigned *mix);
+/* The names of mix's constructs, "loops,async" ("0" for none), in buf. */
+const char *fuzz_mix_names(unsigned mix, char *buf, size_t n);
+/* Whether the generator leaves out racy forall reads for strategy s
+ * unless --allow-races (its outputs are MLIR's: docs/native.md). */
+bool fuzz_races_judged(const Strategy *s);
+/* The command that makes the campaign's program of `seed` again, byte
+ * for byte ("bufdiff fuzz --strategy S --seed N --count 1 --mix ...":
+ * every option the generator and the run read), appended to b. */
+void fuzz_seed_command(const FuzzOpts *o, const Case *c, uint64_t seed,
+		       Str *b);
+
+/* ---------------------------------------------------------- fuzz_log.c */
+
+#define FUZZ_STATS_FILE ".fuzz-stats.json" /* shard I of N: -I-of-N */
+
+double fuzz_now(void);          /* CLOCK_MONOTONIC seconds */
+/* Before a line on stderr: clears the progress line on a terminal. */
+void fuzz_log_start(const FuzzOpts *o);
+/* programs/seconds in three significant digits (never "0" for a rate
+ * above 0), in buf. */
+const char *fuzz_rate(long programs, double seconds, char *buf, size_t n);
+const char *fuzz_rate_of(double rate, char *buf, size_t n);
+/* "stats: N programs, R programs/s, F failures in B buckets, U
+ * unreduced, next seed S, T s" on stderr. */
+void fuzz_stats_line(const FuzzOpts *o, const FuzzStats *st);
+/* o->out/.fuzz-stats.json (when o->stats_file): the campaign and its
+ * figures so far (docs/fuzz.md lists the fields); 0, -1 not written. */
+int fuzz_stats_write(const FuzzOpts *o, const FuzzStats *st, bool done);
+/* --resume: o->seed and o->first_seed from o->out's stats file, which
+ * must record the same campaign; 0, or 2 after one error line. */
+int fuzz_resume(FuzzOpts *o);
+/* A failure's messages (its line, blame, culprits, a tool's status and
+ * stderr) appended to st->messages: 0, -1 out of memory. */
+int fuzz_note_failure(FuzzStats *st, uint64_t seed, const char *sig,
+		      const char *message, const RunOut *r);
 
 /* ------------------------------------------------------- fuzz_bucket.c */
 
@@ -325,5 +368,20 @@ int fuzz_merge_text(const char *name, const char *text, bool json, FILE *out);
 int reduce_case(const RunConfig *cfg, const Case *c, int run,
 		const char *name, const char *about, char **yaml,
 		ReduceStats *st, Diag *d);
+
+/* How reduce_case_as writes its case, and until when it may reduce. */
+typedef struct ReduceAs {
+	const char *name, *about;   /* as reduce_case's */
+	bool must_agree;        /* a fuzz repro: the run states no verdict,
+				 * blame or culprits (`check` fails on it
+				 * until the strategy is fixed); what it showed
+				 * is written under it as YAML comments */
+	double deadline;        /* CLOCK_MONOTONIC seconds; 0: none */
+} ReduceAs;
+
+/* reduce_case, written as `as` says; 3 when the deadline passed before
+ * the reduction ended (*yaml NULL: the caller keeps the case whole). */
+int reduce_case_as(const RunConfig *cfg, const Case *c, int run,
+		   const ReduceAs *as, char **yaml, ReduceStats *st, Diag *d);
 
 #endif

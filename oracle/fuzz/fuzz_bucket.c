@@ -12,6 +12,7 @@
  * fuzz.c keeps one repro per signature, a count and the seeds.  `bufdiff fuzz --merge` adds up the --json
  * summaries of several shards, buckets included.  See docs/fuzz.md.
  */
+#include <ctype.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -255,6 +256,53 @@ culprit_kinds(const RunOut *r, const Case *c)
 	return m;
 }
 
+static bool
+name_char(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_' || ch == '.' ||
+	       ch == '$' || ch == '-';
+}
+
+static bool
+word_char(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_' || ch == '.';
+}
+
+/* A tool's status as its kind: what precedes the first ':' ("exit 1",
+ * "answer", "killed by signal 11 (SIGSEGV)") as it is; in the message
+ * after it each `%name` and `@name` becomes `%_` and `@_`, and each word
+ * with a digit (a number, a line or column, a name like 'v12' or a type
+ * like 4x8xf32) N: the values of one program, not the kind of error. */
+static void
+tool_kind(const char *status, char *buf, size_t n)
+{
+	size_t head = strcspn(status, ":");
+	Str b = {0};
+
+	str_put(&b, status, head);
+	for (const char *s = status + head; *s;) {
+		size_t w = 0;
+		if ((*s == '%' || *s == '@') && name_char(s[1])) {
+			str_printf(&b, "%c_", *s++);
+			while (name_char(*s))
+				s++;
+			continue;
+		}
+		while (word_char(s[w]))
+			w++;
+		if (!w)
+			w = 1;
+		if (strpbrk(s, "0123456789") && strcspn(s, "0123456789") < w)
+			str_puts(&b, "N");
+		else
+			str_put(&b, s, w);
+		s += w;
+	}
+	fmt_snprintf(buf, n, "%s", b.s && !b.oom ? b.s : status);
+	str_free(&b);
+}
+
 void
 fuzz_signature(const RunOut *r, const Case *c, char *buf, size_t n,
 	       SigInfo *info)
@@ -272,8 +320,11 @@ fuzz_signature(const RunOut *r, const Case *c, char *buf, size_t n,
 	}
 	while (k < SIG_CULPRITS && !(kinds >> k & 1))
 		k++; /* the most specific */
-	if (r->verdict == VERDICT_TOOL_ERROR)
-		fmt_snprintf(buf, n, "tool-error: %s", r->tool.status);
+	if (r->verdict == VERDICT_TOOL_ERROR) {
+		char kind[sizeof r->tool.status];
+		tool_kind(r->tool.status, kind, sizeof kind);
+		fmt_snprintf(buf, n, "tool-error: %s", kind);
+	}
 	else if (r->status == STATUS_BAD)
 		fmt_snprintf(buf, n, "error");
 	else
@@ -540,6 +591,7 @@ typedef struct Merged {
 	int nrepros;
 	Buckets bs;
 	long refused;   /* refusals by design (none in older summaries) */
+	long unreduced; /* failures kept whole: the time was up (issue 25) */
 	Buckets refusals; /* by reason */
 } Merged;
 
@@ -691,6 +743,11 @@ merge_summary(Merged *m, const char *path, const char *text, int line,
 			rc = merge_fail(path, text, (Loc){line, 1},
 					"a bad count in a fuzz summary: ",
 					"refused");
+		v = json_object_get(j, "unreduced");
+		if (v && !rc && !add_count(&m->unreduced, v))
+			rc = merge_fail(path, text, (Loc){line, 1},
+					"a bad count in a fuzz summary: ",
+					"unreduced");
 		json_array_foreach(json_object_get(j, "refusals"), i, v)
 			if (!rc && !merge_counted(&m->refusals, v, "reason"))
 				rc = merge_fail(path, text, (Loc){line, 1},
@@ -788,15 +845,17 @@ merge_report(Merged *m, int rc, bool json, FILE *out)
 	strmap_clear(&m->refusals.index);
 	if (!rc && json) {
 		Str b = {0};
-		char *s;
+		char *s, rate[48];
 		str_printf(&b, "{\"programs\": %ld, \"failures\": %ld, "
 			   "\"skipped\": %ld, \"tool_errors\": %ld, "
 			   "\"tool_calls\": %ld, \"tool_seconds\": %.3f, "
-			   "\"seconds\": %.3f, \"programs_per_s\": %.1f, "
+			   "\"seconds\": %.3f, \"programs_per_s\": %s, "
+			   "\"unreduced\": %ld, "
 			   "\"repros\": [%s], \"interrupted\": %s, "
 			   "\"shards\": %d, ",
 			   m->sums[0], m->sums[1], m->sums[2], m->sums[3], m->sums[4],
-			   m->tool_seconds, m->seconds, m->rate,
+			   m->tool_seconds, m->seconds,
+			   fuzz_rate_of(m->rate, rate, sizeof rate), m->unreduced,
 			   m->repros.s ? m->repros.s : "",
 			   m->interrupted ? "true" : "false", m->shards);
 		refusals_json(&b, m->refused, &m->refusals);
@@ -813,6 +872,9 @@ merge_report(Merged *m, int rc, bool json, FILE *out)
 		       "in %d bucket%s%s\n", m->shards, m->sums[0], m->sums[1],
 		       m->sums[3], m->bs.n, m->bs.n == 1 ? "" : "s",
 		       m->interrupted ? " (interrupted)" : "");
+		if (m->unreduced)
+			fprintf(out, "%ld failure%s left unreduced: the time was "
+				"up\n", m->unreduced, m->unreduced == 1 ? "" : "s");
 		refusals_print(out, m->refused, m->sums[0], &m->refusals);
 		buckets_print(out, &m->bs);
 		constructs_print(out, m->constructs);

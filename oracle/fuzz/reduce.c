@@ -55,7 +55,8 @@ reduce_loop(Red *r)
 		red_pass_ddmin, red_pass_params, red_pass_shapes};
 	int progress = 1, rc;
 
-	while (progress && r->st->candidates < r->budget && !stop_signal()) {
+	while (progress && r->st->candidates < r->budget && !stop_signal() &&
+	       !red_late(r)) {
 		progress = 0;
 		for (size_t i = 0; i < sizeof passes / sizeof *passes; i++) {
 			if ((rc = passes[i](r)) < 0)
@@ -155,9 +156,11 @@ self_check(Red *r, const char *yaml, bool *ok)
 }
 
 /* The reduced case with the run's results; blame records only when the
- * case checks with them. */
+ * case checks with them.  must_agree: once it checks, written again with
+ * those results as comments (red_case_seen), the run expecting nothing. */
 static int
-reduce_finish(Red *r, const char *name, const char *about, char **yaml)
+reduce_finish(Red *r, const char *name, const char *about, bool must_agree,
+	      char **yaml)
 {
 	RunOut o;
 	Diag why;
@@ -178,7 +181,8 @@ reduce_finish(Red *r, const char *name, const char *about, char **yaml)
 		runout_clear(&o);
 		return red_oom(r);
 	}
-	for (int nblame = 3; nblame >= 0 && !ok; nblame -= 3) {
+	int nblame = 3;
+	for (; nblame >= 0; nblame -= 3) {
 		mem_free(*yaml);
 		*yaml = red_case_text(r, name, abt, r->text, r->inputs,
 				      r->c->prog, &o, nblame);
@@ -186,6 +190,13 @@ reduce_finish(Red *r, const char *name, const char *about, char **yaml)
 			rc = red_oom(r);
 			break;
 		}
+		if (ok)
+			break;
+	}
+	if (!rc && ok && must_agree) {
+		mem_free(*yaml);
+		if (!(*yaml = red_case_seen(r, name, abt, &o, nblame)))
+			rc = red_oom(r);
 	}
 	mem_free(abt);
 	runout_clear(&o);
@@ -247,9 +258,20 @@ int
 reduce_case(const RunConfig *cfg, const Case *c, int run, const char *name,
 	    const char *about, char **yaml, ReduceStats *st, Diag *d)
 {
+	ReduceAs as = {.name = name, .about = about};
+
+	return reduce_case_as(cfg, c, run, &as, yaml, st, d);
+}
+
+int
+reduce_case_as(const RunConfig *cfg, const Case *c, int run,
+	       const ReduceAs *as, char **yaml, ReduceStats *st, Diag *d)
+{
 	Red r = {.cfg = cfg, .orig = c, .d = d, .st = st, .vkind = -1,
 		 .reader = -1, .budget = cfg && cfg->reduce_budget > 0 ?
-					 cfg->reduce_budget : 4000};
+					 cfg->reduce_budget : 4000,
+		 .deadline = as->deadline};
+	const char *name = as->name, *about = as->about;
 	double t0 = now();
 	char *defname = NULL;
 	int rc;
@@ -269,8 +291,10 @@ reduce_case(const RunConfig *cfg, const Case *c, int run, const char *name,
 	rc = reduce_start(&r, run);
 	if (!rc)
 		rc = reduce_loop(&r);
+	if (!rc && r.late) /* out of time: the caller keeps it whole */
+		rc = 3;
 	if (!rc && !stop_signal())
-		rc = reduce_finish(&r, name, about, yaml);
+		rc = reduce_finish(&r, name, about, as->must_agree, yaml);
 	if (stop_signal())
 		rc = reduce_stopped(&r, name, about, yaml);
 	if (r.c)

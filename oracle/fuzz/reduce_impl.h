@@ -49,6 +49,8 @@ typedef struct Red {
 	Cache cache;
 	int fresh;              /* counter for fresh names */
 	int64_t trip_cap;       /* candidates' loop-trip limit, 0: the case's */
+	double deadline;        /* CLOCK_MONOTONIC seconds; 0: none */
+	bool late;              /* the deadline passed: no more candidates */
 } Red;
 
 /* `%from` -> `to` (a value "%a" or a literal), whole tokens only. */
@@ -111,11 +113,17 @@ int red_adopt(Red *r, Case *c, char *text, const char *inputs, Metric m);
 int red_judge(Red *r, const char *yaml, Case **out);
 /* 1 accepted (now current), 0 rejected, -1 out of memory. */
 int red_try_candidate(Red *r, const char *prog, const char *inputs);
+/* Whether the deadline has passed (then r->late sticks). */
+bool red_late(Red *r);
 
 /* ------------------------------------------------------ reduce_text.c */
 
 char *red_case_text(const Red *r, const char *name, const char *about,
 		    const char *prog, const char *inputs, const Program *p,
+		    const RunOut *o, int nblame);
+/* The same case in the "must agree" form: the run without results, what
+ * run o showed written under it as YAML comments (a fuzz repro). */
+char *red_case_seen(const Red *r, const char *name, const char *about,
 		    const RunOut *o, int nblame);
 void red_index_free(Red *r);
 int red_index_lines(Red *r);

@@ -4,6 +4,7 @@
  * becomes the current case.  Verdicts are cached by candidate text.
  */
 #include <stdio.h>
+#include <time.h>
 
 #include "reduce_impl.h"
 #include "stop.h"
@@ -243,6 +244,18 @@ red_judge(Red *r, const char *yaml, Case **out)
 	return rc;
 }
 
+bool
+red_late(Red *r)
+{
+	struct timespec ts;
+
+	if (r->late || r->deadline <= 0)
+		return r->late;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	r->late = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec >= r->deadline;
+	return r->late;
+}
+
 /* A candidate program text with inputs: 1 accepted (now current), 0
  * rejected, -1 out of memory. */
 int
@@ -256,7 +269,7 @@ red_try_candidate(Red *r, const char *prog, const char *inputs)
 	bool acc;
 	int rc;
 
-	if (r->st->candidates >= r->budget || stop_signal())
+	if (r->st->candidates >= r->budget || stop_signal() || red_late(r))
 		return 0;
 	r->st->candidates++;
 	if (!(p = tir_parse(prog, strlen(prog), (SrcMap){1, 0}, &why)))

@@ -69,6 +69,47 @@ red_case_text(const Red *r, const char *name, const char *about,
 	return str_take(&b);
 }
 
+/* What run o showed, as comments under the run ("    # verdict: ...").
+ * They state nothing `check` reads: the run must agree. */
+static void
+emit_seen(Str *b, const Program *p, const Func *entry, const RunOut *o,
+	  int nblame)
+{
+	Str res = {0};
+
+	emit_run_result(&res, p, entry, o, nblame);
+	str_puts(b, "    # seen when found; `bufdiff check` fails on this "
+		 "case until the strategy is fixed:\n");
+	for (const char *s = res.s ? res.s : ""; *s;) {
+		size_t n = strcspn(s, "\n");
+		size_t pad = strspn(s, " ") < 4 ? strspn(s, " ") : 4;
+		str_puts(b, "    # ");
+		str_put(b, s + pad, n - pad);
+		str_puts(b, "\n");
+		s += n + (s[n] == '\n');
+	}
+	if (res.oom)
+		b->oom = true;
+	str_free(&res);
+}
+
+char *
+red_case_seen(const Red *r, const char *name, const char *about,
+	      const RunOut *o, int nblame)
+{
+	char *head = red_case_text(r, name, about, r->text, r->inputs,
+				   r->c->prog, NULL, 0);
+	Str b = {0};
+
+	if (!head)
+		return NULL;
+	str_puts(&b, head);
+	mem_free(head);
+	emit_seen(&b, r->c->prog, prog_func(r->c->prog, r->orig->entry->name),
+		  o, nblame);
+	return str_take(&b);
+}
+
 /* ------------------------------------------------------ lines and ops */
 
 void

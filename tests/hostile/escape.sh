@@ -133,17 +133,19 @@ nopwned "import"
 strat="exec:sh $S/tests/tools/fail.sh '\$(touch PWNED)' ';' '\`touch PWNED\`' 'a\"b'"
 mkdir fz
 expect 1 "$B" fuzz --strategy "$strat" --count 1 --out fz/out
-[ "$(cd fz && find . -type f)" = "./out/exec-0.yaml" ] || fail "fuzz: files $(cd fz && find . -type f)"
+[ "$(cd fz && find . -type f ! -name '.fuzz-stats*')" = "./out/exec-0.yaml" ] ||
+	fail "fuzz: files $(cd fz && find . -type f)"
 about=$(py '
 import sys, yaml
 a = yaml.safe_load(open("fz/out/exec-0.yaml"))["about"]
-print(a[len("found by "):a.index(" Reduced from ")])' ) || fail "fuzz: no about"
+print(a[len("found by "):a.index(". Reduced from ")])' ) || fail "fuzz: no about"
 sh -n -c "$about" || fail "fuzz: about: does not parse: $about"
 mkdir echobin
 printf '#!/bin/sh\nprintf "%%s\\n" "$@"\n' >echobin/bufdiff
 chmod +x echobin/bufdiff
 args=$(PATH=$tmp/echobin:$PATH sh -c "$about")
-[ "$args" = "$(printf 'fuzz\n--strategy\n%s\n--seed\n0' "$strat")" ] ||
+[ "$args" = "$(printf 'fuzz\n--strategy\n%s\n--seed\n0\n--count\n1\n--mix\n%s\n--max-ops\n12' \
+	"$strat" slices,matmul,loops,branches,async,calls,forall,cfg,generate)" ] ||
 	fail "fuzz: about: runs bufdiff with $args"
 # exec-mlir: the repro's .sh (a comment line, then the tool on the .mlir)
 mstrat="exec-mlir:sh $S/tests/tools/fail.sh '\$(touch PWNED)' ';'"
