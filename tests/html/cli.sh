@@ -175,6 +175,9 @@ for f in index case-0001 inplace-all-1; do
 done
 count 1 '<td><a href="case-' fz/index.html
 grep -qF '<td>stale-read</td>' fz/index.html || fail "fz/index.html: no violation"
+# a repro fails `check` until the bug is fixed: a red FAIL row, counted
+count 1 '<tr class="failed"><td data-key="1">1</td><td><a href="case-0001.html">fuzz/inplace-all-1</a></td><td>fz/inplace-all-1.yaml</td><td class="status bad" data-key="1">FAIL</td><td>diverge</td><td>stale-read</td>' fz/index.html
+count 1 '<span data-n="0">0 passed</span>, <span class="bad" data-n="1">1 failed</span>' fz/index.html
 # every SVG text of every page above inside its viewBox
 python3 "$src/tests/html/svgbounds.py" *.html pages/*.html both/*.html fz/*.html >"$out" || fail "text outside an SVG's viewBox"
 echo "ok: html-cli"
