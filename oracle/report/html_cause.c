@@ -227,20 +227,22 @@ cause_of(const Outcome *o)
 	return -1;
 }
 
-/* key: the lines of a captured text, each without its indent and the
- * leading `skip`, joined by "\n"; no key when there are none. */
+/* key: the lines captured in k, each without its indent and the leading
+ * `skip`, joined by "\n"; no key when there are none.  k is closed and
+ * freed whatever happens. */
 static bool
-set_captured(json_t *j, const char *key, const char *text, const char *skip)
+set_captured(json_t *j, const char *key, Cap *k, const char *skip)
 {
-	size_t k = strlen(skip);
+	const char *text = cap_text(k);
+	size_t sk = strlen(skip);
 	Str v = {0};
 	bool ok = true;
 
 	while (*text) {
 		size_t n = line_of(&text);
 		const char *s = text;
-		if (n >= k && !strncmp(s, skip, k))
-			s += k;
+		if (n >= sk && !strncmp(s, skip, sk))
+			s += sk;
 		if (s < text + n) {
 			str_puts(&v, v.len ? "\n" : "");
 			str_put(&v, s, (size_t)(text + n - s));
@@ -253,18 +255,19 @@ set_captured(json_t *j, const char *key, const char *text, const char *skip)
 	else if (v.len)
 		ok = !json_object_set_new(j, key, json_string(v.s));
 	str_free(&v);
+	cap_free(k);
 	return ok;
 }
 
-/* The cause run's violation, where, culprits and fix into j. */
+/* The cause run's violation, where, culprits and fix into j.  (Each
+ * stream is closed by set_captured whatever happened before it: no &&
+ * may skip one.) */
 static bool
 cause_fields(json_t *j, const Case *c, const RunOut *r)
 {
 	const Violation *v = r->ex.nviols ? &r->ex.viols[0] : NULL;
-	bool ok;
 	Cap k;
 
-	/* (each stream is closed whatever happened before: no && past it) */
 	if (v) {
 		if (json_object_set_new(j, "violation",
 					json_string(vkind_names[v->kind])))
@@ -272,22 +275,16 @@ cause_fields(json_t *j, const Case *c, const RunOut *r)
 		if (cap_open(&k))
 			report_violation_at(k.f, html_base_name(c->file), c->prog,
 					    r, v);
-		ok = set_captured(j, "at", cap_text(&k), "");
-		cap_free(&k);
-		if (!ok)
+		if (!set_captured(j, "at", &k, ""))
 			return false;
 	}
 	if (cap_open(&k))
 		report_culprits(k.f, r);
-	ok = set_captured(j, "culprits", cap_text(&k), "");
-	cap_free(&k);
-	if (!ok)
+	if (!set_captured(j, "culprits", &k, ""))
 		return false;
 	if (cap_open(&k))
 		report_fixes(k.f, r);
-	ok = set_captured(j, "fix", cap_text(&k), "fix: ");
-	cap_free(&k);
-	return ok;
+	return set_captured(j, "fix", &k, "fix: ");
 }
 
 char *
