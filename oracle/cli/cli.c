@@ -167,7 +167,8 @@ static const Flag flags[] = {
 	 "the interactive version)"},
 	{"html", "DIR", p_str, F(html), 0, 0, C(CHECK) | C(FUZZ),
 	 "a self-contained HTML page per case (fuzz: per failure) and "
-	 "DIR/index.html (docs/html.md)"},
+	 "DIR/index.html: totals, and each case's violation, culprits and "
+	 "fix, sortable (docs/html.md)"},
 	{"capacity", "C", p_num, F(lab_cap), 1, 4096, C(LAB),
 	 "cache lines (1..4096; default 4)"},
 	{"stride", "S", p_num, F(lab_stride), -1000000, 1000000, C(LAB),

@@ -432,6 +432,7 @@ check_one_file(void *ctx, const char *path, int idx, JEntry *e)
 		char page[64], file[4096];
 		fmt_snprintf(file, sizeof file, "%s/%s", o->a.html,
 			 html_page_name(idx, page, sizeof page));
+		e->cause = html_cause(c, &out);
 		if (html_case_file(file, c, &out, path)) {
 			if (df)
 				fprintf(df, "bufdiff: cannot write %s\n", file);

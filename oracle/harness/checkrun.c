@@ -36,6 +36,7 @@ jentry_clear(JEntry *e)
 	mem_free(e->report);
 	mem_free(e->json);
 	mem_free(e->diag);
+	mem_free(e->cause);
 	memset(e, 0, sizeof *e);
 }
 
@@ -80,6 +81,7 @@ entry_write(FILE *f, const JEntry *e)
 	put_str(f, e->report);
 	put_str(f, e->json);
 	put_str(f, e->diag);
+	put_str(f, e->cause);
 }
 
 static bool
@@ -94,7 +96,7 @@ entry_read(FILE *f, JEntry *e)
 	return get_str(f, &e->name) && get_str(f, &e->file) &&
 	       get_str(f, &e->msg) && get_str(f, &e->reason) &&
 	       get_str(f, &e->report) && get_str(f, &e->json) &&
-	       get_str(f, &e->diag);
+	       get_str(f, &e->diag) && get_str(f, &e->cause);
 }
 
 /* A worker that left no readable entry. */

@@ -212,6 +212,7 @@ typedef struct JEntry {
 	char *report;           /* the text report (--junit) */
 	char *json;             /* the JSON line (--json) */
 	char *diag;             /* diagnostics for stderr */
+	char *cause;            /* --html: the index's cells (html_cause) */
 	double seconds;         /* wall time of the case */
 } JEntry;
 

@@ -8,7 +8,9 @@
  * the iter args, dashed blue), branches their yields into the `if`.  Every
  * violation's writer-to-reader edge is drawn in red across all of that
  * (constraint=false: it does not bend the layout), labelled with the
- * clobbered version and the run.
+ * clobbered version, the runs, and the loop trips and branch arms of
+ * the write and the read.  A culprit decision's op is a red node that
+ * says so.
  */
 #include "report.h"
 
@@ -32,6 +34,7 @@ dot_put(Str *b, const char *s)
  * all of them (in DOT an edge inside a cluster pulls its nodes in). */
 typedef struct G {
 	Str *n, *e;
+	const Outcome *o;       /* its culprits are marked (may be NULL) */
 } G;
 
 static void
@@ -103,18 +106,37 @@ region(G *g, const Op *op, const Block *blk, const char *what)
 		    op->kind == OP_FORALL);
 }
 
+/* A culprit's node: red, filled, class culprit, and a line that names
+ * the decision and the runs ("culprit y:x (run 2, 4)"). */
+static void
+culprit_lines(G *g, const Op *op, bool *any)
+{
+	char lab[512];
+
+	for (int i = 0; i < op->nres; i++)
+		if (html_culprit_label(lab, sizeof lab, g->o, op->res[i])) {
+			str_puts(g->n, "\\n");
+			dot_put(g->n, lab);
+			*any = true;
+		}
+}
+
 static void
 op_node(G *g, const Op *op)
 {
 	Str *b = g->n;
+	bool culprit = false;
 
 	str_printf(b, "  o%d [label=\"", op->seq);
 	for (int i = 0; i < op->nres; i++) {
 		str_puts(b, i ? ", %" : "%");
 		dot_put(b, op->res[i]->name);
 	}
-	str_printf(b, "%s%s\\nline %d\"];\n", op->nres ? " = " : "",
+	str_printf(b, "%s%s\\nline %d", op->nres ? " = " : "",
 		   op_info[op->kind].name, op->loc.line);
+	culprit_lines(g, op, &culprit);
+	str_puts(b, culprit ? "\", class=\"culprit\", color=\"#d62728\", "
+		 "penwidth=2.5, style=filled, fillcolor=\"#fde0e0\"];\n" : "\"];\n");
 	for (int i = 0; i < op->nargs; i++)
 		use_edge(g, op->args[i].v, op);
 	if (op->hasdest)
@@ -171,10 +193,31 @@ has_edge(const RunOut *ro, int w, int a, int before)
 	return false;
 }
 
-/* The writer-to-reader edge of each distinct violation, once, with the
- * runs that have it. */
+/* The trips and arms of the write and the read, as the text report
+ * says them, a line of the label each ("written on trip 0 of the for at
+ * F:8:5", "read on trip 1 ..."); F is the case file's base name. */
 static void
-blame_edges(Str *b, const Outcome *o)
+trips_label(Str *b, const Case *c, const RunOut *r, const Violation *v)
+{
+	char t[1024], *s = t, *semi;
+
+	html_violation_trips(t, sizeof t, html_base_name(c->file), c->prog, r,
+			     v);
+	while (*s) {
+		if ((semi = strstr(s, "; ")))
+			*semi = 0;
+		str_puts(b, "\\n");
+		dot_put(b, s);
+		if (!semi)
+			break;
+		s = semi + 2;
+	}
+}
+
+/* The writer-to-reader edge of each distinct violation, once, with the
+ * runs that have it and the trips and arms of the first. */
+static void
+blame_edges(Str *b, const Case *c, const Outcome *o)
 {
 	for (int r = 0; o && r < o->nruns; r++) {
 		const RunOut *ro = &o->runs[r];
@@ -196,20 +239,28 @@ blame_edges(Str *b, const Outcome *o)
 			for (int q = r; q < o->nruns; q++)
 				if (has_edge(&o->runs[q], w, a, -1))
 					str_printf(b, "%s%d", n++ ? ", " : " (run ", q + 1);
-			str_puts(b, ")\"];\n");
+			str_puts(b, ")");
+			trips_label(b, c, ro, v);
+			str_puts(b, "\"];\n");
 		}
 	}
 }
 
 void
-graph_dot(Str *b, const Program *p, const Outcome *o)
+graph_dot(Str *b, const Case *c, const Outcome *o)
 {
+	const Program *p = c->prog;
 	Str e = {0};
-	G g = {b, &e};
+	G g = {b, &e, o};
 
-	str_puts(b, "digraph defuse {\n  rankdir=TB; fontname=\"monospace\"; "
-		 "fontsize=10;\n  node [shape=box, fontname=\"monospace\", "
-		 "fontsize=10];\n  edge [fontname=\"sans-serif\", fontsize=9];\n");
+	/* monospace everywhere: Graphviz sizes the drawing by Courier's
+	 * widths (0.6 em a character), which is what a browser's monospace
+	 * draws; and a quarter inch of pad, for the edge label it places at
+	 * the drawing's very edge: no label sticks out of the SVG */
+	str_puts(b, "digraph defuse {\n  rankdir=TB; pad=0.25; "
+		 "fontname=\"monospace\"; fontsize=10;\n  node [shape=box, "
+		 "fontname=\"monospace\", "
+		 "fontsize=10];\n  edge [fontname=\"monospace\", fontsize=9];\n");
 	for (int f = 0; f < p->nfuncs; f++) {
 		const Func *fn = p->funcs[f];
 		str_printf(b, "  subgraph cluster_f%d {\n  label=\"@", f);
@@ -229,6 +280,6 @@ graph_dot(Str *b, const Program *p, const Outcome *o)
 		str_put(b, e.s, e.len);
 	b->oom |= e.oom;
 	str_free(&e);
-	blame_edges(b, o);
+	blame_edges(b, c, o);
 	str_puts(b, "}\n");
 }

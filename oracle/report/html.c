@@ -1,19 +1,20 @@
 /*
  * html.c: `--html`: one self-contained page per case (docs/html.md).
  *
- * Panels, in page order: the program with the reader, writer and victim
- * lines of every violation highlighted and each line's decisions on hover;
- * the def-use graph (graph.c, laid out by Graphviz); a lane-per-stream
- * timeline of each run; M(t) of every run on one chart; the decisions
- * table per run with its memory figures.  Everything that comes from the
+ * Panels, in page order: the cause of each failing run (html_cause.c);
+ * the program with the reader, writer and victim lines of every violation
+ * highlighted, the culprits' lines badged, and each line's decisions on
+ * hover; the def-use graph (graph.c, laid out by Graphviz); a lane-per-
+ * stream timeline of each run; M(t) of every run on one chart; the
+ * decisions table per run with its memory figures and culprits.  The
+ * charts are as wide as the page, and every label in them is placed by
+ * its estimated extent inside the SVG.  Everything that comes from the
  * case goes through html_put (xml_escape; control characters shown as
- * \xNN).
+ * \xNN).  Many cases and their index: html_index.c.
  * No network at view time: the CSS, the SVG and the few lines of script
  * are inline.
  */
-#include <errno.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 
 #include "escape.h"
 #include "report.h"
@@ -56,7 +57,24 @@ static const char style[] =
 	"padding:.15em .5em;font:13px monospace}th{background:#f3f3f3}"
 	"td.inplace{background:#ffe9c7}td.view{background:#e8f0ff}"
 	".ok{color:#070}.bad{color:#b00}.note{color:#555;font-size:13px}"
-	"svg text{font:11px sans-serif}";
+	/* the charts scale with the page (their viewBox); Graphviz's SVG
+	 * keeps its own fonts and shrinks only when wider than the page */
+	"#mt text,svg.lanes text{font:11px sans-serif}"
+	"svg#mt,svg.lanes{display:block;width:100%;height:auto}"
+	"#defuse svg{max-width:100%;height:auto}"
+	/* the culprit: outlined, and a badge that says it in words */
+	".culprit{outline:2px solid #d62728;outline-offset:-2px}"
+	".badge{font:bold 11px sans-serif;color:#fff;background:#d62728;"
+	"border-radius:3px;padding:0 .4em;margin-left:.8em;white-space:nowrap}"
+	"#cause .run{border-left:4px solid #d62728;padding-left:.6em;"
+	"margin:.6em 0}#cause h3{font-size:1em;margin:.2em 0}#cause p{margin:.15em 0}"
+	"#cause .trips{color:#555;margin-left:1.5em}"
+	"#cause .fix{font-family:monospace}"
+	"tr.failed td{background:#fdecec}td.status.bad{font-weight:bold}"
+	"#index td{vertical-align:top}"
+	"table.sortable th{cursor:pointer}"
+	"th[aria-sort=ascending]::after{content:' \\25B2'}"
+	"th[aria-sort=descending]::after{content:' \\25BC'}";
 
 /* The error hook first, so that a failing script leaves its message in
  * the page (the browser test reads #errors). */
@@ -74,14 +92,15 @@ html_begin(Str *b, const char *title)
 		   head_script);
 }
 
-/* The page's last lines: #errors (empty when no script failed) and
- * #ready, which the closing script fills. */
+/* The page's last lines: #errors (empty when no script failed), then
+ * the script, whose last line marks the body data-ready="1" (a test
+ * waits on it; nothing shows). */
 void
 html_end(Str *b, const char *script)
 {
-	str_puts(b, "<pre id=\"errors\"></pre><p id=\"ready\"></p>\n<script>\n");
+	str_puts(b, "<pre id=\"errors\"></pre>\n<script>\n");
 	str_puts(b, script ? script : "");
-	str_puts(b, "\ndocument.getElementById('ready').textContent='ready';"
+	str_puts(b, "\ndocument.body.setAttribute('data-ready','1');"
 		 "\n</script>\n</body></html>\n");
 }
 
@@ -117,8 +136,8 @@ static const char *const palette[] = {
 };
 #define NPAL (int)(sizeof palette / sizeof *palette)
 
-static const char *
-run_label(const RunOut *r, int i, char *buf, size_t n)
+const char *
+html_run_label(const RunOut *r, int i, char *buf, size_t n)
 {
 	fmt_snprintf(buf, n, "run %d: %s, %s", i + 1, r->strategy ? r->strategy : "?",
 		 r->schedule);
@@ -131,10 +150,11 @@ typedef struct Lines {
 	const char **at;        /* start of each line of c->text (1-based) */
 	int n;
 	Str *title;             /* hover text per line */
+	Str *badge;             /* "culprit y:x (run 2)" per line */
 	unsigned *mark;         /* M_* per line */
 } Lines;
 
-enum { M_READER = 1, M_WRITER = 2, M_VICTIM = 4 };
+enum { M_READER = 1, M_WRITER = 2, M_VICTIM = 4, M_CULPRIT = 8 };
 
 static int
 lines_split(Lines *L, const Case *c)
@@ -145,8 +165,9 @@ lines_split(Lines *L, const Case *c)
 		n += c->text[i] == '\n';
 	L->at = mem_calloc((size_t)n + 2, sizeof *L->at);
 	L->title = mem_calloc((size_t)n + 2, sizeof *L->title);
+	L->badge = mem_calloc((size_t)n + 2, sizeof *L->badge);
 	L->mark = mem_calloc((size_t)n + 2, sizeof *L->mark);
-	if (!L->at || !L->title || !L->mark)
+	if (!L->at || !L->title || !L->badge || !L->mark)
 		return -1;
 	L->n = 0;
 	L->at[++L->n] = c->text;
@@ -161,8 +182,11 @@ lines_free(Lines *L)
 {
 	for (int i = 0; L->title && i <= L->n + 1; i++)
 		str_free(&L->title[i]);
+	for (int i = 0; L->badge && i <= L->n + 1; i++)
+		str_free(&L->badge[i]);
 	mem_free(L->at);
 	mem_free(L->title);
+	mem_free(L->badge);
 	mem_free(L->mark);
 }
 
@@ -251,7 +275,7 @@ decision_titles(Lines *L, const Case *c, const Outcome *o)
 			if (!v->def || dc->kind == DEC_NONE)
 				continue;
 			fmt_snprintf(t, sizeof t, "%s: %s%s%s%s",
-				 run_label(ro, r, lab, sizeof lab),
+				 html_run_label(ro, r, lab, sizeof lab),
 				 dec_str(v, dc, d, sizeof d),
 				 dc->reason ? " (" : "",
 				 dc->reason ? dc->reason : "",
@@ -279,11 +303,31 @@ violation_marks(Lines *L, const Outcome *o)
 			mark(L, vl, M_VICTIM);
 			fmt_snprintf(t, sizeof t, "%s: %s here (victim %%%s, "
 				 "written at line %d)",
-				 run_label(ro, r, lab, sizeof lab),
+				 html_run_label(ro, r, lab, sizeof lab),
 				 vkind_names[v->kind],
 				 v->victim ? v->victim->name : "?", wl);
 			title_add(L, rl, t);
 		}
+	}
+}
+
+/* The culprit decisions of every run, on the line of their op: a badge
+ * that names the decision and the runs. */
+static void
+culprit_marks(Lines *L, const Case *c, const Outcome *o)
+{
+	const Program *p = c->prog;
+	char lab[512];
+
+	for (int i = 0; i < p->nvalues; i++) {
+		const Value *v = p->values[i];
+		int l = v->def ? v->def->loc.line : 0;
+		if (l < 1 || l > L->n || !html_culprit_label(lab, sizeof lab, o, v))
+			continue;
+		L->mark[l] |= M_CULPRIT;
+		str_puts(&L->badge[l], "<span class=\"badge\">");
+		html_put(&L->badge[l], lab);
+		str_puts(&L->badge[l], "</span>");
 	}
 }
 
@@ -296,8 +340,10 @@ program_panel(Str *b, const Case *c, const Outcome *o)
 	str_puts(b, "<section id=\"program\"><h2>Program</h2>\n<p class=\"note\">"
 		 "Lines of the .yaml file. <span class=\"reader\">reader</span> "
 		 "<span class=\"writer\">writer</span> <span class=\"victim\">"
-		 "victim</span> of each violation; hover a line for each run's "
-		 "decision and its reason.</p>\n<div class=\"code\">");
+		 "victim</span> of each violation; <span class=\"culprit\">culprit"
+		 "</span> (badge): the in-place decision that, flipped, removes the "
+		 "failure; hover a line for each run's decision and its reason.</p>"
+		 "\n<div class=\"code\">");
 	if (lines_split(&L, c)) {
 		b->oom = true;
 		lines_free(&L);
@@ -305,12 +351,14 @@ program_panel(Str *b, const Case *c, const Outcome *o)
 	}
 	decision_titles(&L, c, o);
 	violation_marks(&L, o);
+	culprit_marks(&L, c, o);
 	program_range(c, &L, &lo, &hi);
 	for (int i = lo; i <= hi; i++) {
-		str_printf(b, "<div class=\"ln%s%s%s\" id=\"line-%d\" "
+		str_printf(b, "<div class=\"ln%s%s%s%s\" id=\"line-%d\" "
 			   "data-line=\"%d\"", L.mark[i] & M_READER ? " reader" : "",
 			   L.mark[i] & M_WRITER ? " writer" : "",
-			   L.mark[i] & M_VICTIM ? " victim" : "", i, i);
+			   L.mark[i] & M_VICTIM ? " victim" : "",
+			   L.mark[i] & M_CULPRIT ? " culprit" : "", i, i);
 		if (L.title[i].len) {
 			str_puts(b, " title=\"");
 			html_putn(b, L.title[i].s, L.title[i].len);
@@ -318,7 +366,10 @@ program_panel(Str *b, const Case *c, const Outcome *o)
 		}
 		str_printf(b, "><span class=\"no\">%d</span>", i);
 		html_putn(b, L.at[i], line_len(&L, i));
+		if (L.badge[i].len)
+			str_put(b, L.badge[i].s, L.badge[i].len);
 		str_puts(b, "</div>");
+		b->oom |= L.title[i].oom || L.badge[i].oom;
 	}
 	str_puts(b, "</div></section>\n");
 	lines_free(&L);
@@ -327,6 +378,13 @@ program_panel(Str *b, const Case *c, const Outcome *o)
 /* ---- M(t): every run on one chart */
 
 enum { MARKS_MAX = 1000 };      /* ticks or timeline marks per run */
+
+/* The charts' SVG units: 1000 wide, scaled to the page's width (the
+ * viewBox, width 100%); their text is 11 units high, and a label's width
+ * is estimated as 0.6 of that per character (monospace's advance, wider
+ * than sans-serif's average) to keep it inside. */
+enum { CHART_W = 1000, FONT = 11 };
+#define TEXT_W(len) (0.6 * FONT * (double)(len))
 
 typedef struct Chart {
 	int w, h, l, r, t, bot;
@@ -382,6 +440,36 @@ curve(Str *b, const Chart *ch, const MemSeries *s)
 		   cy(ch, last));
 }
 
+static double
+clamp(double v, double lo, double hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Series k's peak: its dot, and a label beside it that stays inside the
+ * chart whatever the peak's place: above the dot, a line higher per
+ * series so that equal peaks do not overprint; below it when that would
+ * leave the top; moved left of the right edge by its width. */
+static void
+peak_label(Str *b, const Chart *ch, int64_t peak, int64_t step, int k,
+	   const char *col)
+{
+	char text[48];
+	double px = cx(ch, step), py = cy(ch, peak), x, y;
+	int len = fmt_snprintf(text, sizeof text, "peak %lld B", (long long)peak);
+
+	x = clamp(px + 5, 2, ch->w - 2 - TEXT_W(len));
+	y = py - 5 - (FONT + 1) * k;
+	if (y - 0.8 * FONT < 2)
+		y = py + 5 + FONT + (FONT + 1) * k;
+	y = clamp(y, 2 + 0.8 * FONT, ch->h - 2 - 0.2 * FONT);
+	str_printf(b, "<circle class=\"peak\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
+		   "fill=\"%s\"><title>peak %lld bytes at step %lld</title>"
+		   "</circle><text class=\"peak\" x=\"%.1f\" y=\"%.1f\" "
+		   "fill=\"%s\">%s</text>\n", px, py, col, (long long)peak,
+		   (long long)step, x, y, col, text);
+}
+
 /* The step curve of one series (its change points only: a loop that
  * allocates nothing adds nothing to the page), its peak, and its ticks:
  * allocation (up), release (down), a free that released nothing yet (a
@@ -406,12 +494,7 @@ chart_series(Str *b, const Chart *ch, const MemSeries *s, int k,
 	}
 	curve(b, ch, s);
 	str_puts(b, "\"/>\n");
-	str_printf(b, "<circle class=\"peak\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
-		   "fill=\"%s\"><title>peak %lld bytes at step %lld</title>"
-		   "</circle><text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">peak %lld B"
-		   "</text>\n", cx(ch, peaks), cy(ch, peak < 0 ? 0 : peak), col,
-		   (long long)peak, (long long)peaks, cx(ch, peaks) + 5,
-		   cy(ch, peak < 0 ? 0 : peak) - 5 - 11 * k, col, (long long)peak);
+	peak_label(b, ch, peak < 0 ? 0 : peak, peaks, k, col);
 	str_printf(b, "<text x=\"2\" y=\"%.1f\" fill=\"%s\">run %d</text>\n",
 		   band + 3, col, k + 1);
 	prev = 0;
@@ -455,7 +538,7 @@ void
 html_chart(Str *b, const MemSeries *const *s, const char *const *labels,
 	   int n)
 {
-	Chart ch = {760, 0, 70, 20, 24, 0, 1, 1};
+	Chart ch = {CHART_W, 0, 70, 20, 24, 0, 1, 1};
 
 	for (int i = 0; i < n; i++) {
 		if (!s[i]->n)
@@ -469,8 +552,7 @@ html_chart(Str *b, const MemSeries *const *s, const char *const *labels,
 	ch.bot = 34 + 12 * n;
 	ch.h = 220 + ch.bot;
 	str_printf(b, "<svg id=\"mt\" xmlns=\"http://www.w3.org/2000/svg\" "
-		   "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n", ch.w,
-		   ch.h, ch.w, ch.h);
+		   "width=\"100%%\" viewBox=\"0 0 %d %d\">\n", ch.w, ch.h);
 	str_printf(b, "<path stroke=\"#888\" fill=\"none\" d=\"M%d %d V%.1f H%d\"/>"
 		   "<text x=\"2\" y=\"%d\">%lld B</text><text x=\"2\" y=\"%.1f\">0"
 		   "</text><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">step %lld"
@@ -508,7 +590,7 @@ memory_panel(Str *b, const Outcome *o)
 		 "completes).</p>\n");
 	for (int i = 0; s && lab && labels && i < o->nruns; i++) {
 		s[i] = &o->runs[i].series;
-		labels[i] = run_label(&o->runs[i], i, lab[i], sizeof lab[i]);
+		labels[i] = html_run_label(&o->runs[i], i, lab[i], sizeof lab[i]);
 		nruns += s[i]->n > 0;
 	}
 	if (!s || !lab || !labels)
@@ -571,7 +653,7 @@ timeline_run(Str *b, const RunOut *ro, int k)
 {
 	const MemSeries *s = &ro->series;
 	int lanes[MAXLANES] = {-1}, nl = 1, nev = 0;
-	Chart ch = {760, 0, 90, 20, 10, 20, 1, 1};
+	Chart ch = {CHART_W, 0, 90, 20, 10, 20, 1, 1};
 	char lab[96];
 
 	for (int i = 0; i < s->n; i++) {
@@ -582,10 +664,10 @@ timeline_run(Str *b, const RunOut *ro, int k)
 	ch.maxs = s->n ? s->p[s->n - 1].step : 1;
 	ch.h = ch.t + 26 * nl + ch.bot;
 	str_printf(b, "<h3 class=\"note\">");
-	html_put(b, run_label(ro, k, lab, sizeof lab));
+	html_put(b, html_run_label(ro, k, lab, sizeof lab));
 	str_printf(b, "</h3><svg class=\"lanes\" data-run=\"%d\" xmlns=\"http://"
-		   "www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">\n", k + 1,
-		   ch.w, ch.h);
+		   "www.w3.org/2000/svg\" width=\"100%%\" viewBox=\"0 0 %d %d\">\n",
+		   k + 1, ch.w, ch.h);
 	for (int i = 0; i < nl; i++) {
 		int y = ch.t + 26 * i + 13;
 		if (lanes[i] < 0)
@@ -673,13 +755,13 @@ timeline_panel(Str *b, const Outcome *o)
 /* ---- decisions per strategy */
 
 static void
-decision_cell(Str *b, const Value *v, const Decision *d)
+decision_cell(Str *b, const Value *v, const Decision *d, bool culprit)
 {
 	char s[160];
 	const char *cls = d->kind == DEC_INPLACE ? "inplace" :
 			  d->kind == DEC_VIEW ? "view" : "new";
 
-	str_printf(b, "<td class=\"%s\"", cls);
+	str_printf(b, "<td class=\"%s%s\"", cls, culprit ? " culprit" : "");
 	if (d->reason) {
 		str_puts(b, " title=\"");
 		html_put(b, d->reason);
@@ -687,7 +769,8 @@ decision_cell(Str *b, const Value *v, const Decision *d)
 	}
 	str_puts(b, ">");
 	html_put(b, dec_str(v, d, s, sizeof s));
-	str_puts(b, "</td>");
+	str_puts(b, culprit ? "<span class=\"badge\">culprit</span></td>" :
+		 "</td>");
 }
 
 static void
@@ -712,12 +795,13 @@ decisions_panel(Str *b, const Case *c, const Outcome *o)
 
 	str_puts(b, "<section id=\"decisions\"><h2>Decisions per run</h2>\n"
 		 "<p class=\"note\">RESULT:OPERAND in place, RESULT:new a fresh "
-		 "buffer, RESULT:view a view; hover a cell for the reason. Hover a "
-		 "row to find its line in the program.</p>\n<table id=\"dtable\">"
+		 "buffer, RESULT:view a view; <span class=\"badge\">culprit</span>: "
+		 "the run's culprit decision. Hover a cell for the reason, a row to "
+		 "find its line in the program.</p>\n<table id=\"dtable\">"
 		 "<tr><th>result (line)</th>");
 	for (int r = 0; r < o->nruns; r++) {
 		str_puts(b, "<th>");
-		html_put(b, run_label(&o->runs[r], r, lab, sizeof lab));
+		html_put(b, html_run_label(&o->runs[r], r, lab, sizeof lab));
 		str_puts(b, "</th>");
 	}
 	str_puts(b, "</tr>\n<tr><th>verdict</th>");
@@ -747,7 +831,8 @@ decisions_panel(Str *b, const Case *c, const Outcome *o)
 		str_printf(b, " (%d)</th>", v->def->loc.line);
 		for (int r = 0; r < o->nruns; r++) {
 			if (has_decisions(&o->runs[r]))
-				decision_cell(b, v, &o->runs[r].ds.d[i]);
+				decision_cell(b, v, &o->runs[r].ds.d[i],
+					      html_is_culprit(&o->runs[r], v));
 			else if (o->runs[r].tool.memref)
 				str_puts(b, "<td title=\"the memref program the tool "
 					 "printed places it\">memref</td>");
@@ -805,7 +890,7 @@ graph_panel(Str *b, const Case *c, const Outcome *o)
 	ToolResult r = {0};
 	const char *svg = NULL;
 
-	graph_dot(&dot, c->prog, o);
+	graph_dot(&dot, c, o);
 	str_puts(b, "<section id=\"graph\"><h2>Def-use graph</h2>\n<p class=\"note\">"
 		 "An edge from each definition to each use; clusters are regions. "
 		 "Dashed blue: a loop's back edge (the yield to the next trip's iter "
@@ -845,6 +930,7 @@ html_case(Str *b, const Case *c, const Outcome *o, const char *path)
 	str_puts(b, "</h1>\n");
 	summary(b, c, o, path);
 	if (c && c->prog && c->text) {
+		html_cause_panel(b, c, o);
 		program_panel(b, c, o);
 		graph_panel(b, c, o);
 		timeline_panel(b, o);
@@ -862,89 +948,4 @@ html_case_file(const char *file, const Case *c, const Outcome *o,
 
 	html_case(&b, c, o, path);
 	return html_write(file, &b);
-}
-
-/* ---- many cases: a directory of pages and an index */
-
-const char *
-html_page_name(int i, char *buf, size_t n)
-{
-	fmt_snprintf(buf, n, "case-%04d.html", i + 1);
-	return buf;
-}
-
-int
-html_dir(const char *dir)
-{
-	struct stat st;
-
-	if (!mkdir(dir, 0777) || errno == EEXIST)
-		return stat(dir, &st) || !S_ISDIR(st.st_mode) ? -1 : 0;
-	return -1;
-}
-
-int
-html_index(const char *dir, const char *title, const JEntry *e, int n)
-{
-	Str b = {0};
-	char page[64], path[4096];
-
-	html_begin(&b, title);
-	str_puts(&b, "<h1>");
-	html_put(&b, title);
-	str_puts(&b, "</h1>\n<table id=\"index\"><tr><th>case</th><th>file</th>"
-		 "<th>status</th><th>message</th></tr>\n");
-	for (int i = 0; i < n; i++) {
-		str_printf(&b, "<tr><td><a href=\"%s\">",
-			   html_page_name(i, page, sizeof page));
-		html_put(&b, e[i].name ? e[i].name : "?");
-		str_puts(&b, "</a></td><td>");
-		html_put(&b, e[i].file);
-		str_printf(&b, "</td><td class=\"%s\">%s</td><td>",
-			   e[i].status == STATUS_OK ? "ok" : "bad",
-			   e[i].status == STATUS_OK ? "ok" :
-			   e[i].status == STATUS_FAIL ? "FAIL" : "error");
-		html_put(&b, e[i].msg);
-		str_puts(&b, "</td></tr>\n");
-	}
-	str_puts(&b, "</table>\n");
-	html_end(&b, NULL);
-	fmt_snprintf(path, sizeof path, "%s/index.html", dir);
-	return html_write(path, &b);
-}
-
-int
-html_check_files(const RunConfig *cfg, const char *dir, const char *title,
-		 char *const *paths, int n, const Strategy *s)
-{
-	RunConfig rec = cfg ? *cfg : run_config_default;
-	JEntry *je = mem_calloc((size_t)n + 1, sizeof *je);
-	char page[64], path[4096];
-	int rc = 0;
-
-	if (!je || html_dir(dir)) {
-		mem_free(je);
-		return -1;
-	}
-	rec.record = true;
-	for (int i = 0; i < n; i++) {
-		Case *c = NULL;
-		Outcome o;
-		check_file(&rec, paths[i], s, true, &c, &o);
-		fmt_snprintf(path, sizeof path, "%s/%s", dir,
-			 html_page_name(i, page, sizeof page));
-		if (html_case_file(path, c, &o, paths[i]))
-			rc = -1;
-		je[i] = (JEntry){.name = c && c->name ? mem_strdup(c->name) :
-				 NULL, .file = mem_strdup(paths[i]),
-				 .msg = mem_strdup(o.why), .status = o.status};
-		outcome_clear(&o);
-		case_free(c);
-	}
-	if (html_index(dir, title, je, n))
-		rc = -1;
-	for (int i = 0; i < n; i++)
-		jentry_clear(&je[i]);
-	mem_free(je);
-	return rc;
 }

@@ -900,6 +900,38 @@ report_fail_reason(FILE *out, const Case *c, const Outcome *o)
 	}
 }
 
+/* ---- pieces of a run's text report, for the pages (html.c) */
+
+void
+report_violation_at(FILE *out, const char *file, const Program *p,
+		    const RunOut *r, const Violation *v)
+{
+	Rep R = {out, file, p, r->bp};
+
+	who(&R, v->at);
+}
+
+void
+report_violation_context(FILE *out, const char *file, const Program *p,
+			 const RunOut *r, const Violation *v)
+{
+	Rep R = {out, file, p, r->bp};
+
+	context_text(&R, v);
+}
+
+void
+report_culprits(FILE *out, const RunOut *r)
+{
+	culprits_text(out, r);
+}
+
+void
+report_fixes(FILE *out, const RunOut *r)
+{
+	fix_text(out, r);
+}
+
 void
 report_text(FILE *out, const Case *c, const Outcome *o)
 {

@@ -173,11 +173,17 @@ def dom_ids(br):
 def check_page(br, name, url, ids, shot=True):
     br.load(url)
     got = dom_ids(br)
-    for i in ids + ["ready", "errors"]:
+    for i in ids + ["errors"]:
         if i not in got:
             fail("%s: no #%s in the DOM" % (name, i))
-    if br.eval("document.getElementById('ready').textContent") != "ready":
-        fail("%s: the page's script did not finish (#ready empty)" % name)
+    if br.eval("document.body.getAttribute('data-ready')") != "1":
+        fail("%s: the page's script did not finish (no body[data-ready])"
+             % name)
+    if br.eval("/(^|\\n)ready(\\n|$)/.test(document.body.innerText)"):
+        fail("%s: the word ready shows on the page" % name)
+    outside = br.eval(TEXT_OUTSIDE)
+    if outside:
+        fail("%s: SVG text outside its SVG: %s" % (name, outside))
     errs = br.eval("document.getElementById('errors').textContent")
     if errs:
         fail("%s: script errors: %s" % (name, errs))
@@ -193,6 +199,16 @@ def check_page(br, name, url, ids, shot=True):
             # empty one of the same size, measured in this run
             fail("%s: screenshot looks blank (%d bytes, an empty page %d)" %
                  (name, len(png), br.blank))
+
+
+# Every SVG <text> as drawn (its box on the screen) inside its <svg>'s
+# box, which is the viewBox scaled to the page: half a pixel of slack.
+TEXT_OUTSIDE = """Array.from(document.querySelectorAll('svg text')).filter(
+function(t){var s=t.ownerSVGElement.getBoundingClientRect(),
+r=t.getBoundingClientRect();
+return r.width&&(r.left<s.left-0.5||r.right>s.right+0.5||
+r.top<s.top-0.5||r.bottom>s.bottom+0.5);}).map(function(t){
+return t.textContent;})"""
 
 
 def bufdiff(exe, args, want=0):
@@ -211,8 +227,8 @@ def lab_rate(text):
     return None
 
 
-CASE_PANELS = ["program", "graph", "defuse", "timeline", "memory", "mt",
-               "decisions", "dtable", "summary"]
+CASE_PANELS = ["cause", "program", "graph", "defuse", "timeline", "memory",
+               "mt", "decisions", "dtable", "summary"]
 
 ODD = """case: "odd/<b id=\\"injected\\">x</b>\\u0001\\ttab"
 about: "a <script>window.bad=1</script> name & \\u0007 bell"
@@ -277,6 +293,14 @@ def main():
         bufdiff(exe, ["run", odd, "--html", os.path.join(tmp, "odd.html")])
         bufdiff(exe, ["check", os.path.join(src, "cases", "seed"), "--html",
                       os.path.join(tmp, "check")])
+        # an index with a failing case (run 1 must agree, it diverges)
+        fdir = os.path.join(tmp, "fails")
+        os.makedirs(fdir)
+        shutil.copy(os.path.join(src, "cases", pages[0][1]), fdir)
+        with open(os.path.join(fdir, "z-fails.yaml"), "w") as f:
+            f.write(ODD.replace("verdict: diverge", "verdict: agree"))
+        bufdiff(exe, ["check", fdir, "--html", os.path.join(tmp, "fcheck")],
+                want=1)
         hdir, hpath = hostile_case(tmp)
         bufdiff(exe, ["run", hpath, "--html", os.path.join(tmp, "hostile.html")])
         bufdiff(exe, ["check", hdir, "--html", os.path.join(tmp, "hcheck")])
@@ -296,6 +320,21 @@ def main():
                      "document.querySelectorAll('#program .ln.'+c).length;})")
         if hl != [1, 1, 1]:
             fail("seed: reader/writer/victim lines %s, expected [1, 1, 1]" % hl)
+        # the culprit y:x (runs 2 and 4): its line, node and cells, in words
+        got = br.eval("[(document.querySelector('#program .ln.culprit "
+                      ".badge')||{}).textContent, document.querySelectorAll("
+                      "'#defuse .node.culprit').length, ((document."
+                      "querySelector('#defuse .node.culprit')||{}).textContent"
+                      "||'').indexOf('culprit y:x (run 2, 4)') >= 0, document."
+                      "querySelectorAll('#dtable td.culprit').length]")
+        if got != ["culprit y:x (run 2, 4)", 1, True, 2]:
+            fail("seed: culprit marks %s" % got)
+        fixes = br.eval("Array.from(document.querySelectorAll('#cause .fix'))"
+                        ".map(function(p){return p.textContent;})")
+        if len(fixes) != 2 or not all(f.startswith(
+                "fix: y:x -> y:new (one-shot takes y:new: conflict:")
+                for f in fixes):
+            fail("seed: fix lines %s" % fixes)
         # the async case: a lane per stream and a racing access on them
         br.load(url + "async.html")
         lanes = br.eval("Array.from(document.querySelectorAll('svg.lanes')[0]"
@@ -308,9 +347,15 @@ def main():
             fail("async: no racing access in the timeline")
         # a loop: the back edge
         br.load(url + "loop.html")
-        if "next trip" not in br.eval("document.getElementById('defuse')"
-                                      ".textContent"):
+        graph = br.eval("document.getElementById('defuse').textContent")
+        if "next trip" not in graph:
             fail("loop: no back edge in the graph")
+        for trip in ("written on trip 0 of the for at "
+                     "cross-iteration-read.yaml:8:5",
+                     "read on trip 1 of the for at "
+                     "cross-iteration-read.yaml:8:5"):
+            if trip not in graph:
+                fail("loop: the blamed edge lacks %r" % trip)
         # escaping: the name shows as text, nothing it holds ran
         check_page(br, "odd", url + "odd.html", CASE_PANELS, shot=False)
         if br.eval("!!document.getElementById('injected') || !!window.bad"):
@@ -340,6 +385,30 @@ def main():
         n = br.eval("document.querySelectorAll('#index a').length")
         if n != 3:
             fail("index: %s links, expected 3" % n)
+        totals = br.eval("(document.getElementById('totals')||{}).textContent||''")
+        if not totals.startswith("3 cases: 3 passed, 0 failed, 0 in error; "
+                                 "by verdict: agree 0, diverge 3,"):
+            fail("index: totals %r" % totals)
+        # the failing case: red, its cause in the cells; a click on a
+        # heading sorts by that column, a second click the other way
+        check_page(br, "fail-index", url + "fcheck/index.html", ["index"],
+                   shot=False)
+        totals = br.eval("(document.getElementById('totals')||{}).textContent||''")
+        if not totals.startswith("2 cases: 1 passed, 1 failed, 0 in error"):
+            fail("fail-index: totals %r" % totals)
+        rows = "Array.from(document.querySelectorAll('#index tbody tr'))" \
+               ".map(function(r){return r.cells[3].textContent+' '+" \
+               "r.cells[5].textContent+' '+r.cells[7].textContent+' '+" \
+               "getComputedStyle(r.cells[0]).backgroundColor;})"
+        want = ["ok stale-read y:x rgba(0, 0, 0, 0)",
+                "FAIL stale-read y:x rgb(253, 236, 236)"]
+        if br.eval(rows) != want:
+            fail("fail-index: rows %s, expected %s" % (br.eval(rows), want))
+        status = "document.querySelectorAll('#index th')[3].click();"
+        if br.eval(status + rows) != want:
+            fail("fail-index: sorted by status up %s" % br.eval(rows))
+        if br.eval(status + rows) != want[::-1]:
+            fail("fail-index: sorted by status down %s" % br.eval(rows))
         # the lab: its figures, the step button, and the CLI's twin
         check_page(br, "lab", url + "lab.html",
                    ["controls", "C", "s", "reset", "step", "play", "order",

@@ -6,6 +6,10 @@ count() { # want pattern file
 	n=$(grep -cF -- "$2" "$3")
 	[ "$n" = "$1" ] || fail "$3: $n lines with $2, expected $1"
 }
+occurs() { # want pattern file: times, not lines
+	n=$(grep -oF -- "$2" "$3" | wc -l)
+	[ "$n" = "$1" ] || fail "$3: $2 $n times, expected $1"
+}
 
 # --- lab cache: the seed's figures
 expect 0 "$bufdiff" lab cache
@@ -81,17 +85,33 @@ has "bufdiff plot: the page needs --html FILE"
 
 # --- run --html FILE: the panels, the blamed lines and edge
 expect 0 "$bufdiff" run "$seed" --html seed.html
-for id in program graph defuse timeline memory mt decisions dtable errors ready; do
+for id in cause program graph defuse timeline memory mt decisions dtable errors; do
 	grep -qF "id=\"$id\"" seed.html || fail "seed.html: no #$id"
 done
 count 1 '<div class="ln reader"' seed.html
-count 1 '<div class="ln writer"' seed.html
 count 1 '<div class="ln victim"' seed.html
 count 1 'class="edge blame"' seed.html && grep -qF '(run 2, 4)' seed.html || fail "seed.html: no blamed edge"
 grep -qF 'run 2: plan, sync: y:x' seed.html || fail "seed.html: no decision on hover"
 grep -q 'src=\|href="http' seed.html && fail "seed.html: not self-contained"
+# the culprit: its line, its node, its cells; the fix; no word `ready`
+count 1 '<div class="ln writer culprit" id="line-5"' seed.html
+count 1 '<span class="badge">culprit y:x (run 2, 4)</span></div>' seed.html
+count 1 'class="node culprit"' seed.html
+occurs 2 '<td class="inplace culprit">y:x<span class="badge">culprit</span></td>' seed.html
+count 2 '<p class="fix">fix: y:x -&gt; y:new (one-shot takes y:new: conflict: read of %x by %z at ' seed.html
+grep -qF '>ready<' seed.html && fail "seed.html: a visible ready"
+grep -qF '<svg id="mt" xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 1000 ' seed.html || fail "seed.html: M(t) not full width"
 expect 0 "$bufdiff" run "$src/cases/loops/cross-iteration-read.yaml" --html loop.html
 grep -qF 'next trip' loop.html || fail "loop.html: no back edge"
+# the blamed edge says on which trips (Graphviz: one <text> per line)
+grep -qF '>written on trip 0 of the for at cross&#45;iteration&#45;read.yaml:8:5</text>' loop.html || fail "loop.html: no writer's trip on the edge"
+grep -qF '>read on trip 1 of the for at cross&#45;iteration&#45;read.yaml:8:5</text>' loop.html || fail "loop.html: no reader's trip on the edge"
+count 1 '<p class="trips">written on trip 0 of the for at ' loop.html
+# and in which arm of an if, or after which edge of a CFG
+expect 0 "$bufdiff" run "$src/cases/lastuse/branches.yaml" --html branch.html
+grep -qF '>written on trip 0 of the for at branches.yaml:7:5, in the else&#45;branch of the if at branches.yaml:9:7</text>' branch.html || fail "branch.html: no arm on the edge"
+expect 0 "$bufdiff" run "$src/cases/cfg/view-on-back-edge.yaml" --html cfg.html
+grep -qF '>written in ^bb1 after the edge ^bb1 &lt;&#45; ^bb2 (branch 2 of the body) at view&#45;on&#45;back&#45;edge.yaml:19:5</text>' cfg.html || fail "cfg.html: no edge of the CFG on the blamed edge"
 expect 0 "$bufdiff" run "$src/cases/async/two-streams-race.yaml" --html async.html
 grep -qF '>stream 2</text>' async.html || fail "async.html: no lane of stream 2"
 grep -qF 'class="ev viol race"' async.html || fail "async.html: no racing access"
@@ -125,7 +145,22 @@ expect 0 "$bufdiff" check "$src/cases/seed" --html pages
 for f in index case-0001 case-0002 case-0003; do
 	[ -s "pages/$f.html" ] || fail "pages/$f.html missing"
 done
-count 3 '<tr><td><a href="case-' pages/index.html
+count 3 '<td><a href="case-' pages/index.html
+count 1 '<p id="totals"><b>3 cases</b>: <span class="ok" data-n="3">3 passed</span>, <span data-n="0">0 failed</span>, <span data-n="0">0 in error</span>; by verdict: <span data-verdict="agree">agree 0</span>, <span data-verdict="diverge">diverge 3</span>,' pages/index.html
+# a failing case: its row red, its cause in the cells, in the totals
+mkdir two && cp "$seed" two/
+# (the seed's program and expectations, one run that must agree)
+sed -e '/^case:/s/.*/case: index\/fails/' -e '/^runs:/q' "$seed" >two/fails.yaml
+printf '  - strategy: inplace-all\n    verdict: agree\n' >>two/fails.yaml
+expect 1 "$bufdiff" check two --html both
+count 1 '<span class="ok" data-n="1">1 passed</span>, <span class="bad" data-n="1">1 failed</span>' both/index.html
+count 1 '<tr class="failed"><td data-key="1">1</td><td><a href="case-0001.html">index/fails</a></td><td>two/fails.yaml</td><td class="status bad" data-key="1">FAIL</td><td>diverge</td><td>stale-read</td><td>%z at fails.yaml:6:5</td><td class="culprits">y:x</td><td class="fix" title="y:x -&gt; y:new (one-shot takes y:new: conflict: read of %x by %z at two/fails.yaml:6:5 after the write of %y at two/fails.yaml:5:5 into the buffer of %x; %x defined at two/fails.yaml:4:14)">y:x -&gt; y:new</td><td>run 1 (inplace-all): verdict diverge, expected agree</td></tr>' both/index.html
+count 1 '<tr class="passed"><td data-key="2">2</td>' both/index.html
+# two culprits: both decisions to flip in the cell, both lines on hover
+expect 0 "$bufdiff" check "$src/cases/alias/shifted-views.yaml" --html shifted
+count 1 '<td class="culprits">r:lo, a:hi</td><td class="fix" title="r:lo -&gt; r:new (one-shot also takes r:lo)&#10;a:hi -&gt; a:new (one-shot takes a:new: conflict: ' shifted/index.html
+count 1 '>r:lo -&gt; r:new, a:hi -&gt; a:new</td>' shifted/index.html
+grep -qF "<table id=\"index\" class=\"sortable\"><thead><tr><th>#</th><th>case</th><th>file</th><th>status</th><th>verdict</th><th>violation</th><th>location</th><th>culprits</th><th>fix</th><th>message</th></tr></thead>" both/index.html || fail "index: columns"
 : >plain
 expect 2 "$bufdiff" check "$seed" --html plain
 has "bufdiff: cannot make the directory plain"
@@ -138,5 +173,11 @@ expect 1 "$bufdiff" fuzz --strategy inplace-all --count 3 --seed 1 --no-reduce -
 for f in index case-0001 inplace-all-1; do
 	[ -s fz/$f.* ] || fail "fz/$f missing"
 done
-count 1 '<tr><td><a href="case-' fz/index.html
+count 1 '<td><a href="case-' fz/index.html
+grep -qF '<td>stale-read</td>' fz/index.html || fail "fz/index.html: no violation"
+# a repro fails `check` until the bug is fixed: a red FAIL row, counted
+count 1 '<tr class="failed"><td data-key="1">1</td><td><a href="case-0001.html">fuzz/inplace-all-1</a></td><td>fz/inplace-all-1.yaml</td><td class="status bad" data-key="1">FAIL</td><td>diverge</td><td>stale-read</td>' fz/index.html
+count 1 '<span data-n="0">0 passed</span>, <span class="bad" data-n="1">1 failed</span>' fz/index.html
+# every SVG text of every page above inside its viewBox
+python3 "$src/tests/html/svgbounds.py" *.html pages/*.html both/*.html fz/*.html >"$out" || fail "text outside an SVG's viewBox"
 echo "ok: html-cli"
