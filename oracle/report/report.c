@@ -906,7 +906,7 @@ void
 report_violation_at(FILE *out, const char *file, const Program *p,
 		    const RunOut *r, const Violation *v)
 {
-	Rep R = {out, file, p, r->bp};
+	Rep R = {out, file, p, r->bp, NULL};
 
 	who(&R, v->at);
 }
@@ -915,7 +915,7 @@ void
 report_violation_context(FILE *out, const char *file, const Program *p,
 			 const RunOut *r, const Violation *v)
 {
-	Rep R = {out, file, p, r->bp};
+	Rep R = {out, file, p, r->bp, NULL};
 
 	context_text(&R, v);
 }
