@@ -994,7 +994,8 @@ release_program(RunOut *o)
 }
 
 /* The tool options of run r of strategy s: the configuration's, with the
- * run's `pipeline:` in place of --mlir-pipeline (in *buf).  *pipeline:
+ * run's `pipeline:` in place of --mlir-pipeline and the directory its
+ * command runs in (in *buf).  *pipeline:
  * the pipeline given, NULL for the default or another strategy. */
 static const ExternalOpts *
 run_tool_opts(const RunConfig *cfg, const Run *r, const Strategy *s,
