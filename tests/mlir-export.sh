@@ -37,9 +37,11 @@ case $n in
 esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+analysis="--one-shot-bufferize=bufferize-function-boundaries test-analysis-only $opts"
 exported=0 skipped=0 parsed=0 ok=0 failed=0 bad=0
+files=()
 while IFS= read -r f; do
-	if ! "$bufdiff" export "$f" --mlir-version "$n" --out "$tmp/x.mlir" 2>"$tmp/err"; then
+	if ! "$bufdiff" export "$f" --mlir-version "$n" --out "$tmp/$exported.mlir" 2>"$tmp/err"; then
 		# a program that does not load (parse, verify) is skipped
 		if ! grep -q "error: cannot export\|out of memory" "$tmp/err"; then
 			skipped=$((skipped + 1))
@@ -49,19 +51,45 @@ while IFS= read -r f; do
 		bad=$((bad + 1))
 		continue
 	fi
+	files+=("$f")
 	exported=$((exported + 1))
-	if ! timeout 60 "$tool" "$tmp/x.mlir" -o /dev/null 2>"$tmp/err"; then
+done < <(find "$cases" -name '*.yaml' | LC_ALL=C sort)
+# Every program in one mlir-opt call per question (on stdout: -o keeps
+# nothing when a section fails), as sections of a
+# -split-input-file (each section parsed in a context of its own): a
+# section whose output is empty failed (or the call died before it), and
+# only those are asked again alone, for the verdict and the message.
+for ((k = 0; k < exported; k++)); do
+	[ $k -gt 0 ] && echo "// -----"
+	cat "$tmp/$k.mlir"
+done >"$tmp/all.mlir"
+# sections OUT: "1" or "0" per section of OUT (0: empty), one per line
+sections() {
+	awk -v n="$exported" 'BEGIN { s = 1 }
+		/^\/\/ -----$/ { s++; next }
+		NF { full[s] = 1 }
+		END { for (i = 1; i <= n; i++) print full[i] ? 1 : 0 }' "$1"
+}
+timeout 600 "$tool" --split-input-file "$tmp/all.mlir" >"$tmp/parsed.out" 2>/dev/null
+mapfile -t parse_ok < <(sections "$tmp/parsed.out")
+timeout 600 "$tool" --split-input-file "$tmp/all.mlir" "$analysis" >"$tmp/analysed.out" 2>/dev/null
+mapfile -t analysis_ok < <(sections "$tmp/analysed.out")
+for ((k = 0; k < exported; k++)); do
+	f=${files[$k]}
+	if [ "${parse_ok[$k]}" != 1 ] &&
+	   ! timeout 60 "$tool" "$tmp/$k.mlir" -o /dev/null 2>"$tmp/err"; then
 		echo "PARSE FAILED $f: $(grep -m1 error "$tmp/err")"
 		bad=$((bad + 1))
 		continue
 	fi
 	parsed=$((parsed + 1))
-	if timeout 60 "$tool" "$tmp/x.mlir" -o /dev/null --one-shot-bufferize="bufferize-function-boundaries test-analysis-only $opts" 2>"$tmp/err"; then
+	if [ "${analysis_ok[$k]}" = 1 ] ||
+	   timeout 60 "$tool" "$tmp/$k.mlir" -o /dev/null "$analysis" 2>"$tmp/err"; then
 		ok=$((ok + 1))
 	else
 		failed=$((failed + 1))
-		echo "analysis failed $f: $(grep -m1 error "$tmp/err" | sed "s|$tmp/x.mlir|x.mlir|")"
+		echo "analysis failed $f: $(grep -m1 error "$tmp/err" | sed "s|$tmp/$k.mlir|x.mlir|")"
 	fi
-done < <(find "$cases" -name '*.yaml' | LC_ALL=C sort)
+done
 echo "$tool: $exported exported ($skipped not loadable, skipped), $parsed parsed, analysis ok $ok, analysis failed $failed, broken $bad"
 [ "$bad" -eq 0 ]
