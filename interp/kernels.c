@@ -195,6 +195,13 @@ typedef void RowFn(const Row *r);
 #define VEC_B(i) pb[i]
 #define SCL_A(i) xa
 #define SCL_B(i) yb
+#define ST2_A(i) pa[2 * (i)] /* a constant stride the compiler unrolls */
+#define ST2_B(i) pb[2 * (i)]
+/* blocks change the order of reads and writes: only where the row's
+ * input p (n elements at stride s) shares no byte with its output */
+#define ROW_APART(p, s)                                                      \
+	((const char *)(p) >= (const char *)(po + n) ||                      \
+	 (const char *)((p) + (s) * n) <= (const char *)po)
 
 #define ROW_BIN(NAME, TO, TI, FN)                                            \
 	static void NAME(const Row *r)                                       \
@@ -212,6 +219,15 @@ typedef void RowFn(const Row *r);
 		} else if (so == 1 && sa == 0 && sb == 1) {                  \
 			TI xa = pa[0];                                       \
 			FLAT_BIN(TI, FN, SCL_A, VEC_B);                      \
+		} else if (so == 1 && sa == 2 && sb == 2 &&                  \
+			   ROW_APART(pa, 2) && ROW_APART(pb, 2)) {           \
+			FLAT_BIN(TI, FN, ST2_A, ST2_B);                      \
+		} else if (so == 1 && sa == 2 && sb == 1 &&                  \
+			   ROW_APART(pa, 2) && ROW_APART(pb, 1)) {           \
+			FLAT_BIN(TI, FN, ST2_A, VEC_B);                      \
+		} else if (so == 1 && sa == 1 && sb == 2 &&                  \
+			   ROW_APART(pa, 1) && ROW_APART(pb, 2)) {           \
+			FLAT_BIN(TI, FN, VEC_A, ST2_B);                      \
 		} else {                                                     \
 			for (int64_t i = 0; i < n; i++)                      \
 				po[i * so] = FN(pa[i * sa], pb[i * sb]);     \
@@ -909,6 +925,54 @@ gemm(DType dt, int M, int N, int K, const Gm *c, const Gm *a, const Gm *b)
  * written in place; an out gemm cannot write row-major is packed and
  * copied back.
  */
+/*
+ * The fuzzer's matmuls are 4x4 to 16x16, where the call of gemm costs
+ * about as much as the arithmetic: the common case (floats, every operand
+ * in a layout gemm reads, out row-major, no input sharing a byte with
+ * out) is decided here in O(1) with no call; anything else goes the
+ * general way below.  Both hand gemm the same operands.
+ */
+static inline bool
+fast_layout(const View *v, int64_t esz, Gm *g, uintptr_t *lo, uintptr_t *hi)
+{
+	int64_t r = v->sizes[0], c = v->sizes[1];
+	int64_t s0 = v->strides[0], s1 = v->strides[1];
+
+	/* row-major with both dims over 1: the dense and padded cases */
+	if (r > 1 && c > 1 && s1 == 1 && s0 >= c && s0 <= INT32_MAX) {
+		g->trans = false;
+		g->ld = (int)s0;
+	} else if (r > 1 && c > 1 && s0 == 1 && s1 >= r && s1 <= INT32_MAX) {
+		g->trans = true;
+		g->ld = (int)s1;
+	} else {
+		return false; /* size-1 dims and the rest: the general way */
+	}
+	*lo = (uintptr_t)v->base + (uintptr_t)(v->off * esz);
+	*hi = *lo + (uintptr_t)(((r - 1) * s0 + (c - 1) * s1 + 1) * esz);
+	g->p = (const char *)*lo;
+	return true;
+}
+
+static bool
+matmul_fast(const View *out, const View *a, const View *b)
+{
+	int64_t esz = out->dt == DT_F32 ? 4 : 8;
+	uintptr_t al, ah, bl, bh, cl, ch;
+	Gm ga, gb, gc;
+
+	if ((out->dt != DT_F32 && out->dt != DT_F64) || a->dt != out->dt ||
+	    b->dt != out->dt || out->rank != 2 || a->rank != 2 || b->rank != 2 ||
+	    !fast_layout(a, esz, &ga, &al, &ah) ||
+	    !fast_layout(b, esz, &gb, &bl, &bh) ||
+	    !fast_layout(out, esz, &gc, &cl, &ch) || gc.trans ||
+	    (al < ch && cl < ah) || (bl < ch && cl < bh))
+		return false;
+	gemm(out->dt, (int)a->sizes[0], (int)b->sizes[1], (int)a->sizes[1], &gc,
+	     &ga, &gb);
+	return true;
+}
+
 int
 k_matmul(const View *out, const View *a, const View *b)
 {
@@ -918,6 +982,8 @@ k_matmul(const View *out, const View *a, const View *b)
 	int rv = -1;
 
 	if (a->sizes[0] == 0 || b->sizes[1] == 0 || a->sizes[1] == 0)
+		return 0;
+	if (matmul_fast(out, a, b))
 		return 0;
 	if (!dtype_is_float(out->dt)) {
 		bool pa = overlaps(out, a), pb = overlaps(out, b);
