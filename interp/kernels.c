@@ -195,13 +195,6 @@ typedef void RowFn(const Row *r);
 #define VEC_B(i) pb[i]
 #define SCL_A(i) xa
 #define SCL_B(i) yb
-#define ST2_A(i) pa[2 * (i)] /* a constant stride the compiler unrolls */
-#define ST2_B(i) pb[2 * (i)]
-/* blocks change the order of reads and writes: only where the row's
- * input p (n elements at stride s) shares no byte with its output */
-#define ROW_APART(p, s)                                                      \
-	((const char *)(p) >= (const char *)(po + n) ||                      \
-	 (const char *)((p) + (s) * n) <= (const char *)po)
 
 #define ROW_BIN(NAME, TO, TI, FN)                                            \
 	static void NAME(const Row *r)                                       \
@@ -219,15 +212,6 @@ typedef void RowFn(const Row *r);
 		} else if (so == 1 && sa == 0 && sb == 1) {                  \
 			TI xa = pa[0];                                       \
 			FLAT_BIN(TI, FN, SCL_A, VEC_B);                      \
-		} else if (so == 1 && sa == 2 && sb == 2 &&                  \
-			   ROW_APART(pa, 2) && ROW_APART(pb, 2)) {           \
-			FLAT_BIN(TI, FN, ST2_A, ST2_B);                      \
-		} else if (so == 1 && sa == 2 && sb == 1 &&                  \
-			   ROW_APART(pa, 2) && ROW_APART(pb, 1)) {           \
-			FLAT_BIN(TI, FN, ST2_A, VEC_B);                      \
-		} else if (so == 1 && sa == 1 && sb == 2 &&                  \
-			   ROW_APART(pa, 1) && ROW_APART(pb, 2)) {           \
-			FLAT_BIN(TI, FN, VEC_A, ST2_B);                      \
 		} else {                                                     \
 			for (int64_t i = 0; i < n; i++)                      \
 				po[i * so] = FN(pa[i * sa], pb[i * sb]);     \
@@ -913,19 +897,6 @@ gemm(DType dt, int M, int N, int K, const Gm *c, const Gm *a, const Gm *b)
 }
 
 /*
- * Floats: every operand reaches gemm as it is when gemm can read it
- * (row-major with a leading dimension, or column-major through the
- * transpose flag), else packed dense row-major.  OpenBLAS copies A and B
- * into its own panels before it multiplies (and its small-matrix kernels
- * read them in the same order whatever the flags), so the bits do not
- * depend on the layout, the leading dimension or the alignment:
- * tests/test_kernels.c checks dense against padded, transposed and packed
- * operands at the fuzzer's sizes and beyond, and every element offset
- * modulo 64 bytes.  An input overlapping out is packed, since out is
- * written in place; an out gemm cannot write row-major is packed and
- * copied back.
- */
-/*
  * The fuzzer's matmuls are 4x4 to 16x16, where the call of gemm costs
  * about as much as the arithmetic: the common case (floats, every operand
  * in a layout gemm reads, out row-major, no input sharing a byte with
@@ -973,6 +944,19 @@ matmul_fast(const View *out, const View *a, const View *b)
 	return true;
 }
 
+/*
+ * Floats: every operand reaches gemm as it is when gemm can read it
+ * (row-major with a leading dimension, or column-major through the
+ * transpose flag), else packed dense row-major.  OpenBLAS copies A and B
+ * into its own panels before it multiplies (and its small-matrix kernels
+ * read them in the same order whatever the flags), so the bits do not
+ * depend on the layout, the leading dimension or the alignment:
+ * tests/test_kernels.c checks dense against padded, transposed and packed
+ * operands at the fuzzer's sizes and beyond, and every element offset
+ * modulo 64 bytes.  An input overlapping out is packed, since out is
+ * written in place; an out gemm cannot write row-major is packed and
+ * copied back.
+ */
 int
 k_matmul(const View *out, const View *a, const View *b)
 {
