@@ -210,30 +210,43 @@ cpu_now(void)
 	return bench_clock(CLOCK_PROCESS_CPUTIME_ID);
 }
 
+/* text parsed, verified and lowered by strategy; its input x (rank 1
+ * or rows x n/rows). */
+static Program *
+lowered(const char *text, const char *name, const char *strategy, long n,
+	long rows, Decisions *ds, BProg **bp, Tensor **x)
+{
+	SrcMap map = {1, 0};
+	Diag d;
+	Program *p = tir_parse(text, strlen(text), map, &d);
+	int64_t dims[2] = {rows, n / rows};
+
+	if (rows == 1)
+		dims[0] = n;
+	if (!p || tir_verify(p, &default_limits, &d))
+		die(name, &d);
+	if (decisions_make(p, strategy_find(strategy), ds) ||
+	    !(*bp = bufferize_lower(p, ds, &d)))
+		die("lowering", &d);
+	*x = tensor_new(DT_F32, rows == 1 ? 1 : 2, dims);
+	for (int64_t i = 0; i < (*x)->n; i++)
+		tensor_setf(*x, i, (double)(i % 97) / 7.0);
+	return p;
+}
+
 static void
 run_shape(const Shape *s)
 {
 	char *text = s->text(s->n);
-	SrcMap map = {1, 0};
 	Diag d;
-	Program *p = tir_parse(text, strlen(text), map, &d);
 	Decisions ds;
 	BProg *bp;
 	Tensor *x, **outs;
-	int64_t dims[2] = {s->rows, s->n / s->rows};
 	double tref[REPS], texe[REPS], peak = 0;
 	int nouts;
+	Program *p = lowered(text, s->name, s->strategy, s->n, s->rows, &ds,
+			     &bp, &x);
 
-	if (s->rows == 1)
-		dims[0] = s->n;
-	if (!p || tir_verify(p, &default_limits, &d))
-		die(s->name, &d);
-	if (decisions_make(p, strategy_find(s->strategy), &ds) ||
-	    !(bp = bufferize_lower(p, &ds, &d)))
-		die("lowering", &d);
-	x = tensor_new(DT_F32, s->rows == 1 ? 1 : 2, dims);
-	for (int64_t i = 0; i < x->n; i++)
-		tensor_setf(x, i, (double)(i % 97) / 7.0);
 	for (int r = -1; r < REPS; r++) { /* r = -1: the warm-up */
 		ExecOpts eo = {.lim = &default_limits};
 		ExecResult ex;
@@ -294,25 +307,15 @@ static void
 work_run(long n)
 {
 	char *text = chain(n);
-	SrcMap map = {1, 0};
 	Diag d;
-	Program *p = tir_parse(text, strlen(text), map, &d);
 	Decisions ds;
 	BProg *bp;
 	Tensor *x, **outs;
-	int64_t dims[1] = {n};
 	ExecOpts eo = {.lim = &default_limits};
 	ExecResult ex;
 	int nouts;
+	Program *p = lowered(text, "chain", "copy-all", n, 1, &ds, &bp, &x);
 
-	if (!p || tir_verify(p, &default_limits, &d))
-		die("chain", &d);
-	if (decisions_make(p, strategy_find("copy-all"), &ds) ||
-	    !(bp = bufferize_lower(p, &ds, &d)))
-		die("lowering", &d);
-	x = tensor_new(DT_F32, 1, dims);
-	for (int64_t i = 0; i < x->n; i++)
-		tensor_setf(x, i, (double)(i % 97) / 7.0);
 	if (ref_run(p, p->funcs[0], &x, &default_limits, &outs, &nouts, &d))
 		die("reference", &d);
 	if (exec_run(bp, p->funcs[0], &x, &eo, &ex, &d))
