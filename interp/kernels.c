@@ -878,7 +878,7 @@ int_matmul(const View *out, const View *a, const View *b)
 	}
 }
 
-static void
+static inline void
 gemm(DType dt, int M, int N, int K, const Gm *c, const Gm *a, const Gm *b)
 {
 	CBLAS_TRANSPOSE ta = a->trans ? CblasTrans : CblasNoTrans;
@@ -965,9 +965,9 @@ k_matmul(const View *out, const View *a, const View *b)
 	void *ra = NULL, *rb = NULL, *rc = NULL;
 	int rv = -1;
 
-	if (a->sizes[0] == 0 || b->sizes[1] == 0 || a->sizes[1] == 0)
+	if (matmul_fast(out, a, b)) /* no dim under 2: nothing empty */
 		return 0;
-	if (matmul_fast(out, a, b))
+	if (a->sizes[0] == 0 || b->sizes[1] == 0 || a->sizes[1] == 0)
 		return 0;
 	if (!dtype_is_float(out->dt)) {
 		bool pa = overlaps(out, a), pb = overlaps(out, b);
