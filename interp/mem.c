@@ -162,15 +162,18 @@ within(size_t n, size_t old)
 static void *
 count(void *p, size_t old)
 {
+	size_t n;
+
 	if (!p) {
 		refused = false;
 		return NULL;
 	}
-	held += (int64_t)malloc_usable_size(p) - (int64_t)old;
+	n = malloc_usable_size(p);
+	held += (int64_t)n - (int64_t)old;
 	if (held > peak)
 		peak = held;
 	if (huge)
-		advise_new(p, malloc_usable_size(p));
+		advise_new(p, n);
 	return p;
 }
 
