@@ -386,21 +386,6 @@ static const char latefree[] =
 	"runs:\n"
 	"  - free: {a: after d}\n";
 
-static Status
-check_text(const char *text, Outcome *o)
-{
-	Case *c = NULL;
-	Diag d;
-	Status st;
-
-	if (case_parse("t.yaml", text, strlen(text), 0, &c, &d))
-		ck_abort_msg("load failed: %d:%d: %s", d.loc.line, d.loc.col, d.msg);
-	check_case(NULL, c, NULL, true, o);
-	st = o->status;
-	case_free(c);
-	return st;
-}
-
 START_TEST(payload_limit_not_a_verdict)
 {
 	static const char want[] = "live buffers need 16384 bytes, over the "
@@ -408,7 +393,7 @@ START_TEST(payload_limit_not_a_verdict)
 	char text[2048];
 	Outcome o;
 
-	ck_assert_int_eq(check_text(latefree, &o), STATUS_BAD);
+	ck_assert_int_eq(check_limited(latefree, 0, 0, &o), STATUS_BAD);
 	ck_assert_int_eq(o.runs[0].status, STATUS_BAD);
 	ck_assert(o.runs[0].limited);
 	ck_assert_str_eq(o.runs[0].err.msg, want);
@@ -416,19 +401,19 @@ START_TEST(payload_limit_not_a_verdict)
 	outcome_clear(&o);
 	fmt_snprintf(text, sizeof text, "%s    limit: \"over the limit of "
 		     "12288\"\n", latefree);
-	ck_assert_int_eq(check_text(text, &o), STATUS_OK);
+	ck_assert_int_eq(check_limited(text, 0, 0, &o), STATUS_OK);
 	ck_assert(o.runs[0].skipped);
 	outcome_clear(&o);
 	fmt_snprintf(text, sizeof text, "%s    limit: \"work limit\"\n",
 		     latefree);
-	ck_assert_int_eq(check_text(text, &o), STATUS_FAIL);
+	ck_assert_int_eq(check_limited(text, 0, 0, &o), STATUS_FAIL);
 	ck_assert_ptr_nonnull(strstr(o.why, "expected a limit"));
 	outcome_clear(&o);
 	/* copy-all frees at the last use: it fits, and `limit:` fails */
 	fmt_snprintf(text, sizeof text, "%.*s  - strategy: copy-all\n"
 		     "    limit: \"over the limit\"\n",
 		     (int)(strstr(latefree, "  - free") - latefree), latefree);
-	ck_assert_int_eq(check_text(text, &o), STATUS_FAIL);
+	ck_assert_int_eq(check_limited(text, 0, 0, &o), STATUS_FAIL);
 	ck_assert_ptr_nonnull(strstr(o.why, "verdict agree, expected a limit"));
 	outcome_clear(&o);
 }
