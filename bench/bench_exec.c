@@ -12,10 +12,22 @@
  * Prints figures, never fails on them (it exits 1 only if the runs
  * disagree or report a violation: then the figures mean nothing).
  * `bench_exec N` scales the large shapes to N elements (default 2^22).
+ *
+ * `bench_exec malloc [NOPS]`: the heap's settings (mem.c) as bufdiff
+ * sets them against the old ones, each repetition a fresh process (a
+ * `bufdiff run`): the 16-op chain, copy-all, on 16 MiB tensors (parse,
+ * lowering, the reference and the run), and one-shot's analysis of a
+ * straight chain of NOPS ops (default 10^6; parse and decisions).  CPU
+ * time (user + system: page faults are system time) of each child, the
+ * policies alternating within a repetition; the ratio is the old
+ * setting's time over each policy's, min and median.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "bufferize.h"
@@ -198,30 +210,43 @@ cpu_now(void)
 	return bench_clock(CLOCK_PROCESS_CPUTIME_ID);
 }
 
+/* text parsed, verified and lowered by strategy; its input x (rank 1
+ * or rows x n/rows). */
+static Program *
+lowered(const char *text, const char *name, const char *strategy, long n,
+	long rows, Decisions *ds, BProg **bp, Tensor **x)
+{
+	SrcMap map = {1, 0};
+	Diag d;
+	Program *p = tir_parse(text, strlen(text), map, &d);
+	int64_t dims[2] = {rows, n / rows};
+
+	if (rows == 1)
+		dims[0] = n;
+	if (!p || tir_verify(p, &default_limits, &d))
+		die(name, &d);
+	if (decisions_make(p, strategy_find(strategy), ds) ||
+	    !(*bp = bufferize_lower(p, ds, &d)))
+		die("lowering", &d);
+	*x = tensor_new(DT_F32, rows == 1 ? 1 : 2, dims);
+	for (int64_t i = 0; i < (*x)->n; i++)
+		tensor_setf(*x, i, (double)(i % 97) / 7.0);
+	return p;
+}
+
 static void
 run_shape(const Shape *s)
 {
 	char *text = s->text(s->n);
-	SrcMap map = {1, 0};
 	Diag d;
-	Program *p = tir_parse(text, strlen(text), map, &d);
 	Decisions ds;
 	BProg *bp;
 	Tensor *x, **outs;
-	int64_t dims[2] = {s->rows, s->n / s->rows};
 	double tref[REPS], texe[REPS], peak = 0;
 	int nouts;
+	Program *p = lowered(text, s->name, s->strategy, s->n, s->rows, &ds,
+			     &bp, &x);
 
-	if (s->rows == 1)
-		dims[0] = s->n;
-	if (!p || tir_verify(p, &default_limits, &d))
-		die(s->name, &d);
-	if (decisions_make(p, strategy_find(s->strategy), &ds) ||
-	    !(bp = bufferize_lower(p, &ds, &d)))
-		die("lowering", &d);
-	x = tensor_new(DT_F32, s->rows == 1 ? 1 : 2, dims);
-	for (int64_t i = 0; i < x->n; i++)
-		tensor_setf(x, i, (double)(i % 97) / 7.0);
 	for (int r = -1; r < REPS; r++) { /* r = -1: the warm-up */
 		ExecOpts eo = {.lim = &default_limits};
 		ExecResult ex;
@@ -262,9 +287,157 @@ run_shape(const Shape *s)
 	free(text);
 }
 
+/* ------------------------------------------------ the heap's settings */
+
+enum { MREPS = 5, NPOLICY = 3 };
+
+static const struct Policy {
+	const char *name;
+	size_t mmap_threshold;
+	bool huge;
+} policies[NPOLICY] = {
+	{"before: trim threshold + top pad (mmap at 128 KiB)", 0, false},
+	{"mmap threshold 32 MiB", MEM_MMAP_THRESHOLD, false},
+	{"mmap threshold 32 MiB + huge pages (bufdiff's)", MEM_MMAP_THRESHOLD, true},
+};
+
+/* `run` of the 16-op chain on n f32 elements, copy-all: what a `bufdiff
+ * run` of it allocates, in the order it does. */
+static void
+work_run(long n)
+{
+	char *text = chain(n);
+	Diag d;
+	Decisions ds;
+	BProg *bp;
+	Tensor *x, **outs;
+	ExecOpts eo = {.lim = &default_limits};
+	ExecResult ex;
+	int nouts;
+	Program *p = lowered(text, "chain", "copy-all", n, 1, &ds, &bp, &x);
+
+	if (ref_run(p, p->funcs[0], &x, &default_limits, &outs, &nouts, &d))
+		die("reference", &d);
+	if (exec_run(bp, p->funcs[0], &x, &eo, &ex, &d))
+		die("executor", &d);
+	exec_result_free(&ex);
+	tensor_free(outs[0]);
+	mem_free(outs);
+	tensor_free(x);
+	bprog_free(bp);
+	decisions_free(&ds);
+	prog_free(p);
+	free(text);
+}
+
+/* One-shot's analysis of a straight chain of nops ops, each also reading
+ * the value 7 ops back (bench_analysis's straight shape). */
+static void
+work_analysis(long nops)
+{
+	Buf b = {malloc(256), 0, 256};
+	SrcMap map = {1, 0};
+	Diag d;
+	Program *p;
+	Decisions ds;
+
+	put(&b, "func @main(%%v0: tensor<16xf32>) -> tensor<16xf32> {\n");
+	for (long i = 1; i < nops; i++) {
+		if (i >= 7)
+			put(&b, "  %%v%ld = add %%v%ld, %%v%ld : tensor<16xf32>\n",
+			    i, i - 1, i - 7);
+		else
+			put(&b, "  %%v%ld = add %%v%ld, 1.0 : tensor<16xf32>\n",
+			    i, i - 1);
+	}
+	put(&b, "  return %%v%ld\n}\n", nops - 1);
+	p = tir_parse(b.s, b.n, map, &d);
+	if (!p || tir_verify(p, &default_limits, &d))
+		die("analysis chain", &d);
+	if (decisions_make(p, strategy_find("one-shot"), &ds))
+		die("analysis", &(Diag){.msg = "out of memory"});
+	decisions_free(&ds);
+	prog_free(p);
+	free(b.s);
+}
+
+/* CPU seconds of a fresh process doing work(n) under policy pol. */
+static double
+in_child(const struct Policy *pol, void (*work)(long), long n)
+{
+	int fd[2], st;
+	double t = -1;
+	pid_t pid;
+
+	fflush(stdout);
+	if (pipe(fd) || (pid = fork()) < 0) {
+		perror("bench_exec");
+		exit(1);
+	}
+	if (pid == 0) {
+		double t0;
+
+		close(fd[0]);
+		mem_heap_setup(pol->mmap_threshold, pol->huge);
+		t0 = bench_cpu(RUSAGE_SELF);
+		work(n);
+		t = bench_cpu(RUSAGE_SELF) - t0;
+		if (write(fd[1], &t, sizeof t) != sizeof t)
+			_exit(1);
+		_exit(0);
+	}
+	close(fd[1]);
+	if (read(fd[0], &t, sizeof t) != sizeof t)
+		t = -1;
+	close(fd[0]);
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) || t < 0) {
+		fprintf(stderr, "bench_exec: a child failed\n");
+		exit(1);
+	}
+	return t;
+}
+
+static void
+policy_row(const char *what, void (*work)(long), long n)
+{
+	double t[NPOLICY][MREPS], r[NPOLICY][MREPS];
+
+	for (int k = 0; k < MREPS; k++)
+		for (int i = 0; i < NPOLICY; i++)
+			t[i][k] = in_child(&policies[i], work, n);
+	for (int k = 0; k < MREPS; k++)
+		for (int i = 0; i < NPOLICY; i++)
+			r[i][k] = t[0][k] / t[i][k];
+	printf("\n%s\n\n| policy | CPU s min / median | before / this, min / "
+	       "median |\n|---|---|---|\n", what);
+	for (int i = 0; i < NPOLICY; i++) {
+		double rmin = bench_min(r[i], MREPS), rmed = bench_median(r[i], MREPS);
+		double tmin = bench_min(t[i], MREPS), tmed = bench_median(t[i], MREPS);
+		printf("| %s | %.3f / %.3f | %.2f / %.2f |\n", policies[i].name,
+		       tmin, tmed, rmin, rmed);
+	}
+}
+
+static int
+bench_malloc(long nops)
+{
+	printf("the heap's settings, %d fresh processes a policy, alternating; "
+	       "CPU s (user + system)\n", MREPS);
+	policy_row("`run` of the 16-op chain on 16 MiB f32 tensors, copy-all",
+		   work_run, 1L << 22);
+	char what[128];
+	fmt_snprintf(what, sizeof what, "one-shot's analysis, a straight "
+		     "chain of %ld ops (parse and decisions)", nops);
+	policy_row(what, work_analysis, nops);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "malloc"))
+		return bench_malloc(argc > 2 ? atol(argv[2]) : 1000000);
 	long n = argc > 1 ? atol(argv[1]) : 1L << 22;
 	const Shape shapes[] = {
 		{"16-op chain", "copy-all", chain, n, 1},

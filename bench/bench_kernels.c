@@ -329,6 +329,7 @@ main(int argc, char **argv)
 	       "ratio = yardstick time / kernel time, median (min-max)\n",
 	       REPS);
 	openblas_set_num_threads(1);
+	mem_heap_setup(MEM_MMAP_THRESHOLD, true); /* memory as bufdiff has it */
 	if (strcmp(only, "matmul"))
 		bench_ew();
 	if (strcmp(only, "ew"))

@@ -27,6 +27,17 @@ abort_run(Exec *X, const Op *op, const char *fmt, const char *a, long long n)
 	fmt_snprintf(X->res->aborted, sizeof X->res->aborted, fmt, a, n);
 }
 
+/* A stop at a resource limit (work, time, a signal, the payload): a
+ * copying plan needs more than the reference, so it is no verdict. */
+void
+abort_limit(Exec *X, const Op *op, const char *fmt, const char *a, long long n)
+{
+	if (X->stop)
+		return;
+	abort_run(X, op, fmt, a, n);
+	X->res->limited = true;
+}
+
 bool
 exec_charge(Exec *X, const Op *op, int64_t n)
 {
@@ -34,7 +45,7 @@ exec_charge(Exec *X, const Op *op, int64_t n)
 
 	if (!budget_charge(&X->budget, n, why, sizeof why))
 		return true;
-	abort_run(X, op, "%s", why, 0);
+	abort_limit(X, op, "%s", why, 0);
 	return false;
 }
 

@@ -233,6 +233,9 @@ void serial_reduce(Exec *X, OpKind ew, const View *out, const View *a,
 void exec_block(Exec *X, Frame *F, const BBlock *b, Reg *out);
 void abort_run(Exec *X, const Op *op, const char *fmt, const char *a,
 	       long long n);
+/* abort_run at a resource limit (ExecResult.limited) */
+void abort_limit(Exec *X, const Op *op, const char *fmt, const char *a,
+		 long long n);
 /* Charge n units of work (budget.h) for op; false: the run is aborted. */
 bool exec_charge(Exec *X, const Op *op, int64_t n);
 

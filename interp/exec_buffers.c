@@ -48,10 +48,13 @@ void
 run_alloc(Exec *X, Frame *F, const BInst *in)
 {
 	Reg *r = reg(F, in->v);
-	int64_t dims[MAXRANK], n = 1;
+	int64_t dims[MAXRANK], n = 1, bytes;
 	const Type *t = in->v->type;
 
 	shape_of(X, F, in, dims);
+	/* the reference made a tensor of this shape: over the element limit
+	 * (or negative), the shape differs, a verdict; over the payload, a
+	 * plan that holds more at once than the reference, a limit */
 	for (int d = 0; d < t->rank; d++) {
 		if (dims[d] < 0 || (dims[d] && n > X->o->lim->max_elems / dims[d])) {
 			abort_run(X, in->op, "%s allocation is over the element "
@@ -60,9 +63,19 @@ run_alloc(Exec *X, Frame *F, const BInst *in)
 		}
 		n *= dims[d];
 	}
-	if (n > X->o->lim->max_elems || X->live + n * 8 > X->o->lim->max_bytes) {
+	if (n > X->o->lim->max_elems) {
 		abort_run(X, in->op, "%sallocation over the limits (%lld "
 			  "elements)", "", (long long)n);
+		return;
+	}
+	bytes = n * (int64_t)dtype_size(t->dt);
+	if (X->live + bytes > X->o->lim->max_bytes) {
+		char why[160];
+
+		fmt_snprintf(why, sizeof why, "live buffers need %lld bytes, "
+			     "over the limit of %lld", (long long)(X->live + bytes),
+			     (long long)X->o->lim->max_bytes);
+		abort_limit(X, in->op, "%s", why, 0);
 		return;
 	}
 	memset(r, 0, sizeof *r);

@@ -88,6 +88,11 @@ int64_t mem_peak(void);                  /* ... at most, since mem_peak_reset */
 void mem_peak_reset(void);
 /* Was the last failed allocation refused by the limit (not by malloc)? */
 bool mem_refused(void);
+/* The heap's settings (mem.c says why; main calls it first): kept
+ * rather than trimmed, blocks under mmap_threshold from the heap (0:
+ * glibc's 128 KiB), huge pages advised for the heap and large blocks. */
+#define MEM_MMAP_THRESHOLD ((size_t)32 << 20)
+void mem_heap_setup(size_t mmap_threshold, bool huge_pages);
 
 /*
  * An arena owns a whole program (IR, names, types) and is freed in one call.
@@ -1098,6 +1103,8 @@ typedef struct ExecResult {
 	MemStats mem;
 	char aborted[256];        /* non-empty: the run stopped early (why) */
 	Loc aborted_at;           /* the op it stopped at (line 0: none) */
+	bool limited;             /* it stopped at a resource limit (memory,
+				   * work, time, a signal): not a verdict */
 	const Op *failed;         /* the assert the run failed at, or NULL */
 } ExecResult;
 

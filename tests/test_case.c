@@ -155,7 +155,7 @@ START_TEST(key_errors)
 	LOAD_ERR(HEAD "inputs: {x: [1, 2, 3]}\nruns:\n  - strategy: copy-all\n    verdit: agree\n",
 		 10, 5, "unknown key 'verdit' in run (expected one of: strategy, "
 		 "plan, free, schedule, verdict, outputs, blame, memory, "
-		 "culprits, decisions, anchor, hoist, args, blockargs, yields, pipeline, race, workdir)");
+		 "culprits, decisions, anchor, hoist, args, blockargs, yields, pipeline, race, workdir, limit)");
 	LOAD_ERR(HEAD "inputs: {x: [1, 2, 3]}\nruns:\n  - blame: [{writer: y, who: x}]\n",
 		 9, 25, "unknown key 'who' in blame record (expected one of: "
 		 "writer, victim, reader, kind)");

@@ -366,6 +366,10 @@ static const int combos[][3] = {
 	{L_REVERSED, L_BCAST, L_REVERSED}, {L_CONTIG, L_PADDED, L_BCAST},
 	{L_CONTIG, L_BCAST, L_REVERSED},  {L_OFFSET, L_BCAST, L_BCAST},
 	{L_CONTIG, L_REVERSED, L_CONTIG},
+	/* stride-2 inputs (inner stride 2) into a contiguous out: the
+	 * constant-stride row paths */
+	{L_CONTIG, L_PADDED, L_PADDED},   {L_OFFSET, L_PADDED, L_CONTIG},
+	{L_CONTIG, L_OFFSET, L_PADDED},
 };
 #define NCOMBOS ((int)(sizeof combos / sizeof combos[0]))
 
@@ -809,6 +813,73 @@ START_TEST(strided_overlap_order)
 }
 END_TEST
 
+/* A stride-2 input overlapping a contiguous out ahead of it: out[i] =
+ * x[16 + i] reads x[2i], which out wrote at i - 16 + ... for 8 <= i <
+ * 16: the element-by-element order, never the blocks' (which read 16
+ * inputs before writing). */
+START_TEST(stride2_overlap_order)
+{
+	float x[80], want[80], ones[32];
+	int64_t n32[1] = {32};
+	View vo, va, one;
+
+	for (int i = 0; i < 32; i++)
+		ones[i] = 1;
+	for (int i = 0; i < 80; i++)
+		x[i] = want[i] = (float)i;
+	for (int i = 0; i < 32; i++)
+		want[16 + i] = want[2 * i] + 1;
+	vo = mk_view(x, DT_F32, 1, n32, L_CONTIG);
+	vo.off = 16;
+	va = mk_view(x, DT_F32, 1, n32, L_CONTIG);
+	va.strides[0] = 2;
+	one = mk_view(ones, DT_F32, 1, n32, L_CONTIG); /* stride 1, apart */
+	k_binary(OP_ADD, &vo, &va, &one);
+	ck_assert(!memcmp(x, want, sizeof x));
+	/* both inputs stride 2, one of them overlapping out */
+	for (int i = 0; i < 80; i++)
+		x[i] = want[i] = (float)i;
+	for (int i = 0; i < 32; i++)
+		want[16 + i] = want[2 * i] + want[2 * i + 1];
+	one = va;
+	one.off = 1;
+	k_binary(OP_ADD, &vo, &va, &one);
+	ck_assert(!memcmp(x, want, sizeof x));
+}
+END_TEST
+
+/* Odd sizes through the stride-2 paths: every n up to 70 (blocks of 16
+ * and the tails), against the plain loop, bits compared. */
+START_TEST(stride2_odd_sizes)
+{
+	static float a[160], b[160], o[80], w[80];
+
+	for (int i = 0; i < 160; i++) {
+		a[i] = (float)(i % 13) * 0.37f - 1.5f;
+		b[i] = (float)(i % 7) * 1.25f + 0.1f;
+	}
+	for (int64_t n = 1; n <= 70; n++) {
+		for (int k = 0; k < 3; k++) {
+			int64_t sa = k == 1 ? 1 : 2, sb = k == 2 ? 1 : 2;
+			View vo = mk_view(o, DT_F32, 1, &n, L_CONTIG);
+			View va = vo, vb = vo;
+
+			va.base = a;
+			va.strides[0] = sa;
+			vb.base = b;
+			vb.strides[0] = sb;
+			memset(o, 0, sizeof o);
+			for (int64_t i = 0; i < n; i++)
+				w[i] = a[i * sa] * b[i * sb];
+			k_binary(OP_MUL, &vo, &va, &vb);
+			ck_assert_msg(!memcmp(o, w, (size_t)n * 4), "n %d k %d",
+				      (int)n, k);
+			ck_assert(o[n] == 0);
+		}
+	}
+}
+END_TEST
+
 /* ------------------------------------------------------------- reduce */
 
 START_TEST(reduce_all_dimsets)
@@ -1217,6 +1288,8 @@ fold_suite(void)
 	tcase_add_test(tc, matmul_alignment);
 	tcase_add_test(tc, matmul_views);
 	tcase_add_test(tc, strided_overlap_order);
+	tcase_add_test(tc, stride2_overlap_order);
+	tcase_add_test(tc, stride2_odd_sizes);
 	tcase_add_test(tc, matmul_alias_and_edges);
 	tcase_add_test(tc, matmul_oom);
 	suite_add_tcase(s, tc);

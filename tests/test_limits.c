@@ -150,9 +150,10 @@ START_TEST(work_matmul)
 }
 END_TEST
 
-/* The bufferized run has its own budget: past it the run stops early
- * (`aborted`), named like the reference's: here at the copy the yield
- * makes. */
+/* The bufferized run has its own budget: past it the run stops early,
+ * named like the reference's: here at the copy the yield makes.  A
+ * limit, not a verdict (issue 26): copy-all does more work than the
+ * reference, so the run's error, never `diverge`. */
 START_TEST(work_bufferized_run)
 {
 	static const char text[] =
@@ -177,9 +178,11 @@ START_TEST(work_bufferized_run)
 				 &nref, &d), 0);
 	c->lim.max_work = 100000;
 	diff_run(NULL, c, NULL, strategy_find("copy-all"), ref, nref, &r);
-	ck_assert_str_eq(r.ex.aborted, WORK_MSG(100000));
-	ck_assert_int_eq(r.ex.aborted_at.line, 6);
-	ck_assert_int_eq(r.verdict, VERDICT_DIVERGE);
+	ck_assert_str_eq(r.err.msg, WORK_MSG(100000));
+	ck_assert_int_eq(r.err.loc.line, 6);
+	ck_assert(r.limited);
+	ck_assert_int_eq(r.status, STATUS_BAD);
+	ck_assert_int_ne(r.verdict, VERDICT_DIVERGE);
 	runout_clear(&r);
 	for (int i = 0; i < nref; i++)
 		tensor_free(ref[i]);
@@ -363,6 +366,59 @@ START_TEST(memory_limit)
 }
 END_TEST
 
+/* A correct plan holding more at once than the reference (a late free)
+ * stops at the payload limit: without `limit:` the run's error, with it
+ * skipped (as expected), with the wrong message a failed expectation;
+ * never a verdict.  A run that expects a limit and does not stop at one
+ * fails. */
+static const char latefree[] =
+	"case: limits/late-free\n"
+	"limits: {bytes: 12288}\n"
+	"program: |\n"
+	"  func @main(%x: tensor<1024xf32>) -> tensor<1024xf32> {\n"
+	"    %a = add %x, 1.0 : tensor<1024xf32>\n"
+	"    %b = mul %a, 2.0 : tensor<1024xf32>\n"
+	"    %c = sub %b, 1.0 : tensor<1024xf32>\n"
+	"    %d = add %c, 1.0 : tensor<1024xf32>\n"
+	"    return %d\n"
+	"  }\n"
+	"inputs: {x: {splat: 1.0}}\n"
+	"runs:\n"
+	"  - free: {a: after d}\n";
+
+START_TEST(payload_limit_not_a_verdict)
+{
+	static const char want[] = "live buffers need 16384 bytes, over the "
+				   "limit of 12288";
+	char text[2048];
+	Outcome o;
+
+	ck_assert_int_eq(check_limited(latefree, 0, 0, &o), STATUS_BAD);
+	ck_assert_int_eq(o.runs[0].status, STATUS_BAD);
+	ck_assert(o.runs[0].limited);
+	ck_assert_str_eq(o.runs[0].err.msg, want);
+	ck_assert_int_eq(o.runs[0].err.loc.line, 7);
+	outcome_clear(&o);
+	fmt_snprintf(text, sizeof text, "%s    limit: \"over the limit of "
+		     "12288\"\n", latefree);
+	ck_assert_int_eq(check_limited(text, 0, 0, &o), STATUS_OK);
+	ck_assert(o.runs[0].skipped);
+	outcome_clear(&o);
+	fmt_snprintf(text, sizeof text, "%s    limit: \"work limit\"\n",
+		     latefree);
+	ck_assert_int_eq(check_limited(text, 0, 0, &o), STATUS_FAIL);
+	ck_assert_ptr_nonnull(strstr(o.why, "expected a limit"));
+	outcome_clear(&o);
+	/* copy-all frees at the last use: it fits, and `limit:` fails */
+	fmt_snprintf(text, sizeof text, "%.*s  - strategy: copy-all\n"
+		     "    limit: \"over the limit\"\n",
+		     (int)(strstr(latefree, "  - free") - latefree), latefree);
+	ck_assert_int_eq(check_limited(text, 0, 0, &o), STATUS_FAIL);
+	ck_assert_ptr_nonnull(strstr(o.why, "verdict agree, expected a limit"));
+	outcome_clear(&o);
+}
+END_TEST
+
 /* 256 runs aliasing one run with a plan of 2000 decisions: parsed once
  * (it held 256 plans, and looked up 256 x 2000 names). */
 START_TEST(loader_alias_runs)
@@ -531,6 +587,7 @@ limits_suite(void)
 	tcase_add_test(t, work_loop_body);
 	tcase_add_test(t, work_matmul);
 	tcase_add_test(t, work_bufferized_run);
+	tcase_add_test(t, payload_limit_not_a_verdict);
 	tcase_add_test(t, timeout_call_tree);
 	tcase_add_test(t, launches_unawaited);
 	suite_add_tcase(s, t);

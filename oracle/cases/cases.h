@@ -182,6 +182,9 @@ typedef struct Run {
 	const char *pipeline;   /* `pipeline: P` (mlir-pipeline strategies
 				 * only): the pass pipeline, as
 				 * --mlir-pipeline P; NULL: absent */
+	const char *limit;      /* `limit: MESSAGE`: the run stops at a
+				 * resource limit whose message holds it
+				 * (no verdict); NULL: absent */
 	int race;               /* `race:` 1 racy-read, -1 miscompile, 0
 				 * absent (harness.h's race_order) */
 	const char *workdir;    /* where the command the run's strategy names

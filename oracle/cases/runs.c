@@ -845,10 +845,12 @@ load_run(Loader *L, Case *c, Run *r, const yaml_node_t *n, int no)
 	static const char *const keys[] = {
 		"strategy", "plan", "free", "schedule", "verdict", "outputs",
 		"blame", "memory", "culprits", "decisions", "anchor", "hoist",
-		"args", "blockargs", "yields", "pipeline", "race", "workdir", NULL};
+		"args", "blockargs", "yields", "pipeline", "race", "workdir",
+		"limit", NULL};
 	enum { STRAT, PLAN, FREE, SCHED, VERDICT, OUTS, BLAME, MEM, CULP, DEC,
-	       ANCHOR, HOIST, ARGS, BLOCKARGS, YIELDS, PIPE, RACE, WORKDIR };
-	yaml_node_t *v[WORKDIR + 1], *kn[WORKDIR + 1], *pk[PK_COUNT];
+	       ANCHOR, HOIST, ARGS, BLOCKARGS, YIELDS, PIPE, RACE, WORKDIR,
+	       LIMIT };
+	yaml_node_t *v[LIMIT + 1], *kn[LIMIT + 1], *pk[PK_COUNT];
 	char label[32];
 
 	yl_want(L, n, YAML_MAPPING_NODE, "runs entry");
@@ -887,6 +889,13 @@ load_run(Loader *L, Case *c, Run *r, const yaml_node_t *n, int no)
 					      &r->ndecisions);
 	if (v[RACE])
 		load_race(L, r, v[RACE]);
+	if (v[LIMIT]) { /* no verdict then: the run is not judged */
+		r->limit = arena_strdup(L->arena, scalar(L, v[LIMIT], "limit"));
+		if (v[VERDICT] || v[OUTS] || v[BLAME] || v[CULP])
+			yl_fail(L, yl_loc(kn[LIMIT]), "limit: a run that stops "
+				"at a limit has no verdict, outputs, blame or "
+				"culprits");
+	}
 }
 
 void

@@ -3,9 +3,6 @@
  * Exit codes: 0 ok, 1 an expectation failed, 2 bad input or usage.
  */
 #include <dirent.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -914,12 +911,9 @@ main(int argc, char **argv)
 	Opts o = {0};
 	int rc;
 
-#ifdef __GLIBC__
-	/* fuzzing allocates and frees a whole program's state thousands of
-	 * times a second: keep the heap instead of trimming it each time */
-	mallopt(M_TRIM_THRESHOLD, 64 << 20);
-	mallopt(M_TOP_PAD, 16 << 20);
-#endif
+	/* keep the heap between fuzzed programs, tensors in it, huge pages
+	 * (mem.c) */
+	mem_heap_setup(MEM_MMAP_THRESHOLD, true);
 	report_json_init();
 	external_register();
 	rc = cli_parse(argc, argv, &o.a);

@@ -410,6 +410,8 @@ same_value(const Value *a, const Value *b)
 static bool
 same_failure(const Bisect *b, const ExecResult *ex, Verdict v)
 {
+	if (ex->limited) /* a limit is not this failure, nor any */
+		return false;
 	if (b->any)
 		return v != VERDICT_AGREE;
 	if (v != b->verdict)
@@ -861,12 +863,39 @@ tool_error_why(const ToolReport *t, char *got, size_t n)
 		fmt_snprintf(got + len, n - len, " (%s)", t->status);
 }
 
+/* A run that stopped at a limit (o->limited, o->err) has no verdict: as
+ * its case expects (`limit: MESSAGE`), it is skipped; otherwise it is
+ * the run's error, like any other it cannot be judged after. */
+static void
+limit_outcome(const Run *r, RunOut *o)
+{
+	o->status = STATUS_BAD;
+	if (!o->limited || !r || !r->limit)
+		return;
+	fmt_snprintf(o->why, sizeof o->why, "stopped at a limit: %d:%d: %s",
+		     o->err.loc.line, o->err.loc.col, o->err.msg);
+	if (!strstr(o->err.msg, r->limit)) {
+		o->status = STATUS_FAIL;
+		fmt_snprintf(o->why, sizeof o->why, "expected a limit \"%s\", "
+			     "the run stopped at %d:%d: %s", r->limit,
+			     o->err.loc.line, o->err.loc.col, o->err.msg);
+		return;
+	}
+	o->status = STATUS_OK;
+	o->skipped = true;
+}
+
 static void
 check_expectations(const Run *r, RunOut *o)
 {
 	Verdict want = r && r->verdict != VERDICT_NONE ? r->verdict : VERDICT_AGREE;
 
 	o->status = STATUS_OK;
+	if (r && r->limit) {
+		expect_fail(o, "verdict %s, expected a limit \"%s\"",
+			    verdict_names[o->verdict], r->limit);
+		return;
+	}
 	if (o->verdict != want) {
 		char got[400];
 		fmt_snprintf(got, sizeof got, "%s", verdict_names[o->verdict]);
@@ -956,6 +985,21 @@ run_schedules(const RunConfig *cfg, const Case *c, const Func *entry,
 				 schedule_name(list[i], sname, sizeof sname));
 		if (execute_lowered(cfg, c, o->bp, entry, list[i], rp, &ex,
 				    &o->err)) {
+			/* the process's memory limit (mem.c) */
+			o->limited = mem_refused() &&
+				     !strncmp(o->err.msg, "memory limit", 12);
+			mem_free(rec.s.p);
+			mem_free(tmp);
+			return -1;
+		}
+		if (ex.limited) { /* a limit, not a verdict: the run's error */
+			o->limited = true;
+			o->err.loc = ex.aborted_at;
+			fmt_snprintf(o->err.msg, sizeof o->err.msg, "%s",
+				     ex.aborted);
+			o->sched = list[i];
+			schedule_name(o->sched, o->schedule, sizeof o->schedule);
+			exec_result_free(&ex);
 			mem_free(rec.s.p);
 			mem_free(tmp);
 			return -1;
@@ -1069,7 +1113,7 @@ diff_run(const RunConfig *cfg, const Case *c, const Run *r, const Strategy *s,
 		if (run_schedules(cfg, c, a.entry, list, n, all, ref, nref, o)) {
 			if (!o->err.msg[0])
 				diag_set(&o->err, c->entry->loc, "out of memory");
-			o->status = STATUS_BAD;
+			limit_outcome(r, o);
 			return;
 		}
 		judge_race(c, s, nref, o);
@@ -1081,7 +1125,7 @@ diff_run(const RunConfig *cfg, const Case *c, const Run *r, const Strategy *s,
 	if ((r && run_plan_apply(r, &o->ds, &o->err)) ||
 	    !(o->bp = bufferize_lower(c->prog, &o->ds, &o->err)) ||
 	    run_schedules(cfg, c, c->entry, list, n, all, ref, nref, o)) {
-		o->status = STATUS_BAD;
+		limit_outcome(r, o);
 		return;
 	}
 	if (o->verdict != VERDICT_AGREE)

@@ -79,7 +79,8 @@ typedef struct RunOut {
 	char schedule[32];      /* the schedule of the worst execution */
 	Schedule sched;
 	Status status;          /* its expectations: met, failed, bad input */
-	bool skipped;           /* strategy not implemented yet */
+	bool skipped;           /* not judged: a limit its case expects */
+	bool limited;           /* it stopped at a resource limit (err) */
 	Diag err;               /* status BAD: an illegal plan */
 	Verdict verdict;
 	Decisions ds;
