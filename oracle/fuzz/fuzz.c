@@ -310,11 +310,22 @@ load_seed(const FuzzOpts *o, uint64_t seed, char **yaml, Case **c, Diag *d)
 {
 	char file[64];
 	GenStats made = {0};
+	GenCase gc;
 	const char *p;
+	int rc;
 
 	*c = NULL;
-	if (!(*yaml = gen_case_stats(seed, &o->gen, o->strategy->name, &made)))
+	if (gen_case_parts(seed, &o->gen, o->strategy->name, &made, &gc))
 		return -1;
+	*yaml = gc.yaml;
+	fuzz_file(seed, file, sizeof file);
+	/* a built-in's case in memory: its text is read by nobody unless
+	 * it is written (a repro) */
+	if (o->strategy->kind == STRAT_BUILTIN &&
+	    (rc = gen_load(&gc, file, o->strategy->name, c, d)) != 2)
+		return rc;
+	case_free(*c);
+	*c = NULL;
 	if ((p = fuzz_pipeline(o, &made))) { /* the run: the yaml's last entry */
 		Str b = {0};
 		str_puts(&b, *yaml);
@@ -325,7 +336,6 @@ load_seed(const FuzzOpts *o, uint64_t seed, char **yaml, Case **c, Diag *d)
 		if (!(*yaml = str_take(&b)))
 			return -1;
 	}
-	fuzz_file(seed, file, sizeof file);
 	/* its run is --strategy S: the user's own (trust.c) */
 	return case_parse(file, *yaml, strlen(*yaml), CASE_TRUSTED, c, d) ? 1 : 0;
 }
