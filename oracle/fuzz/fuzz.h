@@ -289,6 +289,9 @@ typedef struct FuzzStats {
 	long racy, miscompiles; /* MLIR strategies' differing outputs on
 				 * forall programs (RunOut.race) */
 	double seconds;
+	double reduce_seconds;  /* of which reducing: not the campaign's
+				 * clock, its rate is over the rest
+				 * (fuzz_clock) */
 	double first_seconds;   /* time to the first failure */
 	uint64_t first_seed;    /* its seed */
 	ReduceStats first_reduce; /* and its reduction */
@@ -328,6 +331,9 @@ void fuzz_seed_command(const FuzzOpts *o, const Case *c, uint64_t seed,
 #define FUZZ_STATS_FILE ".fuzz-stats.json" /* shard I of N: -I-of-N */
 
 double fuzz_now(void);          /* CLOCK_MONOTONIC seconds */
+/* Of dt seconds since the start, those st spent not reducing: what its
+ * rate (programs/s) is over. */
+double fuzz_clock(const FuzzStats *st, double dt);
 /* Before a line on stderr: clears the progress line on a terminal. */
 void fuzz_log_start(const FuzzOpts *o);
 /* programs/seconds in three significant digits (never "0" for a rate
