@@ -2049,18 +2049,11 @@ analyze(OS *S, const Program *p, Decisions *ds, unsigned breaks,
 	return 0;
 }
 
-static WalkAct
-find_call(Op *op, void *ctx)
-{
-	(void)ctx;
-	return op->kind == OP_CALL ? WALK_STOP : WALK_GO;
-}
-
 /*
  * Two passes: the first finds which params each callee writes in place
  * (callees may come after their callers, and recurse); the second decides
  * again, identically, and at each call whether an argument must be passed
- * as a copy.  Without a call the second is the first again: skipped.
+ * as a copy.
  */
 int
 oneshot_decide(const Program *p, Decisions *ds, unsigned breaks)
@@ -2070,7 +2063,6 @@ oneshot_decide(const Program *p, Decisions *ds, unsigned breaks)
 	bool *volatile pw = NULL; /* these change after the setjmp */
 	Reason **volatile forbid = NULL;
 	volatile int rc = -1;
-	bool calls = walk_prog(p, find_call, NULL);
 
 	memset(&S, 0, sizeof S);
 	ds->arena->oom = &oom;
@@ -2082,17 +2074,15 @@ oneshot_decide(const Program *p, Decisions *ds, unsigned breaks)
 	for (int round = 0; round <= p->nvalues; round++) {
 		if (analyze(&S, p, ds, breaks, NULL, forbid, &oom))
 			goto out;
-		if (calls) {
-			propagate_writes(&S);
-			if (!(pw = mem_calloc((size_t)p->nvalues + 1, sizeof *pw)))
-				goto out;
-			for (int i = 0; i < p->nvalues; i++)
-				pw[i] = p->values[i]->isparam &&
-					param_written(&S, p->values[i]);
-			os_free(&S);
-			if (analyze(&S, p, ds, breaks, pw, forbid, &oom))
-				goto out;
-		}
+		propagate_writes(&S);
+		if (!(pw = mem_calloc((size_t)p->nvalues + 1, sizeof *pw)))
+			goto out;
+		for (int i = 0; i < p->nvalues; i++)
+			pw[i] = p->values[i]->isparam &&
+				param_written(&S, p->values[i]);
+		os_free(&S);
+		if (analyze(&S, p, ds, breaks, pw, forbid, &oom))
+			goto out;
 		int nf = S.allw ? recheck(&S) : 0;
 		if (!nf && !held_recheck(&S))
 			break;
