@@ -15,6 +15,7 @@
  * One-Shot Bufferize analysis (bufferize-function-boundaries
  * test-analysis-only allow-return-allocs-from-loops): the figure to beat,
  * per op, the pass's own time from --mlir-timing (parsing apart).
+ * `--memory`: bytes per op and decisions_make's time (memory() below).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -255,12 +256,75 @@ measure(const char *text, Fig *f, int *nops)
 	return 0;
 }
 
+/*
+ * `bench_analysis --memory`: the straight chain at 10^5 and 10^6 ops,
+ * the bytes per op a loaded program holds (mem_held after parse and
+ * verify), its decisions (decisions_make: the array, the reasons) and
+ * its buffer program, and decisions_make's CPU time per op, min/median
+ * of REPS.
+ */
+static int
+memory(void)
+{
+	static const int sizes[] = {100000, 1000000};
+
+	printf("straight chain, bytes per op held (program, decisions, buffer "
+	       "program) and decisions_make CPU per op (us), min/median of "
+	       "%d:\n", REPS);
+	printf("%8s %10s %10s %10s %10s %15s\n", "ops", "program", "decisions",
+	       "lowered", "total", "decide/op");
+	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+		char *text = program(sizes[s], SHAPE_STRAIGHT, false);
+		double dv[REPS];
+		int64_t held[3] = {0, 0, 0};
+		int nops = 0;
+		for (int r = 0; r < REPS; r++) {
+			int64_t h0 = mem_held(), h1, h2, h3;
+			SrcMap map = {1, 0};
+			Diag d;
+			Program *p = tir_parse(text, strlen(text), map, &d);
+			Decisions ds;
+			BProg *bp;
+			double t;
+			if (!p || tir_verify(p, &default_limits, &d))
+				return 1;
+			h1 = mem_held();
+			t = now();
+			if (decisions_make(p, strategy_find("one-shot"), &ds))
+				return 1;
+			dv[r] = now() - t;
+			h2 = mem_held();
+			bp = bufferize_lower(p, &ds, &d);
+			h3 = mem_held();
+			held[0] = h1 - h0;
+			held[1] = h2 - h1;
+			held[2] = h3 - h2;
+			nops = p->nops;
+			bprog_free(bp);
+			decisions_free(&ds);
+			prog_free(p);
+		}
+		printf("%8d %10.0f %10.0f %10.0f %10.0f %7.3f/%-7.3f\n", nops,
+		       (double)held[0] / nops, (double)held[1] / nops,
+		       (double)held[2] / nops,
+		       (double)(held[0] + held[1] + held[2]) / nops,
+		       1e6 * bench_min(dv, REPS) / nops,
+		       1e6 * bench_median(dv, REPS) / nops);
+		fflush(stdout);
+		mem_free(text);
+	}
+	return 0;
+}
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	static const int sizes[] = {100, 1000, 10000, 100000, 1000000};
-	bool mlir = system("mlir-opt-22 --version >/dev/null 2>&1") == 0;
-	bool over[NSHAPES] = {false}; /* past the cap: skip larger sizes */
+	bool mlir, over[NSHAPES] = {false}; /* past the cap: skip larger sizes */
+
+	if (argc > 1 && !strcmp(argv[1], "--memory"))
+		return memory();
+	mlir = system("mlir-opt-22 --version >/dev/null 2>&1") == 0;
 
 	printf("one-shot analysis CPU time per op (us), min/median of %d; parse "
 	       "as baseline; mlir-opt-22's OneShotBufferizePass (test-analysis-"

@@ -110,7 +110,7 @@ typedef struct OS {
 	CfgW **cfgws;         /* by class root: writes into it in bodies
 			       * with branches */
 	CfgW *allw;           /* all of them */
-	const char **forbid;  /* by value id: why it may not be in place (a
+	Reason **forbid;      /* by value id: why it may not be in place (a
 			       * recheck found a conflict; NULL: it may) */
 	int *viewof;          /* by value id: where its buffer comes from (a
 			       * view's source, an await result's future) */
@@ -834,6 +834,26 @@ conflicts(OS *S, const Op *w, const Value *into, Conflict *c)
 	return conflicts_in(S, w, into, into, c);
 }
 
+/* ---- reasons: what a refusal names, made a sentence only when asked */
+
+/* The refusals a sentence is made of (why_text). */
+enum {
+	WHY_NONE, WHY_LAUNCH_WRITE, WHY_CALL_RW, WHY_READ, WHY_READONLY,
+	WHY_ESCAPE, WHY_CARRIED_OUTSIDE, WHY_CARRIED_READ, WHY_CARRIED_AWAIT,
+	WHY_GENERATE, WHY_SHARED, WHY_SIBLING, WHY_FORALL
+};
+enum { WF_RETURNED = 1, WF_NEXT_TRIP = 2 };
+
+/* A refusal as it was found (Reason first: decision_reason formats it).
+ * Each kind's ops and values are listed at its case in why_format. */
+typedef struct Why {
+	Reason r;
+	unsigned char kind, flags;
+	const Program *p;
+	const Op *op[3];
+	const Value *v[3];
+} Why;
+
 /* " at FILE:LINE:COL" of op. */
 static void
 put_op_at(Str *b, const Program *p, const Op *op)
@@ -857,7 +877,7 @@ put_op(Str *b, const Program *p, const Op *op)
 	put_op_at(b, p, op);
 }
 
-/* b's text in the decisions' arena (NULL when out of memory). */
+/* b's text in arena a (NULL when out of memory). */
 static const char *
 reason_take(Arena *a, Str *b)
 {
@@ -867,60 +887,187 @@ reason_take(Arena *a, Str *b)
 	return r;
 }
 
+/* A read after the write of op[1] (a conflict): op[0] reads v[0] (in the
+ * launch op[2], when not NULL) after op[1] writes into the buffer of
+ * v[1]; v[2] (not NULL): once it shares that buffer. */
+static void
+read_text(const Why *y, Str *b)
+{
+	const Program *p = y->p;
+	const Value *v = y->v[0];
+	char at[4200];
+
+	if (y->op[2]) {
+		str_puts(b, "read by a pending launch: ");
+		put_op(b, p, y->op[0]);
+		str_puts(b, " in the launch of ");
+		put_op(b, p, y->op[2]);
+		str_printf(b, " reads %%%s until its await; ", v->name);
+	} else {
+		str_puts(b, "conflict: ");
+	}
+	str_printf(b, "read of %%%s by ", v->name);
+	put_op(b, p, y->op[0]);
+	str_printf(b, "%s after the write of ", y->flags & WF_RETURNED ?
+		   " (returned)" : y->flags & WF_NEXT_TRIP ? " (next trip)" : "");
+	put_op(b, p, y->op[1]);
+	str_printf(b, " into the buffer of %%%s; %%%s defined at %s",
+		   y->v[1]->name, v->name, prog_loc(p, v->loc, at, sizeof at));
+	if (y->v[2])
+		str_printf(b, " (once %%%s shares that buffer)", y->v[2]->name);
+}
+
+/* "the buffer of %c WHAT %g at ..., whose future is carried: TAIL" */
+static void
+carried_text(const Why *y, Str *b)
+{
+	static const char *const what[] = {"comes from outside the launch of",
+					   "is read by the launch of",
+					   "holds the launch results awaited as"};
+
+	str_printf(b, "the buffer of %%%s %s %%%s", y->v[0]->name,
+		   what[y->kind - WHY_CARRIED_OUTSIDE], y->op[0]->res[0]->name);
+	put_op_at(b, y->p, y->op[0]);
+	str_printf(b, ", whose future is carried: %s", y->kind == WHY_CARRIED_AWAIT
+		   ? "another trip may await them again"
+		   : "it may still run on a later trip");
+}
+
+/* The sentences of the short refusals (at most 199 bytes, as always). */
+static void
+short_text(const Why *y, Str *b)
+{
+	const Value *v = y->v[0];
+	char buf[200];
+
+	switch (y->kind) {
+	case WHY_READONLY:
+		fmt_snprintf(buf, sizeof buf, "read-only buffer: %%%s is %s",
+			     v->name, v->readonly ? "a {readonly} param"
+			     : "a constant");
+		break;
+	case WHY_ESCAPE:
+		fmt_snprintf(buf, sizeof buf, "%%%s leaves its region, and the "
+			     "buffer of %%%s is not one the region owns: reusing "
+			     "it would cost a copy", v->name, y->v[1]->name);
+		break;
+	case WHY_SHARED:
+		fmt_snprintf(buf, sizeof buf, "the buffer of %%%s comes from "
+			     "outside the forall: the other trips use it "
+			     "meanwhile", v->name);
+		break;
+	default: /* WHY_SIBLING */
+		fmt_snprintf(buf, sizeof buf, "the buffer of %%%s already holds "
+			     "%%%s, another result of the loop", v->name,
+			     y->v[1]->name);
+	}
+	str_puts(b, buf);
+}
+
 static const char *
-conflict_reason(OS *S, const Op *w, const Value *into, const Conflict *c)
+why_format(const Reason *r, Arena *a)
+{
+	const Why *y = (const Why *)r;
+	const Program *p = y->p;
+	Str b = {0};
+
+	switch (y->kind) {
+	case WHY_LAUNCH_WRITE: /* op[0] the launch, op[1] the write, v[0] */
+		str_puts(&b, "written by a pending launch: the launch of ");
+		put_op(&b, p, y->op[0]);
+		str_printf(&b, " writes the buffer of %%%s until its await; the "
+			   "write of ", y->v[0]->name);
+		put_op(&b, p, y->op[1]);
+		str_puts(&b, " would race with it");
+		break;
+	case WHY_CALL_RW: /* op[0] the call, v[0] what it reads and writes */
+		str_puts(&b, "conflict: ");
+		put_op(&b, p, y->op[0]);
+		str_printf(&b, " reads %%%s and writes it (@%s writes its param in "
+			   "place): one-shot does not order a callee's reads and "
+			   "writes of one buffer", y->v[0]->name, y->op[0]->callee);
+		break;
+	case WHY_READ:
+		read_text(y, &b);
+		break;
+	case WHY_CARRIED_OUTSIDE: case WHY_CARRIED_READ:
+	case WHY_CARRIED_AWAIT: /* v[0] the buffer, op[0] the launch or await */
+		carried_text(y, &b);
+		break;
+	case WHY_GENERATE: /* v[0] the buffer, op[0] the generate */
+		str_printf(&b, "the buffer of %%%s comes from outside the "
+			   "generate", y->v[0]->name);
+		put_op_at(&b, p, y->op[0]);
+		str_puts(&b, ": the body runs again for the next element, which "
+			 "must see it unchanged");
+		break;
+	case WHY_FORALL: /* op[0] reads v[0] while the forall op[1] writes */
+		str_printf(&b, "conflict: read of %%%s by ", y->v[0]->name);
+		put_op(&b, p, y->op[0]);
+		str_puts(&b, " while other trips of the forall");
+		put_op_at(&b, p, y->op[1]);
+		str_puts(&b, " write it");
+		break;
+	default:
+		short_text(y, &b);
+	}
+	return reason_take(a, &b);
+}
+
+/* y, kept for the decisions (in their arena): a Reason to format later. */
+static Reason *
+why_keep(OS *S, const Why *y)
+{
+	Why *k = arena_alloc(S->ds->arena, sizeof *k);
+
+	*k = *y;
+	k->r = (Reason){why_format, S->ds->arena, NULL};
+	k->p = S->p;
+	return &k->r;
+}
+
+/* y's sentence now (an argument copy's reason is a string). */
+static const char *
+why_text(OS *S, Why *y)
+{
+	y->p = S->p;
+	return why_format(&y->r, S->ds->arena);
+}
+
+static void
+conflict_reason(OS *S, const Op *w, const Value *into, const Conflict *c,
+		Why *y)
 {
 	const Read *r = c->read;
-	const Value *v = c->victim;
-	char at[4200];
-	Str b = {0};
 
 	if (c->w) {
 		w = c->w;
 		into = c->into;
 	}
+	*y = (Why){.v = {c->victim}};
 	if (c->launch) {
-		str_puts(&b, "written by a pending launch: the launch of ");
-		put_op(&b, S->p, c->launch);
-		str_printf(&b, " writes the buffer of %%%s until its await; the "
-			   "write of ", v->name);
-		put_op(&b, S->p, w);
-		str_puts(&b, " would race with it");
-		return reason_take(S->ds->arena, &b);
-	}
-	if (r->op == w && w->kind == OP_CALL) {
-		str_puts(&b, "conflict: ");
-		put_op(&b, S->p, w);
-		str_printf(&b, " reads %%%s and writes it (@%s writes its param in "
-			   "place): one-shot does not order a callee's reads and "
-			   "writes of one buffer", v->name, w->callee);
-		return reason_take(S->ds->arena, &b);
-	}
-	if (r->launch) {
-		str_puts(&b, "read by a pending launch: ");
-		put_op(&b, S->p, r->op);
-		str_puts(&b, " in the launch of ");
-		put_op(&b, S->p, r->launch);
-		str_printf(&b, " reads %%%s until its await; ", v->name);
+		y->kind = WHY_LAUNCH_WRITE;
+		y->op[0] = c->launch;
+		y->op[1] = w;
+	} else if (r->op == w && w->kind == OP_CALL) {
+		y->kind = WHY_CALL_RW;
+		y->op[0] = w;
 	} else {
-		str_puts(&b, "conflict: ");
+		y->kind = WHY_READ;
+		y->op[0] = r->op;
+		y->op[1] = w;
+		y->op[2] = r->launch;
+		y->v[1] = into;
+		y->v[2] = c->w ? c->joined : NULL;
+		y->flags = r->end == INT_MAX ? WF_RETURNED :
+			   r->loop ? WF_NEXT_TRIP : 0;
 	}
-	str_printf(&b, "read of %%%s by ", v->name);
-	put_op(&b, S->p, r->op);
-	str_printf(&b, "%s after the write of ", r->end == INT_MAX ? " (returned)"
-		   : r->loop ? " (next trip)" : "");
-	put_op(&b, S->p, w);
-	str_printf(&b, " into the buffer of %%%s; %%%s defined at %s", into->name,
-		   v->name, prog_loc(S->p, v->loc, at, sizeof at));
-	if (c->w)
-		str_printf(&b, " (once %%%s shares that buffer)", c->joined->name);
-	return reason_take(S->ds->arena, &b);
 }
 
-static const char *
-readonly_reason(OS *S, const Value *into)
+/* The read-only member of into's class the sentence names. */
+static void
+readonly_reason(OS *S, const Value *into, Why *y)
 {
-	char buf[200];
 	int root = find(S, into->id);
 	const Value *v = S->p->values[root];
 
@@ -933,22 +1080,15 @@ readonly_reason(OS *S, const Value *into)
 		if ((m = S->next[m]) == root)
 			break;
 	}
-	fmt_snprintf(buf, sizeof buf, "read-only buffer: %%%s is %s", v->name,
-		 v->readonly ? "a {readonly} param" : "a constant");
-	return arena_strdup(S->ds->arena, buf);
+	*y = (Why){.kind = WHY_READONLY, .v = {v}};
 }
 
 /* ---- decisions */
 
-static const char *
-escape_reason(OS *S, const Value *v, const Value *c)
+static void
+escape_reason(const Value *v, const Value *c, Why *y)
 {
-	char buf[200];
-
-	fmt_snprintf(buf, sizeof buf, "%%%s leaves its region, and the buffer of "
-		 "%%%s is not one the region owns: reusing it would cost a copy",
-		 v->name, c->name);
-	return arena_strdup(S->ds->arena, buf);
+	*y = (Why){.kind = WHY_ESCAPE, .v = {v, c}};
 }
 
 static bool
@@ -1175,42 +1315,23 @@ in_carried_launch(OS *S, const Op *w, const Value *c)
 	       : from_outside(S, w, c, is_carried_launch);
 }
 
-/* "the buffer of %c WHAT %g at ..., whose future is carried: TAIL" */
-static const char *
-carried_reason(OS *S, const Value *c, const Op *g, const char *what,
-	       const char *tail)
+/* c's buffer and g, the launch or await a carried future is of */
+static void
+carried_reason(int kind, const Value *c, const Op *g, Why *y)
 {
-	Str b = {0};
-
-	str_printf(&b, "the buffer of %%%s %s %%%s", c->name, what,
-		   g->res[0]->name);
-	put_op_at(&b, S->p, g);
-	str_printf(&b, ", whose future is carried: %s", tail ? tail
-		   : "it may still run on a later trip");
-	return reason_take(S->ds->arena, &b);
+	*y = (Why){.kind = (unsigned char)kind, .op = {g}, .v = {c}};
 }
 
-static const char *
-generate_reason(OS *S, const Value *c, const Op *g)
+static void
+generate_reason(const Value *c, const Op *g, Why *y)
 {
-	Str b = {0};
-
-	str_printf(&b, "the buffer of %%%s comes from outside the generate",
-		   c->name);
-	put_op_at(&b, S->p, g);
-	str_puts(&b, ": the body runs again for the next element, which must "
-		 "see it unchanged");
-	return reason_take(S->ds->arena, &b);
+	*y = (Why){.kind = WHY_GENERATE, .op = {g}, .v = {c}};
 }
 
-static const char *
-shared_reason(OS *S, const Value *c)
+static void
+shared_reason(const Value *c, Why *y)
 {
-	char buf[200];
-
-	fmt_snprintf(buf, sizeof buf, "the buffer of %%%s comes from outside the "
-		 "forall: the other trips use it meanwhile", c->name);
-	return arena_strdup(S->ds->arena, buf);
+	*y = (Why){.kind = WHY_SHARED, .v = {c}};
 }
 
 static void decide_result(OS *S, const Op *w, Value *v, Value **cand, int n,
@@ -1229,13 +1350,8 @@ decide_forall(OS *S, const Op *op)
 		if (!is_tensor(r) || !init)
 			continue;
 		if (!broken(S, ONESHOT_FORALL) && (x = cross_read(op, o))) {
-			Str b = {0};
-			str_printf(&b, "conflict: read of %%%s by ", o->name);
-			put_op(&b, S->p, x);
-			str_puts(&b, " while other trips of the forall");
-			put_op_at(&b, S->p, op);
-			str_puts(&b, " write it");
-			S->ds->d[r->id].reason = reason_take(S->ds->arena, &b);
+			Why y = {.kind = WHY_FORALL, .op = {x, op}, .v = {o}};
+			S->ds->d[r->id].lazy = why_keep(S, &y);
 		} else {
 			decide_result(S, op, r, &init, 1, false);
 		}
@@ -1263,14 +1379,10 @@ sibling_in(OS *S, const Op *w, const Value *v, const Value *c)
 	return NULL;
 }
 
-static const char *
-sibling_reason(OS *S, const Value *r, const Value *c)
+static void
+sibling_reason(const Value *r, const Value *c, Why *y)
 {
-	char buf[200];
-
-	fmt_snprintf(buf, sizeof buf, "the buffer of %%%s already holds %%%s, "
-		 "another result of the loop", c->name, r->name);
-	return arena_strdup(S->ds->arena, buf);
+	*y = (Why){.kind = WHY_SIBLING, .v = {c, r}};
 }
 
 /* Would w's write into `into` clobber a read of a member of class y? */
@@ -1319,42 +1431,41 @@ static void
 decide_result(OS *S, const Op *w, Value *v, Value **cand, int n, bool join)
 {
 	Decision *d = &S->ds->d[v->id];
-	const char *why = NULL;
+	Why why = {0};         /* the first refusal (kind WHY_NONE: none) */
 	const Value *r;
 	const Op *g;
 	Conflict c;
 
 	if (S->forbid && S->forbid[v->id])
-		n = 0, why = S->forbid[v->id];
+		n = 0;
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < n; i++) {
 			if (is_param_class(S, cand[i]) != (pass == 1))
 				continue;
 			if (!join && (r = sibling_in(S, w, v, cand[i]))) {
-				if (!why)
-					why = sibling_reason(S, r, cand[i]);
+				if (!why.kind)
+					sibling_reason(r, cand[i], &why);
 				continue;
 			}
 			if (in_shared(S, w, cand[i])) {
-				if (!why)
-					why = shared_reason(S, cand[i]);
+				if (!why.kind)
+					shared_reason(cand[i], &why);
 				continue;
 			}
 			if ((g = in_generate(S, w, cand[i]))) {
-				if (!why)
-					why = generate_reason(S, cand[i], g);
+				if (!why.kind)
+					generate_reason(cand[i], g, &why);
 				continue;
 			}
 			if ((g = in_carried_launch(S, w, cand[i]))) {
-				if (!why)
-					why = carried_reason(S, cand[i], g,
-						"comes from outside the launch of",
-						NULL);
+				if (!why.kind)
+					carried_reason(WHY_CARRIED_OUTSIDE,
+						       cand[i], g, &why);
 				continue;
 			}
 			if (S->ro[find(S, cand[i]->id)] && !broken(S, ONESHOT_READONLY)) {
-				if (!why)
-					why = readonly_reason(S, cand[i]);
+				if (!why.kind)
+					readonly_reason(S, cand[i], &why);
 				continue;
 			}
 			/* in a body with branches v's class may already hold
@@ -1364,20 +1475,21 @@ decide_result(OS *S, const Op *w, Value *v, Value **cand, int n, bool join)
 			    (join && block_in_cfg(top_block(w)) &&
 			     (conflicts_in(S, w, cand[i], v, &c) ||
 			      join_conflicts(S, cand[i], v, &c)))) {
-				if (!why)
-					why = conflict_reason(S, w, cand[i], &c);
+				if (!why.kind)
+					conflict_reason(S, w, cand[i], &c, &why);
 				continue;
 			}
 			/* (not for an insert: its pair above assumed it in place) */
 			if (join && escapes(v) && !owned_by(S, cand[i], w->parent) &&
 			    w->kind != OP_INSERT_SLICE && w->kind != OP_INSERT) {
-				if (!why)
-					why = escape_reason(S, v, cand[i]);
+				if (!why.kind)
+					escape_reason(v, cand[i], &why);
 				continue;
 			}
 			d->kind = DEC_INPLACE;
 			d->into = cand[i];
 			d->reason = NULL;
+			d->lazy = NULL;
 			S->written[find(S, cand[i]->id)] = true;
 			note_async_write(S, w, cand[i]);
 			if (block_in_cfg(top_block(w))) {
@@ -1394,8 +1506,11 @@ decide_result(OS *S, const Op *w, Value *v, Value **cand, int n, bool join)
 				unite(S, cand[i], v);
 			return;
 		}
-	d->reason = why ? why : n ? "no operand to reuse"
-			  : "no operand of its type to reuse";
+	/* (the sentence only when asked: decision_reason) */
+	d->lazy = S->forbid && S->forbid[v->id] ? S->forbid[v->id] :
+		  why.kind ? why_keep(S, &why) : NULL;
+	d->reason = d->lazy ? NULL : n ? "no operand to reuse"
+		    : "no operand of its type to reuse";
 }
 
 static void decide_block(OS *S, const Block *b);
@@ -1573,10 +1688,18 @@ add_argcopy(OS *S, const Op *call, int arg, const char *reason)
 	(void)decisions_argcopy(S->ds, call, arg, reason);
 }
 
+/* The same, for the refusal y (made a sentence now). */
+static void
+add_argcopy_why(OS *S, const Op *call, int arg, Why *y)
+{
+	add_argcopy(S, call, arg, why_text(S, y));
+}
+
 /* A call's own read of its argument conflicts with the callee's write:
  * the reason names the read after the call instead, when there is one. */
-static const char *
-call_conflict_reason(OS *S, const Op *call, const Value *x, Conflict *c)
+static void
+call_conflict_reason(OS *S, const Op *call, const Value *x, Conflict *c,
+		     Why *y)
 {
 	Conflict later;
 
@@ -1586,7 +1709,7 @@ call_conflict_reason(OS *S, const Op *call, const Value *x, Conflict *c)
 			*c = later;
 		S->skip = NULL;
 	}
-	return conflict_reason(S, call, x, c);
+	conflict_reason(S, call, x, c, y);
 }
 
 /* Does another argument of the call share arg a's buffer? */
@@ -1608,13 +1731,16 @@ call_op_copies(OS *S, const Op *op)
 	for (int a = 0; a < op->nargs && a < op->fn->nparams; a++) {
 		Value *x = op->args[a].v;
 		Conflict c;
+		Why y;
 		if (!is_tensor(x) || !param_written(S, op->fn->params[a]))
 			continue;
-		if (S->ro[find(S, x->id)] && !broken(S, ONESHOT_READONLY))
-			add_argcopy(S, op, a, readonly_reason(S, x));
-		else if (conflicts(S, op, x, &c))
-			add_argcopy(S, op, a, call_conflict_reason(S, op, x, &c));
-		else if (passed_twice(S, op, a))
+		if (S->ro[find(S, x->id)] && !broken(S, ONESHOT_READONLY)) {
+			readonly_reason(S, x, &y);
+			add_argcopy_why(S, op, a, &y);
+		} else if (conflicts(S, op, x, &c)) {
+			call_conflict_reason(S, op, x, &c, &y);
+			add_argcopy_why(S, op, a, &y);
+		} else if (passed_twice(S, op, a))
 			add_argcopy(S, op, a, arena_strdup(S->ds->arena, "the "
 				    "callee writes this param while another "
 				    "param holds the same buffer"));
@@ -1763,20 +1889,20 @@ recheck(OS *S)
 	S->floor = INT_MIN;
 	S->skip = NULL;
 	for (CfgW *k = S->allw; k; k = k->all) {
-		const char *why = NULL;
+		Why why = {0};
 		const Op *g;
 		if (S->forbid[k->v->id])
 			continue;
 		if (in_shared(S, k->w, k->into))
-			why = shared_reason(S, k->into);
+			shared_reason(k->into, &why);
 		else if ((g = in_generate(S, k->w, k->into)))
-			why = generate_reason(S, k->into, g);
+			generate_reason(k->into, g, &why);
 		else if (S->ro[find(S, k->into->id)] && !broken(S, ONESHOT_READONLY))
-			why = readonly_reason(S, k->into);
+			readonly_reason(S, k->into, &why);
 		else if (conflicts(S, k->w, k->into, &c))
-			why = conflict_reason(S, k->w, k->into, &c);
-		if (why) {
-			S->forbid[k->v->id] = why;
+			conflict_reason(S, k->w, k->into, &c, &why);
+		if (why.kind) {
+			S->forbid[k->v->id] = why_keep(S, &why);
 			n++;
 		}
 	}
@@ -1880,21 +2006,21 @@ held_recheck(OS *S)
 	for (int i = 0; i < p->nvalues && h.any; i++) {
 		const Decision *d = &S->ds->d[i];
 		const Value *v = p->values[i];
+		Why y;
 		int r;
 		if (d->kind != DEC_INPLACE || d->forced || S->forbid[i])
 			continue;
 		r = find(S, d->into->id);
 		if (h.read[r])
-			S->forbid[i] = carried_reason(S, d->into, h.reader[r],
-						      "is read by the launch of",
-						      NULL);
+			carried_reason(WHY_CARRIED_READ, d->into, h.reader[r],
+				       &y);
 		else if (h.given[r] && (awaited_carried(S, d->into) ||
 					!in_producer(S, v->def, r)))
-			S->forbid[i] = carried_reason(S, d->into, h.await[r],
-				"holds the launch results awaited as",
-				"another trip may await them again");
+			carried_reason(WHY_CARRIED_AWAIT, d->into, h.await[r],
+				       &y);
 		else
 			continue;
+		S->forbid[i] = why_keep(S, &y);
 		nf++;
 	}
 	return nf;
@@ -1902,7 +2028,7 @@ held_recheck(OS *S)
 
 static int
 analyze(OS *S, const Program *p, Decisions *ds, unsigned breaks,
-	const bool *pw, const char **forbid, jmp_buf *oom)
+	const bool *pw, Reason **forbid, jmp_buf *oom)
 {
 	if (os_init(S, p, ds, breaks))
 		return -1;
@@ -1935,7 +2061,7 @@ oneshot_decide(const Program *p, Decisions *ds, unsigned breaks)
 	OS S;
 	jmp_buf oom;
 	bool *volatile pw = NULL; /* these change after the setjmp */
-	const char **volatile forbid = NULL;
+	Reason **volatile forbid = NULL;
 	volatile int rc = -1;
 
 	memset(&S, 0, sizeof S);

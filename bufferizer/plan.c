@@ -19,18 +19,20 @@ plan_one(Decisions *ds, const PlanItem *it, Diag *d)
 		if (op_info[op->kind].form == F_CONST)
 			return diag_set(d, it->loc, "plan: %%%s is a constant",
 					it->res->name);
-		*dec = (Decision){DEC_NEW, NULL, "forced by the plan", true};
+		*dec = (Decision){.kind = DEC_NEW,
+				  .reason = "forced by the plan", .forced = true};
 		return 0;
 	}
 	if (op_info[op->kind].form == F_RESHAPE && op->args[0].v == it->into) {
 		/* `r: a`: the reshape is a view of its source's buffer */
-		*dec = (Decision){DEC_VIEW, NULL, NULL, true};
+		*dec = (Decision){.kind = DEC_VIEW, .forced = true};
 		return 0;
 	}
 	n = inplace_candidates(op, it->res->resno, cand, 16);
 	for (int i = 0; i < n; i++)
 		if (cand[i] == it->into) {
-			*dec = (Decision){DEC_INPLACE, it->into, NULL, true};
+			*dec = (Decision){.kind = DEC_INPLACE,
+					  .into = it->into, .forced = true};
 			return 0;
 		}
 	for (int i = 0; i < op->nargs; i++)
@@ -165,8 +167,9 @@ plan_apply(Decisions *ds, const Plan *pl, Diag *d)
 		if (plan_one(ds, &pl->items[i], d) < 0)
 			return -1;
 	for (int i = 0; i < pl->nanchors; i++) /* no buffer of its own */
-		ds->d[pl->anchors[i].e->id] = (Decision){DEC_VIEW, NULL,
-			"anchored in the destination of an insert_slice", true};
+		ds->d[pl->anchors[i].e->id] = (Decision){
+			.kind = DEC_VIEW, .forced = true, .reason =
+			"anchored in the destination of an insert_slice"};
 	if (check_frees(ds, pl, d))
 		return -1;
 	if (merge(&ds->frees, &ds->nfrees, pl->frees, pl->nfrees,
@@ -293,8 +296,9 @@ plan_lifetimes_keep(const Decisions *ds, const bool *keep, Decisions *t)
 		if (keep[i])
 			t->anchors[na++] = ds->anchors[k];
 		else /* the empty gets a buffer of its own */
-			t->d[ds->anchors[k].e->id] = (Decision){DEC_NEW, NULL,
-				"flipped by the culprit bisection", true};
+			t->d[ds->anchors[k].e->id] = (Decision){
+				.kind = DEC_NEW, .forced = true, .reason =
+				"flipped by the culprit bisection"};
 	}
 	t->nfrees = nf;
 	t->nhoists = nh;

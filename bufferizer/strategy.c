@@ -53,7 +53,7 @@ inplace_candidates(const Op *op, int resno, Value **out, int max)
 Decision
 base_decision(const Value *v)
 {
-	Decision d = {DEC_NONE, NULL, NULL, false};
+	Decision d = {.kind = DEC_NONE};
 	const Op *op = v->def;
 
 	if (!op || v->type->kind != TY_TENSOR)
@@ -330,7 +330,7 @@ fill_reasons(const Program *p, const Strategy *s, Decisions *ds)
 		Decision *d = &ds->d[i];
 		char buf[160];
 		int n;
-		if (d->kind != DEC_NEW || d->reason || !v->def)
+		if (d->kind != DEC_NEW || d->reason || d->lazy || !v->def)
 			continue;
 		n = inplace_candidates(v->def, v->resno, cand, 8);
 		if (!n) {

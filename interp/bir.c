@@ -202,8 +202,9 @@ note(Str *o, const BProg *bp, size_t linestart, const BInst *in)
 	if (in->v && in->dec.kind != DEC_NONE &&
 	    (in->kind == BI_ALLOC || in->kind == BI_ALIAS || in->kind == BI_VIEW))
 		str_printf(o, "%s  ", dec_str(in->v, &in->dec, dec, sizeof dec));
-	if (in->dec.reason && (in->kind == BI_ALLOC || in->kind == BI_ALIAS))
-		str_printf(o, "(%s)  ", in->dec.reason);
+	if ((in->kind == BI_ALLOC || in->kind == BI_ALIAS) &&
+	    decision_reason(&in->dec))
+		str_printf(o, "(%s)  ", decision_reason(&in->dec));
 	if (in->why)
 		str_printf(o, "%s  ", in->why);
 	if (in->mloc.line) /* a memref program's: its line in the tool's output */
@@ -539,7 +540,7 @@ explain_inst(BInst *in, void *ctx)
 	char dec[160], ty[128];
 
 	if (in->kind == BI_ALLOC) {
-		const char *why = in->why ? in->why : in->dec.reason;
+		const char *why = in->why ? in->why : decision_reason(&in->dec);
 		explain_at(o, bp, in);
 		str_printf(o, "alloc %s for ", type_str(in->v->type, ty,
 							sizeof ty));

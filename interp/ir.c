@@ -364,3 +364,15 @@ prog_loc(const Program *p, Loc loc, char *buf, size_t n)
 		fmt_snprintf(buf, n, "%d:%d", loc.line, loc.col);
 	return buf;
 }
+
+const char *
+decision_reason(const Decision *d)
+{
+	Reason *r = d->lazy;
+
+	if (d->reason || !r)
+		return d->reason;
+	if (!r->text)
+		r->text = r->format(r, r->arena);
+	return r->text;
+}

@@ -835,12 +835,28 @@ typedef enum DecKind {
 	DEC_VIEW     /* a view of its source (extract_slice) */
 } DecKind;
 
+/* Why a result is not in place, before it is a sentence: the analysis
+ * keeps what the sentence names (a few ops and values, in a struct that
+ * begins with this one) and format makes it only when explain, a report
+ * or the JSON asks (decision_reason), once, into arena. */
+typedef struct Reason Reason;
+struct Reason {
+	const char *(*format)(const Reason *r, Arena *a);
+	Arena *arena;
+	const char *text;     /* made by the first decision_reason */
+};
+
 typedef struct Decision {
 	DecKind kind;
-	Value *into;          /* DEC_INPLACE */
-	const char *reason;   /* why not in place, or NULL */
 	bool forced;          /* set by a plan */
+	Value *into;          /* DEC_INPLACE */
+	const char *reason;   /* why not in place, or NULL (and see lazy) */
+	Reason *lazy;         /* the same, not yet formatted (reason NULL) */
 } Decision;
+
+/* d's reason (formatted now when it is lazy), or NULL: none, or out of
+ * memory. */
+const char *decision_reason(const Decision *d);
 
 typedef enum BKind {
 	BI_ALLOC, BI_ALIAS, BI_VIEW, BI_COPY, BI_COMPUTE, BI_CONST, BI_FREE,

@@ -47,6 +47,93 @@ START_TEST(huge_seeds_load)
 }
 END_TEST
 
+/* gen_load's Case is the one case_parse makes of the same text: places,
+ * program, inputs and run (the fuzz loop loads built-ins' cases so). */
+typedef struct Locs {
+	Loc l[4096];
+	int n;
+} Locs;
+
+static WalkAct
+op_locs(Op *op, void *ctx)
+{
+	Locs *L = ctx;
+
+	if (L->n < 4096)
+		L->l[L->n++] = op->loc;
+	return WALK_GO;
+}
+
+static void
+same_case(const Case *a, const Case *b)
+{
+	static Locs la, lb;
+	char *pa = tir_print(a->prog), *pb = tir_print(b->prog);
+
+	ck_assert_str_eq(a->name, b->name);
+	ck_assert_str_eq(a->about, b->about);
+	ck_assert_str_eq(a->text, b->text);
+	ck_assert_str_eq(a->prog->file, b->prog->file);
+	ck_assert_str_eq(pa, pb);
+	mem_free(pa);
+	mem_free(pb);
+	la.n = lb.n = 0;
+	walk_prog(a->prog, op_locs, &la);
+	walk_prog(b->prog, op_locs, &lb);
+	ck_assert_int_eq(la.n, lb.n);
+	ck_assert(!memcmp(la.l, lb.l, sizeof *la.l * (size_t)la.n));
+	ck_assert_int_eq(a->prog->nvalues, b->prog->nvalues);
+	for (int i = 0; i < a->prog->nvalues; i++)
+		ck_assert(!memcmp(&a->prog->values[i]->loc,
+				  &b->prog->values[i]->loc, sizeof(Loc)));
+	ck_assert_str_eq(a->entry->name, b->entry->name);
+	ck_assert_int_eq(a->ninputs, b->ninputs);
+	for (int i = 0; i < a->ninputs; i++) {
+		const Tensor *x = a->inputs[i], *y = b->inputs[i];
+		ck_assert(x->dt == y->dt && x->rank == y->rank && x->n == y->n);
+		ck_assert(!memcmp(x->dims, y->dims, sizeof(int64_t) *
+				  (size_t)x->rank));
+		ck_assert(!memcmp(x->data, y->data, (size_t)x->n *
+				  dtype_size(x->dt)));
+		ck_assert(!x->def && !y->def);
+	}
+	ck_assert_int_eq(a->nruns, 1);
+	ck_assert_int_eq(b->nruns, 1);
+	ck_assert(!memcmp(&a->runs[0].loc, &b->runs[0].loc, sizeof(Loc)));
+	ck_assert_ptr_eq(a->runs[0].strategy, b->runs[0].strategy);
+	ck_assert(!memcmp(a->runs[0].memory, b->runs[0].memory,
+			  sizeof a->runs[0].memory));
+	ck_assert(!a->runs[0].workdir && !b->runs[0].workdir);
+	ck_assert(!memcmp(&a->lim, &b->lim, sizeof a->lim));
+}
+
+START_TEST(loaded_in_memory)
+{
+	static const char *const strategies[] = {"one-shot", "copy-all",
+						 "mutant-zero-trip"};
+
+	for (int k = 0; k < 600; k++) {
+		GenOpts o = opts;
+		GenCase gc;
+		Case *a = NULL, *b = NULL;
+		const char *s = strategies[k % 3];
+		Diag d;
+		o.mix = k % 4 ? GEN_ALL : GEN_LOOPS | GEN_BRANCHES;
+		o.max_ops = k % 5 ? 12 : 40;
+		ck_assert(!gen_case_parts(9000 + (uint64_t)k, &o, s, NULL, &gc));
+		ck_assert_msg(!gen_load(&gc, "seed-1.yaml", s, &a, &d),
+			      "seed %d: %d:%d: %s", 9000 + k, d.loc.line,
+			      d.loc.col, d.msg);
+		ck_assert(!case_parse("seed-1.yaml", gc.yaml, strlen(gc.yaml),
+				      CASE_TRUSTED, &b, &d));
+		same_case(a, b);
+		case_free(a);
+		case_free(b);
+		mem_free(gc.yaml);
+	}
+}
+END_TEST
+
 START_TEST(same_seed_same_program)
 {
 	char *a = gen_case(42, &opts, "one-shot"), *b = gen_case(42, &opts, "one-shot");
@@ -896,6 +983,7 @@ main(void)
 
 	tcase_add_test(t, same_seed_same_program);
 	tcase_add_test(t, huge_seeds_load);
+	tcase_add_test(t, loaded_in_memory);
 	tcase_add_test(t, programs_are_valid_and_varied);
 	tcase_add_test(t, failure_mutants_caught);
 	tcase_add_test(t, carried_mutant_caught);

@@ -54,7 +54,7 @@ expect_new(Fixture *f, const char *name, const char *reason)
 	const Decision *d = dec(f, name);
 
 	ck_assert_msg(d->kind == DEC_NEW, "%s is not new", name);
-	ck_assert_str_eq(d->reason, reason);
+	ck_assert_str_eq(decision_reason(d), reason);
 }
 
 START_TEST(seed_reuses_dead_buffer)

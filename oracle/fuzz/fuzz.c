@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <cblas.h>
 #include <jansson.h>
 
 #include "escape.h"
@@ -50,6 +51,12 @@ add_repro(FuzzStats *st, const char *path)
 	st->repros = n;
 	if ((n[st->nrepros] = mem_strdup(path)))
 		st->nrepros++;
+}
+
+double
+fuzz_clock(const FuzzStats *st, double dt)
+{
+	return dt - st->reduce_seconds > 0 ? dt - st->reduce_seconds : 0;
 }
 
 /* The name a generated case is loaded under: locations name it, which is
@@ -225,9 +232,12 @@ reduce_repro(const FuzzOpts *o, FuzzStats *st, const Case *c, uint64_t seed,
 	*out = NULL;
 	fmt_snprintf(name, sizeof name, "fuzz/%s-%llu",
 		     strategy_label(o->strategy), (unsigned long long)seed);
-	if (!st->deadline || fuzz_now() < st->deadline)
+	if (!st->deadline || fuzz_now() < st->deadline) {
+		double t = fuzz_now();
 		rrc = reduce_case_as(reduce_cfg(o, &quiet), c, 0, &as, out,
 				     &rs, &d);
+		st->reduce_seconds += fuzz_now() - t;
+	}
 	if (rrc == 3)
 		st->unreduced++;
 	if (!o->quiet)
@@ -310,11 +320,22 @@ load_seed(const FuzzOpts *o, uint64_t seed, char **yaml, Case **c, Diag *d)
 {
 	char file[64];
 	GenStats made = {0};
+	GenCase gc;
 	const char *p;
+	int rc;
 
 	*c = NULL;
-	if (!(*yaml = gen_case_stats(seed, &o->gen, o->strategy->name, &made)))
+	if (gen_case_parts(seed, &o->gen, o->strategy->name, &made, &gc))
 		return -1;
+	*yaml = gc.yaml;
+	fuzz_file(seed, file, sizeof file);
+	/* a built-in's case in memory: its text is read by nobody unless
+	 * it is written (a repro) */
+	if (o->strategy->kind == STRAT_BUILTIN &&
+	    (rc = gen_load(&gc, file, o->strategy->name, c, d)) != 2)
+		return rc;
+	case_free(*c);
+	*c = NULL;
 	if ((p = fuzz_pipeline(o, &made))) { /* the run: the yaml's last entry */
 		Str b = {0};
 		str_puts(&b, *yaml);
@@ -325,7 +346,6 @@ load_seed(const FuzzOpts *o, uint64_t seed, char **yaml, Case **c, Diag *d)
 		if (!(*yaml = str_take(&b)))
 			return -1;
 	}
-	fuzz_file(seed, file, sizeof file);
 	/* its run is --strategy S: the user's own (trust.c) */
 	return case_parse(file, *yaml, strlen(*yaml), CASE_TRUSTED, c, d) ? 1 : 0;
 }
@@ -578,7 +598,8 @@ static void
 progress(const FuzzOpts *o, const FuzzStats *st, double t0, uint64_t seed,
 	 long k, bool last)
 {
-	double dt = fuzz_now() - t0, rate = dt > 0 ? (double)st->programs / dt : 0.0;
+	double dt = fuzz_now() - t0, gen = fuzz_clock(st, dt);
+	double rate = gen > 0 ? (double)st->programs / gen : 0.0;
 	char r[48];
 	double left = o->seconds > 0 ? o->seconds - dt :
 		      o->count && rate > 0 ? (double)(o->count - k) / rate : 0;
@@ -591,7 +612,7 @@ progress(const FuzzOpts *o, const FuzzStats *st, double t0, uint64_t seed,
 	}
 	fprintf(stderr, "\r\033[Kseed %llu, %s/s, %ld failures in %d buckets, "
 		"%.0f s left", (unsigned long long)seed,
-		fuzz_rate(st->programs, dt, r, sizeof r), st->failures,
+		fuzz_rate(st->programs, gen, r, sizeof r), st->failures,
 		st->buckets.n, left > 0 ? left : 0);
 }
 
@@ -610,8 +631,39 @@ stats_tick(const FuzzOpts *o, const FuzzStats *st, double *last)
 	*last = fuzz_now();
 }
 
+/* OpenBLAS's threads for the campaign's matmuls: the generator's tensors
+ * have at most 8 elements a dim, where a second thread only spins (16%
+ * of a campaign's CPU was OpenBLAS's threads waiting): one thread, this
+ * worker's, until the campaign ends (then the process's setting again,
+ * *saved: no environment variable, a big matmul elsewhere keeps its
+ * threads). */
+static void
+blas_threads(int *saved, bool restore)
+{
+	if (!restore) {
+		*saved = openblas_get_num_threads();
+		if (*saved > 1)
+			openblas_set_num_threads(1);
+	} else if (*saved > 1) {
+		openblas_set_num_threads(*saved);
+	}
+}
+
+static int fuzz_loop(const FuzzOpts *o, FuzzStats *st);
+
 int
 fuzz_run(const FuzzOpts *o, FuzzStats *st)
+{
+	int blas, rc;
+
+	blas_threads(&blas, false);
+	rc = fuzz_loop(o, st);
+	blas_threads(&blas, true);
+	return rc;
+}
+
+static int
+fuzz_loop(const FuzzOpts *o, FuzzStats *st)
 {
 	double t0 = fuzz_now(), shown = t0, ticked = t0;
 	int n = o->nshards > 0 ? o->nshards : 1, nb = fuzz_batch(o);
@@ -728,11 +780,13 @@ fuzz_json(const FuzzOpts *o, const FuzzStats *st)
 	str_printf(&b, "{\"programs\": %ld, \"failures\": %ld, \"skipped\": %ld, "
 		   "\"tool_errors\": %ld, \"tool_calls\": %ld, "
 		   "\"tool_seconds\": %.3f, "
-		   "\"seconds\": %.3f, \"programs_per_s\": %s, "
+		   "\"seconds\": %.3f, \"reduce_seconds\": %.3f, "
+		   "\"programs_per_s\": %s, "
 		   "\"unreduced\": %ld, \"next_seed\": %llu, \"repros\": [",
 		   st->programs, st->failures, st->skipped, st->tool_errors,
-		   x->calls, x->seconds, st->seconds,
-		   fuzz_rate(st->programs, st->seconds, rate, sizeof rate),
+		   x->calls, x->seconds, st->seconds, st->reduce_seconds,
+		   fuzz_rate(st->programs, fuzz_clock(st, st->seconds), rate,
+			     sizeof rate),
 		   st->unreduced, (unsigned long long)st->next_seed);
 	for (int i = 0; i < st->nrepros; i++) {
 		str_puts(&b, i ? ", " : "");
@@ -891,7 +945,8 @@ fuzz_command(const FuzzOpts *o, const char *html)
 		printf("%ld programs, %ld failures (%ld tool errors), %.2f s "
 		       "(%s programs/s)\n",
 		       st.programs, st.failures, st.tool_errors, st.seconds,
-		       fuzz_rate(st.programs, st.seconds, rate, sizeof rate));
+		       fuzz_rate(st.programs, fuzz_clock(&st, st.seconds), rate,
+				 sizeof rate));
 		if (st.unreduced)
 			printf("%ld failure%s left unreduced: the time was up\n",
 			       st.unreduced, st.unreduced == 1 ? "" : "s");

@@ -155,6 +155,38 @@ typedef struct GenStats {
 char *gen_case_stats(uint64_t seed, const GenOpts *o, const char *strategy,
 		     GenStats *st);
 
+/* A generated case as the generator knows it, beside its text: what the
+ * harness needs to load it without reading its YAML back (gen_load.c). */
+typedef struct GenInput {
+	uint64_t seed;          /* `{random: seed, min: lo, max: hi}` */
+	int lo, hi;
+	int rank;
+	int dims[3];            /* the real dims (`shape:` of a dynamic one) */
+} GenInput;
+
+typedef struct GenCase {
+	char *yaml;             /* the case file (gen_case's text) */
+	size_t prog, nprog;     /* its program: bytes [prog, prog + nprog),
+				 * each line indented by 2 */
+	int prog_line;          /* the program's first line in the file */
+	int run_line;           /* the line of its run (`  - strategy:`) */
+	int ninputs;            /* params p0, p1, ...; then n */
+	GenInput in[3];
+	int n;
+} GenCase;
+
+/* gen_case_stats into *gc: its text and its parts; 0, -1 out of memory
+ * (gc->yaml NULL). */
+int gen_case_parts(uint64_t seed, const GenOpts *o, const char *strategy,
+		   GenStats *st, GenCase *gc);
+/* gc loaded as case_parse loads its text under the name `file`, without
+ * YAML: the same Case, for a run of a built-in strategy (no pipeline, no
+ * workdir).  0, -1 out of memory (d), 1 the program is rejected (d), 2
+ * not a case it makes (an outside strategy: case_parse it); *c is set
+ * (case_free it) in every case. */
+int gen_load(const GenCase *gc, const char *file, const char *strategy,
+	     Case **c, Diag *d);
+
 /* ------------------------------------------------------ fuzz_profile.c */
 
 /* --target NAME (NULL: the default, the profile of strategy s when it is
@@ -257,6 +289,9 @@ typedef struct FuzzStats {
 	long racy, miscompiles; /* MLIR strategies' differing outputs on
 				 * forall programs (RunOut.race) */
 	double seconds;
+	double reduce_seconds;  /* of which reducing: not the campaign's
+				 * clock, its rate is over the rest
+				 * (fuzz_clock) */
 	double first_seconds;   /* time to the first failure */
 	uint64_t first_seed;    /* its seed */
 	ReduceStats first_reduce; /* and its reduction */
@@ -296,6 +331,9 @@ void fuzz_seed_command(const FuzzOpts *o, const Case *c, uint64_t seed,
 #define FUZZ_STATS_FILE ".fuzz-stats.json" /* shard I of N: -I-of-N */
 
 double fuzz_now(void);          /* CLOCK_MONOTONIC seconds */
+/* Of dt seconds since the start, those st spent not reducing: what its
+ * rate (programs/s) is over. */
+double fuzz_clock(const FuzzStats *st, double dt);
 /* Before a line on stderr: clears the progress line on a terminal. */
 void fuzz_log_start(const FuzzOpts *o);
 /* programs/seconds in three significant digits (never "0" for a rate

@@ -584,7 +584,7 @@ enum { NSUMS = 5 };
 typedef struct Merged {
 	long sums[NSUMS];
 	long constructs[FUZZ_CONSTRUCTS];
-	double tool_seconds, seconds, rate;
+	double tool_seconds, seconds, rate, reduce_seconds;
 	bool interrupted;
 	int shards;
 	Str repros;     /* JSON strings, comma-separated */
@@ -717,6 +717,8 @@ merge_summary(Merged *m, const char *path, const char *text, int line,
 	if (!rc) {
 		double s = json_number_value(json_object_get(j, "seconds"));
 		m->tool_seconds += json_number_value(json_object_get(j, "tool_seconds"));
+		m->reduce_seconds += json_number_value(json_object_get(j,
+							"reduce_seconds"));
 		m->seconds = s > m->seconds ? s : m->seconds;
 		m->rate += json_number_value(json_object_get(j, "programs_per_s"));
 		m->interrupted |= json_is_true(json_object_get(j, "interrupted"));
@@ -849,12 +851,13 @@ merge_report(Merged *m, int rc, bool json, FILE *out)
 		str_printf(&b, "{\"programs\": %ld, \"failures\": %ld, "
 			   "\"skipped\": %ld, \"tool_errors\": %ld, "
 			   "\"tool_calls\": %ld, \"tool_seconds\": %.3f, "
-			   "\"seconds\": %.3f, \"programs_per_s\": %s, "
+			   "\"seconds\": %.3f, \"reduce_seconds\": %.3f, "
+			   "\"programs_per_s\": %s, "
 			   "\"unreduced\": %ld, "
 			   "\"repros\": [%s], \"interrupted\": %s, "
 			   "\"shards\": %d, ",
 			   m->sums[0], m->sums[1], m->sums[2], m->sums[3], m->sums[4],
-			   m->tool_seconds, m->seconds,
+			   m->tool_seconds, m->seconds, m->reduce_seconds,
 			   fuzz_rate_of(m->rate, rate, sizeof rate), m->unreduced,
 			   m->repros.s ? m->repros.s : "",
 			   m->interrupted ? "true" : "false", m->shards);

@@ -65,7 +65,8 @@ fuzz_stats_line(const FuzzOpts *o, const FuzzStats *st)
 	fuzz_log_start(o);
 	fprintf(stderr, "stats: %ld programs, %s programs/s, %ld failures in "
 		"%d buckets, %ld unreduced, next seed %llu, %.0f s\n",
-		st->programs, fuzz_rate(st->programs, dt, rate, sizeof rate),
+		st->programs, fuzz_rate(st->programs, fuzz_clock(st, dt), rate,
+					sizeof rate),
 		st->failures, st->buckets.n, st->unreduced,
 		(unsigned long long)st->next_seed, dt);
 }
@@ -122,7 +123,8 @@ stats_json(const FuzzOpts *o, const FuzzStats *st, bool done)
 		    "buckets", st->buckets.n,
 		    "unreduced", (json_int_t)st->unreduced,
 		    "seconds", dt,
-		    "programs_per_s", atof(fuzz_rate(st->programs, dt, rate,
+		    "programs_per_s", atof(fuzz_rate(st->programs,
+						     fuzz_clock(st, dt), rate,
 						     sizeof rate)),
 		    "next_seed", (json_int_t)st->next_seed, "done", done))) {
 		json_decref(j);

@@ -464,7 +464,8 @@ flipped_decisions(Bisect *b, const int *keep, int nkeep, Decisions *t)
 		if (is_block_arg(b->all[i]) || is_share_result(b->all[i]))
 			t->eshare[b->all[i]->id] = 0; /* copies on every edge */
 		else if (!decision_is_call(b->all[i]))
-			t->d[b->all[i]->id] = (Decision){DEC_NEW, NULL, NULL, true};
+			t->d[b->all[i]->id] = (Decision){.kind = DEC_NEW,
+							  .forced = true};
 		else if (decisions_copy_args(t, b->all[i]->def, "flipped by "
 					     "the culprit bisection"))
 			goto out;

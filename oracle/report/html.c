@@ -277,9 +277,9 @@ decision_titles(Lines *L, const Case *c, const Outcome *o)
 			fmt_snprintf(t, sizeof t, "%s: %s%s%s%s",
 				 html_run_label(ro, r, lab, sizeof lab),
 				 dec_str(v, dc, d, sizeof d),
-				 dc->reason ? " (" : "",
-				 dc->reason ? dc->reason : "",
-				 dc->reason ? ")" : "");
+				 decision_reason(dc) ? " (" : "",
+				 decision_reason(dc) ? decision_reason(dc) : "",
+				 decision_reason(dc) ? ")" : "");
 			title_add(L, v->def->loc.line, t);
 		}
 	}
@@ -762,9 +762,9 @@ decision_cell(Str *b, const Value *v, const Decision *d, bool culprit)
 			  d->kind == DEC_VIEW ? "view" : "new";
 
 	str_printf(b, "<td class=\"%s%s\"", cls, culprit ? " culprit" : "");
-	if (d->reason) {
+	if (decision_reason(d)) {
 		str_puts(b, " title=\"");
-		html_put(b, d->reason);
+		html_put(b, decision_reason(d));
 		str_puts(b, "\"");
 	}
 	str_puts(b, ">");

@@ -734,7 +734,7 @@ culprit_fix(const RunOut *r, const Value *v, Fix *f)
 		const Decision *d = &os->d[v->id];
 		dec_str(v, d, f->os, sizeof f->os);
 		f->also = d->kind == DEC_INPLACE && d->into == r->ds.d[v->id].into;
-		f->reason = f->also ? NULL : d->reason;
+		f->reason = f->also ? NULL : decision_reason(d);
 	}
 }
 
