@@ -476,6 +476,11 @@ fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
 	 * failure (issue 23 item 2) */
 	rc = r.verdict != VERDICT_AGREE || r.status == STATUS_BAD ||
 	     r.native.verdict == NATIVE_MISSED;
+	if (r.limited) { /* stopped at a limit: no verdict, as the ref's */
+		runout_clear(&r);
+		rc = -1;
+		goto out;
+	}
 	st->native[r.native.verdict]++;
 	st->racy += r.race > 0;
 	st->miscompiles += r.race < 0;
