@@ -2,6 +2,9 @@
  * check.c: a case against the reference interpreter.
  * Outputs compare as check_outputs (interp/tensor.c) says.
  */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "harness.h"
 #include "cases.h"
 #include "stop.h"
@@ -188,8 +191,9 @@ check_confirm_prefill(const RunConfig *cfg, char *const *paths, int n,
 		for (int j = 0; j < m; j++)
 			case_free(cs[j]);
 	}
-	if (getenv("BUFDIFF_NATIVE_STATS")) {
+	if (getenv("BUFDIFF_NATIVE_STATS")) { /* (docs/native.md, Batches) */
 		const NativeBatchStats *x = native_batch_stats();
-		fprintf(stderr, "native batches: %ld, programs %ld, answered %ld\n", x->batches, x->batched, x->answered);
+		fprintf(stderr, "native batches: %ld, programs in them %ld, run "
+			"to their end %ld\n", x->batches, x->batched, x->answered);
 	}
 }

@@ -528,6 +528,9 @@ run_batch(Item *it, int n)
 			str_printf(&in, "\n%s\n", marker);
 		str_puts(&in, it[k].src);
 	}
+	/* (a child that crashes prints LLVM's stack dump: unsymbolized, it
+	 * costs no llvm-symbolizer; that program runs alone again anyway) */
+	str_puts(&run, "LLVM_DISABLE_SYMBOLIZATION=1 ");
 	if (in.oom || native_batch_commands(o, entry_name, &compile, &run, &d))
 		goto out;
 	stats.batches++;
