@@ -216,6 +216,7 @@ confirm(const RunConfig *cfg, const Case *c, const Strategy *s,
 	j->output = -1;
 	if (c->ref_failed) {
 		/* (the reference fails at an assert: natively it aborts) */
+		no.end_only = true;
 		native_run(c->prog, c->file, c->entry, c->inputs, ref, 0, &no,
 			   &nr, &d);
 		judge_abort(c, &nr, &d, failed, j);

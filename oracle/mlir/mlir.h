@@ -246,6 +246,8 @@ typedef struct NativeOpts {
 	const char *options;     /* more One-Shot options (--mlir-options) */
 	double timeout;          /* seconds; 0: 60 */
 	bool async;              /* lower async too (set by native_run) */
+	bool end_only;           /* only how it ends matters (the reference
+				  * fails at an assert: native_end) */
 	NativeSched only;        /* launches under this schedule alone (a run
 				  * pinned to sync or late); NATIVE_PLAIN:
 				  * late, then sync */
@@ -279,8 +281,10 @@ typedef struct NativeJob {
 int native_prefill(const NativeJob *jobs, int n);
 void native_forget(void);         /* every remembered run */
 /* The remembered run of source src under command cmd into r (status
- * TOOL_OK, its stdout), forgotten then; false when there is none. */
-bool native_batch_take(const char *cmd, const char *src, ToolResult *r);
+ * TOOL_OK, its stdout; or, when end_only, an abort: TOOL_SIGNAL SIGABRT
+ * and its stderr), forgotten then; false when there is none. */
+bool native_batch_take(const char *cmd, const char *src, bool end_only,
+		       ToolResult *r);
 /* The compile of a batch (--split-input-file) and the runner of its
  * function `entry`: native_command's pieces. */
 int native_batch_commands(const NativeOpts *o, const char *entry, Str *compile,

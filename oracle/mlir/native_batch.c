@@ -21,7 +21,9 @@
  * Batched only with mlir-opt as the tool and version >= 19 (16 prints no
  * split marker; the entry is LLVM dialect with opaque pointers).
  */
+#include <signal.h>
 #include <stdint.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,10 +33,13 @@ enum { NATIVE_BATCH = 32 };
 
 static const char entry_name[] = "bufdiff_native_batch";
 static const char marker[] = "// -----";
+/* after each child on stderr (and before the first) */
+static const char err_sep[] = "\n#bufdiff-native-end\n";
 
 typedef struct Memo {
 	uint64_t h;
 	char *cmd, *src, *out;
+	char *err;               /* an abort's stderr; NULL: it ran to its end */
 } Memo;
 
 static struct {
@@ -81,15 +86,18 @@ memo_drop(int i)
 	mem_free(memo.v[i].cmd);
 	mem_free(memo.v[i].src);
 	mem_free(memo.v[i].out);
+	mem_free(memo.v[i].err);
 	memo.v[i] = memo.v[--memo.n];
 }
 
-/* Remember out (length n) as the stdout of src under cmd. */
+/* Remember out (length n) as the stdout of src under cmd, and err (its
+ * stderr, length nerr) when it aborted. */
 static void
-memo_put(const char *cmd, const char *src, const char *out, size_t n)
+memo_put(const char *cmd, const char *src, const char *out, size_t n,
+	 const char *err, size_t nerr)
 {
 	Memo m = {hash2(cmd, src), mem_strdup(cmd), mem_strdup(src),
-		  mem_alloc(n + 1)};
+		  mem_alloc(n + 1), err ? mem_alloc(nerr + 1) : NULL};
 
 	if (memo.n == memo.cap) {
 		int cap = memo.cap ? 2 * memo.cap : 64;
@@ -97,14 +105,20 @@ memo_put(const char *cmd, const char *src, const char *out, size_t n)
 		if (v)
 			memo.v = v, memo.cap = cap;
 	}
-	if (!m.cmd || !m.src || !m.out || memo.n == memo.cap) {
+	if (!m.cmd || !m.src || !m.out || (err && !m.err) ||
+	    memo.n == memo.cap) {
 		mem_free(m.cmd);
 		mem_free(m.src);
 		mem_free(m.out);
+		mem_free(m.err);
 		return;
 	}
 	memcpy(m.out, out, n);
 	m.out[n] = 0;
+	if (err) {
+		memcpy(m.err, err, nerr);
+		m.err[nerr] = 0;
+	}
 	memo.v[memo.n++] = m;
 	stats.answered++;
 }
@@ -119,18 +133,23 @@ native_forget(void)
 }
 
 bool
-native_batch_take(const char *cmd, const char *src, ToolResult *r)
+native_batch_take(const char *cmd, const char *src, bool end_only,
+		  ToolResult *r)
 {
 	int i = src ? memo_find(cmd, src) : -1;
 
-	if (i < 0)
+	/* (an abort's report names its stderr: only its own run has it) */
+	if (i < 0 || (memo.v[i].err && !end_only))
 		return false;
 	memset(r, 0, sizeof *r);
-	r->status = TOOL_OK;
+	r->status = memo.v[i].err ? TOOL_SIGNAL : TOOL_OK;
+	r->code = memo.v[i].err ? SIGABRT : 0;
 	r->out = memo.v[i].out;
 	r->nout = strlen(r->out);
-	r->err = mem_strdup("");
+	r->err = memo.v[i].err ? memo.v[i].err : mem_strdup("");
+	r->nerr = strlen(r->err ? r->err : "");
 	memo.v[i].out = NULL;
+	memo.v[i].err = NULL;
 	memo_drop(i);
 	stats.taken++;
 	return true;
@@ -394,7 +413,12 @@ put_entry(Str *o, const Item *it, int n)
 		 "    %m1 = llvm.mlir.constant(-1 : i32) : i32\n"
 		 "    %null = llvm.mlir.zero : !llvm.ptr\n"
 		 "    %st = llvm.alloca %one x i32 : (i64) -> !llvm.ptr\n"
-		 "    llvm.br ^p0\n");
+		 "    %two = llvm.mlir.constant(2 : i32) : i32\n");
+	str_printf(o, "    %%nsep = llvm.mlir.constant(%d : i64) : i64\n"
+		   "    %%sep = llvm.mlir.addressof @bufdiff_native_sep : !llvm.ptr\n"
+		   "    %%ws = llvm.call @write(%%two, %%sep, %%nsep) : "
+		   "(i32, !llvm.ptr, i64) -> i64\n"
+		   "    llvm.br ^p0\n", (int)strlen(err_sep));
 	for (int k = 0; k < n; k++) {
 		if (!it[k].ok)
 			continue;
@@ -413,6 +437,8 @@ put_entry(Str *o, const Item *it, int n)
 			   "    llvm.store %%m1, %%st : i32, !llvm.ptr\n"
 			   "    %%wr%d = llvm.call @waitpid(%%pid%d, %%st, %%z) : "
 			   "(i32, !llvm.ptr, i32) -> i32\n"
+			   "    %%ws%d = llvm.call @write(%%two, %%sep, %%nsep) : "
+			   "(i32, !llvm.ptr, i64) -> i64\n"
 			   "    %%s%d = llvm.load %%st : !llvm.ptr -> i32\n"
 			   "    %%sx%d = llvm.sext %%s%d : i32 to i64\n"
 			   "    %%k%d = llvm.mlir.constant(%d : i64) : i64\n"
@@ -421,7 +447,7 @@ put_entry(Str *o, const Item *it, int n)
 			   "    llvm.call @printComma() : () -> ()\n"
 			   "    llvm.call @printI64(%%sx%d) : (i64) -> ()\n"
 			   "    llvm.call @printNewline() : () -> ()\n"
-			   "    llvm.br ^p%d\n", b, b, b, b, b, b, b, k, b, b,
+			   "    llvm.br ^p%d\n", b, b, b, b, b, b, b, b, k, b, b,
 			   b + 1);
 		b++;
 	}
@@ -438,6 +464,7 @@ static const char *const entry_decls[][2] = {
 	{"printI64", "llvm.func @printI64(i64)"},
 	{"printComma", "llvm.func @printComma()"},
 	{"printNewline", "llvm.func @printNewline()"},
+	{"write", "llvm.func @write(i32, !llvm.ptr, i64) -> i64"},
 };
 
 /* The lowered chunks (text, the compile's stdout) as one module with the
@@ -471,6 +498,10 @@ flatten(const char *text, Item *it, int n, Str *out)
 	for (int i = 0; i < f.ndecls; i++)
 		str_printf(out, "  %s\n", f.decls[i].sig);
 	str_put(out, f.body.s ? f.body.s : "", f.body.len);
+	/* (the separator on stderr: "\n#bufdiff-native-end\n") */
+	str_printf(out, "  llvm.mlir.global internal constant "
+		   "@bufdiff_native_sep(\"\\0A#bufdiff-native-end\\0A\") : "
+		   "!llvm.array<%d x i8>\n", (int)strlen(err_sep));
 	put_entry(out, it, n);
 	str_puts(out, "}\n");
 	rc = out->oom || f.body.oom ? -1 : 0;
@@ -484,12 +515,30 @@ out:
 	return rc;
 }
 
-/* The runner's stdout: each taken program's output, then `, K, S`;
- * those whose child exited with 0 remembered. */
-static void
-split_runs(const char *out, const Item *it, int n)
+/* Does err (its first n bytes) say LLVM or MLIR failed, not the program's
+ * assert?  (native_end) */
+static bool
+tool_failed(const char *err, size_t n)
 {
-	const char *p = out;
+	static const char *const says[] = {"LLVM ERROR", "error:"};
+
+	for (size_t i = 0; i < sizeof says / sizeof *says; i++)
+		for (size_t k = 0, m = strlen(says[i]); k + m <= n; k++)
+			if (!memcmp(err + k, says[i], m))
+				return true;
+	return false;
+}
+
+/* The runner's stdout: each taken program's output, then `, K, S`;
+ * those whose child exited with 0 remembered, and those it aborted (the
+ * assert), with their part of stderr (each ends with err_sep). */
+static void
+split_runs(const char *out, const char *err, const Item *it, int n)
+{
+	const char *p = out, *q = err ? strstr(err, err_sep) : NULL;
+	/* (the runner's own lines, before the first child: alone they
+	 * would be every program's) */
+	bool aborts = q && !tool_failed(err, (size_t)(q - err));
 
 	for (int k = 0; k < n && p && *p; k++) {
 		const char *sep;
@@ -506,7 +555,16 @@ split_runs(const char *out, const Item *it, int n)
 		if (*e != '\n')
 			return;
 		if (st == 0)
-			memo_put(it[k].cmd, it[k].src, p, (size_t)(sep - p));
+			memo_put(it[k].cmd, it[k].src, p, (size_t)(sep - p),
+				 NULL, 0);
+		if (q) { /* this child's stderr */
+			const char *from = q + strlen(err_sep);
+			q = strstr(from, err_sep);
+			if (q && aborts && WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT &&
+			    !tool_failed(from, (size_t)(q - from)))
+				memo_put(it[k].cmd, it[k].src, p, (size_t)(sep - p),
+					 from, (size_t)(q - from));
+		}
 		p = e + 1;
 	}
 }
@@ -544,7 +602,7 @@ run_batch(Item *it, int n)
 		goto out;
 	/* (a runner that failed at the end: the lines before it still
 	 * say how each child ended) */
-	split_runs(x.out, it, n);
+	split_runs(x.out, x.err, it, n);
 out:
 	tool_result_free(&r);
 	tool_result_free(&x);
