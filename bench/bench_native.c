@@ -50,20 +50,13 @@ measure(const Strategy *s, const GenOpts *g, long count, int reps, Cfg *c)
 	cfg.tool = &xo;
 	cfg.confirm = c->confirm;
 	for (int r = 0; r < reps; r++) {
-		FuzzOpts o = {0};
+		FuzzOpts o;
 		FuzzStats st;
 		double c0 = bench_cpu(RUSAGE_SELF) + bench_cpu(RUSAGE_CHILDREN);
 
 		external_forget(); /* every repetition asks the tool again */
 		native_forget();
-		o.strategy = s;
-		o.cfg = &cfg;
-		o.seed = 1000000;
-		o.count = count;
-		o.nshards = 1;
-		o.quiet = true;
-		o.reduce = false; /* (o.out NULL: no repros either) */
-		o.gen = *g;
+		bench_fuzz_opts(&o, s, &cfg, g, count); /* (no reduction) */
 		fuzz_run(&o, &st);
 		c->cpu[r] = (bench_cpu(RUSAGE_SELF) + bench_cpu(RUSAGE_CHILDREN) -
 			     c0) / (double)(st.programs ? st.programs : 1);
@@ -135,7 +128,7 @@ main(int argc, char **argv)
 		ratio[r] = after[r] > 0 ? before[r] / after[r] : 0;
 	printf("  before / after: %.1fx min, %.1fx median\n",
 	       bench_min(ratio, reps), bench_median(ratio, reps));
-	printf("  batches: %ld, programs in them %ld, run to their end %ld, "
+	printf("  batches: %ld, programs in them %ld, answered there %ld, "
 	       "taken by native_run %ld\n", x->batches, x->batched,
 	       x->answered, x->taken);
 	for (int i = 1; i < 4; i += 2) {

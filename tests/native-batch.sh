@@ -32,7 +32,7 @@ grep -v '^native batches: ' "$err" >batch.err
 # 22 programs in 3 batches (3 commands); 19 ran to their end there or
 # aborted at an assert the reference fails at; the others (a compile
 # failure, SIGFPE, ...) run alone)
-grep -qx 'native batches: 3, programs in them 22, run to their end 19' "$err" ||
+grep -qx 'native batches: 3, programs in them 22, answered there 19' "$err" ||
 	fail "not batched as expected: $(grep '^native batches' "$err")"
 # (the SIGFPE one is MLIR's crash, run alone: its command and signal)
 grep -q '"verdict": "failed".*SIGFPE' batch.json || fail "no SIGFPE verdict"

@@ -193,7 +193,7 @@ check_confirm_prefill(const RunConfig *cfg, char *const *paths, int n,
 	}
 	if (getenv("BUFDIFF_NATIVE_STATS")) { /* (docs/native.md, Batches) */
 		const NativeBatchStats *x = native_batch_stats();
-		fprintf(stderr, "native batches: %ld, programs in them %ld, run "
-			"to their end %ld\n", x->batches, x->batched, x->answered);
+		fprintf(stderr, "native batches: %ld, programs in them %ld, "
+			"answered there %ld\n", x->batches, x->batched, x->answered);
 	}
 }

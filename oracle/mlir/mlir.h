@@ -292,7 +292,8 @@ int native_batch_commands(const NativeOpts *o, const char *entry, Str *compile,
 typedef struct NativeBatchStats {
 	long batches;            /* compile + runner calls */
 	long batched;            /* programs sent in batches */
-	long answered;           /* ... that ran there to their end */
+	long answered;           /* ... answered there (ran to their end, or
+				  * aborted where only that matters) */
 	long taken;              /* native_run answered from a batch */
 } NativeBatchStats;
 const NativeBatchStats *native_batch_stats(void);
