@@ -316,8 +316,13 @@ find_lib(int version, const char *stem, char *buf, size_t n)
 		fmt_snprintf(dir, sizeof dir, dirs[i], version);
 		if (!(dp = opendir(dir)))
 			continue;
-		while (!found && (de = readdir(dp)))
-			if (!strncmp(de->d_name, stem, strlen(stem))) {
+		/* (the longest name, the versioned file: the same whatever
+		 * readdir's order, and with libmlir-N-dev's `.so` links) */
+		size_t best = 0;
+		while ((de = readdir(dp)))
+			if (!strncmp(de->d_name, stem, strlen(stem)) &&
+			    strlen(de->d_name) > best) {
+				best = strlen(de->d_name);
 				fmt_snprintf(buf, n, "%s/%s", dir, de->d_name);
 				found = true;
 			}
