@@ -129,8 +129,9 @@ main(int argc, char **argv)
 	printf("  before / after: %.1fx min, %.1fx median\n",
 	       bench_min(ratio, reps), bench_median(ratio, reps));
 	printf("  batches: %ld, programs in them %ld, answered there %ld, "
-	       "taken by native_run %ld\n", x->batches, x->batched,
-	       x->answered, x->taken);
+	       "taken by native_run %ld; native runs alone %ld (each "
+	       "program alone included)\n", x->batches, x->batched,
+	       x->answered, x->taken, x->alone);
 	for (int i = 1; i < 4; i += 2) {
 		printf("  native verdicts, %s:", c[i].name);
 		for (int v = NATIVE_CONFIRMED; v <= NATIVE_FAILED; v++)

@@ -295,8 +295,9 @@ typedef struct NativeBatchStats {
 	long answered;           /* ... answered there (ran to their end, or
 				  * aborted where only that matters) */
 	long taken;              /* native_run answered from a batch */
+	long alone;              /* ... and run alone (its own processes) */
 } NativeBatchStats;
-const NativeBatchStats *native_batch_stats(void);
+NativeBatchStats *native_batch_stats(void);
 /* Element i of the reference ref and of MLIR's native output got: the
  * same as tensor_elem_same says, or floats within 1e-4 of each other
  * relative to the larger magnitude (absolute below 1): LLVM's code may

@@ -580,6 +580,7 @@ run_once(const Program *p, const char *file, const Func *entry,
 	nr->command = str_take(&cmd);
 	/* (a batch ran it already: native_batch.c) */
 	if (!native_batch_take(nr->command, src.s, o->end_only, &nr->tool) &&
+	    ++native_batch_stats()->alone &&
 	    tool_run(nr->command, src.s, src.len, o->timeout > 0 ? o->timeout : 60,
 		     &nr->tool)) {
 		diag_set(d, (Loc){0, 0}, "out of memory");

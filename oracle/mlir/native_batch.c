@@ -49,7 +49,7 @@ static struct {
 
 static NativeBatchStats stats;
 
-const NativeBatchStats *
+NativeBatchStats *
 native_batch_stats(void)
 {
 	return &stats;
