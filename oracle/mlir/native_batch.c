@@ -14,18 +14,21 @@
  * _exit; the parent waits) and prints a line `, K, STATUS` after it.
  * So a program that crashes, aborts or loops is its child's end, never
  * another program's: what a program printed before its line is its
- * stdout, remembered when its child exited with 0, else (and when its
- * chunk did not compile, or the batch failed) native_run runs it alone
- * with the per-program command, which reports name as before.
+ * stdout, remembered when its child exited with 0 or aborted (then with
+ * its part of stderr, which the parent ends with a separator line: used
+ * only where the reference fails at an assert and only how the run ends
+ * matters, NativeOpts.end_only); else (and when its chunk did not
+ * compile, or the batch failed) native_run runs it alone with the
+ * per-program command, which reports name as before.
  *
  * Batched only with mlir-opt as the tool and version >= 19 (16 prints no
  * split marker; the entry is LLVM dialect with opaque pointers).
  */
 #include <signal.h>
 #include <stdint.h>
-#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "mlir.h"
 
