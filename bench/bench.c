@@ -68,6 +68,20 @@ bench_on_path(const char *name)
 }
 
 void
+bench_fuzz_opts(FuzzOpts *o, const Strategy *s, const RunConfig *cfg,
+		const GenOpts *g, long count)
+{
+	memset(o, 0, sizeof *o);
+	o->strategy = s;
+	o->cfg = cfg;
+	o->seed = 1000000;
+	o->count = count;
+	o->nshards = 1;
+	o->quiet = true;
+	o->gen = *g;
+}
+
+void
 bench_fuzz_reps(const Strategy *s, const GenOpts *g, long count, int batch,
 		BenchFuzz *f)
 {
@@ -78,19 +92,13 @@ bench_fuzz_reps(const Strategy *s, const GenOpts *g, long count, int batch,
 	cfg.tool = &xo;
 	memset(f, 0, sizeof *f);
 	for (int r = 0; r < BENCH_REPS; r++) {
-		FuzzOpts o = {0};
+		FuzzOpts o;
 		FuzzStats st;
 		ExternalStats x0 = *external_stats();
 		double c0 = bench_cpu(RUSAGE_SELF) + bench_cpu(RUSAGE_CHILDREN);
 
 		external_forget(); /* every repetition asks the tool again */
-		o.strategy = s;
-		o.cfg = &cfg;
-		o.seed = 1000000;
-		o.count = count;
-		o.nshards = 1;
-		o.quiet = true;
-		o.gen = *g;
+		bench_fuzz_opts(&o, s, &cfg, g, count);
 		fuzz_run(&o, &st);
 		f->wall[r] = st.seconds;
 		f->cpu[r] = bench_cpu(RUSAGE_SELF) + bench_cpu(RUSAGE_CHILDREN) - c0;

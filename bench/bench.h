@@ -31,6 +31,12 @@ typedef struct BenchFuzz {
 
 struct Strategy;
 struct GenOpts;
+struct FuzzOpts;
+struct RunConfig;
+/* A quiet campaign of `count` programs from seed 10^6, strategy s. */
+void bench_fuzz_opts(struct FuzzOpts *o, const struct Strategy *s,
+		     const struct RunConfig *cfg, const struct GenOpts *g,
+		     long count);
 void bench_fuzz_reps(const struct Strategy *s, const struct GenOpts *g,
 		     long count, int batch, BenchFuzz *f);
 

@@ -594,6 +594,9 @@ prefill(const FuzzOpts *o, Batch *b, uint64_t seed, int stride, long left)
 		}
 	}
 	ask_by_pipeline(o, loaded, m);
+	/* --confirm: their native runs too, a compile and a runner a batch */
+	native_forget();
+	diff_confirm_prefill(o->cfg, NULL, loaded, m, true);
 	mem_free(loaded);
 }
 

@@ -2,8 +2,12 @@
  * check.c: a case against the reference interpreter.
  * Outputs compare as check_outputs (interp/tensor.c) says.
  */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "harness.h"
 #include "cases.h"
+#include "stop.h"
 
 void
 outcome_clear(Outcome *o)
@@ -162,4 +166,34 @@ check_file(const RunConfig *cfg, const char *path, const Strategy *s,
 		return;
 	}
 	check_case(cfg, *c, s, case_runs, o);
+}
+
+void
+check_confirm_prefill(const RunConfig *cfg, char *const *paths, int n,
+		      const Strategy *s)
+{
+	enum { CHUNK = 64 };
+	Case *cs[CHUNK];
+
+	if (!cfg || !cfg->confirm || (cfg->tool && cfg->tool->batch == 1))
+		return; /* (--tool-batch 1: each program alone) */
+	for (int i = 0; i < n && !stop_signal(); i += CHUNK) {
+		int m = 0;
+		for (int j = i; j < n && j < i + CHUNK; j++) {
+			Case *c = NULL;
+			Diag d;
+			if (case_load(paths[j], 0, &c, &d) || c->has_error)
+				case_free(c); /* (no native run) */
+			else
+				cs[m++] = c;
+		}
+		diff_confirm_prefill(cfg, s, cs, m, true);
+		for (int j = 0; j < m; j++)
+			case_free(cs[j]);
+	}
+	if (getenv("BUFDIFF_NATIVE_STATS")) { /* (docs/native.md, Batches) */
+		const NativeBatchStats *x = native_batch_stats();
+		fprintf(stderr, "native batches: %ld, programs in them %ld, "
+			"answered there %ld\n", x->batches, x->batched, x->answered);
+	}
 }

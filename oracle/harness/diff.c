@@ -171,38 +171,52 @@ judge_abort(const Case *c, const Native *nr, const Diag *d, bool failed,
 	}
 }
 
+/* The native options of a run of strategy s whose pipeline is `pipeline`
+ * (run_tool_opts); false when the run is not judged natively. */
+static bool
+confirm_opts(const RunConfig *cfg, const Strategy *s, const char *pipeline,
+	     NativeOpts *no)
+{
+	const ExternalOpts *eo = cfg->tool ? cfg->tool : &external_opts_default;
+
+	*no = (NativeOpts){.v = mlir_version(external_mlir_version(cfg->tool, s)),
+			   .tool = s->arg, .options = eo->mlir_options,
+			   .timeout = eo->timeout};
+	if ((!cfg->confirm && s->kind != STRAT_NATIVE) ||
+	    (s->kind != STRAT_MLIR && s->kind != STRAT_PIPELINE &&
+	     s->kind != STRAT_NATIVE) || !no->v)
+		return false;
+	if (s->kind == STRAT_PIPELINE)
+		no->pipeline = pipeline ? pipeline
+			       : eo->mlir_pipeline && *eo->mlir_pipeline
+			       ? eo->mlir_pipeline : MLIR_PIPELINE;
+	return true;
+}
+
 /* --confirm: the program as the run's MLIR tool bufferizes it, run
  * natively on the case's inputs and compared with the reference. */
 static void
 confirm(const RunConfig *cfg, const Case *c, const Strategy *s,
 	Tensor *const *ref, int nref, RunOut *o)
 {
-	const ExternalOpts *eo = cfg->tool ? cfg->tool : &external_opts_default;
-	NativeOpts no = {.v = mlir_version(external_mlir_version(cfg->tool, s)),
-			 .tool = s->arg, .options = eo->mlir_options,
-			 .timeout = eo->timeout};
+	NativeOpts no;
 	NativeJudge *j = &o->native;
 	Native nr;
 	Diag d;
 	bool failed = o->verdict == VERDICT_DIVERGE || o->verdict == VERDICT_FAULT;
 
-	if ((!cfg->confirm && s->kind != STRAT_NATIVE) ||
-	    (s->kind != STRAT_MLIR && s->kind != STRAT_PIPELINE &&
-	     s->kind != STRAT_NATIVE) ||
-	    o->verdict == VERDICT_TOOL_ERROR || o->status == STATUS_BAD || !no.v)
+	if (!confirm_opts(cfg, s, o->pipeline, &no) ||
+	    o->verdict == VERDICT_TOOL_ERROR || o->status == STATUS_BAD)
 		return;
 	/* (a run pinned to one schedule is judged under that one) */
 	if (!o->all && o->sched.kind == SCHED_SYNC)
 		no.only = NATIVE_SYNC;
 	else if (!o->all && o->sched.kind == SCHED_LATE)
 		no.only = NATIVE_LATE;
-	if (s->kind == STRAT_PIPELINE)
-		no.pipeline = o->pipeline ? o->pipeline
-			      : eo->mlir_pipeline && *eo->mlir_pipeline
-			      ? eo->mlir_pipeline : MLIR_PIPELINE;
 	j->output = -1;
 	if (c->ref_failed) {
 		/* (the reference fails at an assert: natively it aborts) */
+		no.end_only = true;
 		native_run(c->prog, c->file, c->entry, c->inputs, ref, 0, &no,
 			   &nr, &d);
 		judge_abort(c, &nr, &d, failed, j);
@@ -1061,6 +1075,44 @@ run_tool_opts(const RunConfig *cfg, const Run *r, const Strategy *s,
 		buf->mlir_pipeline = r->pipeline;
 	buf->workdir = r->workdir;
 	return buf;
+}
+
+int
+diff_confirm_prefill(const RunConfig *cfg, const Strategy *s,
+		     Case *const *cases, int n, bool case_runs)
+{
+	NativeJob *jobs;
+	int m = 0, k;
+
+	if (!cfg || !cfg->confirm)
+		return 0;
+	for (int i = 0; i < n; i++)
+		m += (case_runs ? cases[i]->nruns : 0) + (s != NULL);
+	if (!(jobs = mem_calloc((size_t)m + 1, sizeof *jobs)))
+		return 0;
+	m = 0;
+	for (int i = 0; i < n; i++) {
+		const Case *c = cases[i];
+		for (int j = case_runs ? 0 : c->nruns; j <= c->nruns; j++) {
+			const Run *r = j < c->nruns ? &c->runs[j] : NULL;
+			const Strategy *rs = r ? r->strategy : s;
+			ExternalOpts buf;
+			const char *pipeline;
+			if (!rs)
+				continue;
+			run_tool_opts(cfg, r, rs, &buf, &pipeline);
+			if (!confirm_opts(cfg, rs, pipeline, &jobs[m].o))
+				continue;
+			jobs[m].p = c->prog;
+			jobs[m].file = c->file;
+			jobs[m].entry = c->entry;
+			jobs[m].inputs = c->inputs;
+			m++;
+		}
+	}
+	k = native_prefill(jobs, m);
+	mem_free(jobs);
+	return k;
 }
 
 void

@@ -141,9 +141,19 @@ void check_case(const RunConfig *cfg, Case *c, const Strategy *strategy,
 void check_file(const RunConfig *cfg, const char *path,
 		const Strategy *strategy, bool case_runs, Case **c, Outcome *o);
 void outcome_clear(Outcome *o);
+/* check --confirm: the native runs of the cases at paths[0..n) in
+ * batches ahead of checking them (diff_confirm_prefill), 64 cases at a
+ * time; the workers of check -j inherit the answers. */
+void check_confirm_prefill(const RunConfig *cfg, char *const *paths, int n,
+			   const Strategy *s);
 
 /* -------------------------------------------------------------- diff.c */
 
+/* --confirm in batches (native_batch.c): the native runs of cases[0..n)
+ * (their runs when case_runs, and one of s when s) run ahead, so that
+ * diff_run's confirm starts no process for them; the number remembered. */
+int diff_confirm_prefill(const RunConfig *cfg, const Strategy *s,
+			 Case *const *cases, int n, bool case_runs);
 /* Run `r` (NULL: strategy s alone, expected to agree) of case c against
  * the reference outputs ref[0..nref).  An output equal to the reference's
  * bit for bit is that tensor (o->ex.shared): read o's outputs only while

@@ -246,6 +246,8 @@ typedef struct NativeOpts {
 	const char *options;     /* more One-Shot options (--mlir-options) */
 	double timeout;          /* seconds; 0: 60 */
 	bool async;              /* lower async too (set by native_run) */
+	bool end_only;           /* only how it ends matters (the reference
+				  * fails at an assert: native_end) */
 	NativeSched only;        /* launches under this schedule alone (a run
 				  * pinned to sync or late); NATIVE_PLAIN:
 				  * late, then sync */
@@ -259,6 +261,43 @@ int native_run(const Program *p, const char *file, const Func *entry,
 	       Tensor *const *inputs, Tensor *const *ref, int nref,
 	       const NativeOpts *o, Native *nr, Diag *d);
 void native_free(Native *nr);
+
+/* ---------------------------------------------------------- native_batch.c */
+
+/* Native runs in batches (--confirm in fuzz and check): one compile and
+ * one mlir-runner per batch of programs that share a command, each
+ * program's stdout remembered for native_run, which then starts no
+ * process.  A program that fails to compile, crashes, or whose batch
+ * failed is not remembered: native_run runs it alone. */
+typedef struct NativeJob {
+	NativeOpts o;            /* as native_run gets them */
+	const Program *p;
+	const char *file;
+	const Func *entry;
+	Tensor *const *inputs;
+} NativeJob;
+/* Run jobs[0..n) in batches (a program with launches under late and
+ * sync, or o.only); the number of programs remembered. */
+int native_prefill(const NativeJob *jobs, int n);
+void native_forget(void);         /* every remembered run */
+/* The remembered run of source src under command cmd into r (status
+ * TOOL_OK, its stdout; or, when end_only, an abort: TOOL_SIGNAL SIGABRT
+ * and its stderr), forgotten then; false when there is none. */
+bool native_batch_take(const char *cmd, const char *src, bool end_only,
+		       ToolResult *r);
+/* The compile of a batch (--split-input-file) and the runner of its
+ * function `entry`: native_command's pieces. */
+int native_batch_commands(const NativeOpts *o, const char *entry, Str *compile,
+			  Str *run, Diag *d);
+typedef struct NativeBatchStats {
+	long batches;            /* compile + runner calls */
+	long batched;            /* programs sent in batches */
+	long answered;           /* ... answered there (ran to their end, or
+				  * aborted where only that matters) */
+	long taken;              /* native_run answered from a batch */
+	long alone;              /* ... and run alone (its own processes) */
+} NativeBatchStats;
+NativeBatchStats *native_batch_stats(void);
 /* Element i of the reference ref and of MLIR's native output got: the
  * same as tensor_elem_same says, or floats within 1e-4 of each other
  * relative to the larger magnitude (absolute below 1): LLVM's code may

@@ -316,8 +316,13 @@ find_lib(int version, const char *stem, char *buf, size_t n)
 		fmt_snprintf(dir, sizeof dir, dirs[i], version);
 		if (!(dp = opendir(dir)))
 			continue;
-		while (!found && (de = readdir(dp)))
-			if (!strncmp(de->d_name, stem, strlen(stem))) {
+		/* (the longest name, the versioned file: the same whatever
+		 * readdir's order, and with libmlir-N-dev's `.so` links) */
+		size_t best = 0;
+		while ((de = readdir(dp)))
+			if (!strncmp(de->d_name, stem, strlen(stem)) &&
+			    strlen(de->d_name) > best) {
+				best = strlen(de->d_name);
 				fmt_snprintf(buf, n, "%s/%s", dir, de->d_name);
 				found = true;
 			}
@@ -326,28 +331,39 @@ find_lib(int version, const char *stem, char *buf, size_t n)
 	return found;
 }
 
-int
-native_command(const NativeOpts *o, const char *input, Str *cmd, Diag *d)
+/* The runtime libraries of version n into c, r and as (as: "" when
+ * there is none); -1 with d when the first two are missing. */
+static int
+runtime_libs(int n, char *c, char *r, char *as, size_t len, Diag *d)
 {
-	const MlirVersion *v = o->v;
-	int n = v->version;
-	char c[4096], r[4096], as[4096];
-
-	if (!find_lib(n, "libmlir_c_runner_utils.so", c, sizeof c) ||
-	    !find_lib(n, "libmlir_runner_utils.so", r, sizeof r))
+	if (!find_lib(n, "libmlir_c_runner_utils.so", c, len) ||
+	    !find_lib(n, "libmlir_runner_utils.so", r, len))
 		return diag_set(d, (Loc){0, 0}, "no MLIR runtime libraries "
 				"(libmlir_c_runner_utils, libmlir_runner_utils) "
 				"under /usr/lib/llvm-%d/lib or "
 				"/usr/local/lib/bufdiff/llvm-%d/lib: scripts/install-deps "
 				"--all-mlir", n, n);
-	if (!find_lib(n, "libmlir_async_runtime.so", as, sizeof as))
+	if (!find_lib(n, "libmlir_async_runtime.so", as, len))
 		as[0] = 0;
+	return 0;
+}
+
+/* The bufferizing tool and its pass, then the lowering by mlir-opt-N
+ * (split: each with --split-input-file, for a batch). */
+static void
+put_compile(Str *cmd, const NativeOpts *o, const char *input, bool split)
+{
+	const MlirVersion *v = o->v;
+	int n = v->version;
+
 	/* bufferized by the tool (its pipeline, or One-Shot with the `mlir`
 	 * strategy's options), lowered by mlir-opt-N */
 	if (o->tool)
 		str_printf(cmd, "%s ", o->tool);
 	else
 		str_printf(cmd, "mlir-opt-%d ", n);
+	if (split)
+		str_puts(cmd, "--split-input-file ");
 	if (input) { /* (lit's %s as it is) */
 		if (strcmp(input, "%s"))
 			tool_sh_quote(cmd, input);
@@ -374,6 +390,8 @@ native_command(const NativeOpts *o, const char *input, Str *cmd, Diag *d)
 		str_free(&pass);
 	}
 	str_printf(cmd, " | mlir-opt-%d", n);
+	if (split)
+		str_puts(cmd, " --split-input-file");
 	str_puts(cmd, " --convert-bufferization-to-memref --convert-linalg-to-loops ");
 	if (o->async)
 		str_puts(cmd, "--async-to-async-runtime --async-runtime-ref-counting "
@@ -386,15 +404,49 @@ native_command(const NativeOpts *o, const char *input, Str *cmd, Diag *d)
 		 "--convert-math-to-llvm --convert-arith-to-llvm "
 		 "--convert-cf-to-llvm --convert-func-to-llvm "
 		 "--reconcile-unrealized-casts");
+}
+
+/* mlir-runner-N running function `entry` with the runtime libraries. */
+static int
+put_runner(Str *cmd, const NativeOpts *o, const char *entry, Diag *d)
+{
+	int n = o->v->version;
+	char c[4096], r[4096], as[4096];
+
+	if (runtime_libs(n, c, r, as, sizeof c, d))
+		return -1;
 	/* (-O0 with launches: at the default level LLVM's instruction
 	 * selection aborts on the coroutines, "Do not know how to promote
 	 * this operator's operand") */
-	str_printf(cmd, " | %s-%d%s -e %s -entry-point-result=void "
+	str_printf(cmd, "%s-%d%s -e %s -entry-point-result=void "
 		   "-shared-libs=%s,%s%s%s", n >= 20 ? "mlir-runner" : "mlir-cpu-runner",
-		   n, o->async ? " -O0" : "", driver_name, c, r,
+		   n, o->async ? " -O0" : "", entry, c, r,
 		   as[0] && o->async ? "," : "",
 		   o->async ? as : "");
 	return cmd->oom ? diag_set(d, (Loc){0, 0}, "out of memory") : 0;
+}
+
+int
+native_command(const NativeOpts *o, const char *input, Str *cmd, Diag *d)
+{
+	char c[4096], r[4096], as[4096];
+
+	/* (the libraries first: no command without them) */
+	if (runtime_libs(o->v->version, c, r, as, sizeof c, d))
+		return -1;
+	put_compile(cmd, o, input, false);
+	str_puts(cmd, " | ");
+	return put_runner(cmd, o, driver_name, d);
+}
+
+int
+native_batch_commands(const NativeOpts *o, const char *entry, Str *compile,
+		      Str *run, Diag *d)
+{
+	put_compile(compile, o, NULL, true);
+	if (compile->oom)
+		return diag_set(d, (Loc){0, 0}, "out of memory");
+	return put_runner(run, o, entry, d);
 }
 
 /* The runner's lines as outputs shaped like the reference's. */
@@ -526,7 +578,10 @@ run_once(const Program *p, const char *file, const Func *entry,
 	    native_command(o, NULL, &cmd, d))
 		goto out;
 	nr->command = str_take(&cmd);
-	if (tool_run(nr->command, src.s, src.len, o->timeout > 0 ? o->timeout : 60,
+	/* (a batch ran it already: native_batch.c) */
+	if (!native_batch_take(nr->command, src.s, o->end_only, &nr->tool) &&
+	    ++native_batch_stats()->alone &&
+	    tool_run(nr->command, src.s, src.len, o->timeout > 0 ? o->timeout : 60,
 		     &nr->tool)) {
 		diag_set(d, (Loc){0, 0}, "out of memory");
 		goto out;

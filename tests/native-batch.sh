@@ -1,0 +1,61 @@
+#!/bin/bash
+# native-batch.sh BUFDIFF SRC: --confirm's native runs in batches
+# (oracle/mlir/native_batch.c, docs/native.md "Batches") give exactly the
+# verdicts and outputs of each program run alone (--tool-batch 1): check
+# on cases that agree, differ, fail to compile, crash natively (SIGFPE),
+# abort at an assert, launch (late and sync) in one batch; fuzz on
+# generated programs (native verdicts, buckets, failures).  Exit 77 (ctest
+# skip) without mlir-opt-22, mlir-runner-22 and the runtime libraries.
+set -u
+B=$1 S=$2
+if ! command -v mlir-opt-22 >/dev/null || ! command -v mlir-runner-22 >/dev/null ||
+   ! ls /usr/lib/llvm-22/lib/libmlir_c_runner_utils.so* >/dev/null 2>&1; then
+	echo "SKIP: mlir-opt-22, mlir-runner-22 or its runtime libraries not installed"
+	exit 77
+fi
+. "$S/tests/expect.sh"
+
+mkdir set
+for c in mlir/cf-insert-in-later-block mlir/generate-insert-captured \
+	 mlir/materialize-into-loop-result ops/div-zero \
+	 async/host-write-while-launch-reads async/carried-assert-in-loop \
+	 async/prefetch-next-chunk async/failure-pending-launch \
+	 seed/old-input-still-needed ops/exp ops/dynamic-shapes \
+	 loops/forall-reads-shared; do
+	cp "$S/cases/$c.yaml" "set/${c//\//-}.yaml"
+done
+
+BUFDIFF_NATIVE_STATS=1 expect 1 "$B" check --allow-exec set --strategy mlir:mlir-opt-22 --confirm --json
+cp "$out" batch.json
+grep -v '^native batches: ' "$err" >batch.err
+# (the cases' mlir and mlir-pipeline runs, launches under late and sync:
+# 22 programs in 3 batches (3 commands); 19 ran to their end there or
+# aborted at an assert the reference fails at; the others (a compile
+# failure, SIGFPE, ...) run alone)
+grep -qx 'native batches: 3, programs in them 22, answered there 19' "$err" ||
+	fail "not batched as expected: $(grep '^native batches' "$err")"
+# (the SIGFPE one is MLIR's crash, run alone: its command and signal)
+grep -q '"verdict": "failed".*SIGFPE' batch.json || fail "no SIGFPE verdict"
+expect 1 "$B" check --allow-exec set --strategy mlir:mlir-opt-22 --confirm --json --tool-batch 1
+cmp -s "$out" batch.json || { diff batch.json "$out" | head -20; fail "check: batched and alone differ"; }
+cmp -s "$err" batch.err || fail "check: stderr differs"
+
+# generated programs: every field but the clocks
+fz() {
+	"$B" fuzz --strategy mlir:mlir-opt-22 --confirm --count 40 \
+		--seed 26000000 --no-reduce --json --quiet "$@" >"$out" 2>"$err"
+	python3 - "$out" <<'PY' || fail "fuzz: no JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("seconds", "programs_per_s", "tool_calls", "tool_seconds"):
+    d.pop(k, None)
+json.dump(d, open(sys.argv[1], "w"), sort_keys=True, indent=1)
+PY
+}
+fz
+cp "$out" fuzz-batch.json
+python3 -c 'import json,sys; n=json.load(open(sys.argv[1]))["native"]; sys.exit(sum(n.values()) < 10)' fuzz-batch.json ||
+	fail "fuzz: fewer than 10 native verdicts"
+fz --tool-batch 1
+cmp -s "$out" fuzz-batch.json || { diff fuzz-batch.json "$out" | head -20; fail "fuzz: batched and alone differ"; }
+echo ok
