@@ -559,6 +559,7 @@ cmd_check(Opts *o)
 		files_free(&f);
 		return cli_usage(&o->a, "%s", "out of memory");
 	}
+	check_prefill(&o->cfg, f.v, f.n, o->a.strategy); /* tools, batched */
 	if (checkrun(f.v, f.n, o->a.jobs, check_one_file, check_done, o, je)) {
 		fprintf(stderr, "bufdiff: cannot start a worker: %s\n",
 			strerror(errno));
