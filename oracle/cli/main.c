@@ -770,6 +770,8 @@ cmd_strategies(Opts *o)
 	printf("%-34s %s\n", "exec:CMD", "outside bufferizer: canonical TIR on "
 	       "CMD's stdin, a decisions document back");
 	printf("%-34s %s\n", "exec-mlir:CMD", "the same with the exported MLIR");
+	printf("%-34s %s\n", "exec-batch:CMD, exec-stream:CMD", "the same, many "
+	       "programs per call (also exec-mlir-batch:, exec-mlir-stream:)");
 	printf("%-34s %s\n", "mlir[:TOOL]", "One-Shot Bufferize's analysis in "
 	       "TOOL (default mlir-opt-22), decisions read back");
 	printf("%-34s %s\n", "mlir-pipeline[:TOOL]", "the memref program TOOL's "
