@@ -158,4 +158,20 @@ a=$(fz exec) b=$(fz exec-batch) c=$(fz exec-stream)
 	fail "fuzz: alone $a, batch $b, stream $c"
 [ "${a##* calls }/${b##* calls }/${c##* calls }" = 20/1/1 ] ||
 	fail "fuzz tool calls alone/batch/stream: ${a##* calls }/${b##* calls }/${c##* calls }"
+# ---- reduce: a batching tool is asked about the candidates a pass will
+# judge next in one call; the same reduced case as asked one at a time
+# (tests/tools/batch-of.py: free-in-branch.sh in the batch forms)
+c=$S/cases/external/exec/free-in-one-branch.yaml
+sed -e "s|workdir: ../../..|workdir: $S|" -e '/^  # the run/,$d' "$c" >"$tmp/alone.yaml"
+sed -e "s|\"exec:sh tests/tools/free-in-branch.sh\"|\"exec-batch:python3 tests/tools/batch-of.py $tmp/rlog sh tests/tools/free-in-branch.sh\"|" \
+	"$tmp/alone.yaml" >"$tmp/batch.yaml"
+expect 0 "$B" reduce --allow-exec "$tmp/alone.yaml" --run 1 --out "$tmp/ra.yaml" --keep-tool-io "$tmp/ka"
+[ "$(ls "$tmp/ka" | grep -c '\.sh$')" = 22 ] || fail "reduce alone: $(ls "$tmp/ka" | grep -c '\.sh$') calls"
+expect 0 "$B" reduce --allow-exec "$tmp/batch.yaml" --run 1 --out "$tmp/rb.yaml"
+grep -q "^reduce: 9 -> 8 ops, 27 candidates, 2 cache hits, " "$out" "$err" || fail "reduce batched: not 27 candidates"
+diff <(grep -v strategy "$tmp/ra.yaml") <(grep -v strategy "$tmp/rb.yaml") >/dev/null ||
+	fail "reduce: batched, another case"
+got=$(sort "$tmp/rlog" | uniq -c | tr -s ' ' | tr '\n' '/')
+[ "$got" = " 7 document 2/ 1 document 5/ 4 one/" ] || fail "reduce batched calls: $got"
+
 echo "PASS: exec-batch"

@@ -45,12 +45,7 @@ add(const RunConfig *cfg, Case *c, const Run *r, const Strategy *s, Ask *a,
 	const char *pl;
 	const ExternalOpts *o;
 
-	/* mlir's batches anchor the pass on each nested module, which a
-	 * wrapper of the tool (a script setting its own pipeline) would
-	 * not do: only Debian's mlir-opt-N (no strategy_command) */
-	if (!s || !(s->flags & STRAT_BATCH) ||
-	    (s->kind != STRAT_EXEC && s->kind != STRAT_EXEC_MLIR &&
-	     strategy_command(s)))
+	if (!external_batches(s))
 		return;
 	o = run_tool_opts(cfg, r, s, &buf, &pl);
 	a[(*n)++] = (Ask){c, s, o ? *o : external_opts_default, false};

@@ -1191,6 +1191,16 @@ ask_batch(const ExternalOpts *o, const Strategy *s, const char *cmd, char **in,
 	}
 }
 
+bool
+external_batches(const Strategy *s)
+{
+	/* mlir's batches anchor the pass on each nested module, which a
+	 * wrapper of the tool (a script setting its own pipeline) would not
+	 * do: Debian's mlir-opt-N only (no strategy_command) */
+	return s && (s->flags & STRAT_BATCH) &&
+	       (exec_kind(s) || !strategy_command(s));
+}
+
 int
 external_prefill(const ExternalOpts *o, const Strategy *s, Case *const *cases,
 		 int n)

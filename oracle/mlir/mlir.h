@@ -498,6 +498,10 @@ void external_forget(void);     /* drop every cached answer */
  * the number of programs asked. */
 int external_prefill(const ExternalOpts *o, const Strategy *s,
 		     struct Case *const *cases, int n);
+/* Whether check and reduce ask s in batches: exec-batch:, exec-stream:,
+ * and mlir, mlir-pipeline, mlir-native with Debian's mlir-opt-N (fuzz
+ * batches any STRAT_BATCH strategy: its tool is the campaign's). */
+bool external_batches(const Strategy *s);
 
 /* What exec_batch.c uses of external.c: what the tool reads of case c
  * (mem_alloc'ed; NULL: it cannot be exported, or out of memory); a
