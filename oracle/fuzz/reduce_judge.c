@@ -261,7 +261,9 @@ red_late(Red *r)
 bool
 red_collect_begin(Red *r)
 {
-	if (!external_batches(r->run->strategy) || r->spec)
+	/* a tool-error's candidates are as likely to fail the batch too
+	 * (mlir's batches are then halved: more calls, not fewer) */
+	if (!external_batches(r->run->strategy) || r->spec || r->tool)
 		return false;
 	r->nspec = r->capspec = 0;
 	return (r->spec = mem_calloc(16, sizeof *r->spec)) &&

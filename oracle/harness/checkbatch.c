@@ -10,6 +10,8 @@
  * `check -j` inherits the cache when it is forked); what a batch did not
  * answer is asked alone, so the verdicts are those of a call per case.
  */
+#include <sys/stat.h>
+
 #include "harness.h"
 #include "stop.h"
 
@@ -107,7 +109,12 @@ check_prefill(const RunConfig *cfg, char *const *paths, int n,
 		int nc = 0;
 		for (int i = w; i < n && i < w + per; i++) {
 			Case *c = NULL;
+			struct stat st;
 			Diag d;
+			/* `-` (stdin), a pipe: read once, by the check */
+			if (!strcmp(paths[i], "-") || stat(paths[i], &st) ||
+			    !S_ISREG(st.st_mode))
+				continue;
 			if (!case_load(paths[i], 0, &c, &d))
 				cases[nc++] = c;
 			else
