@@ -231,7 +231,8 @@ static const Flag flags[] = {
 	 "(docs/native.md)"},
 	{"quiet", NULL, NULL, F(quiet), 0, 0, C(FUZZ),
 	 "no progress line, no failure lines"},
-	{"tool-batch", "N", p_num, F(tool_batch), 1, 4096, C(CHECK) | C(FUZZ),
+	{"tool-batch", "N", p_num, F(tool_batch), 1, 4096,
+	 C(CHECK) | C(FUZZ) | C(REDUCE),
 	 "programs per call of an outside tool (mlir, mlir-pipeline, "
 	 "exec-batch:, exec-stream:; 1..4096; default 64; 1: each alone)"},
 	{"tool-timeout", "SEC", p_seconds, F(tool_timeout), 0, 86400, STRAT,

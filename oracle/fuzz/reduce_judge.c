@@ -261,9 +261,12 @@ red_late(Red *r)
 bool
 red_collect_begin(Red *r)
 {
+	const RunConfig *cfg = r->cfg ? r->cfg : &run_config_default;
+
 	/* a tool-error's candidates are as likely to fail the batch too
 	 * (mlir's batches are then halved: more calls, not fewer) */
-	if (!external_batches(r->run->strategy) || r->spec || r->tool)
+	if (!external_batches(r->run->strategy) || r->spec || r->tool ||
+	    (cfg->tool && cfg->tool->batch == 1)) /* --tool-batch 1 */
 		return false;
 	r->nspec = r->capspec = 0;
 	return (r->spec = mem_calloc(16, sizeof *r->spec)) &&
