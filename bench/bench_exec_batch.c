@@ -17,8 +17,6 @@
  * Without python3 on PATH part 1 says so.  Never fails on a figure.
  * Usage: bench_exec_batch SRC [COUNT [NCASES]]
  */
-#define _XOPEN_SOURCE 700
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -97,35 +95,7 @@ python_fuzz(const char *src, long count)
 /* ---- 2. check --strategy mlir over the corpus */
 
 static char **paths;
-static int npaths, cappaths;
-
-static int
-visit(const char *path, const struct stat *st, int type, struct FTW *f)
-{
-	size_t n = strlen(path);
-
-	(void)st;
-	(void)f;
-	if (type != FTW_F || n < 6 || strcmp(path + n - 5, ".yaml") ||
-	    strstr(path, "/errors/"))
-		return 0;
-	if (npaths == cappaths) {
-		char **p;
-		cappaths = cappaths ? 2 * cappaths : 256;
-		if (!(p = mem_realloc(paths, (size_t)cappaths * sizeof *p)))
-			return 1;
-		paths = p;
-	}
-	if ((paths[npaths] = mem_strdup(path)))
-		npaths++;
-	return 0;
-}
-
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int npaths;
 
 /* One check of paths[0..n) with strategy s, `batch` cases per call (1:
  * each alone): CPU seconds; *calls the tool calls, *bad the cases that
@@ -168,8 +138,7 @@ check_mlir(const char *dir, int ncases)
 		       "figures\n");
 		return;
 	}
-	nftw(dir, visit, 16, FTW_PHYS);
-	qsort(paths, (size_t)npaths, sizeof *paths, cmp_str);
+	npaths = bench_cases(dir, &paths);
 	n = ncases < npaths ? ncases : npaths;
 	for (int r = 0; r < REPS; r++) {
 		alone[r] = check_once(s, n, 1, &ca, &ba);
@@ -182,9 +151,7 @@ check_mlir(const char *dir, int ncases)
 	rate_row("batches of 64", n, batched, cb);
 	printf("  (cases not passing: %d alone, %d batched)\n", ba, bb);
 	ratio_row("batched / before", n, batched, n, alone);
-	for (int i = 0; i < npaths; i++)
-		mem_free(paths[i]);
-	mem_free(paths);
+	bench_cases_free(paths, npaths);
 }
 
 int
