@@ -1,4 +1,6 @@
 /* bench.c: what the benches share (bench.h). */
+#define _XOPEN_SOURCE 700
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,4 +113,61 @@ bench_fuzz_reps(const Strategy *s, const GenOpts *g, long count, int batch,
 		fuzz_stats_free(&st);
 	}
 	external_forget();
+}
+
+/* ---- the corpus's files (bench_cases): nftw has no context argument */
+
+static char **found;
+static int nfound, capfound;
+
+static int
+visit(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+	size_t n = strlen(path);
+
+	(void)st;
+	(void)f;
+	if (type != FTW_F || n < 6 || strcmp(path + n - 5, ".yaml") ||
+	    strstr(path, "/errors/"))
+		return 0;
+	if (nfound == capfound) {
+		char **p;
+		capfound = capfound ? 2 * capfound : 256;
+		if (!(p = mem_realloc(found, (size_t)capfound * sizeof *p)))
+			return 1;
+		found = p;
+	}
+	if ((found[nfound] = mem_strdup(path)))
+		nfound++;
+	return 0;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int
+bench_cases(const char *dir, char ***paths)
+{
+	int n;
+
+	found = NULL;
+	nfound = capfound = 0;
+	nftw(dir, visit, 16, FTW_PHYS);
+	if (found)
+		qsort(found, (size_t)nfound, sizeof *found, cmp_str);
+	*paths = found;
+	n = nfound;
+	found = NULL;
+	return n;
+}
+
+void
+bench_cases_free(char **paths, int n)
+{
+	for (int i = 0; i < n; i++)
+		mem_free(paths[i]);
+	mem_free(paths);
 }

@@ -16,6 +16,10 @@ int bench_cmp_double(const void *a, const void *b);  /* for qsort */
 double bench_min(double *v, int n);
 double bench_median(double *v, int n);
 bool bench_on_path(const char *name); /* an executable `name` on PATH */
+/* The *.yaml files under dir, sorted, cases/errors left out (*paths
+ * mem_alloc'ed; bench_cases_free); their number. */
+int bench_cases(const char *dir, char ***paths);
+void bench_cases_free(char **paths, int n);
 
 /* Fuzz throughput of one configuration (bench_mlir, bench_pipeline):
  * BENCH_REPS runs of `count` programs from seed 10^6 with strategy s,

@@ -23,7 +23,6 @@
  * figure.  Usage: bench_mlir [CASES [COUNT]]
  */
 #define _XOPEN_SOURCE 700
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -122,37 +121,8 @@ empty_call(const Strategy *s)
 
 /* ---- 2. the corpus round trip */
 
-static const char **paths;
-static int npaths, cappaths;
-
-static int
-visit(const char *path, const struct stat *st, int type, struct FTW *f)
-{
-	size_t n = strlen(path);
-
-	(void)st;
-	(void)f;
-	if (type == FTW_F && n > 5 && !strcmp(path + n - 5, ".yaml") &&
-	    !strstr(path, "/errors/")) {
-		if (npaths == cappaths) {
-			const char **p;
-			cappaths = cappaths ? 2 * cappaths : 256;
-			p = mem_realloc(paths, (size_t)cappaths * sizeof *paths);
-			if (!p)
-				return 1;
-			paths = p;
-		}
-		if ((paths[npaths] = mem_strdup(path)))
-			npaths++;
-	}
-	return 0;
-}
-
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static char **paths;
+static int npaths;
 
 /* Per repetition, sums over the cases. */
 typedef struct Trip {
@@ -243,8 +213,7 @@ round_trip(const char *dir)
 	char *cmd;
 	double ours[REPS], ours_med;
 
-	nftw(dir, visit, 16, FTW_PHYS);
-	qsort(paths, (size_t)npaths, sizeof *paths, cmp_str);
+	npaths = bench_cases(dir, &paths);
 	external_command(NULL, s, &b);
 	cases = mem_calloc((size_t)npaths + 1, sizeof *cases);
 	if (!(cmd = str_take(&b)) || !cases)
@@ -325,8 +294,6 @@ main(int argc, char **argv)
 		 count / 4);
 	fuzz_mix("fuzz, the full mix", &full, count, count / 4);
 	round_trip(dir);
-	for (int p = 0; p < npaths; p++)
-		mem_free((void *)paths[p]);
-	mem_free(paths);
+	bench_cases_free(paths, npaths);
 	return 0;
 }

@@ -133,7 +133,10 @@ enum {
 	STRAT_TOOL = 1,         /* asks an outside process */
 	STRAT_READS_MLIR = 2,   /* ... about the exported MLIR (else TIR) */
 	STRAT_MEMREF = 4,       /* answers a buffer program, not decisions */
-	STRAT_BATCH = 8         /* fuzz may ask about many programs in a call */
+	STRAT_BATCH = 8,        /* fuzz may ask about many programs in a call */
+	STRAT_STREAM = 16       /* exec: the tool reads a program per line
+				 * (exec-stream:); without: one document of
+				 * programs (exec-batch:), docs/external.md */
 };
 
 /* What an outside strategy was asked and answered, or why it failed. */

@@ -202,6 +202,17 @@ static const struct {
 	const char *dflt;       /* when no `:ARG` is given; NULL: required */
 	const char *about;
 } kinds[] = {
+	/* the batch forms of the exec protocol (docs/external.md) */
+	{"exec-mlir-batch", STRAT_EXEC_MLIR,
+	 STRAT_TOOL | STRAT_READS_MLIR | STRAT_BATCH, NULL,
+	 "exec-mlir:, many programs in one JSON document per call"},
+	{"exec-mlir-stream", STRAT_EXEC_MLIR,
+	 STRAT_TOOL | STRAT_READS_MLIR | STRAT_BATCH | STRAT_STREAM, NULL,
+	 "exec-mlir:, a JSON line per program, an answer line each"},
+	{"exec-batch", STRAT_EXEC, STRAT_TOOL | STRAT_BATCH, NULL,
+	 "exec:, many programs in one JSON document per call"},
+	{"exec-stream", STRAT_EXEC, STRAT_TOOL | STRAT_BATCH | STRAT_STREAM,
+	 NULL, "exec:, a JSON line per program, an answer line each"},
 	{"exec-mlir", STRAT_EXEC_MLIR, STRAT_TOOL | STRAT_READS_MLIR, NULL,
 	 "outside bufferizer: exported MLIR on CMD's stdin, decisions back"},
 	{"exec", STRAT_EXEC, STRAT_TOOL, NULL,

@@ -15,8 +15,15 @@ type when that operand
     in one block of the body (a `^label` starts another).
 Views, params, constants, calls and regions are left alone, so the rule
 is conservative; bufdiff checks that it is also right.
+
+It speaks the batch forms too (docs/external.md, "Many programs per
+call"): run as `exec-batch:` (BUFDIFF_BATCH=document) it reads one JSON
+document of programs and answers one document; as `exec-stream:`
+(BUFDIFF_BATCH=stream) it answers each JSON line as it comes, until EOF.
+Each answer is the text it would print for that program alone.
 """
 import json
+import os
 import re
 import sys
 
@@ -26,8 +33,8 @@ DEFINERS = ELEMENTWISE | {"clone"}
 OP = re.compile(r"^(\s*)%([\w.$-]+) = ([\w.]+) (.*) : (\S+)$")
 
 
-def main():
-    text = sys.stdin.read()
+def decide(text):
+    """The decisions document for one program, as the text we print."""
     uses = {}
     for name in re.findall(r"%([\w.$-]+)", text):
         uses[name] = uses.get(name, 0) + 1
@@ -54,8 +61,29 @@ def main():
                     and uses.get(name) == 2:
                 plan[res] = name
             break   # only the first operand of the result's type
-    json.dump({"plan": plan}, sys.stdout)
-    sys.stdout.write("\n")
+    return json.dumps({"plan": plan}) + "\n"
+
+
+def answer(req):
+    """One program of a batch: its id and the answer we give it alone."""
+    return {"bufdiff-batch": 1, "id": req["id"],
+            "answer": decide(req["program"])}
+
+
+def main():
+    mode = os.environ.get("BUFDIFF_BATCH")
+    if mode == "document":
+        doc = json.load(sys.stdin)
+        json.dump({"bufdiff-batch": 1,
+                   "answers": [answer(p) for p in doc["programs"]]},
+                  sys.stdout)
+        sys.stdout.write("\n")
+    elif mode == "stream":
+        for line in sys.stdin:
+            sys.stdout.write(json.dumps(answer(json.loads(line))) + "\n")
+            sys.stdout.flush()
+    else:
+        sys.stdout.write(decide(sys.stdin.read()))
 
 
 if __name__ == "__main__":

@@ -231,9 +231,11 @@ static const Flag flags[] = {
 	 "(docs/native.md)"},
 	{"quiet", NULL, NULL, F(quiet), 0, 0, C(FUZZ),
 	 "no progress line, no failure lines"},
-	{"tool-batch", "N", p_num, F(tool_batch), 1, 4096, C(CHECK) | C(FUZZ),
-	 "programs per call of an outside tool (mlir, mlir-pipeline; 1..4096; "
-	 "default 64; check: 1 runs --confirm's programs one at a time)"},
+	{"tool-batch", "N", p_num, F(tool_batch), 1, 4096,
+	 C(CHECK) | C(FUZZ) | C(REDUCE),
+	 "programs per call of an outside tool (mlir, mlir-pipeline, "
+	 "exec-batch:, exec-stream:, --confirm's runs; 1..4096; default 64; "
+	 "1: each alone)"},
 	{"tool-timeout", "SEC", p_seconds, F(tool_timeout), 0, 86400, STRAT,
 	 "bound each call of an outside tool (0 < SEC <= 86400; default 60)"},
 	{"mlir-options", "OPTS", p_str, F(mlir_options), 0, 0, STRAT,

@@ -556,6 +556,7 @@ cmd_check(Opts *o)
 		files_free(&f);
 		return cli_usage(&o->a, "%s", "out of memory");
 	}
+	check_prefill(&o->cfg, f.v, f.n, o->a.strategy); /* tools, batched */
 	if (!o->a.plan) /* --confirm: native runs in batches first */
 		check_confirm_prefill(&o->cfg, f.v, f.n, o->a.strategy);
 	if (checkrun(f.v, f.n, o->a.jobs, check_one_file, check_done, o, je)) {
@@ -768,6 +769,8 @@ cmd_strategies(Opts *o)
 	printf("%-34s %s\n", "exec:CMD", "outside bufferizer: canonical TIR on "
 	       "CMD's stdin, a decisions document back");
 	printf("%-34s %s\n", "exec-mlir:CMD", "the same with the exported MLIR");
+	printf("%-34s %s\n", "exec-batch:CMD, exec-stream:CMD", "the same, many "
+	       "programs per call (also exec-mlir-batch:, exec-mlir-stream:)");
 	printf("%-34s %s\n", "mlir[:TOOL]", "One-Shot Bufferize's analysis in "
 	       "TOOL (default mlir-opt-22), decisions read back");
 	printf("%-34s %s\n", "mlir-pipeline[:TOOL]", "the memref program TOOL's "

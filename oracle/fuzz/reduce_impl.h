@@ -51,6 +51,10 @@ typedef struct Red {
 	int64_t trip_cap;       /* candidates' loop-trip limit, 0: the case's */
 	double deadline;        /* CLOCK_MONOTONIC seconds; 0: none */
 	bool late;              /* the deadline passed: no more candidates */
+	/* red_collect: candidates gathered, not judged, to ask the tool
+	 * about in one batch (spec non-NULL while gathering) */
+	Case **spec;
+	int nspec, capspec;
 } Red;
 
 /* `%from` -> `to` (a value "%a" or a literal), whole tokens only. */
@@ -115,6 +119,14 @@ int red_judge(Red *r, const char *yaml, Case **out);
 int red_try_candidate(Red *r, const char *prog, const char *inputs);
 /* Whether the deadline has passed (then r->late sticks). */
 bool red_late(Red *r);
+/* Speculation for batching tools (external_batches): between
+ * red_collect_begin and red_collect_end, red_try_candidate gathers each
+ * candidate it would judge (within the budget) and rejects it; the end
+ * asks the tool about them all in one batch (external_prefill), so that
+ * judging them after finds their answers cached.  red_collect_begin is
+ * false (nothing to gather) for other strategies. */
+bool red_collect_begin(Red *r);
+void red_collect_end(Red *r);
 
 /* ------------------------------------------------------ reduce_text.c */
 

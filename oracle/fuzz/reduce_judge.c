@@ -256,6 +256,73 @@ red_late(Red *r)
 	return r->late;
 }
 
+/* ---- speculation: candidates asked of the tool in a batch */
+
+bool
+red_collect_begin(Red *r)
+{
+	const RunConfig *cfg = r->cfg ? r->cfg : &run_config_default;
+
+	/* a tool-error's candidates are as likely to fail the batch too
+	 * (mlir's batches are then halved: more calls, not fewer) */
+	if (!external_batches(r->run->strategy) || r->spec || r->tool ||
+	    (cfg->tool && cfg->tool->batch == 1)) /* --tool-batch 1 */
+		return false;
+	r->nspec = r->capspec = 0;
+	return (r->spec = mem_calloc(16, sizeof *r->spec)) &&
+	       (r->capspec = 16);
+}
+
+/* Keep candidate yaml (freed) for the batch; 0 (not judged here). */
+static int
+red_gather(Red *r, char *yaml)
+{
+	Case *c = NULL;
+	Diag why;
+
+	if (r->nspec == r->capspec) {
+		Case **n = mem_realloc(r->spec, 2 * (size_t)r->capspec *
+				       sizeof *n);
+		if (!n) {
+			mem_free(yaml);
+			return 0; /* asked alone, later */
+		}
+		r->spec = n;
+		r->capspec *= 2;
+	}
+	if (!case_parse("candidate.yaml", yaml, strlen(yaml), CASE_TRUSTED,
+			&c, &why) && c->nruns)
+		r->spec[r->nspec++] = c;
+	else
+		case_free(c);
+	mem_free(yaml);
+	return 0;
+}
+
+void
+red_collect_end(Red *r)
+{
+	Case **spec = r->spec;
+	int n = r->nspec;
+
+	if (!spec)
+		return;
+	r->spec = NULL; /* judging again */
+	r->nspec = r->capspec = 0;
+	if (n > 1) {
+		ExternalOpts buf;
+		const char *pl;
+		const Run *run = &spec[0]->runs[0];
+		external_prefill(run_tool_opts(r->cfg ? r->cfg :
+					       &run_config_default, run,
+					       run->strategy, &buf, &pl),
+				 run->strategy, spec, n);
+	}
+	for (int i = 0; i < n; i++)
+		case_free(spec[i]);
+	mem_free(spec);
+}
+
 /* A candidate program text with inputs: 1 accepted (now current), 0
  * rejected, -1 out of memory. */
 int
@@ -269,9 +336,11 @@ red_try_candidate(Red *r, const char *prog, const char *inputs)
 	bool acc;
 	int rc;
 
-	if (r->st->candidates >= r->budget || stop_signal() || red_late(r))
+	if (r->st->candidates + r->nspec >= r->budget || stop_signal() ||
+	    red_late(r))
 		return 0;
-	r->st->candidates++;
+	if (!r->spec)
+		r->st->candidates++;
 	if (!(p = tir_parse(prog, strlen(prog), (SrcMap){1, 0}, &why)))
 		return red_reject(r, &why);
 	if (tir_verify(p, &r->orig->lim, &why)) {
@@ -295,10 +364,14 @@ red_try_candidate(Red *r, const char *prog, const char *inputs)
 		return red_oom(r);
 	}
 	if (cache_get(&r->cache, yaml, &acc)) {
-		r->st->cache_hits++;
+		r->st->cache_hits += !r->spec;
 		mem_free(canon);
 		mem_free(yaml);
 		return 0; /* an accepted one is never smaller than the current */
+	}
+	if (r->spec) {
+		mem_free(canon);
+		return red_gather(r, yaml);
 	}
 	if ((rc = red_judge(r, yaml, &c)) < 0)
 		mem_free(yaml);

@@ -317,17 +317,32 @@ try_structural(Red *r, const Op *op)
 	return rc;
 }
 
+/* A batching tool is asked about the structural candidates of ops k on
+ * in one call (red_collect_begin). */
+static void
+structural_ahead(Red *r, int k)
+{
+	if (!red_collect_begin(r))
+		return;
+	for (; k < r->c->prog->nops; k++)
+		if (try_structural(r, r->ops[k]) < 0)
+			break;
+	red_collect_end(r);
+}
+
 int
 red_pass_structural(Red *r)
 {
 	int progress = 0, rc;
 
+	structural_ahead(r, 0);
 	for (int k = 0; k < r->c->prog->nops; k++) {
 		if ((rc = try_structural(r, r->ops[k])) < 0)
 			return -1;
 		if (rc) {
 			progress = 1;
 			k--; /* op k is now another op: look again */
+			structural_ahead(r, k + 1);
 		}
 	}
 	if ((rc = try_uncalled(r)) < 0)
@@ -504,6 +519,12 @@ red_pass_expose(Red *r)
 {
 	int progress = 0, rc;
 
+	if (red_collect_begin(r)) { /* the candidates, asked in one batch */
+		for (int b = 0; b < nblocks(r->c->entry); b++)
+			if (expose_block(r, block_at(r->c->entry, b)) < 0)
+				break;
+		red_collect_end(r);
+	}
 	for (int b = 0; b < nblocks(r->c->entry); b++) {
 		if ((rc = expose_block(r, block_at(r->c->entry, b))) < 0)
 			return -1;
@@ -660,6 +681,32 @@ units(const Red *r, int *u)
 	return n;
 }
 
+/* The chunk of `size` units from unit i on, selected. */
+static void
+select_chunk(const Red *r, const int *u, int n, int i, int size, bool *sel)
+{
+	memset(sel, 0, ((size_t)r->c->prog->nops + 1) * sizeof *sel);
+	for (int j = i; j < i + size && j < n; j++)
+		sel[u[j]] = true;
+}
+
+/* A batching tool is asked about the round's candidates from unit i on
+ * in one call (as if each were rejected: until one is accepted, those
+ * are the candidates judged next). */
+static void
+ddmin_ahead(Red *r, const int *u, int n, int i, int size, bool *sel,
+	    bool *removed)
+{
+	if (!red_collect_begin(r))
+		return;
+	for (; i < n; i += size) {
+		select_chunk(r, u, n, i, size, sel);
+		if (try_remove(r, sel, removed) < 0)
+			break;
+	}
+	red_collect_end(r);
+}
+
 /* Remove chunks of `size` consecutive ops, halving size down to 1. */
 int
 red_pass_ddmin(Red *r)
@@ -674,13 +721,13 @@ red_pass_ddmin(Red *r)
 		rc = red_oom(r);
 	n = rc ? 0 : units(r, u);
 	for (int size = (n + 1) / 2; size >= 1 && rc >= 0; size /= 2) {
+		ddmin_ahead(r, u, n, 0, size, sel, removed);
 		for (int i = 0; i < n && rc >= 0;) {
-			memset(sel, 0, cap * sizeof *sel);
-			for (int j = i; j < i + size && j < n; j++)
-				sel[u[j]] = true;
+			select_chunk(r, u, n, i, size, sel);
 			if ((rc = try_remove(r, sel, removed)) > 0) {
 				progress = 1;
 				n = units(r, u); /* fewer ops now: same i */
+				ddmin_ahead(r, u, n, i, size, sel, removed);
 			} else {
 				i += size;
 			}

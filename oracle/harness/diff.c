@@ -1056,7 +1056,7 @@ release_program(RunOut *o)
  * run's `pipeline:` in place of --mlir-pipeline and the directory its
  * command runs in (in *buf).  *pipeline:
  * the pipeline given, NULL for the default or another strategy. */
-static const ExternalOpts *
+const ExternalOpts *
 run_tool_opts(const RunConfig *cfg, const Run *r, const Strategy *s,
 	      ExternalOpts *buf, const char **pipeline)
 {

@@ -147,6 +147,16 @@ void outcome_clear(Outcome *o);
 void check_confirm_prefill(const RunConfig *cfg, char *const *paths, int n,
 			   const Strategy *s);
 
+/* --------------------------------------------------------- checkbatch.c */
+
+/* Before `check` checks paths[0..n): ask the outside tools that take many
+ * programs per call (mlir, mlir-pipeline, mlir-native, exec-batch:,
+ * exec-stream:) about the cases' runs (and strategy s's extra run) in
+ * batches, so that each case finds its answer cached (the workers of -j
+ * inherit them).  Verdicts are those of one call per program. */
+void check_prefill(const RunConfig *cfg, char *const *paths, int n,
+		   const Strategy *s);
+
 /* -------------------------------------------------------------- diff.c */
 
 /* --confirm in batches (native_batch.c): the native runs of cases[0..n)
@@ -161,6 +171,12 @@ int diff_confirm_prefill(const RunConfig *cfg, const Strategy *s,
 void diff_run(const RunConfig *cfg, const Case *c, const Run *r,
 	      const Strategy *s, Tensor *const *ref, int nref, RunOut *o);
 void runout_clear(RunOut *o);
+/* The tool options of run r (NULL: the extra run) of strategy s: the
+ * configuration's (NULL), or the run's own in *buf (its workdir:, its
+ * pipeline:); *pipeline the pipeline given, NULL for the default. */
+const ExternalOpts *run_tool_opts(const RunConfig *cfg, const Run *r,
+				  const Strategy *s, ExternalOpts *buf,
+				  const char **pipeline);
 /* The header of --memory-trace's CSV (docs/cli.md): the first three
  * columns as they always were, then run, strategy, schedule. */
 #define MEMORY_TRACE_HEADER "step,bytes,line,run,strategy,schedule\n"

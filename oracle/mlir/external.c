@@ -48,6 +48,15 @@ run_tool(const char *cmd, const char *in, double timeout, ToolResult *r)
 	return rc;
 }
 
+int
+external_run(const char *cmd, const char *in, int nprogs, double timeout,
+	     ToolResult *r)
+{
+	if (nprogs > 1)
+		stats.batched += nprogs;
+	return run_tool(cmd, in, timeout, r);
+}
+
 /* The options o, NULL: the defaults. */
 static const ExternalOpts *
 opts(const ExternalOpts *o)
@@ -150,6 +159,28 @@ external_remember(const ExternalOpts *o, const Strategy *s, const char *in,
 	remember(o, s, in, answer, NULL, NULL);
 }
 
+/* The cache with key_entry set to entry (exec kinds: the key names it). */
+void
+external_remember_entry(const ExternalOpts *o, const Strategy *s,
+			const char *entry, const char *in, const char *answer)
+{
+	key_entry = entry;
+	remember(o, s, in, answer, NULL, NULL);
+	key_entry = NULL;
+}
+
+bool
+external_known(const ExternalOpts *o, const Strategy *s, const char *entry,
+	       const char *in)
+{
+	bool known;
+
+	key_entry = entry;
+	known = answer_get(o, s, in) != NULL;
+	key_entry = NULL;
+	return known;
+}
+
 void
 external_forget(void)
 {
@@ -250,6 +281,18 @@ tool_input(const ExternalOpts *o, const Strategy *s, const Case *c, Arena *a,
 		return NULL;
 	}
 	return str_take(&b);
+}
+
+char *
+external_input(const ExternalOpts *o, const Strategy *s, const Case *c)
+{
+	Arena *a = arena_new();
+	ExportMap map = {0};
+	Diag d;
+	char *t = a ? tool_input(o, s, c, a, &map, &d) : NULL;
+
+	arena_free(a);
+	return t;
 }
 
 /* exec:CMD and exec-mlir:CMD: the tools of the exec protocol. */
@@ -1148,23 +1191,35 @@ ask_batch(const ExternalOpts *o, const Strategy *s, const char *cmd, char **in,
 	}
 }
 
+bool
+external_batches(const Strategy *s)
+{
+	/* mlir's batches anchor the pass on each nested module, which a
+	 * wrapper of the tool (a script setting its own pipeline) would not
+	 * do: Debian's mlir-opt-N only (no strategy_command) */
+	return s && (s->flags & STRAT_BATCH) &&
+	       (exec_kind(s) || !strategy_command(s));
+}
+
 int
 external_prefill(const ExternalOpts *o, const Strategy *s, Case *const *cases,
 		 int n)
 {
 	char **in = mem_calloc((size_t)n + 1, sizeof *in);
 	const char **files = mem_calloc((size_t)n + 1, sizeof *files);
-	char *cmd = s->flags & STRAT_BATCH ? batch_command(o, s) : NULL;
+	char *cmd;
 	int m = 0;
+
+	if (exec_kind(s)) { /* exec-batch:, exec-stream: (exec_batch.c) */
+		mem_free(in);
+		mem_free(files);
+		return s->flags & STRAT_BATCH ? exec_prefill(o, s, cases, n) : 0;
+	}
+	cmd = s->flags & STRAT_BATCH ? batch_command(o, s) : NULL;
 
 	if (in && files && cmd)
 		for (int i = 0; i < n; i++) {
-			Arena *a = arena_new();
-			ExportMap map = {0};
-			Diag d;
-			char *t = a ? tool_input(o, s, cases[i], a, &map, &d)
-				    : NULL;
-			arena_free(a);
+			char *t = external_input(o, s, cases[i]);
 			if (t && !answer_get(o, s, t)) {
 				files[m] = cases[i]->file;
 				in[m++] = t;

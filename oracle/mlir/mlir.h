@@ -537,5 +537,34 @@ void external_forget(void);     /* drop every cached answer */
  * the number of programs asked. */
 int external_prefill(const ExternalOpts *o, const Strategy *s,
 		     struct Case *const *cases, int n);
+/* Whether check and reduce ask s in batches: exec-batch:, exec-stream:,
+ * and mlir, mlir-pipeline, mlir-native with Debian's mlir-opt-N (fuzz
+ * batches any STRAT_BATCH strategy: its tool is the campaign's). */
+bool external_batches(const Strategy *s);
+
+/* What exec_batch.c uses of external.c: what the tool reads of case c
+ * (mem_alloc'ed; NULL: it cannot be exported, or out of memory); a
+ * program's answer remembered and looked up under its entry (the exec
+ * kinds' answers are per entry); a counted tool call about nprogs
+ * programs (tool_run). */
+char *external_input(const ExternalOpts *o, const Strategy *s,
+		     const struct Case *c);
+void external_remember_entry(const ExternalOpts *o, const Strategy *s,
+			     const char *entry, const char *in,
+			     const char *answer);
+bool external_known(const ExternalOpts *o, const Strategy *s,
+		    const char *entry, const char *in);
+int external_run(const char *cmd, const char *in, int nprogs, double timeout,
+		 ToolResult *r);
+
+/* ---------------------------------------------------------- exec_batch.c */
+
+/* external_prefill for exec-batch:/exec-stream: strategies (the batch
+ * forms of the exec protocol, docs/external.md): ask the tool about
+ * cases[0..n) in calls of up to o->batch programs (0: 64; 1: none) and
+ * remember each answer it gave; a program it did not answer is left to
+ * its own call.  Returns the number of programs sent. */
+int exec_prefill(const ExternalOpts *o, const Strategy *s,
+		 struct Case *const *cases, int n);
 
 #endif

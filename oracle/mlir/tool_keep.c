@@ -69,13 +69,14 @@ keep_file(const char *ext, const char *text, size_t len)
 			     "%s: %s\n", path, strerror(errno));
 }
 
-/* The replay script: `cd CWD && [BUFDIFF_ENTRY=E] exec /bin/sh -c CMD
- * <IN`, every word from outside through sh_word. */
+/* The replay script: `cd CWD && [BUFDIFF_ENTRY=E] [BUFDIFF_BATCH=M] exec
+ * /bin/sh -c CMD <IN`, every word from outside through sh_word. */
 static void
 keep_script(const ToolCall *c, const ToolResult *r)
 {
 	char in[PATH_MAX + 256], cwd[PATH_MAX], st[120];
 	const char *entry = getenv("BUFDIFF_ENTRY");
+	const char *batch = getenv("BUFDIFF_BATCH"); /* exec_batch.c's calls */
 	Str b = {0};
 
 	if (keep_path(in, sizeof in, "in") || !getcwd(cwd, sizeof cwd))
@@ -90,6 +91,11 @@ keep_script(const ToolCall *c, const ToolResult *r)
 	if (entry) {
 		str_puts(&b, "BUFDIFF_ENTRY=");
 		sh_word(&b, entry);
+		str_puts(&b, " ");
+	}
+	if (batch) {
+		str_puts(&b, "BUFDIFF_BATCH=");
+		sh_word(&b, batch);
 		str_puts(&b, " ");
 	}
 	str_puts(&b, "exec /bin/sh -c ");
