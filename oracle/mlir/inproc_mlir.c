@@ -252,7 +252,7 @@ file_loc(MlirLocation loc, MlirLocation *out)
 
 /* One diagnostic (not its notes) into the call's stderr. */
 static void
-emit_one(MlirDiagnostic d)
+emit_one(MlirDiagnostic d, bool show_line)
 {
 	Buf *b = current->err;
 	Buf msg = {0};
@@ -301,20 +301,28 @@ emit_one(MlirDiagnostic d)
 	if (text && line)
 		src = text_line(text, n, line, &len);
 	buf_printf(b, "%s:%u:%u: %s: %s\n", name, line, col, kind, m);
-	if (src)
+	if (src && show_line)
 		source_line(b, src, len, col);
 	free(loaded);
 	free(name);
 	free(m);
 }
 
+/* A diagnostic and its notes; a note shows its source line only when
+ * its location is not the one before it (as SourceMgrDiagnosticHandler). */
 static MlirLogicalResult
 on_diag(MlirDiagnostic d, void *ud)
 {
-	if (current) {
-		emit_one(d);
-		for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); i++)
-			emit_one(mlirDiagnosticGetNote(d, i));
+	MlirLocation prev = mlirDiagnosticGetLocation(d);
+
+	if (!current)
+		return mlirLogicalResultSuccess();
+	emit_one(d, true);
+	for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(d); i++) {
+		MlirDiagnostic n = mlirDiagnosticGetNote(d, i);
+		MlirLocation at = mlirDiagnosticGetLocation(n);
+		emit_one(n, !mlirLocationEqual(at, prev));
+		prev = at;
 	}
 	return mlirLogicalResultSuccess();
 }
@@ -396,9 +404,29 @@ stdin_text(const char *in, size_t n)
 	return true;
 }
 
+/* mlir::registerAsmPrinterCLOptions(): the printer's command-line
+ * options, read by every OpPrintingFlags made, also those of the "see
+ * current operation" notes.  No C API has it; its C++ name does. */
+extern void register_asm_printer_cl_options(void)
+	__asm__("_ZN4mlir27registerAsmPrinterCLOptionsEv");
+/* llvm-c/Support.h's and llvm-c/Core.h's */
+extern void LLVMParseCommandLineOptions(int argc, const char *const *argv,
+					const char *overview);
+extern void LLVMEnablePrettyStackTrace(void);
+
 int
 bufdiff_mlir_init(void)
 {
+	/* the printing options of mlir-opt-22's command line */
+	static const char *const argv[] = {
+		"mlir-opt-22", "--mlir-print-op-generic",
+		"--mlir-print-debuginfo", "--mlir-print-local-scope",
+	};
+
+	register_asm_printer_cl_options();
+	LLVMParseCommandLineOptions(4, argv, "");
+	/* a crash prints its stack dump on stderr, as mlir-opt's does */
+	LLVMEnablePrettyStackTrace();
 	mlirRegisterAllPasses();
 	context_make();
 	return mlirContextIsNull(ctx) ? -1 : 0;
