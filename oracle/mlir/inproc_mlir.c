@@ -413,6 +413,14 @@ extern void register_asm_printer_cl_options(void)
 extern void LLVMParseCommandLineOptions(int argc, const char *const *argv,
 					const char *overview);
 extern void LLVMEnablePrettyStackTrace(void);
+/* llvm::sys::PrintStackTraceOnErrorSignal(StringRef argv0, bool): the
+ * backtrace of a crash (a StringRef is passed as its two words on x86-64
+ * and AArch64) */
+#if defined(__x86_64__) || defined(__aarch64__)
+extern void print_stack_trace_on_error_signal(const char *argv0, size_t n,
+					      bool no_crash_report)
+	__asm__("_ZN4llvm3sys28PrintStackTraceOnErrorSignalENS_9StringRefEb");
+#endif
 
 int
 bufdiff_mlir_init(void)
@@ -427,6 +435,9 @@ bufdiff_mlir_init(void)
 	LLVMParseCommandLineOptions(4, argv, "");
 	/* a crash prints its stack dump on stderr, as mlir-opt's does */
 	LLVMEnablePrettyStackTrace();
+#if defined(__x86_64__) || defined(__aarch64__)
+	print_stack_trace_on_error_signal("mlir-opt-22", 11, false);
+#endif
 	mlirRegisterAllPasses();
 	context_make();
 	return mlirContextIsNull(ctx) ? -1 : 0;
