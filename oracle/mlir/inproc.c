@@ -37,6 +37,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mlir.h"
@@ -332,6 +333,20 @@ worker_kill(int *ws)
 	if (ws)
 		*ws = st;
 	worker_forget();
+}
+
+double
+inproc_worker_cpu(pid_t *pid)
+{
+	clockid_t id;
+	struct timespec ts;
+
+	*pid = 0;
+	if (w.pid <= 0 || w.owner != getpid() ||
+	    clock_getcpuclockid(w.pid, &id) || clock_gettime(id, &ts))
+		return 0;
+	*pid = w.pid;
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 void
