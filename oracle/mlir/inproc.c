@@ -7,12 +7,14 @@
  * Here the same work is done by a worker process that holds one
  * long-lived MLIR context: forked lazily on the first call (one per
  * bufdiff process, so one per -j worker), it dlopen()s bufdiff_mlir.so
- * (inproc_mlir.c, libMLIR's C API) and answers requests over a socket:
+ * (inproc_mlir.c, libMLIR's C API) and its server (a fork: worker_main)
+ * answers requests over a socket:
  *
  *   request   "BDMQ", u32 pipeline bytes, u32 dir bytes, u64 program
  *             bytes, then the three texts
  *   answer    "BDMA", i32 exit status (-1: the module would not load),
- *             u64 stdout bytes, u64 stderr bytes, then the two texts
+ *             u64 stdout bytes, u64 stderr bytes, then the two texts;
+ *             or "BDMX", the signal that killed the server (below), 0, 0
  *
  * The answer is what mlir-opt-22 prints (inproc_mlir.c).  A call runs
  * under the tool's time limit: past it, the worker is killed (and the
@@ -258,16 +260,11 @@ answer(int fd, int status, const char *out, size_t nout, const char *err,
 		_exit(0);
 }
 
-/* The worker: load the module, then answer until the socket closes. */
+/* Answer requests until the socket closes (ok: the module loaded; else
+ * say why once and end). */
 static void __attribute__((noreturn))
-worker_main(int fd, const char *module)
+serve(int fd, bool ok, RunFn run)
 {
-	void *h = dlopen(module, RTLD_NOW | RTLD_LOCAL);
-	InitFn init = h ? (InitFn)(uintptr_t)dlsym(h, "bufdiff_mlir_init")
-			: NULL;
-	RunFn run = h ? (RunFn)(uintptr_t)dlsym(h, "bufdiff_mlir_run") : NULL;
-	bool ok = init && run && !init();
-
 	for (;;) {
 		Req q;
 		char *buf;
@@ -294,6 +291,47 @@ worker_main(int fd, const char *module)
 		free(out);
 		free(err);
 		free(buf);
+	}
+}
+
+/*
+ * The worker: load the module and make the context once, then fork the
+ * server that answers.  A server that dies of a signal (MLIR crashed on a
+ * program) is replaced by a fork of this loaded process, which costs a
+ * fork, not a dlopen and a registration (a fuzz campaign's crashing
+ * programs are asked about again and again while their batch is halved):
+ * the worker sends "BDMX" and the signal as the call's answer.  A server
+ * that ends (the socket closed) ends the worker.
+ */
+static void __attribute__((noreturn))
+worker_main(int fd, const char *module)
+{
+	void *h = dlopen(module, RTLD_NOW | RTLD_LOCAL);
+	InitFn init = h ? (InitFn)(uintptr_t)dlsym(h, "bufdiff_mlir_init")
+			: NULL;
+	RunFn run = h ? (RunFn)(uintptr_t)dlsym(h, "bufdiff_mlir_run") : NULL;
+	bool ok = init && run && !init();
+
+	if (!ok)
+		serve(fd, false, NULL);
+	for (;;) {
+		pid_t pid = fork();
+		int st = 0;
+		if (pid < 0)
+			_exit(1);
+		if (!pid) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() == 1)
+				_exit(0);
+			serve(fd, true, run);
+		}
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (!WIFSIGNALED(st))
+			_exit(0);
+		Ans a = {{'B', 'D', 'M', 'X'}, WTERMSIG(st), 0, 0};
+		if (!write_all(fd, &a, sizeof a))
+			_exit(0);
 	}
 }
 
@@ -326,6 +364,7 @@ worker_kill(int *ws)
 	int st = 0;
 
 	if (w.pid > 0 && w.owner == getpid()) {
+		kill(-w.pid, SIGKILL); /* the worker and its server */
 		kill(w.pid, SIGKILL);
 		while (waitpid(w.pid, &st, 0) < 0 && errno == EINTR)
 			;
@@ -491,6 +530,14 @@ call_worker(const char *pipeline, const char *dir, const char *in, size_t nin,
 		st = TOOL_SIGNAL;
 	if (!st)
 		st = recv_by(&a, sizeof a, deadline, err);
+	if (!st && !memcmp(a.magic, "BDMX", 4)) {
+		/* the server died of a signal; the worker forks another (its
+		 * stderr, the backtrace, was written before it died) */
+		r->status = TOOL_SIGNAL;
+		r->code = a.status;
+		drain_err(err);
+		return;
+	}
 	if (!st && memcmp(a.magic, "BDMA", 4))
 		st = TOOL_SIGNAL;
 	if (!st && a.nout <= (uint64_t)r->out_cap &&
