@@ -441,9 +441,6 @@ worker_start(void)
 		close_range(4, ~0U, 0);
 		if (getppid() == 1)
 			_exit(0);
-		/* a crash's backtrace by dladdr, no llvm-symbolizer process
-		 * (a deep recursion took a second of CPU to print) */
-		setenv("LLVM_DISABLE_SYMBOLIZATION", "1", 0);
 		worker_main(3, module);
 	}
 	close(sv[1]);
