@@ -198,7 +198,7 @@ one_command(const char *bufdiff, const char *path, const char *spec)
 static void
 run_case(const char *path, const char *bufdiff)
 {
-	enum { N = 20 }; /* runs per repetition */
+	enum { N = 10 }; /* runs per repetition */
 	Case *c = NULL;
 	Diag d;
 	double os[REPS], in[REPS], pr[REPS], ri[REPS], rp[REPS];

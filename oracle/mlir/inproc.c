@@ -287,9 +287,7 @@ serve(int fd, bool ok, RunFn run)
 		size_t nout, nerr;
 		int st = run(pipe, in, q.nin, q.ndir ? dir : NULL, &out, &nout,
 			     &err, &nerr);
-		answer(fd, st, out, nout, err, nerr);
-		free(out);
-		free(err);
+		answer(fd, st, out, nout, err, nerr); /* the module's buffers */
 		free(buf);
 	}
 }

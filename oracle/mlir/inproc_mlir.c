@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <malloc.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -383,25 +384,20 @@ pm_get(const char *pipeline, Buf *err)
 static bool
 stdin_text(const char *in, size_t n)
 {
-	int fd = memfd_create("stdin", MFD_CLOEXEC);
+	static int fd = -1; /* one for every call: its pages stay */
 
-	if (fd < 0)
+	if (fd < 0 && (fd = memfd_create("stdin", MFD_CLOEXEC)) < 0)
+		return false;
+	if (ftruncate(fd, 0))
 		return false;
 	for (size_t off = 0; off < n;) {
-		ssize_t k = write(fd, in + off, n - off);
-		if (k <= 0) {
-			close(fd);
+		ssize_t k = pwrite(fd, in + off, n - off, (off_t)off);
+		if (k <= 0)
 			return false;
-		}
 		off += (size_t)k;
 	}
 	lseek(fd, 0, SEEK_SET);
-	if (dup2(fd, 0) < 0) {
-		close(fd);
-		return false;
-	}
-	close(fd);
-	return true;
+	return dup2(fd, 0) == 0;
 }
 
 /* mlir::registerAsmPrinterCLOptions(): the printer's command-line
@@ -422,6 +418,12 @@ bufdiff_mlir_init(void)
 		"--mlir-print-debuginfo", "--mlir-print-local-scope",
 	};
 
+#ifdef M_MMAP_THRESHOLD
+	/* this process only: MLIR's many blocks and the answers reuse the
+	 * heap instead of a fresh mmap (and its page faults) per call */
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
 	register_asm_printer_cl_options();
 	LLVMParseCommandLineOptions(4, argv, "");
 	/* a crash says so on stderr, as mlir-opt's does; not its
@@ -435,19 +437,22 @@ bufdiff_mlir_init(void)
 }
 
 /* One call: the exit status mlir-opt would give (0, or 1 when the
- * pipeline, the parse or a pass failed), *out and *err malloc'ed. */
+ * pipeline, the parse or a pass failed); *out and *err are this module's
+ * buffers, valid until the next call (kept: a big answer's pages are not
+ * faulted in again for every call). */
 int
 bufdiff_mlir_run(const char *pipeline, const char *in, size_t nin,
 		 const char *dir, char **out, size_t *nout, char **err,
 		 size_t *nerr)
 {
-	Buf o = {0}, e = {0};
+	static Buf o, e;
 	Call call = {&e, in, nin, dir};
 	MlirModule mod;
 	MlirOperation op;
 	MlirDiagnosticHandlerID h;
 	int rc = 1;
 
+	o.len = e.len = 0;
 	if (++ctx_calls > INPROC_RENEW) {
 		pm_drop();
 		mlirContextDestroy(ctx);
@@ -478,9 +483,11 @@ bufdiff_mlir_run(const char *pipeline, const char *in, size_t nin,
 out:
 	mlirContextDetachDiagnosticHandler(ctx, h);
 	current = NULL;
+	buf_put(&o, "", 0); /* both NUL-terminated, even empty */
+	buf_put(&e, "", 0);
 	*nout = o.len;
-	*out = buf_take(&o);
+	*out = o.s;
 	*nerr = e.len;
-	*err = buf_take(&e);
+	*err = e.s;
 	return rc;
 }
