@@ -185,13 +185,15 @@ inproc_wanted(const char *tool)
 
 /* ---- the worker's side */
 
+/* All n bytes read into p (out false) or written from it (send: no
+ * SIGPIPE), EINTR retried; false at EOF or an error. */
 static bool
-read_all(int fd, void *p, size_t n)
+io_all(int fd, void *p, size_t n, bool out)
 {
 	char *c = p;
 
 	while (n) {
-		ssize_t k = read(fd, c, n);
+		ssize_t k = out ? send(fd, c, n, MSG_NOSIGNAL) : read(fd, c, n);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
@@ -202,19 +204,15 @@ read_all(int fd, void *p, size_t n)
 }
 
 static bool
+read_all(int fd, void *p, size_t n)
+{
+	return io_all(fd, p, n, false);
+}
+
+static bool
 write_all(int fd, const void *p, size_t n)
 {
-	const char *c = p;
-
-	while (n) {
-		ssize_t k = send(fd, c, n, MSG_NOSIGNAL);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		c += k, n -= (size_t)k;
-	}
-	return true;
+	return io_all(fd, (void *)p, n, true);
 }
 
 typedef struct Req {
