@@ -21,6 +21,10 @@
  *    mlir <= 2x one-shot.
  * 3. A call on an empty module: a fresh worker (fork, dlopen, context)
  *    against a warm one, and mlir-opt-22 as a process.
+ * 4. One batch of 64 generated programs that no program fails (figure 1
+ *    pays for failing batches halved, and for crashes: mlir-opt-22's
+ *    crash handler runs llvm-symbolizer), the same call through each
+ *    route.
  * Without mlir-opt-22 or the module it says so and exits 0.
  * Usage: bench_mlir_inproc [COUNT [CASE [BUFDIFF]]]
  */
@@ -258,6 +262,104 @@ run_case(const char *path, const char *bufdiff)
 	case_free(c);
 }
 
+/* ---- 4. one batch of 64 generated programs, no crash */
+
+#define BATCH_PIPE "builtin.module(builtin.module(one-shot-bufferize{" \
+	"bufferize-function-boundaries test-analysis-only " \
+	"allow-return-allocs-from-loops}))"
+
+/* 64 programs from seed on as fuzz batches them (nested modules), or NULL
+ * when one does not export. */
+static char *
+batch_text(uint64_t seed)
+{
+	GenOpts g = {.max_ops = 12, .mix = GEN_ALL & ~GEN_ASYNC, .no_copies = true};
+	Str b = {0};
+
+	str_puts(&b, "module {\n");
+	for (int i = 0; i < 64; i++) {
+		char *text = gen_case(seed + (uint64_t)i, &g, "mlir");
+		Case *c = NULL;
+		Arena *a = arena_new();
+		ExportMap map = {0};
+		Diag d;
+		str_puts(&b, "module {\n");
+		if (!text || case_parse("gen.yaml", text, strlen(text), 0, &c, &d) ||
+		    !a || mlir_export(c->prog, c->file, mlir_version(22), &b, a,
+				      &map, &d)) {
+			str_free(&b);
+			b.oom = true;
+		}
+		str_puts(&b, "\n}\n");
+		case_free(c);
+		arena_free(a);
+		mem_free(text);
+	}
+	str_puts(&b, "}\n");
+	return b.oom ? (str_free(&b), NULL) : str_take(&b);
+}
+
+/* CPU of one call on text through the route set. */
+static double
+batch_call(const char *cmd, const char *text, ToolStatus *st)
+{
+	pid_t w0;
+	double c0 = cpu_all(&w0);
+	ToolCall c = {cmd, text, strlen(text), 60, 0};
+	ToolResult r;
+	int rc = inproc_route() == ROUTE_INPROC ?
+		 inproc_call(&c, BATCH_PIPE, NULL, &r) : tool_call(&c, &r);
+
+	*st = rc ? TOOL_SPAWN : r.status;
+	if (!rc)
+		tool_result_free(&r);
+	return cpu_since(c0, w0);
+}
+
+static void
+one_batch(void)
+{
+	const char *cmd = "mlir-opt-22 '--pass-pipeline=" BATCH_PIPE "' "
+			  "--mlir-print-op-generic --mlir-print-debuginfo "
+			  "--mlir-print-local-scope";
+	double in[REPS], pr[REPS], x[REPS];
+	uint64_t seed = 1000000;
+	char *text = NULL;
+	ToolStatus st = TOOL_SPAWN;
+
+	inproc_set_route(ROUTE_INPROC);
+	for (int k = 0; k < 16 && st != TOOL_OK; k++, seed += 64) {
+		mem_free(text);
+		if ((text = batch_text(seed)))
+			batch_call(cmd, text, &st);
+	}
+	if (st != TOOL_OK) {
+		printf("\n4. no batch of 64 without a failure\n");
+		mem_free(text);
+		return;
+	}
+	for (int r = 0; r < REPS; r++) {
+		inproc_set_route(ROUTE_INPROC);
+		in[r] = batch_call(cmd, text, &st);
+		inproc_set_route(ROUTE_PROCESS);
+		pr[r] = batch_call(cmd, text, &st);
+		x[r] = pr[r] / in[r];
+	}
+	inproc_end();
+	printf("\n4. one batch of 64 generated programs (seeds %llu..), no "
+	       "failure, ms CPU per call   min    median\n",
+	       (unsigned long long)seed - 64);
+	printf("  in-process (warm worker)           %9.1f %9.1f  (%.0f "
+	       "programs/CPU-s)\n", 1e3 * bench_min(in, REPS),
+	       1e3 * bench_median(in, REPS), 64 / bench_median(in, REPS));
+	printf("  mlir-opt-22 process                %9.1f %9.1f  (%.0f "
+	       "programs/CPU-s)\n", 1e3 * bench_min(pr, REPS),
+	       1e3 * bench_median(pr, REPS), 64 / bench_median(pr, REPS));
+	printf("  process / in-process: %.1fx median, %.1fx min\n",
+	       bench_median(x, REPS), bench_min(x, REPS));
+	mem_free(text);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -284,5 +386,6 @@ main(int argc, char **argv)
 	fuzz_routes("mlir-pipeline", count);
 	run_case(path, bufdiff);
 	startup();
+	one_batch();
 	return 0;
 }
