@@ -131,6 +131,7 @@ START_TEST(crash_then_fresh_worker)
 
 	if (!have_route())
 		return;
+	inproc_end(); /* the hooks are read by a worker forked after this */
 	setenv("BUFDIFF_INPROC_CRASH", "crash-here", 1);
 	ck_assert_int_eq(decide(ROUTE_INPROC, "ok-first.yaml", NULL, &t), 0);
 	ck_assert_str_eq(t.status, "");
@@ -158,6 +159,7 @@ START_TEST(hang_then_fresh_worker)
 	if (!have_route())
 		return;
 	o.timeout = 1.5;
+	inproc_end();
 	setenv("BUFDIFF_INPROC_HANG", "hang-here", 1);
 	ck_assert_int_eq(decide(ROUTE_INPROC, "hang-here.yaml", &o, &t), 1);
 	ck_assert_str_eq(t.status, "timed out after 1.5 s");
