@@ -33,6 +33,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -372,18 +373,54 @@ worker_kill(int *ws)
 	worker_forget();
 }
 
-double
-inproc_worker_cpu(pid_t *pid)
+/* CPU seconds of process pid (its CPU clock), 0 when gone. */
+static double
+cpu_of(pid_t pid)
 {
 	clockid_t id;
 	struct timespec ts;
 
+	if (clock_getcpuclockid(pid, &id) || clock_gettime(id, &ts))
+		return 0;
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The worker's, its live server's, and its dead servers' (reaped by the
+ * worker: cutime and cstime of /proc/PID/stat). */
+double
+inproc_worker_cpu(pid_t *pid)
+{
+	char path[64], buf[1024], *q;
+	unsigned long long cu = 0, cs = 0;
+	double cpu;
+	long server;
+	FILE *f;
+
 	*pid = 0;
-	if (w.pid <= 0 || w.owner != getpid() ||
-	    clock_getcpuclockid(w.pid, &id) || clock_gettime(id, &ts))
+	if (w.pid <= 0 || w.owner != getpid())
 		return 0;
 	*pid = w.pid;
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+	cpu = cpu_of(w.pid);
+	fmt_snprintf(path, sizeof path, "/proc/%d/stat", (int)w.pid);
+	if ((f = fopen(path, "re"))) {
+		size_t n = fread(buf, 1, sizeof buf - 1, f);
+		buf[n] = 0;
+		/* after "(comm) ": state ppid pgrp session tty tpgid flags
+		 * minflt cminflt majflt cmajflt utime stime cutime cstime */
+		if ((q = strrchr(buf, ')')))
+			sscanf(q + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+			       "%*u %*u %*u %llu %llu", &cu, &cs);
+		fclose(f);
+	}
+	cpu += (double)(cu + cs) / (double)sysconf(_SC_CLK_TCK);
+	fmt_snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)w.pid,
+		     (int)w.pid);
+	if ((f = fopen(path, "re"))) {
+		while (fscanf(f, "%ld", &server) == 1)
+			cpu += cpu_of((pid_t)server);
+		fclose(f);
+	}
+	return cpu;
 }
 
 void

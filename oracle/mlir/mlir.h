@@ -161,9 +161,10 @@ int inproc_call(const ToolCall *c, const char *pipeline, const char *dir,
 		ToolResult *r);
 /* Kill this process's worker, if any (at exit; tests). */
 void inproc_end(void);
-/* The CPU seconds of this process's live worker so far and its pid (0,
- * pid 0: none): a worker is reaped only when it ends, so RUSAGE_CHILDREN
- * does not count it until then (benches). */
+/* The CPU seconds of this process's live worker so far (with its
+ * servers', live and dead) and its pid (0, pid 0: none): a worker is
+ * reaped only when it ends, so RUSAGE_CHILDREN does not count it until
+ * then (benches). */
 double inproc_worker_cpu(pid_t *pid);
 
 /* ----------------------------------------------------------- session.c */
