@@ -12,7 +12,8 @@
  * the module bufdiff_mlir.so that only the worker process dlopen()s (a
  * program linked to libMLIR spends ~0.15 s CPU starting, every bufdiff
  * command would pay it).  So it uses nothing of bufdiff's: its buffers
- * are its own, its entries plain C (inproc.c's InprocEntries).
+ * are its own, its two entries plain C (bufdiff_mlir_init and
+ * bufdiff_mlir_run, which inproc.c looks up).
  */
 #define _GNU_SOURCE /* memfd_create */
 #include <stdarg.h>
@@ -151,7 +152,7 @@ text_line(const char *text, size_t n, unsigned line, size_t *len)
 			return NULL;
 		p = nl + 1;
 	}
-	if (p > end || (p == end && line > 1 && p[-1] == '\n' && 0))
+	if (p > end)
 		return NULL;
 	const char *nl = memchr(p, '\n', (size_t)(end - p));
 	*len = nl ? (size_t)(nl - p) : (size_t)(end - p);
