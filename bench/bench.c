@@ -98,12 +98,19 @@ bench_fuzz_reps(const Strategy *s, const GenOpts *g, long count, int batch,
 		FuzzStats st;
 		ExternalStats x0 = *external_stats();
 		double c0 = bench_cpu(RUSAGE_SELF) + bench_cpu(RUSAGE_CHILDREN);
+		pid_t w0, w1;
+		double k0 = inproc_worker_cpu(&w0), k1;
 
 		external_forget(); /* every repetition asks the tool again */
 		bench_fuzz_opts(&o, s, &cfg, g, count);
 		fuzz_run(&o, &st);
 		f->wall[r] = st.seconds;
-		f->cpu[r] = bench_cpu(RUSAGE_SELF) + bench_cpu(RUSAGE_CHILDREN) - c0;
+		k1 = inproc_worker_cpu(&w1);
+		/* and the in-process route's live worker (one that died is
+		 * reaped: all its CPU in RUSAGE_CHILDREN, its part before
+		 * in k0) */
+		f->cpu[r] = bench_cpu(RUSAGE_SELF) + bench_cpu(RUSAGE_CHILDREN) +
+			    k1 - c0 - k0;
 		f->tool[r] = external_stats()->seconds - x0.seconds;
 		f->share[r] = st.seconds > 0 ? f->tool[r] / st.seconds : 0;
 		f->programs = st.programs;

@@ -105,7 +105,8 @@ struct Flag {
 #define F(field) offsetof(Args, field), sizeof ((Args *)0)->field
 
 static FlagParse p_str, p_trust, p_num, p_u64, p_seconds, p_strategy,
-	p_schedule, p_shard, p_mix, p_pipeline, p_mlir_version, p_target;
+	p_schedule, p_shard, p_mix, p_pipeline, p_mlir_version, p_target,
+	p_route;
 
 static const Flag flags[] = {
 	{"strategy", "S", p_strategy, F(strategy), 0, 0,
@@ -249,6 +250,11 @@ static const Flag flags[] = {
 	{"emit-mlir", "FILE", p_str, F(emit_mlir), 0, 0, C(REDUCE),
 	 "also write the reduced program as MLIR (as bufdiff export; "
 	 "--mlir-version N, else the strategy's tool's, else 22)"},
+	{"mlir-route", "R", p_route, F(mlir_route), 0, 0, STRAT,
+	 "where mlir-opt-22's calls run: in-process (libMLIR in a worker "
+	 "process), process (an mlir-opt-22 per call) or auto (in-process "
+	 "when built with libmlir-22-dev; the default, else "
+	 "BUFDIFF_MLIR_ROUTE; docs/external.md)"},
 	{"keep-tool-io", "DIR", p_str, F(keep_tool_io), 0, 0, STRAT | C(IMPORT),
 	 "keep every outside tool call's input, command line (cmd.sh), "
 	 "stdout and stderr as files NNNN-CASE.* in DIR (docs/external.md)"},
@@ -625,6 +631,24 @@ p_pipeline(Args *a, const Flag *f, const char *v, void *field, char *why,
 		return -1;
 	}
 	*(const char **)field = v;
+	return 0;
+}
+
+/* A setting of the process (inproc.c), like --keep-tool-io's. */
+static int
+p_route(Args *a, const Flag *f, const char *v, void *field, char *why,
+	size_t n)
+{
+	MlirRoute r;
+
+	(void)a, (void)f;
+	if (inproc_route_parse(v, &r)) {
+		fmt_snprintf(why, n, "unknown --mlir-route '%s' (auto, process "
+			     "or in-process)", v);
+		return -1;
+	}
+	*(int *)field = (int)r;
+	inproc_set_route(r);
 	return 0;
 }
 

@@ -88,6 +88,7 @@ typedef struct Args {
 	int mlir_version;               /* --mlir-version N; 0: the tool's */
 	const char *emit_mlir;          /* reduce --emit-mlir FILE */
 	const char *keep_tool_io;       /* --keep-tool-io DIR (tool.c) */
+	int mlir_route;                 /* --mlir-route R (a MlirRoute) */
 	/* lab cache */
 	int lab_cap, lab_stride, lab_requests, lab_step; /* (4, 4, 16, 0) */
 	bool given[128];                /* by cli.c's flag row: given */

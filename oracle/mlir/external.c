@@ -35,12 +35,20 @@ external_stats(void)
 	return &stats;
 }
 
-/* tool_run, counted for external_stats. */
-static int
-run_tool(const char *cmd, const char *in, double timeout, ToolResult *r)
+/* The options o, NULL: the defaults. */
+static const ExternalOpts *
+opts(const ExternalOpts *o)
 {
-	int rc = tool_run(cmd, in, strlen(in), timeout, r);
+	return o ? o : &external_opts_default;
+}
 
+static char *pass_pipeline(const ExternalOpts *o, const Strategy *s,
+			   bool batch);
+
+/* A call's rc, counted for external_stats. */
+static int
+counted(int rc, const ToolResult *r)
+{
 	if (!rc) {
 		stats.calls++;
 		stats.seconds += r->seconds;
@@ -48,20 +56,37 @@ run_tool(const char *cmd, const char *in, double timeout, ToolResult *r)
 	return rc;
 }
 
+/* tool_run, counted for external_stats; in-process (inproc.c) when the
+ * tool is mlir-opt-22 and the route allows, the worker running the
+ * pipeline cmd would (batch: batch_command's). */
+static int
+run_tool(const ExternalOpts *o, const Strategy *s, const char *cmd,
+	 bool batch, const char *in, double timeout, ToolResult *r)
+{
+	ToolCall c = {cmd, in, strlen(in), timeout, 0};
+	char *pipe = NULL;
+	int rc = 1;
+
+	if ((s->kind == STRAT_MLIR || s->kind == STRAT_NATIVE ||
+	     s->kind == STRAT_PIPELINE) && inproc_wanted(s->arg) &&
+	    (pipe = pass_pipeline(o, s, batch)))
+		rc = inproc_call(&c, pipe, opts(o)->workdir, r);
+	mem_free(pipe);
+	if (rc > 0)
+		rc = tool_call(&c, r);
+	return counted(rc, r);
+}
+
+/* A batch of an exec tool (exec_batch.c): always a process. */
 int
 external_run(const char *cmd, const char *in, int nprogs, double timeout,
 	     ToolResult *r)
 {
+	ToolCall c = {cmd, in, strlen(in), timeout, 0};
+
 	if (nprogs > 1)
 		stats.batched += nprogs;
-	return run_tool(cmd, in, timeout, r);
-}
-
-/* The options o, NULL: the defaults. */
-static const ExternalOpts *
-opts(const ExternalOpts *o)
-{
-	return o ? o : &external_opts_default;
+	return counted(tool_call(&c, r), r);
 }
 
 /* The MLIR version the export targets: --mlir-version, else the tool's
@@ -370,7 +395,7 @@ ask(const ExternalOpts *o, const Strategy *s, const char *in,
 		external_command(o, s, &cmd);
 		if (!(c = str_take(&cmd)))
 			return -1;
-		if (run_tool(c, in, opts(o)->timeout, &r)) {
+		if (run_tool(o, s, c, false, in, opts(o)->timeout, &r)) {
 			mem_free(c);
 			return -1;
 		}
@@ -994,36 +1019,54 @@ external_memref(const ExternalOpts *o, const Strategy *s, const Case *c,
 
 /* ---- fuzz batches: many programs, one tool call */
 
-/* The analysis (mlir) or the whole pipeline (mlir-pipeline) anchored on
- * every nested module of the batch.  Both run nested in mlir-opt-22: the
- * nested modules are symbol tables, so each gets its own dealloc_helper,
- * and a failing module stops the call (its diagnostics name it). */
+/* The pass pipeline of a call, as --pass-pipeline's text: the analysis
+ * (mlir) or the whole pipeline (mlir-pipeline), on the module or (batch)
+ * anchored on every nested module of a batch.  Both run nested in
+ * mlir-opt-22: the nested modules are symbol tables, so each gets its own
+ * dealloc_helper, and a failing module stops the call (its diagnostics
+ * name it).  Unbatched, the analysis is what external_command's
+ * --one-shot-bufferize=OPTIONS runs; NULL when --mlir-options holds what
+ * may read otherwise in braces (the call stays a process). */
 static char *
-batch_command(const ExternalOpts *o, const Strategy *s)
+pass_pipeline(const ExternalOpts *o, const Strategy *s, bool batch)
 {
 	const MlirVersion *v = mlir_version(external_mlir_version(o, s));
-	Str b = {0}, p = {0};
-	char *pipe;
+	const char *mo = opts(o)->mlir_options;
+	Str p = {0};
 
+	str_puts(&p, batch ? "builtin.module(builtin.module(" :
+			     "builtin.module(");
 	if (s->kind == STRAT_PIPELINE) {
-		str_printf(&p, "--pass-pipeline=builtin.module(builtin.module("
-			   "%s))", pipeline(o));
+		str_puts(&p, pipeline(o));
 	} else {
-		str_puts(&p, "--pass-pipeline=builtin.module(builtin.module("
-			 "one-shot-bufferize{bufferize-function-boundaries "
+		if (!batch && mo && strpbrk(mo, "{}'\"\\"))
+			return NULL;
+		str_puts(&p, "one-shot-bufferize{bufferize-function-boundaries "
 			 "test-analysis-only");
 		if (v->analysis_options && *v->analysis_options)
 			str_printf(&p, " %s", v->analysis_options);
-		if (opts(o)->mlir_options && *opts(o)->mlir_options)
-			str_printf(&p, " %s", opts(o)->mlir_options);
-		str_puts(&p, "}))");
+		if (mo && *mo)
+			str_printf(&p, " %s", mo);
+		str_puts(&p, "}");
 	}
-	pipe = str_take(&p);
+	str_puts(&p, batch ? "))" : ")");
+	return str_take(&p);
+}
+
+static char *
+batch_command(const ExternalOpts *o, const Strategy *s)
+{
+	Str b = {0}, p = {0};
+	char *pipe = pass_pipeline(o, s, true), *word;
+
+	str_printf(&p, "--pass-pipeline=%s", pipe ? pipe : "");
+	word = str_take(&p);
 	str_printf(&b, "%s ", s->arg);
-	tool_sh_quote(&b, pipe ? pipe : "");
+	tool_sh_quote(&b, word ? word : "");
 	str_puts(&b, " --mlir-print-op-generic --mlir-print-debuginfo "
 		 "--mlir-print-local-scope");
 	mem_free(pipe);
+	mem_free(word);
 	return str_take(&b);
 }
 
@@ -1148,7 +1191,7 @@ ask_batch(const ExternalOpts *o, const Strategy *s, const char *cmd, char **in,
 		return;
 	stats.batched += n;
 	deadline = tool_now() + opts(o)->timeout;
-	if (run_tool(cmd, text, opts(o)->timeout, &r)) {
+	if (run_tool(o, s, cmd, true, text, opts(o)->timeout, &r)) {
 		mem_free(text);
 		return;
 	}

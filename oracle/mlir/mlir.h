@@ -6,6 +6,8 @@
  *              stdout/stderr captured, time and size limits, own session
  *   session.c  ... and every process of that session and its descendants
  *              (setsid ones too) killed when the call ends
+ *   inproc.c   mlir-opt-22's calls in a worker process holding libMLIR
+ *              (inproc_mlir.c, a module only the worker loads)
  *   export.c   a program as MLIR for mlir-opt 16/19/22, and the map from
  *              each emitted op back to TIR values (docs/mlir.md)
  *   export_ops.c  export.c's straight-line ops: arith, linalg, tensor
@@ -127,6 +129,43 @@ const char *tool_status_str(const ToolResult *r, char *buf, size_t n);
  * ends the last one), cut at n - 1 bytes, into buf. */
 const char *tool_stderr_head(const ToolResult *r, int lines, char *buf,
 			     size_t n);
+
+/* ------------------------------------------------------------ inproc.c */
+
+/* Where mlir-opt-22's calls run: --mlir-route, else BUFDIFF_MLIR_ROUTE,
+ * else auto (in-process when bufdiff_mlir.so is there). */
+typedef enum MlirRoute {
+	ROUTE_UNSET, ROUTE_AUTO, ROUTE_PROCESS, ROUTE_INPROC
+} MlirRoute;
+
+/* "auto", "process", "in-process": 0, else -1. */
+int inproc_route_parse(const char *s, MlirRoute *r);
+void inproc_set_route(MlirRoute r);     /* --mlir-route */
+MlirRoute inproc_route(void);
+/* Was the MLIR module (libmlir-22-dev's C API) built and is it there? */
+bool inproc_available(void);
+/* Do calls of TOOL run in-process: TOOL is mlir-opt-22 (or a path or
+ * link to the same binary) and the route is in-process, or auto with the
+ * module available. */
+bool inproc_wanted(const char *tool);
+/* The call c (its cmd the mlir-opt-22 command it stands for: kept by
+ * --keep-tool-io) made in the worker: c->in parsed, `pipeline` (a
+ * --pass-pipeline text) run, the result printed as that command prints
+ * it; `dir` the command's directory (relative file names in diagnostics),
+ * NULL the current.  r as tool_call fills it: TOOL_EXIT 1 when mlir-opt
+ * would exit 1, TOOL_SIGNAL when the worker died of one (the next call
+ * forks a new worker), TOOL_TIMEOUT (it was killed), TOOL_INTERRUPTED.
+ * 0, 1 when the in-process route cannot run (the module did not load:
+ * use the process; later calls return 1 too), -1 out of memory. */
+int inproc_call(const ToolCall *c, const char *pipeline, const char *dir,
+		ToolResult *r);
+/* Kill this process's worker, if any (at exit; tests). */
+void inproc_end(void);
+/* The CPU seconds of this process's live worker so far (with its
+ * servers', live and dead) and its pid (0, pid 0: none): a worker is
+ * reaped only when it ends, so RUSAGE_CHILDREN does not count it until
+ * then (benches). */
+double inproc_worker_cpu(pid_t *pid);
 
 /* ----------------------------------------------------------- session.c */
 

@@ -1,0 +1,657 @@
+/*
+ * inproc.c: mlir-opt-22 in-process (docs/external.md "Routes").
+ *
+ * The mlir and mlir-pipeline strategies ask mlir-opt-22 to parse a
+ * program, run a pass pipeline and print the result; as a process that is
+ * mostly start-up (loading libMLIR, registering every dialect and pass).
+ * Here the same work is done by a worker process that holds one
+ * long-lived MLIR context: forked lazily on the first call (one per
+ * bufdiff process, so one per -j worker), it dlopen()s bufdiff_mlir.so
+ * (inproc_mlir.c, libMLIR's C API) and its server (a fork: worker_main)
+ * answers requests over a socket:
+ *
+ *   request   "BDMQ", u32 pipeline bytes, u32 dir bytes, u64 program
+ *             bytes, then the three texts
+ *   answer    "BDMA", i32 exit status (-1: the module would not load),
+ *             u64 stdout bytes, u64 stderr bytes, then the two texts;
+ *             or "BDMX", the signal that killed the server (below), 0, 0
+ *
+ * The answer is what mlir-opt-22 prints (inproc_mlir.c).  A call runs
+ * under the tool's time limit: past it, the worker is killed (and the
+ * next call forks a fresh one); a worker killed by a signal is the tool
+ * killed by it.  Its process group is the running tool's for stop.h, so
+ * SIGINT/SIGTERM to bufdiff kill it during a call; between calls it dies
+ * with bufdiff (atexit, and PR_SET_PDEATHSIG when bufdiff is killed) or
+ * when its socket closes.  The worker's own stderr (a crash's message)
+ * is the call's stderr.
+ */
+#define _GNU_SOURCE /* close_range */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mlir.h"
+#include "stop.h"
+
+#ifndef BUFDIFF_MLIR_MODULE
+#define BUFDIFF_MLIR_MODULE ""  /* built without libmlir-22-dev */
+#endif
+#ifndef BUFDIFF_MLIR_INSTALLED
+#define BUFDIFF_MLIR_INSTALLED "lib/bufdiff/bufdiff_mlir.so"
+#endif
+
+/* ---- the route: a setting of the process (--mlir-route, else
+ * BUFDIFF_MLIR_ROUTE, else auto) */
+
+static MlirRoute route_set = ROUTE_UNSET;
+
+int
+inproc_route_parse(const char *s, MlirRoute *r)
+{
+	if (!strcmp(s, "auto"))
+		*r = ROUTE_AUTO;
+	else if (!strcmp(s, "process"))
+		*r = ROUTE_PROCESS;
+	else if (!strcmp(s, "in-process"))
+		*r = ROUTE_INPROC;
+	else
+		return -1;
+	return 0;
+}
+
+void
+inproc_set_route(MlirRoute r)
+{
+	route_set = r;
+}
+
+MlirRoute
+inproc_route(void)
+{
+	const char *e;
+	MlirRoute r = ROUTE_AUTO;
+
+	if (route_set != ROUTE_UNSET)
+		return route_set;
+	if ((e = getenv("BUFDIFF_MLIR_ROUTE")) && *e)
+		inproc_route_parse(e, &r);
+	return r;
+}
+
+/* The module's path: BUFDIFF_MLIR_MODULE in the environment, the build
+ * tree's, or the installed one beside bufdiff (BINDIR/../LIBDIR/bufdiff);
+ * NULL when none is there. */
+static const char *
+module_path(void)
+{
+	static char path[PATH_MAX];
+	static int found; /* 0 not looked, 1 found, -1 none */
+	const char *e = getenv("BUFDIFF_MLIR_MODULE");
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (e && *e)
+		return access(e, R_OK) ? NULL : e;
+	if (found)
+		return found > 0 ? path : NULL;
+	found = -1;
+	if (!*BUFDIFF_MLIR_MODULE)
+		return NULL;
+	if (!access(BUFDIFF_MLIR_MODULE, R_OK)) {
+		fmt_snprintf(path, sizeof path, "%s", BUFDIFF_MLIR_MODULE);
+		found = 1;
+	} else if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) > 0) {
+		exe[n] = 0;
+		char *slash = strrchr(exe, '/');
+		if (slash)
+			*slash = 0;
+		fmt_snprintf(path, sizeof path, "%s/../%s", exe,
+			     BUFDIFF_MLIR_INSTALLED);
+		if (!access(path, R_OK))
+			found = 1;
+	}
+	return found > 0 ? path : NULL;
+}
+
+bool
+inproc_available(void)
+{
+	return module_path() != NULL;
+}
+
+/* cmd's path: itself with a '/', else found in PATH; realpath'ed.  False
+ * when not found. */
+static bool
+resolve(const char *cmd, char *out)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (strchr(cmd, '/'))
+		return realpath(cmd, out) != NULL;
+	while (path && *path) {
+		size_t n = strcspn(path, ":");
+		if (fmt_snprintf(buf, sizeof buf, "%.*s/%s", (int)n, path,
+				 cmd) < (int)sizeof buf &&
+		    !access(buf, X_OK) && realpath(buf, out))
+			return true;
+		path += n + (path[n] == ':');
+	}
+	return false;
+}
+
+/* Is the tool mlir-opt-22: that name, or a spelling of the same binary
+ * (a path to it, a link)?  One word only: a command line is not. */
+static bool
+is_mlir_opt_22(const char *tool)
+{
+	static char last[PATH_MAX];
+	static bool last_is;
+	char a[PATH_MAX], b[PATH_MAX];
+
+	if (!strcmp(tool, "mlir-opt-22"))
+		return true;
+	if (strpbrk(tool, " \t\n;&|<>()$`\\\"'*?[#~=%"))
+		return false;
+	if (!strcmp(tool, last))
+		return last_is;
+	fmt_snprintf(last, sizeof last, "%s", tool);
+	last_is = resolve(tool, a) && resolve("mlir-opt-22", b) &&
+		  !strcmp(a, b);
+	return last_is;
+}
+
+bool
+inproc_wanted(const char *tool)
+{
+	MlirRoute r = inproc_route();
+
+	if (r == ROUTE_PROCESS || !is_mlir_opt_22(tool))
+		return false;
+	return r == ROUTE_INPROC || inproc_available();
+}
+
+/* ---- the worker's side */
+
+/* All n bytes read into p (out false) or written from it (send: no
+ * SIGPIPE), EINTR retried; false at EOF or an error. */
+static bool
+io_all(int fd, void *p, size_t n, bool out)
+{
+	char *c = p;
+
+	while (n) {
+		ssize_t k = out ? send(fd, c, n, MSG_NOSIGNAL) : read(fd, c, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		c += k, n -= (size_t)k;
+	}
+	return true;
+}
+
+static bool
+read_all(int fd, void *p, size_t n)
+{
+	return io_all(fd, p, n, false);
+}
+
+static bool
+write_all(int fd, const void *p, size_t n)
+{
+	return io_all(fd, (void *)p, n, true);
+}
+
+typedef struct Req {
+	char magic[4];
+	uint32_t npipe, ndir;
+	uint64_t nin;
+} Req;
+
+typedef struct Ans {
+	char magic[4];
+	int32_t status;
+	uint64_t nout, nerr;
+} Ans;
+
+typedef int (*InitFn)(void);
+typedef int (*RunFn)(const char *, const char *, size_t, const char *,
+		     char **, size_t *, char **, size_t *);
+
+/* Test hooks (tests/test_inproc.c): a program holding the text of
+ * BUFDIFF_INPROC_CRASH kills the worker with SIGSEGV, one holding
+ * BUFDIFF_INPROC_HANG makes it sleep (a tool that never answers). */
+static void
+test_hooks(const char *in)
+{
+	const char *c = getenv("BUFDIFF_INPROC_CRASH");
+	const char *h = getenv("BUFDIFF_INPROC_HANG");
+
+	if (c && *c && strstr(in, c)) {
+		signal(SIGSEGV, SIG_DFL); /* not LLVM's, nor a sanitizer's */
+		raise(SIGSEGV);
+	}
+	if (h && *h && strstr(in, h))
+		for (;;)
+			pause();
+}
+
+static void
+answer(int fd, int status, const char *out, size_t nout, const char *err,
+       size_t nerr)
+{
+	Ans a = {{'B', 'D', 'M', 'A'}, status, nout, nerr};
+
+	if (!write_all(fd, &a, sizeof a) || !write_all(fd, out, nout) ||
+	    !write_all(fd, err, nerr))
+		_exit(0);
+}
+
+/* Answer requests until the socket closes (ok: the module loaded; else
+ * say why once and end). */
+static void __attribute__((noreturn))
+serve(int fd, bool ok, RunFn run)
+{
+	for (;;) {
+		Req q;
+		char *buf;
+		if (!read_all(fd, &q, sizeof q) || memcmp(q.magic, "BDMQ", 4) ||
+		    !(buf = malloc(q.npipe + q.ndir + q.nin + 3)))
+			_exit(0);
+		char *pipe = buf, *dir = pipe + q.npipe + 1,
+		     *in = dir + q.ndir + 1;
+		if (!read_all(fd, pipe, q.npipe) || !read_all(fd, dir, q.ndir) ||
+		    !read_all(fd, in, q.nin))
+			_exit(0);
+		pipe[q.npipe] = dir[q.ndir] = in[q.nin] = 0;
+		if (!ok) {
+			const char *why = dlerror();
+			answer(fd, -1, "", 0, why ? why : "", why ? strlen(why) : 0);
+			_exit(0);
+		}
+		test_hooks(in);
+		char *out, *err;
+		size_t nout, nerr;
+		int st = run(pipe, in, q.nin, q.ndir ? dir : NULL, &out, &nout,
+			     &err, &nerr);
+		answer(fd, st, out, nout, err, nerr); /* the module's buffers */
+		free(buf);
+	}
+}
+
+/*
+ * The worker: load the module and make the context once, then fork the
+ * server that answers.  A server that dies of a signal (MLIR crashed on a
+ * program) is replaced by a fork of this loaded process, which costs a
+ * fork, not a dlopen and a registration (a fuzz campaign's crashing
+ * programs are asked about again and again while their batch is halved):
+ * the worker sends "BDMX" and the signal as the call's answer.  A server
+ * that ends (the socket closed) ends the worker.
+ */
+static void __attribute__((noreturn))
+worker_main(int fd, const char *module)
+{
+	void *h = dlopen(module, RTLD_NOW | RTLD_LOCAL);
+	InitFn init = h ? (InitFn)(uintptr_t)dlsym(h, "bufdiff_mlir_init")
+			: NULL;
+	RunFn run = h ? (RunFn)(uintptr_t)dlsym(h, "bufdiff_mlir_run") : NULL;
+	bool ok = init && run && !init();
+
+	if (!ok)
+		serve(fd, false, NULL);
+	for (;;) {
+		pid_t pid = fork();
+		int st = 0;
+		if (pid < 0)
+			_exit(1);
+		if (!pid) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() == 1)
+				_exit(0);
+			serve(fd, true, run);
+		}
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (!WIFSIGNALED(st))
+			_exit(0);
+		Ans a = {{'B', 'D', 'M', 'X'}, WTERMSIG(st), 0, 0};
+		if (!write_all(fd, &a, sizeof a))
+			_exit(0);
+	}
+}
+
+/* ---- bufdiff's side */
+
+/* The worker of this process (owner: a forked bufdiff inherits the
+ * parent's, and must not use it). */
+static struct {
+	pid_t pid, owner;
+	int fd;                 /* our end of the socket */
+	int err;                /* the worker's stderr */
+	bool broken;            /* the module would not load: process route */
+} w = {0, 0, -1, -1, false};
+
+static void
+worker_forget(void)
+{
+	if (w.fd >= 0)
+		close(w.fd);
+	if (w.err >= 0)
+		close(w.err);
+	w.fd = w.err = -1;
+	w.pid = 0;
+}
+
+/* Kill the worker and reap it; its wait status into *ws when asked. */
+static void
+worker_kill(int *ws)
+{
+	int st = 0;
+
+	if (w.pid > 0 && w.owner == getpid()) {
+		kill(-w.pid, SIGKILL); /* the worker and its server */
+		kill(w.pid, SIGKILL);
+		while (waitpid(w.pid, &st, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (ws)
+		*ws = st;
+	worker_forget();
+}
+
+/* CPU seconds of process pid (its CPU clock), 0 when gone. */
+static double
+cpu_of(pid_t pid)
+{
+	clockid_t id;
+	struct timespec ts;
+
+	if (clock_getcpuclockid(pid, &id) || clock_gettime(id, &ts))
+		return 0;
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The worker's, its live server's, and its dead servers' (reaped by the
+ * worker: cutime and cstime of /proc/PID/stat). */
+double
+inproc_worker_cpu(pid_t *pid)
+{
+	char path[64], buf[1024], *q;
+	unsigned long long cu = 0, cs = 0;
+	double cpu;
+	long server;
+	FILE *f;
+
+	*pid = 0;
+	if (w.pid <= 0 || w.owner != getpid())
+		return 0;
+	*pid = w.pid;
+	cpu = cpu_of(w.pid);
+	fmt_snprintf(path, sizeof path, "/proc/%d/stat", (int)w.pid);
+	if ((f = fopen(path, "re"))) {
+		size_t n = fread(buf, 1, sizeof buf - 1, f);
+		buf[n] = 0;
+		/* after "(comm) ": state ppid pgrp session tty tpgid flags
+		 * minflt cminflt majflt cmajflt utime stime cutime cstime */
+		if ((q = strrchr(buf, ')')))
+			sscanf(q + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+			       "%*u %*u %*u %llu %llu", &cu, &cs);
+		fclose(f);
+	}
+	cpu += (double)(cu + cs) / (double)sysconf(_SC_CLK_TCK);
+	fmt_snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)w.pid,
+		     (int)w.pid);
+	if ((f = fopen(path, "re"))) {
+		while (fscanf(f, "%ld", &server) == 1)
+			cpu += cpu_of((pid_t)server);
+		fclose(f);
+	}
+	return cpu;
+}
+
+void
+inproc_end(void)
+{
+	if (w.owner == getpid())
+		worker_kill(NULL);
+}
+
+static int
+worker_start(void)
+{
+	static pid_t registered;
+	const char *module = module_path();
+	int sv[2], pe[2];
+	pid_t pid;
+
+	if (!module)
+		return -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return -1;
+	if (pipe(pe) < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
+	if ((pid = fork()) < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		close(pe[0]);
+		close(pe[1]);
+		return -1;
+	}
+	if (!pid) {
+		sigset_t none;
+		int null = open("/dev/null", O_RDWR);
+		/* its own group (stop.h kills it), dies with us; 0-2:
+		 * nothing in, nothing out, stderr to us; no other fd of
+		 * ours (a pipe it held open would never see EOF) */
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		prctl(PR_SET_NAME, "bufdiff-mlir");
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(pe[1], 2);
+		dup2(sv[1], 3);
+		close_range(4, ~0U, 0);
+		if (getppid() == 1)
+			_exit(0);
+		worker_main(3, module);
+	}
+	close(sv[1]);
+	close(pe[1]);
+	fcntl(pe[0], F_SETFD, FD_CLOEXEC);
+	fcntl(pe[0], F_SETFL, O_NONBLOCK);
+	w.pid = pid;
+	w.owner = getpid();
+	w.fd = sv[0];
+	w.err = pe[0];
+	setpgid(pid, pid); /* both sides: no race with a signal */
+	if (registered != getpid()) {
+		atexit(inproc_end);
+		registered = getpid();
+	}
+	return 0;
+}
+
+/* Append what the worker's stderr holds. */
+static void
+drain_err(Str *e)
+{
+	char buf[65536];
+	ssize_t k;
+
+	while (w.err >= 0 && (k = read(w.err, buf, sizeof buf)) > 0)
+		if (e->len < TOOL_ERR_CAP)
+			str_put(e, buf, (size_t)k);
+}
+
+/* Read n bytes by the deadline: 0, or a ToolStatus (TOOL_SIGNAL: the
+ * worker closed the socket; TOOL_TIMEOUT; TOOL_INTERRUPTED). */
+static int
+recv_by(void *p, size_t n, double deadline, Str *e)
+{
+	char *c = p;
+
+	while (n) {
+		struct pollfd pf[2] = {{w.fd, POLLIN, 0}, {w.err, POLLIN, 0}};
+		double left;
+		if (stop_signal())
+			return TOOL_INTERRUPTED;
+		left = (deadline - tool_now()) * 1000;
+		if (!(left > 0))
+			return TOOL_TIMEOUT;
+		if (poll(pf, 2, left > 50 ? 50 : (int)left + 1) <= 0)
+			continue;
+		if (pf[1].revents)
+			drain_err(e);
+		if (!pf[0].revents)
+			continue;
+		ssize_t k = recv(w.fd, c, n, MSG_DONTWAIT);
+		if (k < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (k <= 0)
+			return TOOL_SIGNAL;
+		c += k, n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* Send the request; false when the worker is gone. */
+static bool
+send_request(const char *pipeline, const char *dir, const char *in,
+	     size_t nin)
+{
+	Req q = {{'B', 'D', 'M', 'Q'}, (uint32_t)strlen(pipeline),
+		 (uint32_t)strlen(dir), nin};
+
+	return write_all(w.fd, &q, sizeof q) &&
+	       write_all(w.fd, pipeline, q.npipe) &&
+	       write_all(w.fd, dir, q.ndir) && write_all(w.fd, in, nin);
+}
+
+/* The call as the worker answered it, or why not: fills r. */
+static void
+call_worker(const char *pipeline, const char *dir, const char *in, size_t nin,
+	    double deadline, ToolResult *r, Str *out, Str *err)
+{
+	Ans a;
+	int st = 0, ws;
+
+	if (!send_request(pipeline, dir ? dir : "", in, nin))
+		st = TOOL_SIGNAL;
+	if (!st)
+		st = recv_by(&a, sizeof a, deadline, err);
+	if (!st && !memcmp(a.magic, "BDMX", 4)) {
+		/* the server died of a signal; the worker forks another (its
+		 * stderr, the backtrace, was written before it died) */
+		r->status = TOOL_SIGNAL;
+		r->code = a.status;
+		drain_err(err);
+		return;
+	}
+	if (!st && memcmp(a.magic, "BDMA", 4))
+		st = TOOL_SIGNAL;
+	if (!st && a.nout <= (uint64_t)r->out_cap &&
+	    a.nerr <= (uint64_t)r->err_cap) {
+		char *o = mem_alloc(a.nout + 1), *e = mem_alloc(a.nerr + 1);
+		if (o && e && !(st = recv_by(o, a.nout, deadline, err)) &&
+		    !(st = recv_by(e, a.nerr, deadline, err))) {
+			str_put(out, o, a.nout);
+			str_put(err, e, a.nerr);
+		}
+		mem_free(o);
+		mem_free(e);
+	} else if (!st) {
+		r->status = TOOL_OOM;
+		r->over_err = a.nout <= (uint64_t)r->out_cap;
+		worker_kill(NULL);
+		return;
+	}
+	if (!st) {
+		r->status = a.status ? TOOL_EXIT : TOOL_OK;
+		r->code = a.status;
+		return;
+	}
+	r->status = st;
+	if (st == TOOL_INTERRUPTED)
+		r->code = stop_signal();
+	worker_kill(&ws);
+	drain_err(err);
+	if (st == TOOL_SIGNAL) {
+		if (WIFSIGNALED(ws))
+			r->code = WTERMSIG(ws);
+		else /* it exited: mlir-opt's exit status */
+			r->status = TOOL_EXIT, r->code = WEXITSTATUS(ws);
+	}
+}
+
+int
+inproc_call(const ToolCall *c, const char *pipeline, const char *dir,
+	    ToolResult *r)
+{
+	Str out = {0}, err = {0};
+	double start = tool_now();
+
+	memset(r, 0, sizeof *r);
+	r->timeout = c->timeout;
+	r->out_cap = c->out_cap ? c->out_cap : TOOL_OUT_CAP;
+	r->err_cap = r->out_cap < TOOL_ERR_CAP ? r->out_cap : TOOL_ERR_CAP;
+	if (w.owner != getpid()) {
+		worker_forget(); /* a fork's copy of the parent's worker */
+		w.owner = getpid();
+	}
+	if (w.broken)
+		return 1;
+	if (stop_signal()) {
+		r->status = TOOL_INTERRUPTED;
+		r->code = stop_signal();
+	} else if (!w.pid && worker_start()) {
+		w.broken = true;
+		return 1;
+	} else {
+		stop_tool(w.pid);
+		call_worker(pipeline, dir, c->in, c->nin, start + c->timeout, r,
+			    &out, &err);
+		stop_tool(0);
+		if (r->status == TOOL_EXIT && r->code == -1) {
+			/* the module did not load: the process route */
+			w.broken = true;
+			worker_kill(NULL);
+			str_free(&out);
+			str_free(&err);
+			return 1;
+		}
+	}
+	r->seconds = tool_now() - start;
+	r->nout = out.len;
+	r->nerr = err.len;
+	r->out = str_take(&out);
+	r->err = str_take(&err);
+	if (!r->out || !r->err) {
+		tool_result_free(r);
+		return -1;
+	}
+	tool_keep(c, r);
+	return 0;
+}

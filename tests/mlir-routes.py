@@ -1,0 +1,90 @@
+"""mlir-routes.py TMP WHAT: tests/mlir-routes.sh's comparison.  Every call
+kept in TMP/in-process (--keep-tool-io) against the same call as a process:
+for fuzz its .sh run again (mlir-opt-22 on the .in), else the call of the
+same number in TMP/process.  Same status, same stdout bytes, same stderr
+unless it crashed; for the corpus also TMP/in-process.json against
+TMP/process.json, crashes' stderr blanked."""
+import json
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+tmp, what = sys.argv[1], sys.argv[2]
+ind = os.path.join(tmp, "in-process")
+prd = os.path.join(tmp, "process")
+
+
+def read(d, name):
+    with open(os.path.join(d, name), "rb") as f:
+        return f.read()
+
+
+def status(sh):
+    """The call's status from its .sh's first comment line."""
+    m = re.search(rb"\): (.*) after [0-9.]+ s\n", sh)
+    s = m.group(1).decode() if m else "?"
+    m = re.match(r"killed by signal (\d+)", s)
+    return "signal " + m.group(1) if m else s
+
+
+def compare(n):
+    want = status(read(ind, n + ".sh"))
+    if what == "fuzz":
+        p = subprocess.run(["sh", os.path.join(ind, n + ".sh")],
+                           capture_output=True)
+        rc = p.returncode
+        got = ("signal %d" % -rc if rc < 0 else
+               "signal %d" % (rc - 128) if rc > 128 else "exit %d" % rc)
+        out, err = p.stdout, p.stderr
+    else:
+        if not os.path.exists(os.path.join(prd, n + ".sh")):
+            return n, ["no such call as a process"]
+        got = status(read(prd, n + ".sh"))
+        out, err = read(prd, n + ".out"), read(prd, n + ".err")
+    bad = []
+    if got != want:
+        bad.append("%s in-process, %s as a process" % (want, got))
+    if out != read(ind, n + ".out"):
+        bad.append("stdout differs (%d bytes in-process, %d as a process)"
+                   % (len(read(ind, n + ".out")), len(out)))
+    if not got.startswith("signal") and err != read(ind, n + ".err"):
+        bad.append("stderr differs")
+    return n, bad
+
+
+names = sorted(f[:-3] for f in os.listdir(ind) if f.endswith(".sh"))
+if not names:
+    sys.exit("FAIL: no tool call kept")
+with ThreadPoolExecutor(2 if what == "fuzz" else 1) as ex:
+    diffs = [(n, b) for n, b in ex.map(compare, names) if b]
+for n, b in diffs[:20]:
+    print("DIFF %s: %s" % (n, "; ".join(b)))
+print("%d calls compared, %d differ" % (len(names), len(diffs)))
+if what != "fuzz" and len(os.listdir(prd)) != len(os.listdir(ind)):
+    print("the process route made %d calls, the in-process one %d"
+          % (len(os.listdir(prd)) // 4, len(names)))
+    diffs.append(("calls", []))
+
+
+def reports(f):
+    out = []
+    for line in open(f):
+        c = json.loads(line)
+        for r in c.get("runs") or []:
+            t = r.get("tool") or {}
+            if t.get("status", "").startswith("killed by signal"):
+                t["stderr"] = ""
+        out.append(json.dumps(c, sort_keys=True))
+    return out
+
+
+if what != "fuzz":
+    a = reports(os.path.join(tmp, "in-process.json"))
+    b = reports(os.path.join(tmp, "process.json"))
+    n = sum(x != y for x, y in zip(a, b)) + abs(len(a) - len(b))
+    print("%d cases, %d reports differ between the routes" % (len(a), n))
+    if n:
+        diffs.append(("reports", []))
+sys.exit(1 if diffs else 0)

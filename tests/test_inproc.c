@@ -1,0 +1,215 @@
+/* test_inproc.c: the in-process route of mlir-opt-22 (oracle/mlir/
+ * inproc.c): its answer is the process's, a worker that crashes or hangs
+ * mid-call is the tool's crash or timeout with the mlir-opt-22 command
+ * that reproduces it, and the next call gets a fresh worker.  The crash
+ * and the hang are the worker's test hooks (BUFDIFF_INPROC_CRASH, _HANG:
+ * a program holding that text).  Skipped (passes, says so) when bufdiff
+ * was built without libmlir-22-dev or mlir-opt-22 is not installed. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cases.h"
+#include "mlir.h"
+#include "testutil.h"
+
+static const char text[] =
+	"case: inproc\n"
+	"program: |\n"
+	"  func @main(%x: tensor<3xi32>) -> tensor<3xi32> {\n"
+	"    %y = add %x, %x : tensor<3xi32>\n"
+	"    %z = add %y, %x : tensor<3xi32>\n"
+	"    return %z\n"
+	"  }\n"
+	"inputs:\n"
+	"  x: [1, 2, 3]\n";
+
+static bool
+have_route(void)
+{
+	if (!inproc_available() || system("command -v mlir-opt-22 >/dev/null")) {
+		fprintf(stderr, "test_inproc: SKIP (no bufdiff_mlir.so or no "
+			"mlir-opt-22)\n");
+		return false;
+	}
+	return true;
+}
+
+/* The case named FILE (its export's locations name it: the hooks' text). */
+static Case *
+load(const char *file)
+{
+	Case *c = NULL;
+	Diag d;
+
+	if (case_parse(file, text, strlen(text), 0, &c, &d))
+		ck_abort_msg("case: %d:%d: %s", d.loc.line, d.loc.col, d.msg);
+	return c;
+}
+
+/* external_decide on the case named file through route r: rc, report t. */
+static int
+decide(MlirRoute r, const char *file, const ExternalOpts *o, ToolReport *t)
+{
+	const Strategy *s = strategy_parse("mlir");
+	Case *c = load(file);
+	Decisions ds = {0};
+	Diag err;
+	int rc;
+
+	inproc_set_route(r);
+	external_forget();
+	memset(t, 0, sizeof *t);
+	rc = external_decide(o, s, c, &ds, t, &err);
+	mem_free(t->decisions);
+	t->decisions = NULL;
+	decisions_free(&ds);
+	case_free(c);
+	return rc;
+}
+
+/* The answer text for the case, through route r. */
+static char *
+answer(MlirRoute r, const char *file)
+{
+	const Strategy *s = strategy_parse("mlir");
+	Case *c = load(file);
+	Arena *a = arena_new();
+	ExportMap map = {0};
+	Str b = {0}, cmd = {0};
+	ToolResult res;
+	Diag d;
+	char *in, *c1, *out;
+	int rc;
+
+	ck_assert_int_eq(mlir_export(c->prog, c->file, mlir_version(22), &b, a,
+				     &map, &d), 0);
+	in = str_take(&b);
+	external_command(NULL, s, &cmd);
+	c1 = str_take(&cmd);
+	if (r == ROUTE_INPROC)
+		rc = inproc_call(&(ToolCall){c1, in, strlen(in), 60, 0},
+				 "builtin.module(one-shot-bufferize{bufferize-"
+				 "function-boundaries test-analysis-only "
+				 "allow-return-allocs-from-loops})", NULL, &res);
+	else
+		rc = tool_run(c1, in, strlen(in), 60, &res);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_int_eq(res.status, TOOL_OK);
+	out = mem_strdup(res.out);
+	tool_result_free(&res);
+	mem_free(in);
+	mem_free(c1);
+	arena_free(a);
+	case_free(c);
+	return out;
+}
+
+START_TEST(same_answer)
+{
+	char *p, *q;
+
+	if (!have_route())
+		return;
+	p = answer(ROUTE_PROCESS, "same.yaml");
+	q = answer(ROUTE_INPROC, "same.yaml");
+	ck_assert_str_eq(p, q);
+	ck_assert_ptr_nonnull(strstr(q, "__inplace_operands_attr__"));
+	mem_free(p);
+	mem_free(q);
+	inproc_end();
+}
+END_TEST
+
+/* A worker killed mid-call: the tool's crash, its command mlir-opt-22's;
+ * then a fresh worker answers. */
+START_TEST(crash_then_fresh_worker)
+{
+	ToolReport t;
+
+	if (!have_route())
+		return;
+	inproc_end(); /* the hooks are read by a worker forked after this */
+	setenv("BUFDIFF_INPROC_CRASH", "crash-here", 1);
+	ck_assert_int_eq(decide(ROUTE_INPROC, "ok-first.yaml", NULL, &t), 0);
+	ck_assert_str_eq(t.status, "");
+	ck_assert_int_eq(decide(ROUTE_INPROC, "crash-here.yaml", NULL, &t), 1);
+	ck_assert_str_eq(t.status, "killed by signal 11 (SIGSEGV)");
+	ck_assert_str_eq(t.cmd, "bufdiff export crash-here.yaml --mlir-version "
+			 "22 | mlir-opt-22 '--one-shot-bufferize=bufferize-"
+			 "function-boundaries test-analysis-only allow-return-"
+			 "allocs-from-loops' --mlir-print-op-generic "
+			 "--mlir-print-debuginfo --mlir-print-local-scope");
+	ck_assert_int_eq(decide(ROUTE_INPROC, "ok-after.yaml", NULL, &t), 0);
+	ck_assert_str_eq(t.status, "");
+	unsetenv("BUFDIFF_INPROC_CRASH");
+	inproc_end();
+}
+END_TEST
+
+/* A worker that never answers: killed at --tool-timeout, then a fresh
+ * one answers. */
+START_TEST(hang_then_fresh_worker)
+{
+	ExternalOpts o = external_opts_default;
+	ToolReport t;
+
+	if (!have_route())
+		return;
+	o.timeout = 1.5;
+	inproc_end();
+	setenv("BUFDIFF_INPROC_HANG", "hang-here", 1);
+	ck_assert_int_eq(decide(ROUTE_INPROC, "hang-here.yaml", &o, &t), 1);
+	ck_assert_str_eq(t.status, "timed out after 1.5 s");
+	ck_assert_int_eq(decide(ROUTE_INPROC, "ok-later.yaml", &o, &t), 0);
+	ck_assert_str_eq(t.status, "");
+	unsetenv("BUFDIFF_INPROC_HANG");
+	inproc_end();
+}
+END_TEST
+
+/* The process route is taken when asked, and for another tool. */
+START_TEST(routes)
+{
+	MlirRoute r;
+
+	ck_assert_int_eq(inproc_route_parse("in-process", &r), 0);
+	ck_assert_int_eq(r, ROUTE_INPROC);
+	ck_assert_int_eq(inproc_route_parse("process", &r), 0);
+	ck_assert_int_eq(r, ROUTE_PROCESS);
+	ck_assert_int_eq(inproc_route_parse("auto", &r), 0);
+	ck_assert_int_eq(r, ROUTE_AUTO);
+	ck_assert_int_eq(inproc_route_parse("inprocess", &r), -1);
+	inproc_set_route(ROUTE_PROCESS);
+	ck_assert(!inproc_wanted("mlir-opt-22"));
+	inproc_set_route(ROUTE_INPROC);
+	ck_assert(inproc_wanted("mlir-opt-22"));
+	ck_assert(!inproc_wanted("mlir-opt-19"));
+	ck_assert(!inproc_wanted("mlir-opt-22 --x"));
+	inproc_set_route(ROUTE_AUTO);
+	ck_assert(inproc_wanted("mlir-opt-22") == inproc_available());
+}
+END_TEST
+
+static Suite *
+inproc_suite(void)
+{
+	Suite *s = suite_create("inproc");
+	TCase *tc = tcase_create("inproc");
+
+	tcase_add_test(tc, routes);
+	tcase_add_test(tc, same_answer);
+	tcase_add_test(tc, crash_then_fresh_worker);
+	tcase_add_test(tc, hang_then_fresh_worker);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	external_register();
+	return tu_run((Suite *[]){inproc_suite(), NULL});
+}
