@@ -1139,35 +1139,12 @@ out:
 	return rc;
 }
 
-/* Program `in`'s failure, from a batch's stderr: the tool's status and
- * the diagnostics that name the program (lines starting with `at`), as if
- * it had been asked alone (the nested modules are analysed apart). */
-static void
-remember_failure(const ExternalOpts *o, const Strategy *s, const char *in,
-		 const ToolResult *r, const char *at)
-{
-	Str b = {0};
-	char st[256];
-	char *err;
-
-	for (const char *p = r->err; p && *p;) {
-		size_t len = strcspn(p, "\n");
-		if (!strncmp(p, at, strlen(at))) {
-			str_put(&b, p, len);
-			str_puts(&b, "\n");
-		}
-		p += len + (p[len] == '\n');
-	}
-	if ((err = str_take(&b)))
-		remember(o, s, in, NULL, tool_status_str(r, st, sizeof st), err);
-	mem_free(err);
-}
-
 /* One batch call over in[0..n) (programs of files[0..n)).  When the tool
- * fails, the programs its stderr names (FILE:LINE:COL: error) get that
- * failure as their answer and the rest are asked again; when it names
- * none (a crash), the batch is halved.  A batch of one is left to the
- * program's own call. */
+ * fails, the programs its stderr names (FILE:LINE:COL: error) are left to
+ * their own call, whose stderr is the program's alone (a batch's notes
+ * print the op with the batch's value numbers), and the rest are asked
+ * again; when it names none (a crash), the batch is halved.  A batch of
+ * one is left to the program's own call. */
 static void
 ask_batch(const ExternalOpts *o, const Strategy *s, const char *cmd, char **in,
 	  const char **files, int n)
@@ -1215,10 +1192,8 @@ ask_batch(const ExternalOpts *o, const Strategy *s, const char *cmd, char **in,
 	for (int i = 0; i < n; i++) { /* move the programs not named first */
 		char at[512];
 		fmt_snprintf(at, sizeof at, "%s:", files[i]);
-		if (r.err && strstr(r.err, at)) {
-			remember_failure(o, s, in[i], &r, at);
+		if (r.err && strstr(r.err, at))
 			continue;
-		}
 		char *t = in[keep];
 		const char *f = files[keep];
 		in[keep] = in[i], files[keep] = files[i];
