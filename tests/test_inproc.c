@@ -189,7 +189,11 @@ START_TEST(routes)
 	ck_assert(!inproc_wanted("mlir-opt-19"));
 	ck_assert(!inproc_wanted("mlir-opt-22 --x"));
 	inproc_set_route(ROUTE_AUTO);
+#ifdef BUFDIFF_SANITIZED
+	ck_assert(!inproc_wanted("mlir-opt-22")); /* auto: the process */
+#else
 	ck_assert(inproc_wanted("mlir-opt-22") == inproc_available());
+#endif
 }
 END_TEST
 

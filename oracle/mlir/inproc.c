@@ -181,7 +181,15 @@ inproc_wanted(const char *tool)
 
 	if (r == ROUTE_PROCESS || !is_mlir_opt_22(tool))
 		return false;
+#ifdef BUFDIFF_SANITIZED
+	/* A sanitizer's malloc serves libMLIR in the worker too, and MLIR's
+	 * own memory bugs then do something else than in mlir-opt (a
+	 * SIGSEGV of mlir-opt-22 became a refusal): auto is the process,
+	 * in-process only when asked (tests/test_inproc.c). */
+	return r == ROUTE_INPROC;
+#else
 	return r == ROUTE_INPROC || inproc_available();
+#endif
 }
 
 /* ---- the worker's side */
@@ -305,11 +313,22 @@ serve(int fd, bool ok, RunFn run)
 static void __attribute__((noreturn))
 worker_main(int fd, const char *module)
 {
-	void *h = dlopen(module, RTLD_NOW | RTLD_LOCAL);
-	InitFn init = h ? (InitFn)(uintptr_t)dlsym(h, "bufdiff_mlir_init")
-			: NULL;
-	RunFn run = h ? (RunFn)(uintptr_t)dlsym(h, "bufdiff_mlir_run") : NULL;
-	bool ok = init && run && !init();
+	static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
+				    SIGTRAP, SIGSYS};
+	void *h;
+	InitFn init;
+	RunFn run;
+	bool ok;
+
+	/* A crash ends the server as it ends mlir-opt: LLVM's handlers
+	 * (installed by the module) chain to these, not to a sanitizer's,
+	 * which would turn a stack overflow's SIGSEGV into its SIGABRT. */
+	for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
+		signal(fatal[i], SIG_DFL);
+	h = dlopen(module, RTLD_NOW | RTLD_LOCAL);
+	init = h ? (InitFn)(uintptr_t)dlsym(h, "bufdiff_mlir_init") : NULL;
+	run = h ? (RunFn)(uintptr_t)dlsym(h, "bufdiff_mlir_run") : NULL;
+	ok = init && run && !init();
 
 	if (!ok)
 		serve(fd, false, NULL);
