@@ -5,6 +5,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 out=$tmp/out err=$tmp/err
+# need_native_22: exit 77 (ctest skip) without what `bufdiff native` runs
+need_native_22() {
+	if ! command -v mlir-opt-22 >/dev/null || ! command -v mlir-runner-22 >/dev/null ||
+	   ! ls /usr/lib/llvm-22/lib/libmlir_c_runner_utils.so* >/dev/null 2>&1; then
+		echo "SKIP: mlir-opt-22, mlir-runner-22 or its runtime libraries not installed"
+		exit 77
+	fi
+}
 fail() { echo "FAIL: $*"; cat "$out" "$err"; exit 1; }
 expect() { # want-exit cmd...
 	local want=$1

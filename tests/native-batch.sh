@@ -8,12 +8,8 @@
 # skip) without mlir-opt-22, mlir-runner-22 and the runtime libraries.
 set -u
 B=$1 S=$2
-if ! command -v mlir-opt-22 >/dev/null || ! command -v mlir-runner-22 >/dev/null ||
-   ! ls /usr/lib/llvm-22/lib/libmlir_c_runner_utils.so* >/dev/null 2>&1; then
-	echo "SKIP: mlir-opt-22, mlir-runner-22 or its runtime libraries not installed"
-	exit 77
-fi
 . "$S/tests/expect.sh"
+need_native_22
 
 mkdir set
 for c in mlir/cf-insert-in-later-block mlir/generate-insert-captured \

@@ -9,12 +9,8 @@
 # mlir-opt-22 and its runtime libraries.
 set -u
 B=$1 S=$2
-if ! command -v mlir-opt-22 >/dev/null || ! command -v mlir-runner-22 >/dev/null ||
-   ! ls /usr/lib/llvm-22/lib/libmlir_c_runner_utils.so* >/dev/null 2>&1; then
-	echo "SKIP: mlir-opt-22, mlir-runner-22 or its runtime libraries not installed"
-	exit 77
-fi
 . "$S/tests/expect.sh"
+need_native_22
 
 expect 0 "$B" native --allow-exec "$S/cases/seed/old-input-still-needed.yaml"
 has "native outputs (mlir-opt-22, One-Shot Bufferize):"
