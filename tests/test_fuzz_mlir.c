@@ -206,10 +206,15 @@ START_TEST(pipeline_batched_same_verdicts)
 	c0 = external_stats()->calls;
 	for (int i = 0; i < N; i++) {
 		seen_run(cases[i], &batched[i]);
-		nerr += batched[i].verdict == VERDICT_TOOL_ERROR;
+		/* every answer cached but the failures': each is asked
+		 * alone, for its own stderr (a batch's notes number values
+		 * the batch's way); in-process a batch is the programs' own
+		 * calls, and only a crash is asked again */
+		if (batched[i].verdict == VERDICT_TOOL_ERROR &&
+		    (!inproc_wanted("mlir-opt-22") ||
+		     !strncmp(batched[i].what, "killed by", 9)))
+			nerr++;
 	}
-	/* every answer cached but the failures': each is asked alone, for
-	 * its own stderr (a batch's notes number values the batch's way) */
 	ck_assert_int_eq(external_stats()->calls, c0 + nerr);
 	external_forget();
 	for (int i = 0; i < N; i++) {

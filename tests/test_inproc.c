@@ -197,6 +197,75 @@ START_TEST(routes)
 }
 END_TEST
 
+/* A batch (inproc_batch): each program answered as its own call, a
+ * failing one (exit 1, its own diagnostics) costing the others nothing,
+ * the request ending at a program the server dies on or that hangs. */
+static const char pipe1[] = "builtin.module(one-shot-bufferize{bufferize-"
+			    "function-boundaries test-analysis-only})";
+
+static ToolCall
+call_of(const char *in, double timeout)
+{
+	return (ToolCall){"mlir-opt-22", in, strlen(in), timeout, 0};
+}
+
+START_TEST(batch_answers_each)
+{
+	const char *in[] = {
+		"func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+		"  return %x : tensor<4xf32>\n}\n",
+		"func.func @g() {\n  %0 = nosuch.op : i32\n  return\n}\n",
+		"func.func @h(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+		"  return %x : tensor<4xf32> // crash-here\n}\n",
+		"func.func @k() {\n  return\n}\n",
+		"func.func @m() {\n  return // hang-here\n}\n",
+	};
+	ToolCall c[5];
+	ToolResult r[5], one;
+	int k;
+
+	if (!have_route())
+		return;
+	inproc_end();
+	setenv("BUFDIFF_INPROC_CRASH", "crash-here", 1);
+	setenv("BUFDIFF_INPROC_HANG", "hang-here", 1);
+	for (int i = 0; i < 5; i++)
+		c[i] = call_of(in[i], i == 4 ? 1.5 : 60);
+	ck_assert_int_eq(inproc_batch(c, 5, pipe1, NULL, r, &k), 0);
+	ck_assert_int_eq(k, 2);
+	ck_assert_int_eq(r[0].status, TOOL_OK);
+	ck_assert_int_eq(r[1].status, TOOL_EXIT);
+	ck_assert_int_eq(r[1].code, 1);
+	ck_assert_int_eq(r[2].status, TOOL_SIGNAL);
+	ck_assert_int_eq(r[2].code, SIGSEGV);
+	/* the same answers as each program's own call */
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(inproc_call(&c[i], pipe1, NULL, &one), 0);
+		ck_assert_int_eq(one.status, r[i].status);
+		ck_assert_str_eq(one.out, r[i].out);
+		ck_assert_str_eq(one.err, r[i].err);
+		tool_result_free(&one);
+	}
+	ck_assert_ptr_nonnull(strstr(r[1].err, "<stdin>:2:"));
+	for (int i = 0; i < 3; i++)
+		tool_result_free(&r[i]);
+	/* the rest in the next request: the hang times out, alone */
+	ck_assert_int_eq(inproc_batch(c + 3, 2, pipe1, NULL, r + 3, &k), 0);
+	ck_assert_int_eq(k, 1);
+	ck_assert_int_eq(r[3].status, TOOL_OK);
+	ck_assert_int_eq(r[4].status, TOOL_TIMEOUT);
+	tool_result_free(&r[3]);
+	tool_result_free(&r[4]);
+	ck_assert_int_eq(inproc_batch(c, 1, pipe1, NULL, r, &k), 0);
+	ck_assert_int_eq(k, 1);
+	ck_assert_int_eq(r[0].status, TOOL_OK);
+	tool_result_free(&r[0]);
+	unsetenv("BUFDIFF_INPROC_CRASH");
+	unsetenv("BUFDIFF_INPROC_HANG");
+	inproc_end();
+}
+END_TEST
+
 static Suite *
 inproc_suite(void)
 {
@@ -207,6 +276,7 @@ inproc_suite(void)
 	tcase_add_test(tc, same_answer);
 	tcase_add_test(tc, crash_then_fresh_worker);
 	tcase_add_test(tc, hang_then_fresh_worker);
+	tcase_add_test(tc, batch_answers_each);
 	suite_add_tcase(s, tc);
 	return s;
 }

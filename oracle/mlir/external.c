@@ -376,6 +376,28 @@ tool_error(ToolReport *t, const char *fmt, ...)
 	return 1;
 }
 
+/* Cache what the call r said about in: its answer, or its failure. */
+static void
+remember_result(const ExternalOpts *o, const Strategy *s, const char *in,
+		const ToolResult *r)
+{
+	char st[256], err[1024];
+
+	if (r->status == TOOL_OK && memchr(r->out, 0, r->nout)) {
+		/* the answer is read as a C string: a NUL would cut it
+		 * short, unseen */
+		Loc at = yl_offset_loc(r->out, strlen(r->out));
+		fmt_snprintf(st, sizeof st, "answer: %d:%d: NUL byte in the "
+			     "answer", at.line, at.col);
+		remember(o, s, in, NULL, st, "");
+	} else if (r->status == TOOL_OK) {
+		remember(o, s, in, r->out, NULL, NULL);
+	} else {
+		remember(o, s, in, NULL, tool_status_str(r, st, sizeof st),
+			 tool_stderr_head(r, 8, err, sizeof err));
+	}
+}
+
 /* The tool's answer to `in`: from the cache, or by running it (and then
  * cached, failures too, not an interrupted call).  0 with *answer (owned
  * by the cache) and *deadline, by when it must be read (the call's time
@@ -405,22 +427,7 @@ ask(const ExternalOpts *o, const Strategy *s, const char *in,
 			tool_result_free(&r);
 			return 1;
 		}
-		if (r.status == TOOL_OK && memchr(r.out, 0, r.nout)) {
-			/* the answer is read as a C string: a NUL would cut
-			 * it short, unseen */
-			Loc at = yl_offset_loc(r.out, strlen(r.out));
-			char st[256];
-			fmt_snprintf(st, sizeof st, "answer: %d:%d: NUL byte in the "
-				 "answer", at.line, at.col);
-			remember(o, s, in, NULL, st, "");
-		} else if (r.status == TOOL_OK) {
-			remember(o, s, in, r.out, NULL, NULL);
-		} else {
-			char st[256], err[1024];
-			remember(o, s, in, NULL,
-				 tool_status_str(&r, st, sizeof st),
-				 tool_stderr_head(&r, 8, err, sizeof err));
-		}
+		remember_result(o, s, in, &r);
 		tool_result_free(&r);
 		if (!(a = answer_get(o, s, in)))
 			return -1;
@@ -1139,6 +1146,60 @@ out:
 	return rc;
 }
 
+/* In-process, a batch is the programs' own calls in one request
+ * (inproc_batch): each answer (or failure) is cached as its own call's,
+ * and a program the server died on or that ran out of time is left to
+ * its own call (the rest go on in the next request).  0 done; 1 when the
+ * route is not in-process (the batch of nested modules then). */
+static int
+ask_inproc(const ExternalOpts *o, const Strategy *s, char **in, int n)
+{
+	char *pipe = NULL, *cmd = NULL;
+	ToolCall *c = NULL;
+	ToolResult *r = NULL;
+	Str b = {0};
+	int rc = 1;
+
+	if ((s->kind != STRAT_MLIR && s->kind != STRAT_NATIVE &&
+	     s->kind != STRAT_PIPELINE) || !inproc_wanted(s->arg) ||
+	    !(pipe = pass_pipeline(o, s, false)))
+		return 1;
+	external_command(o, s, &b);
+	cmd = str_take(&b);
+	c = mem_calloc((size_t)n, sizeof *c);
+	r = mem_calloc((size_t)n, sizeof *r);
+	for (int i = 0; cmd && c && i < n; i++)
+		c[i] = (ToolCall){cmd, in[i], strlen(in[i]), opts(o)->timeout, 0};
+	for (int done = 0; cmd && c && r && done < n;) {
+		int k;
+		rc = inproc_batch(c + done, n - done, pipe, opts(o)->workdir,
+				  r + done, &k);
+		if (rc)
+			break;
+		stats.batched += n - done;
+		stats.calls++; /* one request */
+		for (int i = done; i < done + k; i++) {
+			stats.seconds += r[i].seconds;
+			remember_result(o, s, in[i], &r[i]);
+			tool_result_free(&r[i]);
+		}
+		done += k;
+		if (done < n) {
+			bool stop = r[done].status == TOOL_INTERRUPTED;
+			stats.seconds += r[done].seconds;
+			tool_result_free(&r[done]);
+			done++;
+			if (stop) /* each program's own call says so */
+				break;
+		}
+	}
+	mem_free(pipe);
+	mem_free(cmd);
+	mem_free(c);
+	mem_free(r);
+	return rc > 0 ? 1 : 0;
+}
+
 /* One batch call over in[0..n) (programs of files[0..n)).  When the tool
  * fails, the programs its stderr names (FILE:LINE:COL: error) are left to
  * their own call, whose stderr is the program's alone (a batch's notes
@@ -1155,7 +1216,7 @@ ask_batch(const ExternalOpts *o, const Strategy *s, const char *cmd, char **in,
 	double deadline;
 	int keep = 0;
 
-	if (n < 2)
+	if (n < 2 || !ask_inproc(o, s, in, n))
 		return;
 	str_puts(&b, "module {\n");
 	for (int i = 0; i < n; i++) {

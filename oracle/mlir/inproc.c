@@ -15,8 +15,16 @@
  *   answer    "BDMA", i32 exit status (-1: the module would not load),
  *             u64 stdout bytes, u64 stderr bytes, then the two texts;
  *             or "BDMX", the signal that killed the server (below), 0, 0
+ *   batch     "BDMB", as "BDMQ" but its program bytes hold many programs,
+ *             each a u64 length, the text and a NUL; each is answered in
+ *             order ("BDMA") as its own "BDMQ" would be
  *
- * The answer is what mlir-opt-22 prints (inproc_mlir.c).  A call runs
+ * The answer is what mlir-opt-22 prints (inproc_mlir.c).  A batch is many
+ * calls in one request (inproc_batch): no program's answer depends on the
+ * others', a program the server dies on ends the request there (its
+ * "BDMX" says which: the first unanswered), and a program that fails
+ * costs nothing to the rest (mlir-opt's --split-input-file-like batches
+ * of nested modules stop at the first failure).  A call runs
  * under the tool's time limit: past it, the worker is killed (and the
  * next call forks a fresh one); a worker killed by a signal is the tool
  * killed by it.  Its process group is the running tool's for stop.h, so
@@ -269,6 +277,40 @@ answer(int fd, int status, const char *out, size_t nout, const char *err,
 		_exit(0);
 }
 
+/* One program's call: run it, answer. */
+static void
+serve_one(int fd, RunFn run, const char *pipe, const char *dir,
+	  const char *in, size_t nin)
+{
+	char *out, *err;
+	size_t nout, nerr;
+	int st;
+
+	test_hooks(in);
+	st = run(pipe, in, nin, dir, &out, &nout, &err, &nerr);
+	answer(fd, st, out, nout, err, nerr); /* the module's buffers */
+}
+
+/* A "BDMB" request's programs in[0..n), each answered; false when they
+ * are not as the protocol says. */
+static bool
+serve_many(int fd, RunFn run, const char *pipe, const char *dir,
+	   const char *in, size_t n)
+{
+	for (size_t off = 0; off < n;) {
+		uint64_t len;
+		if (n - off < sizeof len)
+			return false;
+		memcpy(&len, in + off, sizeof len);
+		off += sizeof len;
+		if (len >= n - off || in[off + len])
+			return false;
+		serve_one(fd, run, pipe, dir, in + off, (size_t)len);
+		off += (size_t)len + 1;
+	}
+	return true;
+}
+
 /* Answer requests until the socket closes (ok: the module loaded; else
  * say why once and end). */
 static void __attribute__((noreturn))
@@ -277,9 +319,12 @@ serve(int fd, bool ok, RunFn run)
 	for (;;) {
 		Req q;
 		char *buf;
-		if (!read_all(fd, &q, sizeof q) || memcmp(q.magic, "BDMQ", 4) ||
+		bool many;
+		if (!read_all(fd, &q, sizeof q) ||
+		    (memcmp(q.magic, "BDMQ", 4) && memcmp(q.magic, "BDMB", 4)) ||
 		    !(buf = malloc(q.npipe + q.ndir + q.nin + 3)))
 			_exit(0);
+		many = !memcmp(q.magic, "BDMB", 4);
 		char *pipe = buf, *dir = pipe + q.npipe + 1,
 		     *in = dir + q.ndir + 1;
 		if (!read_all(fd, pipe, q.npipe) || !read_all(fd, dir, q.ndir) ||
@@ -291,12 +336,11 @@ serve(int fd, bool ok, RunFn run)
 			answer(fd, -1, "", 0, why ? why : "", why ? strlen(why) : 0);
 			_exit(0);
 		}
-		test_hooks(in);
-		char *out, *err;
-		size_t nout, nerr;
-		int st = run(pipe, in, q.nin, q.ndir ? dir : NULL, &out, &nout,
-			     &err, &nerr);
-		answer(fd, st, out, nout, err, nerr); /* the module's buffers */
+		if (!many)
+			serve_one(fd, run, pipe, q.ndir ? dir : NULL, in, q.nin);
+		else if (!serve_many(fd, run, pipe, q.ndir ? dir : NULL, in,
+				     q.nin))
+			_exit(0);
 		free(buf);
 	}
 }
@@ -556,29 +600,28 @@ recv_by(void *p, size_t n, double deadline, Str *e)
 	return 0;
 }
 
-/* Send the request; false when the worker is gone. */
+/* Send the request (magic "BDMQ" or "BDMB"); false when the worker is
+ * gone. */
 static bool
-send_request(const char *pipeline, const char *dir, const char *in,
-	     size_t nin)
+send_request(const char *magic, const char *pipeline, const char *dir,
+	     const char *in, size_t nin)
 {
-	Req q = {{'B', 'D', 'M', 'Q'}, (uint32_t)strlen(pipeline),
-		 (uint32_t)strlen(dir), nin};
+	Req q = {{magic[0], magic[1], magic[2], magic[3]},
+		 (uint32_t)strlen(pipeline), (uint32_t)strlen(dir), nin};
 
 	return write_all(w.fd, &q, sizeof q) &&
 	       write_all(w.fd, pipeline, q.npipe) &&
 	       write_all(w.fd, dir, q.ndir) && write_all(w.fd, in, nin);
 }
 
-/* The call as the worker answered it, or why not: fills r. */
+/* The next answer as the worker gave it, or why none (st: the request
+ * could not be sent): fills r. */
 static void
-call_worker(const char *pipeline, const char *dir, const char *in, size_t nin,
-	    double deadline, ToolResult *r, Str *out, Str *err)
+recv_answer(int st, double deadline, ToolResult *r, Str *out, Str *err)
 {
 	Ans a;
-	int st = 0, ws;
+	int ws;
 
-	if (!send_request(pipeline, dir ? dir : "", in, nin))
-		st = TOOL_SIGNAL;
 	if (!st)
 		st = recv_by(&a, sizeof a, deadline, err);
 	if (!st && !memcmp(a.magic, "BDMX", 4)) {
@@ -625,52 +668,162 @@ call_worker(const char *pipeline, const char *dir, const char *in, size_t nin,
 	}
 }
 
-int
-inproc_call(const ToolCall *c, const char *pipeline, const char *dir,
-	    ToolResult *r)
+/* r as a call of c fills it, before its answer. */
+static void
+result_init(const ToolCall *c, ToolResult *r)
 {
-	Str out = {0}, err = {0};
-	double start = tool_now();
-
 	memset(r, 0, sizeof *r);
 	r->timeout = c->timeout;
 	r->out_cap = c->out_cap ? c->out_cap : TOOL_OUT_CAP;
 	r->err_cap = r->out_cap < TOOL_ERR_CAP ? r->out_cap : TOOL_ERR_CAP;
+}
+
+/* A live worker for a call: 0; 1 when the route cannot run (the module
+ * would not load: then never again in this process); TOOL_INTERRUPTED
+ * when a signal came. */
+static int
+worker_ready(void)
+{
 	if (w.owner != getpid()) {
 		worker_forget(); /* a fork's copy of the parent's worker */
 		w.owner = getpid();
 	}
 	if (w.broken)
 		return 1;
-	if (stop_signal()) {
-		r->status = TOOL_INTERRUPTED;
-		r->code = stop_signal();
-	} else if (!w.pid && worker_start()) {
+	if (stop_signal())
+		return TOOL_INTERRUPTED;
+	if (!w.pid && worker_start()) {
 		w.broken = true;
 		return 1;
-	} else {
-		stop_tool(w.pid);
-		call_worker(pipeline, dir, c->in, c->nin, start + c->timeout, r,
-			    &out, &err);
-		stop_tool(0);
-		if (r->status == TOOL_EXIT && r->code == -1) {
-			/* the module did not load: the process route */
-			w.broken = true;
-			worker_kill(NULL);
-			str_free(&out);
-			str_free(&err);
-			return 1;
-		}
 	}
+	return 0;
+}
+
+/* The module did not load (its answer says -1): the process route from
+ * now on.  True then. */
+static bool
+module_broken(const ToolResult *r)
+{
+	if (r->status != TOOL_EXIT || r->code != -1)
+		return false;
+	w.broken = true;
+	worker_kill(NULL);
+	return true;
+}
+
+/* r's texts from out and err, its time since start, kept (--keep-tool-io)
+ * as c's: 0, -1 out of memory. */
+static int
+result_finish(const ToolCall *c, ToolResult *r, Str *out, Str *err,
+	      double start)
+{
 	r->seconds = tool_now() - start;
-	r->nout = out.len;
-	r->nerr = err.len;
-	r->out = str_take(&out);
-	r->err = str_take(&err);
+	r->nout = out->len;
+	r->nerr = err->len;
+	r->out = str_take(out);
+	r->err = str_take(err);
 	if (!r->out || !r->err) {
 		tool_result_free(r);
 		return -1;
 	}
 	tool_keep(c, r);
 	return 0;
+}
+
+int
+inproc_call(const ToolCall *c, const char *pipeline, const char *dir,
+	    ToolResult *r)
+{
+	Str out = {0}, err = {0};
+	double start = tool_now();
+	int ready;
+
+	result_init(c, r);
+	if ((ready = worker_ready()) == 1)
+		return 1;
+	if (ready) {
+		r->status = TOOL_INTERRUPTED;
+		r->code = stop_signal();
+	} else {
+		bool sent;
+		stop_tool(w.pid);
+		sent = send_request("BDMQ", pipeline, dir ? dir : "", c->in,
+				    c->nin);
+		recv_answer(sent ? 0 : TOOL_SIGNAL, start + c->timeout, r,
+			    &out, &err);
+		stop_tool(0);
+		if (module_broken(r)) {
+			str_free(&out);
+			str_free(&err);
+			return 1;
+		}
+	}
+	return result_finish(c, r, &out, &err, start);
+}
+
+/* The "BDMB" request's program bytes for c[0..n): NULL out of memory. */
+static char *
+batch_text(const ToolCall *c, int n, size_t *len)
+{
+	Str b = {0};
+
+	for (int i = 0; i < n; i++) {
+		uint64_t k = c[i].nin;
+		str_put(&b, (const char *)&k, sizeof k);
+		str_put(&b, c[i].in ? c[i].in : "", c[i].nin);
+		str_put(&b, "", 1);
+	}
+	*len = b.len;
+	return str_take(&b);
+}
+
+int
+inproc_batch(const ToolCall *c, int n, const char *pipeline, const char *dir,
+	     ToolResult *r, int *answered)
+{
+	double start = tool_now();
+	char *text;
+	size_t len;
+	bool sent;
+	int ready, rc = 0;
+
+	*answered = 0;
+	if (n <= 0)
+		return 0;
+	if ((ready = worker_ready()) == 1)
+		return 1;
+	if (ready) {
+		Str out = {0}, err = {0};
+		result_init(&c[0], &r[0]);
+		r[0].status = TOOL_INTERRUPTED;
+		r[0].code = stop_signal();
+		return result_finish(&c[0], &r[0], &out, &err, start);
+	}
+	if (!(text = batch_text(c, n, &len)))
+		return -1;
+	stop_tool(w.pid);
+	sent = send_request("BDMB", pipeline, dir ? dir : "", text, len);
+	mem_free(text);
+	for (int i = 0; i < n && !rc; i++) {
+		Str out = {0}, err = {0};
+		result_init(&c[i], &r[i]);
+		/* each program has the time of its own call, from the
+		 * answer before it */
+		recv_answer(sent ? 0 : TOOL_SIGNAL, start + c[i].timeout, &r[i],
+			    &out, &err);
+		if (!i && module_broken(&r[0])) {
+			str_free(&out);
+			str_free(&err);
+			rc = 1;
+			break;
+		}
+		if ((rc = result_finish(&c[i], &r[i], &out, &err, start)))
+			break;
+		start = tool_now();
+		if (r[i].status != TOOL_OK && r[i].status != TOOL_EXIT)
+			break; /* the request ends there */
+		++*answered;
+	}
+	stop_tool(0);
+	return rc;
 }
