@@ -17,6 +17,11 @@ for f in README.md docs/cli.md docs/report.schema.json cases/seed/old-input-stil
 	bufferizer/external/single-use.py tests/tools/free-in-branch.sh; do
 	[ -f "$D/$f" ] || fail "not installed: $f"
 done
+# the in-process route's module and its worker, beside each other
+if [ -e "$BUILD/bufdiff_mlir.so" ]; then
+	[ -f "$t/p/lib/bufdiff/bufdiff_mlir.so" ] || fail "not installed: lib/bufdiff/bufdiff_mlir.so"
+	[ -x "$t/p/lib/bufdiff/bufdiff-mlir" ] || fail "not installed: lib/bufdiff/bufdiff-mlir"
+fi
 # every relative link of the installed pages resolves in the install
 python3 - "$D" <<'PY' || exit 1
 import os, re, sys

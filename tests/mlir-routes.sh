@@ -8,10 +8,11 @@
 # the corpus, the JSON reports of both routes must be the same too (but
 # for crashes' stderr).
 #   usage: mlir-routes.sh BUFDIFF SRCDIR corpus|pipeline|fuzz [COUNT]
-# corpus: `check cases --strategy mlir:mlir-opt-22`; pipeline: the same
-# with mlir-pipeline; fuzz: `fuzz --strategy mlir` on COUNT (10000)
-# programs (batches of 64, failing ones halved: the same calls in both
-# routes).  Skipped (77) without mlir-opt-22, python3, or the in-process
+# corpus: `check cases --strategy mlir:mlir-opt-22` (in-process in
+# batches of 64: each program's own call in one request; the process route
+# each program alone, the same calls); pipeline: the same with
+# mlir-pipeline; fuzz: `fuzz --strategy mlir` on COUNT (10000) programs,
+# each call kept in-process replayed as a process.  Skipped (77) without mlir-opt-22, python3, or the in-process
 # route (a build without libmlir-22-dev).
 set -euo pipefail
 bufdiff=$1 src=$2 what=$3 count=${4:-10000}
@@ -30,9 +31,10 @@ case $what in
 corpus|pipeline)
 	kind=mlir; [ "$what" = pipeline ] && kind=mlir-pipeline
 	for route in in-process process; do
-		rc=0
+		rc=0 batch=64
+		[ $route = process ] && batch=1 # each program's own call
 		BUFDIFF_MLIR_ROUTE=$route "$bufdiff" check cases --trust cases \
-			--strategy "$kind:mlir-opt-22" --json \
+			--strategy "$kind:mlir-opt-22" --json --tool-batch $batch \
 			--keep-tool-io "$tmp/$route" >"$tmp/$route.json" 2>/dev/null || rc=$?
 		[ $rc -le 1 ] || { echo "FAIL: check ($route) exited $rc"; exit 1; }
 	done

@@ -1152,7 +1152,8 @@ out:
  * its own call (the rest go on in the next request).  0 done; 1 when the
  * route is not in-process (the batch of nested modules then). */
 static int
-ask_inproc(const ExternalOpts *o, const Strategy *s, char **in, int n)
+ask_inproc(const ExternalOpts *o, const Strategy *s, char **in,
+	   const char **labels, int n)
 {
 	char *pipe = NULL, *cmd = NULL;
 	ToolCall *c = NULL;
@@ -1172,8 +1173,8 @@ ask_inproc(const ExternalOpts *o, const Strategy *s, char **in, int n)
 		c[i] = (ToolCall){cmd, in[i], strlen(in[i]), opts(o)->timeout, 0};
 	for (int done = 0; cmd && c && r && done < n;) {
 		int k;
-		rc = inproc_batch(c + done, n - done, pipe, opts(o)->workdir,
-				  r + done, &k);
+		rc = inproc_batch(c + done, labels + done, n - done, pipe,
+				  opts(o)->workdir, r + done, &k);
 		if (rc)
 			break;
 		stats.batched += n - done;
@@ -1216,7 +1217,7 @@ ask_batch(const ExternalOpts *o, const Strategy *s, const char *cmd, char **in,
 	double deadline;
 	int keep = 0;
 
-	if (n < 2 || !ask_inproc(o, s, in, n))
+	if (n < 2)
 		return;
 	str_puts(&b, "module {\n");
 	for (int i = 0; i < n; i++) {
@@ -1286,32 +1287,37 @@ external_prefill(const ExternalOpts *o, const Strategy *s, Case *const *cases,
 {
 	char **in = mem_calloc((size_t)n + 1, sizeof *in);
 	const char **files = mem_calloc((size_t)n + 1, sizeof *files);
+	const char **labels = mem_calloc((size_t)n + 1, sizeof *labels);
 	char *cmd;
 	int m = 0;
 
 	if (exec_kind(s)) { /* exec-batch:, exec-stream: (exec_batch.c) */
 		mem_free(in);
 		mem_free(files);
+		mem_free(labels);
 		return s->flags & STRAT_BATCH ? exec_prefill(o, s, cases, n) : 0;
 	}
 	cmd = s->flags & STRAT_BATCH ? batch_command(o, s) : NULL;
 
-	if (in && files && cmd)
+	if (in && files && labels && cmd)
 		for (int i = 0; i < n; i++) {
 			char *t = external_input(o, s, cases[i]);
 			if (t && !answer_get(o, s, t)) {
 				files[m] = cases[i]->file;
+				labels[m] = cases[i]->name ? cases[i]->name
+							   : cases[i]->file;
 				in[m++] = t;
 			} else {
 				mem_free(t);
 			}
 		}
-	if (cmd)
+	if (cmd && m > 1 && ask_inproc(o, s, in, labels, m))
 		ask_batch(o, s, cmd, in, files, m);
 	for (int i = 0; i < m; i++)
 		mem_free(in[i]);
 	mem_free(in);
 	mem_free(files);
+	mem_free(labels);
 	mem_free(cmd);
 	return m;
 }

@@ -5,10 +5,11 @@
  * program, run a pass pipeline and print the result; as a process that is
  * mostly start-up (loading libMLIR, registering every dialect and pass).
  * Here the same work is done by a worker process that holds one
- * long-lived MLIR context: forked lazily on the first call (one per
- * bufdiff process, so one per -j worker), it dlopen()s bufdiff_mlir.so
- * (inproc_mlir.c, libMLIR's C API) and its server (a fork: worker_main)
- * answers requests over a socket:
+ * long-lived MLIR context: started lazily on the first call (one per
+ * bufdiff process, so one per -j worker) as its own executable,
+ * bufdiff-mlir (inproc_worker.c, never built with the sanitizers), it
+ * dlopen()s bufdiff_mlir.so (inproc_mlir.c, libMLIR's C API) and its
+ * server (a fork) answers requests over a socket:
  *
  *   request   "BDMQ", u32 pipeline bytes, u32 dir bytes, u64 program
  *             bytes, then the three texts
@@ -34,7 +35,6 @@
  * is the call's stderr.
  */
 #define _GNU_SOURCE /* close_range */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -53,9 +53,13 @@
 
 #include "mlir.h"
 #include "stop.h"
+#include "inproc_proto.h"
 
 #ifndef BUFDIFF_MLIR_MODULE
 #define BUFDIFF_MLIR_MODULE ""  /* built without libmlir-22-dev */
+#endif
+#ifndef BUFDIFF_MLIR_WORKER
+#define BUFDIFF_MLIR_WORKER ""
 #endif
 #ifndef BUFDIFF_MLIR_INSTALLED
 #define BUFDIFF_MLIR_INSTALLED "lib/bufdiff/bufdiff_mlir.so"
@@ -134,10 +138,34 @@ module_path(void)
 	return found > 0 ? path : NULL;
 }
 
+/* The worker executable (inproc_worker.c): BUFDIFF_MLIR_WORKER in the
+ * environment, the build tree's, or the one beside the installed module;
+ * NULL when none is there. */
+static const char *
+worker_path(void)
+{
+	static char path[PATH_MAX];
+	const char *e = getenv("BUFDIFF_MLIR_WORKER"), *m;
+	char *slash;
+
+	if (e && *e)
+		return access(e, X_OK) ? NULL : e;
+	if (*BUFDIFF_MLIR_WORKER && !access(BUFDIFF_MLIR_WORKER, X_OK))
+		return BUFDIFF_MLIR_WORKER;
+	if (!(m = module_path()))
+		return NULL;
+	fmt_snprintf(path, sizeof path, "%s", m);
+	if (!(slash = strrchr(path, '/')))
+		return NULL;
+	fmt_snprintf(slash + 1, sizeof path - (size_t)(slash + 1 - path),
+		     "bufdiff-mlir");
+	return access(path, X_OK) ? NULL : path;
+}
+
 bool
 inproc_available(void)
 {
-	return module_path() != NULL;
+	return module_path() != NULL && worker_path() != NULL;
 }
 
 /* cmd's path: itself with a '/', else found in PATH; realpath'ed.  False
@@ -189,212 +217,7 @@ inproc_wanted(const char *tool)
 
 	if (r == ROUTE_PROCESS || !is_mlir_opt_22(tool))
 		return false;
-#ifdef BUFDIFF_SANITIZED
-	/* A sanitizer's malloc serves libMLIR in the worker too, and MLIR's
-	 * own memory bugs then do something else than in mlir-opt (a
-	 * SIGSEGV of mlir-opt-22 became a refusal): auto is the process,
-	 * in-process only when asked (tests/test_inproc.c). */
-	return r == ROUTE_INPROC;
-#else
 	return r == ROUTE_INPROC || inproc_available();
-#endif
-}
-
-/* ---- the worker's side */
-
-/* All n bytes read into p (out false) or written from it (send: no
- * SIGPIPE), EINTR retried; false at EOF or an error. */
-static bool
-io_all(int fd, void *p, size_t n, bool out)
-{
-	char *c = p;
-
-	while (n) {
-		ssize_t k = out ? send(fd, c, n, MSG_NOSIGNAL) : read(fd, c, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		c += k, n -= (size_t)k;
-	}
-	return true;
-}
-
-static bool
-read_all(int fd, void *p, size_t n)
-{
-	return io_all(fd, p, n, false);
-}
-
-static bool
-write_all(int fd, const void *p, size_t n)
-{
-	return io_all(fd, (void *)p, n, true);
-}
-
-typedef struct Req {
-	char magic[4];
-	uint32_t npipe, ndir;
-	uint64_t nin;
-} Req;
-
-typedef struct Ans {
-	char magic[4];
-	int32_t status;
-	uint64_t nout, nerr;
-} Ans;
-
-typedef int (*InitFn)(void);
-typedef int (*RunFn)(const char *, const char *, size_t, const char *,
-		     char **, size_t *, char **, size_t *);
-
-/* Test hooks (tests/test_inproc.c): a program holding the text of
- * BUFDIFF_INPROC_CRASH kills the worker with SIGSEGV, one holding
- * BUFDIFF_INPROC_HANG makes it sleep (a tool that never answers). */
-static void
-test_hooks(const char *in)
-{
-	const char *c = getenv("BUFDIFF_INPROC_CRASH");
-	const char *h = getenv("BUFDIFF_INPROC_HANG");
-
-	if (c && *c && strstr(in, c)) {
-		signal(SIGSEGV, SIG_DFL); /* not LLVM's, nor a sanitizer's */
-		raise(SIGSEGV);
-	}
-	if (h && *h && strstr(in, h))
-		for (;;)
-			pause();
-}
-
-static void
-answer(int fd, int status, const char *out, size_t nout, const char *err,
-       size_t nerr)
-{
-	Ans a = {{'B', 'D', 'M', 'A'}, status, nout, nerr};
-
-	if (!write_all(fd, &a, sizeof a) || !write_all(fd, out, nout) ||
-	    !write_all(fd, err, nerr))
-		_exit(0);
-}
-
-/* One program's call: run it, answer. */
-static void
-serve_one(int fd, RunFn run, const char *pipe, const char *dir,
-	  const char *in, size_t nin)
-{
-	char *out, *err;
-	size_t nout, nerr;
-	int st;
-
-	test_hooks(in);
-	st = run(pipe, in, nin, dir, &out, &nout, &err, &nerr);
-	answer(fd, st, out, nout, err, nerr); /* the module's buffers */
-}
-
-/* A "BDMB" request's programs in[0..n), each answered; false when they
- * are not as the protocol says. */
-static bool
-serve_many(int fd, RunFn run, const char *pipe, const char *dir,
-	   const char *in, size_t n)
-{
-	for (size_t off = 0; off < n;) {
-		uint64_t len;
-		if (n - off < sizeof len)
-			return false;
-		memcpy(&len, in + off, sizeof len);
-		off += sizeof len;
-		if (len >= n - off || in[off + len])
-			return false;
-		serve_one(fd, run, pipe, dir, in + off, (size_t)len);
-		off += (size_t)len + 1;
-	}
-	return true;
-}
-
-/* Answer requests until the socket closes (ok: the module loaded; else
- * say why once and end). */
-static void __attribute__((noreturn))
-serve(int fd, bool ok, RunFn run)
-{
-	for (;;) {
-		Req q;
-		char *buf;
-		bool many;
-		if (!read_all(fd, &q, sizeof q) ||
-		    (memcmp(q.magic, "BDMQ", 4) && memcmp(q.magic, "BDMB", 4)) ||
-		    !(buf = malloc(q.npipe + q.ndir + q.nin + 3)))
-			_exit(0);
-		many = !memcmp(q.magic, "BDMB", 4);
-		char *pipe = buf, *dir = pipe + q.npipe + 1,
-		     *in = dir + q.ndir + 1;
-		if (!read_all(fd, pipe, q.npipe) || !read_all(fd, dir, q.ndir) ||
-		    !read_all(fd, in, q.nin))
-			_exit(0);
-		pipe[q.npipe] = dir[q.ndir] = in[q.nin] = 0;
-		if (!ok) {
-			const char *why = dlerror();
-			answer(fd, -1, "", 0, why ? why : "", why ? strlen(why) : 0);
-			_exit(0);
-		}
-		if (!many)
-			serve_one(fd, run, pipe, q.ndir ? dir : NULL, in, q.nin);
-		else if (!serve_many(fd, run, pipe, q.ndir ? dir : NULL, in,
-				     q.nin))
-			_exit(0);
-		free(buf);
-	}
-}
-
-/*
- * The worker: load the module and make the context once, then fork the
- * server that answers.  A server that dies of a signal (MLIR crashed on a
- * program) is replaced by a fork of this loaded process, which costs a
- * fork, not a dlopen and a registration (a fuzz campaign's crashing
- * programs are asked about again and again while their batch is halved):
- * the worker sends "BDMX" and the signal as the call's answer.  A server
- * that ends (the socket closed) ends the worker.
- */
-static void __attribute__((noreturn))
-worker_main(int fd, const char *module)
-{
-	static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
-				    SIGTRAP, SIGSYS};
-	void *h;
-	InitFn init;
-	RunFn run;
-	bool ok;
-
-	/* A crash ends the server as it ends mlir-opt: LLVM's handlers
-	 * (installed by the module) chain to these, not to a sanitizer's,
-	 * which would turn a stack overflow's SIGSEGV into its SIGABRT. */
-	for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
-		signal(fatal[i], SIG_DFL);
-	h = dlopen(module, RTLD_NOW | RTLD_LOCAL);
-	init = h ? (InitFn)(uintptr_t)dlsym(h, "bufdiff_mlir_init") : NULL;
-	run = h ? (RunFn)(uintptr_t)dlsym(h, "bufdiff_mlir_run") : NULL;
-	ok = init && run && !init();
-
-	if (!ok)
-		serve(fd, false, NULL);
-	for (;;) {
-		pid_t pid = fork();
-		int st = 0;
-		if (pid < 0)
-			_exit(1);
-		if (!pid) {
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			if (getppid() == 1)
-				_exit(0);
-			serve(fd, true, run);
-		}
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-		if (!WIFSIGNALED(st))
-			_exit(0);
-		Ans a = {{'B', 'D', 'M', 'X'}, WTERMSIG(st), 0, 0};
-		if (!write_all(fd, &a, sizeof a))
-			_exit(0);
-	}
 }
 
 /* ---- bufdiff's side */
@@ -497,11 +320,11 @@ static int
 worker_start(void)
 {
 	static pid_t registered;
-	const char *module = module_path();
+	const char *module = module_path(), *worker = worker_path();
 	int sv[2], pe[2];
 	pid_t pid;
 
-	if (!module)
+	if (!module || !worker)
 		return -1;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		return -1;
@@ -524,8 +347,7 @@ worker_start(void)
 		 * nothing in, nothing out, stderr to us; no other fd of
 		 * ours (a pipe it held open would never see EOF) */
 		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		prctl(PR_SET_NAME, "bufdiff-mlir");
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* kept across exec */
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
@@ -539,7 +361,8 @@ worker_start(void)
 		close_range(4, ~0U, 0);
 		if (getppid() == 1)
 			_exit(0);
-		worker_main(3, module);
+		execl(worker, "bufdiff-mlir", module, (char *)NULL);
+		_exit(127);
 	}
 	close(sv[1]);
 	close(pe[1]);
@@ -778,8 +601,9 @@ batch_text(const ToolCall *c, int n, size_t *len)
 }
 
 int
-inproc_batch(const ToolCall *c, int n, const char *pipeline, const char *dir,
-	     ToolResult *r, int *answered)
+inproc_batch(const ToolCall *c, const char *const *labels, int n,
+	     const char *pipeline, const char *dir, ToolResult *r,
+	     int *answered)
 {
 	double start = tool_now();
 	char *text;
@@ -797,6 +621,8 @@ inproc_batch(const ToolCall *c, int n, const char *pipeline, const char *dir,
 		result_init(&c[0], &r[0]);
 		r[0].status = TOOL_INTERRUPTED;
 		r[0].code = stop_signal();
+		if (labels)
+			tool_keep_label(labels[0]);
 		return result_finish(&c[0], &r[0], &out, &err, start);
 	}
 	if (!(text = batch_text(c, n, &len)))
@@ -817,6 +643,8 @@ inproc_batch(const ToolCall *c, int n, const char *pipeline, const char *dir,
 			rc = 1;
 			break;
 		}
+		if (labels) /* --keep-tool-io names the call */
+			tool_keep_label(labels[i]);
 		if ((rc = result_finish(&c[i], &r[i], &out, &err, start)))
 			break;
 		start = tool_now();

@@ -161,13 +161,15 @@ int inproc_call(const ToolCall *c, const char *pipeline, const char *dir,
 		ToolResult *r);
 /* The calls c[0..n) (the same pipeline and dir, each its own timeout)
  * in one request: each answered as inproc_call would answer it alone,
- * into r[i], in order.  *answered: how many in a row got an answer (exit
+ * into r[i], in order, and kept (--keep-tool-io) under labels[i] (NULL:
+ * the last tool_keep_label).  *answered: how many in a row got an answer (exit
  * 0 or 1); when fewer than n, r[*answered] says why that one has none
  * (TOOL_SIGNAL: the server died on it; TOOL_TIMEOUT, TOOL_INTERRUPTED,
  * TOOL_OOM) and the rest were not asked.  0, 1 when the route cannot run
  * (as inproc_call), -1 out of memory (r[*answered] not filled). */
-int inproc_batch(const ToolCall *c, int n, const char *pipeline,
-		 const char *dir, ToolResult *r, int *answered);
+int inproc_batch(const ToolCall *c, const char *const *labels, int n,
+		 const char *pipeline, const char *dir, ToolResult *r,
+		 int *answered);
 /* Kill this process's worker, if any (at exit; tests). */
 void inproc_end(void);
 /* The CPU seconds of this process's live worker so far (with its

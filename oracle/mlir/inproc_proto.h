@@ -1,0 +1,59 @@
+/*
+ * inproc_proto.h: the in-process route's protocol (inproc.c's header
+ * comment), shared by bufdiff's side (inproc.c) and the worker
+ * (inproc_worker.c): the request and answer headers, and whole reads and
+ * writes on the socket.
+ */
+#ifndef BUFDIFF_INPROC_PROTO_H
+#define BUFDIFF_INPROC_PROTO_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* All n bytes read into p (out false) or written from it (send: no
+ * SIGPIPE), EINTR retried; false at EOF or an error. */
+static inline bool
+io_all(int fd, void *p, size_t n, bool out)
+{
+	char *c = p;
+
+	while (n) {
+		ssize_t k = out ? send(fd, c, n, MSG_NOSIGNAL) : read(fd, c, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		c += k, n -= (size_t)k;
+	}
+	return true;
+}
+
+static inline bool
+read_all(int fd, void *p, size_t n)
+{
+	return io_all(fd, p, n, false);
+}
+
+static inline bool
+write_all(int fd, const void *p, size_t n)
+{
+	return io_all(fd, (void *)p, n, true);
+}
+
+typedef struct Req {
+	char magic[4];
+	uint32_t npipe, ndir;
+	uint64_t nin;
+} Req;
+
+typedef struct Ans {
+	char magic[4];
+	int32_t status;
+	uint64_t nout, nerr;
+} Ans;
+
+#endif

@@ -1,0 +1,187 @@
+/*
+ * inproc_worker.c: bufdiff-mlir, the in-process route's worker (inproc.c
+ * starts it; docs/external.md "Routes").  Its own small executable, built
+ * without the sanitizers whatever bufdiff's build: libMLIR then runs on
+ * glibc's malloc as in mlir-opt-22 (under ASan's, MLIR's own memory bugs
+ * did something else: a SIGSEGV of mlir-opt-22 became a refusal), so a
+ * sanitizer build takes the same route, with the same answers, as a
+ * release one.
+ *
+ *   usage: bufdiff-mlir MODULE   (the socket on fd 3, stderr bufdiff's)
+ */
+#define _GNU_SOURCE /* prctl's PR_SET_PDEATHSIG */
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "inproc_proto.h"
+
+typedef int (*InitFn)(void);
+typedef int (*RunFn)(const char *, const char *, size_t, const char *,
+		     char **, size_t *, char **, size_t *);
+
+/* Test hooks (tests/test_inproc.c): a program holding the text of
+ * BUFDIFF_INPROC_CRASH kills the worker with SIGSEGV, one holding
+ * BUFDIFF_INPROC_HANG makes it sleep (a tool that never answers). */
+static void
+test_hooks(const char *in)
+{
+	const char *c = getenv("BUFDIFF_INPROC_CRASH");
+	const char *h = getenv("BUFDIFF_INPROC_HANG");
+
+	if (c && *c && strstr(in, c)) {
+		signal(SIGSEGV, SIG_DFL); /* not LLVM's, nor a sanitizer's */
+		raise(SIGSEGV);
+	}
+	if (h && *h && strstr(in, h))
+		for (;;)
+			pause();
+}
+
+static void
+answer(int fd, int status, const char *out, size_t nout, const char *err,
+       size_t nerr)
+{
+	Ans a = {{'B', 'D', 'M', 'A'}, status, nout, nerr};
+
+	if (!write_all(fd, &a, sizeof a) || !write_all(fd, out, nout) ||
+	    !write_all(fd, err, nerr))
+		_exit(0);
+}
+
+/* One program's call: run it, answer. */
+static void
+serve_one(int fd, RunFn run, const char *pipe, const char *dir,
+	  const char *in, size_t nin)
+{
+	char *out, *err;
+	size_t nout, nerr;
+	int st;
+
+	test_hooks(in);
+	st = run(pipe, in, nin, dir, &out, &nout, &err, &nerr);
+	answer(fd, st, out, nout, err, nerr); /* the module's buffers */
+}
+
+/* A "BDMB" request's programs in[0..n), each answered; false when they
+ * are not as the protocol says. */
+static bool
+serve_many(int fd, RunFn run, const char *pipe, const char *dir,
+	   const char *in, size_t n)
+{
+	for (size_t off = 0; off < n;) {
+		uint64_t len;
+		if (n - off < sizeof len)
+			return false;
+		memcpy(&len, in + off, sizeof len);
+		off += sizeof len;
+		if (len >= n - off || in[off + len])
+			return false;
+		serve_one(fd, run, pipe, dir, in + off, (size_t)len);
+		off += (size_t)len + 1;
+	}
+	return true;
+}
+
+/* Answer requests until the socket closes (ok: the module loaded; else
+ * say why once and end). */
+static void __attribute__((noreturn))
+serve(int fd, bool ok, RunFn run)
+{
+	for (;;) {
+		Req q;
+		char *buf;
+		bool many;
+		if (!read_all(fd, &q, sizeof q) ||
+		    (memcmp(q.magic, "BDMQ", 4) && memcmp(q.magic, "BDMB", 4)) ||
+		    !(buf = malloc(q.npipe + q.ndir + q.nin + 3)))
+			_exit(0);
+		many = !memcmp(q.magic, "BDMB", 4);
+		char *pipe = buf, *dir = pipe + q.npipe + 1,
+		     *in = dir + q.ndir + 1;
+		if (!read_all(fd, pipe, q.npipe) || !read_all(fd, dir, q.ndir) ||
+		    !read_all(fd, in, q.nin))
+			_exit(0);
+		pipe[q.npipe] = dir[q.ndir] = in[q.nin] = 0;
+		if (!ok) {
+			const char *why = dlerror();
+			answer(fd, -1, "", 0, why ? why : "", why ? strlen(why) : 0);
+			_exit(0);
+		}
+		if (!many)
+			serve_one(fd, run, pipe, q.ndir ? dir : NULL, in, q.nin);
+		else if (!serve_many(fd, run, pipe, q.ndir ? dir : NULL, in,
+				     q.nin))
+			_exit(0);
+		free(buf);
+	}
+}
+
+/*
+ * The worker: load the module and make the context once, then fork the
+ * server that answers.  A server that dies of a signal (MLIR crashed on a
+ * program) is replaced by a fork of this loaded process, which costs a
+ * fork, not a dlopen and a registration (a fuzz campaign's crashing
+ * programs are asked about again and again while their batch is halved):
+ * the worker sends "BDMX" and the signal as the call's answer.  A server
+ * that ends (the socket closed) ends the worker.
+ */
+static void __attribute__((noreturn))
+worker_main(int fd, const char *module)
+{
+	static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
+				    SIGTRAP, SIGSYS};
+	void *h;
+	InitFn init;
+	RunFn run;
+	bool ok;
+
+	/* A crash ends the server as it ends mlir-opt: LLVM's handlers
+	 * (installed by the module) chain to these, not to a sanitizer's,
+	 * which would turn a stack overflow's SIGSEGV into its SIGABRT. */
+	for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
+		signal(fatal[i], SIG_DFL);
+	h = dlopen(module, RTLD_NOW | RTLD_LOCAL);
+	init = h ? (InitFn)(uintptr_t)dlsym(h, "bufdiff_mlir_init") : NULL;
+	run = h ? (RunFn)(uintptr_t)dlsym(h, "bufdiff_mlir_run") : NULL;
+	ok = init && run && !init();
+
+	if (!ok)
+		serve(fd, false, NULL);
+	for (;;) {
+		pid_t pid = fork();
+		int st = 0;
+		if (pid < 0)
+			_exit(1);
+		if (!pid) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() == 1)
+				_exit(0);
+			serve(fd, true, run);
+		}
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (!WIFSIGNALED(st))
+			_exit(0);
+		Ans a = {{'B', 'D', 'M', 'X'}, WTERMSIG(st), 0, 0};
+		if (!write_all(fd, &a, sizeof a))
+			_exit(0);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: bufdiff-mlir MODULE (started by bufdiff, "
+			"the socket on fd 3)\n");
+		return 2;
+	}
+	worker_main(3, argv[1]);
+}
