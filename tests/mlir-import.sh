@@ -128,6 +128,10 @@ mapfile -t printed < <(awk -v n="$total" 'BEGIN { s = 1 }
 	/^\/\/ -----$/ { s++; next }
 	NF { full[s] = 1 }
 	END { for (i = 1; i <= n; i++) print full[i] ? 1 : 0 }' "$tmp/generic.mlir")
+# each case imported into its own file, then every original and every
+# import printed by one `bufdiff print` each (a process per case costs the
+# sanitizer builds a start-up each), compared section by section
+orig=() back=() names=()
 for ((k = 0; k < total; k++)); do
 	f=${files[$k]}
 	if [ "${printed[$k]}" = 1 ]; then
@@ -135,18 +139,30 @@ for ((k = 0; k < total; k++)); do
 	else
 		import=("$tmp/$k.mlir" --tool "$tool")
 	fi
-	if ! "$bufdiff" import "${import[@]}" --out "$tmp/x.yaml" 2>"$tmp/err"; then
+	if ! "$bufdiff" import "${import[@]}" --out "$tmp/x$k.yaml" 2>"$tmp/err"; then
 		echo "IMPORT FAILED $f: $(head -1 "$tmp/err")"
 		failed=$((failed + 1))
 		continue
 	fi
-	"$bufdiff" print "$f" | canon >"$tmp/a"
-	"$bufdiff" print "$tmp/x.yaml" | canon >"$tmp/b"
-	if cmp -s "$tmp/a" "$tmp/b"; then
+	orig+=("$f") back+=("$tmp/x$k.yaml")
+done
+# sections of `print CASE...`, canonical, one file each: DIR/1, DIR/2, ...
+sections() {
+	mkdir -p "$2"
+	canon <"$1" | awk -v d="$2" '/^\/\/ ----- / { k++; next } { print > (d "/" k) }'
+}
+if [ ${#orig[@]} -gt 0 ]; then
+	"$bufdiff" print "${orig[@]}" >"$tmp/a.txt"
+	"$bufdiff" print "${back[@]}" >"$tmp/b.txt"
+	[ ${#orig[@]} -eq 1 ] && { sed -i '1i // ----- one' "$tmp/a.txt" "$tmp/b.txt"; }
+	sections "$tmp/a.txt" "$tmp/a" && sections "$tmp/b.txt" "$tmp/b"
+fi
+for ((i = 0; i < ${#orig[@]}; i++)); do
+	if cmp -s "$tmp/a/$((i + 1))" "$tmp/b/$((i + 1))"; then
 		same=$((same + 1))
 	else
-		echo "DIFFERS $f:"
-		diff "$tmp/a" "$tmp/b" | head -6
+		echo "DIFFERS ${orig[$i]}:"
+		diff "$tmp/a/$((i + 1))" "$tmp/b/$((i + 1))" | head -6
 		differ=$((differ + 1))
 	fi
 done

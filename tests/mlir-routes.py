@@ -86,8 +86,9 @@ print("%d calls compared, %d differ" % (len(names), len(diffs)))
 if what != "fuzz":
     missing = set(by_key) - set(key(ind, n) for n in names)
     if missing:
-        print("%d calls of the process route not made in-process"
-              % len(missing))
+        print("%d calls of the process route not made in-process, e.g. %s"
+              % (len(missing), ", ".join(sorted(by_key[k] for k in
+                                                 missing)[:5])))
         diffs.append(("calls", []))
 
 

@@ -35,9 +35,9 @@ static const struct {
 		"*.yaml, in sorted order; a FILE.mlir named is imported, each "
 		"`// -----` section a case FILE.mlir#N): its expectations and runs, "
 		"[ok] or [FAIL] per case and `N passed, M failed`"},
-	[CLI_PRINT] = {"print", "CASE", 1, 1,
+	[CLI_PRINT] = {"print", "CASE...", 1, -1,
 		"the case's program in canonical TIR (it parses back to the same "
-		"program)"},
+		"program); several cases: each after a line `// ----- CASE`"},
 	[CLI_BUFFERIZE] = {"bufferize", "CASE", 1, 1,
 		"the buffer program of CASE under --strategy S (default copy-all), "
 		"or under the case's run I with its plan: one instruction a line, "

@@ -599,27 +599,37 @@ cmd_check(Opts *o)
 
 /* --------------------------------------------------------- print */
 
+/* Each case's program in canonical TIR; with more than one case, each
+ * after a line `// ----- CASE` (a case that does not load says so, the
+ * others still print: exit 2 then). */
 static int
 cmd_print(Opts *o)
 {
-	Case *c = NULL;
-	Diag d;
-	char *s;
 	int rc = STATUS_OK;
 
-	if (case_load(o->a.paths[0], CASE_PROGRAM_ONLY, &c, &d)) {
-		print_error(o->a.paths[0], c, &d);
+	for (int i = 0; i < o->a.npaths; i++) {
+		const char *path = o->a.paths[i];
+		Case *c = NULL;
+		Diag d;
+		char *s;
+		if (o->a.npaths > 1)
+			printf("// ----- %s\n", path);
+		if (case_load(path, CASE_PROGRAM_ONLY, &c, &d)) {
+			fflush(stdout);
+			print_error(path, c, &d);
+			case_free(c);
+			rc = STATUS_BAD;
+			continue;
+		}
+		if ((s = tir_print(c->prog))) {
+			fputs(s, stdout);
+			mem_free(s);
+		} else {
+			fprintf(stderr, "bufdiff: out of memory\n");
+			rc = STATUS_BAD;
+		}
 		case_free(c);
-		return STATUS_BAD;
 	}
-	if ((s = tir_print(c->prog))) {
-		fputs(s, stdout);
-		mem_free(s);
-	} else {
-		fprintf(stderr, "bufdiff: out of memory\n");
-		rc = STATUS_BAD;
-	}
-	case_free(c);
 	return rc;
 }
 
