@@ -903,44 +903,55 @@ gemm(DType dt, int M, int N, int K, const Gm *c, const Gm *a, const Gm *b)
  * out) is decided here in O(1) with no call; anything else goes the
  * general way below.  Both hand gemm the same operands.
  */
-static inline bool
-fast_layout(const View *v, int64_t esz, Gm *g, uintptr_t *lo, uintptr_t *hi)
+/*
+ * One operand in O(1): its leading dimension when it is row-major (*t
+ * false) or column-major (*t true) with both dims over 1, else 0 (size-1
+ * dims and the rest go the general way); [*lo, *hi) the bytes it spans.
+ */
+static inline int64_t
+fast_ld(const View *v, int64_t esz, bool *t, uintptr_t *lo, uintptr_t *hi)
 {
 	int64_t r = v->sizes[0], c = v->sizes[1];
-	int64_t s0 = v->strides[0], s1 = v->strides[1];
+	int64_t s0 = v->strides[0], s1 = v->strides[1], ld, span;
 
-	/* row-major with both dims over 1: the dense and padded cases */
-	if (r > 1 && c > 1 && s1 == 1 && s0 >= c && s0 <= INT32_MAX) {
-		g->trans = false;
-		g->ld = (int)s0;
-	} else if (r > 1 && c > 1 && s0 == 1 && s1 >= r && s1 <= INT32_MAX) {
-		g->trans = true;
-		g->ld = (int)s1;
+	if (r < 2 || c < 2)
+		return 0;
+	if (s1 == 1 && s0 >= c) {
+		*t = false;
+		ld = s0;
+		span = (r - 1) * s0 + c;
+	} else if (s0 == 1 && s1 >= r) {
+		*t = true;
+		ld = s1;
+		span = (c - 1) * s1 + r;
 	} else {
-		return false; /* size-1 dims and the rest: the general way */
+		return 0;
 	}
 	*lo = (uintptr_t)v->base + (uintptr_t)(v->off * esz);
-	*hi = *lo + (uintptr_t)(((r - 1) * s0 + (c - 1) * s1 + 1) * esz);
-	g->p = (const char *)*lo;
-	return true;
+	*hi = *lo + (uintptr_t)(span * esz);
+	return ld <= INT32_MAX ? ld : 0;
 }
 
-static bool
+static inline bool
 matmul_fast(const View *out, const View *a, const View *b)
 {
-	int64_t esz = out->dt == DT_F32 ? 4 : 8;
+	DType dt = out->dt;
+	int64_t esz = dt == DT_F32 ? 4 : 8, la, lb, lc;
 	uintptr_t al, ah, bl, bh, cl, ch;
-	Gm ga, gb, gc;
+	bool ta, tb, tc;
 
-	if ((out->dt != DT_F32 && out->dt != DT_F64) || a->dt != out->dt ||
-	    b->dt != out->dt || out->rank != 2 || a->rank != 2 || b->rank != 2 ||
-	    !fast_layout(a, esz, &ga, &al, &ah) ||
-	    !fast_layout(b, esz, &gb, &bl, &bh) ||
-	    !fast_layout(out, esz, &gc, &cl, &ch) || gc.trans ||
-	    (al < ch && cl < ah) || (bl < ch && cl < bh))
+	if ((dt != DT_F32 && dt != DT_F64) | (a->dt != dt) | (b->dt != dt) |
+	    (out->rank != 2) | (a->rank != 2) | (b->rank != 2))
 		return false;
-	gemm(out->dt, (int)a->sizes[0], (int)b->sizes[1], (int)a->sizes[1], &gc,
-	     &ga, &gb);
+	if (!(lc = fast_ld(out, esz, &tc, &cl, &ch)) || tc ||
+	    !(la = fast_ld(a, esz, &ta, &al, &ah)) ||
+	    !(lb = fast_ld(b, esz, &tb, &bl, &bh)) || (al < ch && cl < ah) ||
+	    (bl < ch && cl < bh))
+		return false;
+	gemm(dt, (int)a->sizes[0], (int)b->sizes[1], (int)a->sizes[1],
+	     &(Gm){(const char *)cl, false, (int)lc},
+	     &(Gm){(const char *)al, ta, (int)la},
+	     &(Gm){(const char *)bl, tb, (int)lb});
 	return true;
 }
 
@@ -957,16 +968,14 @@ matmul_fast(const View *out, const View *a, const View *b)
  * written in place; an out gemm cannot write row-major is packed and
  * copied back.
  */
-int
-k_matmul(const View *out, const View *a, const View *b)
+static __attribute__((noinline)) int
+matmul_general(const View *out, const View *a, const View *b)
 {
 	View ta, tb, tc;
 	Gm ga, gb, gc;
 	void *ra = NULL, *rb = NULL, *rc = NULL;
 	int rv = -1;
 
-	if (matmul_fast(out, a, b)) /* no dim under 2: nothing empty */
-		return 0;
 	if (a->sizes[0] == 0 || b->sizes[1] == 0 || a->sizes[1] == 0)
 		return 0;
 	if (!dtype_is_float(out->dt)) {
@@ -993,4 +1002,14 @@ done:
 	mem_free(rb);
 	mem_free(rc);
 	return rv;
+}
+
+/* The fast path inline, the general one out of line: a call costs its
+ * frame (the temporaries of the general path) and its zeroing. */
+int
+k_matmul(const View *out, const View *a, const View *b)
+{
+	if (matmul_fast(out, a, b)) /* no dim under 2: nothing empty */
+		return 0;
+	return matmul_general(out, a, b);
 }
