@@ -551,10 +551,10 @@ iter_run_tiled(const Iter *it, RowFn *fn)
 		emax = it->esz[k] > emax ? it->esz[k] : emax;
 	tc = RUN / emax;
 	tr = tc < TROWS ? tc : TROWS;
-	for (int k = 1; k < it->nv; k++) {
+	for (int k = 0; k < it->nv; k++) {
 		int64_t s = it->strides[k][dc];
 
-		tiled[k] = across(it, k);
+		tiled[k] = k > 0 && across(it, k);
 		rowrun[k] = !tiled[k] && (s == 1 || s == -1);
 		ts[k] = tc + TPAD / it->esz[k];
 	}
