@@ -884,28 +884,17 @@ END_TEST
 
 /*
  * A view of logical shape sizes whose last two dims are transposed in
- * memory (the input's rows are out's columns), at element offset off of
- * a buffer; neg: the second-to-last dim runs backwards (stride -1).
+ * memory (the input's rows are out's columns); neg: the second-to-last
+ * dim runs backwards (stride -1).
  */
 static View
 mk_tview(void *buf, DType dt, int rank, const int64_t *sizes, bool neg)
 {
-	View v;
-	int64_t s = 1, r = sizes[rank - 2], c = sizes[rank - 1];
+	View v = mk_view(buf, dt, rank, sizes, L_CONTIG); /* outer dims */
+	int64_t r = sizes[rank - 2];
 
-	memset(&v, 0, sizeof v);
-	v.base = buf;
-	v.dt = dt;
-	v.rank = rank;
-	for (int d = 0; d < rank; d++)
-		v.sizes[d] = sizes[d];
 	v.strides[rank - 2] = neg ? -1 : 1;
 	v.strides[rank - 1] = r;
-	s = r * c;
-	for (int d = rank - 3; d >= 0; d--) {
-		v.strides[d] = s;
-		s *= sizes[d];
-	}
 	v.off = neg ? r - 1 : 0;
 	return v;
 }
@@ -972,7 +961,8 @@ tiled_case(OpKind ew, const View *vo, const View *va, const View *vb,
 /*
  * The tiled walk: shapes crossing several tiles both ways with partial
  * last tiles (tiles are 64 rows of 256 bytes: 64 x 64 for 4-byte
- * elements, 32 x 32 for 8-byte, 64 x 256 for i1), rank 3 and 4 (a tiled
+ * elements, 32 x 32 for 8-byte, 64 x 256 for i1; 9 x 300 is one row of
+ * tiles, partial), rank 3 and 4 (a tiled
  * plane per outer index), size-1 dims, a backwards input, both inputs
  * transposed, a broadcast or row-major second input, in place, every
  * dtype class, for binary, unary, compare and copy.
@@ -980,13 +970,13 @@ tiled_case(OpKind ew, const View *vo, const View *va, const View *vb,
 START_TEST(tiled_transposed)
 {
 	static const int64_t shp[][4] = {{67, 133}, {130, 70}, {3, 70, 20},
-					 {2, 1, 33, 300}, {17, 1000}};
+					 {2, 1, 33, 140}, {9, 300}};
 	static const int rk[] = {2, 2, 3, 4, 2};
-	static const OpKind ops[] = {OP_ADD, OP_SUB, OP_NEG, OP_LT, OP_COUNT};
+	static const OpKind ops[] = {OP_ADD, OP_NEG, OP_LT, OP_COUNT};
 
 	for (int t = 0; t < NDTS; t++)
 		for (int s = 0; s < 5; s++)
-			for (int o = 0; o < 5; o++)
+			for (int o = 0; o < 4; o++)
 				for (int m = 0; m < 5; m++) {
 					DType dt = all_dts[t];
 					OpKind ew = ops[o];
