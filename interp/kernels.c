@@ -513,8 +513,8 @@ iter_tiles(const Iter *it)
 	return any;
 }
 
-/* A tile of the last two dims: ni rows of nj from (i0, j0) of the plane
- * at p; q[k] operand k's element (i0, j0), e[k] its element size. */
+/* A tile of the last two dims: ni rows of nj from (i0, j0) of a plane;
+ * q[k] operand k's element (i0, j0). */
 typedef struct Tile {
 	int64_t i0, j0, ni, nj;
 	char *q[3];
@@ -567,11 +567,11 @@ iter_run_tiled(const Iter *it, RowFn *fn)
 		iter_at(it, idx, dr, p);
 		tile_at(it, p, tr, tc, 0, 0, &t);
 		for (;;) {
-			bool more = t.j0 + tc < C || t.i0 + tr < R;
+			bool right = t.j0 + tc < C, more = right || t.i0 + tr < R;
 
-			if (more)
-				tile_at(it, p, tr, tc, t.j0 + tc < C ? t.i0 : t.i0 + tr,
-					t.j0 + tc < C ? t.j0 + tc : 0, &n);
+			if (more) /* the next tile: right, or the next row's first */
+				tile_at(it, p, tr, tc, right ? t.i0 : t.i0 + tr,
+					right ? t.j0 + tc : 0, &n);
 			for (int k = 1; k < it->nv; k++) {
 				const int64_t *st = it->strides[k];
 				int64_t e = it->esz[k];
@@ -589,15 +589,14 @@ iter_run_tiled(const Iter *it, RowFn *fn)
 				char *row[3] = {0};
 
 				for (int k = 0; k < it->nv; k++) {
-					int64_t o = i * it->strides[k][dr] * it->esz[k];
+					int64_t e = it->esz[k];
+					int64_t o = i * it->strides[k][dr] * e;
 
 					if (rowrun[k] && more && i < n.ni)
 						kmem_prefetch(n.q[k] + o,
-							      n.nj * it->strides[k][dc] *
-								      it->esz[k]);
-					row[k] = tiled[k] ? copy[k - 1] +
-								    i * ts[k] * it->esz[k] :
-							    t.q[k] + o;
+							      n.nj * it->strides[k][dc] * e);
+					row[k] = tiled[k] ? copy[k - 1] + i * ts[k] * e
+							  : t.q[k] + o;
 				}
 				r.o = row[0];
 				r.a = it->nv > 1 ? row[1] : NULL;
@@ -934,13 +933,6 @@ gemm(DType dt, int M, int N, int K, const Gm *c, const Gm *a, const Gm *b)
 }
 
 /*
- * The fuzzer's matmuls are 4x4 to 16x16, where the call of gemm costs
- * about as much as the arithmetic: the common case (floats, every operand
- * in a layout gemm reads, out row-major, no input sharing a byte with
- * out) is decided here in O(1) with no call; anything else goes the
- * general way below.  Both hand gemm the same operands.
- */
-/*
  * One operand in O(1): its leading dimension when it is row-major (*t
  * false) or column-major (*t true) with both dims over 1, else 0 (size-1
  * dims and the rest go the general way); [*lo, *hi) the bytes it spans.
@@ -969,6 +961,13 @@ fast_ld(const View *v, int64_t esz, bool *t, uintptr_t *lo, uintptr_t *hi)
 	return ld <= INT32_MAX ? ld : 0;
 }
 
+/*
+ * The fuzzer's matmuls are 4x4 to 16x16, where the call of gemm costs
+ * about as much as the arithmetic: the common case (floats, every operand
+ * in a layout gemm reads, out row-major, no input sharing a byte with
+ * out) is decided here in O(1) with no call; anything else goes the
+ * general way below.  Both hand gemm the same operands.
+ */
 static inline bool
 matmul_fast(const View *out, const View *a, const View *b)
 {
