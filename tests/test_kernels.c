@@ -1015,6 +1015,32 @@ START_TEST(tiled_transposed)
 }
 END_TEST
 
+/*
+ * A transposed input sharing out's buffer over several tiles (a wrong
+ * plan can make one) keeps the row-major walk: out[i][j] = a[i][j] + 1
+ * reads, further on, elements the same call wrote before.  The reference
+ * is that loop on a copy of the buffer.
+ */
+START_TEST(tiled_overlap_order)
+{
+	enum { R = 67, C = 133, N = R * C + 200 };
+	static float y[N], want[N], one = 1;
+	int64_t sz[2] = {R, C};
+	View vo = mk_view(y, DT_F32, 2, sz, L_CONTIG);
+	View va = mk_tview(y, DT_F32, 2, sz, false);
+	View vone = mk_view(&one, DT_F32, 0, sz, L_CONTIG);
+
+	vo.off = 150;
+	for (int i = 0; i < N; i++)
+		y[i] = want[i] = (float)(i % 1009) * 0.5f;
+	for (int64_t i = 0; i < R; i++)
+		for (int64_t j = 0; j < C; j++)
+			want[150 + i * C + j] = want[i + j * R] + 1;
+	k_binary(OP_ADD, &vo, &va, &vone);
+	ck_assert(!memcmp(y, want, sizeof y));
+}
+END_TEST
+
 /* ------------------------------------------------------------- reduce */
 
 START_TEST(reduce_all_dimsets)
@@ -1426,6 +1452,7 @@ fold_suite(void)
 	tcase_add_test(tc, stride2_overlap_order);
 	tcase_add_test(tc, stride2_odd_sizes);
 	tcase_add_test(tc, tiled_transposed);
+	tcase_add_test(tc, tiled_overlap_order);
 	tcase_add_test(tc, matmul_alias_and_edges);
 	tcase_add_test(tc, matmul_oom);
 	suite_add_tcase(s, tc);
