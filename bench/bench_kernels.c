@@ -3,9 +3,10 @@
  * same work, measured in the same run.
  *
  *   memory-bound ops (add: contiguous, stride-2 inputs, a transposed
- *   input; copy of a transposed view): k_* against memcpy of the same
- *   bytes (GB/s ratio, bytes = every element read and written once) and
- *   against a plain C loop over the same views;
+ *   input; copy of a transposed view): k_* against memcpy of out's bytes
+ *   (GB/s ratio, bytes = every element read and written once; and the
+ *   ratio of out's bytes per second, i.e. of the times) and against a
+ *   plain C loop over the same views;
  *   compute-bound ops (exp, div): k_* against a plain libm loop over the
  *   same data (time ratio; memcpy says nothing about them);
  *   matmul: k_matmul on dense and transposed views, at the sizes the
@@ -14,9 +15,9 @@
  *
  * Each pair runs A B A B ... (REPS pairs after a warm-up), timed in CPU
  * seconds of this process (the machine is shared: wall time counts the
- * neighbours), OpenBLAS on one thread (as one fuzzing core); the ratio printed is the median of the pairs' ratios, with the
- * min and max, so a slow moment of the shared machine moves one pair, not
- * the figure.  A ratio is "yardstick time / kernel time": 1.00 is as fast
+ * neighbours), OpenBLAS on one thread (as one fuzzing core); the ratio
+ * printed is the median of the pairs' ratios, with the min and max, so
+ * a slow moment of the shared machine moves one pair, not the figure.  A ratio is "yardstick time / kernel time": 1.00 is as fast
  * as the yardstick, higher is faster.  Prints figures, never fails on
  * them.  `bench_kernels matmul` or `bench_kernels ew` runs one half.
  */
@@ -107,6 +108,21 @@ show(const char *what, const char *yard, Pair p, double bytes)
 	else
 		printf("            ");
 	printf("  vs %-22s %5.2f  (%.2f-%.2f)\n", yard, p.rmed, p.rmin, p.rmax);
+}
+
+/*
+ * A memory-bound path against memcpy of out's bytes, two ways: the GB/s
+ * ratio (every element read or written once counts: an add moves 1.5
+ * times memcpy's bytes, so `f` = 1.5) and the ratio of out's bytes per
+ * second (the time ratio: what the same bytes of result cost).
+ */
+static void
+show_memcpy(const char *what, Pair m, double f, double bytes)
+{
+	show(what, "memcpy (GB/s)", (Pair){m.ta, m.tb, m.rmin * f, m.rmed * f,
+					   m.rmax * f}, bytes);
+	if (f != 1)
+		show(what, "memcpy (out bytes/s)", m, bytes);
 }
 
 /* ------------------------------------------------ elementwise and copy */
@@ -201,16 +217,14 @@ bench_ew(void)
 	x.vb = view2(x.b, 1, n, n, 1);
 	x.vo = view2(x.o, 1, n, n, 1);
 	Pair m = pair(j_add, j_memcpy, &x, 1);
-	show("add, contiguous", "memcpy (GB/s)", (Pair){m.ta, m.tb,
-	     m.rmin * 1.5, m.rmed * 1.5, m.rmax * 1.5}, 3 * f4);
+	show_memcpy("add, contiguous", m, 1.5, 3 * f4);
 	show("add, contiguous", "plain loop", pair(j_add, l_add, &x, 1), 3 * f4);
 
 	x.sa = 2;
 	x.va = view2(x.a, 1, n, 2 * n, 2);
 	x.vb = view2(x.b, 1, n, 2 * n, 2);
 	m = pair(j_add, j_memcpy, &x, 1);
-	show("add, stride-2 inputs", "memcpy (GB/s)", (Pair){m.ta, m.tb,
-	     m.rmin * 1.5, m.rmed * 1.5, m.rmax * 1.5}, 3 * f4);
+	show_memcpy("add, stride-2 inputs", m, 1.5, 3 * f4);
 	show("add, stride-2 inputs", "plain loop", pair(j_add, l_add, &x, 1),
 	     3 * f4);
 
@@ -218,12 +232,11 @@ bench_ew(void)
 	x.vb = view2(x.b, EW_N, EW_N, EW_N, 1);
 	x.vo = view2(x.o, EW_N, EW_N, EW_N, 1);
 	m = pair(j_add, j_memcpy, &x, 1);
-	show("add, transposed input", "memcpy (GB/s)", (Pair){m.ta, m.tb,
-	     m.rmin * 1.5, m.rmed * 1.5, m.rmax * 1.5}, 3 * f4);
+	show_memcpy("add, transposed input", m, 1.5, 3 * f4);
 	show("add, transposed input", "plain loop", pair(j_add, l_add_t, &x, 1),
 	     3 * f4);
 	m = pair(j_copy, j_memcpy, &x, 1);
-	show("copy of a transposed view", "memcpy (GB/s)", m, 2 * f4);
+	show_memcpy("copy of a transposed view", m, 1, 2 * f4);
 	show("copy of a transposed view", "plain loop",
 	     pair(j_copy, l_copy_t, &x, 1), 2 * f4);
 

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "ir.h"
+#include "kernels.h"
 
 void
 shape_strides(int rank, const int64_t *dims, int64_t *strides)
@@ -466,16 +467,27 @@ iter_run(const Iter *it, RowFn *fn)
 }
 
 /*
- * An input read across its rows (a transposed view: stride 1 on the
+ * An input read across its rows (a transposed view: stride +-1 on the
  * second-to-last dim, a long stride on the last) touches a new cache line
  * per element, and at power-of-two strides every line falls in the same
- * cache set.  Such inputs are walked in tiles of TROWS x TILE elements of
- * the last two dims: each tile is first read down its columns (stride 1) into a local
- * row-major copy, whose rows then go to the row function as contiguous
- * rows.  Only where every element is independent: out writes each element
- * once (no broadcast, no reduce) and shares no element with an input.
+ * cache set.  Such inputs are walked in tiles of the last two dims, up to
+ * TROWS rows of RUN bytes: each tile is first read down its columns into
+ * a local row-major copy (kmem_tile_load: 4x4 blocks through registers),
+ * whose rows then go to the row function as contiguous rows.  The copy's
+ * row stride is padded by a cache line, or its columns would fall in one
+ * cache set.  Each run read (a column of a tiled input, a row of another)
+ * is a few cache lines, too short for the hardware prefetcher to see
+ * coming, and the next one is far away: so while a tile is read, the
+ * same runs of the next tile are prefetched, one for one.  Only where
+ * every element is independent: out writes each element once (no
+ * broadcast, no reduce) and shares no element with an input.
  */
-enum { TILE = 32, TROWS = 32 }; /* a tile: TROWS rows of TILE */
+enum {
+	RUN = 256,              /* bytes of a tile row, at most */
+	TROWS = 64,             /* rows of a tile, at most */
+	TPAD = 64,              /* bytes added to a copy's row */
+	ACROSS_MIN = 16,        /* a longer inner stride is "across" */
+};
 
 /* Whether operand k is read across its rows. */
 static bool
@@ -484,7 +496,7 @@ across(const Iter *it, int k)
 	int64_t in = it->strides[k][it->rank - 1];
 	int64_t acr = it->strides[k][it->rank - 2];
 
-	return (in > TILE || in < -TILE) && (acr == 1 || acr == -1);
+	return (in > ACROSS_MIN || in < -ACROSS_MIN) && (acr == 1 || acr == -1);
 }
 
 static bool
@@ -493,7 +505,7 @@ iter_tiles(const Iter *it)
 	int d = it->rank - 1;
 	bool any = false;
 
-	if (it->rank < 2 || it->sizes[d] < TILE || it->sizes[d - 1] < 8 ||
+	if (it->rank < 2 || it->sizes[d] < 16 || it->sizes[d - 1] < 8 ||
 	    it->strides[0][d] == 0 || it->strides[0][d - 1] == 0)
 		return false;
 	for (int k = 1; k < it->nv; k++)
@@ -501,76 +513,100 @@ iter_tiles(const Iter *it)
 	return any;
 }
 
-/* t[i * TILE + j] = p[i * sr + j * sc] for i < ni, j < nj; the inner loop
- * runs down a column, where sr is +-1. */
-#define TILE_LOAD(T)                                                         \
-	do {                                                                 \
-		const T *s_ = (const T *)(const void *)p;                    \
-		T *d_ = (T *)(void *)t;                                      \
-		for (int64_t j = 0; j < nj; j++)                             \
-			for (int64_t i = 0; i < ni; i++)                     \
-				d_[i * TILE + j] = s_[i * sr + j * sc];      \
-	} while (0)
+/* A tile of the last two dims: ni rows of nj from (i0, j0) of a plane;
+ * q[k] operand k's element (i0, j0). */
+typedef struct Tile {
+	int64_t i0, j0, ni, nj;
+	char *q[3];
+} Tile;
 
 static void
-tile_load(char *t, const char *p, int64_t sr, int64_t sc, int64_t esz,
-	  int64_t ni, int64_t nj)
+tile_at(const Iter *it, char *const *p, int64_t tr, int64_t tc, int64_t i0,
+	int64_t j0, Tile *t)
 {
-	if (esz == 1)
-		TILE_LOAD(uint8_t);
-	else if (esz == 4)
-		TILE_LOAD(uint32_t);
-	else
-		TILE_LOAD(uint64_t);
+	int dr = it->rank - 2, dc = it->rank - 1;
+	int64_t R = it->sizes[dr], C = it->sizes[dc];
+
+	t->i0 = i0;
+	t->j0 = j0;
+	t->ni = R - i0 < tr ? R - i0 : tr;
+	t->nj = C - j0 < tc ? C - j0 : tc;
+	for (int k = 0; k < it->nv; k++)
+		t->q[k] = p[k] + (i0 * it->strides[k][dr] +
+				  j0 * it->strides[k][dc]) * it->esz[k];
 }
 
 static void
 iter_run_tiled(const Iter *it, RowFn *fn)
 {
-	_Alignas(64) char tiles[2][TROWS * TILE * 8];
-	int64_t idx[MAXRANK] = {0};
+	_Alignas(64) char copy[2][TROWS * (RUN + TPAD)];
+	int64_t idx[MAXRANK] = {0}, emax = 1, ts[3] = {0};
 	int dr = it->rank - 2, dc = it->rank - 1;
-	int64_t R = it->sizes[dr], C = it->sizes[dc];
-	bool tiled[3] = {false, it->nv > 1 && across(it, 1),
-			 it->nv > 2 && across(it, 2)};
+	int64_t R = it->sizes[dr], C = it->sizes[dc], tr, tc;
+	bool tiled[3] = {false, false, false}, rowrun[3] = {false};
 	char *p[3] = {0};
 	Row r;
 
+	for (int k = 0; k < it->nv; k++)
+		emax = it->esz[k] > emax ? it->esz[k] : emax;
+	tc = RUN / emax;
+	tr = tc < TROWS ? tc : TROWS;
+	for (int k = 0; k < it->nv; k++) {
+		int64_t s = it->strides[k][dc];
+
+		tiled[k] = k > 0 && across(it, k);
+		rowrun[k] = !tiled[k] && (s == 1 || s == -1);
+		ts[k] = tc + TPAD / it->esz[k];
+	}
 	r.so = it->strides[0][dc];
 	r.sa = it->nv > 1 ? (tiled[1] ? 1 : it->strides[1][dc]) : 0;
 	r.sb = it->nv > 2 ? (tiled[2] ? 1 : it->strides[2][dc]) : 0;
 	for (;;) {
+		Tile t, n;
+
 		iter_at(it, idx, dr, p);
-		for (int64_t i0 = 0; i0 < R; i0 += TROWS)
-			for (int64_t j0 = 0; j0 < C; j0 += TILE) {
-				int64_t ni = R - i0 < TROWS ? R - i0 : TROWS;
-				int64_t nj = C - j0 < TILE ? C - j0 : TILE;
-				char *q[3] = {0};
+		tile_at(it, p, tr, tc, 0, 0, &t);
+		for (;;) {
+			bool right = t.j0 + tc < C, more = right || t.i0 + tr < R;
+
+			if (more) /* the next tile: right, or the next row's first */
+				tile_at(it, p, tr, tc, right ? t.i0 : t.i0 + tr,
+					right ? t.j0 + tc : 0, &n);
+			for (int k = 1; k < it->nv; k++) {
+				const int64_t *st = it->strides[k];
+				int64_t e = it->esz[k];
+
+				if (!tiled[k])
+					continue;
+				for (int64_t j = 0; more && j < n.nj; j++)
+					kmem_prefetch(n.q[k] + j * st[dc] * e,
+						      n.ni * st[dr] * e);
+				kmem_tile_load(copy[k - 1], ts[k], t.q[k], st[dr],
+					       st[dc], e, t.ni, t.nj);
+			}
+			r.n = t.nj;
+			for (int64_t i = 0; i < t.ni; i++) {
+				char *row[3] = {0};
 
 				for (int k = 0; k < it->nv; k++) {
-					q[k] = p[k] + (i0 * it->strides[k][dr] +
-						       j0 * it->strides[k][dc]) *
-							      it->esz[k];
-					if (tiled[k])
-						tile_load(tiles[k - 1], q[k],
-							  it->strides[k][dr],
-							  it->strides[k][dc],
-							  it->esz[k], ni, nj);
+					int64_t e = it->esz[k];
+					int64_t o = i * it->strides[k][dr] * e;
+
+					if (rowrun[k] && more && i < n.ni)
+						kmem_prefetch(n.q[k] + o,
+							      n.nj * it->strides[k][dc] * e);
+					row[k] = tiled[k] ? copy[k - 1] + i * ts[k] * e
+							  : t.q[k] + o;
 				}
-				r.n = nj;
-				for (int64_t i = 0; i < ni; i++) {
-					char *row[3] = {0};
-					for (int k = 0; k < it->nv; k++)
-						row[k] = tiled[k] ?
-							 tiles[k - 1] + i * TILE * it->esz[k] :
-							 q[k] + i * it->strides[k][dr] *
-									it->esz[k];
-					r.o = row[0];
-					r.a = it->nv > 1 ? row[1] : NULL;
-					r.b = it->nv > 2 ? row[2] : NULL;
-					fn(&r);
-				}
+				r.o = row[0];
+				r.a = it->nv > 1 ? row[1] : NULL;
+				r.b = it->nv > 2 ? row[2] : NULL;
+				fn(&r);
 			}
+			if (!more)
+				break;
+			t = n;
+		}
 		int d = dr - 1;
 		while (d >= 0 && ++idx[d] == it->sizes[d])
 			idx[d--] = 0;
@@ -897,6 +933,35 @@ gemm(DType dt, int M, int N, int K, const Gm *c, const Gm *a, const Gm *b)
 }
 
 /*
+ * One operand in O(1): its leading dimension when it is row-major (*t
+ * false) or column-major (*t true) with both dims over 1, else 0 (size-1
+ * dims and the rest go the general way); [*lo, *hi) the bytes it spans.
+ */
+static inline int64_t
+fast_ld(const View *v, int64_t esz, bool *t, uintptr_t *lo, uintptr_t *hi)
+{
+	int64_t r = v->sizes[0], c = v->sizes[1];
+	int64_t s0 = v->strides[0], s1 = v->strides[1], ld, span;
+
+	if (r < 2 || c < 2)
+		return 0;
+	if (s1 == 1 && s0 >= c) {
+		*t = false;
+		ld = s0;
+		span = (r - 1) * s0 + c;
+	} else if (s0 == 1 && s1 >= r) {
+		*t = true;
+		ld = s1;
+		span = (c - 1) * s1 + r;
+	} else {
+		return 0;
+	}
+	*lo = (uintptr_t)v->base + (uintptr_t)(v->off * esz);
+	*hi = *lo + (uintptr_t)(span * esz);
+	return ld <= INT32_MAX ? ld : 0;
+}
+
+/*
  * The fuzzer's matmuls are 4x4 to 16x16, where the call of gemm costs
  * about as much as the arithmetic: the common case (floats, every operand
  * in a layout gemm reads, out row-major, no input sharing a byte with
@@ -904,43 +969,25 @@ gemm(DType dt, int M, int N, int K, const Gm *c, const Gm *a, const Gm *b)
  * general way below.  Both hand gemm the same operands.
  */
 static inline bool
-fast_layout(const View *v, int64_t esz, Gm *g, uintptr_t *lo, uintptr_t *hi)
-{
-	int64_t r = v->sizes[0], c = v->sizes[1];
-	int64_t s0 = v->strides[0], s1 = v->strides[1];
-
-	/* row-major with both dims over 1: the dense and padded cases */
-	if (r > 1 && c > 1 && s1 == 1 && s0 >= c && s0 <= INT32_MAX) {
-		g->trans = false;
-		g->ld = (int)s0;
-	} else if (r > 1 && c > 1 && s0 == 1 && s1 >= r && s1 <= INT32_MAX) {
-		g->trans = true;
-		g->ld = (int)s1;
-	} else {
-		return false; /* size-1 dims and the rest: the general way */
-	}
-	*lo = (uintptr_t)v->base + (uintptr_t)(v->off * esz);
-	*hi = *lo + (uintptr_t)(((r - 1) * s0 + (c - 1) * s1 + 1) * esz);
-	g->p = (const char *)*lo;
-	return true;
-}
-
-static bool
 matmul_fast(const View *out, const View *a, const View *b)
 {
-	int64_t esz = out->dt == DT_F32 ? 4 : 8;
+	DType dt = out->dt;
+	int64_t esz = dt == DT_F32 ? 4 : 8, la, lb, lc;
 	uintptr_t al, ah, bl, bh, cl, ch;
-	Gm ga, gb, gc;
+	bool ta, tb, tc;
 
-	if ((out->dt != DT_F32 && out->dt != DT_F64) || a->dt != out->dt ||
-	    b->dt != out->dt || out->rank != 2 || a->rank != 2 || b->rank != 2 ||
-	    !fast_layout(a, esz, &ga, &al, &ah) ||
-	    !fast_layout(b, esz, &gb, &bl, &bh) ||
-	    !fast_layout(out, esz, &gc, &cl, &ch) || gc.trans ||
-	    (al < ch && cl < ah) || (bl < ch && cl < bh))
+	if ((dt != DT_F32 && dt != DT_F64) | (a->dt != dt) | (b->dt != dt) |
+	    (out->rank != 2) | (a->rank != 2) | (b->rank != 2))
 		return false;
-	gemm(out->dt, (int)a->sizes[0], (int)b->sizes[1], (int)a->sizes[1], &gc,
-	     &ga, &gb);
+	if (!(lc = fast_ld(out, esz, &tc, &cl, &ch)) || tc ||
+	    !(la = fast_ld(a, esz, &ta, &al, &ah)) ||
+	    !(lb = fast_ld(b, esz, &tb, &bl, &bh)) || (al < ch && cl < ah) ||
+	    (bl < ch && cl < bh))
+		return false;
+	gemm(dt, (int)a->sizes[0], (int)b->sizes[1], (int)a->sizes[1],
+	     &(Gm){(const char *)cl, false, (int)lc},
+	     &(Gm){(const char *)al, ta, (int)la},
+	     &(Gm){(const char *)bl, tb, (int)lb});
 	return true;
 }
 
@@ -957,16 +1004,14 @@ matmul_fast(const View *out, const View *a, const View *b)
  * written in place; an out gemm cannot write row-major is packed and
  * copied back.
  */
-int
-k_matmul(const View *out, const View *a, const View *b)
+static __attribute__((noinline)) int
+matmul_general(const View *out, const View *a, const View *b)
 {
 	View ta, tb, tc;
 	Gm ga, gb, gc;
 	void *ra = NULL, *rb = NULL, *rc = NULL;
 	int rv = -1;
 
-	if (matmul_fast(out, a, b)) /* no dim under 2: nothing empty */
-		return 0;
 	if (a->sizes[0] == 0 || b->sizes[1] == 0 || a->sizes[1] == 0)
 		return 0;
 	if (!dtype_is_float(out->dt)) {
@@ -993,4 +1038,14 @@ done:
 	mem_free(rb);
 	mem_free(rc);
 	return rv;
+}
+
+/* The fast path inline, the general one out of line: a call costs its
+ * frame (the temporaries of the general path) and its zeroing. */
+int
+k_matmul(const View *out, const View *a, const View *b)
+{
+	if (matmul_fast(out, a, b)) /* no dim under 2: nothing empty */
+		return 0;
+	return matmul_general(out, a, b);
 }

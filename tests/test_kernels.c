@@ -880,6 +880,167 @@ START_TEST(stride2_odd_sizes)
 }
 END_TEST
 
+/* ------------------------------------------------- transposed tiles */
+
+/*
+ * A view of logical shape sizes whose last two dims are transposed in
+ * memory (the input's rows are out's columns); neg: the second-to-last
+ * dim runs backwards (stride -1).
+ */
+static View
+mk_tview(void *buf, DType dt, int rank, const int64_t *sizes, bool neg)
+{
+	View v = mk_view(buf, dt, rank, sizes, L_CONTIG); /* outer dims */
+	int64_t r = sizes[rank - 2];
+
+	v.strides[rank - 2] = neg ? -1 : 1;
+	v.strides[rank - 1] = r;
+	v.off = neg ? r - 1 : 0;
+	return v;
+}
+
+/*
+ * op (binary, unary, compare or copy when ew is OP_COUNT) over out, a, b
+ * (b NULL: unary or copy) against the reference applied element by
+ * element in row-major order, bits compared; nothing outside out
+ * written (out spans n dense elements from its base, 4 guard elements
+ * either side).  The buffers behind the views are filled with values
+ * first; a may be out's own view (in place).
+ */
+static void
+tiled_case(OpKind ew, const View *vo, const View *va, const View *vb,
+	   const char *what)
+{
+	int rank = vo->rank;
+	int64_t n = numel(rank, vo->sizes), idx[MAXRANK] = {0}, i = 0;
+	size_t esz = dtype_size(va->dt), osz = dtype_size(vo->dt);
+	char *A = malloc((size_t)n * esz), *B = malloc((size_t)n * esz);
+	char *R = malloc((size_t)n * osz), *O = malloc((size_t)n * osz);
+	size_t obytes = (size_t)(n + 8) * osz;
+	char *before = malloc(obytes);
+
+	fill_vals(va->dt, A, n);
+	fill_vals(va->dt, B, n);
+	if (vb)
+		scatter(vb, B);
+	scatter(va, A); /* a may be out itself */
+	/* reread: a broadcast b holds one value */
+	gather(va, A);
+	if (vb)
+		gather(vb, B);
+	do {
+		const char *x = A + i * (int64_t)esz;
+		const char *y = vb ? B + i * (int64_t)esz : NULL;
+
+		if (ew == OP_COUNT)
+			memcpy(R + i * (int64_t)osz, x, osz);
+		else
+			ref_ew(ew, va->dt, x, y, R + i * (int64_t)osz);
+		i++;
+	} while (next_idx(rank, vo->sizes, idx));
+	memcpy(before, (char *)vo->base - 4 * osz, obytes);
+	if (ew == OP_COUNT)
+		k_copy(vo, va);
+	else if (op_info[ew].form == F_CMP)
+		k_cmp(ew, vo, va, vb);
+	else if (op_info[ew].form == F_UNARY)
+		k_unary(ew, vo, va);
+	else
+		k_binary(ew, vo, va, vb);
+	gather(vo, O);
+	ck_assert_msg(!memcmp(O, R, (size_t)n * osz), "%s: %s on %s", what,
+		      ew == OP_COUNT ? "copy" : op_info[ew].name,
+		      dtype_names[va->dt]);
+	/* the guard elements either side of a dense out */
+	ck_assert(!memcmp(before, (char *)vo->base - 4 * osz, 4 * osz));
+	ck_assert(!memcmp(before + (size_t)(n + 4) * osz,
+			  (char *)vo->base + n * (int64_t)osz, 4 * osz));
+	free(A), free(B), free(R), free(O), free(before);
+}
+
+/*
+ * The tiled walk: shapes crossing several tiles both ways with partial
+ * last tiles (tiles are 64 rows of 256 bytes: 64 x 64 for 4-byte
+ * elements, 32 x 32 for 8-byte, 64 x 256 for i1; 9 x 300 is one row of
+ * tiles, partial), rank 3 and 4 (a tiled
+ * plane per outer index), size-1 dims, a backwards input, both inputs
+ * transposed, a broadcast or row-major second input, in place, every
+ * dtype class, for binary, unary, compare and copy.
+ */
+START_TEST(tiled_transposed)
+{
+	static const int64_t shp[][4] = {{67, 133}, {130, 70}, {3, 70, 20},
+					 {2, 1, 33, 140}, {9, 300}};
+	static const int rk[] = {2, 2, 3, 4, 2};
+	static const OpKind ops[] = {OP_ADD, OP_NEG, OP_LT, OP_COUNT};
+
+	for (int t = 0; t < NDTS; t++)
+		for (int s = 0; s < 5; s++)
+			for (int o = 0; o < 4; o++)
+				for (int m = 0; m < 5; m++) {
+					DType dt = all_dts[t];
+					OpKind ew = ops[o];
+					bool cmp = ew != OP_COUNT &&
+						   op_info[ew].form == F_CMP;
+					bool un = ew == OP_COUNT ||
+						  op_info[ew].form == F_UNARY;
+					int64_t n = numel(rk[s], shp[s]);
+					size_t esz = dtype_size(dt);
+					DType odt = cmp ? DT_I1 : dt;
+					char *ba = calloc((size_t)n + 16, esz);
+					char *bb = calloc((size_t)n + 16, esz);
+					char *bo = calloc((size_t)n + 16, 8);
+					View va, vb, vo, *pb = un ? NULL : &vb;
+					char what[64];
+
+					if (ew != OP_COUNT && !ew_allows(ew, dt))
+						goto next;
+					vo = mk_view(bo + 32, odt, rk[s], shp[s], L_CONTIG);
+					va = mk_tview(ba, dt, rk[s], shp[s], m == 1);
+					vb = mk_view(bb, dt, rk[s], shp[s], L_CONTIG);
+					if (m == 2) /* both transposed */
+						vb = mk_tview(bb, dt, rk[s], shp[s], m == 2 && s % 2);
+					if (m == 3) /* b broadcast */
+						vb = mk_view(bb, dt, rk[s], shp[s], L_BCAST);
+					if (m == 4 && !cmp) { /* in place: out is a */
+						vo = mk_tview(bo + 32, dt, rk[s], shp[s], false);
+						va = vo;
+					}
+					fmt_snprintf(what, sizeof what, "shape %d mode %d",
+						     s, m);
+					tiled_case(ew, &vo, &va, pb, what);
+				next:
+					free(ba), free(bb), free(bo);
+				}
+}
+END_TEST
+
+/*
+ * A transposed input sharing out's buffer over several tiles (a wrong
+ * plan can make one) keeps the row-major walk: out[i][j] = a[i][j] + 1
+ * reads, further on, elements the same call wrote before.  The reference
+ * is that loop on a copy of the buffer.
+ */
+START_TEST(tiled_overlap_order)
+{
+	enum { R = 67, C = 133, N = R * C + 200 };
+	static float y[N], want[N], one = 1;
+	int64_t sz[2] = {R, C};
+	View vo = mk_view(y, DT_F32, 2, sz, L_CONTIG);
+	View va = mk_tview(y, DT_F32, 2, sz, false);
+	View vone = mk_view(&one, DT_F32, 0, sz, L_CONTIG);
+
+	vo.off = 150;
+	for (int i = 0; i < N; i++)
+		y[i] = want[i] = (float)(i % 1009) * 0.5f;
+	for (int64_t i = 0; i < R; i++)
+		for (int64_t j = 0; j < C; j++)
+			want[150 + i * C + j] = want[i + j * R] + 1;
+	k_binary(OP_ADD, &vo, &va, &vone);
+	ck_assert(!memcmp(y, want, sizeof y));
+}
+END_TEST
+
 /* ------------------------------------------------------------- reduce */
 
 START_TEST(reduce_all_dimsets)
@@ -1290,6 +1451,8 @@ fold_suite(void)
 	tcase_add_test(tc, strided_overlap_order);
 	tcase_add_test(tc, stride2_overlap_order);
 	tcase_add_test(tc, stride2_odd_sizes);
+	tcase_add_test(tc, tiled_transposed);
+	tcase_add_test(tc, tiled_overlap_order);
 	tcase_add_test(tc, matmul_alias_and_edges);
 	tcase_add_test(tc, matmul_oom);
 	suite_add_tcase(s, tc);
