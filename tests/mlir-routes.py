@@ -84,7 +84,10 @@ for n, b in diffs[:20]:
     print("DIFF %s: %s" % (n, "; ".join(b)))
 print("%d calls compared, %d differ" % (len(names), len(diffs)))
 if what != "fuzz":
-    missing = set(by_key) - set(key(ind, n) for n in names)
+    # the calls of mlir-opt-22 (a case's run of mlir-opt-19 is a
+    # process both ways, batched as nested modules in the first)
+    missing = set(k for k in by_key if b"'mlir-opt-22 " in k[0]) - \
+        set(key(ind, n) for n in names)
     if missing:
         print("%d calls of the process route not made in-process, e.g. %s"
               % (len(missing), ", ".join(sorted(by_key[k] for k in
