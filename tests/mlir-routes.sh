@@ -12,7 +12,8 @@
 # batches of 64: each program's own call in one request; the process route
 # each program alone, the same calls); pipeline: the same with
 # mlir-pipeline; fuzz: `fuzz --strategy mlir` on COUNT (10000) programs,
-# each call kept in-process replayed as a process.  Skipped (77) without mlir-opt-22, python3, or the in-process
+# each program's own call in-process, a sample replayed as a process
+# (mlir-routes.py).  Skipped (77) without mlir-opt-22, python3, or the in-process
 # route (a build without libmlir-22-dev).
 set -euo pipefail
 bufdiff=$1 src=$2 what=$3 count=${4:-10000}
