@@ -531,6 +531,7 @@ forall_pick(Exec *X, const int *pc, int n, int len, int *turn)
 		}
 	case SCHED_RANDOM:
 		k = (int)(rng_next(&X->rng) % (uint64_t)live);
+		tape_put(X, live > 1 ? (uint32_t)live : 0, (uint32_t)k);
 		for (int t = 0; t < n; t++)
 			if (pc[t] < len && k-- == 0)
 				return t;

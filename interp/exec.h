@@ -303,6 +303,8 @@ void launch_settle(Exec *X, int h);
 void launch_settle_future(Exec *X, const Fut *fut);
 void launch_drain(Exec *X, const Frame *home);  /* home NULL: all */
 void launch_tick(Exec *X);                      /* a legal point */
+/* A draw of the random schedule and what it decided (ExecOpts.tape) */
+void tape_put(Exec *X, uint32_t n, uint32_t k);
 /* An access to buffer h through view v: races with pending launches. */
 void launch_check(Exec *X, const BInst *at, const Value *victim, int h,
 		  const View *v, bool write);
