@@ -146,8 +146,21 @@ is_punct(Parser *P, char c)
 static bool
 is_kw(Parser *P, const char *kw)
 {
-	return P->tok.kind == TK_IDENT && strlen(kw) == P->tok.len &&
-	       !memcmp(P->tok.s, kw, P->tok.len);
+	/* (the first byte first: most words are not kw) */
+	return P->tok.kind == TK_IDENT && P->tok.len && *kw == *P->tok.s &&
+	       !strncmp(kw, P->tok.s, P->tok.len) && !kw[P->tok.len];
+}
+
+/* op_lookup, the first byte first (an op per line of every program). */
+static int
+op_kind(const char *s, size_t n)
+{
+	for (int k = 0; k < OP_COUNT; k++) {
+		const char *name = op_info[k].name;
+		if (n && *name == *s && !strncmp(name, s, n) && !name[n])
+			return k;
+	}
+	return -1;
 }
 
 static void
@@ -1168,7 +1181,7 @@ parse_op(Parser *P)
 	}
 	if (P->tok.kind != TK_IDENT)
 		expected(P, "op name");
-	k = op_lookup(P->tok.s, P->tok.len);
+	k = op_kind(P->tok.s, P->tok.len);
 	if (k < 0)
 		perr(P, P->tok.loc, "unknown op %s",
 		     desc(&P->tok, buf, sizeof buf));
