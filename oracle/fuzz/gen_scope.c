@@ -123,6 +123,26 @@ gen_count_type(G *g, const GV *v)
 		gen_count(g, GC_INDEX_TENSOR);
 }
 
+/* prefix and k (>= 0), "%s%d" by hand (a name for every value made). */
+static void
+name_put(char *buf, size_t n, const char *prefix, int k)
+{
+	char d[12], *p = d + sizeof d;
+	size_t lp = strlen(prefix), ld;
+
+	do
+		*--p = (char)('0' + k % 10);
+	while ((k /= 10));
+	ld = (size_t)(d + sizeof d - p);
+	if (lp + ld >= n) { /* (never: names are short) */
+		fmt_snprintf(buf, n, "%s%.*s", prefix, (int)ld, p);
+		return;
+	}
+	memcpy(buf, prefix, lp);
+	memcpy(buf + lp, p, ld);
+	buf[lp + ld] = 0;
+}
+
 GV *
 gen_new_value(G *g, const GV *like, const char *prefix)
 {
@@ -132,7 +152,7 @@ gen_new_value(G *g, const GV *like, const char *prefix)
 		g->nv--; /* forget the newest: still valid, never picked */
 	v = &g->v[g->nv++];
 	*v = *like;
-	fmt_snprintf(v->name, sizeof v->name, "%s%d", prefix, g->sh->names++);
+	name_put(v->name, sizeof v->name, prefix, g->sh->names++);
 	gen_count_type(g, v);
 	return v;
 }
