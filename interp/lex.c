@@ -264,14 +264,17 @@ lex_next(Lexer *lx, Token *t, Diag *d)
 		return lex_word(lx, t);
 	if (*p == '"')
 		return lex_string(lx, t, d);
-	if (strchr("(){}[]<>,:=", *p) && *p) {
+	switch (*p) {
+	case '(': case ')': case '{': case '}': case '[': case ']':
+	case '<': case '>': case ',': case ':': case '=':
 		t->kind = TK_PUNCT;
 		t->punct = *p;
 		t->len = 1;
 		lx->p++;
 		return 0;
+	default:
+		return bad_char(lx, t, d);
 	}
-	return bad_char(lx, t, d);
 }
 
 static int

@@ -7,6 +7,16 @@
 
 #include "gen_impl.h"
 
+G *
+gen_new(void)
+{
+	G *g = mem_alloc(sizeof *g);
+
+	if (g)
+		memset(g, 0, offsetof(G, v));
+	return g;
+}
+
 /* ---- text */
 
 void
