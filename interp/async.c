@@ -104,7 +104,7 @@ count_operands(Op *op, void *ctx)
 static const int *
 captured_all(Exec *X, const BInst *in)
 {
-	int *ids = arena_alloc(X->arena, (size_t)(X->bp->nregs + 1) * sizeof *ids);
+	int *ids = arena_alloc(X->sarena, (size_t)(X->bp->nregs + 1) * sizeof *ids);
 
 	for (int i = 0; i < X->bp->nregs; i++)
 		ids[i] = i;
@@ -126,9 +126,11 @@ captured(Exec *X, const BInst *in)
 	if (X->bp->memref)
 		return captured_all(X, in);
 	walk_regions(in->op, count_operands, &n);
-	c.ids = arena_alloc(X->arena, (size_t)(n + 1) * sizeof *c.ids);
+	c.ids = arena_alloc(X->sarena, (size_t)(n + 1) * sizeof *c.ids);
 	walk_regions(in->op, uses_from_outside, &c);
 	c.ids[c.n] = -1;
+	/* (zeroes: nothing known yet of each) */
+	X->capflags[in->id] = arena_alloc(X->sarena, (size_t)c.n + 1);
 	X->captured[in->id] = c.ids;
 	return c.ids;
 }
@@ -255,16 +257,51 @@ count_insts(const BBlock *b)
 	return n;
 }
 
+/* Does L's region touch v (its i-th capture), and write it?  Known
+ * once per launch instruction (the region is the same every time). */
+static uint8_t
+capture_flags(Exec *X, Launch *L, const Value *v, int i)
+{
+	uint8_t *f = &X->capflags[L->in->id][i];
+	const Value **alias;
+	int nalias = 1;
+
+	if (*f)
+		return *f;
+	*f = CAP_KNOWN;
+	if (!touches(L->in->body, v))
+		return *f;
+	alias = xalloc(X, (size_t)(count_insts(L->in->body) + 2) * sizeof *alias);
+	alias[0] = v;
+	*f |= CAP_TOUCHED |
+	      (region_writes(L->in->body, alias, &nalias) ? CAP_WRITTEN : 0);
+	mem_free(alias);
+	return *f;
+}
+
+/* L's capture number ci, v in r, pinned if the region touches it. */
 static void
-pin(Exec *X, Launch *L, const Value *v, const Reg *r)
+pin(Exec *X, Launch *L, const Value *v, const Reg *r, int ci)
 {
 	const Value **alias;
 	int nalias = 1;
 	Pin *p;
+	uint8_t f;
 
-	if (v->type->kind != TY_TENSOR || r->buf < 0 || r->bad ||
-	    (X->bp->memref && (v->id < X->bp->p->nvalues || !r->set)) ||
-	    !touches(L->in->body, v))
+	if (v->type->kind != TY_TENSOR || r->buf < 0 || r->bad)
+		return;
+	if (!X->bp->memref) {
+		if (!((f = capture_flags(X, L, v, ci)) & CAP_TOUCHED))
+			return;
+		p = &L->pins[L->npins++];
+		p->buf = r->buf;
+		p->view = r->view;
+		p->v = v;
+		p->write = f & CAP_WRITTEN;
+		X->bufs[r->buf].pins++;
+		return;
+	}
+	if (v->id < X->bp->p->nvalues || !r->set || !touches(L->in->body, v))
 		return;
 	alias = xalloc(X, (size_t)(count_insts(L->in->body) + 2) * sizeof *alias);
 	alias[0] = v;
@@ -420,7 +457,7 @@ launch_start(Exec *X, Frame *F, const BInst *in)
 	pend_push(X, L);
 	for (int i = 0; i < n; i++) {
 		reg_assign(&L->regs[ids[i]], &F->regs[ids[i]]);
-		pin(X, L, X->bp->regs[ids[i]], &L->regs[ids[i]]);
+		pin(X, L, X->bp->regs[ids[i]], &L->regs[ids[i]], i);
 	}
 	memset(r, 0, sizeof *r);
 	r->buf = -1;

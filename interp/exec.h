@@ -143,8 +143,20 @@ typedef struct Exec {
 	const BInst *cur_in;  /* ... its instruction */
 	uint64_t rng;         /* random:SEED schedule state */
 	int **captured;       /* by launch instruction id: captured value ids */
+	uint8_t **capflags;   /* ... and per captured id, once known:
+			       * CAP_KNOWN, CAP_TOUCHED, CAP_WRITTEN */
+	Arena *sarena;        /* where those are (the share's, else arena) */
 	jmp_buf oom;
 } Exec;
+
+enum { CAP_KNOWN = 1, CAP_TOUCHED = 2, CAP_WRITTEN = 4 };
+
+struct ExecShare {
+	const BProg *bp;      /* whose runs these are */
+	Arena *arena;
+	int **captured;       /* Exec's, by launch instruction id */
+	uint8_t **capflags;
+};
 
 /* shadow.c */
 void *xalloc(Exec *X, size_t n);

@@ -1128,7 +1128,15 @@ typedef struct ExecOpts {
 	void *step_ctx;
 	struct SchedTape *tape;   /* random:SEED: what its draws decided is
 				   * kept here (NULL: not kept) */
+	struct ExecShare *share;  /* what the runs of one buffer program
+				   * share (exec_share_new; NULL: none) */
 } ExecOpts;
+
+/* What runs of one buffer program under several schedules compute once
+ * (exec.c): what each launch captures, touches and writes. */
+typedef struct ExecShare ExecShare;
+ExecShare *exec_share_new(void);       /* NULL out of memory */
+void exec_share_free(ExecShare *s);
 
 typedef struct ExecResult {
 	Tensor **outs;            /* the entry's results, contiguous copies */
