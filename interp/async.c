@@ -258,25 +258,25 @@ count_insts(const BBlock *b)
 }
 
 /* Does L's region touch v (its i-th capture), and write it?  Known
- * once per launch instruction (the region is the same every time). */
+ * once per launch instruction (the region is the same every time); set
+ * whole (an out-of-memory exit leaves it unknown). */
 static uint8_t
 capture_flags(Exec *X, Launch *L, const Value *v, int i)
 {
 	uint8_t *f = &X->capflags[L->in->id][i];
 	const Value **alias;
 	int nalias = 1;
+	bool w;
 
 	if (*f)
 		return *f;
-	*f = CAP_KNOWN;
 	if (!touches(L->in->body, v))
-		return *f;
+		return *f = CAP_KNOWN;
 	alias = xalloc(X, (size_t)(count_insts(L->in->body) + 2) * sizeof *alias);
 	alias[0] = v;
-	*f |= CAP_TOUCHED |
-	      (region_writes(L->in->body, alias, &nalias) ? CAP_WRITTEN : 0);
+	w = region_writes(L->in->body, alias, &nalias);
 	mem_free(alias);
-	return *f;
+	return *f = CAP_KNOWN | CAP_TOUCHED | (w ? CAP_WRITTEN : 0);
 }
 
 /* L's capture number ci, v in r, pinned if the region touches it. */
@@ -638,7 +638,8 @@ tape_put(Exec *X, uint32_t n, uint32_t k)
 
 	if (!t || t->over)
 		return;
-	if (!n && t->len && !t->d[t->len - 1].n) {
+	if (!n && t->len && !t->d[t->len - 1].n &&
+	    t->d[t->len - 1].k < UINT32_MAX) {
 		t->d[t->len - 1].k++;
 		return;
 	}
