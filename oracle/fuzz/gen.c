@@ -84,9 +84,9 @@ line_of(const char *text, size_t off)
 {
 	int line = 1;
 
-	/* (a count, not a memchr a line: the lines are short) */
-	for (size_t i = 0; i < off; i++)
-		line += text[i] == '\n';
+	for (const char *p = text; (p = memchr(p, '\n', (size_t)(text + off - p)));
+	     p++)
+		line++;
 	return line;
 }
 
