@@ -104,7 +104,7 @@ count_operands(Op *op, void *ctx)
 static const int *
 captured_all(Exec *X, const BInst *in)
 {
-	int *ids = arena_alloc(X->arena, (size_t)(X->bp->nregs + 1) * sizeof *ids);
+	int *ids = arena_alloc(X->sarena, (size_t)(X->bp->nregs + 1) * sizeof *ids);
 
 	for (int i = 0; i < X->bp->nregs; i++)
 		ids[i] = i;
@@ -126,9 +126,11 @@ captured(Exec *X, const BInst *in)
 	if (X->bp->memref)
 		return captured_all(X, in);
 	walk_regions(in->op, count_operands, &n);
-	c.ids = arena_alloc(X->arena, (size_t)(n + 1) * sizeof *c.ids);
+	c.ids = arena_alloc(X->sarena, (size_t)(n + 1) * sizeof *c.ids);
 	walk_regions(in->op, uses_from_outside, &c);
 	c.ids[c.n] = -1;
+	/* (zeroes: nothing known yet of each) */
+	X->capflags[in->id] = arena_alloc(X->sarena, (size_t)c.n + 1);
 	X->captured[in->id] = c.ids;
 	return c.ids;
 }
@@ -255,16 +257,51 @@ count_insts(const BBlock *b)
 	return n;
 }
 
+/* Does L's region touch v (its i-th capture), and write it?  Known
+ * once per launch instruction (the region is the same every time); set
+ * whole (an out-of-memory exit leaves it unknown). */
+static uint8_t
+capture_flags(Exec *X, Launch *L, const Value *v, int i)
+{
+	uint8_t *f = &X->capflags[L->in->id][i];
+	const Value **alias;
+	int nalias = 1;
+	bool w;
+
+	if (*f)
+		return *f;
+	if (!touches(L->in->body, v))
+		return *f = CAP_KNOWN;
+	alias = xalloc(X, (size_t)(count_insts(L->in->body) + 2) * sizeof *alias);
+	alias[0] = v;
+	w = region_writes(L->in->body, alias, &nalias);
+	mem_free(alias);
+	return *f = CAP_KNOWN | CAP_TOUCHED | (w ? CAP_WRITTEN : 0);
+}
+
+/* L's capture number ci, v in r, pinned if the region touches it. */
 static void
-pin(Exec *X, Launch *L, const Value *v, const Reg *r)
+pin(Exec *X, Launch *L, const Value *v, const Reg *r, int ci)
 {
 	const Value **alias;
 	int nalias = 1;
 	Pin *p;
+	uint8_t f;
 
-	if (v->type->kind != TY_TENSOR || r->buf < 0 || r->bad ||
-	    (X->bp->memref && (v->id < X->bp->p->nvalues || !r->set)) ||
-	    !touches(L->in->body, v))
+	if (v->type->kind != TY_TENSOR || r->buf < 0 || r->bad)
+		return;
+	if (!X->bp->memref) {
+		if (!((f = capture_flags(X, L, v, ci)) & CAP_TOUCHED))
+			return;
+		p = &L->pins[L->npins++];
+		p->buf = r->buf;
+		p->view = r->view;
+		p->v = v;
+		p->write = f & CAP_WRITTEN;
+		X->bufs[r->buf].pins++;
+		return;
+	}
+	if (v->id < X->bp->p->nvalues || !r->set || !touches(L->in->body, v))
 		return;
 	alias = xalloc(X, (size_t)(count_insts(L->in->body) + 2) * sizeof *alias);
 	alias[0] = v;
@@ -420,7 +457,7 @@ launch_start(Exec *X, Frame *F, const BInst *in)
 	pend_push(X, L);
 	for (int i = 0; i < n; i++) {
 		reg_assign(&L->regs[ids[i]], &F->regs[ids[i]]);
-		pin(X, L, X->bp->regs[ids[i]], &L->regs[ids[i]]);
+		pin(X, L, X->bp->regs[ids[i]], &L->regs[ids[i]], i);
 	}
 	memset(r, 0, sizeof *r);
 	r->buf = -1;
@@ -566,8 +603,63 @@ launch_drain(Exec *X, const Frame *home)
 	X->scans--;
 }
 
+/* The launches that may run now (the oldest not-done launch of each
+ * (stream, parent), when pending), at most 16: how many. */
+static int
+ready_launches(Exec *X, Launch **ready)
+{
+	int n = 0, nseen = 0;
+	/* each one seen is ready or seen[] holds its queue, so seen[] stays
+	 * within the 16 ready ones plus the running */
+	const Launch *seen[32];
+
+	for (int i = 0; i < X->npend && n < 16; i++) {
+		Launch *L = X->pend[i];
+		bool first = L->state != DONE;
+		for (int j = 0; first && j < nseen; j++)
+			first = seen[j]->stream != L->stream ||
+				seen[j]->parent != L->parent;
+		if (!first)
+			continue;
+		if (nseen < 32)
+			seen[nseen++] = L;
+		if (L->state == PENDING)
+			ready[n++] = L;
+	}
+	return n;
+}
+
+/* One draw's decision onto the run's tape (ExecOpts.tape), if kept:
+ * n == 0, a draw that decides nothing (runs of them are one entry). */
+void
+tape_put(Exec *X, uint32_t n, uint32_t k)
+{
+	SchedTape *t = X->o->tape;
+
+	if (!t || t->over)
+		return;
+	if (!n && t->len && !t->d[t->len - 1].n &&
+	    t->d[t->len - 1].k < UINT32_MAX) {
+		t->d[t->len - 1].k++;
+		return;
+	}
+	if (t->len == t->cap) {
+		int cap = t->cap ? 2 * t->cap : 64;
+		TapeDraw *d = cap <= TAPE_MAX ?
+			mem_realloc(t->d, (size_t)cap * sizeof *d) : NULL;
+		if (!d) {
+			t->over = true;
+			return;
+		}
+		t->d = d, t->cap = cap;
+	}
+	t->d[t->len++] = (TapeDraw){n, n ? k : 1};
+}
+
 /* random:SEED: at each instruction boundary, maybe run some launch that
- * may run now (the oldest pending one of its stream); rng_next draws. */
+ * may run now (the oldest pending one of its stream); rng_next draws.
+ * (Which are ready is asked before the draw, so the tape says it of
+ * every draw: the draw does not change it.) */
 void
 launch_tick(Exec *X)
 {
@@ -576,29 +668,48 @@ launch_tick(Exec *X)
 	/* launches run whole: a random point is between host instructions */
 	if (X->o->sched.kind != SCHED_RANDOM || X->cur)
 		return;
-	while (!X->stop && rng_next(&X->rng) % 3 == 0) {
-		int n = 0, nseen = 0;
-		/* the oldest not-done launch of each (stream, parent) seen:
-		 * each one seen is ready or seen[] holds its queue, so
-		 * seen[] stays within the 16 ready ones plus the running */
-		const Launch *seen[32];
-		for (int i = 0; i < X->npend && n < 16; i++) {
-			Launch *L = X->pend[i];
-			bool first = L->state != DONE;
-			for (int j = 0; first && j < nseen; j++)
-				first = seen[j]->stream != L->stream ||
-					seen[j]->parent != L->parent;
-			if (!first)
-				continue;
-			if (nseen < 32)
-				seen[nseen++] = L;
-			if (L->state == PENDING)
-				ready[n++] = L;
-		}
-		if (!n)
+	while (!X->stop) {
+		int n = ready_launches(X, ready), k;
+		bool go = rng_next(&X->rng) % 3 == 0;
+		tape_put(X, n ? TAPE_TICK | (uint32_t)n : 0, go);
+		if (!go || !n)
 			return;
-		complete(X, ready[rng_next(&X->rng) % (uint64_t)n]);
+		k = (int)(rng_next(&X->rng) % (uint64_t)n);
+		tape_put(X, (uint32_t)n, (uint32_t)k);
+		complete(X, ready[k]);
 	}
+}
+
+/* splitmix64's state moves by this at each draw (rng.h) */
+#define RNG_GAMMA 0x9e3779b97f4a7c15ull
+
+bool
+sched_tape_same(const SchedTape *t, uint64_t seed)
+{
+	uint64_t s = seed;
+
+	if (t->over)
+		return false;
+	for (int i = 0; i < t->len; i++) {
+		const TapeDraw *e = &t->d[i];
+		uint64_t d;
+		if (!e->n) {
+			s += (uint64_t)e->k * RNG_GAMMA;
+			continue;
+		}
+		d = rng_next(&s);
+		if (e->n & TAPE_TICK ? (d % 3 == 0) != (e->k != 0)
+				     : d % e->n != e->k)
+			return false;
+	}
+	return true;
+}
+
+void
+sched_tape_free(SchedTape *t)
+{
+	mem_free(t->d);
+	memset(t, 0, sizeof *t);
 }
 
 /* ---- races with pending launches */

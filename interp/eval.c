@@ -339,12 +339,13 @@ eval_func(Frame *f, const Func *fn, Box **outs)
 	for (int k = 0; k < fn->nrtypes && rc == 0; k++) {
 		char what[300];
 
-		fmt_snprintf(what, sizeof what, "result %d of @%s", k, fn->name);
-		if (!outs[k] || !outs[k]->t)
+		if (!outs[k] || !outs[k]->t) {
+			fmt_snprintf(what, sizeof what, "result %d of @%s", k,
+				     fn->name);
 			rc = diag_set(f->run->d, loc, "%s is missing", what);
-		else
+		} else
 			rc = check_fits(f->run, loc, outs[k]->t, fn->rtypes[k],
-					what);
+					"result %d of @%s", k, fn->name);
 	}
 	for (int k = 0; k < fn->nrtypes && rc < 0; k++) {
 		box_unref(f->run, outs[k]);
@@ -362,14 +363,13 @@ bind_inputs(Frame *f, const Func *fn, Tensor *const *inputs)
 	for (int k = 0; k < fn->nparams; k++) {
 		const Value *pv = fn->params[k];
 		Tensor *in = inputs ? inputs[k] : NULL;
-		char what[300];
 		Box *b;
 
 		if (!in)
 			return diag_set(r->d, pv->loc, "missing input %%%s",
 					pv->name);
-		fmt_snprintf(what, sizeof what, "input %%%s", pv->name);
-		if (check_fits(r, pv->loc, in, pv->type, what) < 0)
+		if (check_fits(r, pv->loc, in, pv->type, "input %%%s",
+			       pv->name) < 0)
 			return -1;
 		if (t_bytes(in) > r->lim->max_bytes - r->bytes)
 			return diag_set(r->d, pv->loc,

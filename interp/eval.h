@@ -108,7 +108,7 @@ bool same_shape(const Tensor *a, const Tensor *b);
 int shape_mismatch(Run *r, Loc loc, const Operand *a, const Tensor *ta,
 		   const Operand *b, const Tensor *tb);
 int check_fits(Run *r, Loc loc, const Tensor *t, const Type *ty,
-	       const char *what);
+	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 int ew_shape(Frame *f, const Op *op, const Tensor *const *ts,
 	     const Operand *const *os, int n, int rank, int64_t *dims);
 

@@ -27,15 +27,14 @@ eval_call(Frame *f, const Op *op)
 	for (int k = 0; k < fn->nparams && k < op->nargs; k++) {
 		const Value *pv = fn->params[k];
 		const Operand *o = &op->args[k];
-		char what[300];
 		Box *b = operand_box(f, op, o, pv->type->dt);
 
 		if (!b)
 			goto out;
 		bind(&callee, pv, b);
-		fmt_snprintf(what, sizeof what, "argument %%%s of @%s", oname(o),
-			 fn->name);
-		if (b->t && check_fits(r, oploc(o, op), b->t, pv->type, what) < 0)
+		if (b->t && check_fits(r, oploc(o, op), b->t, pv->type,
+				       "argument %%%s of @%s", oname(o),
+				       fn->name) < 0)
 			goto out;
 	}
 	if (!(outs = boxes_new(r, op->loc, fn->nrtypes)))

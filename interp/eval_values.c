@@ -404,15 +404,20 @@ fits(const Tensor *t, const Type *ty)
 	return true;
 }
 
-/* "WHAT is TYPE, expected TYPE" unless t fits ty. */
+/* "WHAT is TYPE, expected TYPE" unless t fits ty (WHAT formatted only
+ * then: every call checks its arguments and results). */
 int
 check_fits(Run *r, Loc loc, const Tensor *t, const Type *ty,
-	   const char *what)
+	   const char *fmt, ...)
 {
-	char got[300], want[300];
+	char got[300], want[300], what[300];
+	va_list ap;
 
 	if (fits(t, ty))
 		return 0;
+	va_start(ap, fmt);
+	fmt_vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
 	return diag_set(r->d, loc, "%s is %s, expected %s", what,
 			tensor_type_str(t, ty->kind == TY_SCALAR, got, sizeof got),
 			type_str(ty, want, sizeof want));

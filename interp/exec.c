@@ -282,9 +282,9 @@ run_assert(Exec *X, Frame *F, const BInst *in)
 static Reg *
 frame_regs(Exec *X, int depth)
 {
-	if (!X->frames[depth])
-		X->frames[depth] = arena_alloc(X->arena,
-					       (size_t)X->bp->nregs * sizeof(Reg));
+	if (!X->frames[depth]) /* (arena_alloc zeroes it) */
+		return X->frames[depth] = arena_alloc(X->arena,
+					(size_t)X->bp->nregs * sizeof(Reg));
 	memset(X->frames[depth], 0, (size_t)X->bp->nregs * sizeof(Reg));
 	return X->frames[depth];
 }
@@ -531,6 +531,7 @@ forall_pick(Exec *X, const int *pc, int n, int len, int *turn)
 		}
 	case SCHED_RANDOM:
 		k = (int)(rng_next(&X->rng) % (uint64_t)live);
+		tape_put(X, live > 1 ? (uint32_t)live : 0, (uint32_t)k);
 		for (int t = 0; t < n; t++)
 			if (pc[t] < len && k-- == 0)
 				return t;
@@ -808,6 +809,57 @@ check_leaks(Exec *X, const Reg *outs, int n)
 	}
 }
 
+ExecShare *
+exec_share_new(void)
+{
+	return mem_calloc(1, sizeof(ExecShare));
+}
+
+void
+exec_share_free(ExecShare *s)
+{
+	if (s)
+		arena_free(s->arena);
+	mem_free(s);
+}
+
+/* X's per-launch tables: the share's when it has them for X's program
+ * (made there at its first run), else the run's own.  -1 out of memory. */
+static int
+share_open(Exec *X)
+{
+	ExecShare *s = X->o->share;
+	size_t n = (size_t)X->bp->ninsts + 1;
+	Arena *a;
+
+	if (s && s->bp == X->bp) {
+		X->sarena = s->arena;
+	} else if (s && (a = arena_new())) {
+		arena_free(s->arena);
+		memset(s, 0, sizeof *s);
+		if (!(s->captured = arena_alloc(a, n * sizeof *s->captured)) ||
+		    !(s->capflags = arena_alloc(a, n * sizeof *s->capflags))) {
+			arena_free(a);
+			return -1;
+		}
+		s->arena = a;
+		s->bp = X->bp;
+		X->sarena = a;
+	} else {
+		if (s)
+			return -1;
+		X->sarena = X->arena;
+		X->sarena->oom = &X->oom;
+		X->captured = arena_alloc(X->arena, n * sizeof *X->captured);
+		X->capflags = arena_alloc(X->arena, n * sizeof *X->capflags);
+		return 0;
+	}
+	X->captured = s->captured;
+	X->capflags = s->capflags;
+	X->sarena->oom = &X->oom; /* (until the run returns) */
+	return 0;
+}
+
 int
 exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	 const ExecOpts *o, ExecResult *res, Diag *d)
@@ -827,6 +879,8 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	if (!(X.arena = arena_new()))
 		return diag_set(d, entry->loc, "out of memory");
 	if (setjmp(X.oom)) {
+		if (X.sarena)
+			X.sarena->oom = NULL;
 		launches_free(&X);
 		bufs_free(&X);
 		versions_free(&X);
@@ -840,7 +894,8 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	X.constver = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.constver);
 	X.scratch = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.scratch);
 	X.frames = arena_alloc(X.arena, (size_t)(o->lim->max_depth + 1) * sizeof *X.frames);
-	X.captured = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.captured);
+	if (share_open(&X))
+		longjmp(X.oom, 1);
 	X.scratchn = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.scratchn);
 	X.gc_vers = 1024;
 	X.gc_bufs = 64;
@@ -867,6 +922,7 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 			check_leaks(&X, NULL, 0);
 	} else if (!X.stop && ret)
 		collect_outputs(&X, ret, outs);
+	X.sarena->oom = NULL;
 	launches_free(&X);
 	bufs_free(&X);
 	versions_free(&X);

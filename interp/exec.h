@@ -143,8 +143,20 @@ typedef struct Exec {
 	const BInst *cur_in;  /* ... its instruction */
 	uint64_t rng;         /* random:SEED schedule state */
 	int **captured;       /* by launch instruction id: captured value ids */
+	uint8_t **capflags;   /* ... and per captured id, once known:
+			       * CAP_KNOWN, CAP_TOUCHED, CAP_WRITTEN */
+	Arena *sarena;        /* where those are (the share's, else arena) */
 	jmp_buf oom;
 } Exec;
+
+enum { CAP_KNOWN = 1, CAP_TOUCHED = 2, CAP_WRITTEN = 4 };
+
+struct ExecShare {
+	const BProg *bp;      /* whose runs these are */
+	Arena *arena;
+	int **captured;       /* Exec's, by launch instruction id */
+	uint8_t **capflags;
+};
 
 /* shadow.c */
 void *xalloc(Exec *X, size_t n);
@@ -303,6 +315,8 @@ void launch_settle(Exec *X, int h);
 void launch_settle_future(Exec *X, const Fut *fut);
 void launch_drain(Exec *X, const Frame *home);  /* home NULL: all */
 void launch_tick(Exec *X);                      /* a legal point */
+/* A draw of the random schedule and what it decided (ExecOpts.tape) */
+void tape_put(Exec *X, uint32_t n, uint32_t k);
 /* An access to buffer h through view v: races with pending launches. */
 void launch_check(Exec *X, const BInst *at, const Value *victim, int h,
 		  const View *v, bool write);

@@ -60,11 +60,17 @@ typedef struct Spec {
 static void
 put_padded(Out *o, const Spec *sp, const char *sign, const char *p, size_t n)
 {
-	long fill = sp->width - (long)(n + strlen(sign));
+	size_t ns = *sign != 0; /* "" or one of "-", "+", " " */
+	long fill = sp->width - (long)(n + ns);
 
+	if (!sp->width) { /* the common case: no padding */
+		put(o, sign, ns);
+		put(o, p, n);
+		return;
+	}
 	if (!sp->left && !sp->zero)
 		pad(o, ' ', fill);
-	put(o, sign, strlen(sign));
+	put(o, sign, ns);
 	if (!sp->left && sp->zero)
 		pad(o, '0', fill);
 	put(o, p, n);
@@ -219,13 +225,14 @@ format(Out *o, const char *fmt, va_list ap0)
 
 	va_copy(ap, ap0);
 	while (*fmt) {
-		const char *pct = strchr(fmt, '%');
+		const char *pct = fmt;
 		Spec sp;
-		if (!pct) {
-			put(o, fmt, strlen(fmt));
-			break;
-		}
+		/* (formats are short: a loop beats strchr and strlen here) */
+		while (*pct && *pct != '%')
+			pct++;
 		put(o, fmt, (size_t)(pct - fmt));
+		if (!*pct)
+			break;
 		fmt = pct + 1;
 		if (!parse_spec(&fmt, &sp, &ap)) {
 			ok = false;

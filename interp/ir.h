@@ -1094,6 +1094,27 @@ typedef struct Schedule {
 int schedule_parse(const char *s, Schedule *out);
 const char *schedule_name(Schedule s, char *buf, size_t n);
 
+/* What a random:SEED run's draws decided, in order (async.c): a launch
+ * run at a boundary or not, which one, which forall trip next.  The run
+ * is a function of those decisions, so two seeds whose draws decide the
+ * same make the same run, and the harness runs a program once per
+ * different tape (sched_tape_same).  A draw: n == 0, k draws that decide
+ * nothing (no launch was ready, one trip was left); n with TAPE_TICK, a
+ * boundary with n & ~TAPE_TICK launches ready, k = 1 one of them ran;
+ * else one of n was picked, k. */
+enum { TAPE_TICK = 1u << 31, TAPE_MAX = 1 << 16 };
+typedef struct TapeDraw {
+	uint32_t n, k;
+} TapeDraw;
+typedef struct SchedTape {
+	TapeDraw *d;
+	int len, cap;
+	bool over;                /* longer than TAPE_MAX: matches nothing */
+} SchedTape;
+/* Does random:seed decide at each draw what t's run decided? */
+bool sched_tape_same(const SchedTape *t, uint64_t seed);
+void sched_tape_free(SchedTape *t);
+
 typedef struct ExecOpts {
 	const Limits *lim;
 	Schedule sched;           /* sync, late or random:SEED */
@@ -1105,7 +1126,17 @@ typedef struct ExecOpts {
 	void (*on_step)(void *ctx, int64_t step, int64_t live,
 			const BInst *in, int stream);
 	void *step_ctx;
+	struct SchedTape *tape;   /* random:SEED: what its draws decided is
+				   * kept here (NULL: not kept) */
+	struct ExecShare *share;  /* what the runs of one buffer program
+				   * share (exec_share_new; NULL: none) */
 } ExecOpts;
+
+/* What runs of one buffer program under several schedules compute once
+ * (exec.c): what each launch captures, touches and writes. */
+typedef struct ExecShare ExecShare;
+ExecShare *exec_share_new(void);       /* NULL out of memory */
+void exec_share_free(ExecShare *s);
 
 typedef struct ExecResult {
 	Tensor **outs;            /* the entry's results, contiguous copies */

@@ -134,6 +134,91 @@ START_TEST(loaded_in_memory)
 }
 END_TEST
 
+/* Two runs of one buffer program, the same bit for bit: outputs,
+ * violations, failure, memory. */
+static void
+same_run(const ExecResult *a, const ExecResult *b, uint64_t seed, int i, int j)
+{
+	ck_assert_msg(a->nouts == b->nouts && a->nviols == b->nviols &&
+		      a->failed == b->failed && !strcmp(a->aborted, b->aborted) &&
+		      !memcmp(&a->mem, &b->mem, sizeof a->mem),
+		      "seed %llu: random:%d and random:%d differ",
+		      (unsigned long long)seed, i, j);
+	for (int k = 0; k < a->nouts; k++) {
+		const Tensor *x = a->outs[k], *y = b->outs[k];
+		ck_assert(x->n == y->n && x->dt == y->dt);
+		for (int64_t e = 0; e < x->n; e++)
+			ck_assert(tensor_elem_same(x, y, e));
+	}
+	for (int k = 0; k < a->nviols; k++) {
+		const Violation *v = &a->viols[k], *w = &b->viols[k];
+		ck_assert(v->kind == w->kind && v->at == w->at &&
+			  v->victim == w->victim && v->writer == w->writer &&
+			  v->buffer == w->buffer && v->count == w->count &&
+			  v->step == w->step && !strcmp(v->detail, w->detail) &&
+			  !strcmp(v->launches, w->launches));
+	}
+}
+
+/* A random schedule whose draws decide what an earlier one's did makes
+ * the same run, so run_schedules counts it without running it (issue
+ * 26): on generated programs with launches and foralls, under a strategy
+ * that races, each seed's tape replays its own seed, and runs whose
+ * tapes match are the same run.  Some do match, some do not. */
+START_TEST(schedule_tapes)
+{
+	int same = 0, differ = 0;
+
+	for (int k = 0; k < 200; k++) {
+		uint64_t seed = 31000 + (uint64_t)k;
+		const Strategy *st = strategy_find(k % 2 ? "one-shot" :
+					"mutant-async-reads-end-at-launch");
+		char *yaml = gen_case(seed, &opts, st->name);
+		Case *c = NULL;
+		Decisions ds;
+		BProg *bp;
+		SchedTape t[9];
+		ExecResult ex[9];
+		Diag d;
+		ck_assert(!case_parse("s.yaml", yaml, strlen(yaml), CASE_TRUSTED,
+				      &c, &d));
+		mem_free(yaml);
+		if (!prog_has_op(c->prog, OP_ASYNC) &&
+		    !prog_has_op(c->prog, OP_FORALL)) {
+			case_free(c);
+			continue;
+		}
+		ck_assert(!decisions_make(c->prog, st, &ds));
+		ck_assert((bp = bufferize_lower(c->prog, &ds, &d)) != NULL);
+		for (int i = 1; i <= 8; i++) {
+			ExecOpts eo = {.lim = &c->lim,
+				       .sched = {SCHED_RANDOM, (uint64_t)i},
+				       .tape = memset(&t[i], 0, sizeof t[i])};
+			ck_assert(!exec_run(bp, c->entry, c->inputs, &eo, &ex[i],
+					    &d));
+			ck_assert(sched_tape_same(&t[i], (uint64_t)i));
+			for (int j = 1; j < i; j++) {
+				if (!sched_tape_same(&t[j], (uint64_t)i)) {
+					differ++;
+					continue;
+				}
+				same++;
+				same_run(&ex[j], &ex[i], seed, j, i);
+			}
+		}
+		for (int i = 1; i <= 8; i++) {
+			exec_result_free(&ex[i]);
+			sched_tape_free(&t[i]);
+		}
+		bprog_free(bp);
+		decisions_free(&ds);
+		case_free(c);
+	}
+	ck_assert_int_gt(same, 100);
+	ck_assert_int_gt(differ, 100);
+}
+END_TEST
+
 START_TEST(same_seed_same_program)
 {
 	char *a = gen_case(42, &opts, "one-shot"), *b = gen_case(42, &opts, "one-shot");
@@ -984,6 +1069,7 @@ main(void)
 	tcase_add_test(t, same_seed_same_program);
 	tcase_add_test(t, huge_seeds_load);
 	tcase_add_test(t, loaded_in_memory);
+	tcase_add_test(t, schedule_tapes);
 	tcase_add_test(t, programs_are_valid_and_varied);
 	tcase_add_test(t, failure_mutants_caught);
 	tcase_add_test(t, carried_mutant_caught);

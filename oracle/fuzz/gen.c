@@ -107,7 +107,7 @@ gen_case_parts(uint64_t seed, const GenOpts *o, const char *strategy,
 	Str prog = {0}, yaml = {0};
 	Shared sh = {0};
 	static const DType dts[] = {DT_F32, DT_I32, DT_F32, DT_I32, DT_F64, DT_I64};
-	G *g = mem_calloc(1, sizeof *g);
+	G *g = gen_new();
 	GV params[3];
 	char s[64];
 	int outs[3], nouts, nparams;

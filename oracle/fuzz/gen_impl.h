@@ -64,8 +64,7 @@ typedef struct G {
 	const GenOpts *o;
 	Shared *sh;
 	Str *out;
-	GV v[MAXV];
-	int nv;
+	int nv;          /* values in scope: v[0, nv) */
 	int depth;       /* indentation level */
 	Fut futs[32];
 	int nfuts;
@@ -82,7 +81,12 @@ typedef struct G {
 			  * when depth == 1 + cfgdepth */
 	int async_mark;  /* in a launch body: values before it are outer */
 	char async_read[16]; /* ... the last outer tensor its body picked */
+	GV v[MAXV];      /* last: gen_new zeroes only what is before it */
 } G;
+
+/* A G of zeroes but for v (not read above nv: 24 KB not cleared for
+ * every program and helper); NULL out of memory. */
+G *gen_new(void);
 
 
 /* The target profile's flag (GenTarget; false without a profile): a

@@ -644,8 +644,7 @@ gen_call(G *g)
 	fn.params[fn.nparams++] = param_like(g, a);
 	if (b)
 		fn.params[fn.nparams++] = param_like(g, b);
-	h = mem_calloc(1, sizeof *h);
-	if (!h)
+	if (!(h = gen_new()))
 		abort();
 	h->rng = g->rng;
 	h->o = g->o;

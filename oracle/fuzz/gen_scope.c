@@ -7,19 +7,37 @@
 
 #include "gen_impl.h"
 
+G *
+gen_new(void)
+{
+	G *g = mem_alloc(sizeof *g);
+
+	if (g)
+		memset(g, 0, offsetof(G, v));
+	return g;
+}
+
 /* ---- text */
 
 void
 gen_line(G *g, const char *fmt, ...)
 {
+	static const char spaces[] = "                                ";
 	char buf[512];
 	va_list ap;
+	int k, ind = 2 * (g->depth - g->cfgdepth) + 2;
 
 	va_start(ap, fmt);
-	fmt_vsnprintf(buf, sizeof buf, fmt, ap);
+	k = fmt_vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	/* a function body's blocks all sit at its indentation */
-	str_printf(g->out, "%*s%s\n", 2 * (g->depth - g->cfgdepth) + 2, "", buf);
+	/* a function body's blocks all sit at its indentation (formatted
+	 * once: this is most of the program's text) */
+	for (; ind > 0; ind -= (int)sizeof spaces - 1)
+		str_put(g->out, spaces, (size_t)(ind < (int)sizeof spaces - 1 ?
+					 ind : (int)sizeof spaces - 1));
+	str_put(g->out, buf, k < 0 ? 0 : k < (int)sizeof buf ? (size_t)k
+							 : sizeof buf - 1);
+	str_put(g->out, "\n", 1);
 }
 
 void
@@ -52,17 +70,33 @@ gen_chance(G *g, int percent)
 const char *
 gen_ty(const GV *v, char *buf, size_t n)
 {
-	int k;
+	/* by hand: the generator types every value it makes */
+	char t[64], *p = t;
+	const char *dt = dtype_names[v->dt];
+	size_t len;
 
-	if (v->scalar) {
-		fmt_snprintf(buf, n, "%s", dtype_names[v->dt]);
-		return buf;
+	if (!v->scalar) {
+		memcpy(p, "tensor<", 7), p += 7;
+		for (int d = 0; d < v->rank; d++) {
+			if (v->dyn >> d & 1)
+				*p++ = '?';
+			else if (v->dims[d] >= 0 && v->dims[d] < 10)
+				*p++ = (char)('0' + v->dims[d]);
+			else
+				p += fmt_snprintf(p, 12, "%d", v->dims[d]);
+			*p++ = 'x';
+		}
 	}
-	k = fmt_snprintf(buf, n, "tensor<");
-	for (int d = 0; d < v->rank; d++)
-		k += v->dyn >> d & 1 ? fmt_snprintf(buf + k, n - (size_t)k, "?x")
-				     : fmt_snprintf(buf + k, n - (size_t)k, "%dx", v->dims[d]);
-	fmt_snprintf(buf + k, n - (size_t)k, "%s>", dtype_names[v->dt]);
+	len = strlen(dt);
+	memcpy(p, dt, len), p += len;
+	if (!v->scalar)
+		*p++ = '>';
+	len = (size_t)(p - t);
+	if (n) {
+		len = len < n ? len : n - 1;
+		memcpy(buf, t, len);
+		buf[len] = 0;
+	}
 	return buf;
 }
 
@@ -99,6 +133,26 @@ gen_count_type(G *g, const GV *v)
 		gen_count(g, GC_INDEX_TENSOR);
 }
 
+/* prefix and k (>= 0), "%s%d" by hand (a name for every value made). */
+static void
+name_put(char *buf, size_t n, const char *prefix, int k)
+{
+	char d[12], *p = d + sizeof d;
+	size_t lp = strlen(prefix), ld;
+
+	do
+		*--p = (char)('0' + k % 10);
+	while ((k /= 10));
+	ld = (size_t)(d + sizeof d - p);
+	if (lp + ld >= n) { /* (never: names are short) */
+		fmt_snprintf(buf, n, "%s%.*s", prefix, (int)ld, p);
+		return;
+	}
+	memcpy(buf, prefix, lp);
+	memcpy(buf + lp, p, ld);
+	buf[lp + ld] = 0;
+}
+
 GV *
 gen_new_value(G *g, const GV *like, const char *prefix)
 {
@@ -108,7 +162,7 @@ gen_new_value(G *g, const GV *like, const char *prefix)
 		g->nv--; /* forget the newest: still valid, never picked */
 	v = &g->v[g->nv++];
 	*v = *like;
-	fmt_snprintf(v->name, sizeof v->name, "%s%d", prefix, g->sh->names++);
+	name_put(v->name, sizeof v->name, prefix, g->sh->names++);
 	gen_count_type(g, v);
 	return v;
 }

@@ -276,16 +276,32 @@ judge_race(const Case *c, const Strategy *s, int nref, RunOut *o)
  * NULL. */
 static int kept(BProg *bp, BProg **keep, int rc);
 
+/* What run_schedules' runs of one buffer program share: the random
+ * schedules run so far, each with its tape and verdict (a later seed
+ * whose draws decide what one of theirs did makes the same run:
+ * sched_tape_same; it is counted without running it), the tape of the
+ * run now (rec, NULL: none), and what the executor computes once of the
+ * program (share, NULL: out of memory). */
+typedef struct Tapes {
+	SchedTape t[64];
+	Verdict v[64];
+	int n;
+	SchedTape *rec;
+	ExecShare *share;
+} Tapes;
+
 /* Execute a buffer program (run_schedules runs one for every
  * schedule). */
 static int
 execute_lowered(const RunConfig *cfg, const Case *c, const BProg *bp,
-		const Func *entry, Schedule sched, Rec *rec, ExecResult *ex,
-		Diag *err)
+		const Func *entry, Schedule sched, Rec *rec, Tapes *ts,
+		ExecResult *ex, Diag *err)
 {
 	ExecOpts eo = {.lim = &c->lim, .sched = sched,
 		       .alloc_overhead = cfg->alloc_overhead,
-		       .on_step = rec ? on_step : NULL, .step_ctx = rec};
+		       .on_step = rec ? on_step : NULL, .step_ctx = rec,
+		       .tape = ts ? ts->rec : NULL,
+		       .share = ts ? ts->share : NULL};
 
 	memset(ex, 0, sizeof *ex);
 	return exec_run(bp, entry, c->inputs, &eo, ex, err);
@@ -301,7 +317,7 @@ execute(const RunConfig *cfg, const Case *c, const Decisions *ds,
 	if (!bp)
 		return -1;
 	return kept(bp, keep, execute_lowered(cfg, c, bp, c->entry, sched, rec,
-						 ex, err));
+						 NULL, ex, err));
 }
 
 /* The buffer program goes to *keep after a run, else it is freed. */
@@ -972,19 +988,45 @@ schedule_list(const RunConfig *cfg, const Case *c, const Run *r,
 	return n;
 }
 
+
+/* The verdict of the run of random:seed already made, or -1. */
+static int
+tapes_find(const Tapes *ts, uint64_t seed)
+{
+	for (int j = 0; j < ts->n; j++)
+		if (sched_tape_same(&ts->t[j], seed))
+			return (int)ts->v[j];
+	return -1;
+}
+
+static void
+tapes_free(Tapes *ts)
+{
+	for (int j = 0; j < ts->n; j++)
+		sched_tape_free(&ts->t[j]);
+	ts->n = 0;
+	exec_share_free(ts->share);
+	ts->share = NULL;
+}
+
 /* Execute o->bp (the lowering of o->ds, or the strategy's own buffer
  * program, whose entry is entry) under each schedule of list and keep the
  * worst: its result and schedule.  One buffer program serves every
- * schedule (the executor does not change it). */
+ * schedule (the executor does not change it); a random schedule that
+ * would repeat an earlier one's run is counted, not run again. */
 static int
 run_schedules(const RunConfig *cfg, const Case *c, const Func *entry,
 	      const Schedule *list, int n, bool all, Tensor *const *ref,
 	      int nref, RunOut *o)
 {
 	int64_t *tmp = mem_alloc((size_t)(nref + 1) * sizeof *tmp);
+	Tapes ts;
+	int rc = 0;
 
 	if (!tmp)
 		return diag_set(&o->err, c->entry->loc, "out of memory");
+	ts.n = 0;
+	ts.share = n > 1 ? exec_share_new() : NULL;
 	o->ntried = n;
 	o->all = all;
 	o->nfailing = 0;
@@ -994,18 +1036,29 @@ run_schedules(const RunConfig *cfg, const Case *c, const Func *entry,
 		char sname[32];
 		Rec rec = {cfg, {0}, ""};
 		Rec *rp = cfg->trace || cfg->record ? &rec : NULL;
+		/* (never the first: it is kept whatever it says) */
+		bool taped = list[i].kind == SCHED_RANDOM && !rp && i;
+		int seen;
 
+		if (taped && (seen = tapes_find(&ts, list[i].seed)) >= 0) {
+			o->nfailing += seen != VERDICT_AGREE;
+			continue;
+		}
+		ts.rec = taped && ts.n < 64 ?
+			memset(&ts.t[ts.n], 0, sizeof *ts.rec) : NULL;
 		if (cfg->trace)
 			rec_tail(&rec, trace_run, o->strategy,
 				 schedule_name(list[i], sname, sizeof sname));
-		if (execute_lowered(cfg, c, o->bp, entry, list[i], rp, &ex,
-				    &o->err)) {
+		if (execute_lowered(cfg, c, o->bp, entry, list[i], rp, &ts,
+				    &ex, &o->err)) {
 			/* the process's memory limit (mem.c) */
 			o->limited = mem_refused() &&
 				     !strncmp(o->err.msg, "memory limit", 12);
 			mem_free(rec.s.p);
-			mem_free(tmp);
-			return -1;
+			if (ts.rec)
+				sched_tape_free(ts.rec);
+			rc = -1;
+			break;
 		}
 		if (ex.limited) { /* a limit, not a verdict: the run's error */
 			o->limited = true;
@@ -1016,12 +1069,16 @@ run_schedules(const RunConfig *cfg, const Case *c, const Func *entry,
 			schedule_name(o->sched, o->schedule, sizeof o->schedule);
 			exec_result_free(&ex);
 			mem_free(rec.s.p);
-			mem_free(tmp);
-			return -1;
+			if (ts.rec)
+				sched_tape_free(ts.rec);
+			rc = -1;
+			break;
 		}
 		v = judge(&ex, ref, nref, tmp, c->ref_failed);
 		share_outputs(&ex, ref, nref);
 		o->nfailing += v != VERDICT_AGREE;
+		if (ts.rec)
+			ts.v[ts.n++] = v;
 		if (i && severity(v) <= severity(o->verdict)) {
 			exec_result_free(&ex);
 			mem_free(rec.s.p);
@@ -1035,9 +1092,11 @@ run_schedules(const RunConfig *cfg, const Case *c, const Func *entry,
 		o->sched = list[i];
 		memcpy(o->first_diff, tmp, (size_t)nref * sizeof *tmp);
 	}
+	tapes_free(&ts);
 	mem_free(tmp);
-	schedule_name(o->sched, o->schedule, sizeof o->schedule);
-	return 0;
+	if (!rc)
+		schedule_name(o->sched, o->schedule, sizeof o->schedule);
+	return rc;
 }
 
 /* A run without violations or recorded steps needs its buffer program no
