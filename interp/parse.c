@@ -314,10 +314,11 @@ parse_rtypes(Parser *P, Type ***types, int *n)
 static Value *
 new_value(Parser *P, const Token *t)
 {
-	Value *v = arena_alloc(P->a, sizeof *v);
+	/* the name in the same block: a short one fits in its rounding */
+	Value *v = arena_alloc(P->a, sizeof *v + t->len + 1);
 	Program *p = P->prog;
 
-	v->name = tok_str(P, t);
+	v->name = memcpy(v + 1, t->s, t->len);
 	v->loc = t->loc;
 	v->func = P->fn;
 	v->id = p->nvalues;
@@ -448,6 +449,7 @@ parse_dims(Parser *P, Op *op)
 	int64_t tmp[MAXRANK];
 	Loc loc = P->tok.loc;
 
+	op->perm = arena_alloc(P->a, MAXRANK * sizeof *op->perm);
 	op->nperm = parse_int_list(P, tmp, "dimensions");
 	for (int i = 0; i < op->nperm; i++) {
 		if (tmp[i] < -1000 || tmp[i] > 1000)
@@ -463,6 +465,7 @@ parse_reassoc(Parser *P, Op *op)
 {
 	int next_dim = 0;
 
+	op->reassoc = arena_alloc(P->a, MAXRANK * sizeof *op->reassoc);
 	expect_punct(P, '[');
 	if (accept_punct(P, ']'))
 		return;
@@ -533,6 +536,8 @@ parse_slice(Parser *P, Op *op)
 	int n;
 
 	op->noffs = parse_index_list(P, &op->offs);
+	op->sizes = arena_alloc(P->a, 2 * MAXRANK * sizeof *op->sizes);
+	op->strides = op->sizes + MAXRANK;
 	loc = P->tok.loc;
 	n = parse_int_list(P, op->sizes, "sizes");
 	if (n != op->noffs)
@@ -1187,6 +1192,9 @@ parse_op(Parser *P)
 
 	op->loc = P->tok.loc;
 	if (P->tok.kind == TK_VALUE) {
+		/* room for one: most ops have one result */
+		op->res = arena_alloc(P->a, sizeof *op->res);
+		cap = 1;
 		do {
 			Value *v;
 			if (P->tok.kind != TK_VALUE)
