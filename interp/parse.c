@@ -322,7 +322,7 @@ new_value(Parser *P, const Token *t)
 	v->loc = t->loc;
 	v->func = P->fn;
 	v->id = p->nvalues;
-	VEC_PUSH(P->a, p->values, p->nvalues, P->vcap, v);
+	VEC_PUSH_OWN(P->a, p->values, p->nvalues, P->vcap, v);
 	switch (strmap_add(&P->names, v->name, v->id)) {
 	case STRMAP_NONE:
 		break;
@@ -1235,7 +1235,7 @@ push_op(Parser *P, Block *b, int *cap, Op *op)
 {
 	op->parent = b;
 	op->index = b->nops;
-	VEC_PUSH(P->a, b->ops, b->nops, *cap, op);
+	VEC_PUSH_OWN(P->a, b->ops, b->nops, *cap, op);
 }
 
 /* `{ ops }` of an op's region.  A region whose parent yields nothing may
@@ -1434,37 +1434,38 @@ parse_program(Parser *P)
 
 /* --------------------------------------------------------- resolution */
 
+typedef struct Resolve {
+	Parser *P;
+	bool undef;          /* a use left undefined */
+	bool report;         /* ... is an error now */
+} Resolve;
+
 /* A placeholder use by the function's value of that name, when it has
- * one (P->names: the function's). */
+ * one (P->names: the function's, while it is read). */
 static void
-resolve_operand(Parser *P, Operand *o, bool *undef)
+resolve_operand(Resolve *r, Operand *o)
 {
 	int i;
 
 	if (!o->v || o->v->id >= 0)
 		return;
-	if ((i = strmap_get(&P->names, o->v->name)) < 0)
-		*undef = true;
+	if (r->report)
+		perr(r->P, o->loc, "undefined value %%%s", o->v->name);
+	if ((i = strmap_get(&r->P->names, o->v->name)) < 0)
+		r->undef = true;
 	else
-		o->v = P->prog->values[i];
+		o->v = r->P->prog->values[i];
 }
-
-typedef struct Resolve {
-	Parser *P;
-	bool undef;          /* a use left undefined */
-} Resolve;
 
 static WalkAct
 resolve_op(Op *op, void *ctx)
 {
-	Resolve *r = ctx;
-
 	for (int j = 0; j < op->nargs; j++)
-		resolve_operand(r->P, &op->args[j], &r->undef);
+		resolve_operand(ctx, &op->args[j]);
 	for (int j = 0; j < op->noffs; j++)
-		resolve_operand(r->P, &op->offs[j], &r->undef);
+		resolve_operand(ctx, &op->offs[j]);
 	if (op->hasdest)
-		resolve_operand(r->P, &op->dest, &r->undef);
+		resolve_operand(ctx, &op->dest);
 	return WALK_GO;
 }
 
@@ -1473,7 +1474,7 @@ resolve_op(Op *op, void *ctx)
 static void
 resolve_names(Parser *P, Func *f)
 {
-	Resolve r = {P, false};
+	Resolve r = {P, false, false};
 	NameCheck c;
 
 	if (P->nfwd)
@@ -1481,25 +1482,6 @@ resolve_names(Parser *P, Func *f)
 	c.redef = P->redef;
 	c.undef = r.undef;
 	VEC_PUSH(P->a, P->checks, P->nchecks, P->chkcap, c);
-}
-
-static void
-undefined_operand(Parser *P, const Operand *o)
-{
-	if (o->v && o->v->id < 0)
-		perr(P, o->loc, "undefined value %%%s", o->v->name);
-}
-
-static WalkAct
-undefined_op(Op *op, void *ctx)
-{
-	for (int j = 0; j < op->nargs; j++)
-		undefined_operand(ctx, &op->args[j]);
-	for (int j = 0; j < op->noffs; j++)
-		undefined_operand(ctx, &op->offs[j]);
-	if (op->hasdest)
-		undefined_operand(ctx, &op->dest);
-	return WALK_GO;
 }
 
 /* The first error of f's names: a redefinition, else the first use of
@@ -1511,7 +1493,7 @@ check_names(Parser *P, Func *f, const NameCheck *c)
 		perr(P, c->redef->loc, "redefinition of value %%%s",
 		     c->redef->name);
 	if (c->undef)
-		walk_func(f, undefined_op, P);
+		walk_func(f, resolve_op, &(Resolve){P, false, true});
 }
 
 static void
