@@ -261,7 +261,9 @@ measure(const char *text, Fig *f, int *nops)
  * the bytes per op a loaded program holds (mem_held after parse and
  * verify), its decisions (decisions_make: the array, the reasons) and
  * its buffer program, and decisions_make's CPU time per op, min/median
- * of REPS.
+ * of REPS; then the sizes of the structs a parsed op is made of (the
+ * chain's op: an Op, its result Value and name, two Operands, a Type,
+ * its places in the block's ops, the program's values and the uses).
  */
 static int
 memory(void)
@@ -313,6 +315,9 @@ memory(void)
 		fflush(stdout);
 		mem_free(text);
 	}
+	printf("struct bytes: Op %zu, Value %zu, Operand %zu, Type %zu, "
+	       "Block %zu\n", sizeof(Op), sizeof(Value), sizeof(Operand),
+	       sizeof(Type), sizeof(Block));
 	return 0;
 }
 

@@ -107,6 +107,11 @@ typedef struct Arena {
 
 Arena *arena_new(void);                  /* NULL when out of memory */
 void *arena_alloc(Arena *a, size_t n);   /* zeroed, 16-byte aligned */
+/* p's first `old` bytes (p: from arena_alloc or arena_grow of old bytes)
+ * in a block of n > old bytes, the rest zeroed.  p is given back when it
+ * is big (a chunk of its own), abandoned otherwise: nobody may keep a
+ * pointer into it. */
+void *arena_grow(Arena *a, void *p, size_t old, size_t n);
 char *arena_strdup(Arena *a, const char *s);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 void arena_free(Arena *a);               /* frees everything, NULL ok */
@@ -120,6 +125,20 @@ void arena_free(Arena *a);               /* frees everything, NULL ok */
 			if ((n))                                            \
 				memcpy(na_, (arr), (n) * sizeof *(arr));    \
 			(arr) = na_;                                        \
+			(cap) = nc_;                                        \
+		}                                                           \
+		(arr)[(n)++] = (x);                                         \
+	} while (0)
+/* The same for an array nobody else points into while it grows (a
+ * program's values, a block's ops as they are parsed): arena_grow gives
+ * a big one's old storage back. */
+#define VEC_PUSH_OWN(arena, arr, n, cap, x)                                 \
+	do {                                                                \
+		if ((n) == (cap)) {                                         \
+			int nc_ = (cap) ? 2 * (cap) : 4;                    \
+			(arr) = arena_grow((arena), (arr),                  \
+					   (size_t)(cap) * sizeof *(arr),   \
+					   (size_t)nc_ * sizeof *(arr));    \
 			(cap) = nc_;                                        \
 		}                                                           \
 		(arr)[(n)++] = (x);                                         \
@@ -215,10 +234,10 @@ struct Type {
 	TypeKind kind;
 	DType dt;                 /* scalar and tensor */
 	int rank;                 /* tensor: 0..MAXRANK */
-	int64_t dims[MAXRANK];    /* tensor: sizes, DIM_DYN for `?` */
 	int nelems;               /* future: number of element types */
-	Type **elems;             /* future: element types */
 	Loc loc;
+	Type **elems;             /* future: element types */
+	int64_t dims[MAXRANK];    /* tensor: sizes, DIM_DYN for `?` */
 };
 
 bool type_equal(const Type *a, const Type *b);
@@ -311,19 +330,19 @@ typedef struct Func Func;
 
 /* An SSA value: op result, block argument (loop iv, iter arg) or param. */
 typedef struct Value {
-	const char *name; /* without '%' */
+	const char *name; /* without '%' (the parser's: just past the Value) */
 	Type *type;
-	int id;           /* dense, unique in the program: 0..Program.nvalues-1 */
 	Op *def;          /* defining op, NULL for params and block args */
-	int resno;        /* result index in def */
 	Block *owner;     /* block whose args hold it (block args only) */
 	Func *func;       /* function it belongs to */
-	bool readonly;    /* param marked {readonly} */
-	bool isparam;
-	Loc loc;          /* where it is defined */
 	Op **uses;        /* the ops using it (operand, slice offset, dest),
 			   * each once, in pre-order (fill_uses) */
+	int id;           /* dense, unique in the program: 0..Program.nvalues-1 */
+	int resno;        /* result index in def */
 	int nuses;
+	Loc loc;          /* where it is defined */
+	bool readonly;    /* param marked {readonly} */
+	bool isparam;
 } Value;
 
 /* An operand: a value or a literal (`add %x, 10`, slice offsets, bounds). */
@@ -367,24 +386,40 @@ struct Block {
 	bool exits;        /* some path from it reaches a return */
 };
 
+/*
+ * An op.  The arrays few ops have are pointers into the program's arena,
+ * MAXRANK entries, set by the ops that have them only, and they share
+ * their place with a const's data: read each for its forms only (a
+ * program held 1.2 KB per op with them inline, bench_analysis --memory).
+ */
 struct Op {
 	OpKind kind;
 	Loc loc;          /* the op's first token (result name or op name) */
-	Value **res;
 	int nres;
+	Value **res;
 	Operand *args;    /* value operands in source order, see below */
 	int nargs;
-	Operand dest;     /* `into %d` (dest.v NULL when absent) */
 	bool hasdest;
+	/* the counts of offs[], perm[], reassoc[] below: at most MAXRANK */
+	int8_t noffs, nperm, nreassoc;
+	Operand dest;     /* `into %d` (dest.v NULL when absent) */
 	Type *type;       /* type after ':' (F_CMP: the operand type), or NULL */
 	/* slices and element access: offsets/indices are operands */
 	Operand *offs;    /* extract_slice/insert_slice offsets; extract/insert indices */
-	int noffs;
-	int64_t sizes[MAXRANK], strides[MAXRANK];
-	/* transpose permutation / reduce dims */
-	int perm[MAXRANK];
-	int nperm;
-	ConstData cdata;  /* const */
+	union {
+		ConstData cdata;  /* const only */
+		struct {
+			/* extract_slice, insert_slice and
+			 * parallel_insert_slice only */
+			int64_t *sizes, *strides;
+			int *perm;        /* transpose and reduce only: the
+					   * permutation, the reduced dims */
+			/* collapse_shape/expand_shape only: the number
+			 * of dims in each group of the higher-rank side,
+			 * in order (groups are consecutive dims) */
+			int *reassoc;
+		};
+	};
 	/* regions */
 	Block *body;      /* for / async / generate body (generate: one
 			   * index arg per dim), if's then */
@@ -395,22 +430,18 @@ struct Op {
 	const char *callee; /* call: name without '@' */
 	Func *fn;         /* call: resolved callee */
 	Block *parent;    /* block containing this op */
+	const char *msg;  /* assert: the message, unescaped */
 	int index;        /* position in parent->ops */
 	int seq;          /* pre-order number in the program: an op's regions
 			   * hold seq+1 .. last */
 	int last;
-	const char *msg;  /* assert: the message, unescaped */
-	/* collapse_shape/expand_shape: the number of dims in each group of
-	 * the higher-rank side, in order (groups are consecutive dims) */
-	int reassoc[MAXRANK];
-	int nreassoc;
 	/* br: one successor, args[] are its block arguments; cond_br: two,
 	 * args[0] is the condition, then the first successor's arguments
 	 * (from sarg[0], nsarg[0] of them), then the second's */
-	Block *succ[2];
 	int nsucc;
 	int sarg[2], nsarg[2];
 	Loc sloc[2];      /* the `^label` tokens */
+	Block *succ[2];
 };
 /*
  * Operand layout per form (args[]):

@@ -296,6 +296,37 @@ arena_alloc(Arena *a, size_t n)
 	return p;
 }
 
+void *
+arena_grow(Arena *a, void *p, size_t old, size_t n)
+{
+	size_t o16 = (old + 15) & ~(size_t)15, n16 = (n + 15) & ~(size_t)15;
+	ArenaChunk **pc, *c;
+	void *q;
+
+	/* a big block is a chunk of its own, full: it is reallocated */
+	if (p && o16 > CHUNK_SIZE / 4 && n16 > o16)
+		for (pc = &a->head; (c = *pc); pc = &c->next) {
+			if ((void *)c->data != p)
+				continue;
+			if (c->cap != o16 || c->used != o16)
+				break;
+			c = mem_realloc(c, sizeof *c + n16);
+			if (!c) {
+				if (a->oom)
+					longjmp(*a->oom, 1);
+				return NULL;
+			}
+			memset(c->data + o16, 0, n16 - o16);
+			c->cap = c->used = n16;
+			*pc = c;
+			return c->data;
+		}
+	q = arena_alloc(a, n);
+	if (q && old)
+		memcpy(q, p, old);
+	return q;
+}
+
 char *
 arena_strndup(Arena *a, const char *s, size_t n)
 {

@@ -5,9 +5,13 @@
  * longjmp to the one protected entry, tir_parse (Lua style), which frees
  * the program's arena and returns NULL with the Diag filled.
  *
- * Uses of values are parsed as placeholders (id -1) and replaced by the
- * function's value of that name once the whole text is read, so a use may
+ * A use of a value defined earlier in its function is resolved at once
+ * (the function's names are in a map while it is read); a use before its
+ * definition is parsed as a placeholder (id -1) and replaced by the
+ * function's value of that name once the function is read, so a use may
  * precede its definition here; dominance is the verifier's business.
+ * Errors of names (a redefinition, an undefined value) are reported once
+ * the whole text is read, function by function.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -21,6 +25,13 @@ typedef struct CallRef {
 	Op *op;
 	Loc loc; /* the `@callee` token */
 } CallRef;
+
+/* What resolve() reports of a function's names: its first redefined
+ * value, whether a use is left undefined. */
+typedef struct NameCheck {
+	Value *redef;
+	bool undef;
+} NameCheck;
 
 /* A branch's `^label`, resolved when its function's body is whole. */
 typedef struct SuccRef {
@@ -45,6 +56,12 @@ typedef struct Parser {
 	int nsuccs, scap;
 	StrMap labels;      /* ... its block labels: index in f->blocks */
 	StrMap funcs;       /* function names: index in prog->funcs */
+	StrMap names;       /* the current function's values by name: index
+			     * in prog->values (mem_alloc'ed) */
+	int nfwd;           /* ... its uses parsed as placeholders */
+	Value *redef;       /* ... its first value whose name was taken */
+	NameCheck *checks;  /* per function read so far */
+	int nchecks, chkcap;
 	Diag *d;
 	Diag dummy;         /* when the caller passes no Diag */
 	bool failed;        /* d is filled (else a longjmp means OOM) */
@@ -318,14 +335,24 @@ parse_rtypes(Parser *P, Type ***types, int *n)
 static Value *
 new_value(Parser *P, const Token *t)
 {
-	Value *v = arena_alloc(P->a, sizeof *v);
+	/* the name in the same block: a short one fits in its rounding */
+	Value *v = arena_alloc(P->a, sizeof *v + t->len + 1);
 	Program *p = P->prog;
 
-	v->name = tok_str(P, t);
+	v->name = memcpy(v + 1, t->s, t->len);
 	v->loc = t->loc;
 	v->func = P->fn;
 	v->id = p->nvalues;
-	VEC_PUSH(P->a, p->values, p->nvalues, P->vcap, v);
+	VEC_PUSH_OWN(P->a, p->values, p->nvalues, P->vcap, v);
+	switch (strmap_add(&P->names, v->name, v->id)) {
+	case STRMAP_NONE:
+		break;
+	case STRMAP_OOM:
+		longjmp(P->jb, 1);
+	default:
+		if (!P->redef)
+			P->redef = v;
+	}
 	return v;
 }
 
@@ -350,7 +377,14 @@ parse_operand(Parser *P, bool literal)
 	memset(&o, 0, sizeof o);
 	o.loc = P->tok.loc;
 	if (P->tok.kind == TK_VALUE) {
-		o.v = use_value(P);
+		int i = strmap_getn(&P->names, P->tok.s, P->tok.len);
+		if (i >= 0) {
+			o.v = P->prog->values[i];
+			next(P);
+		} else {
+			o.v = use_value(P);
+			P->nfwd++;
+		}
 	} else if (literal && P->tok.kind == TK_INT) {
 		o.i = P->tok.i;
 		o.f = (double)P->tok.i;
@@ -436,6 +470,7 @@ parse_dims(Parser *P, Op *op)
 	int64_t tmp[MAXRANK];
 	Loc loc = P->tok.loc;
 
+	op->perm = arena_alloc(P->a, MAXRANK * sizeof *op->perm);
 	op->nperm = parse_int_list(P, tmp, "dimensions");
 	for (int i = 0; i < op->nperm; i++) {
 		if (tmp[i] < -1000 || tmp[i] > 1000)
@@ -451,6 +486,7 @@ parse_reassoc(Parser *P, Op *op)
 {
 	int next_dim = 0;
 
+	op->reassoc = arena_alloc(P->a, MAXRANK * sizeof *op->reassoc);
 	expect_punct(P, '[');
 	if (accept_punct(P, ']'))
 		return;
@@ -521,6 +557,8 @@ parse_slice(Parser *P, Op *op)
 	int n;
 
 	op->noffs = parse_index_list(P, &op->offs);
+	op->sizes = arena_alloc(P->a, 2 * MAXRANK * sizeof *op->sizes);
+	op->strides = op->sizes + MAXRANK;
 	loc = P->tok.loc;
 	n = parse_int_list(P, op->sizes, "sizes");
 	if (n != op->noffs)
@@ -1175,6 +1213,9 @@ parse_op(Parser *P)
 
 	op->loc = P->tok.loc;
 	if (P->tok.kind == TK_VALUE) {
+		/* room for one: most ops have one result */
+		op->res = arena_alloc(P->a, sizeof *op->res);
+		cap = 1;
 		do {
 			Value *v;
 			if (P->tok.kind != TK_VALUE)
@@ -1215,7 +1256,7 @@ push_op(Parser *P, Block *b, int *cap, Op *op)
 {
 	op->parent = b;
 	op->index = b->nops;
-	VEC_PUSH(P->a, b->ops, b->nops, *cap, op);
+	VEC_PUSH_OWN(P->a, b->ops, b->nops, *cap, op);
 }
 
 /* `{ ops }` of an op's region.  A region whose parent yields nothing may
@@ -1373,11 +1414,19 @@ parse_fbody(Parser *P, Func *f)
 	}
 }
 
+static void resolve_names(Parser *P, Func *f);
+
 static Func *
 parse_func(Parser *P)
 {
 	Func *f = arena_alloc(P->a, sizeof *f);
 
+	/* a map grown by a big function is not cleared for the next ones */
+	if (P->names.cap > 4096)
+		strmap_free(&P->names);
+	strmap_clear(&P->names);
+	P->nfwd = 0;
+	P->redef = NULL;
 	f->loc = P->tok.loc;
 	expect_kw(P, "func");
 	if (P->tok.kind != TK_FUNC)
@@ -1388,6 +1437,7 @@ parse_func(Parser *P)
 	parse_params(P, f);
 	parse_rtypes(P, &f->rtypes, &f->nrtypes);
 	parse_fbody(P, f);
+	resolve_names(P, f);
 	return f;
 }
 
@@ -1405,51 +1455,66 @@ parse_program(Parser *P)
 
 /* --------------------------------------------------------- resolution */
 
-/* A function's values by name: their index in prog->values. */
+typedef struct Resolve {
+	Parser *P;
+	bool undef;          /* a use left undefined */
+	bool report;         /* ... is an error now */
+} Resolve;
+
+/* A placeholder use by the function's value of that name, when it has
+ * one (P->names: the function's, while it is read). */
 static void
-resolve_operand(Parser *P, const StrMap *t, Operand *o)
+resolve_operand(Resolve *r, Operand *o)
 {
 	int i;
 
 	if (!o->v || o->v->id >= 0)
 		return;
-	if ((i = strmap_get(t, o->v->name)) < 0)
-		perr(P, o->loc, "undefined value %%%s", o->v->name);
-	o->v = P->prog->values[i];
+	if (r->report)
+		perr(r->P, o->loc, "undefined value %%%s", o->v->name);
+	if ((i = strmap_get(&r->P->names, o->v->name)) < 0)
+		r->undef = true;
+	else
+		o->v = r->P->prog->values[i];
 }
-
-typedef struct Resolve {
-	Parser *P;
-	const StrMap *t;
-} Resolve;
 
 static WalkAct
 resolve_op(Op *op, void *ctx)
 {
-	Resolve *r = ctx;
-
 	for (int j = 0; j < op->nargs; j++)
-		resolve_operand(r->P, r->t, &op->args[j]);
+		resolve_operand(ctx, &op->args[j]);
 	for (int j = 0; j < op->noffs; j++)
-		resolve_operand(r->P, r->t, &op->offs[j]);
+		resolve_operand(ctx, &op->offs[j]);
 	if (op->hasdest)
-		resolve_operand(r->P, r->t, &op->dest);
+		resolve_operand(ctx, &op->dest);
 	return WALK_GO;
 }
 
-/* Values [lo, hi) of p->values belong to f (definition order). */
+/* f is read: its uses before their definitions are resolved; what is
+ * wrong with its names is kept for resolve(). */
 static void
-resolve_func(Parser *P, Func *f, int lo, int hi)
+resolve_names(Parser *P, Func *f)
 {
-	StrMap t;
+	Resolve r = {P, false, false};
+	NameCheck c;
 
-	strmap_init(&t, P->a);
-	for (int i = lo; i < hi; i++) {
-		Value *v = P->prog->values[i];
-		if (strmap_add(&t, v->name, i) != STRMAP_NONE)
-			perr(P, v->loc, "redefinition of value %%%s", v->name);
-	}
-	walk_func(f, resolve_op, &(Resolve){P, &t});
+	if (P->nfwd)
+		walk_func(f, resolve_op, &r);
+	c.redef = P->redef;
+	c.undef = r.undef;
+	VEC_PUSH(P->a, P->checks, P->nchecks, P->chkcap, c);
+}
+
+/* The first error of f's names: a redefinition, else the first use of
+ * an undefined value in walk order. */
+static void
+check_names(Parser *P, Func *f, const NameCheck *c)
+{
+	if (c->redef)
+		perr(P, c->redef->loc, "redefinition of value %%%s",
+		     c->redef->name);
+	if (c->undef)
+		walk_func(f, resolve_op, &(Resolve){P, false, true});
 }
 
 static void
@@ -1524,20 +1589,14 @@ static void
 resolve(Parser *P)
 {
 	Program *p = P->prog;
-	int lo = 0;
 
 	strmap_init(&P->funcs, P->a);
 	for (int i = 0; i < p->nfuncs; i++)
 		if (strmap_add(&P->funcs, p->funcs[i]->name, i) != STRMAP_NONE)
 			perr(P, p->funcs[i]->loc, "redefinition of function @%s",
 			     p->funcs[i]->name);
-	for (int i = 0; i < p->nfuncs; i++) {
-		int hi = lo;
-		while (hi < p->nvalues && p->values[hi]->func == p->funcs[i])
-			hi++;
-		resolve_func(P, p->funcs[i], lo, hi);
-		lo = hi;
-	}
+	for (int i = 0; i < p->nfuncs; i++)
+		check_names(P, p->funcs[i], &P->checks[i]);
 	for (int i = 0; i < P->ncalls; i++)
 		resolve_call(P, &P->calls[i]);
 	resolve_awaits(P);
@@ -1576,12 +1635,14 @@ tir_parse(const char *text, size_t len, SrcMap map, Diag *d)
 		return NULL;
 	}
 	P->a = a;
+	strmap_init(&P->names, NULL);
 	P->d = d ? d : &P->dummy;
 	lex_init(&P->lx, text, len, map);
 	a->oom = &P->jb;
 	if (setjmp(P->jb)) {
 		if (!P->failed)
 			diag_set(P->d, noloc, "out of memory");
+		strmap_free(&P->names);
 		arena_free(a);
 		mem_free(P);
 		return NULL;
@@ -1589,6 +1650,7 @@ tir_parse(const char *text, size_t len, SrcMap map, Diag *d)
 	parse_all(P);
 	a->oom = NULL; /* the jmp_buf dies with P */
 	p = P->prog;
+	strmap_free(&P->names);
 	mem_free(P);
 	return p;
 }

@@ -224,14 +224,20 @@ void
 fill_uses(Program *p)
 {
 	UseFill u = {p, NULL, false};
+	size_t total = 0;
+	Op **pool;
 
 	u.n = arena_alloc(p->arena, (size_t)(p->nvalues + 1) * sizeof *u.n);
 	walk_prog(p, use_op, &u);
+	for (int i = 0; i < p->nvalues; i++)
+		total += (size_t)u.n[i];
+	/* every value's uses in one block: no rounding per value */
+	pool = arena_alloc(p->arena, (total + 1) * sizeof *pool);
 	for (int i = 0; i < p->nvalues; i++) {
 		Value *v = p->values[i];
-		v->uses = u.n[i] ? arena_alloc(p->arena, (size_t)u.n[i] *
-					       sizeof *v->uses) : NULL;
+		v->uses = u.n[i] ? pool : NULL;
 		v->nuses = 0;
+		pool += u.n[i];
 	}
 	u.fill = true;
 	walk_prog(p, use_op, &u);

@@ -331,6 +331,25 @@ START_TEST(test_errors)
 		    2, 3, "redefinition of value %x");
 	check_error("func @f() {\n  for %i = 0 to 2 { }\n  for %i = 0 to 2 { }\n}",
 		    3, 7, "redefinition of value %i");
+	/* names' errors: function by function once all is read, a
+	 * redefinition before an undefined use */
+	check_error("func @f(%x: f32) {\n  %y = neg %q : f32\n  return\n}\n"
+		    "func @g(%x: f32) {\n  %x = neg %x : f32\n  return\n}\n",
+		    2, 12, "undefined value %q");
+	check_error("func @f(%x: f32) {\n  %x = neg %x : f32\n  return\n}\n"
+		    "func @g(%x: f32) {\n  %y = neg %q : f32\n  return\n}\n",
+		    2, 3, "redefinition of value %x");
+	check_error("func @f(%x: f32) {\n  %a = neg %q : f32\n"
+		    "  %x = neg %x : f32\n  return\n}\n",
+		    3, 3, "redefinition of value %x");
+	check_error("func @f(%x: f32) -> f32 {\n  %a = add %b, %x : f32\n"
+		    "  %b = neg %x : f32\n  %b = neg %a : f32\n  return %a\n}\n",
+		    4, 3, "redefinition of value %b");
+	check_error("func @f(%c: i1) {\n  if %c {\n    %a = neg %z : f32\n"
+		    "  }\n  %b = neg %w : f32\n  return\n}\n",
+		    3, 14, "undefined value %z");
+	check_error("func @f() {\n  %a = neg %q : f32\n}\nfunc @f() {\n}\n",
+		    4, 1, "redefinition of function @f");
 	check_error("func @f(%x: f16) {\n}", 1, 13, "unknown type 'f16'");
 	check_error("func @f(%x: tensor<4x?xf16>) {\n}", 1, 24,
 		    "unknown type 'f16'");
@@ -466,6 +485,91 @@ START_TEST(test_alloc_failures_big)
 }
 END_TEST
 
+/* A program whose values and ops arrays outgrow an arena chunk (they are
+ * then reallocated, not copied): every value and op in its place, and
+ * failing each allocation in turn (a reallocation too) leaks nothing. */
+START_TEST(test_big_arrays)
+{
+	Str b = {0};
+	char *text;
+	long base, k;
+
+	str_printf(&b, "func @f(%%v0: f32) -> f32 {\n");
+	for (int i = 1; i < 6000; i++)
+		str_printf(&b, "  %%v%d = add %%v%d, %%v%d : f32\n", i, i - 1,
+			   i > 3 ? i - 3 : 0);
+	str_printf(&b, "  return %%v5999\n}\n");
+	text = str_take(&b);
+	ck_assert_ptr_nonnull(text);
+	base = mem_live_blocks();
+	for (k = 0;; k++) {
+		Diag d;
+		Program *p;
+		const Block *body;
+		mem_fail_after(k);
+		p = tu_parse(text, &d);
+		mem_fail_after(-1);
+		if (!p) {
+			ck_assert_str_eq(d.msg, "out of memory");
+			ck_assert_int_eq(mem_live_blocks(), base);
+			continue;
+		}
+		body = p->funcs[0]->body;
+		ck_assert_int_eq(p->nvalues, 6000);
+		ck_assert_int_eq(body->nops, 6000);
+		for (int i = 0; i < 6000; i++) {
+			char name[16];
+			fmt_snprintf(name, sizeof name, "v%d", i);
+			ck_assert_int_eq(p->values[i]->id, i);
+			ck_assert_str_eq(p->values[i]->name, name);
+			ck_assert_int_eq(body->ops[i]->index, i);
+			if (i + 1 < 6000) {
+				const Op *op = body->ops[i];
+				ck_assert_ptr_eq(op->res[0], p->values[i + 1]);
+				ck_assert_ptr_eq(op->args[0].v, p->values[i]);
+				ck_assert_ptr_eq(op->args[1].v,
+						 p->values[i > 2 ? i - 2 : 0]);
+			}
+		}
+		ck_assert_int_eq(p->values[5990]->nuses, 2);
+		prog_free(p);
+		break;
+	}
+	ck_assert_int_gt(k, 50);
+	ck_assert_int_eq(mem_live_blocks(), base);
+	mem_free(text);
+}
+END_TEST
+
+/* arena_grow: a small block is copied (the old one abandoned), a big one
+ * (a chunk of its own) reallocated; the bytes kept, the rest zeroed. */
+START_TEST(test_arena_grow)
+{
+	Arena *a = arena_new();
+	int *v = NULL, n = 0, cap = 0;
+	int64_t held;
+	char *s;
+
+	ck_assert_ptr_nonnull(a);
+	s = arena_alloc(a, 8);
+	memcpy(s, "abcdefg", 8);
+	s = arena_grow(a, s, 8, 100);
+	ck_assert_str_eq(s, "abcdefg");
+	for (int i = 8; i < 100; i++)
+		ck_assert_int_eq(s[i], 0);
+	for (int i = 0; i < 100000; i++)
+		VEC_PUSH_OWN(a, v, n, cap, i);
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq(v[i], i);
+	for (int i = n; i < cap; i++)
+		ck_assert_int_eq(v[i], 0);
+	/* the last array and a few chunks, not every array it outgrew */
+	held = mem_held();
+	arena_free(a);
+	ck_assert_int_lt(held - mem_held(), (int64_t)cap * 4 + 4 * 65536);
+}
+END_TEST
+
 static Suite *
 parse_suite(void)
 {
@@ -483,6 +587,8 @@ parse_suite(void)
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_alloc_failures);
 	tcase_add_test(tc, test_alloc_failures_big);
+	tcase_add_test(tc, test_big_arrays);
+	tcase_add_test(tc, test_arena_grow);
 	suite_add_tcase(s, tc);
 	return s;
 }

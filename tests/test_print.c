@@ -282,7 +282,8 @@ same_op(const Op *a, const Op *b)
 			return false;
 	for (int i = 0; i < a->noffs; i++)
 		if (!same_operand(&a->offs[i], &b->offs[i]) ||
-		    a->sizes[i] != b->sizes[i] || a->strides[i] != b->strides[i])
+		    (a->sizes && (a->sizes[i] != b->sizes[i] ||
+				  a->strides[i] != b->strides[i])))
 			return false;
 	for (int i = 0; i < a->nperm; i++)
 		if (a->perm[i] != b->perm[i])

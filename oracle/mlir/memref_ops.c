@@ -309,6 +309,8 @@ mx_subview(MX *M, const MOp *m, BBlock *b)
 	op->args[0] = mx_opnd(src);
 	op->offs = arena_alloc(M->a, (size_t)(n + 1) * sizeof *op->offs);
 	op->noffs = n;
+	op->sizes = arena_alloc(M->a, 2 * MAXRANK * sizeof *op->sizes);
+	op->strides = op->sizes + MAXRANK;
 	k = 1;
 	for (int d = 0; d < n; d++) {
 		if (off[d] == DYN)
