@@ -127,10 +127,10 @@ serve(int fd, bool ok, RunFn run)
  * The worker: load the module and make the context once, then fork the
  * server that answers.  A server that dies of a signal (MLIR crashed on a
  * program) is replaced by a fork of this loaded process, which costs a
- * fork, not a dlopen and a registration (a fuzz campaign's crashing
- * programs are asked about again and again while their batch is halved):
- * the worker sends "BDMX" and the signal as the call's answer.  A server
- * that ends (the socket closed) ends the worker.
+ * fork, not a dlopen and a registration (a crash in a batch is asked
+ * about again alone, for its own report): the worker sends "BDMX" and the
+ * signal as the answer of the program it died on.  A server that ends
+ * (the socket closed) ends the worker.
  */
 static void __attribute__((noreturn))
 worker_main(int fd, const char *module)
@@ -143,8 +143,8 @@ worker_main(int fd, const char *module)
 	bool ok;
 
 	/* A crash ends the server as it ends mlir-opt: LLVM's handlers
-	 * (installed by the module) chain to these, not to a sanitizer's,
-	 * which would turn a stack overflow's SIGSEGV into its SIGABRT. */
+	 * (installed by the module) chain to these defaults, whatever
+	 * bufdiff's were (an ignored signal stays ignored across exec). */
 	for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
 		signal(fatal[i], SIG_DFL);
 	h = dlopen(module, RTLD_NOW | RTLD_LOCAL);
