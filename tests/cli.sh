@@ -113,6 +113,15 @@ has "[ok] -"
 printf 'case: bad\nprogram: |\n  func @main() -> i32 {\n    return %%q\n  }\n' >"$tmp/bad.yaml"
 expect 2 "$B" print - <"$tmp/bad.yaml"
 has "-:4:12: error: undefined value %q"
+# several cases: each after `// ----- CASE`; a bad one says so, exit 2,
+# the others still print
+expect 2 "$B" print "$seed" "$tmp/bad.yaml" "$seed"
+[ "$(grep -c '^// ----- ' "$out")" = 3 ] || fail "print: three sections"
+[ "$(grep -c '^func @main' "$out")" = 2 ] || fail "print: the two good cases"
+has "// ----- $tmp/bad.yaml"
+has "$tmp/bad.yaml:4:12: error: undefined value %q"
+expect 0 "$B" print "$seed" "$seed"
+[ "$(sed -n 1p "$out")" = "// ----- $seed" ] || fail "print: the first section's line"
 expect 0 "$B" export - --mlir-version=19 <"$seed"
 contains "%_1 = arith.constant 10 : i32 loc(\"-\":5:5)"
 
