@@ -1175,15 +1175,15 @@ ask_inproc(const ExternalOpts *o, const Strategy *s, char **in,
 		int k;
 		rc = inproc_batch(c + done, labels + done, n - done, pipe,
 				  opts(o)->workdir, r + done, &k);
-		if (rc)
-			break;
-		stats.batched += n - done;
-		stats.calls++; /* one request */
-		for (int i = done; i < done + k; i++) {
+		for (int i = done; i < done + k; i++) { /* also when rc < 0 */
 			stats.seconds += r[i].seconds;
 			remember_result(o, s, in[i], &r[i]);
 			tool_result_free(&r[i]);
 		}
+		if (rc)
+			break;
+		stats.batched += n - done;
+		stats.calls++; /* one request */
 		done += k;
 		if (done < n) {
 			bool stop = r[done].status == TOOL_INTERRUPTED;
