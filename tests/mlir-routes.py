@@ -4,7 +4,9 @@ the call in TMP/process with the same command and input when there is one
 (in-process batches are the programs' own calls; a program the batch
 crashed on is asked again alone, so a call may be there twice), else (fuzz,
 or a program only a batch asks about) its .sh run again (mlir-opt-22 on the
-.in; fuzz: every crash and one call in 16).  Same status, same stdout bytes, same stderr unless it crashed; for
+.in; fuzz: every crash and one call in 16, and the campaign's summary,
+every program's verdict, against the process route's).  Same status, same
+stdout bytes, same stderr unless it crashed; for
 the corpus also every process call made in-process too, and
 TMP/in-process.json against TMP/process.json, crashes' stderr blanked."""
 import json
@@ -113,7 +115,29 @@ def reports(f):
     return out
 
 
-if what != "fuzz":
+if what == "fuzz":
+    def summary(f):
+        d = json.load(open(f))
+        # times, and the repro files only the in-process run wrote
+        for k in ("seconds", "programs_per_s", "tool_calls", "tool_seconds",
+                  "reduce_seconds", "stats", "repros"):
+            d.pop(k, None)
+        for bk in d.get("buckets") or []:
+            bk.pop("repro", None)
+        for m in d.get("failure_messages") or []:
+            t = m.get("tool") or {}
+            if t.get("status", "").startswith("killed by signal"):
+                t["stderr"] = ""
+        return d
+    a = summary(os.path.join(tmp, "in-process.json"))
+    b = summary(os.path.join(tmp, "process.json"))
+    bad = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+    print("%d programs, %d failures; the summaries %s" %
+          (a.get("programs", 0), a.get("failures", 0),
+           "differ in " + ", ".join(bad) if bad else "are the same"))
+    if bad:
+        diffs.append(("summary", []))
+else:
     a = reports(os.path.join(tmp, "in-process.json"))
     b = reports(os.path.join(tmp, "process.json"))
     n = sum(x != y for x, y in zip(a, b)) + abs(len(a) - len(b))

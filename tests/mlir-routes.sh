@@ -13,7 +13,8 @@
 # each program alone, the same calls); pipeline: the same with
 # mlir-pipeline; fuzz: `fuzz --strategy mlir` on COUNT (10000) programs,
 # each program's own call in-process, a sample replayed as a process
-# (mlir-routes.py).  Skipped (77) without mlir-opt-22, python3, or the in-process
+# (mlir-routes.py), and the campaign's summary (every program's verdict)
+# against the same campaign through the process route.  Skipped (77) without mlir-opt-22, python3, or the in-process
 # route (a build without libmlir-22-dev).
 set -euo pipefail
 bufdiff=$1 src=$2 what=$3 count=${4:-10000}
@@ -43,8 +44,15 @@ corpus|pipeline)
 fuzz)
 	"$bufdiff" fuzz --strategy mlir --seed 1 --count "$count" --no-reduce \
 		--quiet --out "$tmp/repros" --keep-tool-io "$tmp/in-process" \
-		>/dev/null 2>&1 || rc=$?
+		--json >"$tmp/in-process.json" 2>/dev/null || rc=$?
 	[ $rc -le 1 ] || { echo "FAIL: fuzz exited $rc"; exit 1; }
+	# every program's verdict: the same campaign as processes (nested
+	# batches), its summary against the in-process one
+	rc=0
+	BUFDIFF_MLIR_ROUTE=process "$bufdiff" fuzz --strategy mlir --seed 1 \
+		--count "$count" --no-reduce --quiet --json \
+		>"$tmp/process.json" 2>/dev/null || rc=$?
+	[ $rc -le 1 ] || { echo "FAIL: fuzz (process) exited $rc"; exit 1; }
 	;;
 *)
 	echo "usage: mlir-routes.sh BUFDIFF SRCDIR corpus|pipeline|fuzz [COUNT]"
