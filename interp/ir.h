@@ -670,6 +670,17 @@ typedef struct Lexer {
 
 void lex_init(Lexer *lx, const char *text, size_t len, SrcMap map);
 int lex_next(Lexer *lx, Token *t, Diag *d);    /* 0, or -1 + d */
+/* Is the word s[0, n) (no NUL in it) w?  By hand, no strlen of w: most
+ * words the lexer and the parser compare differ at once. */
+static inline bool
+word_is(const char *s, size_t n, const char *w)
+{
+	size_t i = 0;
+
+	while (i < n && w[i] == s[i])
+		i++;
+	return i == n && !w[n];
+}
 /* After `tensor<`: the dims and dtype into t, stopping before `>`. */
 int lex_shape(Lexer *lx, Type *t, Diag *d);
 

@@ -78,17 +78,6 @@ skip_space(Lexer *lx)
 	}
 }
 
-/* (by hand, no strlen of w: most words differ at once) */
-static bool
-word_is(const char *s, size_t n, const char *w)
-{
-	size_t i = 0;
-
-	while (i < n && w[i] == s[i])
-		i++;
-	return i == n && !w[n];
-}
-
 /* Integer or float literal at lx->p (optional leading '-'). */
 static int
 lex_number(Lexer *lx, Token *t, Diag *d)

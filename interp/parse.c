@@ -160,22 +160,10 @@ is_punct(Parser *P, char c)
 	return P->tok.kind == TK_PUNCT && P->tok.punct == c;
 }
 
-/* Is the word s[0, n) (no NUL in it) w?  By hand: most words are not
- * w, and differ at once. */
-static bool
-word_eq(const char *s, size_t n, const char *w)
-{
-	size_t i = 0;
-
-	while (i < n && w[i] == s[i])
-		i++;
-	return i == n && !w[n];
-}
-
 static bool
 is_kw(Parser *P, const char *kw)
 {
-	return P->tok.kind == TK_IDENT && word_eq(P->tok.s, P->tok.len, kw);
+	return P->tok.kind == TK_IDENT && word_is(P->tok.s, P->tok.len, kw);
 }
 
 /* op_lookup without a strlen of every name (an op per line). */
@@ -183,7 +171,7 @@ static int
 op_kind(const char *s, size_t n)
 {
 	for (int k = 0; k < OP_COUNT; k++)
-		if (word_eq(s, n, op_info[k].name))
+		if (word_is(s, n, op_info[k].name))
 			return k;
 	return -1;
 }
