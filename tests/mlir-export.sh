@@ -23,9 +23,18 @@ expect2() {
 }
 seed=$cases/seed/old-input-still-needed.yaml
 expect2 "unknown MLIR version '17' (16, 19 or 22)" export "$seed" --mlir-version 17
-expect2 "export takes exactly one CASE" export
+expect2 "export needs at least one CASE" export
 expect2 "use-before-def.yaml:5:14: error: use of %b before its definition" \
 	export "$cases/errors/use-before-def.yaml"
+# several cases: a section each; one that does not load has its error
+# and no section, the others are written
+expect2 "use-before-def.yaml:5:14: error: use of %b before its definition" \
+	export "$seed" "$cases/errors/use-before-def.yaml" "$seed"
+if [ "$("$bufdiff" export "$seed" "$cases/errors/use-before-def.yaml" "$seed" 2>/dev/null |
+	grep -c -e '^// -----$' -e "^// bufdiff export: $seed\$")" != 3 ]; then
+	echo "FAIL: export of three cases, one bad, is not two sections"
+	exit 1
+fi
 expect2 "option '--strategy' is not valid here" export "$seed" --strategy copy-all
 if ! command -v "$tool" >/dev/null; then
 	echo "SKIP: $tool not installed"
@@ -38,31 +47,19 @@ esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 analysis="--one-shot-bufferize=bufferize-function-boundaries test-analysis-only $opts"
-exported=0 skipped=0 parsed=0 ok=0 failed=0 bad=0
-files=()
-while IFS= read -r f; do
-	if ! "$bufdiff" export "$f" --mlir-version "$n" --out "$tmp/$exported.mlir" 2>"$tmp/err"; then
-		# a program that does not load (parse, verify) is skipped
-		if ! grep -q "error: cannot export\|out of memory" "$tmp/err"; then
-			skipped=$((skipped + 1))
-			continue
-		fi
-		echo "EXPORT FAILED $f: $(head -1 "$tmp/err")"
-		bad=$((bad + 1))
-		continue
-	fi
-	files+=("$f")
-	exported=$((exported + 1))
-done < <(find "$cases" -name '*.yaml' | LC_ALL=C sort)
+parsed=0 ok=0 failed=0 bad=0
+. "$(dirname "$0")/export-all.sh"
+export_all "$bufdiff" "$cases" "$n" "$tmp"
+exported=${#files[@]} skipped=$export_skipped
+for e in "${export_bad[@]}"; do
+	echo "EXPORT FAILED $e"
+	bad=$((bad + 1))
+done
 # Every program in one mlir-opt call per question (on stdout: -o keeps
 # nothing when a section fails), as sections of a
 # -split-input-file (each section parsed in a context of its own): a
 # section whose output is empty failed (or the call died before it), and
 # only those are asked again alone, for the verdict and the message.
-for ((k = 0; k < exported; k++)); do
-	[ $k -gt 0 ] && echo "// -----"
-	cat "$tmp/$k.mlir"
-done >"$tmp/all.mlir"
 # sections OUT: "1" or "0" per section of OUT (0: empty), one per line
 sections() {
 	awk -v n="$exported" 'BEGIN { s = 1 }

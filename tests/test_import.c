@@ -577,8 +577,8 @@ START_TEST(test_user_names)
 }
 END_TEST
 
-/* mlir-opt's -split-input-file: sections at `// -----` lines, each with
- * the others blanked and every line where it was. */
+/* mlir-opt's -split-input-file: sections at `// -----` lines, each after
+ * the lines before it (empty) and every line where it was. */
 START_TEST(test_sections)
 {
 	static const char t[] = "a\n// -----\nbb\n  // ----- more\nc";
@@ -587,12 +587,19 @@ START_TEST(test_sections)
 
 	ck_assert_int_eq(mlir_sections(t, strlen(t)), 3);
 	ck_assert_int_eq(mlir_sections("x\n", 2), 1);
+	s = mlir_section(t, strlen(t), 1, &n);
+	ck_assert_str_eq(s, "a\n");
+	ck_assert_uint_eq(n, 2);
+	mem_free(s);
 	s = mlir_section(t, strlen(t), 2, &n);
-	ck_assert_uint_eq(n, strlen(t));
-	ck_assert_str_eq(s, " \n        \nbb\n               \n ");
+	ck_assert_str_eq(s, "\n\nbb\n");
+	ck_assert_uint_eq(n, 5);
 	mem_free(s);
 	s = mlir_section(t, strlen(t), 3, &n);
-	ck_assert_str_eq(s, " \n        \n  \n               \nc");
+	ck_assert_str_eq(s, "\n\n\n\nc");
+	mem_free(s);
+	s = mlir_section("x\n// -----\n", 12, 2, &n); /* an empty last one */
+	ck_assert_str_eq(s, "\n\n");
 	mem_free(s);
 }
 END_TEST

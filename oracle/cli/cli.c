@@ -52,14 +52,16 @@ static const struct {
 		"the smallest case on which run I (or --strategy S's run, added "
 		"to the case) still fails with the same culprit; --emit-mlir "
 		"writes it as MLIR too; exit 0 reduced, 1 the run does not fail"},
-	[CLI_EXPORT] = {"export", "CASE", 1, 1,
+	[CLI_EXPORT] = {"export", "CASE...", 1, -1,
 		"the program as MLIR that mlir-opt-N parses, every op with "
-		"loc(\"CASE\":LINE:COL) of its TIR op"},
-	[CLI_IMPORT] = {"import", "FILE.mlir", 1, 1,
+		"loc(\"CASE\":LINE:COL) of its TIR op; several cases: a "
+		"-split-input-file section each (`// -----` between)"},
+	[CLI_IMPORT] = {"import", "FILE.mlir...", 1, -1,
 		"a case from tensor-level MLIR (FILE.mlir#N: section N of a "
 		"-split-input-file): the program in TIR with the user's names, "
 		"comments and `// loc(L:C)` places, seeded inputs, the reference's "
-		"outputs, --strategy S's run"},
+		"outputs, --strategy S's run; --out DIR/: each FILE's sections "
+		"as DIR/STEM[-N].yaml"},
 	[CLI_NATIVE] = {"native", "CASE", 1, 1,
 		"the case compiled by mlir-opt-N (One-Shot Bufferize, lowered to "
 		"LLVM) and run by mlir-runner on its inputs, the outputs compared "
@@ -151,9 +153,10 @@ static const Flag flags[] = {
 	{"alloc-overhead", "BYTES", p_num, F(overhead), 0, 1LL << 40,
 	 C(RUN) | C(CHECK),
 	 "count BYTES more for each allocation in the memory figures (0..2^40)"},
-	{"max-work", "N", p_num, F(max_work), 1, 1LL << 62, C(RUN) | C(CHECK),
+	{"max-work", "N", p_num, F(max_work), 1, 1LL << 62,
+	 C(RUN) | C(CHECK) | C(IMPORT),
 	 "work units one run may use (elements processed, loop trips, calls "
-	 "and launches; default 2^32)"},
+	 "and launches; default 2^32; import: its reference run)"},
 	{"max-memory", "BYTES", p_num, F(max_memory), 1 << 20, 1LL << 46,
 	 C(RUN) | C(CHECK) | C(FUZZ) | C(REDUCE),
 	 "bytes the process may hold (case data, tensors, shadows, reports; "

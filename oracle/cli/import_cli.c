@@ -13,12 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "escape.h"
 #include "cli.h"
 #include "cases.h"
 #include "mlir.h"
 #include "harness.h"
+#include "strmap.h"
 
 typedef struct ImpOpts {
 	const char *path;       /* as given: FILE.mlir or FILE.mlir#N */
@@ -27,6 +29,7 @@ typedef struct ImpOpts {
 	bool no_tool;
 	int64_t seed;
 	double timeout;
+	int64_t max_work;       /* --max-work of the reference run; 0: the case's */
 	char file[4096];        /* path without `#N` */
 	int section;            /* N of `#N`; 0: the whole file */
 	const char *name;       /* the case's name; NULL: import/BASE */
@@ -316,6 +319,8 @@ add_outputs(const ImpOpts *o, Str *b, const char *ctext, Diag *d)
 		case_free(c);
 		return -1;
 	}
+	if (o->max_work > 0)
+		c->lim.max_work = o->max_work;
 	if (ref_run(c->prog, c->entry, c->inputs, &c->lim, &outs, &nouts, d)) {
 		/* the program imports; only these inputs make it fail */
 		term_fprintf(stderr, "%s: warning: the reference fails on the imported "
@@ -460,11 +465,13 @@ write_out(const ImpOpts *o, const char *s)
 	return STATUS_BAD;
 }
 
-int
-cmd_import(const Args *a)
+/* One FILE.mlir[#N] -> its case, written to out (NULL: stdout); 0, or 2
+ * with its one diagnostic printed. */
+static int
+import_one(const Args *a, const char *path, const char *out)
 {
-	ImpOpts o = {a->paths[0], a->func, a->out, a->tool, a->strategy,
-		     a->no_tool, a->import_seed, a->tool_timeout, "", 0, NULL,
+	ImpOpts o = {path, a->func, out, a->tool, a->strategy, a->no_tool,
+		     a->import_seed, a->tool_timeout, a->max_work, "", 0, NULL,
 		     false};
 	char *src = NULL, *ctext = NULL;
 	const char *dfile;
@@ -488,6 +495,113 @@ cmd_import(const Args *a)
 	}
 	mem_free(ctext);
 	mem_free(src);
+	return rc;
+}
+
+/* --out names a directory: an existing one, or a path ending in `/` (made
+ * if missing). */
+static bool
+out_is_dir(const char *out)
+{
+	struct stat st;
+	size_t n = out ? strlen(out) : 0;
+
+	return n && (out[n - 1] == '/' || (!stat(out, &st) && S_ISDIR(st.st_mode)));
+}
+
+/* DIR/STEM.yaml, or DIR/STEM-N.yaml for section N; false: too long. */
+static bool
+dir_case_path(char *buf, size_t size, const char *dir, const char *file,
+	      int section)
+{
+	const char *slash = strrchr(file, '/');
+	const char *base = slash ? slash + 1 : file;
+	const char *dot = strrchr(base, '.');
+	int stem = (int)(dot && dot > base ? dot - base : (long)strlen(base));
+	size_t n = strlen(dir);
+	const char *sep = n && dir[n - 1] == '/' ? "" : "/";
+	int w = section ? fmt_snprintf(buf, size, "%s%s%.*s-%d.yaml", dir, sep,
+				       stem, base, section)
+			: fmt_snprintf(buf, size, "%s%s%.*s.yaml", dir, sep, stem,
+				       base);
+	return w >= 0 && (size_t)w < size;
+}
+
+/* One path of a directory import: FILE.mlir#N, or every section of FILE
+ * (the whole file when it has one), each to DIR/STEM[-N].yaml; a name
+ * an earlier path took is an error, not a second write. */
+static int
+import_to_dir(const Args *a, int i, StrMap *taken, Arena *keys)
+{
+	const char *path = a->paths[i];
+	ImpOpts o = {.path = path};
+	char out[PATH_MAX], one[PATH_MAX + 16];
+	Diag d;
+	int n = 1, rc = STATUS_OK;
+
+	if (split_path(&o, &d)) {
+		term_fprintf(stderr, "bufdiff import: %s\n", d.msg);
+		return STATUS_BAD;
+	}
+	if (!o.section)
+		n = import_cli_sections(path);
+	for (int k = 1; k <= n; k++) {
+		int sec = o.section ? o.section : n > 1 ? k : 0;
+		const char *p = path;
+		if (n > 1) {
+			fmt_snprintf(one, sizeof one, "%s#%d", o.file, k);
+			p = one;
+		}
+		if (!dir_case_path(out, sizeof out, a->out, o.file, sec)) {
+			term_fprintf(stderr, "bufdiff import: %s: path too long\n", p);
+			rc = STATUS_BAD;
+		} else if (strmap_get(taken, out) >= 0) {
+			term_fprintf(stderr, "%s: error: %s is written already "
+				     "(by %s)\n", p, out,
+				     a->paths[strmap_get(taken, out)]);
+			rc = STATUS_BAD;
+		} else {
+			char *key = arena_strdup(keys, out);
+			if (!key || strmap_add(taken, key, i) == STRMAP_OOM) {
+				term_fprintf(stderr, "bufdiff: out of memory\n");
+				return STATUS_BAD;
+			}
+			if (import_one(a, p, out))
+				rc = STATUS_BAD;
+		}
+	}
+	return rc;
+}
+
+int
+cmd_import(const Args *a)
+{
+	StrMap taken;
+	Arena *keys;
+	int rc = STATUS_OK;
+
+	if (a->npaths == 1 && !out_is_dir(a->out))
+		return import_one(a, a->paths[0], a->out);
+	if (!out_is_dir(a->out)) {
+		term_fprintf(stderr, "bufdiff import: several FILEs want --out DIR "
+			     "(a directory, or a path ending in / to make one)\n");
+		return STATUS_BAD;
+	}
+	if (mkdir(a->out, 0777) && errno != EEXIST) { /* `DIR/`: made */
+		term_fprintf(stderr, "bufdiff import: cannot make %s: %s\n",
+			     a->out, strerror(errno));
+		return STATUS_BAD;
+	}
+	if (!(keys = arena_new())) {
+		term_fprintf(stderr, "bufdiff: out of memory\n");
+		return STATUS_BAD;
+	}
+	strmap_init(&taken, NULL);
+	for (int i = 0; i < a->npaths; i++)
+		if (import_to_dir(a, i, &taken, keys))
+			rc = STATUS_BAD;
+	strmap_free(&taken);
+	arena_free(keys);
 	return rc;
 }
 
@@ -519,7 +633,7 @@ import_cli_config(const Args *a)
 	char why[PATH_MAX + 100];
 
 	fly = (ImpOpts){NULL, NULL, NULL, a->tool, NULL, a->no_tool, 1,
-			a->tool_timeout, "", 0, NULL, false};
+			a->tool_timeout, a->max_work, "", 0, NULL, false};
 	case_set_importer(import_fly);
 	if (a->keep_tool_io && tool_keep_dir(a->keep_tool_io, why, sizeof why))
 		return cli_usage(a, "--keep-tool-io: %s", why);

@@ -739,34 +739,65 @@ write_text(const char *path, const char *s)
 	return output_write(path, s, strlen(s));
 }
 
+/* One case's program, exported to b; 0, or -1 with its error printed. */
+static int
+export_one(Opts *o, const char *path, Str *b)
+{
+	Case *c = NULL;
+	Diag d;
+	int v = o->a.mlir_version;
+
+	/* the program only (no inputs needed), verified */
+	if (case_load(path, CASE_PROGRAM_ONLY, &c, &d) ||
+	    tir_verify(c->prog, &c->lim, &d) ||
+	    mlir_export(c->prog, path, mlir_version(v ? v : 22), b, NULL, NULL,
+			&d)) {
+		print_error(path, c, &d);
+		case_free(c);
+		return -1;
+	}
+	case_free(c);
+	return 0;
+}
+
+/* Several cases: a section each, as mlir-opt's -split-input-file reads
+ * them (`// -----` between), each led by `// bufdiff export: CASE`; a
+ * case that fails has its error printed and no section. */
 static int
 cmd_export(Opts *o)
 {
-	Case *c = NULL;
 	Str b = {0};
-	Diag d;
 	char *s;
-	int rc = STATUS_OK, v = o->a.mlir_version;
+	int rc = STATUS_OK, nsec = 0;
 
-	/* the program only (no inputs needed), verified */
-	if (case_load(o->a.paths[0], CASE_PROGRAM_ONLY, &c, &d) ||
-	    tir_verify(c->prog, &c->lim, &d) ||
-	    mlir_export(c->prog, o->a.paths[0], mlir_version(v ? v : 22), &b, NULL,
-			NULL, &d)) {
-		print_error(o->a.paths[0], c, &d);
-		str_free(&b);
-		case_free(c);
-		return STATUS_BAD;
+	for (int i = 0; i < o->a.npaths; i++) {
+		const char *path = o->a.paths[i];
+		Str one = {0};
+		if (export_one(o, path, &one)) {
+			rc = STATUS_BAD;
+		} else if (o->a.npaths == 1) {
+			b = one;
+			continue;
+		} else {
+			str_printf(&b, "%s// bufdiff export: %s\n",
+				   nsec++ ? "// -----\n" : "", path);
+			str_put(&b, one.s ? one.s : "", one.len);
+			b.oom |= one.oom;
+		}
+		str_free(&one);
 	}
-	if (!(s = str_take(&b)))
+	if (!nsec && rc != STATUS_OK) {
+		str_free(&b);
+		return rc;
+	}
+	if (!(s = str_take(&b))) {
 		rc = cli_usage(&o->a, "%s", "out of memory");
-	else if (write_text(o->a.out, s)) {
+	} else if (write_text(o->a.out, s)) {
 		fprintf(stderr, "bufdiff export: cannot write %s: %s\n",
 			o->a.out ? o->a.out : "stdout", strerror(errno));
 		rc = STATUS_BAD;
 	}
 	mem_free(s);
-	case_free(c);
 	return rc;
 }
 

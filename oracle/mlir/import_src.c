@@ -225,9 +225,11 @@ imp_src_comments(Imp *I, const MOp *op, int depth)
 	if (!src_ours(I, &op->loc) || op->loc.line <= I->cline)
 		return;
 	for (int l = I->cline + 1; l < op->loc.line; l++) {
-		size_t n;
+		size_t n = 0;
 		const char *t = src_line(I, l, &n), *p = t;
 
+		if (!t)
+			break;
 		while (p < t + n && (*p == ' ' || *p == '\t'))
 			p++;
 		while (n && (t[n - 1] == '\r' || t[n - 1] == ' '))
@@ -311,26 +313,29 @@ mlir_sections(const char *text, size_t len)
 char *
 mlir_section(const char *text, size_t len, int n, size_t *outlen)
 {
-	char *s = mem_alloc(len + 1);
+	char *s = mem_alloc(len + 1), *w = s;
 	const char *p = text, *e = text + len;
 	int k = 1;
 
 	if (!s)
 		return NULL;
-	while (p < e) {
+	/* the lines before section n empty, its own as they are, nothing
+	 * after it: every line and column of section n stays where it is,
+	 * and a file of many sections is not read whole for each */
+	while (p < e && k <= n) {
 		const char *nl = memchr(p, '\n', (size_t)(e - p));
 		const char *le = nl ? nl : e;
 		bool mark = split_marker(p, le);
 		k += mark;
-		/* other sections' bytes blank, their newlines kept: every
-		 * line and column of section n stays where it is */
-		for (const char *q = p; q < le; q++)
-			s[q - text] = k == n && !mark ? *q : ' ';
-		if (nl)
-			s[nl - text] = '\n';
+		if (k == n && !mark) {
+			memcpy(w, p, (size_t)(le - p));
+			w += le - p;
+		}
+		if (nl && k <= n)
+			*w++ = '\n';
 		p = le + 1;
 	}
-	s[len] = 0;
-	*outlen = len;
+	*w = 0;
+	*outlen = (size_t)(w - s);
 	return s;
 }

@@ -490,9 +490,10 @@ typedef struct ImportSrc {
 	const char *locfile;
 } ImportSrc;
 /* mlir-opt's -split-input-file: the sections of text between lines
- * `// -----` (1 when there is none), and section n (1-based) with every
- * other section's bytes blank but their newlines kept, so that its lines
- * and columns are the file's (mem_alloc'ed; NULL when out of memory). */
+ * `// -----` (1 when there is none), and section n (1-based) after an
+ * empty line for each line before it (the marker's too), so that its
+ * lines and columns are the file's, and nothing after it (mem_alloc'ed;
+ * NULL when out of memory). */
 int mlir_sections(const char *text, size_t len);
 char *mlir_section(const char *text, size_t len, int n, size_t *outlen);
 /* mlir_import with the user's text (src NULL: none, as mlir_import). */
