@@ -54,6 +54,7 @@
 #include "mlir.h"
 #include "stop.h"
 #include "inproc_proto.h"
+#include "inproc_daemon.h"
 
 #ifndef BUFDIFF_MLIR_MODULE
 #define BUFDIFF_MLIR_MODULE ""  /* built without libmlir-22-dev */
@@ -249,10 +250,13 @@ worker_kill(int *ws)
 	int st = 0;
 
 	if (w.pid > 0 && w.owner == getpid()) {
+		int k;
 		kill(-w.pid, SIGKILL); /* the worker and its server */
 		kill(w.pid, SIGKILL);
-		while (waitpid(w.pid, &st, 0) < 0 && errno == EINTR)
+		while ((k = waitpid(w.pid, &st, 0)) < 0 && errno == EINTR)
 			;
+		if (k < 0) /* a daemon's session, not our child: it is gone */
+			st = SIGKILL; /* the wait status of a SIGKILL */
 	}
 	if (ws)
 		*ws = st;
@@ -316,10 +320,38 @@ inproc_end(void)
 		worker_kill(NULL);
 }
 
+/* BUFDIFF_MLIR_DAEMON=1: the worker is a session of the daemon
+ * (inproc_daemon.c), which outlives the command. */
+static bool
+daemon_wanted(void)
+{
+	const char *e = getenv("BUFDIFF_MLIR_DAEMON");
+
+	return e && !strcmp(e, "1");
+}
+
+/* The worker pid (its process group) answers on fd, its stderr on err. */
+static int
+worker_started(pid_t pid, int fd, int err)
+{
+	static pid_t registered;
+
+	fcntl(err, F_SETFD, FD_CLOEXEC);
+	fcntl(err, F_SETFL, O_NONBLOCK);
+	w.pid = pid;
+	w.owner = getpid();
+	w.fd = fd;
+	w.err = err;
+	if (registered != getpid()) {
+		atexit(inproc_end);
+		registered = getpid();
+	}
+	return 0;
+}
+
 static int
 worker_start(void)
 {
-	static pid_t registered;
 	const char *module = module_path(), *worker = worker_path();
 	int sv[2], pe[2];
 	pid_t pid;
@@ -332,6 +364,13 @@ worker_start(void)
 		close(sv[0]);
 		close(sv[1]);
 		return -1;
+	}
+	if (daemon_wanted() &&
+	    daemon_connect(worker, module, pe[1], &w.fd, &pid)) {
+		close(sv[0]);
+		close(sv[1]);
+		close(pe[1]);
+		return worker_started(pid, w.fd, pe[0]);
 	}
 	if ((pid = fork()) < 0) {
 		close(sv[0]);
@@ -366,18 +405,8 @@ worker_start(void)
 	}
 	close(sv[1]);
 	close(pe[1]);
-	fcntl(pe[0], F_SETFD, FD_CLOEXEC);
-	fcntl(pe[0], F_SETFL, O_NONBLOCK);
-	w.pid = pid;
-	w.owner = getpid();
-	w.fd = sv[0];
-	w.err = pe[0];
 	setpgid(pid, pid); /* both sides: no race with a signal */
-	if (registered != getpid()) {
-		atexit(inproc_end);
-		registered = getpid();
-	}
-	return 0;
+	return worker_started(pid, sv[0], pe[0]);
 }
 
 /* Append what the worker's stderr holds. */

@@ -56,4 +56,19 @@ typedef struct Ans {
 	uint64_t nout, nerr;
 } Ans;
 
+/* The daemon's (inproc_daemon.c): a client's first message, its stderr
+ * pipe's write end passed with it (SCM_RIGHTS), then the two hooks'
+ * texts; the answer names the session's process. */
+typedef struct Hello {
+	char magic[4];          /* "BDMH" */
+	uint32_t version;       /* HELLO_VERSION */
+	uint32_t ncrash, nhang; /* BUFDIFF_INPROC_CRASH/HANG's bytes */
+} Hello;
+enum { HELLO_VERSION = 1 };
+
+typedef struct HelloAns {
+	char magic[4];          /* "BDMW" */
+	int32_t pid;            /* the session's (its own process group) */
+} HelloAns;
+
 #endif

@@ -8,6 +8,8 @@
  * release one.
  *
  *   usage: bufdiff-mlir MODULE   (the socket on fd 3, stderr bufdiff's)
+ *          bufdiff-mlir --daemon SOCKET MODULE READY-FD IDLE-SECONDS
+ *                                (BUFDIFF_MLIR_DAEMON: inproc_daemon.c)
  */
 #define _GNU_SOURCE /* prctl's PR_SET_PDEATHSIG */
 #include <dlfcn.h>
@@ -21,6 +23,7 @@
 #include <unistd.h>
 
 #include "inproc_proto.h"
+#include "inproc_daemon.h"
 
 typedef int (*InitFn)(void);
 typedef int (*RunFn)(const char *, const char *, size_t, const char *,
@@ -123,24 +126,15 @@ serve(int fd, bool ok, RunFn run)
 	}
 }
 
-/*
- * The worker: load the module and make the context once, then fork the
- * server that answers.  A server that dies of a signal (MLIR crashed on a
- * program) is replaced by a fork of this loaded process, which costs a
- * fork, not a dlopen and a registration (a crash in a batch is asked
- * about again alone, for its own report): the worker sends "BDMX" and the
- * signal as the answer of the program it died on.  A server that ends
- * (the socket closed) ends the worker.
- */
-static void __attribute__((noreturn))
-worker_main(int fd, const char *module)
+/* Load the module and make the context once (false: it would not load;
+ * the first request is then answered with dlerror's reason). */
+static bool
+load(const char *module, RunFn *run)
 {
 	static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
 				    SIGTRAP, SIGSYS};
 	void *h;
 	InitFn init;
-	RunFn run;
-	bool ok;
 
 	/* A crash ends the server as it ends mlir-opt: LLVM's handlers
 	 * (installed by the module) chain to these defaults, whatever
@@ -149,9 +143,22 @@ worker_main(int fd, const char *module)
 		signal(fatal[i], SIG_DFL);
 	h = dlopen(module, RTLD_NOW | RTLD_LOCAL);
 	init = h ? (InitFn)(uintptr_t)dlsym(h, "bufdiff_mlir_init") : NULL;
-	run = h ? (RunFn)(uintptr_t)dlsym(h, "bufdiff_mlir_run") : NULL;
-	ok = init && run && !init();
+	*run = h ? (RunFn)(uintptr_t)dlsym(h, "bufdiff_mlir_run") : NULL;
+	return init && *run && !init();
+}
 
+/*
+ * A session on socket fd, the module loaded: fork the server that
+ * answers.  A server that dies of a signal (MLIR crashed on a program) is
+ * replaced by a fork of this loaded process, which costs a fork, not a
+ * dlopen and a registration (a crash in a batch is asked about again
+ * alone, for its own report): the session sends "BDMX" and the signal as
+ * the answer of the program it died on.  A server that ends (the socket
+ * closed) ends the session.
+ */
+static void __attribute__((noreturn))
+session(int fd, bool ok, RunFn run)
+{
 	if (!ok)
 		serve(fd, false, NULL);
 	for (;;) {
@@ -175,13 +182,54 @@ worker_main(int fd, const char *module)
 	}
 }
 
+/* ---- the daemon's side (BUFDIFF_MLIR_DAEMON: inproc_daemon.c) */
+
+static bool daemon_ok;
+static RunFn daemon_run_fn;
+
+/* A connection the daemon accepted (its own fork): the client's stderr
+ * pipe as ours, its test hooks, our pid in the answer (the client kills
+ * our group past a time limit), then the session. */
+static void __attribute__((noreturn))
+daemon_session(int conn, int err, const char *crash, const char *hang)
+{
+	HelloAns a = {{'B', 'D', 'M', 'W'}, (int32_t)getpid()};
+
+	setpgid(0, 0);
+	if (dup2(err, 2) < 0)
+		_exit(1);
+	if (err != 2)
+		close(err);
+	if (*crash)
+		setenv("BUFDIFF_INPROC_CRASH", crash, 1);
+	else
+		unsetenv("BUFDIFF_INPROC_CRASH");
+	if (*hang)
+		setenv("BUFDIFF_INPROC_HANG", hang, 1);
+	else
+		unsetenv("BUFDIFF_INPROC_HANG");
+	if (!write_all(conn, &a, sizeof a))
+		_exit(0);
+	session(conn, daemon_ok, daemon_run_fn);
+}
+
 int
 main(int argc, char **argv)
 {
+	RunFn run = NULL;
+	bool ok;
+
+	if (argc == 6 && !strcmp(argv[1], "--daemon")) {
+		/* bufdiff-mlir --daemon SOCKET MODULE READY-FD IDLE-SECONDS */
+		daemon_ok = load(argv[3], &daemon_run_fn);
+		return daemon_main(argv[2], atoi(argv[4]), atoi(argv[5]),
+				   daemon_session);
+	}
 	if (argc != 2) {
 		fprintf(stderr, "usage: bufdiff-mlir MODULE (started by bufdiff, "
 			"the socket on fd 3)\n");
 		return 2;
 	}
-	worker_main(3, argv[1]);
+	ok = load(argv[1], &run);
+	session(3, ok, run);
 }
