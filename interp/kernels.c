@@ -483,8 +483,8 @@ iter_run(const Iter *it, RowFn *fn)
  * broadcast, no reduce) and shares no element with an input.
  */
 enum {
-	RUN = 256,              /* bytes of a tile row, at most */
-	TROWS = 64,             /* rows of a tile, at most */
+	RUN = 512,              /* bytes of a tile row, at most */
+	TROWS = 128,            /* rows of a tile, at most */
 	TPAD = 64,              /* bytes added to a copy's row */
 	ACROSS_MIN = 16,        /* a longer inner stride is "across" */
 };
@@ -539,7 +539,7 @@ tile_at(const Iter *it, char *const *p, int64_t tr, int64_t tc, int64_t i0,
 static void
 iter_run_tiled(const Iter *it, RowFn *fn)
 {
-	_Alignas(64) char copy[2][TROWS * (RUN + TPAD)];
+	static _Thread_local _Alignas(64) char copy[2][TROWS * (RUN + TPAD)];
 	int64_t idx[MAXRANK] = {0}, emax = 1, ts[3] = {0};
 	int dr = it->rank - 2, dc = it->rank - 1;
 	int64_t R = it->sizes[dr], C = it->sizes[dc], tr, tc;
@@ -550,7 +550,7 @@ iter_run_tiled(const Iter *it, RowFn *fn)
 	for (int k = 0; k < it->nv; k++)
 		emax = it->esz[k] > emax ? it->esz[k] : emax;
 	tc = RUN / emax;
-	tr = tc < TROWS ? tc : TROWS;
+	tr = TROWS;
 	for (int k = 0; k < it->nv; k++) {
 		int64_t s = it->strides[k][dc];
 
