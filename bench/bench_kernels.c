@@ -23,6 +23,9 @@
  */
 #include <cblas.h>
 #include <math.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -173,6 +176,82 @@ l_copy_t(void *c)
 			x->o[i * EW_N + j] = x->a[j * EW_N + i];
 }
 
+/*
+ * The best loops I could write for the two strided patterns, the
+ * ceiling a kernel could reach (SSE2, one op, no generality): they show
+ * whether a goal against memcpy is reachable on this machine at all.
+ */
+#ifdef __SSE2__
+/* o = a^T + b: tiles of 128 rows of 64, a read down its columns in 4x4
+ * blocks transposed in registers, the next tile's runs of a, b and o
+ * prefetched, o stored past the cache (movntps). */
+static void
+b_add_t(void *c)
+{
+	EwCtx *x = c;
+	enum { TR = 128, TC = 64, LD = TC + 16 };
+	_Alignas(16) static float t[TR * LD];
+	const float *a = x->a, *b = x->b;
+	float *o = x->o;
+
+	for (int64_t i0 = 0; i0 < EW_N; i0 += TR)
+		for (int64_t j0 = 0; j0 < EW_N; j0 += TC) {
+			int64_t ni = j0 + TC < EW_N ? i0 : i0 + TR;
+			int64_t nj = j0 + TC < EW_N ? j0 + TC : 0;
+
+			for (int64_t j = 0; ni < EW_N && j < TC; j++)
+				for (int64_t i = 0; i < TR; i += 16)
+					__builtin_prefetch(a + (nj + j) * EW_N + ni + i);
+			for (int64_t i = 0; ni < EW_N && i < TR; i++)
+				for (int64_t j = 0; j < TC; j += 16)
+					__builtin_prefetch(b + (ni + i) * EW_N + nj + j);
+			for (int64_t j = 0; j < TC; j += 4)
+				for (int64_t i = 0; i < TR; i += 4) {
+					const float *q = a + (j0 + j) * EW_N + i0 + i;
+					__m128 r0 = _mm_load_ps(q);
+					__m128 r1 = _mm_load_ps(q + EW_N);
+					__m128 r2 = _mm_load_ps(q + 2 * EW_N);
+					__m128 r3 = _mm_load_ps(q + 3 * EW_N);
+
+					_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+					_mm_store_ps(t + i * LD + j, r0);
+					_mm_store_ps(t + (i + 1) * LD + j, r1);
+					_mm_store_ps(t + (i + 2) * LD + j, r2);
+					_mm_store_ps(t + (i + 3) * LD + j, r3);
+				}
+			for (int64_t i = 0; i < TR; i++) {
+				const float *pb = b + (i0 + i) * EW_N + j0;
+				float *po = o + (i0 + i) * EW_N + j0;
+
+				for (int64_t j = 0; j < TC; j += 4)
+					_mm_stream_ps(po + j,
+						      _mm_add_ps(_mm_load_ps(t + i * LD + j),
+								 _mm_load_ps(pb + j)));
+			}
+		}
+	_mm_sfence();
+}
+
+/* o = a[2i] + b[2i]: two loads and a shuffle of the even lanes per four
+ * elements, o stored past the cache. */
+static void
+b_add_s2(void *c)
+{
+	EwCtx *x = c;
+	const float *a = x->a, *b = x->b;
+
+	for (int64_t i = 0; i < x->n; i += 4) {
+		__m128 a0 = _mm_load_ps(a + 2 * i), a1 = _mm_load_ps(a + 2 * i + 4);
+		__m128 b0 = _mm_load_ps(b + 2 * i), b1 = _mm_load_ps(b + 2 * i + 4);
+
+		_mm_stream_ps(x->o + i,
+			      _mm_add_ps(_mm_shuffle_ps(a0, a1, _MM_SHUFFLE(2, 0, 2, 0)),
+					 _mm_shuffle_ps(b0, b1, _MM_SHUFFLE(2, 0, 2, 0))));
+	}
+	_mm_sfence();
+}
+#endif
+
 static void
 l_exp(void *c)
 {
@@ -227,6 +306,12 @@ bench_ew(void)
 	show_memcpy("add, stride-2 inputs", m, 1.5, 3 * f4);
 	show("add, stride-2 inputs", "plain loop", pair(j_add, l_add, &x, 1),
 	     3 * f4);
+#ifdef __SSE2__
+	show("add, stride-2 inputs", "best loop", pair(j_add, b_add_s2, &x, 1),
+	     3 * f4);
+	show_memcpy("add, stride-2: best loop", pair(b_add_s2, j_memcpy, &x, 1),
+		    1.5, 3 * f4);
+#endif
 
 	x.va = view2(x.a, EW_N, EW_N, 1, EW_N); /* a^T */
 	x.vb = view2(x.b, EW_N, EW_N, EW_N, 1);
@@ -235,6 +320,12 @@ bench_ew(void)
 	show_memcpy("add, transposed input", m, 1.5, 3 * f4);
 	show("add, transposed input", "plain loop", pair(j_add, l_add_t, &x, 1),
 	     3 * f4);
+#ifdef __SSE2__
+	show("add, transposed input", "best loop", pair(j_add, b_add_t, &x, 1),
+	     3 * f4);
+	show_memcpy("add, transposed: best loop", pair(b_add_t, j_memcpy, &x, 1),
+		    1.5, 3 * f4);
+#endif
 	m = pair(j_copy, j_memcpy, &x, 1);
 	show_memcpy("copy of a transposed view", m, 1, 2 * f4);
 	show("copy of a transposed view", "plain loop",

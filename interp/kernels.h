@@ -9,6 +9,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /*
  * t[i * ts + j] = p[i * sr + j * sc] for i < ni, j < nj, elements of esz
@@ -23,6 +28,53 @@ void kmem_tile_load(char *t, int64_t ts, const char *p, int64_t sr,
  * follows.  Plain memcpy elsewhere. */
 void kmem_stream(char *d, const char *s, size_t n);
 void kmem_fence(void);
+
+/* d[i] = s[2 * i] for i < n, elements of esz bytes (1, 4 or 8). */
+static inline void
+kmem_even(void *d, const void *s, size_t n, size_t esz)
+{
+#ifdef __SSE2__
+	if (esz == 4 && n % 4 == 0) {
+		for (size_t i = 0; i < n; i += 4) {
+			const float *q = (const float *)s + 2 * i;
+			__m128 x = _mm_loadu_ps(q), y = _mm_loadu_ps(q + 4);
+
+			_mm_storeu_ps((float *)d + i,
+				      _mm_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0)));
+		}
+		return;
+	}
+	if (esz == 8 && n % 2 == 0) {
+		for (size_t i = 0; i < n; i += 2) {
+			const double *q = (const double *)s + 2 * i;
+
+			_mm_storeu_pd((double *)d + i,
+				      _mm_unpacklo_pd(_mm_loadu_pd(q),
+						      _mm_loadu_pd(q + 2)));
+		}
+		return;
+	}
+#endif
+	for (size_t i = 0; i < n; i++)
+		memcpy((char *)d + i * esz, (const char *)s + 2 * i * esz, esz);
+}
+
+/* Store the n bytes of s (a multiple of 16) to d past the cache when d is
+ * 16-byte aligned and the target has such stores (kmem_fence after the
+ * last); a plain copy otherwise. */
+static inline void
+kmem_stream_block(void *d, const void *s, size_t n)
+{
+#ifdef __SSE2__
+	if (!((uintptr_t)d & 15)) {
+		for (size_t o = 0; o + 16 <= n; o += 16)
+			_mm_stream_si128((__m128i *)(void *)((char *)d + o),
+					 _mm_loadu_si128((const __m128i *)(const void *)((const char *)s + o)));
+		return;
+	}
+#endif
+	memcpy(d, s, n);
+}
 
 /* Ask for the cache lines of [p, p + n) (n may be negative: the run
  * goes down from p). */
