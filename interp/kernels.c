@@ -661,15 +661,17 @@ apart(const View *out, const View *in)
 }
 
 /*
- * Whether out is stored past the cache: when it is STREAM_MIN bytes or
+ * Whether out is stored past the cache: when it is k_stream_min bytes or
  * more (larger than a core's share of the caches: the next op finds
- * little of it there anyway) and every element is written once (no
- * broadcast or reduce into out: no stride 0).
+ * little of it there anyway), every element is written once (no
+ * broadcast or reduce into out: no stride 0) and no input shares a byte
+ * with it (the blocks read before they write: only the row-major order
+ * is right for overlapping views, stride2_overlap_order).
  */
-enum { STREAM_MIN = 8 << 20 };
+int64_t k_stream_min = 8 << 20;
 
 static bool
-ew_stream(const Iter *it)
+ew_stream(const Iter *it, const View *out, const View *a, const View *b)
 {
 	int64_t n = it->esz[0];
 
@@ -678,7 +680,7 @@ ew_stream(const Iter *it)
 			return false;
 		n *= it->sizes[d];
 	}
-	return n >= STREAM_MIN;
+	return n >= k_stream_min && !overlaps(out, a) && !overlaps(out, b);
 }
 
 static void
@@ -695,7 +697,7 @@ ew_run(RowFn *fn, const View *out, const View *a, const View *b)
 		iter_run_tiled(&it, fn);
 		return;
 	}
-	stream = b && ew_stream(&it);
+	stream = b && ew_stream(&it, out, a, b);
 	iter_run(&it, fn, stream);
 	if (stream)
 		kmem_fence();

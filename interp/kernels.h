@@ -29,6 +29,10 @@ void kmem_tile_load(char *t, int64_t ts, const char *p, int64_t sr,
 void kmem_stream(char *d, const char *s, size_t n);
 void kmem_fence(void);
 
+/* The bytes of out from which elementwise kernels store past the cache
+ * (8 MiB; tests lower it to reach those paths on small views). */
+extern int64_t k_stream_min;
+
 /* d[i] = s[2 * i] for i < n, elements of esz bytes (1, 4 or 8). */
 static inline void
 kmem_even(void *d, const void *s, size_t n, size_t esz)
