@@ -5,8 +5,10 @@
  *   memory-bound ops (add: contiguous, stride-2 inputs, a transposed
  *   input; copy of a transposed view): k_* against memcpy of out's bytes
  *   (GB/s ratio, bytes = every element read and written once; and the
- *   ratio of out's bytes per second, i.e. of the times) and against a
- *   plain C loop over the same views;
+ *   ratio of out's bytes per second, i.e. of the times), against a
+ *   plain C loop over the same views, and for the strided adds against
+ *   the best loop written for the pattern (b_add_s2, b_add_t: what a
+ *   kernel could reach at most), itself also against memcpy;
  *   compute-bound ops (exp, div): k_* against a plain libm loop over the
  *   same data (time ratio; memcpy says nothing about them);
  *   matmul: k_matmul on dense and transposed views, at the sizes the

@@ -7,7 +7,8 @@
  * the last remaining dim is handed to a row function chosen once per call
  * from a table indexed by (ew, dtype).  A row function has a flat path per
  * contiguity pattern (all stride 1, or one operand a broadcast scalar) that
- * the compiler vectorizes, and a plain strided loop otherwise.  An input
+ * the compiler vectorizes, one for two stride-2 inputs into an out larger
+ * than the cache, and a plain strided loop otherwise.  An input
  * read across its rows (a transposed view) is walked in tiles copied to a
  * local row-major block first.  Every path applies the same scalar
  * function to every element, so the bits never depend on strides, offsets
@@ -204,7 +205,8 @@ typedef void RowFn(const Row *r);
 #define EVEN_BIN(TI, TO, FN)                                                 \
 	do {                                                                 \
 		int64_t i_ = 0;                                              \
-		for (; i_ + BLK <= n; i_ += BLK) {                           \
+		/* a block loads one element past its last: not the row's */ \
+		for (; i_ + BLK < n; i_ += BLK) {                            \
 			TI x_[BLK], y_[BLK];                                 \
 			TO r_[BLK];                                          \
 			kmem_even(x_, pa + 2 * i_, BLK, sizeof(TI));         \

@@ -903,6 +903,42 @@ START_TEST(stride2_odd_sizes)
 }
 END_TEST
 
+/* The stride-2 block path loads pairs of elements: on a view that ends at
+ * its buffer's last byte (2n - 1 elements, a block's worth or more), no
+ * load past it (ASan), every dtype class. */
+START_TEST(stride2_buffer_end)
+{
+	stream_all(1);
+	for (int t = 0; t < NDTS; t++)
+		for (int64_t n = 15; n <= 49; n++) {
+			DType dt = all_dts[t];
+			size_t esz = dtype_size(dt);
+			char *a = malloc((size_t)(2 * n - 1) * esz);
+			char *b = malloc((size_t)(2 * n - 1) * esz);
+			char *o = malloc((size_t)n * esz), *w = malloc((size_t)n * esz);
+			View vo = mk_view(o, dt, 1, &n, L_CONTIG), va = vo, vb = vo;
+
+			if (!ew_allows(OP_SUB, dt))
+				goto next;
+			fill_vals(dt, a, 2 * n - 1);
+			fill_vals(dt, b, 2 * n - 1);
+			va.base = a;
+			va.strides[0] = 2;
+			vb.base = b;
+			vb.strides[0] = 2;
+			for (int64_t i = 0; i < n; i++)
+				ref_ew(OP_SUB, dt, a + 2 * i * (int64_t)esz,
+				       b + 2 * i * (int64_t)esz, w + i * (int64_t)esz);
+			k_binary(OP_SUB, &vo, &va, &vb);
+			ck_assert_msg(!memcmp(o, w, (size_t)n * esz), "%s n %d",
+				      dtype_names[dt], (int)n);
+		next:
+			free(a), free(b), free(o), free(w);
+		}
+	stream_all(0);
+}
+END_TEST
+
 /* ------------------------------------------------- transposed tiles */
 
 /*
@@ -1477,6 +1513,7 @@ fold_suite(void)
 	tcase_add_test(tc, strided_overlap_order);
 	tcase_add_loop_test(tc, stride2_overlap_order, 0, 2);
 	tcase_add_loop_test(tc, stride2_odd_sizes, 0, 2);
+	tcase_add_test(tc, stride2_buffer_end);
 	tcase_add_test(tc, tiled_transposed);
 	tcase_add_test(tc, tiled_overlap_order);
 	tcase_add_test(tc, matmul_alias_and_edges);
