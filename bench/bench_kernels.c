@@ -33,6 +33,7 @@
 
 #include "bench.h"
 #include "ir.h"
+#include "kernels.h"
 
 #define REPS 15
 
@@ -185,8 +186,8 @@ l_copy_t(void *c)
  */
 #ifdef __SSE2__
 /* o = a^T + b: tiles of 128 rows of 64, a read down its columns in 4x4
- * blocks transposed in registers, the next tile's runs of a, b and o
- * prefetched, o stored past the cache (movntps). */
+ * blocks transposed in registers (the kernels' kmem_tile_load), the next
+ * tile's runs of a and b prefetched, o stored past the cache (movntps). */
 static void
 b_add_t(void *c)
 {
@@ -207,20 +208,9 @@ b_add_t(void *c)
 			for (int64_t i = 0; ni < EW_N && i < TR; i++)
 				for (int64_t j = 0; j < TC; j += 16)
 					__builtin_prefetch(b + (ni + i) * EW_N + nj + j);
-			for (int64_t j = 0; j < TC; j += 4)
-				for (int64_t i = 0; i < TR; i += 4) {
-					const float *q = a + (j0 + j) * EW_N + i0 + i;
-					__m128 r0 = _mm_load_ps(q);
-					__m128 r1 = _mm_load_ps(q + EW_N);
-					__m128 r2 = _mm_load_ps(q + 2 * EW_N);
-					__m128 r3 = _mm_load_ps(q + 3 * EW_N);
-
-					_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-					_mm_store_ps(t + i * LD + j, r0);
-					_mm_store_ps(t + (i + 1) * LD + j, r1);
-					_mm_store_ps(t + (i + 2) * LD + j, r2);
-					_mm_store_ps(t + (i + 3) * LD + j, r3);
-				}
+			kmem_tile_load((char *)t, LD,
+				       (const char *)(a + j0 * EW_N + i0), 1,
+				       EW_N, 4, TR, TC);
 			for (int64_t i = 0; i < TR; i++) {
 				const float *pb = b + (i0 + i) * EW_N + j0;
 				float *po = o + (i0 + i) * EW_N + j0;
@@ -251,6 +241,23 @@ b_add_s2(void *c)
 					 _mm_shuffle_ps(b0, b1, _MM_SHUFFLE(2, 0, 2, 0))));
 	}
 	_mm_sfence();
+}
+
+/* The add (row `what`) against the best loop, and that loop (row
+ * `bwhat`) against memcpy. */
+static void
+show_best(const char *what, const char *bwhat, Job *best, EwCtx *x,
+	  double bytes)
+{
+	show(what, "best loop", pair(j_add, best, x, 1), bytes);
+	show_memcpy(bwhat, pair(best, j_memcpy, x, 1), 1.5, bytes);
+}
+#else
+static void
+show_best(const char *what, const char *bwhat, Job *best, EwCtx *x,
+	  double bytes)
+{
+	(void)what, (void)bwhat, (void)best, (void)x, (void)bytes; /* none */
 }
 #endif
 
@@ -308,12 +315,8 @@ bench_ew(void)
 	show_memcpy("add, stride-2 inputs", m, 1.5, 3 * f4);
 	show("add, stride-2 inputs", "plain loop", pair(j_add, l_add, &x, 1),
 	     3 * f4);
-#ifdef __SSE2__
-	show("add, stride-2 inputs", "best loop", pair(j_add, b_add_s2, &x, 1),
-	     3 * f4);
-	show_memcpy("add, stride-2: best loop", pair(b_add_s2, j_memcpy, &x, 1),
-		    1.5, 3 * f4);
-#endif
+	show_best("add, stride-2 inputs", "add, stride-2: best loop", b_add_s2,
+		  &x, 3 * f4);
 
 	x.va = view2(x.a, EW_N, EW_N, 1, EW_N); /* a^T */
 	x.vb = view2(x.b, EW_N, EW_N, EW_N, 1);
@@ -322,12 +325,8 @@ bench_ew(void)
 	show_memcpy("add, transposed input", m, 1.5, 3 * f4);
 	show("add, transposed input", "plain loop", pair(j_add, l_add_t, &x, 1),
 	     3 * f4);
-#ifdef __SSE2__
-	show("add, transposed input", "best loop", pair(j_add, b_add_t, &x, 1),
-	     3 * f4);
-	show_memcpy("add, transposed: best loop", pair(b_add_t, j_memcpy, &x, 1),
-		    1.5, 3 * f4);
-#endif
+	show_best("add, transposed input", "add, transposed: best loop",
+		  b_add_t, &x, 3 * f4);
 	m = pair(j_copy, j_memcpy, &x, 1);
 	show_memcpy("copy of a transposed view", m, 1, 2 * f4);
 	show("copy of a transposed view", "plain loop",
