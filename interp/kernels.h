@@ -1,8 +1,9 @@
 /*
  * kernels.h: the memory moves of kernels.c's elementwise driver
- * (kernels_mem.c): the transposing tile load, stores that bypass the
- * cache, prefetch of the next runs.  Only data moves: no element is
- * computed here, so no result depends on which of them ran.
+ * (kernels_mem.c): the transposing tile load, the even elements of a
+ * stride-2 run, stores that bypass the cache, prefetch of the next runs.
+ * Only data moves: no element is computed here, so no result depends on
+ * which of them ran.
  */
 #ifndef BUFDIFF_KERNELS_H
 #define BUFDIFF_KERNELS_H
@@ -23,10 +24,8 @@
  */
 void kmem_tile_load(char *t, int64_t ts, const char *p, int64_t sr,
 		    int64_t sc, int64_t esz, int64_t ni, int64_t nj);
-/* Copy n bytes to d with stores that bypass the cache (non-temporal)
- * where the target has them; kmem_fence() orders them before what
- * follows.  Plain memcpy elsewhere. */
-void kmem_stream(char *d, const char *s, size_t n);
+/* Orders the stores that bypass the cache (kmem_stream_block) before
+ * what follows. */
 void kmem_fence(void);
 
 /* The bytes of out from which elementwise kernels store past the cache
@@ -63,17 +62,20 @@ kmem_even(void *d, const void *s, size_t n, size_t esz)
 		memcpy((char *)d + i * esz, (const char *)s + 2 * i * esz, esz);
 }
 
-/* Store the n bytes of s (a multiple of 16) to d past the cache when d is
- * 16-byte aligned and the target has such stores (kmem_fence after the
- * last); a plain copy otherwise. */
+/* Store the n bytes of s (a multiple of 16) to d past the cache (non-
+ * temporal stores) when d is 16-byte aligned and the target has such
+ * stores (kmem_fence after the last); a plain copy otherwise. */
 static inline void
 kmem_stream_block(void *d, const void *s, size_t n)
 {
 #ifdef __SSE2__
 	if (!((uintptr_t)d & 15)) {
-		for (size_t o = 0; o + 16 <= n; o += 16)
-			_mm_stream_si128((__m128i *)(void *)((char *)d + o),
-					 _mm_loadu_si128((const __m128i *)(const void *)((const char *)s + o)));
+		const char *q = s;
+		char *o = d;
+
+		for (size_t i = 0; i + 16 <= n; i += 16)
+			_mm_stream_si128((__m128i *)(void *)(o + i),
+					 _mm_loadu_si128((const void *)(q + i)));
 		return;
 	}
 #endif
