@@ -5,8 +5,10 @@
  *   memory-bound ops (add: contiguous, stride-2 inputs, a transposed
  *   input; copy of a transposed view): k_* against memcpy of out's bytes
  *   (GB/s ratio, bytes = every element read and written once; and the
- *   ratio of out's bytes per second, i.e. of the times) and against a
- *   plain C loop over the same views;
+ *   ratio of out's bytes per second, i.e. of the times), against a
+ *   plain C loop over the same views, and for the strided adds against
+ *   the best loop written for the pattern (b_add_s2, b_add_t: what a
+ *   kernel could reach at most), itself also against memcpy;
  *   compute-bound ops (exp, div): k_* against a plain libm loop over the
  *   same data (time ratio; memcpy says nothing about them);
  *   matmul: k_matmul on dense and transposed views, at the sizes the
@@ -23,11 +25,15 @@
  */
 #include <cblas.h>
 #include <math.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "bench.h"
 #include "ir.h"
+#include "kernels.h"
 
 #define REPS 15
 
@@ -173,6 +179,88 @@ l_copy_t(void *c)
 			x->o[i * EW_N + j] = x->a[j * EW_N + i];
 }
 
+/*
+ * The best loops I could write for the two strided patterns, the
+ * ceiling a kernel could reach (SSE2, one op, no generality): they show
+ * whether a goal against memcpy is reachable on this machine at all.
+ */
+#ifdef __SSE2__
+/* o = a^T + b: tiles of 128 rows of 64, a read down its columns in 4x4
+ * blocks transposed in registers (the kernels' kmem_tile_load), the next
+ * tile's runs of a and b prefetched, o stored past the cache (movntps). */
+static void
+b_add_t(void *c)
+{
+	EwCtx *x = c;
+	enum { TR = 128, TC = 64, LD = TC + 16 };
+	_Alignas(16) static float t[TR * LD];
+	const float *a = x->a, *b = x->b;
+	float *o = x->o;
+
+	for (int64_t i0 = 0; i0 < EW_N; i0 += TR)
+		for (int64_t j0 = 0; j0 < EW_N; j0 += TC) {
+			int64_t ni = j0 + TC < EW_N ? i0 : i0 + TR;
+			int64_t nj = j0 + TC < EW_N ? j0 + TC : 0;
+
+			for (int64_t j = 0; ni < EW_N && j < TC; j++)
+				for (int64_t i = 0; i < TR; i += 16)
+					__builtin_prefetch(a + (nj + j) * EW_N + ni + i);
+			for (int64_t i = 0; ni < EW_N && i < TR; i++)
+				for (int64_t j = 0; j < TC; j += 16)
+					__builtin_prefetch(b + (ni + i) * EW_N + nj + j);
+			kmem_tile_load((char *)t, LD,
+				       (const char *)(a + j0 * EW_N + i0), 1,
+				       EW_N, 4, TR, TC);
+			for (int64_t i = 0; i < TR; i++) {
+				const float *pb = b + (i0 + i) * EW_N + j0;
+				float *po = o + (i0 + i) * EW_N + j0;
+
+				for (int64_t j = 0; j < TC; j += 4)
+					_mm_stream_ps(po + j,
+						      _mm_add_ps(_mm_load_ps(t + i * LD + j),
+								 _mm_load_ps(pb + j)));
+			}
+		}
+	_mm_sfence();
+}
+
+/* o = a[2i] + b[2i]: two loads and a shuffle of the even lanes per four
+ * elements, o stored past the cache. */
+static void
+b_add_s2(void *c)
+{
+	EwCtx *x = c;
+	const float *a = x->a, *b = x->b;
+
+	for (int64_t i = 0; i < x->n; i += 4) {
+		__m128 a0 = _mm_load_ps(a + 2 * i), a1 = _mm_load_ps(a + 2 * i + 4);
+		__m128 b0 = _mm_load_ps(b + 2 * i), b1 = _mm_load_ps(b + 2 * i + 4);
+
+		_mm_stream_ps(x->o + i,
+			      _mm_add_ps(_mm_shuffle_ps(a0, a1, _MM_SHUFFLE(2, 0, 2, 0)),
+					 _mm_shuffle_ps(b0, b1, _MM_SHUFFLE(2, 0, 2, 0))));
+	}
+	_mm_sfence();
+}
+
+/* The add (row `what`) against the best loop, and that loop (row
+ * `bwhat`) against memcpy. */
+static void
+show_best(const char *what, const char *bwhat, Job *best, EwCtx *x,
+	  double bytes)
+{
+	show(what, "best loop", pair(j_add, best, x, 1), bytes);
+	show_memcpy(bwhat, pair(best, j_memcpy, x, 1), 1.5, bytes);
+}
+#else
+static void
+show_best(const char *what, const char *bwhat, Job *best, EwCtx *x,
+	  double bytes)
+{
+	(void)what, (void)bwhat, (void)best, (void)x, (void)bytes; /* none */
+}
+#endif
+
 static void
 l_exp(void *c)
 {
@@ -227,6 +315,8 @@ bench_ew(void)
 	show_memcpy("add, stride-2 inputs", m, 1.5, 3 * f4);
 	show("add, stride-2 inputs", "plain loop", pair(j_add, l_add, &x, 1),
 	     3 * f4);
+	show_best("add, stride-2 inputs", "add, stride-2: best loop", b_add_s2,
+		  &x, 3 * f4);
 
 	x.va = view2(x.a, EW_N, EW_N, 1, EW_N); /* a^T */
 	x.vb = view2(x.b, EW_N, EW_N, EW_N, 1);
@@ -235,6 +325,8 @@ bench_ew(void)
 	show_memcpy("add, transposed input", m, 1.5, 3 * f4);
 	show("add, transposed input", "plain loop", pair(j_add, l_add_t, &x, 1),
 	     3 * f4);
+	show_best("add, transposed input", "add, transposed: best loop",
+		  b_add_t, &x, 3 * f4);
 	m = pair(j_copy, j_memcpy, &x, 1);
 	show_memcpy("copy of a transposed view", m, 1, 2 * f4);
 	show("copy of a transposed view", "plain loop",

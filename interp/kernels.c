@@ -7,7 +7,8 @@
  * the last remaining dim is handed to a row function chosen once per call
  * from a table indexed by (ew, dtype).  A row function has a flat path per
  * contiguity pattern (all stride 1, or one operand a broadcast scalar) that
- * the compiler vectorizes, and a plain strided loop otherwise.  An input
+ * the compiler vectorizes, one for two stride-2 inputs into an out larger
+ * than the cache, and a plain strided loop otherwise.  An input
  * read across its rows (a transposed view) is walked in tiles copied to a
  * local row-major block first.  Every path applies the same scalar
  * function to every element, so the bits never depend on strides, offsets
@@ -165,6 +166,7 @@ typedef struct Row {
 	char *o;
 	const char *a, *b;
 	int64_t so, sa, sb;
+	bool stream;    /* out is larger than the cache: store past it */
 } Row;
 
 typedef void RowFn(const Row *r);
@@ -192,6 +194,31 @@ typedef void RowFn(const Row *r);
 			po[i_] = FN(XA(i_), YB(i_));                         \
 	} while (0)
 
+/*
+ * Both inputs at stride 2, out contiguous and larger than the cache: in
+ * blocks, each input's even elements picked out of contiguous loads
+ * (kmem_even: two vector loads and a shuffle for four elements instead
+ * of four scalar loads), the block computed into a local and stored past
+ * the cache (kmem_stream_block), as memcpy stores an out this large: a
+ * plain store reads each line of out before writing it.
+ */
+#define EVEN_BIN(TI, TO, FN)                                                 \
+	do {                                                                 \
+		int64_t i_ = 0;                                              \
+		/* a block loads one element past its last: not the row's */ \
+		for (; i_ + BLK < n; i_ += BLK) {                            \
+			TI x_[BLK], y_[BLK];                                 \
+			TO r_[BLK];                                          \
+			kmem_even(x_, pa + 2 * i_, BLK, sizeof(TI));         \
+			kmem_even(y_, pb + 2 * i_, BLK, sizeof(TI));         \
+			for (int j_ = 0; j_ < BLK; j_++)                     \
+				r_[j_] = FN(x_[j_], y_[j_]);                 \
+			kmem_stream_block(po + i_, r_, sizeof r_);           \
+		}                                                            \
+		for (; i_ < n; i_++)                                         \
+			po[i_] = FN(pa[2 * i_], pb[2 * i_]);                 \
+	} while (0)
+
 #define VEC_A(i) pa[i]
 #define VEC_B(i) pb[i]
 #define SCL_A(i) xa
@@ -213,6 +240,8 @@ typedef void RowFn(const Row *r);
 		} else if (so == 1 && sa == 0 && sb == 1) {                  \
 			TI xa = pa[0];                                       \
 			FLAT_BIN(TI, FN, SCL_A, VEC_B);                      \
+		} else if (so == 1 && sa == 2 && sb == 2 && r->stream) {     \
+			EVEN_BIN(TI, TO, FN);                                \
 		} else {                                                     \
 			for (int64_t i = 0; i < n; i++)                      \
 				po[i * so] = FN(pa[i * sa], pb[i * sb]);     \
@@ -439,9 +468,10 @@ iter_at(const Iter *it, const int64_t *idx, int upto, char **p)
 	}
 }
 
-/* Call fn once per row, outer dims in row-major order. */
+/* Call fn once per row, outer dims in row-major order; stream: out may
+ * be stored past the cache. */
 static void
-iter_run(const Iter *it, RowFn *fn)
+iter_run(const Iter *it, RowFn *fn, bool stream)
 {
 	int64_t idx[MAXRANK] = {0};
 	int outer = it->rank - 1;
@@ -449,6 +479,7 @@ iter_run(const Iter *it, RowFn *fn)
 	Row r;
 
 	r.n = it->sizes[outer];
+	r.stream = stream;
 	r.so = it->strides[0][outer];
 	r.sa = it->nv > 1 ? it->strides[1][outer] : 0;
 	r.sb = it->nv > 2 ? it->strides[2][outer] : 0;
@@ -483,8 +514,8 @@ iter_run(const Iter *it, RowFn *fn)
  * broadcast, no reduce) and shares no element with an input.
  */
 enum {
-	RUN = 256,              /* bytes of a tile row, at most */
-	TROWS = 64,             /* rows of a tile, at most */
+	RUN = 512,              /* bytes of a tile row, at most */
+	TROWS = 128,            /* rows of a tile, at most */
 	TPAD = 64,              /* bytes added to a copy's row */
 	ACROSS_MIN = 16,        /* a longer inner stride is "across" */
 };
@@ -539,7 +570,7 @@ tile_at(const Iter *it, char *const *p, int64_t tr, int64_t tc, int64_t i0,
 static void
 iter_run_tiled(const Iter *it, RowFn *fn)
 {
-	_Alignas(64) char copy[2][TROWS * (RUN + TPAD)];
+	static _Thread_local _Alignas(64) char copy[2][TROWS * (RUN + TPAD)];
 	int64_t idx[MAXRANK] = {0}, emax = 1, ts[3] = {0};
 	int dr = it->rank - 2, dc = it->rank - 1;
 	int64_t R = it->sizes[dr], C = it->sizes[dc], tr, tc;
@@ -550,7 +581,7 @@ iter_run_tiled(const Iter *it, RowFn *fn)
 	for (int k = 0; k < it->nv; k++)
 		emax = it->esz[k] > emax ? it->esz[k] : emax;
 	tc = RUN / emax;
-	tr = tc < TROWS ? tc : TROWS;
+	tr = TROWS;
 	for (int k = 0; k < it->nv; k++) {
 		int64_t s = it->strides[k][dc];
 
@@ -558,6 +589,7 @@ iter_run_tiled(const Iter *it, RowFn *fn)
 		rowrun[k] = !tiled[k] && (s == 1 || s == -1);
 		ts[k] = tc + TPAD / it->esz[k];
 	}
+	r.stream = false;
 	r.so = it->strides[0][dc];
 	r.sa = it->nv > 1 ? (tiled[1] ? 1 : it->strides[1][dc]) : 0;
 	r.sb = it->nv > 2 ? (tiled[2] ? 1 : it->strides[2][dc]) : 0;
@@ -630,19 +662,47 @@ apart(const View *out, const View *in)
 	return !overlaps(out, in);
 }
 
+/*
+ * Whether out is stored past the cache: when it is k_stream_min bytes or
+ * more (larger than a core's share of the caches: the next op finds
+ * little of it there anyway), every element is written once (no
+ * broadcast or reduce into out: no stride 0) and no input shares a byte
+ * with it (the blocks read before they write: only the row-major order
+ * is right for overlapping views, stride2_overlap_order).
+ */
+int64_t k_stream_min = 8 << 20;
+
+static bool
+ew_stream(const Iter *it, const View *out, const View *a, const View *b)
+{
+	int64_t n = it->esz[0];
+
+	for (int d = 0; d < it->rank; d++) {
+		if (it->strides[0][d] == 0)
+			return false;
+		n *= it->sizes[d];
+	}
+	return n >= k_stream_min && !overlaps(out, a) && !overlaps(out, b);
+}
+
 static void
 ew_run(RowFn *fn, const View *out, const View *a, const View *b)
 {
 	const View *v[3] = {out, a, b};
 	Iter it;
+	bool stream;
 
 	if (!iter_init(&it, b ? 3 : 2, v))
 		return;
 	/* the overlap check only where tiles are possible */
-	if (iter_tiles(&it) && apart(out, a) && apart(out, b))
+	if (iter_tiles(&it) && apart(out, a) && apart(out, b)) {
 		iter_run_tiled(&it, fn);
-	else
-		iter_run(&it, fn);
+		return;
+	}
+	stream = b && ew_stream(&it, out, a, b);
+	iter_run(&it, fn, stream);
+	if (stream)
+		kmem_fence();
 }
 
 void

@@ -3,13 +3,7 @@
  * SSE2 where the target has it (every x86-64), plain C elsewhere; they
  * move bits and compute nothing.
  */
-#include <string.h>
-
-#include "kernels.h"
-
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+#include "kernels.h" /* and <emmintrin.h> where the target has SSE2 */
 
 /* The plain tile load: one element at a time, down the columns. */
 #define TILE_LOAD(T)                                                         \
@@ -82,25 +76,6 @@ kmem_tile_load(char *t, int64_t ts, const char *p, int64_t sr, int64_t sc,
 		TILE_LOAD(uint32_t);
 	else
 		TILE_LOAD(uint64_t);
-}
-
-void
-kmem_stream(char *d, const char *s, size_t n)
-{
-#ifdef __SSE2__
-	size_t h = (size_t)(-(uintptr_t)d & 15);
-
-	if (h > n)
-		h = n;
-	memcpy(d, s, h);
-	d += h;
-	s += h;
-	n -= h;
-	for (; n >= 16; n -= 16, d += 16, s += 16)
-		_mm_stream_si128((__m128i *)(void *)d,
-				 _mm_loadu_si128((const __m128i *)(const void *)s));
-#endif
-	memcpy(d, s, n);
 }
 
 void

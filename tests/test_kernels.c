@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "testutil.h"
+#include "kernels.h"
 
 #define BUFELEMS 8192 /* every view below fits in a buffer this long */
 
@@ -370,6 +371,9 @@ static const int combos[][3] = {
 	 * constant-stride row paths */
 	{L_CONTIG, L_PADDED, L_PADDED},   {L_OFFSET, L_PADDED, L_CONTIG},
 	{L_CONTIG, L_OFFSET, L_PADDED},
+	/* both inputs stride 2, out not 16-byte aligned: stored through a
+	 * plain copy when it would go past the cache */
+	{L_OFFSET, L_PADDED, L_PADDED},
 };
 #define NCOMBOS ((int)(sizeof combos / sizeof combos[0]))
 
@@ -453,9 +457,22 @@ ew_all(Form form)
 	return n;
 }
 
+/*
+ * The loop tests below run twice: _i 1 with k_stream_min 0, so every out
+ * takes the paths of an out larger than the cache (stride-2 inputs: even
+ * elements by shuffles, out stored past the cache) on these small views.
+ */
+static void
+stream_all(int on)
+{
+	k_stream_min = on ? 0 : 8 << 20;
+}
+
 START_TEST(binary_all)
 {
+	stream_all(_i);
 	ck_assert_int_gt(ew_all(F_BINARY), 0);
+	stream_all(0);
 }
 END_TEST
 
@@ -467,7 +484,9 @@ END_TEST
 
 START_TEST(cmp_all)
 {
+	stream_all(_i);
 	ck_assert_int_gt(ew_all(F_CMP), 0);
+	stream_all(0);
 }
 END_TEST
 
@@ -823,6 +842,7 @@ START_TEST(stride2_overlap_order)
 	int64_t n32[1] = {32};
 	View vo, va, one;
 
+	stream_all(_i);
 	for (int i = 0; i < 32; i++)
 		ones[i] = 1;
 	for (int i = 0; i < 80; i++)
@@ -845,6 +865,7 @@ START_TEST(stride2_overlap_order)
 	one.off = 1;
 	k_binary(OP_ADD, &vo, &va, &one);
 	ck_assert(!memcmp(x, want, sizeof x));
+	stream_all(0);
 }
 END_TEST
 
@@ -854,6 +875,7 @@ START_TEST(stride2_odd_sizes)
 {
 	static float a[160], b[160], o[80], w[80];
 
+	stream_all(_i);
 	for (int i = 0; i < 160; i++) {
 		a[i] = (float)(i % 13) * 0.37f - 1.5f;
 		b[i] = (float)(i % 7) * 1.25f + 0.1f;
@@ -877,6 +899,43 @@ START_TEST(stride2_odd_sizes)
 			ck_assert(o[n] == 0);
 		}
 	}
+	stream_all(0);
+}
+END_TEST
+
+/* The stride-2 block path loads pairs of elements: on a view that ends at
+ * its buffer's last byte (2n - 1 elements, a block's worth or more), no
+ * load past it (ASan), every dtype class. */
+START_TEST(stride2_buffer_end)
+{
+	stream_all(1);
+	for (int t = 0; t < NDTS; t++)
+		for (int64_t n = 15; n <= 49; n++) {
+			DType dt = all_dts[t];
+			size_t esz = dtype_size(dt);
+			char *a = malloc((size_t)(2 * n - 1) * esz);
+			char *b = malloc((size_t)(2 * n - 1) * esz);
+			char *o = malloc((size_t)n * esz), *w = malloc((size_t)n * esz);
+			View vo = mk_view(o, dt, 1, &n, L_CONTIG), va = vo, vb = vo;
+
+			if (!ew_allows(OP_SUB, dt))
+				goto next;
+			fill_vals(dt, a, 2 * n - 1);
+			fill_vals(dt, b, 2 * n - 1);
+			va.base = a;
+			va.strides[0] = 2;
+			vb.base = b;
+			vb.strides[0] = 2;
+			for (int64_t i = 0; i < n; i++)
+				ref_ew(OP_SUB, dt, a + 2 * i * (int64_t)esz,
+				       b + 2 * i * (int64_t)esz, w + i * (int64_t)esz);
+			k_binary(OP_SUB, &vo, &va, &vb);
+			ck_assert_msg(!memcmp(o, w, (size_t)n * esz), "%s n %d",
+				      dtype_names[dt], (int)n);
+		next:
+			free(a), free(b), free(o), free(w);
+		}
+	stream_all(0);
 }
 END_TEST
 
@@ -960,9 +1019,10 @@ tiled_case(OpKind ew, const View *vo, const View *va, const View *vb,
 
 /*
  * The tiled walk: shapes crossing several tiles both ways with partial
- * last tiles (tiles are 64 rows of 256 bytes: 64 x 64 for 4-byte
- * elements, 32 x 32 for 8-byte, 64 x 256 for i1; 9 x 300 is one row of
- * tiles, partial), rank 3 and 4 (a tiled
+ * last tiles (tiles are 128 rows of 512 bytes: 128 x 128 for 4-byte
+ * elements, 128 x 64 for 8-byte, 128 x 512 for i1; 200 x 150 is 2 x 2
+ * tiles of 4-byte elements, 2 x 3 of 8-byte; 130 x 520, for i1 only,
+ * 2 x 2 of i1; 9 x 300 is one row of tiles, partial), rank 3 and 4 (a tiled
  * plane per outer index), size-1 dims, a backwards input, both inputs
  * transposed, a broadcast or row-major second input, in place, every
  * dtype class, for binary, unary, compare and copy.
@@ -970,12 +1030,13 @@ tiled_case(OpKind ew, const View *vo, const View *va, const View *vb,
 START_TEST(tiled_transposed)
 {
 	static const int64_t shp[][4] = {{67, 133}, {130, 70}, {3, 70, 20},
-					 {2, 1, 33, 140}, {9, 300}};
-	static const int rk[] = {2, 2, 3, 4, 2};
+					 {2, 1, 33, 140}, {9, 300}, {200, 150},
+					 {130, 520}};
+	static const int rk[] = {2, 2, 3, 4, 2, 2, 2};
 	static const OpKind ops[] = {OP_ADD, OP_NEG, OP_LT, OP_COUNT};
 
 	for (int t = 0; t < NDTS; t++)
-		for (int s = 0; s < 5; s++)
+		for (int s = 0; s < 7; s++)
 			for (int o = 0; o < 4; o++)
 				for (int m = 0; m < 5; m++) {
 					DType dt = all_dts[t];
@@ -993,7 +1054,8 @@ START_TEST(tiled_transposed)
 					View va, vb, vo, *pb = un ? NULL : &vb;
 					char what[64];
 
-					if (ew != OP_COUNT && !ew_allows(ew, dt))
+					if ((ew != OP_COUNT && !ew_allows(ew, dt)) ||
+					    (s == 6 && dt != DT_I1))
 						goto next;
 					vo = mk_view(bo + 32, odt, rk[s], shp[s], L_CONTIG);
 					va = mk_tview(ba, dt, rk[s], shp[s], m == 1);
@@ -1050,6 +1112,8 @@ START_TEST(reduce_all_dimsets)
 				      {L_PADDED, L_REVERSED}, {L_REVERSED, L_OFFSET}};
 	const int64_t *sz = shapes[0];
 
+	stream_all(_i); /* out is an input: never stored past the cache */
+
 	for (int t = 0; t < NDTS; t++)
 		for (int r = 0; r < OP_COUNT; r++)
 			for (int mask = 0; op_info[r].form == F_REDUCE &&
@@ -1094,6 +1158,7 @@ START_TEST(reduce_all_dimsets)
 						      dtype_names[dt], mask, l);
 					ck_assert(outside_untouched(&vo, bufs[0], snap));
 				}
+	stream_all(0);
 }
 END_TEST
 
@@ -1422,9 +1487,9 @@ ew_suite(void)
 	TCase *tc = tcase_create("ew");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, binary_all);
+	tcase_add_loop_test(tc, binary_all, 0, 2);
 	tcase_add_test(tc, unary_all);
-	tcase_add_test(tc, cmp_all);
+	tcase_add_loop_test(tc, cmp_all, 0, 2);
 	tcase_add_test(tc, int_edges);
 	tcase_add_test(tc, nan_rules);
 	tcase_add_test(tc, copy_all);
@@ -1443,14 +1508,15 @@ fold_suite(void)
 	TCase *tc = tcase_create("fold");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, reduce_all_dimsets);
+	tcase_add_loop_test(tc, reduce_all_dimsets, 0, 2);
 	tcase_add_test(tc, reduce_order);
 	tcase_add_test(tc, matmul_all);
 	tcase_add_test(tc, matmul_alignment);
 	tcase_add_test(tc, matmul_views);
 	tcase_add_test(tc, strided_overlap_order);
-	tcase_add_test(tc, stride2_overlap_order);
-	tcase_add_test(tc, stride2_odd_sizes);
+	tcase_add_loop_test(tc, stride2_overlap_order, 0, 2);
+	tcase_add_loop_test(tc, stride2_odd_sizes, 0, 2);
+	tcase_add_test(tc, stride2_buffer_end);
 	tcase_add_test(tc, tiled_transposed);
 	tcase_add_test(tc, tiled_overlap_order);
 	tcase_add_test(tc, matmul_alias_and_edges);
