@@ -348,6 +348,15 @@ typedef struct NativeBatchStats {
 	long alone;              /* ... and run alone (its own processes) */
 } NativeBatchStats;
 NativeBatchStats *native_batch_stats(void);
+/* How batches are made (the bench sets them; the defaults otherwise):
+ * programs a batch at most, and whether a batch whose tool is mlir-opt-N
+ * itself bufferizes and lowers in one mlir-opt-N (one process, no text
+ * between the two); the per-program command is the same either way. */
+typedef struct NativeBatchTune {
+	int size;
+	bool one_compile;
+} NativeBatchTune;
+NativeBatchTune *native_batch_tune(void);
 /* Element i of the reference ref and of MLIR's native output got: the
  * same as tensor_elem_same says, or floats within 1e-4 of each other
  * relative to the larger magnitude (absolute below 1): LLVM's code may
