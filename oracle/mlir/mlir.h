@@ -301,6 +301,9 @@ typedef struct NativeOpts {
 	NativeSched only;        /* launches under this schedule alone (a run
 				  * pinned to sync or late); NATIVE_PLAIN:
 				  * late, then sync */
+	bool lit;                /* mlir-runner's own code generation (a lit
+				  * test's RUN line), not native.c's quick
+				  * one */
 } NativeOpts;
 int native_command(const NativeOpts *o, const char *input, Str *cmd, Diag *d);
 /* Run it: 0 with nr->outs, or -1 with d (nr->command and nr->tool hold
