@@ -1,18 +1,19 @@
 /*
  * bench_native.c: what `fuzz --strategy mlir --confirm` costs a program
  * beyond the pass (One-Shot's analysis in mlir-opt-22, in-process), with
- * the native runs in batches as they were (32 programs a batch, a
- * bufferizing mlir-opt and a lowering mlir-opt: main before 2026-12-06's
- * second part of issue 26) and as they are (native_batch_tune: 128 a
- * batch, one mlir-opt for both when the tool is mlir-opt-22 itself).
+ * the native runs as main made them before 2026-12-06's second part of
+ * issue 26 (32 programs a batch, a bufferizing and a lowering mlir-opt,
+ * mlir-runner's default code generation) and as they are now
+ * (native_batch_tune: 128 a batch, one mlir-opt for both when the tool is
+ * mlir-opt-22 itself, quick code generation).
  *
  * fuzz_run over COUNT programs (default 32) from a fixed seed, the full
  * mix, REPS repetitions, CPU time of bufdiff, its children and the
  * in-process worker (getrusage RUSAGE_SELF + RUSAGE_CHILDREN +
  * inproc_worker_cpu):
  *   pass        mlir, batches of 64, no --confirm
- *   before      mlir --confirm, native batches as they were
- *   after       mlir --confirm, native batches as they are
+ *   before      mlir --confirm, native runs as they were
+ *   after       mlir --confirm, native runs as they are
  *   and with `alone` (slow: about 1 s of CPU a program):
  *   pass/1      mlir, ExternalOpts.batch = 1 (each program alone)
  *   confirm/1   mlir --confirm, batch 1: every native run alone
@@ -121,8 +122,8 @@ main(int argc, char **argv)
 	bool alone = argc > 3 && !strcmp(argv[3], "alone");
 	GenOpts g = {.max_ops = 12, .mix = GEN_ALL};
 	Cfg c[5] = {{.name = "pass (mlir, batch of 64)"},
-		    {.name = "confirm, before (32, 2 mlir-opt)", .confirm = true,
-		     .tune = {32, false}},
+		    {.name = "confirm, before (main's)", .confirm = true,
+		     .tune = {32, false, false}},
 		    {.name = "confirm, after (today's batches)", .confirm = true},
 		    {.name = "pass, each program alone", .batch = 1},
 		    {.name = "confirm, each program alone", .confirm = true,
@@ -160,7 +161,7 @@ main(int argc, char **argv)
 		extra(&c[4], &c[3], reps, one);
 		row("each native run alone", one, reps, pass);
 	}
-	row("before: batches of 32, 2 mlir-opt", before, reps, pass);
+	row("before: main's batches", before, reps, pass);
 	row("after: today's batches", after, reps, pass);
 	for (int r = 0; r < reps; r++)
 		ratio[r] = after[r] > 0 ? before[r] / after[r] : 0;

@@ -351,13 +351,16 @@ typedef struct NativeBatchStats {
 	long alone;              /* ... and run alone (its own processes) */
 } NativeBatchStats;
 NativeBatchStats *native_batch_stats(void);
-/* How batches are made (the bench sets them; the defaults otherwise):
- * programs a batch at most, and whether a batch whose tool is mlir-opt-N
- * itself bufferizes and lowers in one mlir-opt-N (one process, no text
- * between the two); the per-program command is the same either way. */
+/* How native runs are made (bench_native sets them to compare; the
+ * defaults otherwise): programs a batch at most; whether a batch whose
+ * tool is mlir-opt-N itself bufferizes and lowers in one mlir-opt-N (one
+ * process, no text between the two; the per-program command is the same
+ * either way); whether mlir-runner generates code quickly (native.c,
+ * quick_codegen: in every native run's command, batched or alone). */
 typedef struct NativeBatchTune {
 	int size;
 	bool one_compile;
+	bool quick_codegen;
 } NativeBatchTune;
 NativeBatchTune *native_batch_tune(void);
 /* Element i of the reference ref and of MLIR's native output got: the

@@ -461,6 +461,7 @@ put_runner(Str *cmd, const NativeOpts *o, const char *entry, Diag *d)
 {
 	int n = o->v->version;
 	char c[4096], r[4096], as[4096];
+	bool quick = !o->lit && native_batch_tune()->quick_codegen;
 
 	if (runtime_libs(n, c, r, as, sizeof c, d))
 		return -1;
@@ -469,8 +470,8 @@ put_runner(Str *cmd, const NativeOpts *o, const char *entry, Diag *d)
 	 * this operator's operand"; quick_codegen after it) */
 	str_printf(cmd, "%s-%d%s -e %s -entry-point-result=void %s%s"
 		   "-shared-libs=%s,%s%s%s", n >= 20 ? "mlir-runner" : "mlir-cpu-runner",
-		   n, o->async ? " -O0" : "", entry, o->lit ? "" : quick_codegen,
-		   o->lit ? "" : " ", c, r,
+		   n, o->async ? " -O0" : "", entry, quick ? quick_codegen : "",
+		   quick ? " " : "", c, r,
 		   as[0] && o->async ? "," : "",
 		   o->async ? as : "");
 	return cmd->oom ? diag_set(d, (Loc){0, 0}, "out of memory") : 0;

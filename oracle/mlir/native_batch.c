@@ -35,7 +35,7 @@
 /* (128: a fuzz batch of 64 programs, those with launches twice, is two
  * batches, one without launches, one with: each batch's three process
  * start-ups are about 0.35 s of CPU; 32 before) */
-static NativeBatchTune tune = {128, true};
+static NativeBatchTune tune = {128, true, true};
 
 static const char entry_name[] = "bufdiff_native_batch";
 static const char marker[] = "// -----";
