@@ -8,9 +8,9 @@
  * mlir-opt-22 itself, quick code generation).
  *
  * fuzz_run over COUNT programs (default 32) from a fixed seed, the full
- * mix, REPS repetitions, CPU time of bufdiff, its children and the
- * in-process worker (getrusage RUSAGE_SELF + RUSAGE_CHILDREN +
- * inproc_worker_cpu):
+ * mix, REPS repetitions (the configurations in turn), CPU time of
+ * bufdiff, its children and the in-process worker (getrusage RUSAGE_SELF
+ * + RUSAGE_CHILDREN + inproc_worker_cpu):
  *   pass        mlir, batches of 64, no --confirm
  *   before      mlir --confirm, native runs as they were
  *   after       mlir --confirm, native runs as they are
@@ -59,41 +59,37 @@ cpu_all(void)
 	       inproc_worker_cpu(&w);
 }
 
+/* Repetition r of configuration c. */
 static void
-measure(const Strategy *s, const GenOpts *g, long count, int reps, Cfg *c)
+measure(const Strategy *s, const GenOpts *g, long count, int r, Cfg *c)
 {
 	ExternalOpts xo = external_opts_default;
 	RunConfig cfg = run_config_default;
-
 	NativeBatchTune today = *native_batch_tune();
+	NativeBatchStats x0 = *native_batch_stats(), *x;
+	FuzzOpts o;
+	FuzzStats st;
+	double c0;
 
 	xo.batch = c->batch;
 	cfg.tool = &xo;
 	cfg.confirm = c->confirm;
 	if (c->tune.size)
 		*native_batch_tune() = c->tune;
-	for (int r = 0; r < reps; r++) {
-		FuzzOpts o;
-		FuzzStats st;
-		NativeBatchStats x0 = *native_batch_stats(), *x;
-		double c0 = cpu_all();
-
-		external_forget(); /* every repetition asks the tool again */
-		native_forget();
-		bench_fuzz_opts(&o, s, &cfg, g, count); /* (no reduction) */
-		fuzz_run(&o, &st);
-		c->cpu[r] = (cpu_all() - c0) /
-			    (double)(st.programs ? st.programs : 1);
-		c->programs = st.programs;
-		memcpy(c->native, st.native, sizeof c->native);
-		x = native_batch_stats();
-		c->x = (NativeBatchStats){x->batches - x0.batches,
-					  x->batched - x0.batched,
-					  x->answered - x0.answered,
-					  x->taken - x0.taken,
-					  x->alone - x0.alone};
-		fuzz_stats_free(&st);
-	}
+	c0 = cpu_all();
+	external_forget(); /* every repetition asks the tool again */
+	native_forget();
+	bench_fuzz_opts(&o, s, &cfg, g, count); /* (no reduction) */
+	fuzz_run(&o, &st);
+	c->cpu[r] = (cpu_all() - c0) / (double)(st.programs ? st.programs : 1);
+	c->programs = st.programs;
+	memcpy(c->native, st.native, sizeof c->native);
+	x = native_batch_stats();
+	c->x = (NativeBatchStats){x->batches - x0.batches,
+				  x->batched - x0.batched,
+				  x->answered - x0.answered, x->taken - x0.taken,
+				  x->alone - x0.alone};
+	fuzz_stats_free(&st);
 	*native_batch_tune() = today;
 }
 
@@ -140,8 +136,12 @@ main(int argc, char **argv)
 		return fprintf(stderr, "usage: bench_native [COUNT [REPS 1..%d "
 			       "[alone]]]\n", MAXREPS), 2;
 	external_register();
-	for (int i = 0; i < nc; i++)
-		measure(strategy_parse("mlir:mlir-opt-22"), &g, count, reps, &c[i]);
+	/* (the configurations interleaved, one repetition of each in turn:
+	 * a machine's load changes alike for all) */
+	for (int r = 0; r < reps; r++)
+		for (int i = 0; i < nc; i++)
+			measure(strategy_parse("mlir:mlir-opt-22"), &g, count, r,
+				&c[i]);
 	printf("fuzz --strategy mlir:mlir-opt-22 --confirm, %ld programs from "
 	       "seed 10^6 (full mix), %d reps; CPU of bufdiff + children + "
 	       "worker a program\n", c[0].programs, reps);
