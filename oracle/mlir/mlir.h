@@ -339,7 +339,8 @@ void native_forget(void);         /* every remembered run */
 bool native_batch_take(const char *cmd, const char *src, bool end_only,
 		       ToolResult *r);
 /* The compile of a batch (--split-input-file) and the runner of its
- * function `entry`: native_command's pieces. */
+ * function `entry`: native_command's pieces (the compile one mlir-opt-N
+ * instead of two when the tool is mlir-opt-N itself: NativeBatchTune). */
 int native_batch_commands(const NativeOpts *o, const char *entry, Str *compile,
 			  Str *run, Diag *d);
 typedef struct NativeBatchStats {

@@ -5,8 +5,10 @@
  *
  * The programs that share a command (native_command: tool, pipeline,
  * options, launches or not) go as chunks of one input through the same
- * pipeline with --split-input-file: each chunk is compiled alone, as
- * its own run compiles it, and a chunk that fails prints nothing.  The
+ * passes with --split-input-file (in one mlir-opt-N when the tool is
+ * mlir-opt-N itself: native_batch_commands): each chunk is compiled
+ * alone, as its own run compiles it, and a chunk that fails prints
+ * nothing.  The
  * lowered chunks are then put into one module, each chunk's symbols
  * renamed (`@main` -> `@bufdiff_b3_main`; the declarations of outside
  * functions, malloc or printI64, kept once), with an entry that runs
