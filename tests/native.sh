@@ -170,6 +170,10 @@ expect 1 "$B" native --allow-exec "$a"
 has "native outputs (mlir-opt-22, One-Shot Bufferize; launches late (each launch held until its first await)):"
 has "    differs at element 0: reference 2, native 6"
 grep -q "mlir-runner-22 -O0 " "$out" || fail "no -O0 for the coroutines"
+# (quick code generation in a native run's command, not in a lit test's)
+grep -q -- "-entry-point-result=void --regalloc=fast --optimize-regalloc=false --enable-misched=false --enable-post-misched=false --disable-lsr -shared-libs=" "$out" ||
+	fail "no quick code generation in the command"
+grep -q -- "--regalloc" up.mlir && fail "quick code generation in upstream's RUN line"
 expect 1 "$B" native --allow-exec "$a" --out async.mlir
 grep -q "async.runtime.set_available" async.mlir || fail "no gate in the program"
 expect 1 "$B" run --allow-exec "$a" --strategy mlir:mlir-opt-22 --confirm --json

@@ -269,7 +269,7 @@ cmd_upstream(const Args *a)
 	int nref = 0, rc = 2;
 	Native nr = {0};
 	Str b = {0}, src = {0}, cmd = {0};
-	NativeOpts no = {.v = v, .timeout = a->tool_timeout};
+	NativeOpts no = {.v = v, .timeout = a->tool_timeout, .lit = true};
 	Diag d;
 	bool differ = false;
 

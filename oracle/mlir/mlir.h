@@ -301,6 +301,9 @@ typedef struct NativeOpts {
 	NativeSched only;        /* launches under this schedule alone (a run
 				  * pinned to sync or late); NATIVE_PLAIN:
 				  * late, then sync */
+	bool lit;                /* mlir-runner's own code generation (a lit
+				  * test's RUN line), not native.c's quick
+				  * one */
 } NativeOpts;
 int native_command(const NativeOpts *o, const char *input, Str *cmd, Diag *d);
 /* Run it: 0 with nr->outs, or -1 with d (nr->command and nr->tool hold
@@ -336,7 +339,8 @@ void native_forget(void);         /* every remembered run */
 bool native_batch_take(const char *cmd, const char *src, bool end_only,
 		       ToolResult *r);
 /* The compile of a batch (--split-input-file) and the runner of its
- * function `entry`: native_command's pieces. */
+ * function `entry`: native_command's pieces (the compile one mlir-opt-N
+ * instead of two when the tool is mlir-opt-N itself: NativeBatchTune). */
 int native_batch_commands(const NativeOpts *o, const char *entry, Str *compile,
 			  Str *run, Diag *d);
 typedef struct NativeBatchStats {
@@ -348,6 +352,18 @@ typedef struct NativeBatchStats {
 	long alone;              /* ... and run alone (its own processes) */
 } NativeBatchStats;
 NativeBatchStats *native_batch_stats(void);
+/* How native runs are made (bench_native sets them to compare; the
+ * defaults otherwise): programs a batch at most; whether a batch whose
+ * tool is mlir-opt-N itself bufferizes and lowers in one mlir-opt-N (one
+ * process, no text between the two; the per-program command is the same
+ * either way); whether mlir-runner generates code quickly (native.c,
+ * quick_codegen: in every native run's command, batched or alone). */
+typedef struct NativeBatchTune {
+	int size;
+	bool one_compile;
+	bool quick_codegen;
+} NativeBatchTune;
+NativeBatchTune *native_batch_tune(void);
 /* Element i of the reference ref and of MLIR's native output got: the
  * same as tensor_elem_same says, or floats within 1e-4 of each other
  * relative to the larger magnitude (absolute below 1): LLVM's code may

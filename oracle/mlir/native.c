@@ -348,17 +348,59 @@ runtime_libs(int n, char *c, char *r, char *as, size_t len, Diag *d)
 	return 0;
 }
 
-/* The bufferizing tool and its pass, then the lowering by mlir-opt-N
- * (split: each with --split-input-file, for a batch). */
+/* The lowering by mlir-opt-N, pass by pass: as flags (` --NAME`) or as
+ * the rest of a pipeline (`,NAME`). */
 static void
-put_compile(Str *cmd, const NativeOpts *o, const char *input, bool split)
+put_lowering(Str *cmd, const NativeOpts *o, bool listed)
+{
+	static const char *const async[] = {
+		"async-to-async-runtime", "async-runtime-ref-counting",
+		"async-runtime-ref-counting-opt", "convert-async-to-llvm"};
+	static const char *const tail[] = {
+		"convert-math-to-llvm", "convert-arith-to-llvm",
+		"convert-cf-to-llvm", "convert-func-to-llvm",
+		"reconcile-unrealized-casts"};
+	const char *pre = listed ? "," : " --";
+
+	str_printf(cmd, "%sconvert-bufferization-to-memref%sconvert-linalg-to-loops",
+		   pre, pre);
+	for (size_t i = 0; o->async && i < sizeof async / sizeof *async; i++)
+		str_printf(cmd, "%s%s", pre, async[i]);
+	str_printf(cmd, "%sconvert-scf-to-cf%sexpand-strided-metadata%slower-affine",
+		   pre, pre, pre);
+	/* (16 names it convert-memref-to-llvm) */
+	str_printf(cmd, "%s%s", pre, o->v->version >= 17 ?
+		   "finalize-memref-to-llvm" : "convert-memref-to-llvm");
+	for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
+		str_printf(cmd, "%s%s", pre, tail[i]);
+}
+
+/* Does a batch bufferize and lower in one mlir-opt-N (native_batch_tune:
+ * the tool is mlir-opt-N itself, so the passes are the same ones, in the
+ * same order, without the text between them)? */
+static bool
+one_compile(const NativeOpts *o)
+{
+	char own[32];
+
+	fmt_snprintf(own, sizeof own, "mlir-opt-%d", o->v->version);
+	return native_batch_tune()->one_compile &&
+	       (!o->tool || !strcmp(o->tool, own));
+}
+
+/* The bufferizing tool and its pass, then the lowering by mlir-opt-N
+ * (split: each with --split-input-file, for a batch; one: both in one
+ * mlir-opt-N, a pipeline's passes and the lowering's as one pipeline). */
+static void
+put_compile(Str *cmd, const NativeOpts *o, const char *input, bool split,
+	    bool one)
 {
 	const MlirVersion *v = o->v;
 	int n = v->version;
 
 	/* bufferized by the tool (its pipeline, or One-Shot with the `mlir`
 	 * strategy's options), lowered by mlir-opt-N */
-	if (o->tool)
+	if (o->tool && !one)
 		str_printf(cmd, "%s ", o->tool);
 	else
 		str_printf(cmd, "mlir-opt-%d ", n);
@@ -374,8 +416,11 @@ put_compile(Str *cmd, const NativeOpts *o, const char *input, bool split)
 	{
 		Str pass = {0};
 		if (o->pipeline) {
-			str_printf(&pass, "--pass-pipeline=builtin.module(%s)",
+			str_printf(&pass, "--pass-pipeline=builtin.module(%s",
 				   o->pipeline);
+			if (one)
+				put_lowering(&pass, o, true);
+			str_puts(&pass, ")");
 		} else {
 			str_puts(&pass, "--one-shot-bufferize=bufferize-function-"
 				 "boundaries");
@@ -389,22 +434,26 @@ put_compile(Str *cmd, const NativeOpts *o, const char *input, bool split)
 			cmd->oom = true;
 		str_free(&pass);
 	}
-	str_printf(cmd, " | mlir-opt-%d", n);
-	if (split)
-		str_puts(cmd, " --split-input-file");
-	str_puts(cmd, " --convert-bufferization-to-memref --convert-linalg-to-loops ");
-	if (o->async)
-		str_puts(cmd, "--async-to-async-runtime --async-runtime-ref-counting "
-			 "--async-runtime-ref-counting-opt --convert-async-to-llvm ");
-	str_puts(cmd, "--convert-scf-to-cf "
-		 "--expand-strided-metadata --lower-affine ");
-	/* (16 names it convert-memref-to-llvm) */
-	str_puts(cmd, n >= 17 ? "--finalize-memref-to-llvm " : "--convert-memref-to-llvm ");
-	str_puts(cmd, 
-		 "--convert-math-to-llvm --convert-arith-to-llvm "
-		 "--convert-cf-to-llvm --convert-func-to-llvm "
-		 "--reconcile-unrealized-casts");
+	if (one && o->pipeline)
+		return;
+	if (!one) {
+		str_printf(cmd, " | mlir-opt-%d", n);
+		if (split)
+			str_puts(cmd, " --split-input-file");
+	}
+	put_lowering(cmd, o, false);
 }
+
+/* LLVM's code generation without its costliest optimizations: the JIT
+ * spends most of a native run's CPU there (mlir-runner's -O flags set
+ * only the passes on LLVM IR; its code generation stays at the default
+ * level).  The fast register allocator, no machine schedulers, no loop
+ * strength reduction: 10-20% less CPU a batch, the same outputs (the
+ * program's memory is the same; a miscompile by bufferization is in the
+ * IR before LLVM).  Not in a lit test's RUN line (NativeOpts.lit). */
+static const char quick_codegen[] =
+	"--regalloc=fast --optimize-regalloc=false --enable-misched=false "
+	"--enable-post-misched=false --disable-lsr";
 
 /* mlir-runner-N running function `entry` with the runtime libraries. */
 static int
@@ -412,15 +461,17 @@ put_runner(Str *cmd, const NativeOpts *o, const char *entry, Diag *d)
 {
 	int n = o->v->version;
 	char c[4096], r[4096], as[4096];
+	bool quick = !o->lit && native_batch_tune()->quick_codegen;
 
 	if (runtime_libs(n, c, r, as, sizeof c, d))
 		return -1;
 	/* (-O0 with launches: at the default level LLVM's instruction
 	 * selection aborts on the coroutines, "Do not know how to promote
-	 * this operator's operand") */
-	str_printf(cmd, "%s-%d%s -e %s -entry-point-result=void "
+	 * this operator's operand"; quick_codegen after it) */
+	str_printf(cmd, "%s-%d%s -e %s -entry-point-result=void %s%s"
 		   "-shared-libs=%s,%s%s%s", n >= 20 ? "mlir-runner" : "mlir-cpu-runner",
-		   n, o->async ? " -O0" : "", entry, c, r,
+		   n, o->async ? " -O0" : "", entry, quick ? quick_codegen : "",
+		   quick ? " " : "", c, r,
 		   as[0] && o->async ? "," : "",
 		   o->async ? as : "");
 	return cmd->oom ? diag_set(d, (Loc){0, 0}, "out of memory") : 0;
@@ -434,7 +485,7 @@ native_command(const NativeOpts *o, const char *input, Str *cmd, Diag *d)
 	/* (the libraries first: no command without them) */
 	if (runtime_libs(o->v->version, c, r, as, sizeof c, d))
 		return -1;
-	put_compile(cmd, o, input, false);
+	put_compile(cmd, o, input, false, false);
 	str_puts(cmd, " | ");
 	return put_runner(cmd, o, driver_name, d);
 }
@@ -443,7 +494,7 @@ int
 native_batch_commands(const NativeOpts *o, const char *entry, Str *compile,
 		      Str *run, Diag *d)
 {
-	put_compile(compile, o, NULL, true);
+	put_compile(compile, o, NULL, true, one_compile(o));
 	if (compile->oom)
 		return diag_set(d, (Loc){0, 0}, "out of memory");
 	return put_runner(run, o, entry, d);

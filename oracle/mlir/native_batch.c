@@ -5,8 +5,10 @@
  *
  * The programs that share a command (native_command: tool, pipeline,
  * options, launches or not) go as chunks of one input through the same
- * pipeline with --split-input-file: each chunk is compiled alone, as
- * its own run compiles it, and a chunk that fails prints nothing.  The
+ * passes with --split-input-file (in one mlir-opt-N when the tool is
+ * mlir-opt-N itself: native_batch_commands): each chunk is compiled
+ * alone, as its own run compiles it, and a chunk that fails prints
+ * nothing.  The
  * lowered chunks are then put into one module, each chunk's symbols
  * renamed (`@main` -> `@bufdiff_b3_main`; the declarations of outside
  * functions, malloc or printI64, kept once), with an entry that runs
@@ -32,7 +34,10 @@
 
 #include "mlir.h"
 
-enum { NATIVE_BATCH = 32 };
+/* (128: a fuzz batch of 64 programs, those with launches twice, is two
+ * batches, one without launches, one with: each batch's three process
+ * start-ups are about 0.35 s of CPU; 32 before) */
+static NativeBatchTune tune = {128, true, true};
 
 static const char entry_name[] = "bufdiff_native_batch";
 static const char marker[] = "// -----";
@@ -56,6 +61,12 @@ NativeBatchStats *
 native_batch_stats(void)
 {
 	return &stats;
+}
+
+NativeBatchTune *
+native_batch_tune(void)
+{
+	return &tune;
 }
 
 static uint64_t
@@ -636,7 +647,8 @@ native_prefill(const NativeJob *jobs, int n)
 {
 	Item *it = mem_calloc((size_t)(2 * n) + 1, sizeof *it);
 	NativeOpts *on = mem_calloc((size_t)n + 1, sizeof *on);
-	Item *b = mem_calloc(NATIVE_BATCH, sizeof *b);
+	int size = tune.size > 1 ? tune.size : 1;
+	Item *b = mem_calloc((size_t)size, sizeof *b);
 	int m = 0, before = (int)stats.answered;
 
 	if (!it || !on || !b)
@@ -668,13 +680,13 @@ native_prefill(const NativeJob *jobs, int n)
 					 on[i].async, false};
 		}
 	}
-	/* the items of one command together, NATIVE_BATCH at a time */
+	/* the items of one command together, tune.size at a time */
 	for (int i = 0; i < m; i++) {
 		int nb = 0;
 		const char *key = it[i].cmd;
 		if (!key)
 			continue;
-		for (int j = i; j < m && nb < NATIVE_BATCH; j++)
+		for (int j = i; j < m && nb < size; j++)
 			if (it[j].cmd && !strcmp(it[j].cmd, key)) {
 				b[nb++] = it[j];
 				it[j].cmd = NULL;
