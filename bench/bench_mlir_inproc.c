@@ -33,6 +33,7 @@
  * alone; `run CASE BUFDIFF`: figure 2 alone.
  */
 #define _GNU_SOURCE /* memmem */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,39 +209,47 @@ one_command(const char *bufdiff, const char *path, const char *spec)
 	return bench_cpu(RUSAGE_CHILDREN) - c0;
 }
 
-/* The CPU seconds of the daemon serving socket directory dir (its own
- * and its reaped sessions'), 0 when there is none. */
+/* The CPU seconds of the daemon serving socket directory dir and of its
+ * forks (the warm server, sessions): each live one's own, and what each
+ * reaped (a dead fork's CPU is its reaper's cutime). */
 static double
 daemon_cpu(const char *dir)
 {
-	char want[512], buf[4096], path[64];
+	char want[512], buf[4096], path[300];
 	double cpu = 0;
+	DIR *proc = opendir("/proc");
+	struct dirent *e;
+	size_t nw = (size_t)snprintf(want, sizeof want, "--daemon%c%s/", 0,
+				     dir);
 
-	snprintf(want, sizeof want, "--daemon%c%s/", 0, dir);
-	size_t nw = strlen("--daemon") + 1 + strlen(dir) + 1;
-	for (int pid = 2; pid < 4194304 && !cpu; pid++) {
+	while (proc && (e = readdir(proc))) {
 		FILE *f;
 		size_t n;
-		snprintf(path, sizeof path, "/proc/%d/cmdline", pid);
+		unsigned long long u, st, cu, cs;
+		char *q;
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
 		if (!(f = fopen(path, "re")))
 			continue;
 		n = fread(buf, 1, sizeof buf, f);
 		fclose(f);
 		if (n < nw || !memmem(buf, n, want, nw))
 			continue;
-		unsigned long long u, st, cu, cs;
-		snprintf(path, sizeof path, "/proc/%d/stat", pid);
+		snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
 		if (!(f = fopen(path, "re")))
 			continue;
 		n = fread(buf, 1, sizeof buf - 1, f);
 		fclose(f);
 		buf[n] = 0;
-		char *q = strrchr(buf, ')');
-		if (q && sscanf(q + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
-				"%*u %llu %llu %llu %llu", &u, &st, &cu, &cs) == 4)
-			cpu = (double)(u + st + cu + cs) /
-			      (double)sysconf(_SC_CLK_TCK);
+		if ((q = strrchr(buf, ')')) &&
+		    sscanf(q + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+			   "%*u %llu %llu %llu %llu", &u, &st, &cu, &cs) == 4)
+			cpu += (double)(u + st + cu + cs) /
+			       (double)sysconf(_SC_CLK_TCK);
 	}
+	if (proc)
+		closedir(proc);
 	return cpu;
 }
 

@@ -18,7 +18,14 @@ if ! "$bufdiff" run "$c" --strategy mlir >/dev/null 2>"$tmp/e" ||
 fi
 dir=$tmp/daemon
 export BUFDIFF_MLIR_DAEMON_DIR=$dir
-daemons() { pgrep -f -- "bufdiff-mlir --daemon $dir/" | sort; }
+# the daemons (not their forks: a fork's parent is a daemon)
+daemons() {
+	local all p
+	all=$(pgrep -f -- "bufdiff-mlir --daemon $dir/")
+	for p in $all; do
+		grep -qx -- "$(ps -o ppid= -p "$p" | tr -d ' ')" <<<"$all" || echo "$p"
+	done
+}
 # the same bytes through a private worker and through the daemon
 same() { # label, then the command's arguments
 	local what=$1
@@ -51,14 +58,13 @@ unset BUFDIFF_INPROC_CRASH
 export BUFDIFF_INPROC_HANG="arith.constant 10"
 same "a hang" run "$c" --strategy mlir --tool-timeout 1
 grep -q "timed out\|timeout" "$tmp/b" || { cat "$tmp/b"; fail "the timeout is not reported"; }
-# (and it is the daemon's session that hangs: a child of the daemon)
+# (and it is the daemon's server that hangs: the command has no worker
+# of its own meanwhile)
 BUFDIFF_MLIR_DAEMON=1 "$bufdiff" run "$c" --strategy mlir --tool-timeout 3 \
 	>/dev/null 2>&1 &
-for i in 1 2 3 4 5 6 7 8 9 10; do
-	[ -n "$(pgrep -P "$first")" ] && break
-	sleep 0.2
-done
-[ -n "$(pgrep -P "$first")" ] || fail "the command has no session of the daemon"
+bg=$!
+sleep 1.5
+[ -z "$(pgrep -P "$bg")" ] || fail "the command started a worker of its own"
 wait
 unset BUFDIFF_INPROC_HANG
 same "run after a hang" run "$c" --strategy mlir

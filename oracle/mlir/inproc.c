@@ -230,7 +230,8 @@ static struct {
 	int fd;                 /* our end of the socket */
 	int err;                /* the worker's stderr */
 	bool broken;            /* the module would not load: process route */
-} w = {0, 0, -1, -1, false};
+	bool daemon;            /* a daemon's server: not ours to end at exit */
+} w = {0, 0, -1, -1, false, false};
 
 static void
 worker_forget(void)
@@ -241,6 +242,7 @@ worker_forget(void)
 		close(w.err);
 	w.fd = w.err = -1;
 	w.pid = 0;
+	w.daemon = false;
 }
 
 /* Kill the worker and reap it; its wait status into *ws when asked. */
@@ -316,7 +318,9 @@ inproc_worker_cpu(pid_t *pid)
 void
 inproc_end(void)
 {
-	if (w.owner == getpid())
+	if (w.owner == getpid() && w.daemon)
+		worker_forget(); /* the server sees EOF and serves the next */
+	else if (w.owner == getpid())
 		worker_kill(NULL);
 }
 
@@ -370,6 +374,7 @@ worker_start(void)
 		close(sv[0]);
 		close(sv[1]);
 		close(pe[1]);
+		w.daemon = true;
 		return worker_started(pid, w.fd, pe[0]);
 	}
 	if ((pid = fork()) < 0) {
@@ -478,7 +483,11 @@ recv_answer(int st, double deadline, ToolResult *r, Str *out, Str *err)
 		st = recv_by(&a, sizeof a, deadline, err);
 	if (!st && !memcmp(a.magic, "BDMX", 4)) {
 		/* the server died of a signal; the worker forks another (its
-		 * stderr, the backtrace, was written before it died) */
+		 * stderr, the backtrace, was written before it died); a
+		 * daemon's warm server is replaced by another process (its
+		 * pid in place of the stdout bytes): the one to kill now */
+		if (a.nout > 1 && a.nout < (uint64_t)INT32_MAX)
+			w.pid = (pid_t)a.nout;
 		r->status = TOOL_SIGNAL;
 		r->code = a.status;
 		drain_err(err);

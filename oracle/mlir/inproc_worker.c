@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE /* prctl's PR_SET_PDEATHSIG */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -93,24 +94,28 @@ serve_many(int fd, RunFn run, const char *pipe, const char *dir,
 }
 
 /* Answer requests until the socket closes (ok: the module loaded; else
- * say why once and end). */
-static void __attribute__((noreturn))
-serve(int fd, bool ok, RunFn run)
+ * say why once and end the process); false when a request is not as the
+ * protocol says. */
+static bool
+serve_conn(int fd, bool ok, RunFn run)
 {
 	for (;;) {
 		Req q;
 		char *buf;
-		bool many;
-		if (!read_all(fd, &q, sizeof q) ||
-		    (memcmp(q.magic, "BDMQ", 4) && memcmp(q.magic, "BDMB", 4)) ||
+		bool many, good = true;
+		if (!read_all(fd, &q, sizeof q))
+			return true; /* closed */
+		if ((memcmp(q.magic, "BDMQ", 4) && memcmp(q.magic, "BDMB", 4)) ||
 		    !(buf = malloc(q.npipe + q.ndir + q.nin + 3)))
-			_exit(0);
+			return false;
 		many = !memcmp(q.magic, "BDMB", 4);
 		char *pipe = buf, *dir = pipe + q.npipe + 1,
 		     *in = dir + q.ndir + 1;
 		if (!read_all(fd, pipe, q.npipe) || !read_all(fd, dir, q.ndir) ||
-		    !read_all(fd, in, q.nin))
-			_exit(0);
+		    !read_all(fd, in, q.nin)) {
+			free(buf);
+			return false;
+		}
 		pipe[q.npipe] = dir[q.ndir] = in[q.nin] = 0;
 		if (!ok) {
 			const char *why = dlerror();
@@ -119,11 +124,20 @@ serve(int fd, bool ok, RunFn run)
 		}
 		if (!many)
 			serve_one(fd, run, pipe, q.ndir ? dir : NULL, in, q.nin);
-		else if (!serve_many(fd, run, pipe, q.ndir ? dir : NULL, in,
-				     q.nin))
-			_exit(0);
+		else
+			good = serve_many(fd, run, pipe, q.ndir ? dir : NULL, in,
+					  q.nin);
 		free(buf);
+		if (!good)
+			return false;
 	}
+}
+
+static void __attribute__((noreturn))
+serve(int fd, bool ok, RunFn run)
+{
+	serve_conn(fd, ok, run);
+	_exit(0);
 }
 
 /* Load the module and make the context once (false: it would not load;
@@ -187,6 +201,20 @@ session(int fd, bool ok, RunFn run)
 static bool daemon_ok;
 static RunFn daemon_run_fn;
 
+/* The command's test hooks ("" unset) in our environment. */
+static void
+hooks_set(const char *crash, const char *hang)
+{
+	if (*crash)
+		setenv("BUFDIFF_INPROC_CRASH", crash, 1);
+	else
+		unsetenv("BUFDIFF_INPROC_CRASH");
+	if (*hang)
+		setenv("BUFDIFF_INPROC_HANG", hang, 1);
+	else
+		unsetenv("BUFDIFF_INPROC_HANG");
+}
+
 /* A connection the daemon accepted (its own fork): the client's stderr
  * pipe as ours, its test hooks, our pid in the answer (the client kills
  * our group past a time limit), then the session. */
@@ -200,17 +228,35 @@ daemon_session(int conn, int err, const char *crash, const char *hang)
 		_exit(1);
 	if (err != 2)
 		close(err);
-	if (*crash)
-		setenv("BUFDIFF_INPROC_CRASH", crash, 1);
-	else
-		unsetenv("BUFDIFF_INPROC_CRASH");
-	if (*hang)
-		setenv("BUFDIFF_INPROC_HANG", hang, 1);
-	else
-		unsetenv("BUFDIFF_INPROC_HANG");
+	hooks_set(crash, hang);
 	if (!write_all(conn, &a, sizeof a))
 		_exit(0);
 	session(conn, daemon_ok, daemon_run_fn);
+}
+
+/* The daemon's warm server (inproc_daemon.c): connection after
+ * connection handed over on ctl, each served as a session's server
+ * serves, with the command's stderr and hooks; "d" on ctl when one
+ * ends.  It lives across commands, so a command pays no fork. */
+static void __attribute__((noreturn))
+daemon_warm(int ctl)
+{
+	int null = open("/dev/null", O_WRONLY);
+	char crash[4096], hang[4096];
+	int conn, err;
+
+	while (daemon_take(ctl, &conn, &err, crash, hang, sizeof crash)) {
+		if (dup2(err, 2) < 0)
+			_exit(1);
+		close(err);
+		hooks_set(crash, hang);
+		bool good = serve_conn(conn, daemon_ok, daemon_run_fn);
+		close(conn);
+		dup2(null, 2);
+		if (!good || !write_all(ctl, "d", 1))
+			_exit(0);
+	}
+	_exit(0);
 }
 
 int
@@ -223,7 +269,7 @@ main(int argc, char **argv)
 		/* bufdiff-mlir --daemon SOCKET MODULE READY-FD IDLE-SECONDS */
 		daemon_ok = load(argv[3], &daemon_run_fn);
 		return daemon_main(argv[2], atoi(argv[4]), atoi(argv[5]),
-				   daemon_session);
+				   daemon_session, daemon_warm);
 	}
 	if (argc != 2) {
 		fprintf(stderr, "usage: bufdiff-mlir MODULE (started by bufdiff, "
