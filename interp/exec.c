@@ -279,8 +279,6 @@ run_assert(Exec *X, Frame *F, const BInst *in)
 	run_failure(X, F, in->body);
 }
 
-enum { FORALL_WINDOW = 8 }; /* trips in flight at once (register files) */
-
 /* ---- register files
  *
  * A frame, a forall trip's file, only ever holds its function's
@@ -393,7 +391,6 @@ frames_open(Exec *X)
 {
 	ExecShare *s = X->o->share;
 	size_t nd = (size_t)X->o->lim->max_depth + 1;
-	size_t ni = (size_t)X->bp->ninsts + 1;
 
 	X->pool = s ? &s->pool : &X->ownpool;
 	if (s && s->frames && s->nframes == nd) {
@@ -401,18 +398,12 @@ frames_open(Exec *X)
 		X->frame_fn = s->frame_fn;
 		X->rruns = s->rruns;
 		X->nrruns = s->nrruns;
-		X->rooms = s->rooms;
-		X->room_fn = s->room_fn;
 		return;
 	}
 	X->frames = arena_alloc(X->sarena, nd * sizeof *X->frames);
 	X->frame_fn = arena_alloc(X->sarena, nd * sizeof *X->frame_fn);
-	X->rooms = arena_alloc(X->sarena, ni * sizeof *X->rooms);
-	X->room_fn = arena_alloc(X->sarena, ni * sizeof *X->room_fn);
 	reg_runs(X);
 	if (s) {
-		s->rooms = X->rooms;
-		s->room_fn = X->room_fn;
 		s->frames = X->frames;
 		s->frame_fn = X->frame_fn;
 		s->nframes = nd;
@@ -430,16 +421,6 @@ frames_close(Exec *X)
 			regs_reset(X, X->frames[d], NULL, X->frame_fn[d]);
 			X->frame_fn[d] = NULL;
 		}
-	for (int i = 0; X->rooms && i <= X->bp->ninsts; i++) {
-		Reg *r = X->rooms[i];
-		size_t n = (size_t)FORALL_WINDOW * (size_t)X->bp->nregs;
-		if (!r || X->scratch[i] != r)
-			continue;
-		for (int t = 0; t < FORALL_WINDOW; t++)
-			regs_reset(X, r + (size_t)t * X->bp->nregs, NULL,
-				   X->room_fn[i]);
-		memset(r + n, 0, (size_t)(X->scratchn[i] - (int)n) * sizeof *r);
-	}
 	regpool_free(&X->ownpool);
 }
 
@@ -649,6 +630,8 @@ run_body(Exec *X, Frame *F, const BFunc *bf, Reg *out)
 
 /* ---- forall: trips interleaved at instruction granularity */
 
+enum { FORALL_WINDOW = 8 }; /* trips in flight at once (register files) */
+
 /* parallel_insert_slice: the source into the trip's slice of the result
  * buffer. */
 static void
@@ -718,22 +701,19 @@ forall_pick(Exec *X, const int *pc, int n, int len, int *turn)
  * run's arena (a recursive run of the same forall, while it is busy, gets
  * its own). */
 static Reg *
-forall_room(Exec *X, const BInst *in, const Func *fn, int nres)
+forall_room(Exec *X, const BInst *in, int nres)
 {
 	size_t n = (size_t)FORALL_WINDOW * (size_t)X->bp->nregs;
 	Reg *r = X->scratch[in->id];
 
-	if (!r && (r = X->rooms[in->id])) { /* a run before had it */
-		X->scratch[in->id] = r;
-		X->scratchn[in->id] = (int)(n + 2 + 2 * (size_t)nres);
-	} else if (!r) {
-		r = arena_alloc(X->sarena, (n + 2 + 2 * (size_t)nres) * sizeof *r);
-		X->scratch[in->id] = X->rooms[in->id] = r;
-		X->room_fn[in->id] = fn;
-		X->scratchn[in->id] = (int)(n + 2 + 2 * (size_t)nres);
-	} else if (r[n].set) {
+	if (!r || r[n].set) {
 		r = arena_alloc(X->arena, (n + 2 + 2 * (size_t)nres) * sizeof *r);
-		X->unrooted++; /* a recursive run's: no collection now */
+		if (!X->scratch[in->id]) {
+			X->scratch[in->id] = r;
+			X->scratchn[in->id] = (int)(n + 2 + 2 * (size_t)nres);
+		} else {
+			X->unrooted++; /* a recursive run's: no collection now */
+		}
 	}
 	r[n].set = true; /* busy */
 	return r;
@@ -806,7 +786,7 @@ run_forall(Exec *X, Frame *F, const BInst *in)
 {
 	const Op *op = in->op;
 	int64_t lb = int_operand(F, &op->args[0]), ub = int_operand(F, &op->args[1]);
-	Reg *files = forall_room(X, in, F->fn, op->nres);
+	Reg *files = forall_room(X, in, op->nres);
 	size_t busy = (size_t)FORALL_WINDOW * (size_t)X->bp->nregs;
 	Reg *vr = files + busy + 1, *old = vr + op->nres;
 
@@ -1058,8 +1038,7 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 		if (X.sarena)
 			X.sarena->oom = NULL;
 		launches_free(&X);
-		if (X.frames && X.frame_fn && X.rooms && X.room_fn && X.rruns &&
-		    X.scratch && X.scratchn)
+		if (X.frames && X.frame_fn && X.rruns)
 			frames_close(&X);
 		bufs_free(&X);
 		versions_free(&X);

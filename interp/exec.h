@@ -140,8 +140,6 @@ typedef struct Exec {
 	Reg **scratch;        /* by instruction id: yielded registers */
 	Reg **frames;         /* register files by call depth */
 	const Func **frame_fn; /* ... the function each last held */
-	Reg **rooms;          /* by forall instruction id: its trips' files */
-	const Func **room_fn; /* ... whose */
 	RegRun *rruns;        /* the registers, in runs of one function's */
 	int nrruns;
 	RegPool *pool;        /* the share's, else ownpool */
@@ -180,8 +178,6 @@ struct ExecShare {
 	Reg **frames;
 	const Func **frame_fn;
 	size_t nframes;
-	Reg **rooms;          /* by instruction id: a forall's (forall_room) */
-	const Func **room_fn;
 	RegRun *rruns;
 	int nrruns;
 	RegPool pool;
