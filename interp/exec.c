@@ -308,7 +308,7 @@ reg_runs(Exec *X)
 		mixed = bp->regs[i] && bp->regs[i]->id != i;
 		n += !i || reg_func(bp, i) != reg_func(bp, i - 1);
 	}
-	X->rruns = arena_alloc(X->sarena, (size_t)(n + 1) * sizeof *X->rruns);
+	X->rruns = arena_alloc(X->arena, (size_t)(n + 1) * sizeof *X->rruns);
 	X->rruns[0] = (RegRun){NULL, 0, bp->nregs};
 	X->nrruns = 1;
 	if (mixed)
@@ -347,8 +347,8 @@ exec_regs_take(Exec *X)
 {
 	Reg *r;
 
-	if (X->pool->n)
-		return X->pool->r[--X->pool->n];
+	if (X->nregpool)
+		return X->regpool[--X->nregpool];
 	if (!(r = mem_calloc((size_t)X->bp->nregs + 1, sizeof(Reg))))
 		longjmp(X->oom, 1);
 	return r;
@@ -362,66 +362,27 @@ exec_regs_give(Exec *X, Reg *r, const Func *fn)
 {
 	regs_reset(X, r, NULL, fn);
 	memset(&r[X->bp->nregs], 0, sizeof *r);
-	if (X->pool->n == X->pool->cap) {
-		int cap = X->pool->cap ? 2 * X->pool->cap : 8;
-		Reg **p = mem_realloc(X->pool->r, (size_t)cap * sizeof *p);
+	if (X->nregpool == X->capregpool) {
+		int cap = X->capregpool ? 2 * X->capregpool : 8;
+		Reg **p = mem_realloc(X->regpool, (size_t)cap * sizeof *p);
 		if (!p) {
 			mem_free(r);
 			return;
 		}
-		X->pool->r = p;
-		X->pool->cap = cap;
+		X->regpool = p;
+		X->capregpool = cap;
 	}
-	X->pool->r[X->pool->n++] = r;
+	X->regpool[X->nregpool++] = r;
 }
 
 static void
-regpool_free(RegPool *p)
+regpool_free(Exec *X)
 {
-	while (p->n)
-		mem_free(p->r[--p->n]);
-	mem_free(p->r);
-	memset(p, 0, sizeof *p);
-}
-
-/* The frames and the runs of registers: the share's (another run of the
- * same program made them), else new. */
-static void
-frames_open(Exec *X)
-{
-	ExecShare *s = X->o->share;
-	size_t nd = (size_t)X->o->lim->max_depth + 1;
-
-	X->pool = s ? &s->pool : &X->ownpool;
-	if (s && s->frames && s->nframes == nd) {
-		X->frames = s->frames;
-		X->frame_fn = s->frame_fn;
-		X->rruns = s->rruns;
-		X->nrruns = s->nrruns;
-		return;
-	}
-	X->frames = arena_alloc(X->sarena, nd * sizeof *X->frames);
-	X->frame_fn = arena_alloc(X->sarena, nd * sizeof *X->frame_fn);
-	reg_runs(X);
-	if (s) {
-		s->frames = X->frames;
-		s->frame_fn = X->frame_fn;
-		s->nframes = nd;
-		s->rruns = X->rruns;
-		s->nrruns = X->nrruns;
-	}
-}
-
-/* The run is over: its frames all zeroes again, for the next. */
-static void
-frames_close(Exec *X)
-{
-	for (int d = 0; d <= X->o->lim->max_depth; d++)
-		if (X->frames[d] && X->frame_fn[d]) {
-			regs_reset(X, X->frames[d], NULL, X->frame_fn[d]);
-			X->frame_fn[d] = NULL;
-		}
-	regpool_free(&X->ownpool);
+	while (X->nregpool)
+		mem_free(X->regpool[--X->nregpool]);
+	mem_free(X->regpool);
+	X->regpool = NULL;
+	X->capregpool = 0;
 }
 
 /* The register file of depth for a run of fn: all zeroes. */
@@ -431,7 +392,7 @@ frame_regs(Exec *X, int depth, const Func *fn)
 	Reg *r = X->frames[depth];
 
 	if (!r) { /* (arena_alloc zeroes it) */
-		r = X->frames[depth] = arena_alloc(X->sarena,
+		r = X->frames[depth] = arena_alloc(X->arena,
 					(size_t)X->bp->nregs * sizeof(Reg));
 	} else {
 		if (X->frame_fn[depth] != fn)
@@ -971,10 +932,8 @@ exec_share_new(void)
 void
 exec_share_free(ExecShare *s)
 {
-	if (s) {
+	if (s)
 		arena_free(s->arena);
-		regpool_free(&s->pool);
-	}
 	mem_free(s);
 }
 
@@ -991,7 +950,6 @@ share_open(Exec *X)
 		X->sarena = s->arena;
 	} else if (s && (a = arena_new())) {
 		arena_free(s->arena);
-		regpool_free(&s->pool);
 		memset(s, 0, sizeof *s);
 		if (!(s->captured = arena_alloc(a, n * sizeof *s->captured)) ||
 		    !(s->capflags = arena_alloc(a, n * sizeof *s->capflags))) {
@@ -1038,8 +996,7 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 		if (X.sarena)
 			X.sarena->oom = NULL;
 		launches_free(&X);
-		if (X.frames && X.frame_fn && X.rruns)
-			frames_close(&X);
+		regpool_free(&X);
 		bufs_free(&X);
 		versions_free(&X);
 		arena_free(X.arena);
@@ -1051,9 +1008,11 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	X.constbuf = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.constbuf);
 	X.constver = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.constver);
 	X.scratch = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.scratch);
+	X.frames = arena_alloc(X.arena, (size_t)(o->lim->max_depth + 1) * sizeof *X.frames);
+	X.frame_fn = arena_alloc(X.arena, (size_t)(o->lim->max_depth + 1) * sizeof *X.frame_fn);
+	reg_runs(&X);
 	if (share_open(&X))
 		longjmp(X.oom, 1);
-	frames_open(&X);
 	X.scratchn = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.scratchn);
 	X.gc_vers = 1024;
 	X.gc_bufs = 64;
@@ -1082,7 +1041,7 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 		collect_outputs(&X, ret, outs);
 	X.sarena->oom = NULL;
 	launches_free(&X);
-	frames_close(&X);
+	regpool_free(&X);
 	bufs_free(&X);
 	versions_free(&X);
 	arena_free(X.arena);

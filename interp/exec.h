@@ -105,12 +105,6 @@ typedef struct RegRun {
 	int lo, hi;
 } RegRun;
 
-/* Launches' register files given back, zeroed (exec_regs_give). */
-typedef struct RegPool {
-	Reg **r;
-	int n, cap;
-} RegPool;
-
 typedef struct Exec {
 	const BProg *bp;
 	const ExecOpts *o;
@@ -142,8 +136,8 @@ typedef struct Exec {
 	const Func **frame_fn; /* ... the function each last held */
 	RegRun *rruns;        /* the registers, in runs of one function's */
 	int nrruns;
-	RegPool *pool;        /* the share's, else ownpool */
-	RegPool ownpool;
+	Reg **regpool;        /* launches' register files given back, zeroed */
+	int nregpool, capregpool;
 	Arena *arena;         /* frames, scratch, futures */
 	bool stop;            /* the run was aborted (res->aborted says why) */
 	const Op *at;         /* the last op an instruction ran for: where an
@@ -174,13 +168,6 @@ struct ExecShare {
 	Arena *arena;
 	int **captured;       /* Exec's, by launch instruction id */
 	uint8_t **capflags;
-	/* the register files, kept from run to run (all zeroes between) */
-	Reg **frames;
-	const Func **frame_fn;
-	size_t nframes;
-	RegRun *rruns;
-	int nrruns;
-	RegPool pool;
 };
 
 /* shadow.c */
