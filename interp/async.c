@@ -423,7 +423,7 @@ run_launch(Exec *X, Launch *L)
 	L->state = DONE;
 	X->pend_done++;
 	unpin(X, L);
-	exec_regs_give(X, L->regs, L->fn);
+	mem_free(L->regs);
 	L->regs = NULL;
 }
 
@@ -450,7 +450,9 @@ launch_start(Exec *X, Frame *F, const BInst *in)
 	L->fut->refs = 1; /* the register it is launched into */
 	L->fut->regs = arena_alloc(X->arena, (size_t)(L->fut->n + 1) * sizeof(Reg));
 	L->pins = arena_alloc(X->arena, (size_t)(n + 1) * sizeof *L->pins);
-	L->regs = exec_regs_take(X);
+	L->regs = mem_calloc((size_t)X->bp->nregs + 1, sizeof(Reg));
+	if (!L->regs)
+		longjmp(X->oom, 1);
 	VEC_PUSH(X->arena, X->launches, X->nlaunches, X->caplaunches, L);
 	pend_push(X, L);
 	for (int i = 0; i < n; i++) {

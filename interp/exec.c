@@ -279,128 +279,14 @@ run_assert(Exec *X, Frame *F, const BInst *in)
 	run_failure(X, F, in->body);
 }
 
-/* ---- register files
- *
- * A frame, a forall trip's file, only ever holds its function's
- * registers: its values' ids and those of the synthetic values lowered
- * for it, a few runs of consecutive ids.  A call clears the runs of the
- * frame's last function and its own instead of the whole file (a Reg is
- * 200 bytes; a program with helpers has hundreds of values, and this was
- * a tenth of a fuzz campaign's runs): the file is all zeroes but for what
- * the function writes, as it was. */
-
-static const Func *
-reg_func(const BProg *bp, int id)
-{
-	return bp->regs[id] ? bp->regs[id]->func : NULL;
-}
-
-/* (A memref program's functions, the pipeline's helpers among them, do
- * not keep to their values' ids: one run of every function's.) */
-static void
-reg_runs(Exec *X)
-{
-	const BProg *bp = X->bp;
-	bool mixed = bp->memref;
-	int n = 0;
-
-	for (int i = 0; i < bp->nregs && !mixed; i++) {
-		mixed = bp->regs[i] && bp->regs[i]->id != i;
-		n += !i || reg_func(bp, i) != reg_func(bp, i - 1);
-	}
-	X->rruns = arena_alloc(X->arena, (size_t)(n + 1) * sizeof *X->rruns);
-	X->rruns[0] = (RegRun){NULL, 0, bp->nregs};
-	X->nrruns = 1;
-	if (mixed)
-		return;
-	n = 0;
-	for (int i = 0; i < bp->nregs; i++) {
-		const Func *f = reg_func(bp, i);
-		if (n && X->rruns[n - 1].f == f)
-			X->rruns[n - 1].hi = i + 1;
-		else
-			X->rruns[n++] = (RegRun){f, i, i + 1};
-	}
-	X->nrruns = n;
-}
-
-/* Zero fn's registers of file r; with src, copy them from src instead. */
-static void
-regs_reset(Exec *X, Reg *r, const Reg *src, const Func *fn)
-{
-	for (int i = 0; i < X->nrruns; i++) {
-		const RegRun *u = &X->rruns[i];
-		size_t n = (size_t)(u->hi - u->lo) * sizeof *r;
-		if (u->f && u->f != fn)
-			continue;
-		if (src)
-			memcpy(r + u->lo, src + u->lo, n);
-		else
-			memset(r + u->lo, 0, n);
-	}
-}
-
-/* A launch's register file, all zeroes: one a launch gave back, or a
- * new one (nregs + 1). */
-Reg *
-exec_regs_take(Exec *X)
-{
-	Reg *r;
-
-	if (X->nregpool)
-		return X->regpool[--X->nregpool];
-	if (!(r = mem_calloc((size_t)X->bp->nregs + 1, sizeof(Reg))))
-		longjmp(X->oom, 1);
-	return r;
-}
-
-/* Launch fn's file r is done: zeroed again (its runs and the last) and
- * kept for the next launch, not freed (a calloc of it was a twentieth of
- * a fuzz campaign's instructions). */
-void
-exec_regs_give(Exec *X, Reg *r, const Func *fn)
-{
-	regs_reset(X, r, NULL, fn);
-	memset(&r[X->bp->nregs], 0, sizeof *r);
-	if (X->nregpool == X->capregpool) {
-		int cap = X->capregpool ? 2 * X->capregpool : 8;
-		Reg **p = mem_realloc(X->regpool, (size_t)cap * sizeof *p);
-		if (!p) {
-			mem_free(r);
-			return;
-		}
-		X->regpool = p;
-		X->capregpool = cap;
-	}
-	X->regpool[X->nregpool++] = r;
-}
-
-static void
-regpool_free(Exec *X)
-{
-	while (X->nregpool)
-		mem_free(X->regpool[--X->nregpool]);
-	mem_free(X->regpool);
-	X->regpool = NULL;
-	X->capregpool = 0;
-}
-
-/* The register file of depth for a run of fn: all zeroes. */
 static Reg *
-frame_regs(Exec *X, int depth, const Func *fn)
+frame_regs(Exec *X, int depth)
 {
-	Reg *r = X->frames[depth];
-
-	if (!r) { /* (arena_alloc zeroes it) */
-		r = X->frames[depth] = arena_alloc(X->arena,
+	if (!X->frames[depth]) /* (arena_alloc zeroes it) */
+		return X->frames[depth] = arena_alloc(X->arena,
 					(size_t)X->bp->nregs * sizeof(Reg));
-	} else {
-		if (X->frame_fn[depth] != fn)
-			regs_reset(X, r, NULL, X->frame_fn[depth]);
-		regs_reset(X, r, NULL, fn);
-	}
-	X->frame_fn[depth] = fn;
-	return r;
+	memset(X->frames[depth], 0, (size_t)X->bp->nregs * sizeof(Reg));
+	return X->frames[depth];
 }
 
 static const BInst *run_body(Exec *X, Frame *F, const BFunc *bf, Reg *out);
@@ -423,7 +309,7 @@ run_call(Exec *X, Frame *F, const BInst *in)
 		return;
 	while (X->bp->funcs[fi].f != fn)
 		fi++;
-	G.regs = frame_regs(X, X->depth + 1, fn);
+	G.regs = frame_regs(X, X->depth + 1);
 	for (int i = 0; i < fn->nparams; i++) {
 		Reg *p = &G.regs[fn->params[i]->id];
 		if (in->vals && in->vals[i])
@@ -686,13 +572,13 @@ forall_window(Exec *X, Frame *F, const BInst *in, Reg *files,
 	      const Reg *vr, int64_t lo, int n)
 {
 	const Op *op = in->op;
+	size_t sz = (size_t)X->bp->nregs * sizeof(Reg);
 	Reg y[1];
 	int pc[FORALL_WINDOW] = {0}, turn = n - 1, t;
 
 	for (t = 0; t < n; t++) {
 		Reg *r = files + (size_t)t * X->bp->nregs, *iv;
-		/* (the rest of the file is zeroes, as in F->regs) */
-		regs_reset(X, r, F->regs, F->fn);
+		memcpy(r, F->regs, sz);
 		iv = &r[op->body->args[0]->id];
 		memset(iv, 0, sizeof *iv);
 		iv->buf = -1;
@@ -996,7 +882,6 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 		if (X.sarena)
 			X.sarena->oom = NULL;
 		launches_free(&X);
-		regpool_free(&X);
 		bufs_free(&X);
 		versions_free(&X);
 		arena_free(X.arena);
@@ -1009,8 +894,6 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	X.constver = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.constver);
 	X.scratch = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.scratch);
 	X.frames = arena_alloc(X.arena, (size_t)(o->lim->max_depth + 1) * sizeof *X.frames);
-	X.frame_fn = arena_alloc(X.arena, (size_t)(o->lim->max_depth + 1) * sizeof *X.frame_fn);
-	reg_runs(&X);
 	if (share_open(&X))
 		longjmp(X.oom, 1);
 	X.scratchn = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.scratchn);
@@ -1023,7 +906,7 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 		if (bp->funcs[i].f == entry)
 			bf = &bp->funcs[i];
 	F.fn = entry;
-	F.regs = frame_regs(&X, 0, entry);
+	F.regs = frame_regs(&X, 0);
 	version_new(&X, NULL, NULL); /* version 0: never written */
 	bind_inputs(&X, &F, entry, inputs);
 	outs = arena_alloc(X.arena, (size_t)(entry->nrtypes + 1) * sizeof *outs);
@@ -1041,7 +924,6 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 		collect_outputs(&X, ret, outs);
 	X.sarena->oom = NULL;
 	launches_free(&X);
-	regpool_free(&X);
 	bufs_free(&X);
 	versions_free(&X);
 	arena_free(X.arena);

@@ -98,13 +98,6 @@ typedef struct Frame {
 	const Func *fn;
 } Frame;
 
-/* Registers lo..hi-1 are all f's values (NULL: a value of no function,
- * counted in every function's). */
-typedef struct RegRun {
-	const Func *f;
-	int lo, hi;
-} RegRun;
-
 typedef struct Exec {
 	const BProg *bp;
 	const ExecOpts *o;
@@ -133,11 +126,6 @@ typedef struct Exec {
 	uint32_t *constver;
 	Reg **scratch;        /* by instruction id: yielded registers */
 	Reg **frames;         /* register files by call depth */
-	const Func **frame_fn; /* ... the function each last held */
-	RegRun *rruns;        /* the registers, in runs of one function's */
-	int nrruns;
-	Reg **regpool;        /* launches' register files given back, zeroed */
-	int nregpool, capregpool;
 	Arena *arena;         /* frames, scratch, futures */
 	bool stop;            /* the run was aborted (res->aborted says why) */
 	const Op *at;         /* the last op an instruction ran for: where an
@@ -255,9 +243,6 @@ void serial_reduce(Exec *X, OpKind ew, const View *out, const View *a,
 /* exec.c: the driver (instructions, blocks, control flow, forall, the
  * entry's inputs and outputs, leaks) */
 void exec_block(Exec *X, Frame *F, const BBlock *b, Reg *out);
-/* A launch's register file (zeroes), and given back when it is done. */
-Reg *exec_regs_take(Exec *X);
-void exec_regs_give(Exec *X, Reg *r, const Func *fn);
 void abort_run(Exec *X, const Op *op, const char *fmt, const char *a,
 	       long long n);
 /* abort_run at a resource limit (ExecResult.limited) */
@@ -273,32 +258,9 @@ reg(Frame *F, const Value *v)
 	return &F->regs[v->id];
 }
 
-/* (inline: every instruction makes a few; a View is 152 bytes) */
-static inline void
-reg_assign(Reg *dst, const Reg *src)
-{
-	*dst = *src;
-	if (dst->buf < 0)
-		dst->view.base = &dst->s;
-}
-
-/* The view of scalar register r (rank 0, its value in place). */
-static inline View
-scalar_view(Reg *r, DType dt)
-{
-	return (View){.base = &r->s, .dt = dt};
-}
-
-/* The register's view with a live base pointer. */
-static inline View
-tview(Exec *X, const Reg *r)
-{
-	View v = r->view;
-
-	v.base = buf_data(X, r->buf);
-	return v;
-}
-
+void reg_assign(Reg *dst, const Reg *src);
+View scalar_view(Reg *r, DType dt);
+View tview(Exec *X, const Reg *r);
 void lit_store(const Operand *o, DType dt, Reg *r);
 int64_t scalar_int(const Reg *r, DType dt);
 int64_t int_operand(Frame *F, const Operand *o);
