@@ -219,10 +219,9 @@ START_TEST(schedule_tapes)
 }
 END_TEST
 
-/* The runs of one buffer program share their register files (frames,
- * forall trips', launches': ExecShare, issue 26), each zeroed where the
- * run before used it: every schedule's run with the share, after runs of
- * the other schedules, is the run without it. */
+/* The runs of one buffer program share what the executor learns of it
+ * (ExecShare, issue 26): every schedule's run with the share, after runs
+ * of the other schedules, is the run without it. */
 START_TEST(shared_register_files)
 {
 	static const Schedule sch[] = {{SCHED_SYNC, 0}, {SCHED_LATE, 0},
