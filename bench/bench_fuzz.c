@@ -35,27 +35,35 @@
  */
 enum { THRU_COUNT = 5000 };
 
-/* The same-run baseline: CPU seconds of the reference interpreter alone
- * on the same programs (each loaded as the loop loads it, untimed). */
-static double
-reference_only(const GenOpts *g, long count)
-{
-	double cpu = 0;
+/* The same-run baseline, and where the loop's CPU goes: CPU seconds of
+ * generating the programs (their text and what gen_load reads), of
+ * loading them (parse, verify, inputs), and of the reference interpreter
+ * alone on them, into cpu[PART_*]. */
+enum { PART_GEN, PART_LOAD, PART_REF, PARTS };
 
+static void
+parts_only(const GenOpts *g, long count, double *cpu)
+{
+	memset(cpu, 0, PARTS * sizeof *cpu);
 	for (long k = 0; k < count; k++) {
 		GenCase gc;
 		Case *c = NULL;
 		Tensor **ref = NULL;
-		int nref = 0;
+		int nref = 0, bad;
 		Diag d;
-		double t;
-		if (gen_case_parts(1000000 + (uint64_t)k, g, "one-shot", NULL, &gc))
+		double t = bench_cpu(RUSAGE_SELF), t2;
+		bad = gen_case_parts(1000000 + (uint64_t)k, g, "one-shot", NULL, &gc);
+		t2 = bench_cpu(RUSAGE_SELF);
+		cpu[PART_GEN] += t2 - t;
+		if (bad)
 			continue;
-		if (!gen_load(&gc, "seed.yaml", "one-shot", &c, &d)) {
-			t = bench_cpu(RUSAGE_SELF);
+		bad = gen_load(&gc, "seed.yaml", "one-shot", &c, &d);
+		t = bench_cpu(RUSAGE_SELF);
+		cpu[PART_LOAD] += t - t2;
+		if (!bad) {
 			(void)ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref,
 				      &nref, &d);
-			cpu += bench_cpu(RUSAGE_SELF) - t;
+			cpu[PART_REF] += bench_cpu(RUSAGE_SELF) - t;
 		}
 		for (int i = 0; i < nref; i++)
 			tensor_free(ref[i]);
@@ -63,7 +71,6 @@ reference_only(const GenOpts *g, long count)
 		case_free(c);
 		mem_free(gc.yaml);
 	}
-	return cpu;
 }
 
 static void
@@ -72,14 +79,19 @@ throughput(void)
 	GenOpts g = {0};
 	BenchFuzz f;
 	double cpu[BENCH_REPS], wall[BENCH_REPS], ref[BENCH_REPS];
+	double gen[BENCH_REPS], load[BENCH_REPS], part[PARTS];
 
 	g.max_ops = 12;
 	g.mix = GEN_ALL;
 	bench_fuzz_reps(strategy_find("one-shot"), &g, THRU_COUNT, 0, &f);
 	memcpy(cpu, f.cpu, sizeof cpu);
 	memcpy(wall, f.wall, sizeof wall);
-	for (int r = 0; r < BENCH_REPS; r++)
-		ref[r] = reference_only(&g, THRU_COUNT);
+	for (int r = 0; r < BENCH_REPS; r++) {
+		parts_only(&g, THRU_COUNT, part);
+		gen[r] = part[PART_GEN];
+		load[r] = part[PART_LOAD];
+		ref[r] = part[PART_REF];
+	}
 	printf("one-shot throughput, %d x %ld programs from seed 1000000 "
 	       "(%ld failures):\n", BENCH_REPS, f.programs, f.failures);
 	printf("    CPU   best %.0f  median %.0f programs/s (aim: 20000)\n",
@@ -94,6 +106,17 @@ throughput(void)
 	       "(median)\n", (double)THRU_COUNT / bench_min(ref, BENCH_REPS),
 	       (double)THRU_COUNT / bench_median(ref, BENCH_REPS),
 	       bench_median(cpu, BENCH_REPS) / bench_median(ref, BENCH_REPS));
+	/* (each timed alone, so the shares are of the median whole) */
+	printf("    of the loop's CPU (medians): generating %.0f%%, loading "
+	       "(parse, verify, inputs) %.0f%%, the reference %.0f%%, the rest "
+	       "(bufferize, runs under every schedule, compare) %.0f%%\n",
+	       100 * bench_median(gen, BENCH_REPS) / bench_median(cpu, BENCH_REPS),
+	       100 * bench_median(load, BENCH_REPS) / bench_median(cpu, BENCH_REPS),
+	       100 * bench_median(ref, BENCH_REPS) / bench_median(cpu, BENCH_REPS),
+	       100 * (1 - (bench_median(gen, BENCH_REPS) +
+			   bench_median(load, BENCH_REPS) +
+			   bench_median(ref, BENCH_REPS)) /
+		      bench_median(cpu, BENCH_REPS)));
 }
 
 int

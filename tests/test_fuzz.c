@@ -219,6 +219,55 @@ START_TEST(schedule_tapes)
 }
 END_TEST
 
+/* The runs of one buffer program share what the executor learns of it
+ * (ExecShare, issue 26): every schedule's run with the share, after runs
+ * of the other schedules, is the run without it. */
+START_TEST(shared_register_files)
+{
+	static const Schedule sch[] = {{SCHED_SYNC, 0}, {SCHED_LATE, 0},
+				       {SCHED_RANDOM, 1}, {SCHED_RANDOM, 2}};
+	int nruns = 0;
+
+	for (int k = 0; k < 150; k++) {
+		uint64_t seed = 52000 + (uint64_t)k;
+		const Strategy *st = strategy_find(k % 3 ? "one-shot" :
+					"mutant-no-view-alias");
+		char *yaml = gen_case(seed, &opts, st->name);
+		ExecShare *share = exec_share_new(); /* (one program's) */
+		Case *c = NULL;
+		Decisions ds;
+		BProg *bp;
+		Diag d;
+		ck_assert(share != NULL);
+		ck_assert(!case_parse("s.yaml", yaml, strlen(yaml), CASE_TRUSTED,
+				      &c, &d));
+		mem_free(yaml);
+		ck_assert(!decisions_make(c->prog, st, &ds));
+		ck_assert((bp = bufferize_lower(c->prog, &ds, &d)) != NULL);
+		for (int r = 0; r < 2; r++) /* twice: the files used before */
+			for (int i = 0; i < 4; i++) {
+				ExecOpts own = {.lim = &c->lim, .sched = sch[i]};
+				ExecOpts shared = own;
+				ExecResult a, b;
+				shared.share = share;
+				ck_assert(!exec_run(bp, c->entry, c->inputs, &own,
+						    &a, &d));
+				ck_assert(!exec_run(bp, c->entry, c->inputs,
+						    &shared, &b, &d));
+				same_run(&a, &b, seed, i, i);
+				exec_result_free(&a);
+				exec_result_free(&b);
+				nruns++;
+			}
+		exec_share_free(share);
+		bprog_free(bp);
+		decisions_free(&ds);
+		case_free(c);
+	}
+	ck_assert_int_eq(nruns, 150 * 8);
+}
+END_TEST
+
 START_TEST(same_seed_same_program)
 {
 	char *a = gen_case(42, &opts, "one-shot"), *b = gen_case(42, &opts, "one-shot");
@@ -1070,6 +1119,7 @@ main(void)
 	tcase_add_test(t, huge_seeds_load);
 	tcase_add_test(t, loaded_in_memory);
 	tcase_add_test(t, schedule_tapes);
+	tcase_add_test(t, shared_register_files);
 	tcase_add_test(t, programs_are_valid_and_varied);
 	tcase_add_test(t, failure_mutants_caught);
 	tcase_add_test(t, carried_mutant_caught);
