@@ -139,7 +139,7 @@ gen_case_parts(uint64_t seed, const GenOpts *o, const char *strategy,
 	for (int i = 0; i < nparams; i++) {
 		GV *p = &g->v[g->nv++];
 		*p = params[i] = param_type(g);
-		gen_snprintf(p->name, sizeof p->name, "p%d", i);
+		fmt_snprintf(p->name, sizeof p->name, "p%d", i);
 		gen_count_type(g, p);
 		str_printf(&yaml, "%%p%d: %s%s, ", i, gen_ty(p, s, sizeof s),
 			gen_chance(g, 25) ? " {readonly}" : "");

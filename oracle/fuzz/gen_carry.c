@@ -40,12 +40,12 @@ const char *
 gen_future_ty(const Fut *f, char *buf, size_t n)
 {
 	char s[64];
-	int k = gen_snprintf(buf, n, "future<");
+	int k = fmt_snprintf(buf, n, "future<");
 
 	for (int i = 0; i < f->nres; i++)
-		k += gen_snprintf(buf + k, n - (size_t)k, "%s%s", i ? ", " : "",
+		k += fmt_snprintf(buf + k, n - (size_t)k, "%s%s", i ? ", " : "",
 				  gen_ty(&f->res[i], s, sizeof s));
-	gen_snprintf(buf + k, n - (size_t)k, ">");
+	fmt_snprintf(buf + k, n - (size_t)k, ">");
 	return buf;
 }
 
@@ -90,7 +90,7 @@ compute_into(G *g, const GV *t)
 
 	if (!(y = gen_find(g, &tt, NULL)))
 		return;
-	gen_snprintf(xn, sizeof xn, "%s", y->name);
+	fmt_snprintf(xn, sizeof xn, "%s", y->name);
 	x = gen_find(g, &tt, NULL);
 	name = gen_draw_ew(g, F_BINARY, G_TENSOR, tt.dt);
 	gen_literal(g, tt.dt, lit, sizeof lit);
@@ -126,7 +126,7 @@ gen_carried_launch(G *g, Fut *f, const GV *reads, bool into)
 	g->in_async--;
 	gen_close_region(g, f->res, f->nres, mark);
 	gen_line(g, "}");
-	gen_snprintf(f->name, sizeof f->name, "f%d", k);
+	fmt_snprintf(f->name, sizeof f->name, "f%d", k);
 	f->scope = g->depth;
 	gen_count(g, GC_ASYNC);
 	if (!f->nres)
@@ -174,18 +174,18 @@ emit_header(G *g, const Prefetch *p)
 	size_t a = 0, b = 0, c = 0;
 
 	for (int j = 0; j < p->nf; j++) {
-		a += (size_t)gen_snprintf(res + a, sizeof res - a, "%%r%c%d, ",
+		a += (size_t)fmt_snprintf(res + a, sizeof res - a, "%%r%c%d, ",
 					  "fg"[j], p->r);
-		b += (size_t)gen_snprintf(iter + b, sizeof iter - b,
+		b += (size_t)fmt_snprintf(iter + b, sizeof iter - b,
 					  "%%%s%d = %%%s, ", carried[j], p->k,
 					  p->init[j].name);
-		c += (size_t)gen_snprintf(tys + c, sizeof tys - c, "%s, ",
+		c += (size_t)fmt_snprintf(tys + c, sizeof tys - c, "%s, ",
 					  gen_future_ty(&p->init[j], s, sizeof s));
 	}
-	gen_snprintf(res + a, sizeof res - a, "%%r%d", p->r);
-	gen_snprintf(iter + b, sizeof iter - b, "%%acc%d = %%%s", p->k,
+	fmt_snprintf(res + a, sizeof res - a, "%%r%d", p->r);
+	fmt_snprintf(iter + b, sizeof iter - b, "%%acc%d = %%%s", p->k,
 		     p->acc.name);
-	gen_snprintf(tys + c, sizeof tys - c, "%s", gen_ty(&p->acc, s, sizeof s));
+	fmt_snprintf(tys + c, sizeof tys - c, "%s", gen_ty(&p->acc, s, sizeof s));
 	gen_line(g, "%s = for %%i%d = %d to %s step %d iter(%s) -> (%s) {", res,
 		 p->k, p->lb, p->ub, p->step, iter, tys);
 }
@@ -197,11 +197,11 @@ draw_bounds(G *g, Prefetch *p)
 	p->lb = gen_chance(g, 30) ? 1 + gen_pick(g, 2) : 0;
 	p->step = gen_chance(g, 30) ? 2 + gen_pick(g, 2) : 1;
 	if (gen_chance(g, 50)) {
-		gen_snprintf(p->ub, sizeof p->ub, "%%n");
+		fmt_snprintf(p->ub, sizeof p->ub, "%%n");
 		p->bound = 4;
 	} else {
 		p->bound = gen_pick(g, 5);
-		gen_snprintf(p->ub, sizeof p->ub, "%d", p->bound);
+		fmt_snprintf(p->ub, sizeof p->ub, "%d", p->bound);
 	}
 }
 
@@ -216,7 +216,7 @@ await_carried(G *g, const Prefetch *p, bool *awaited, int *w)
 		awaited[j] = gen_chance(g, CARRY_AWAIT);
 		if (!awaited[j])
 			continue;
-		gen_snprintf(f.name, sizeof f.name, "%s%d", carried[j], p->k);
+		fmt_snprintf(f.name, sizeof f.name, "%s%d", carried[j], p->k);
 		if (j == 0 && f.nres)
 			*w = g->nv;
 		gen_emit_await(g, &f);
@@ -238,7 +238,7 @@ launch_next(G *g, Prefetch *p, const bool *awaited)
 		bool into;
 		p->out[j] = p->init[j];
 		if (j == p->same) {
-			gen_snprintf(p->out[j].name, sizeof p->out[j].name,
+			fmt_snprintf(p->out[j].name, sizeof p->out[j].name,
 				     "%s%d", carried[j], p->k);
 			continue;
 		}
@@ -266,14 +266,14 @@ host_write(G *g, const Prefetch *p, int w, char *a, size_t n)
 	const char *name = gen_draw_ew(g, F_BINARY, G_TENSOR, t.dt);
 
 	if (w >= 0)
-		gen_snprintf(second, sizeof second, "%%%s", g->v[w].name);
+		fmt_snprintf(second, sizeof second, "%%%s", g->v[w].name);
 	else
 		gen_literal(g, t.dt, second, sizeof second);
 	v = gen_new_value(g, &t, "v");
 	gen_line(g, "%%%s = %s %%acc%d, %s : %s", v->name, name, p->k, second,
 		 gen_ty(&t, ty, sizeof ty));
 	++g->sh->ops;
-	gen_snprintf(a, n, "%s", v->name);
+	fmt_snprintf(a, n, "%s", v->name);
 }
 
 /* The body: awaits, ops, the next launches, the host write, yield. */
@@ -285,10 +285,10 @@ prefetch_body(G *g, Prefetch *p)
 	int mark = gen_enter(g), w;
 	size_t k;
 
-	gen_snprintf(gen_new_value(g, &p->acc, "acc")->name, sizeof g->v[0].name,
+	fmt_snprintf(gen_new_value(g, &p->acc, "acc")->name, sizeof g->v[0].name,
 		     "acc%d", p->k);
 	p->at = g->nv - 1;
-	gen_snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv, "i%d", p->k);
+	fmt_snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv, "i%d", p->k);
 	g->loops[g->nloops].mark = mark;
 	g->loops[g->nloops++].ub = p->bound;
 	await_carried(g, p, awaited, &w);
@@ -297,11 +297,11 @@ prefetch_body(G *g, Prefetch *p)
 	host_write(g, p, w, a, sizeof a);
 	g->nloops--;
 	gen_await_pending(g, g->depth);
-	k = (size_t)gen_snprintf(ys, sizeof ys, "yield");
+	k = (size_t)fmt_snprintf(ys, sizeof ys, "yield");
 	for (int j = 0; j < p->nf; j++)
-		k += (size_t)gen_snprintf(ys + k, sizeof ys - k, " %%%s,",
+		k += (size_t)fmt_snprintf(ys + k, sizeof ys - k, " %%%s,",
 					  p->out[j].name);
-	gen_snprintf(ys + k, sizeof ys - k, " %%%s", a);
+	fmt_snprintf(ys + k, sizeof ys - k, " %%%s", a);
 	gen_line(g, "%s", ys);
 	gen_leave(g, mark);
 }
@@ -331,11 +331,11 @@ gen_prefetch(G *g)
 	emit_header(g, &p);
 	prefetch_body(g, &p);
 	gen_line(g, "}");
-	gen_snprintf(gen_new_value(g, &p.acc, "r")->name, sizeof g->v[0].name,
+	fmt_snprintf(gen_new_value(g, &p.acc, "r")->name, sizeof g->v[0].name,
 		     "r%d", p.r);
 	for (int j = 0; j < p.nf; j++) {
 		Fut f = p.init[j];
-		gen_snprintf(f.name, sizeof f.name, "r%c%d", "fg"[j], p.r);
+		fmt_snprintf(f.name, sizeof f.name, "r%c%d", "fg"[j], p.r);
 		gen_carried_out(g, &f);
 	}
 	gen_count(g, GC_FOR);

@@ -56,13 +56,13 @@ emit_label(G *g, int k, GV *const *args, int n)
 static const char *
 succ_text(int k, char names[][16], int n, char *buf, size_t size)
 {
-	int w = gen_snprintf(buf, size, "^bb%d", k);
+	int w = fmt_snprintf(buf, size, "^bb%d", k);
 
 	for (int i = 0; i < n; i++)
-		w += gen_snprintf(buf + w, size - (size_t)w, "%s%%%s",
+		w += fmt_snprintf(buf + w, size - (size_t)w, "%s%%%s",
 				  i ? ", " : "(", names[i]);
 	if (n)
-		gen_snprintf(buf + w, size - (size_t)w, ")");
+		fmt_snprintf(buf + w, size - (size_t)w, ")");
 	return buf;
 }
 
@@ -106,7 +106,7 @@ static void
 pass_all(G *g, const GV *t, int n, int mark, char names[][16])
 {
 	for (int i = 0; i < n; i++)
-		gen_snprintf(names[i], 16, "%s", pass_of(g, &t[i], mark));
+		fmt_snprintf(names[i], 16, "%s", pass_of(g, &t[i], mark));
 }
 
 /* New block arguments of types t[0..n), named prefix + a number. */
@@ -130,14 +130,14 @@ cfg_condition(G *g, char *cond, size_t n)
 	int lit;
 
 	if (c) {
-		gen_snprintf(cond, n, "%s", c->name);
+		fmt_snprintf(cond, n, "%s", c->name);
 		return;
 	}
 	on = g->nloops && gen_chance(g, 60)
 		     ? g->loops[gen_pick(g, g->nloops)].iv : "n";
 	op = gen_draw_ew(g, F_CMP, G_SCALAR, DT_INDEX);
 	lit = gen_pick(g, 4);
-	gen_snprintf(cond, n, "c%d", g->sh->names++);
+	fmt_snprintf(cond, n, "c%d", g->sh->names++);
 	gen_line(g, "%%%s = %s %%%s, %d : index", cond, op, on, lit);
 	++g->sh->ops;
 }
@@ -354,11 +354,11 @@ loop_head(G *g, int *k, int *h, int *body, int *x, int *lb, int *step,
 	*lb = gen_chance(g, 25) ? 1 : 0;
 	*step = gen_chance(g, 25) ? 2 : 1;
 	if (gen_chance(g, 50)) {
-		gen_snprintf(ub, nub, "%%n");
+		fmt_snprintf(ub, nub, "%%n");
 		*bound = 4;
 	} else {
 		*bound = gen_pick(g, 4);
-		gen_snprintf(ub, nub, "%d", *bound);
+		fmt_snprintf(ub, nub, "%d", *bound);
 	}
 }
 
@@ -386,13 +386,13 @@ gen_block_loop(G *g)
 	exit_args = early || gen_chance(g, 50);
 	outer = g->nv;
 	gen_line(g, "%%z%d = const %d : index", k, lb);
-	gen_snprintf(names[0], 16, "z%d", k);
+	fmt_snprintf(names[0], 16, "z%d", k);
 	pass_all(g, ht + 1, n - 1, g->nv, names + 1);
 	gen_line(g, "br %s", succ_text(h, names, n, s, sizeof s));
 	g->sh->ops += 2;
 	/* the header: its arguments and ops dominate the body and the exit */
 	new_args(g, ht, n, "acc", hargs);
-	gen_snprintf(hargs[0]->name, sizeof hargs[0]->name, "i%d", k);
+	fmt_snprintf(hargs[0]->name, sizeof hargs[0]->name, "i%d", k);
 	emit_label(g, h, hargs, n);
 	if (o && where && gen_chance(g, 80))
 		header_ops(g, o);
@@ -402,14 +402,14 @@ gen_block_loop(G *g)
 	nx = exit_args ? 1 : 0;
 	xt[0] = ht[1];
 	if (exit_args)
-		gen_snprintf(names[0], 16, "%s", hargs[1]->name);
+		fmt_snprintf(names[0], 16, "%s", hargs[1]->name);
 	gen_line(g, "cond_br %%c%d, ^bb%d, %s", k, body,
 		 succ_text(x, names, nx, s, sizeof s));
 	g->sh->ops += 2;
 	/* the body */
 	emit_label(g, body, NULL, 0);
 	mark = arm_enter(g);
-	gen_snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv, "i%d", k);
+	fmt_snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv, "i%d", k);
 	g->loops[g->nloops].mark = outer;
 	g->loops[g->nloops++].ub = bound;
 	if (o && where != 1)
@@ -430,7 +430,7 @@ gen_block_loop(G *g)
 	g->nloops--;
 	gen_await_pending(g, g->depth);
 	gen_line(g, "%%i%dn = add %%i%d, %d : index", k, k, step);
-	gen_snprintf(names[0], 16, "i%dn", k);
+	fmt_snprintf(names[0], 16, "i%dn", k);
 	pass_all(g, ht + 1, n - 1, mark, names + 1);
 	gen_line(g, "br %s", succ_text(h, names, n, s, sizeof s));
 	g->sh->ops += 2;
@@ -493,7 +493,7 @@ gen_future_diamond(G *g)
 	j = g->sh->names++;
 	m = g->sh->names++;
 	swap = gen_chance(g, 50);
-	gen_snprintf(names[0], 16, "%s", f.name);
+	fmt_snprintf(names[0], 16, "%s", f.name);
 	succ_text(a, NULL, 0, sa, sizeof sa);
 	if (tri)
 		succ_text(j, names, 1, sb, sizeof sb);
@@ -512,12 +512,12 @@ gen_future_diamond(G *g)
 			gen_carried_launch(g, &nf, newest_tensor(g, mark),
 					   gen_chance(g, 30));
 		gen_await_pending(g, g->depth);
-		gen_snprintf(names[0], 16, "%s", nf.name);
+		fmt_snprintf(names[0], 16, "%s", nf.name);
 		gen_line(g, "br %s", succ_text(j, names, 1, sa, sizeof sa));
 		++g->sh->ops;
 		arm_leave(g, mark);
 	}
-	gen_snprintf(f.name, sizeof f.name, "m%d", m);
+	fmt_snprintf(f.name, sizeof f.name, "m%d", m);
 	emit_future_label(g, j, NULL, f.name, &f);
 	gen_carried_out(g, &f);
 	gen_count(g, GC_CARRY_BLOCK);
@@ -551,26 +551,26 @@ gen_future_loop(G *g)
 	loop_head(g, &k, &h, &body, &x, &lb, &step, &bound, ub, sizeof ub);
 	exit_arg = gen_chance(g, 50);
 	outer = g->nv;
-	gen_snprintf(iv, sizeof iv, "i%d", k);
-	gen_snprintf(fa, sizeof fa, "fa%d", k);
+	fmt_snprintf(iv, sizeof iv, "i%d", k);
+	fmt_snprintf(fa, sizeof fa, "fa%d", k);
 	gen_line(g, "%%z%d = const %d : index", k, lb);
-	gen_snprintf(names[0], 16, "z%d", k);
-	gen_snprintf(names[1], 16, "%s", f.name);
+	fmt_snprintf(names[0], 16, "z%d", k);
+	fmt_snprintf(names[1], 16, "%s", f.name);
 	gen_line(g, "br %s", succ_text(h, names, 2, s, sizeof s));
 	emit_future_label(g, h, iv, fa, &f);
 	gen_line(g, "%%c%d = lt %%i%d, %s : index", k, k, ub);
-	gen_snprintf(names[0], 16, "%s", fa);
+	fmt_snprintf(names[0], 16, "%s", fa);
 	gen_line(g, "cond_br %%c%d, ^bb%d, %s", k, body,
 		 succ_text(x, names, exit_arg, s, sizeof s));
 	g->sh->ops += 4;
 	/* the body */
 	emit_label(g, body, NULL, 0);
 	mark = arm_enter(g);
-	gen_snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv, "%s", iv);
+	fmt_snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv, "%s", iv);
 	g->loops[g->nloops].mark = outer;
 	g->loops[g->nloops++].ub = bound;
 	nf = f;
-	gen_snprintf(nf.name, sizeof nf.name, "%s", fa);
+	fmt_snprintf(nf.name, sizeof nf.name, "%s", fa);
 	if (gen_chance(g, 85))
 		gen_emit_await(g, &nf);
 	gen_ops(g, 1 + gen_pick(g, 3));
@@ -582,15 +582,15 @@ gen_future_loop(G *g)
 	g->nloops--;
 	gen_await_pending(g, g->depth);
 	gen_line(g, "%%i%dn = add %%i%d, %d : index", k, k, step);
-	gen_snprintf(names[0], 16, "i%dn", k);
-	gen_snprintf(names[1], 16, "%s", nf.name);
+	fmt_snprintf(names[0], 16, "i%dn", k);
+	fmt_snprintf(names[1], 16, "%s", nf.name);
 	gen_line(g, "br %s", succ_text(h, names, 2, s, sizeof s));
 	g->sh->ops += 2;
 	arm_leave(g, mark);
 	/* the exit: the header's %fa is in scope, and the exit's own */
-	gen_snprintf(f.name, sizeof f.name, "%s", fa);
+	fmt_snprintf(f.name, sizeof f.name, "%s", fa);
 	if (exit_arg) {
-		gen_snprintf(f.name, sizeof f.name, "xa%d", k);
+		fmt_snprintf(f.name, sizeof f.name, "xa%d", k);
 		emit_future_label(g, x, NULL, f.name, &f);
 	} else {
 		emit_label(g, x, NULL, 0);

@@ -97,8 +97,6 @@ G *gen_new(void);
 
 /* One line of program text at g's indentation. */
 void gen_line(G *g, const char *fmt, ...);
-/* fmt_snprintf, faster for the formats of only %s, %d and %%. */
-int gen_snprintf(char *buf, size_t n, const char *fmt, ...);
 void gen_count(G *g, GenConstruct c);
 int gen_pick(G *g, int n);              /* 0..n-1 (0 when n <= 0) */
 bool gen_chance(G *g, int percent);

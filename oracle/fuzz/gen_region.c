@@ -17,7 +17,7 @@ gen_emit_await(G *g, const Fut *f)
 
 	for (int i = 0; i < f->nres; i++) {
 		GV *v = gen_new_value(g, &f->res[i], "v");
-		k += (size_t)gen_snprintf(names + k, sizeof names - k, "%s%%%s",
+		k += (size_t)fmt_snprintf(names + k, sizeof names - k, "%s%%%s",
 				      i ? ", " : "", v->name);
 	}
 	if (f->nres)
@@ -85,7 +85,7 @@ emit_yield(G *g, const GV *t, int n, int mark)
 	size_t k = strlen(buf);
 
 	for (int i = 0; i < n; i++)
-		k += (size_t)gen_snprintf(buf + k, sizeof buf - k, "%s %%%s", i ? "," : "",
+		k += (size_t)fmt_snprintf(buf + k, sizeof buf - k, "%s %%%s", i ? "," : "",
 				      yield_of(g, &t[i], mark));
 	gen_line(g, "%s", buf);
 }
@@ -104,12 +104,12 @@ const char *
 gen_types_text(const GV *t, int n, char *buf, size_t size)
 {
 	char s[64];
-	int k = gen_snprintf(buf, size, "(");
+	int k = fmt_snprintf(buf, size, "(");
 
 	for (int i = 0; i < n; i++)
-		k += gen_snprintf(buf + k, size - (size_t)k, "%s%s", i ? ", " : "",
+		k += fmt_snprintf(buf + k, size - (size_t)k, "%s%s", i ? ", " : "",
 			      gen_ty(&t[i], s, sizeof s));
-	gen_snprintf(buf + k, size - (size_t)k, ")");
+	fmt_snprintf(buf + k, size - (size_t)k, ")");
 	return buf;
 }
 
@@ -122,13 +122,13 @@ condition(G *g, bool on_iv, char *cond, size_t n)
 	const char *on, *op;
 
 	if (c) {
-		gen_snprintf(cond, n, "%s", c->name);
+		fmt_snprintf(cond, n, "%s", c->name);
 		return;
 	}
 	on = g->nloops && (on_iv || gen_chance(g, 60))
 		     ? g->loops[gen_pick(g, g->nloops)].iv : "n";
 	op = gen_draw_ew(g, F_CMP, G_SCALAR, DT_INDEX);
-	gen_snprintf(cond, n, "c%d", g->sh->names++);
+	fmt_snprintf(cond, n, "c%d", g->sh->names++);
 	gen_line(g, "%%%s = %s %%%s, %d : index", cond, op, on, gen_pick(g, 4));
 	++g->sh->ops;
 }
@@ -241,7 +241,7 @@ gen_if(G *g)
 	gen_close_region(g, &tt, 1, mark);
 	gen_line(g, "}");
 	v = gen_new_value(g, &tt, "r");
-	gen_snprintf(v->name, sizeof v->name, "r%d", r);
+	fmt_snprintf(v->name, sizeof v->name, "r%d", r);
 	gen_count(g, GC_IF);
 	g->sh->ops += 2;
 	write_after_branch_await(g, nfuts);
@@ -272,28 +272,28 @@ gen_for(G *g)
 	if (gen_chance(g, 30))
 		step = 2 + gen_pick(g, 2);
 	if (gen_chance(g, 50)) {
-		gen_snprintf(ub, sizeof ub, "%%n");
+		fmt_snprintf(ub, sizeof ub, "%%n");
 		bound = 4;
 	} else {
 		bound = gen_pick(g, 5);
-		gen_snprintf(ub, sizeof ub, "%d", bound);
+		fmt_snprintf(ub, sizeof ub, "%d", bound);
 	}
 	if (n == 2)
-		gen_snprintf(res, sizeof res, "%%r%d, %%r%db", r, r);
+		fmt_snprintf(res, sizeof res, "%%r%d, %%r%db", r, r);
 	else
-		gen_snprintf(res, sizeof res, "%%r%d", r);
-	gen_snprintf(hdr, sizeof hdr, "%s = for %%i%d = %d to %s step %d iter(%%acc%d = %%%s",
+		fmt_snprintf(res, sizeof res, "%%r%d", r);
+	fmt_snprintf(hdr, sizeof hdr, "%s = for %%i%d = %d to %s step %d iter(%%acc%d = %%%s",
 		 res, k, lb, ub, step, k, tt[0].name);
 	if (n == 2)
-		gen_snprintf(hdr + strlen(hdr), sizeof hdr - strlen(hdr),
+		fmt_snprintf(hdr + strlen(hdr), sizeof hdr - strlen(hdr),
 			 ", %%acc%db = %%%s", k, tt[1].name);
 	gen_line(g, "%s) -> %s {", hdr, gen_types_text(tt, n, s, sizeof s));
 	mark = gen_enter(g);
 	for (int i = 0; i < n; i++) {
 		GV *acc = gen_new_value(g, &tt[i], "acc");
-		gen_snprintf(acc->name, sizeof acc->name, i ? "acc%db" : "acc%d", k);
+		fmt_snprintf(acc->name, sizeof acc->name, i ? "acc%db" : "acc%d", k);
 	}
-	gen_snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv, "i%d", k);
+	fmt_snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv, "i%d", k);
 	g->loops[g->nloops].mark = mark;
 	g->loops[g->nloops++].ub = bound;
 	gen_ops(g, 1 + gen_pick(g, 3));
@@ -302,7 +302,7 @@ gen_for(G *g)
 	gen_line(g, "}");
 	for (int i = 0; i < n; i++) {
 		GV *v = gen_new_value(g, &tt[i], "r");
-		gen_snprintf(v->name, sizeof v->name, i ? "r%db" : "r%d", r);
+		fmt_snprintf(v->name, sizeof v->name, i ? "r%db" : "r%d", r);
 	}
 	gen_count(g, GC_FOR);
 	if (n > 1)
@@ -336,8 +336,8 @@ gen_forall(G *g)
 		 r, k, lb, ub, k, tt.name, gen_ty(&tt, s, sizeof s));
 	mark = gen_enter(g);
 	o = gen_new_value(g, &tt, "o");
-	gen_snprintf(o->name, sizeof o->name, "o%d", k);
-	gen_snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv, "i%d", k);
+	fmt_snprintf(o->name, sizeof o->name, "o%d", k);
+	fmt_snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv, "i%d", k);
 	g->loops[g->nloops].mark = mark;
 	g->loops[g->nloops++].ub = tt.dims[0];
 	g->in_forall = true;
@@ -368,8 +368,8 @@ gen_forall(G *g)
 			sizes[d] = row.dims[d];
 		for (int d = 1; d < tt.rank; d++)
 			strcat(tail, ", 0");
-		gen_snprintf(off, sizeof off, "%%i%d%s", k, tail);
-		gen_snprintf(sz, sizeof sz, "[%s] [%s]", gen_int_list(sizes, tt.rank, a, sizeof a),
+		fmt_snprintf(off, sizeof off, "%%i%d%s", k, tail);
+		fmt_snprintf(sz, sizeof sz, "[%s] [%s]", gen_int_list(sizes, tt.rank, a, sizeof a),
 			 gen_int_list(strides, tt.rank, b, sizeof b));
 	}
 	e = gen_new_value(g, &row, "v");
@@ -383,7 +383,7 @@ gen_forall(G *g)
 	gen_leave(g, mark);
 	gen_line(g, "}");
 	t = gen_new_value(g, &tt, "r");
-	gen_snprintf(t->name, sizeof t->name, "r%d", r);
+	fmt_snprintf(t->name, sizeof t->name, "r%d", r);
 	gen_count(g, GC_FORALL);
 	g->sh->ops += 5;
 }
@@ -404,9 +404,9 @@ gen_while(G *g)
 	k = g->sh->names++;
 	r = g->sh->names++;
 	if (gen_chance(g, 50))
-		gen_snprintf(ub, sizeof ub, "%%n");
+		fmt_snprintf(ub, sizeof ub, "%%n");
 	else
-		gen_snprintf(ub, sizeof ub, "%d", gen_pick(g, 4));
+		fmt_snprintf(ub, sizeof ub, "%d", gen_pick(g, 4));
 	gen_line(g, "%%z%d = const 0 : index", k);
 	gen_line(g, "%%r%d, %%w%d = while iter(%%acc%d = %%%s, %%c%d = %%z%d) "
 		 "-> (%s, index) {", r, r, k, tt.name, k, k,
@@ -415,7 +415,7 @@ gen_while(G *g)
 	if (gen_chance(g, 50)) {
 		char idx[64] = "", an[16];
 		const GV *src = gen_chance(g, 50) ? gen_any_tensor(g, 0) : NULL;
-		gen_snprintf(an, sizeof an, "acc%d", k);
+		fmt_snprintf(an, sizeof an, "acc%d", k);
 		if (!src)
 			src = &tt;
 		for (int d = 0; d < src->rank; d++)
@@ -431,7 +431,7 @@ gen_while(G *g)
 	mark = gen_enter(g);
 	{
 		GV *acc = gen_new_value(g, &tt, "acc");
-		gen_snprintf(acc->name, sizeof acc->name, "acc%d", k);
+		fmt_snprintf(acc->name, sizeof acc->name, "acc%d", k);
 	}
 	gen_ops(g, 1 + gen_pick(g, 3));
 	gen_await_pending(g, g->depth);
@@ -441,7 +441,7 @@ gen_while(G *g)
 	gen_line(g, "}");
 	{
 		GV *v = gen_new_value(g, &tt, "r");
-		gen_snprintf(v->name, sizeof v->name, "r%d", r);
+		fmt_snprintf(v->name, sizeof v->name, "r%d", r);
 	}
 	gen_count(g, GC_WHILE);
 	g->sh->ops += 3;
@@ -516,7 +516,7 @@ gen_async(G *g)
 	g->in_async--;
 	gen_close_region(g, f.res, f.nres, mark);
 	gen_line(g, "}");
-	gen_snprintf(f.name, sizeof f.name, "f%d", k);
+	fmt_snprintf(f.name, sizeof f.name, "f%d", k);
 	f.scope = g->depth;
 	g->futs[g->nfuts++] = f;
 	gen_count(g, GC_ASYNC);
@@ -571,10 +571,10 @@ emit_call(G *g, const Helper *fn, GV *const *args)
 	for (int d = 0; d < res.rank; d++)
 		res.dims[d] = args[0]->dims[d];
 	v = gen_new_value(g, &res, "v");
-	k = gen_snprintf(buf, sizeof buf, "%%%s = call @%s(", v->name, fn->name);
+	k = fmt_snprintf(buf, sizeof buf, "%%%s = call @%s(", v->name, fn->name);
 	for (int i = 0; i < fn->nparams; i++)
-		k += gen_snprintf(buf + k, sizeof buf - (size_t)k, "%%%s, ", args[i]->name);
-	gen_snprintf(buf + k, sizeof buf - (size_t)k, "%%%s)", l ? l->iv : "n");
+		k += fmt_snprintf(buf + k, sizeof buf - (size_t)k, "%%%s, ", args[i]->name);
+	fmt_snprintf(buf + k, sizeof buf - (size_t)k, "%%%s)", l ? l->iv : "n");
 	gen_line(g, "%s", buf);
 	gen_count(g, GC_CALL);
 	if (fn->asserts)
@@ -638,7 +638,7 @@ gen_call(G *g)
 	if (g->sh->started >= MAXFN || g->helper >= 2 || !(a = gen_any_tensor(g, 0)))
 		return;
 	b = gen_chance(g, 50) ? gen_any_tensor(g, 0) : NULL;
-	gen_snprintf(fn.name, sizeof fn.name, "g%d", g->sh->started++);
+	fmt_snprintf(fn.name, sizeof fn.name, "g%d", g->sh->started++);
 	args[0] = a;
 	args[1] = b;
 	fn.params[fn.nparams++] = param_like(g, a);
@@ -657,7 +657,7 @@ gen_call(G *g)
 	h->in_async = g->in_async; /* a callee of a launch does not assert */
 	for (int i = 0; i < fn.nparams; i++) {
 		h->v[h->nv] = fn.params[i];
-		gen_snprintf(h->v[h->nv++].name, sizeof h->v[0].name, "q%d", i);
+		fmt_snprintf(h->v[h->nv++].name, sizeof h->v[0].name, "q%d", i);
 	}
 	gen_ops(h, 1 + gen_pick(g, 3));
 	gen_await_pending(h, 1);
@@ -692,10 +692,10 @@ generate_index(G *g, const GV *c, const GV *tt, int k, char *buf, size_t n)
 	buf[0] = 0;
 	for (int d = 0; d < c->rank; d++) {
 		if (d < tt->rank && tt->dims[d] <= c->dims[d] && gen_chance(g, 60))
-			at += (size_t)gen_snprintf(buf + at, n - at, "%s%%i%d_%d",
+			at += (size_t)fmt_snprintf(buf + at, n - at, "%s%%i%d_%d",
 						   d ? ", " : "", k, d);
 		else
-			at += (size_t)gen_snprintf(buf + at, n - at, "%s%d",
+			at += (size_t)fmt_snprintf(buf + at, n - at, "%s%d",
 						   d ? ", " : "",
 						   gen_pick(g, c->dims[d]));
 	}
@@ -760,13 +760,13 @@ gen_generate(G *g)
 	r = g->sh->names++;
 	ivs[0] = 0;
 	for (int d = 0; d < tt.rank; d++)
-		at += (size_t)gen_snprintf(ivs + at, sizeof ivs - at, "%s%%i%d_%d",
+		at += (size_t)fmt_snprintf(ivs + at, sizeof ivs - at, "%s%%i%d_%d",
 					   d ? ", " : "", k, d);
 	gen_line(g, "%%r%d = generate [%s] : %s {", r, ivs,
 		 gen_ty(&tt, s, sizeof s));
 	mark = gen_enter(g);
 	for (int d = 0; d < tt.rank; d++) {
-		gen_snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv,
+		fmt_snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv,
 			     "i%d_%d", k, d);
 		g->loops[g->nloops].mark = mark;
 		g->loops[g->nloops++].ub = tt.dims[d];
@@ -792,7 +792,7 @@ gen_generate(G *g)
 	gen_leave(g, mark);
 	gen_line(g, "}");
 	c = gen_new_value(g, &tt, "r");
-	gen_snprintf(c->name, sizeof c->name, "r%d", r);
+	fmt_snprintf(c->name, sizeof c->name, "r%d", r);
 	gen_count(g, GC_GENERATE);
 	g->sh->ops += 2;
 	return true;

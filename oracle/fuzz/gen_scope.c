@@ -19,77 +19,6 @@ gen_new(void)
 
 /* ---- text */
 
-/* The decimal text of x into num (at least 12 bytes); its length. */
-static size_t
-int_text(int x, char *num)
-{
-	char t[12];
-	unsigned u = x < 0 ? 0u - (unsigned)x : (unsigned)x;
-	size_t n = 0, k = 0;
-
-	do
-		t[n++] = (char)('0' + u % 10);
-	while ((u /= 10));
-	if (x < 0)
-		num[k++] = '-';
-	while (n)
-		num[k++] = t[--n];
-	return k;
-}
-
-/* The generator's formats are mostly %s, %d and %%: formatted here as
- * fmt_vsnprintf formats them, cut alike at n - 1 bytes, the length
- * uncut returned (anything else goes to fmt_vsnprintf whole).  The
- * general formatter was a fifth of generating a program. */
-static int
-gen_vfmt(char *buf, size_t n, const char *fmt, va_list ap)
-{
-	size_t k = 0;
-	va_list again;
-
-	va_copy(again, ap);
-	for (const char *f = fmt; *f; f++) {
-		const char *s = f;
-		char num[12];
-		size_t len, cut;
-		if (*f != '%') {
-			len = strcspn(f, "%");
-			f += len - 1;
-		} else if (*++f == 's') {
-			s = va_arg(ap, const char *);
-			len = strlen(s);
-		} else if (*f == 'd') {
-			len = int_text(va_arg(ap, int), num);
-			s = num;
-		} else if (*f == '%') {
-			len = 1;
-		} else {
-			k = (size_t)fmt_vsnprintf(buf, n, fmt, again);
-			va_end(again);
-			return (int)k;
-		}
-		cut = k >= n ? 0 : len < n - 1 - k ? len : n - 1 - k;
-		memcpy(buf + k, s, cut);
-		k += len;
-	}
-	if (n)
-		buf[k < n ? k : n - 1] = 0;
-	va_end(again);
-	return (int)k;
-}
-
-int
-gen_snprintf(char *buf, size_t n, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-
-	va_start(ap, fmt);
-	k = gen_vfmt(buf, n, fmt, ap);
-	va_end(ap);
-	return k;
-}
-
 void
 gen_line(G *g, const char *fmt, ...)
 {
@@ -99,14 +28,15 @@ gen_line(G *g, const char *fmt, ...)
 	int k, ind = 2 * (g->depth - g->cfgdepth) + 2;
 
 	va_start(ap, fmt);
-	k = gen_vfmt(buf, sizeof buf, fmt, ap);
+	k = fmt_vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
 	/* a function body's blocks all sit at its indentation (formatted
 	 * once: this is most of the program's text) */
 	for (; ind > 0; ind -= (int)sizeof spaces - 1)
 		str_put(g->out, spaces, (size_t)(ind < (int)sizeof spaces - 1 ?
 					 ind : (int)sizeof spaces - 1));
-	str_put(g->out, buf, k < (int)sizeof buf ? (size_t)k : sizeof buf - 1);
+	str_put(g->out, buf, k < 0 ? 0 : k < (int)sizeof buf ? (size_t)k
+							 : sizeof buf - 1);
 	str_put(g->out, "\n", 1);
 }
 
@@ -153,7 +83,7 @@ gen_ty(const GV *v, char *buf, size_t n)
 			else if (v->dims[d] >= 0 && v->dims[d] < 10)
 				*p++ = (char)('0' + v->dims[d]);
 			else
-				p += gen_snprintf(p, 12, "%d", v->dims[d]);
+				p += fmt_snprintf(p, 12, "%d", v->dims[d]);
 			*p++ = 'x';
 		}
 	}
@@ -215,7 +145,7 @@ name_put(char *buf, size_t n, const char *prefix, int k)
 	while ((k /= 10));
 	ld = (size_t)(d + sizeof d - p);
 	if (lp + ld >= n) { /* (never: names are short) */
-		gen_snprintf(buf, n, "%s%.*s", prefix, (int)ld, p);
+		fmt_snprintf(buf, n, "%s%.*s", prefix, (int)ld, p);
 		return;
 	}
 	memcpy(buf, prefix, lp);
@@ -253,7 +183,7 @@ static GV *
 outer_read(G *g, int i)
 {
 	if (g->in_async && i < g->async_mark)
-		gen_snprintf(g->async_read, sizeof g->async_read, "%s",
+		fmt_snprintf(g->async_read, sizeof g->async_read, "%s",
 			     g->v[i].name);
 	return &g->v[i];
 }
@@ -314,9 +244,9 @@ gen_literal(G *g, DType dt, char *buf, size_t n)
 	int k = dt == DT_I1 ? gen_pick(g, 2) : gen_pick(g, 9) - 4;
 
 	if (dtype_is_float(dt))
-		gen_snprintf(buf, n, "%d.%d", k, gen_pick(g, 2) * 5);
+		fmt_snprintf(buf, n, "%d.%d", k, gen_pick(g, 2) * 5);
 	else
-		gen_snprintf(buf, n, "%d", k);
+		fmt_snprintf(buf, n, "%d", k);
 	return buf;
 }
 
@@ -327,7 +257,7 @@ gen_scalar_operand(G *g, DType dt, int percent, char *buf, size_t n)
 	GV *x = gen_chance(g, percent) ? gen_any_scalar(g, dt) : NULL;
 
 	if (x)
-		gen_snprintf(buf, n, "%%%s", x->name);
+		fmt_snprintf(buf, n, "%%%s", x->name);
 	else
 		gen_literal(g, dt, buf, n);
 	return buf;
@@ -351,7 +281,7 @@ gen_int_list(const int *x, int n, char *buf, size_t size)
 
 	buf[0] = 0;
 	for (int i = 0; i < n; i++)
-		k += gen_snprintf(buf + k, size - (size_t)k, "%s%d", i ? ", " : "", x[i]);
+		k += fmt_snprintf(buf + k, size - (size_t)k, "%s%d", i ? ", " : "", x[i]);
 	return buf;
 }
 

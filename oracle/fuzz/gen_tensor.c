@@ -40,7 +40,7 @@ make_filled(G *g, const GV *t)
 		if (t->dyn >> d & 1) {
 			size_t k = strlen(sizes);
 			gen_line(g, "%%k%d_%d = const %d : index", e, d, t->dims[d]);
-			gen_snprintf(sizes + k, sizeof sizes - k, "%s%%k%d_%d",
+			fmt_snprintf(sizes + k, sizeof sizes - k, "%s%%k%d_%d",
 				 k ? ", " : "(", e, d);
 			++g->sh->ops;
 		}
@@ -107,7 +107,7 @@ gen_elementwise(G *g)
 	if (gen_chance(g, 20))
 		d = gen_find(g, a, NULL);
 	if (d)
-		gen_snprintf(dn, sizeof dn, " into %%%s", d->name);
+		fmt_snprintf(dn, sizeof dn, " into %%%s", d->name);
 	if (gen_chance(g, 25)) {
 		name = gen_draw_ew(g, F_UNARY, G_TENSOR, at.dt);
 		v = gen_new_value(g, &at, "v");
@@ -119,7 +119,7 @@ gen_elementwise(G *g)
 	r = gen_pick(g, 100);
 	b = r < 50 ? gen_find(g, &at, NULL) : NULL;
 	if (b)
-		gen_snprintf(second, sizeof second, "%%%s", b->name);
+		fmt_snprintf(second, sizeof second, "%%%s", b->name);
 	else
 		gen_scalar_operand(g, at.dt, r < 80 ? 100 : 0, second, sizeof second);
 	if (second[0] == '%' && !b)
@@ -262,11 +262,11 @@ slice_offset(G *g, int dim, int size, int stride, char *buf, size_t n)
 	if (g->nloops && gen_chance(g, 40)) {
 		const Loop *l = gen_loop_below(g, room + 1);
 		if (l) {
-			gen_snprintf(buf, n, "%%%s", l->iv);
+			fmt_snprintf(buf, n, "%%%s", l->iv);
 			return;
 		}
 	}
-	gen_snprintf(buf, n, "%d", room > 0 ? gen_pick(g, room + 1) : 0);
+	fmt_snprintf(buf, n, "%d", room > 0 ? gen_pick(g, room + 1) : 0);
 }
 
 /* "[o...] [s...] [t...]" */
@@ -275,11 +275,11 @@ slice_text(char offs[][24], const int *size, const int *stride, int rank,
 	   char *buf, size_t n)
 {
 	char sz[32], st[32];
-	int k = gen_snprintf(buf, n, "[");
+	int k = fmt_snprintf(buf, n, "[");
 
 	for (int d = 0; d < rank; d++)
-		k += gen_snprintf(buf + k, n - (size_t)k, "%s%s", d ? ", " : "", offs[d]);
-	gen_snprintf(buf + k, n - (size_t)k, "] [%s] [%s]", gen_int_list(size, rank, sz, sizeof sz),
+		k += fmt_snprintf(buf + k, n - (size_t)k, "%s%s", d ? ", " : "", offs[d]);
+	fmt_snprintf(buf + k, n - (size_t)k, "] [%s] [%s]", gen_int_list(size, rank, sz, sizeof sz),
 		 gen_int_list(stride, rank, st, sizeof st));
 }
 
@@ -365,11 +365,11 @@ gen_element_index(G *g, const GV *a, char *buf, size_t n)
 		if (l || use_n)
 			gen_count(g, GC_DYN_INDEX);
 		if (l)
-			k += (size_t)gen_snprintf(buf + k, n - k, "%s%%%s", d ? ", " : "", l->iv);
+			k += (size_t)fmt_snprintf(buf + k, n - k, "%s%%%s", d ? ", " : "", l->iv);
 		else if (use_n)
-			k += (size_t)gen_snprintf(buf + k, n - k, "%s%%n", d ? ", " : "");
+			k += (size_t)fmt_snprintf(buf + k, n - k, "%s%%n", d ? ", " : "");
 		else
-			k += (size_t)gen_snprintf(buf + k, n - k, "%s%d", d ? ", " : "",
+			k += (size_t)fmt_snprintf(buf + k, n - k, "%s%d", d ? ", " : "",
 					      gen_pick(g, a->dims[d]));
 	}
 }
