@@ -332,11 +332,12 @@ void
 im_generic(Imp *I, const MOp *op, int depth)
 {
 	Maps m;
-	int nin, nout, which[4], nw, rank = imp_rank_of(I, op, op->restypes[0]);
+	int nin, nout, which[4], nw, rank;
 	const MAttr *it = mop_attr(op, "iterator_types");
 	const char *t;
 
-	ins_outs(I, op, &nin, &nout);
+	ins_outs(I, op, &nin, &nout); /* one result: restypes[0] is there */
+	rank = imp_rank_of(I, op, op->restypes[0]);
 	maps_read(I, op, &m);
 	if (!it || strstr(it->text, "reduction"))
 		return im_generic_red(I, op, &m, depth);
