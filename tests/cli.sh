@@ -17,6 +17,16 @@ usage() {
 	[ ! -s "$out" ] || fail "stdout of $*"
 }
 
+# ---- OpenBLAS is loaded by the first matmul, not by every command
+# (interp/blas_lazy.c): not a library bufdiff links, and a command that
+# multiplies loads it (LD_DEBUG=files lists what the loader opens)
+! ldd "$B" | grep -q openblas || fail "bufdiff links OpenBLAS"
+LD_DEBUG=files "$B" run "$seed" >/dev/null 2>"$tmp/ld" || fail "run $seed"
+! grep -q "libopenblas" "$tmp/ld" || fail "run without a matmul loaded OpenBLAS"
+LD_DEBUG=files "$B" run "$S/cases/ops/matmul-f32.yaml" >/dev/null 2>"$tmp/ld" ||
+	fail "run of a matmul"
+grep -q "libopenblas" "$tmp/ld" || fail "a matmul did not load OpenBLAS"
+
 # ---- fuzz --count, --time, --seed, --strategy
 usage fuzz "--count wants a whole number in 1..1000000000, got '0'" fuzz --strategy one-shot --count 0
 usage fuzz "--count wants a whole number in 1..1000000000, got '-5'" fuzz --strategy one-shot --count -5

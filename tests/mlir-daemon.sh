@@ -69,6 +69,9 @@ wait
 unset BUFDIFF_INPROC_HANG
 same "run after a hang" run "$c" --strategy mlir
 [ "$(daemons)" = "$first" ] || fail "the daemon did not survive: $(daemons)"
+# no server left behind: the hung one was killed, only the warm one serves
+sleep 1.5
+[ "$(pgrep -P "$first" | wc -l)" -le 1 ] || fail "servers left: $(pgrep -P "$first")"
 # the socket removed: the daemon ends (it looks every second)
 rm -rf "$dir"
 for i in 1 2 3 4 5 6 7 8 9 10; do

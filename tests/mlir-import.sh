@@ -73,6 +73,14 @@ printf '%s\n' 'func.func @main(%t: tensor<2xi32>, %c: i1) -> i32 {' \
 	'  %e = tensor.extract %t[%j] : tensor<2xi32>' '  %s = arith.addi %x, %e : i32' \
 	'  return %s : i32' '}' >"$tmp/cf.mlir"
 "$bufdiff" import "$tmp/cf.mlir" --tool "$tool" --seed 3 --out "$tmp/cf.yaml"
+# --max-work bounds the reference run: past it, no expect.outputs, a warning
+"$bufdiff" import "$tmp/cf.mlir" --tool "$tool" --seed 3 --max-work 1 --out "$tmp/mw.yaml" 2>"$tmp/mw.err"
+if ! grep -q "warning: the reference fails on the imported program with these inputs (no expect.outputs): work limit of 1 reached" "$tmp/mw.err" ||
+   grep -q "^expect:" "$tmp/mw.yaml" || ! grep -q "^expect:" "$tmp/cf.yaml"; then
+	echo "FAIL: import --max-work 1:"
+	cat "$tmp/mw.err" "$tmp/mw.yaml"
+	exit 1
+fi
 # (the user's names, and each op's place in cf.mlir)
 for want in '    cond_br %c, ^bb1, ^bb2(%t)  // loc(2:3)' '  ^bb2(%a: tensor<2xi32>):' \
 	'    br ^bb2(%r)  // loc(7:3)' 'source: "'"$tmp/cf.mlir"'"'; do
