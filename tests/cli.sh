@@ -27,6 +27,16 @@ LD_DEBUG=files "$B" run "$S/cases/ops/matmul-f32.yaml" >/dev/null 2>"$tmp/ld" ||
 	fail "run of a matmul"
 grep -q "libopenblas" "$tmp/ld" || fail "a matmul did not load OpenBLAS"
 
+# ---- several cases: each header one line, whatever the file's name
+nl="$tmp/$(printf 'a\nb').yaml"
+cp "$seed" "$nl"
+expect 0 "$B" export "$seed" "$nl"
+[ "$(grep -c '^// -----$' "$out")" = 1 ] || fail "export: not two sections"
+has "// bufdiff export: $tmp/a\nb.yaml"
+expect 0 "$B" print "$seed" "$nl"
+has "// ----- $tmp/a\nb.yaml"
+[ "$(grep -c '^// ----- ' "$out")" = 2 ] || fail "print: not two cases"
+
 # ---- fuzz --count, --time, --seed, --strategy
 usage fuzz "--count wants a whole number in 1..1000000000, got '0'" fuzz --strategy one-shot --count 0
 usage fuzz "--count wants a whole number in 1..1000000000, got '-5'" fuzz --strategy one-shot --count -5

@@ -612,8 +612,8 @@ cmd_print(Opts *o)
 		Case *c = NULL;
 		Diag d;
 		char *s;
-		if (o->a.npaths > 1)
-			printf("// ----- %s\n", path);
+		if (o->a.npaths > 1) /* escaped: one line whatever the name */
+			term_fprintf(stdout, "// ----- %s\n", path);
 		if (case_load(path, CASE_PROGRAM_ONLY, &c, &d)) {
 			fflush(stdout);
 			print_error(path, c, &d);
@@ -779,8 +779,12 @@ cmd_export(Opts *o)
 			b = one;
 			continue;
 		} else {
-			str_printf(&b, "%s// bufdiff export: %s\n",
-				   nsec++ ? "// -----\n" : "", path);
+			/* the path escaped: a newline in a file name must
+			 * not end the comment (and start MLIR) */
+			str_puts(&b, nsec++ ? "// -----\n" : "");
+			str_puts(&b, "// bufdiff export: ");
+			term_escape(&b, path, strlen(path), false);
+			str_puts(&b, "\n");
 			str_put(&b, one.s ? one.s : "", one.len);
 			b.oom |= one.oom;
 		}
