@@ -509,7 +509,8 @@ out_is_dir(const char *out)
 	return n && (out[n - 1] == '/' || (!stat(out, &st) && S_ISDIR(st.st_mode)));
 }
 
-/* DIR/STEM.yaml, or DIR/STEM-N.yaml for section N; false: too long. */
+/* DIR/STEM.yaml, or DIR/STEM-N.yaml for section N (STEM made a safe file
+ * name: safe_file_name); false: too long. */
 static bool
 dir_case_path(char *buf, size_t size, const char *dir, const char *file,
 	      int section)
@@ -517,13 +518,16 @@ dir_case_path(char *buf, size_t size, const char *dir, const char *file,
 	const char *slash = strrchr(file, '/');
 	const char *base = slash ? slash + 1 : file;
 	const char *dot = strrchr(base, '.');
-	int stem = (int)(dot && dot > base ? dot - base : (long)strlen(base));
+	size_t stem = dot && dot > base ? (size_t)(dot - base) : strlen(base);
 	size_t n = strlen(dir);
 	const char *sep = n && dir[n - 1] == '/' ? "" : "/";
-	int w = section ? fmt_snprintf(buf, size, "%s%s%.*s-%d.yaml", dir, sep,
-				       stem, base, section)
-			: fmt_snprintf(buf, size, "%s%s%.*s.yaml", dir, sep, stem,
-				       base);
+	char name[256]; /* the stem as a name that stays in dir */
+	int w;
+
+	safe_file_name(base, stem, name, sizeof name);
+	w = section ? fmt_snprintf(buf, size, "%s%s%s-%d.yaml", dir, sep, name,
+				   section)
+		    : fmt_snprintf(buf, size, "%s%s%s.yaml", dir, sep, name);
 	return w >= 0 && (size_t)w < size;
 }
 
