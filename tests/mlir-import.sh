@@ -51,6 +51,11 @@ printf '%s\n' 'func.func @main(%t: tensor<4xf32>, %i: index) {' \
 expect2 "several FILEs want --out DIR" import "$tmp/nores.mlir" "$tmp/pad.mlir"
 expect2 "$tmp/d/nores.yaml is written already (by $tmp/nores.mlir)" \
 	import "$tmp/nores.mlir" "$tmp/pad.mlir" "$tmp/nores.mlir" --tool "$tool" --out "$tmp/d/"
+# (a stem made a file name that stays in DIR)
+cp "$tmp/nores.mlir" "$tmp/n o\$.mlir"
+"$bufdiff" import "$tmp/n o\$.mlir" --tool "$tool" --out "$tmp/d2/" ||
+	{ echo "FAIL: import of 'n o\$.mlir' --out DIR/"; exit 1; }
+[ -s "$tmp/d2/n_o_.yaml" ] || { echo "FAIL: no d2/n_o_.yaml:"; ls "$tmp/d2"; exit 1; }
 if ! cmp -s "$tmp/nores.yaml" "$tmp/d/nores.yaml" || [ -e "$tmp/d/pad.yaml" ]; then
 	echo "FAIL: import --out DIR/ wrote other cases than one at a time:"
 	ls -l "$tmp/d"
