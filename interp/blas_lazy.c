@@ -76,7 +76,7 @@ load(void)
 	blas.get = (GetFn)(uintptr_t)sym(h, "openblas_get_num_threads");
 }
 
-#define LOADED() (blas.sgemm ? (void)0 : (void)pthread_once(&once, load))
+#define LOADED() ((void)pthread_once(&once, load)) /* an atomic load once done */
 
 void
 cblas_sgemm(OPENBLAS_CONST enum CBLAS_ORDER order,

@@ -1,7 +1,8 @@
 /*
  * inproc_daemon.h: the MLIR worker living across bufdiff commands
  * (BUFDIFF_MLIR_DAEMON=1; docs/external.md "A worker across commands").
- * The daemon's side (in bufdiff-mlir) and the client's (in bufdiff).
+ * The daemon's side (inproc_daemon.c, in bufdiff-mlir) and the client's
+ * (inproc_connect.c, in bufdiff).
  */
 #ifndef BUFDIFF_INPROC_DAEMON_H
 #define BUFDIFF_INPROC_DAEMON_H
