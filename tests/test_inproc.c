@@ -229,14 +229,14 @@ START_TEST(batch_answers_each)
 	for (int i = 0; i < 5; i++)
 		c[i] = call_of(in[i], i == 4 ? 1.5 : 60);
 	ck_assert_int_eq(inproc_batch(c, NULL, 5, pipe1, NULL, r, &k), 0);
-	ck_assert_int_eq(k, 2);
+	ck_assert_int_eq(k, 3); /* the crash is the third's own result */
 	ck_assert_int_eq(r[0].status, TOOL_OK);
 	ck_assert_int_eq(r[1].status, TOOL_EXIT);
 	ck_assert_int_eq(r[1].code, 1);
 	ck_assert_int_eq(r[2].status, TOOL_SIGNAL);
 	ck_assert_int_eq(r[2].code, SIGSEGV);
-	/* the same answers as each program's own call */
-	for (int i = 0; i < 2; i++) {
+	/* the same answers as each program's own call, the crash's too */
+	for (int i = 0; i < 3; i++) {
 		ck_assert_int_eq(inproc_call(&c[i], pipe1, NULL, &one), 0);
 		ck_assert_int_eq(one.status, r[i].status);
 		ck_assert_str_eq(one.out, r[i].out);
@@ -248,7 +248,7 @@ START_TEST(batch_answers_each)
 		tool_result_free(&r[i]);
 	/* the rest in the next request: the hang times out, alone */
 	ck_assert_int_eq(inproc_batch(c + 3, NULL, 2, pipe1, NULL, r + 3, &k), 0);
-	ck_assert_int_eq(k, 1);
+	ck_assert_int_eq(k, 2);
 	ck_assert_int_eq(r[3].status, TOOL_OK);
 	ck_assert_int_eq(r[4].status, TOOL_TIMEOUT);
 	tool_result_free(&r[3]);
@@ -263,6 +263,47 @@ START_TEST(batch_answers_each)
 }
 END_TEST
 
+/* A batch of cases (external_prefill) whose second crashes the server:
+ * the crash is cached as its own call's, so deciding the three after it
+ * asks nothing more (before, the crashing program was asked again alone:
+ * a second crash).  Two requests: the one that ends at the crash, one for
+ * the third. */
+START_TEST(prefill_keeps_crash)
+{
+	const Strategy *s = strategy_parse("mlir");
+	const char *files[] = {"a.yaml", "crash-here.yaml", "c.yaml"};
+	Case *c[3];
+	long calls;
+
+	if (!have_route())
+		return;
+	inproc_end();
+	inproc_set_route(ROUTE_INPROC);
+	external_forget();
+	setenv("BUFDIFF_INPROC_CRASH", "crash-here", 1);
+	for (int i = 0; i < 3; i++)
+		c[i] = load(files[i]);
+	calls = external_stats()->calls;
+	ck_assert_int_eq(external_prefill(NULL, s, c, 3), 3);
+	ck_assert_int_eq(external_stats()->calls - calls, 2);
+	for (int i = 0; i < 3; i++) {
+		Decisions ds = {0};
+		ToolReport t = {0};
+		Diag err;
+		int rc = external_decide(NULL, s, c[i], &ds, &t, &err);
+		ck_assert_int_eq(rc, i == 1);
+		if (i == 1)
+			ck_assert_ptr_nonnull(strstr(t.status, "signal 11"));
+		mem_free(t.decisions);
+		decisions_free(&ds);
+		case_free(c[i]);
+	}
+	ck_assert_int_eq(external_stats()->calls - calls, 2);
+	unsetenv("BUFDIFF_INPROC_CRASH");
+	inproc_end();
+}
+END_TEST
+
 static Suite *
 inproc_suite(void)
 {
@@ -272,6 +313,7 @@ inproc_suite(void)
 	tcase_add_test(tc, routes);
 	tcase_add_test(tc, same_answer);
 	tcase_add_test(tc, crash_then_fresh_worker);
+	tcase_add_test(tc, prefill_keeps_crash);
 	tcase_add_test(tc, hang_then_fresh_worker);
 	tcase_add_test(tc, batch_answers_each);
 	suite_add_tcase(s, tc);

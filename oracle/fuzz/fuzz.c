@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <cblas.h>
 #include <jansson.h>
 
+#include "blas.h"
 #include "escape.h"
 #include "fuzz.h"
 #include "cases.h"
@@ -642,31 +642,18 @@ stats_tick(const FuzzOpts *o, const FuzzStats *st, double *last)
 /* OpenBLAS's threads for the campaign's matmuls: the generator's tensors
  * have at most 8 elements a dim, where a second thread only spins (16%
  * of a campaign's CPU was OpenBLAS's threads waiting): one thread, this
- * worker's, until the campaign ends (then the process's setting again,
- * *saved: no environment variable, a big matmul elsewhere keeps its
- * threads). */
-static void
-blas_threads(int *saved, bool restore)
-{
-	if (!restore) {
-		*saved = openblas_get_num_threads();
-		if (*saved > 1)
-			openblas_set_num_threads(1);
-	} else if (*saved > 1) {
-		openblas_set_num_threads(*saved);
-	}
-}
-
+ * worker's, until the campaign ends (blas_lazy.c: not loaded for it, a
+ * big matmul after it gets the cores again). */
 static int fuzz_loop(const FuzzOpts *o, FuzzStats *st);
 
 int
 fuzz_run(const FuzzOpts *o, FuzzStats *st)
 {
-	int blas, rc;
+	int rc;
 
-	blas_threads(&blas, false);
+	blas_threads_cap(1);
 	rc = fuzz_loop(o, st);
-	blas_threads(&blas, true);
+	blas_threads_cap(0);
 	return rc;
 }
 

@@ -1148,9 +1148,12 @@ out:
 
 /* In-process, a batch is the programs' own calls in one request
  * (inproc_batch): each answer (or failure) is cached as its own call's,
- * and a program the server died on or that ran out of time is left to
- * its own call (the rest go on in the next request).  0 done; 1 when the
- * route is not in-process (the batch of nested modules then). */
+ * a program the server died on or that ran out of time too (its own
+ * call would say the same: before, asking it again cost a second crash,
+ * ~0.1 s of CPU in MLIR's runaway recursions); a program the request
+ * ended before for another reason (the worker lost) is left to its own
+ * call.  The rest go on in the next request.  0 done; 1 when the route
+ * is not in-process (the batch of nested modules then). */
 static int
 ask_inproc(const ExternalOpts *o, const Strategy *s, char **in,
 	   const char **labels, int n)
@@ -1173,8 +1176,11 @@ ask_inproc(const ExternalOpts *o, const Strategy *s, char **in,
 		c[i] = (ToolCall){cmd, in[i], strlen(in[i]), opts(o)->timeout, 0};
 	for (int done = 0; cmd && c && r && done < n;) {
 		int k;
+		bool ended; /* on a failure of the last answered: no r[] after */
 		rc = inproc_batch(c + done, labels + done, n - done, pipe,
 				  opts(o)->workdir, r + done, &k);
+		ended = k > 0 && r[done + k - 1].status != TOOL_OK &&
+			r[done + k - 1].status != TOOL_EXIT;
 		for (int i = done; i < done + k; i++) { /* also when rc < 0 */
 			stats.seconds += r[i].seconds;
 			remember_result(o, s, in[i], &r[i]);
@@ -1185,7 +1191,7 @@ ask_inproc(const ExternalOpts *o, const Strategy *s, char **in,
 		stats.batched += n - done;
 		stats.calls++; /* one request */
 		done += k;
-		if (done < n) {
+		if (done < n && !ended) {
 			bool stop = r[done].status == TOOL_INTERRUPTED;
 			stats.seconds += r[done].seconds;
 			tool_result_free(&r[done]);

@@ -472,10 +472,15 @@ send_request(const char *magic, const char *pipeline, const char *dir,
 }
 
 /* The next answer as the worker gave it, or why none (st: the request
- * could not be sent): fills r. */
-static void
+ * could not be sent): fills r.  True when r is the program's own, as
+ * its own call would end: an answer, the server dying on it ("BDMX"),
+ * its time running out while it was served; false when the worker was
+ * lost before it or bufdiff was interrupted. */
+static bool
 recv_answer(int st, double deadline, ToolResult *r, Str *out, Str *err)
 {
+	bool sent = !st;
+
 	Ans a;
 	int ws;
 
@@ -491,7 +496,7 @@ recv_answer(int st, double deadline, ToolResult *r, Str *out, Str *err)
 		r->status = TOOL_SIGNAL;
 		r->code = a.status;
 		drain_err(err);
-		return;
+		return true;
 	}
 	if (!st && memcmp(a.magic, "BDMA", 4))
 		st = TOOL_SIGNAL;
@@ -509,12 +514,12 @@ recv_answer(int st, double deadline, ToolResult *r, Str *out, Str *err)
 		r->status = TOOL_OOM;
 		r->over_err = a.nout <= (uint64_t)r->out_cap;
 		worker_kill(NULL);
-		return;
+		return true;
 	}
 	if (!st) {
 		r->status = a.status ? TOOL_EXIT : TOOL_OK;
 		r->code = a.status;
-		return;
+		return true;
 	}
 	r->status = st;
 	if (st == TOOL_INTERRUPTED)
@@ -527,6 +532,7 @@ recv_answer(int st, double deadline, ToolResult *r, Str *out, Str *err)
 		else /* it exited: mlir-opt's exit status */
 			r->status = TOOL_EXIT, r->code = WEXITSTATUS(ws);
 	}
+	return sent && st == TOOL_TIMEOUT;
 }
 
 /* r as a call of c fills it, before its answer. */
@@ -673,8 +679,8 @@ inproc_batch(const ToolCall *c, const char *const *labels, int n,
 		result_init(&c[i], &r[i]);
 		/* each program has the time of its own call, from the
 		 * answer before it */
-		recv_answer(sent ? 0 : TOOL_SIGNAL, start + c[i].timeout, &r[i],
-			    &out, &err);
+		bool own = recv_answer(sent ? 0 : TOOL_SIGNAL,
+				       start + c[i].timeout, &r[i], &out, &err);
 		if (!i && module_broken(&r[0])) {
 			str_free(&out);
 			str_free(&err);
@@ -686,8 +692,13 @@ inproc_batch(const ToolCall *c, const char *const *labels, int n,
 		if ((rc = result_finish(&c[i], &r[i], &out, &err, start)))
 			break;
 		start = tool_now();
-		if (r[i].status != TOOL_OK && r[i].status != TOOL_EXIT)
-			break; /* the request ends there */
+		if (r[i].status != TOOL_OK && r[i].status != TOOL_EXIT) {
+			/* the request ends there; a crash on the program
+			 * or its time out is what its own call would say
+			 * (asking it again would crash or wait again) */
+			*answered += own;
+			break;
+		}
 		++*answered;
 	}
 	stop_tool(0);

@@ -162,11 +162,15 @@ int inproc_call(const ToolCall *c, const char *pipeline, const char *dir,
 /* The calls c[0..n) (the same pipeline and dir, each its own timeout)
  * in one request: each answered as inproc_call would answer it alone,
  * into r[i], in order, and kept (--keep-tool-io) under labels[i] (NULL:
- * the last tool_keep_label).  *answered: how many in a row got an answer (exit
- * 0 or 1); when fewer than n, r[*answered] says why that one has none
- * (TOOL_SIGNAL: the server died on it; TOOL_TIMEOUT, TOOL_INTERRUPTED,
- * TOOL_OOM) and the rest were not asked.  0, 1 when the route cannot run
- * (as inproc_call), -1 out of memory (r[*answered] not filled). */
+ * the last tool_keep_label).  *answered: how many in a row have their own
+ * call's result: an answer (exit 0 or 1), or, ending the request, the
+ * server dying on the program (TOOL_SIGNAL), its time running out
+ * (TOOL_TIMEOUT) or its answer over the caps (TOOL_OOM).  When the
+ * request ended before program *answered for another reason (the worker
+ * lost before it: TOOL_SIGNAL; TOOL_INTERRUPTED), r[*answered] says
+ * which.  The programs after the one it ended on were not asked.  0, 1
+ * when the route cannot run (as inproc_call), -1 out of memory
+ * (r[*answered] not filled). */
 int inproc_batch(const ToolCall *c, const char *const *labels, int n,
 		 const char *pipeline, const char *dir, ToolResult *r,
 		 int *answered);
