@@ -88,7 +88,8 @@ measure(const Strategy *s, const GenOpts *g, long count, int r, Cfg *c)
 	c->x = (NativeBatchStats){x->batches - x0.batches,
 				  x->batched - x0.batched,
 				  x->answered - x0.answered, x->taken - x0.taken,
-				  x->alone - x0.alone};
+				  x->alone - x0.alone, x->halved - x0.halved,
+				  x->hung - x0.hung};
 	fuzz_stats_free(&st);
 	*native_batch_tune() = today;
 }

@@ -171,7 +171,7 @@ has "native outputs (mlir-opt-22, One-Shot Bufferize; launches late (each launch
 has "    differs at element 0: reference 2, native 6"
 grep -q "mlir-runner-22 -O0 " "$out" || fail "no -O0 for the coroutines"
 # (quick code generation in a native run's command, not in a lit test's)
-grep -q -- "-entry-point-result=void --regalloc=fast --optimize-regalloc=false --enable-misched=false --enable-post-misched=false --disable-lsr -shared-libs=" "$out" ||
+grep -q -- "-entry-point-result=void --regalloc=fast --optimize-regalloc=false --enable-misched=false --enable-post-misched=false --disable-lsr --fast-isel -shared-libs=" "$out" ||
 	fail "no quick code generation in the command"
 grep -q -- "--regalloc" up.mlir && fail "quick code generation in upstream's RUN line"
 expect 1 "$B" native --allow-exec "$a" --out async.mlir

@@ -924,6 +924,8 @@ fuzz_command(const FuzzOpts *o, const char *html)
 	 * tool's session, stops the reduction it is in (the smallest case so
 	 * far is the repro) and prints its summary */
 	rc = fuzz_run(o, &st);
+	if (o->cfg && o->cfg->confirm)
+		native_batch_stats_report();
 	if (st.interrupted)
 		fprintf(stderr, "bufdiff fuzz: interrupted (%s) after %ld "
 			"programs\n", stop_signal_name(stop_signal()),

@@ -191,9 +191,5 @@ check_confirm_prefill(const RunConfig *cfg, char *const *paths, int n,
 		for (int j = 0; j < m; j++)
 			case_free(cs[j]);
 	}
-	if (getenv("BUFDIFF_NATIVE_STATS")) { /* (docs/native.md, Batches) */
-		const NativeBatchStats *x = native_batch_stats();
-		fprintf(stderr, "native batches: %ld, programs in them %ld, "
-			"answered there %ld\n", x->batches, x->batched, x->answered);
-	}
+	native_batch_stats_report();
 }

@@ -354,8 +354,14 @@ typedef struct NativeBatchStats {
 				  * aborted where only that matters) */
 	long taken;              /* native_run answered from a batch */
 	long alone;              /* ... and run alone (its own processes) */
+	long halved;             /* compiles that crashed, tried in halves */
+	long hung;               /* compiles past their limit */
 } NativeBatchStats;
 NativeBatchStats *native_batch_stats(void);
+/* With BUFDIFF_NATIVE_STATS set: "native batches: B, programs in them P,
+ * answered there A, compiles halved H, past their limit T" on stderr
+ * (check and fuzz end). */
+void native_batch_stats_report(void);
 /* How native runs are made (bench_native sets them to compare; the
  * defaults otherwise): programs a batch at most; whether a batch whose
  * tool is mlir-opt-N itself bufferizes and lowers in one mlir-opt-N (one

@@ -448,12 +448,13 @@ put_compile(Str *cmd, const NativeOpts *o, const char *input, bool split,
  * spends most of a native run's CPU there (mlir-runner's -O flags set
  * only the passes on LLVM IR; its code generation stays at the default
  * level).  The fast register allocator, no machine schedulers, no loop
- * strength reduction: 10-20% less CPU a batch, the same outputs (the
+ * strength reduction, FastISel where it can: 10-20% less CPU a batch,
+ * then ~20% less again in the runner, the same outputs (the
  * program's memory is the same; a miscompile by bufferization is in the
  * IR before LLVM).  Not in a lit test's RUN line (NativeOpts.lit). */
 static const char quick_codegen[] =
 	"--regalloc=fast --optimize-regalloc=false --enable-misched=false "
-	"--enable-post-misched=false --disable-lsr";
+	"--enable-post-misched=false --disable-lsr --fast-isel";
 
 /* mlir-runner-N running function `entry` with the runtime libraries. */
 static int

@@ -28,6 +28,7 @@
  */
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -56,6 +57,18 @@ static struct {
 } memo;
 
 static NativeBatchStats stats;
+
+void
+native_batch_stats_report(void)
+{
+	const NativeBatchStats *x = &stats;
+
+	if (getenv("BUFDIFF_NATIVE_STATS")) /* (docs/native.md, Batches) */
+		fprintf(stderr, "native batches: %ld, programs in them %ld, "
+			"answered there %ld, compiles halved %ld, past their "
+			"limit %ld\n", x->batches, x->batched, x->answered,
+			x->halved, x->hung);
+}
 
 NativeBatchStats *
 native_batch_stats(void)
@@ -583,7 +596,16 @@ split_runs(const char *out, const char *err, const Item *it, int n)
 	}
 }
 
-/* One batch it[0..n) of one command: compile, flatten, run. */
+/* One batch it[0..n) of one command: compile, flatten, run.  A compile
+ * that dies of a signal (MLIR crashed on one chunk; its output is lost)
+ * is tried again in halves, down to batches of two: a crash on one
+ * program of 64 costs ~12 compiles, not 64 programs run alone with
+ * three processes each (0.5-0.9 s apiece: 34 s of CPU for a fuzz batch
+ * of 64).  A time-out is not halved (each half would wait again); the
+ * compile's limit is the batch's size (5 s + 0.25 s a program, at most
+ * the call's): a crashing mlir-opt can hang in its crash handler (a
+ * backtrace taken in a signal handler deadlocks when the crash was in
+ * malloc), and the programs then run alone under their own limits. */
 static void
 run_batch(Item *it, int n)
 {
@@ -600,15 +622,28 @@ run_batch(Item *it, int n)
 			str_printf(&in, "\n%s\n", marker);
 		str_puts(&in, it[k].src);
 	}
-	/* (a child that crashes prints LLVM's stack dump: unsymbolized, it
-	 * costs no llvm-symbolizer; that program runs alone again anyway) */
+	/* (a child or the compile that crashes prints LLVM's stack dump:
+	 * unsymbolized, it costs no llvm-symbolizer, which took the whole
+	 * time limit on a deep recursion's frames; that program runs alone
+	 * again anyway) */
+	str_puts(&compile, "export LLVM_DISABLE_SYMBOLIZATION=1; "); /* a pipe */
 	str_puts(&run, "LLVM_DISABLE_SYMBOLIZATION=1 ");
 	if (in.oom || native_batch_commands(o, entry_name, &compile, &run, &d))
 		goto out;
 	stats.batches++;
 	stats.batched += n;
-	if (tool_run(compile.s, in.s, in.len, timeout, &r) ||
-	    (r.status != TOOL_OK && r.status != TOOL_EXIT) || !r.out)
+	if (tool_run(compile.s, in.s, in.len,
+		     5 + 0.25 * n < timeout ? 5 + 0.25 * n : timeout, &r))
+		goto out;
+	if (r.status == TOOL_TIMEOUT)
+		stats.hung++;
+	if (r.status == TOOL_SIGNAL && n > 2) {
+		stats.halved++;
+		run_batch(it, n / 2);
+		run_batch(it + n / 2, n - n / 2);
+		goto out;
+	}
+	if ((r.status != TOOL_OK && r.status != TOOL_EXIT) || !r.out)
 		goto out;
 	if (flatten(r.out, it, n, &flat))
 		goto out;
