@@ -135,6 +135,8 @@ typedef struct Exec {
 	/* async (async.c) */
 	Launch **launches;    /* every launch of the run, in launch order */
 	int nlaunches, caplaunches;
+	Reg *lfiles[8];    /* launch register files done with, zeroed */
+	int nlfiles;
 	Launch **pend;        /* the launches not done, in launch order (and
 			       * done ones not dropped yet: pend_done) */
 	int npend, cappend, pend_done;

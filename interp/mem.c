@@ -120,7 +120,14 @@ advise(uintptr_t lo, uintptr_t hi)
 static void
 advise_new(void *p, size_t n)
 {
-	uintptr_t top = (uintptr_t)sbrk(0);
+	uintptr_t top;
+
+	/* inside what is advised already (most blocks): nothing new.  A
+	 * heap trimmed below it and grown again is advised when it grows
+	 * past it (the advice is a hint: only faults are at stake) */
+	if ((uintptr_t)p >= base && (uintptr_t)p + n <= advised)
+		return;
+	top = (uintptr_t)sbrk(0);
 
 	if (top < advised) /* trimmed: advise it again when it grows */
 		advised = top;
