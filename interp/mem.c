@@ -122,10 +122,10 @@ advise_new(void *p, size_t n)
 {
 	uintptr_t top;
 
-	/* inside what is advised already (most blocks): nothing new.  A
-	 * heap trimmed below it and grown again is advised when it grows
+	/* a small block below the advised top (most blocks): nothing new.
+	 * A heap trimmed below it and grown again is advised when it grows
 	 * past it (the advice is a hint: only faults are at stake) */
-	if ((uintptr_t)p >= base && (uintptr_t)p + n <= advised)
+	if (n < HUGE_MIN && (uintptr_t)p + n <= advised)
 		return;
 	top = (uintptr_t)sbrk(0);
 
