@@ -18,26 +18,6 @@ reg_assign(Reg *dst, const Reg *src)
 		dst->view.base = &dst->s;
 }
 
-View
-scalar_view(Reg *r, DType dt)
-{
-	View v = {0};
-
-	v.base = &r->s;
-	v.dt = dt;
-	return v;
-}
-
-/* The register's view with a live base pointer. */
-View
-tview(Exec *X, const Reg *r)
-{
-	View v = r->view;
-
-	v.base = buf_data(X, r->buf);
-	return v;
-}
-
 void
 lit_store(const Operand *o, DType dt, Reg *r)
 {
