@@ -235,6 +235,46 @@ mem_free(void *p)
 	free(p);
 }
 
+/*
+ * A block kept for reuse (a cache of its owner's) counts as freed
+ * (mem_held, mem_live_blocks) and counts again, through the same limit
+ * and test knob as mem_alloc, when it is reused: the figures and the
+ * failures are those of a fresh block.  Not under AddressSanitizer,
+ * which should see such a block freed (mem_park says false: free it).
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define PARK 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PARK 0
+#endif
+#endif
+#ifndef PARK
+#define PARK 1
+#endif
+
+bool
+mem_park(void *p)
+{
+	if (!PARK || !p)
+		return false;
+	live_blocks--;
+	held -= (int64_t)malloc_usable_size(p);
+	return true;
+}
+
+void *
+mem_unpark(void *p, size_t n)
+{
+	if (!within(n, 0))
+		return NULL;
+	live_blocks++;
+	held += (int64_t)malloc_usable_size(p);
+	if (held > peak)
+		peak = held;
+	return p;
+}
+
 char *
 mem_strdup(const char *s)
 {
@@ -261,26 +301,11 @@ arena_new(void)
 	return mem_calloc(1, sizeof(Arena));
 }
 
-/*
- * Freed chunks of CHUNK_SIZE are kept for the next arena (at most
+/* Freed chunks of CHUNK_SIZE are kept for the next arena (at most
  * CHUNK_KEEP of them): a fuzz campaign makes and frees about ten arenas a
  * program, and freeing a 64 KiB block makes glibc consolidate its fast
- * bins (malloc_consolidate) each time.  A kept chunk is counted as freed
- * (mem_held, mem_live_blocks) and counted again, through the same limit
- * and test knob as mem_alloc, when it is reused: the figures and the
- * failures are those of a fresh block.  Not under AddressSanitizer, which
- * should see an arena's memory freed.
- */
-#if defined(__SANITIZE_ADDRESS__)
-#define CHUNK_KEEP 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CHUNK_KEEP 0
-#endif
-#endif
-#ifndef CHUNK_KEEP
-#define CHUNK_KEEP 32
-#endif
+ * bins (malloc_consolidate) each time. */
+enum { CHUNK_KEEP = 32 };
 
 static ArenaChunk *kept;
 static int nkept;
@@ -289,28 +314,21 @@ static ArenaChunk *
 chunk_reuse(void)
 {
 	ArenaChunk *c = kept;
-	size_t n = malloc_usable_size(c);
 
-	if (!within(sizeof *c + CHUNK_SIZE, 0)) /* as mem_alloc asks */
+	if (!mem_unpark(c, sizeof *c + CHUNK_SIZE))
 		return NULL;
 	kept = c->next;
 	nkept--;
-	live_blocks++;
-	held += (int64_t)n;
-	if (held > peak)
-		peak = held;
 	return c;
 }
 
 static void
 chunk_free(ArenaChunk *c)
 {
-	if (c->cap != CHUNK_SIZE || nkept >= CHUNK_KEEP) {
+	if (c->cap != CHUNK_SIZE || nkept >= CHUNK_KEEP || !mem_park(c)) {
 		mem_free(c);
 		return;
 	}
-	live_blocks--;
-	held -= (int64_t)malloc_usable_size(c);
 	c->next = kept;
 	kept = c;
 	nkept++;
