@@ -260,7 +260,14 @@ reg(Frame *F, const Value *v)
 	return &F->regs[v->id];
 }
 
-void reg_assign(Reg *dst, const Reg *src);
+static inline void
+reg_assign(Reg *dst, const Reg *src)
+{
+	*dst = *src;
+	if (dst->buf < 0)
+		dst->view.base = &dst->s;
+}
+
 /* (inline: a View is 152 bytes, built in place where it is used) */
 static inline View
 scalar_view(Reg *r, DType dt)

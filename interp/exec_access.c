@@ -11,14 +11,6 @@
 /* ---- registers */
 
 void
-reg_assign(Reg *dst, const Reg *src)
-{
-	*dst = *src;
-	if (dst->buf < 0)
-		dst->view.base = &dst->s;
-}
-
-void
 lit_store(const Operand *o, DType dt, Reg *r)
 {
 	memset(&r->s, 0, sizeof r->s);
