@@ -1762,22 +1762,23 @@ os_init(OS *S, const Program *p, Decisions *ds, unsigned breaks)
 	if (!(S->a = arena_new()))
 		return -1;
 	carried_find(p, S->a, &S->car);
-	S->reads = mem_calloc((size_t)n, sizeof *S->reads);
-	S->rtail = mem_calloc((size_t)n, sizeof *S->rtail);
-	S->kids = mem_calloc((size_t)n, sizeof *S->kids);
-	S->rend = mem_calloc((size_t)n, sizeof *S->rend);
-	S->up = mem_calloc((size_t)n, sizeof *S->up);
-	S->next = mem_calloc((size_t)n, sizeof *S->next);
-	S->maxend = mem_calloc((size_t)n, sizeof *S->maxend);
-	S->ro = mem_calloc((size_t)n, sizeof *S->ro);
-	S->written = mem_calloc((size_t)n, sizeof *S->written);
-	S->param = mem_calloc((size_t)n, sizeof *S->param);
-	S->awaitend = mem_alloc((size_t)(p->nops + 1) * sizeof *S->awaitend);
-	S->awaits = mem_calloc((size_t)(p->nops + 1), sizeof *S->awaits);
-	S->viewof = mem_alloc((size_t)n * sizeof *S->viewof);
-	S->asyncw = mem_alloc((size_t)n * sizeof *S->asyncw);
-	S->asyncws = mem_calloc((size_t)n, sizeof *S->asyncws);
-	S->cfgws = mem_calloc((size_t)n, sizeof *S->cfgws);
+	/* (in the arena: one block each, freed with it, zeroed) */
+	S->reads = arena_alloc(S->a, (size_t)n * sizeof *S->reads);
+	S->rtail = arena_alloc(S->a, (size_t)n * sizeof *S->rtail);
+	S->kids = arena_alloc(S->a, (size_t)n * sizeof *S->kids);
+	S->rend = arena_alloc(S->a, (size_t)n * sizeof *S->rend);
+	S->up = arena_alloc(S->a, (size_t)n * sizeof *S->up);
+	S->next = arena_alloc(S->a, (size_t)n * sizeof *S->next);
+	S->maxend = arena_alloc(S->a, (size_t)n * sizeof *S->maxend);
+	S->ro = arena_alloc(S->a, (size_t)n * sizeof *S->ro);
+	S->written = arena_alloc(S->a, (size_t)n * sizeof *S->written);
+	S->param = arena_alloc(S->a, (size_t)n * sizeof *S->param);
+	S->awaitend = arena_alloc(S->a, (size_t)(p->nops + 1) * sizeof *S->awaitend);
+	S->awaits = arena_alloc(S->a, (size_t)(p->nops + 1) * sizeof *S->awaits);
+	S->viewof = arena_alloc(S->a, (size_t)n * sizeof *S->viewof);
+	S->asyncw = arena_alloc(S->a, (size_t)n * sizeof *S->asyncw);
+	S->asyncws = arena_alloc(S->a, (size_t)n * sizeof *S->asyncws);
+	S->cfgws = arena_alloc(S->a, (size_t)n * sizeof *S->cfgws);
 	if (!S->reads || !S->rtail || !S->kids || !S->rend || !S->up || !S->next ||
 	    !S->maxend || !S->ro || !S->written || !S->param || !S->awaitend ||
 	    !S->awaits || !S->viewof || !S->asyncw || !S->asyncws || !S->cfgws)
@@ -1801,22 +1802,6 @@ static void
 os_free(OS *S)
 {
 	arena_free(S->a);
-	mem_free(S->reads);
-	mem_free(S->rtail);
-	mem_free(S->kids);
-	mem_free(S->rend);
-	mem_free(S->up);
-	mem_free(S->next);
-	mem_free(S->maxend);
-	mem_free(S->ro);
-	mem_free(S->written);
-	mem_free(S->param);
-	mem_free(S->awaitend);
-	mem_free(S->awaits);
-	mem_free(S->viewof);
-	mem_free(S->asyncw);
-	mem_free(S->asyncws);
-	mem_free(S->cfgws);
 }
 
 /* Does branch t pass x once, and use it nowhere else (x dies there)? */

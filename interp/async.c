@@ -404,6 +404,19 @@ results_freed_early(Exec *X, Launch *L)
 	}
 }
 
+/* A launch's register file, done with: zeroed and kept for the run's
+ * next launch (they all have nregs + 1), or freed. */
+static void
+file_done(Exec *X, Reg *r)
+{
+	if (X->nlfiles == (int)(sizeof X->lfiles / sizeof *X->lfiles)) {
+		mem_free(r);
+		return;
+	}
+	memset(r, 0, ((size_t)X->bp->nregs + 1) * sizeof *r);
+	X->lfiles[X->nlfiles++] = r;
+}
+
 static void
 run_launch(Exec *X, Launch *L)
 {
@@ -423,7 +436,7 @@ run_launch(Exec *X, Launch *L)
 	L->state = DONE;
 	X->pend_done++;
 	unpin(X, L);
-	mem_free(L->regs);
+	file_done(X, L->regs);
 	L->regs = NULL;
 }
 
@@ -450,7 +463,8 @@ launch_start(Exec *X, Frame *F, const BInst *in)
 	L->fut->refs = 1; /* the register it is launched into */
 	L->fut->regs = arena_alloc(X->arena, (size_t)(L->fut->n + 1) * sizeof(Reg));
 	L->pins = arena_alloc(X->arena, (size_t)(n + 1) * sizeof *L->pins);
-	L->regs = mem_calloc((size_t)X->bp->nregs + 1, sizeof(Reg));
+	L->regs = X->nlfiles ? X->lfiles[--X->nlfiles]
+			     : mem_calloc((size_t)X->bp->nregs + 1, sizeof(Reg));
 	if (!L->regs)
 		longjmp(X->oom, 1);
 	VEC_PUSH(X->arena, X->launches, X->nlaunches, X->caplaunches, L);
@@ -782,6 +796,8 @@ launches_free(Exec *X)
 {
 	for (int i = 0; i < X->nlaunches; i++)
 		mem_free(X->launches[i]->regs);
+	while (X->nlfiles)
+		mem_free(X->lfiles[--X->nlfiles]);
 	X->nlaunches = 0;
 	X->npend = 0;
 }

@@ -135,6 +135,8 @@ typedef struct Exec {
 	/* async (async.c) */
 	Launch **launches;    /* every launch of the run, in launch order */
 	int nlaunches, caplaunches;
+	Reg *lfiles[8];    /* launch register files done with, zeroed */
+	int nlfiles;
 	Launch **pend;        /* the launches not done, in launch order (and
 			       * done ones not dropped yet: pend_done) */
 	int npend, cappend, pend_done;
@@ -258,9 +260,34 @@ reg(Frame *F, const Value *v)
 	return &F->regs[v->id];
 }
 
-void reg_assign(Reg *dst, const Reg *src);
-View scalar_view(Reg *r, DType dt);
-View tview(Exec *X, const Reg *r);
+static inline void
+reg_assign(Reg *dst, const Reg *src)
+{
+	*dst = *src;
+	if (dst->buf < 0)
+		dst->view.base = &dst->s;
+}
+
+/* (inline: a View is 152 bytes, built in place where it is used) */
+static inline View
+scalar_view(Reg *r, DType dt)
+{
+	View v = {0};
+
+	v.base = &r->s;
+	v.dt = dt;
+	return v;
+}
+
+/* The register's view with a live base pointer. */
+static inline View
+tview(Exec *X, const Reg *r)
+{
+	View v = r->view;
+
+	v.base = buf_data(X, r->buf);
+	return v;
+}
 void lit_store(const Operand *o, DType dt, Reg *r);
 int64_t scalar_int(const Reg *r, DType dt);
 int64_t int_operand(Frame *F, const Operand *o);

@@ -11,34 +11,6 @@
 /* ---- registers */
 
 void
-reg_assign(Reg *dst, const Reg *src)
-{
-	*dst = *src;
-	if (dst->buf < 0)
-		dst->view.base = &dst->s;
-}
-
-View
-scalar_view(Reg *r, DType dt)
-{
-	View v = {0};
-
-	v.base = &r->s;
-	v.dt = dt;
-	return v;
-}
-
-/* The register's view with a live base pointer. */
-View
-tview(Exec *X, const Reg *r)
-{
-	View v = r->view;
-
-	v.base = buf_data(X, r->buf);
-	return v;
-}
-
-void
 lit_store(const Operand *o, DType dt, Reg *r)
 {
 	memset(&r->s, 0, sizeof r->s);

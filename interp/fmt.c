@@ -234,6 +234,33 @@ format(Out *o, const char *fmt, va_list ap0)
 		if (!*pct)
 			break;
 		fmt = pct + 1;
+		/* the plain %s, %d and %% (most of them): no spec to parse */
+		if (*fmt == 's') {
+			const char *str = va_arg(ap, const char *);
+			if (!str)
+				str = "(null)";
+			put(o, str, strlen(str));
+			fmt++;
+			continue;
+		}
+		if (*fmt == 'd') {
+			int v = va_arg(ap, int);
+			char b[16], *e = b + sizeof b, *p = e;
+			unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+			do
+				*--p = (char)('0' + u % 10);
+			while ((u /= 10));
+			if (v < 0)
+				*--p = '-';
+			put(o, p, (size_t)(e - p));
+			fmt++;
+			continue;
+		}
+		if (*fmt == '%') {
+			put(o, "%", 1);
+			fmt++;
+			continue;
+		}
 		if (!parse_spec(&fmt, &sp, &ap)) {
 			ok = false;
 			break;

@@ -88,6 +88,11 @@ int64_t mem_peak(void);                  /* ... at most, since mem_peak_reset */
 void mem_peak_reset(void);
 /* Was the last failed allocation refused by the limit (not by malloc)? */
 bool mem_refused(void);
+/* A block kept for reuse by its owner counts as freed: mem_park (false:
+ * not kept, free it: under AddressSanitizer), and again when reused:
+ * mem_unpark (NULL when the limit refuses n bytes; p stays parked). */
+bool mem_park(void *p);
+void *mem_unpark(void *p, size_t n);
 /* The heap's settings (mem.c says why; main calls it first): kept
  * rather than trimmed, blocks under mmap_threshold from the heap (0:
  * glibc's 128 KiB), huge pages advised for the heap and large blocks. */

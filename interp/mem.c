@@ -120,7 +120,14 @@ advise(uintptr_t lo, uintptr_t hi)
 static void
 advise_new(void *p, size_t n)
 {
-	uintptr_t top = (uintptr_t)sbrk(0);
+	uintptr_t top;
+
+	/* a small block below the advised top (most blocks): nothing new.
+	 * A heap trimmed below it and grown again is advised when it grows
+	 * past it (the advice is a hint: only faults are at stake) */
+	if (n < HUGE_MIN && (uintptr_t)p + n <= advised)
+		return;
+	top = (uintptr_t)sbrk(0);
 
 	if (top < advised) /* trimmed: advise it again when it grows */
 		advised = top;
@@ -190,6 +197,8 @@ mem_alloc(size_t n)
 	return p;
 }
 
+enum { CALLOC_SMALL = 1024 }; /* glibc's tcache holds blocks up to 1032 */
+
 void *
 mem_calloc(size_t n, size_t size)
 {
@@ -199,7 +208,15 @@ mem_calloc(size_t n, size_t size)
 	size = size ? size : 1;
 	if (n > SIZE_MAX / size || !within(n * size, 0))
 		return NULL;
-	p = count(calloc(n, size), 0);
+	/* a small block through malloc, zeroed here: glibc's calloc skips
+	 * the per-thread cache (tcache) malloc takes small blocks from (a
+	 * fuzz campaign callocs about a hundred a program) */
+	if (n * size > CALLOC_SMALL) {
+		p = count(calloc(n, size), 0);
+	} else if ((p = count(malloc(n * size), 0))) {
+		/* (after count: gcc turns a malloc then memset into calloc) */
+		memset(p, 0, n * size);
+	}
 	if (p)
 		live_blocks++;
 	return p;
@@ -228,6 +245,46 @@ mem_free(void *p)
 	free(p);
 }
 
+/*
+ * A block kept for reuse (a cache of its owner's) counts as freed
+ * (mem_held, mem_live_blocks) and counts again, through the same limit
+ * and test knob as mem_alloc, when it is reused: the figures and the
+ * failures are those of a fresh block.  Not under AddressSanitizer,
+ * which should see such a block freed (mem_park says false: free it).
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define PARK 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PARK 0
+#endif
+#endif
+#ifndef PARK
+#define PARK 1
+#endif
+
+bool
+mem_park(void *p)
+{
+	if (!PARK || !p)
+		return false;
+	live_blocks--;
+	held -= (int64_t)malloc_usable_size(p);
+	return true;
+}
+
+void *
+mem_unpark(void *p, size_t n)
+{
+	if (!within(n, 0))
+		return NULL;
+	live_blocks++;
+	held += (int64_t)malloc_usable_size(p);
+	if (held > peak)
+		peak = held;
+	return p;
+}
+
 char *
 mem_strdup(const char *s)
 {
@@ -254,10 +311,44 @@ arena_new(void)
 	return mem_calloc(1, sizeof(Arena));
 }
 
+/* Freed chunks of CHUNK_SIZE are kept for the next arena (at most
+ * CHUNK_KEEP of them): a fuzz campaign makes and frees about ten arenas a
+ * program, and freeing a 64 KiB block makes glibc consolidate its fast
+ * bins (malloc_consolidate) each time. */
+enum { CHUNK_KEEP = 32 };
+
+static ArenaChunk *kept;
+static int nkept;
+
+static ArenaChunk *
+chunk_reuse(void)
+{
+	ArenaChunk *c = kept;
+
+	if (!mem_unpark(c, sizeof *c + CHUNK_SIZE))
+		return NULL;
+	kept = c->next;
+	nkept--;
+	return c;
+}
+
+static void
+chunk_free(ArenaChunk *c)
+{
+	if (c->cap != CHUNK_SIZE || nkept >= CHUNK_KEEP || !mem_park(c)) {
+		mem_free(c);
+		return;
+	}
+	c->next = kept;
+	kept = c;
+	nkept++;
+}
+
 static ArenaChunk *
 chunk_new(size_t cap)
 {
-	ArenaChunk *c = mem_alloc(sizeof *c + cap);
+	ArenaChunk *c = cap == CHUNK_SIZE && kept ? chunk_reuse()
+						   : mem_alloc(sizeof *c + cap);
 
 	if (!c)
 		return NULL;
@@ -354,7 +445,7 @@ arena_free(Arena *a)
 		return;
 	for (c = a->head; c; c = next) {
 		next = c->next;
-		mem_free(c);
+		chunk_free(c);
 	}
 	mem_free(a);
 }

@@ -1,6 +1,7 @@
 /* test_alloc.c: fail the Nth allocation of load + verify + reference run
  * (and of the JSON report), for n = 0.. until the run succeeds; every
- * failure must be a clean "out of memory" and leave no block behind. */
+ * failure must be a clean "out of memory" and leave no block behind.
+ * And blocks kept for reuse (mem_park) count as a fresh block's. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -131,6 +132,58 @@ START_TEST(json_under_oom)
 }
 END_TEST
 
+/* A kept (parked) block counts as freed and, reused, as a fresh one: an
+ * arena freed and made again holds what it held, leaves no block, and
+ * its reused chunk fails as mem_alloc would (the knob and the limit). */
+START_TEST(parked_blocks_count_as_fresh)
+{
+	long start = mem_live_blocks();
+	int64_t held = mem_held(), h1, h2;
+	Arena *a = arena_new();
+	void *p;
+
+	ck_assert_ptr_nonnull(arena_alloc(a, 100));
+	h1 = mem_held();
+	arena_free(a);
+	ck_assert_int_eq(mem_live_blocks(), start);
+	ck_assert_int_eq(mem_held(), held);
+	a = arena_new();
+	ck_assert_ptr_nonnull(arena_alloc(a, 100));
+	h2 = mem_held();
+	ck_assert_int_eq(h2, h1);
+	ck_assert_int_eq(mem_live_blocks(), start + 2); /* arena, chunk */
+	arena_free(a);
+	/* the second request (the chunk) fails, reused or not */
+	a = arena_new();
+	mem_fail_after(0);
+	p = arena_alloc(a, 100);
+	mem_fail_after(-1);
+	ck_assert_ptr_null(p);
+	arena_free(a);
+	/* the limit applies to a reused chunk too */
+	a = arena_new();
+	mem_limit(mem_held() + 1024);
+	p = arena_alloc(a, 100);
+	mem_limit(0);
+	ck_assert_ptr_null(p);
+	ck_assert(mem_refused());
+	arena_free(a);
+	ck_assert_int_eq(mem_live_blocks(), start);
+	ck_assert_int_eq(mem_held(), held);
+	/* a parked block: freed for the figures, counted again when taken */
+	p = mem_alloc(5000);
+	h1 = mem_held();
+	if (mem_park(p)) { /* (not under AddressSanitizer) */
+		ck_assert_int_eq(mem_live_blocks(), start);
+		ck_assert_int_eq(mem_held(), held);
+		ck_assert_ptr_eq(mem_unpark(p, 5000), p);
+		ck_assert_int_eq(mem_held(), h1);
+	}
+	mem_free(p);
+	ck_assert_int_eq(mem_live_blocks(), start);
+}
+END_TEST
+
 static Suite *
 alloc_suite(void)
 {
@@ -140,6 +193,7 @@ alloc_suite(void)
 	tcase_add_test(t, case_passes);
 	tcase_add_test(t, load_and_run_under_oom);
 	tcase_add_test(t, json_under_oom);
+	tcase_add_test(t, parked_blocks_count_as_fresh);
 	suite_add_tcase(s, t);
 	return s;
 }

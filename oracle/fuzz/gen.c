@@ -186,7 +186,7 @@ gen_case_parts(uint64_t seed, const GenOpts *o, const char *strategy,
 	emit_workdir(&yaml, strategy_parse(strategy), NULL);
 	str_free(&prog);
 	str_free(&sh.helpers);
-	mem_free(g);
+	gen_free(g);
 	if (!(gc->yaml = str_take(&yaml)))
 		return -1;
 	gc->prog_line = 4; /* after case:, about: and program: | */

@@ -87,6 +87,7 @@ typedef struct G {
 /* A G of zeroes but for v (not read above nv: 24 KB not cleared for
  * every program and helper); NULL out of memory. */
 G *gen_new(void);
+void gen_free(G *g); /* NULL ok */
 
 
 /* The target profile's flag (GenTarget; false without a profile): a

@@ -674,7 +674,7 @@ gen_call(G *g)
 	str_printf(&g->sh->helpers, "    return %%%s\n  }\n",
 		   yield_of(h, &fn.params[0], 0));
 	str_free(&body);
-	mem_free(h);
+	gen_free(h);
 	g->sh->fns[g->sh->nfns++] = fn;
 	emit_call(g, &fn, args);
 }

@@ -7,14 +7,33 @@
 
 #include "gen_impl.h"
 
+/* A G is tens of KB: the ones freed are kept for the next programs (a
+ * block that big, allocated and freed a few times a program, made glibc
+ * consolidate its fast bins each time). */
+static G *kept[4];
+static int nkept;
+
 G *
 gen_new(void)
 {
-	G *g = mem_alloc(sizeof *g);
+	G *g;
 
+	if (!nkept)
+		g = mem_alloc(sizeof *g);
+	else if ((g = mem_unpark(kept[nkept - 1], sizeof *g)))
+		nkept--;
 	if (g)
 		memset(g, 0, offsetof(G, v));
 	return g;
+}
+
+void
+gen_free(G *g)
+{
+	if (g && nkept < (int)(sizeof kept / sizeof *kept) && mem_park(g))
+		kept[nkept++] = g;
+	else
+		mem_free(g);
 }
 
 /* ---- text */
