@@ -58,7 +58,7 @@ gemm(int n)
 
 START_TEST(threads_match_the_work)
 {
-	int st, base = tasks(), wide = cores() > 64 ? 64 : cores();
+	int st, base = tasks(), n = cores();
 	pid_t pid;
 
 	unsetenv("GOTO_NUM_THREADS");
@@ -81,8 +81,9 @@ START_TEST(threads_match_the_work)
 	ck_assert_ptr_null(getenv("OPENBLAS_NUM_THREADS")); /* ours only */
 	gemm(96); /* 884,736 flops: OpenBLAS would thread it; capped */
 	ck_assert_int_eq(openblas_get_num_threads(), 1);
-	blas_threads_cap(0);
-	ck_assert_int_eq(openblas_get_num_threads(), wide);
+	blas_threads_cap(0); /* the cores (OpenBLAS may bound them) */
+	ck_assert(n == 1 || openblas_get_num_threads() > 1);
+	ck_assert_int_le(openblas_get_num_threads(), n);
 	gemm(96);
 	blas_threads_cap(1);
 	ck_assert_int_eq(openblas_get_num_threads(), 1);

@@ -480,7 +480,6 @@ static bool
 recv_answer(int st, double deadline, ToolResult *r, Str *out, Str *err)
 {
 	bool sent = !st;
-
 	Ans a;
 	int ws;
 
