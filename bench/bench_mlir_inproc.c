@@ -84,7 +84,7 @@ empty_call(const Strategy *s)
 	if (!(cmd = str_take(&b)))
 		return 0;
 	if (inproc_wanted(s->arg)) {
-		if (inproc_call(&(ToolCall){cmd, "module {}\n", 10, 60, 0},
+		if (inproc_call(&(ToolCall){cmd, "module {}\n", 10, 60, 0, false},
 				"builtin.module(one-shot-bufferize{bufferize-"
 				"function-boundaries test-analysis-only})",
 				NULL, &t))
@@ -401,7 +401,7 @@ batch_call(const char *cmd, const char *text, ToolStatus *st)
 {
 	pid_t w0;
 	double c0 = cpu_all(&w0);
-	ToolCall c = {cmd, text, strlen(text), 60, 0};
+	ToolCall c = {cmd, text, strlen(text), 60, 0, true}; /* (process: as bufdiff runs it) */
 	ToolResult r;
 	int rc = inproc_route() == ROUTE_INPROC ?
 		 inproc_call(&c, BATCH_PIPE, NULL, &r) : tool_call(&c, &r);

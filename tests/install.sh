@@ -22,6 +22,8 @@ if [ -e "$BUILD/bufdiff_mlir.so" ]; then
 	[ -f "$t/p/lib/bufdiff/bufdiff_mlir.so" ] || fail "not installed: lib/bufdiff/bufdiff_mlir.so"
 	[ -x "$t/p/lib/bufdiff/bufdiff-mlir" ] || fail "not installed: lib/bufdiff/bufdiff-mlir"
 fi
+# the unwinder preloaded into Debian's LLVM tools (docs/external.md)
+[ -f "$t/p/lib/bufdiff/bufdiff_unwind.so" ] || fail "not installed: lib/bufdiff/bufdiff_unwind.so"
 # every relative link of the installed pages resolves in the install
 python3 - "$D" <<'PY' || exit 1
 import os, re, sys

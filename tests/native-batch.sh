@@ -58,9 +58,10 @@ cmp -s "$out" fuzz-batch.json || { diff fuzz-batch.json "$out" | head -20; fail 
 # 1000033's program: SIGSEGV, a runaway recursion) is tried in halves:
 # the two programs of the half without it are answered in their batch,
 # the crash and its neighbour run alone; the same JSON as each alone.
-# (Where the stack runs out varies from run to run; when it is inside
-# malloc, LLVM's crash handler deadlocks taking its stack trace, and the
-# compile ends at its limit instead: then all four run alone.)
+# (Where the stack runs out varies from run to run; when it was inside
+# malloc, LLVM's crash handler deadlocked taking its stack trace, in about
+# one run in four, and the compile ended at its limit: the unwinder
+# preloaded into mlir-opt, bufdiff_unwind.so, prevents that.)
 fz2() {
 	"$B" fuzz --strategy mlir:mlir-opt-22 --confirm --count 4 \
 		--seed 1000030 --mix slices,matmul,loops,branches,calls,forall,cfg,generate \
@@ -75,7 +76,7 @@ PY
 }
 BUFDIFF_NATIVE_STATS=1 fz2
 cp "$out" halved.json
-grep -Eq '^native batches: .*, compiles halved 1, past their limit 0$|, compiles halved [01], past their limit 1$' "$err" ||
+grep -q '^native batches: .*, compiles halved 1, past their limit 0$' "$err" ||
 	fail "the crashing compile was not halved: $(grep '^native batches' "$err")"
 fz2 --tool-batch 1
 cmp -s "$out" halved.json || { diff halved.json "$out" | head -20; fail "fuzz: halved and alone differ"; }

@@ -90,7 +90,7 @@ answer(MlirRoute r, const char *file)
 	external_command(NULL, s, &cmd);
 	c1 = str_take(&cmd);
 	if (r == ROUTE_INPROC)
-		rc = inproc_call(&(ToolCall){c1, in, strlen(in), 60, 0},
+		rc = inproc_call(&(ToolCall){c1, in, strlen(in), 60, 0, false},
 				 "builtin.module(one-shot-bufferize{bufferize-"
 				 "function-boundaries test-analysis-only "
 				 "allow-return-allocs-from-loops})", NULL, &res);
@@ -203,7 +203,7 @@ static const char pipe1[] = "builtin.module(one-shot-bufferize{bufferize-"
 static ToolCall
 call_of(const char *in, double timeout)
 {
-	return (ToolCall){"mlir-opt-22", in, strlen(in), timeout, 0};
+	return (ToolCall){"mlir-opt-22", in, strlen(in), timeout, 0, false};
 }
 
 START_TEST(batch_answers_each)

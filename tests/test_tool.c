@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -56,7 +57,7 @@ static void
 run(const char *cmd, const char *in, size_t nin, double timeout,
     ToolResult *r)
 {
-	call(&(ToolCall){cmd, in, nin, timeout, 0}, r);
+	call(&(ToolCall){cmd, in, nin, timeout, 0, false}, r);
 }
 
 static const char *
@@ -135,6 +136,68 @@ START_TEST(crash)
 	run("kill -ABRT $$", NULL, 0, 5, &r);
 	ck_assert_str_eq(status(&r), "killed by signal 6 (SIGABRT)");
 	tool_result_free(&r);
+}
+END_TEST
+
+/* An LLVM tool's call (ToolCall.llvm) runs with bufdiff_unwind.so
+ * preloaded, ahead of a preload of the caller's: in the tool's own
+ * process its constructor has loaded libgcc_s's unwinder (an LLVM crash
+ * handler's backtrace() then needs no dlopen, no malloc).  Another
+ * tool's environment is untouched. */
+START_TEST(llvm_tool_preloads_unwinder)
+{
+	const char *cmd = "grep -c -e bufdiff_unwind -e libgcc_s /proc/self/maps; "
+			  "echo \"$LD_PRELOAD\"";
+	const char *u = tool_unwind_preload();
+	char want[4096];
+	ToolResult r;
+
+	ck_assert_ptr_nonnull(u); /* built beside bufdiff */
+	call(&(ToolCall){cmd, NULL, 0, 10, 0, true}, &r);
+	ck_assert_int_eq(r.status, TOOL_OK);
+	ck_assert_int_ge(atoi(r.out), 2); /* both mapped */
+	snprintf(want, sizeof want, "\n%s\n", u);
+	ck_assert_ptr_nonnull(strstr(r.out, want));
+	tool_result_free(&r);
+	setenv("LD_PRELOAD", "libc.so.6", 1); /* the caller's stays, after */
+	call(&(ToolCall){cmd, NULL, 0, 10, 0, true}, &r);
+	snprintf(want, sizeof want, "\n%s libc.so.6\n", u);
+	ck_assert_ptr_nonnull(strstr(r.out, want));
+	tool_result_free(&r);
+	unsetenv("LD_PRELOAD");
+	call(&(ToolCall){cmd, NULL, 0, 10, 0, false}, &r);
+	ck_assert_str_eq(r.out, "0\n\n"); /* nothing preloaded */
+	tool_result_free(&r);
+	setenv("BUFDIFF_UNWIND_PRELOAD", "", 1); /* none wanted */
+	ck_assert_ptr_null(tool_unwind_preload());
+	call(&(ToolCall){cmd, NULL, 0, 10, 0, true}, &r);
+	ck_assert_str_eq(r.out, "0\n\n");
+	tool_result_free(&r);
+	unsetenv("BUFDIFF_UNWIND_PRELOAD");
+}
+END_TEST
+
+/* Debian's mlir-opt-N is the tool the preload is for; any mlir-opt can
+ * batch native runs. */
+START_TEST(mlir_opt_named)
+{
+	ck_assert(tool_is_debian_mlir_opt(NULL));
+	ck_assert(tool_is_debian_mlir_opt("mlir-opt-19"));
+	ck_assert(tool_is_debian_mlir_opt(" mlir-opt-22 --x"));
+	ck_assert(tool_is_debian_mlir_opt("/usr/bin/mlir-opt-16"));
+	ck_assert(tool_is_debian_mlir_opt("/usr/lib/llvm-22/bin/mlir-opt-22"));
+	ck_assert(!tool_is_debian_mlir_opt("mlir-opt"));
+	ck_assert(!tool_is_debian_mlir_opt("/home/u/llvm/build/bin/mlir-opt-22"));
+	ck_assert(!tool_is_debian_mlir_opt("mlir-opt-22x"));
+	ck_assert(!tool_is_debian_mlir_opt("mlir-opt-"));
+	ck_assert(!tool_is_debian_mlir_opt("sh tests/tools/mlir-opt-as.sh 22"));
+	ck_assert(tool_is_mlir_opt(NULL));
+	ck_assert(tool_is_mlir_opt("mlir-opt-19"));
+	ck_assert(tool_is_mlir_opt("/usr/bin/mlir-opt-22 --foo"));
+	ck_assert(tool_is_mlir_opt("mlir-opt"));
+	ck_assert(!tool_is_mlir_opt("my-opt"));
+	ck_assert(!tool_is_mlir_opt("sh tests/tools/mlir-fake.sh"));
+	ck_assert(!tool_is_mlir_opt("mlir-op"));
 }
 END_TEST
 
@@ -487,6 +550,8 @@ tool_suite(void)
 	tcase_add_test(tc, stderr_apart);
 	tcase_add_test(tc, exit_codes);
 	tcase_add_test(tc, crash);
+	tcase_add_test(tc, llvm_tool_preloads_unwinder);
+	tcase_add_test(tc, mlir_opt_named);
 	tcase_add_test(tc, timeout_kills_the_group);
 	tcase_add_test(tc, straggler_killed_when_tool_ends);
 	tcase_add_test(tc, never_reads_stdin);

@@ -63,12 +63,15 @@ static int
 run_tool(const ExternalOpts *o, const Strategy *s, const char *cmd,
 	 bool batch, const char *in, double timeout, ToolResult *r)
 {
-	ToolCall c = {cmd, in, strlen(in), timeout, 0};
+	bool mlir = s->kind == STRAT_MLIR || s->kind == STRAT_NATIVE ||
+		    s->kind == STRAT_PIPELINE;
+	/* (Debian's mlir-opt as a process: its unwinder preloaded) */
+	ToolCall c = {cmd, in, strlen(in), timeout, 0,
+		      mlir && tool_is_debian_mlir_opt(s->arg)};
 	char *pipe = NULL;
 	int rc = 1;
 
-	if ((s->kind == STRAT_MLIR || s->kind == STRAT_NATIVE ||
-	     s->kind == STRAT_PIPELINE) && inproc_wanted(s->arg) &&
+	if (mlir && inproc_wanted(s->arg) &&
 	    (pipe = pass_pipeline(o, s, batch)))
 		rc = inproc_call(&c, pipe, opts(o)->workdir, r);
 	mem_free(pipe);
@@ -82,7 +85,7 @@ int
 external_run(const char *cmd, const char *in, int nprogs, double timeout,
 	     ToolResult *r)
 {
-	ToolCall c = {cmd, in, strlen(in), timeout, 0};
+	ToolCall c = {cmd, in, strlen(in), timeout, 0, false};
 
 	if (nprogs > 1)
 		stats.batched += nprogs;
@@ -1173,7 +1176,8 @@ ask_inproc(const ExternalOpts *o, const Strategy *s, char **in,
 	c = mem_calloc((size_t)n, sizeof *c);
 	r = mem_calloc((size_t)n, sizeof *r);
 	for (int i = 0; cmd && c && i < n; i++)
-		c[i] = (ToolCall){cmd, in[i], strlen(in[i]), opts(o)->timeout, 0};
+		c[i] = (ToolCall){cmd, in[i], strlen(in[i]), opts(o)->timeout,
+				  0, false};
 	for (int done = 0; cmd && c && r && done < n;) {
 		int k;
 		bool ended; /* on a failure of the last answered: no r[] after */

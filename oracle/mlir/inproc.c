@@ -111,32 +111,18 @@ static const char *
 module_path(void)
 {
 	static char path[PATH_MAX];
-	static int found; /* 0 not looked, 1 found, -1 none */
+	static const char *found;
+	static bool looked;
 	const char *e = getenv("BUFDIFF_MLIR_MODULE");
-	char exe[PATH_MAX];
-	ssize_t n;
 
 	if (e && *e)
 		return access(e, R_OK) ? NULL : e;
-	if (found)
-		return found > 0 ? path : NULL;
-	found = -1;
-	if (!*BUFDIFF_MLIR_MODULE)
-		return NULL;
-	if (!access(BUFDIFF_MLIR_MODULE, R_OK)) {
-		fmt_snprintf(path, sizeof path, "%s", BUFDIFF_MLIR_MODULE);
-		found = 1;
-	} else if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) > 0) {
-		exe[n] = 0;
-		char *slash = strrchr(exe, '/');
-		if (slash)
-			*slash = 0;
-		fmt_snprintf(path, sizeof path, "%s/../%s", exe,
-			     BUFDIFF_MLIR_INSTALLED);
-		if (!access(path, R_OK))
-			found = 1;
+	if (!looked) {
+		looked = true;
+		found = lib_path(BUFDIFF_MLIR_MODULE, BUFDIFF_MLIR_INSTALLED,
+				 R_OK, path, sizeof path);
 	}
-	return found > 0 ? path : NULL;
+	return found;
 }
 
 /* The worker executable (inproc_worker.c): BUFDIFF_MLIR_WORKER in the

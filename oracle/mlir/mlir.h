@@ -85,6 +85,8 @@ typedef struct ToolCall {
 	double timeout;         /* seconds (> 0) */
 	size_t out_cap;         /* stdout's bytes; 0: TOOL_OUT_CAP (stderr's:
 				 * the smaller of it and TOOL_ERR_CAP) */
+	bool llvm;              /* Debian's mlir-opt-N / mlir-runner-N: LLVM's
+				 * unwinder preloaded (tool_unwind_preload) */
 } ToolCall;
 
 /*
@@ -106,6 +108,23 @@ typedef struct ToolCall {
  * its children that appear during a call for the tool's.
  */
 int tool_call(const ToolCall *c, ToolResult *r);
+/* The unwinder that ToolCall.llvm preloads (oracle/mlir/unwind_preload.c,
+ * so that an LLVM tool's crash handler cannot deadlock in malloc):
+ * BUFDIFF_UNWIND_PRELOAD in the environment ("": none), the build
+ * tree's, or the installed one; NULL when none is there. */
+const char *tool_unwind_preload(void);
+/* Whether tool (a strategy's TOOL, NULL: the default mlir-opt-N) is an
+ * mlir-opt: its command's first word named mlir-opt*. */
+bool tool_is_mlir_opt(const char *tool);
+/* ... and Debian's: mlir-opt-N by name, or under /usr/bin/ or
+ * /usr/lib/llvm-N/ (not one built elsewhere, maybe with a sanitizer whose
+ * runtime must come first: no preload for it). */
+bool tool_is_debian_mlir_opt(const char *tool);
+/* A file of bufdiff's own: built when readable (mode: access's), else
+ * installed (relative to the parent of bufdiff's directory: its copy in
+ * path[0..n)); NULL when neither is, or built is "" (not built). */
+const char *lib_path(const char *built, const char *installed, int mode,
+		     char *path, size_t n);
 /* tool_call with the default output cap. */
 int tool_run(const char *cmd, const char *in, size_t nin, double timeout,
 	     ToolResult *r);

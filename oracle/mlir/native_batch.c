@@ -611,6 +611,7 @@ run_batch(Item *it, int n)
 {
 	const NativeOpts *o = it[0].o;
 	double timeout = o->timeout > 0 ? o->timeout : 60;
+	bool llvm = tool_is_debian_mlir_opt(o->tool); /* (tool.c) */
 	Str in = {0}, compile = {0}, run = {0}, flat = {0};
 	ToolResult r = {0}, x = {0};
 	Diag d;
@@ -632,8 +633,9 @@ run_batch(Item *it, int n)
 		goto out;
 	stats.batches++;
 	stats.batched += n;
-	if (tool_run(compile.s, in.s, in.len,
-		     5 + 0.25 * n < timeout ? 5 + 0.25 * n : timeout, &r))
+	if (tool_call(&(ToolCall){compile.s, in.s, in.len,
+				  5 + 0.25 * n < timeout ? 5 + 0.25 * n : timeout,
+				  0, llvm}, &r))
 		goto out;
 	if (r.status == TOOL_TIMEOUT)
 		stats.hung++;
@@ -647,7 +649,8 @@ run_batch(Item *it, int n)
 		goto out;
 	if (flatten(r.out, it, n, &flat))
 		goto out;
-	if (tool_run(run.s, flat.s, flat.len, timeout, &x) || !x.out)
+	if (tool_call(&(ToolCall){run.s, flat.s, flat.len, timeout, 0, llvm},
+		      &x) || !x.out)
 		goto out;
 	/* (a runner that failed at the end: the lines before it still
 	 * say how each child ended) */
@@ -665,16 +668,7 @@ out:
 static bool
 batchable(const NativeOpts *o)
 {
-	const char *t = o->tool, *sp, *sl;
-
-	if (!o->v || o->v->version < 19)
-		return false;
-	if (!t)
-		return true;
-	sp = t + strcspn(t, " \t");
-	for (sl = sp; sl > t && sl[-1] != '/'; sl--)
-		;
-	return sp - sl >= 8 && !strncmp(sl, "mlir-opt", 8);
+	return o->v && o->v->version >= 19 && tool_is_mlir_opt(o->tool);
 }
 
 int

@@ -16,6 +16,7 @@
 #define _GNU_SOURCE /* POSIX_SPAWN_SETSID (glibc >= 2.26) */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -29,6 +30,11 @@
 #include "stop.h"
 
 extern char **environ;
+
+#ifndef BUFDIFF_UNWIND
+#define BUFDIFF_UNWIND ""
+#endif
+#define UNWIND_INSTALLED "lib/bufdiff/bufdiff_unwind.so"
 
 enum { TOOL_CHUNK = 64 * 1024, TOOL_PIPE = 1 << 20 };
 
@@ -64,6 +70,89 @@ set_nonblock(int fd)
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 }
 
+const char *
+tool_unwind_preload(void)
+{
+	static char path[PATH_MAX];
+	static const char *found;
+	static bool looked;
+	const char *e = getenv("BUFDIFF_UNWIND_PRELOAD");
+
+	if (e)
+		return *e && !access(e, R_OK) ? e : NULL;
+	if (!looked) {
+		looked = true;
+		found = lib_path(BUFDIFF_UNWIND, UNWIND_INSTALLED, R_OK, path,
+				 sizeof path);
+	}
+	return found;
+}
+
+bool
+tool_is_mlir_opt(const char *t)
+{
+	const char *sp, *sl;
+
+	if (!t)
+		return true;
+	t += strspn(t, " \t");
+	sp = t + strcspn(t, " \t");
+	for (sl = sp; sl > t && sl[-1] != '/'; sl--)
+		;
+	return sp - sl >= 8 && !strncmp(sl, "mlir-opt", 8);
+}
+
+bool
+tool_is_debian_mlir_opt(const char *t)
+{
+	const char *w, *sp, *sl;
+	size_t digits;
+
+	if (!t)
+		return true;
+	w = t + strspn(t, " \t");
+	sp = w + strcspn(w, " \t");
+	for (sl = sp; sl > w && sl[-1] != '/'; sl--)
+		;
+	if (sl > w && strncmp(w, "/usr/bin/", 9) && strncmp(w, "/usr/lib/llvm-", 14))
+		return false;
+	if (sp - sl < 10 || strncmp(sl, "mlir-opt-", 9))
+		return false;
+	digits = strspn(sl + 9, "0123456789");
+	return digits > 0 && sl + 9 + digits == sp;
+}
+
+/* The environment of an LLVM tool: ours, with the unwinder first in
+ * LD_PRELOAD (a path without blanks: the loader splits there); NULL out
+ * of memory or when there is nothing to preload (then ours). */
+static char **
+llvm_environ(char **hold)
+{
+	const char *u = tool_unwind_preload(), *old = getenv("LD_PRELOAD");
+	size_t n = 0, k = 0;
+	char **env;
+	Str b = {0};
+
+	if (!u || strpbrk(u, " \t:"))
+		return NULL;
+	while (environ[n])
+		n++;
+	if (!(env = mem_calloc(n + 2, sizeof *env)))
+		return NULL;
+	str_printf(&b, "LD_PRELOAD=%s%s%s", u, old && *old ? " " : "",
+		   old ? old : "");
+	if (!(*hold = str_take(&b))) {
+		mem_free(env);
+		return NULL;
+	}
+	env[k++] = *hold;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "LD_PRELOAD=", 11))
+			env[k++] = environ[i];
+	env[k] = NULL;
+	return env;
+}
+
 /* posix_spawn (vfork-like in glibc: cheap in a big, ASan'ed process): the
  * child gets the pipes on 0-2, a new session (so its session, its process
  * group and its pid are one number, and no terminal signal reaches it),
@@ -71,7 +160,7 @@ set_nonblock(int fd)
  * its default.  0 or an errno value. */
 static int
 tool_spawn(const char *cmd, const int fds[3], const sigset_t *mask,
-	   pid_t *pid)
+	   char **env, pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
@@ -98,7 +187,8 @@ tool_spawn(const char *cmd, const int fds[3], const sigset_t *mask,
 					      POSIX_SPAWN_SETSIGMASK |
 					      POSIX_SPAWN_SETSIGDEF);
 	if (!rc)
-		rc = posix_spawn(pid, "/bin/sh", &fa, &at, argv, environ);
+		rc = posix_spawn(pid, "/bin/sh", &fa, &at, argv,
+				 env ? env : environ);
 	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
 	return rc;
@@ -318,7 +408,7 @@ run_finish(Run1 *t, Session *ss, ToolResult *r)
 /* Make the pipes and start the tool: 0, or an errno value (everything
  * closed). */
 static int
-run_start(Run1 *t, const char *cmd, const sigset_t *mask)
+run_start(Run1 *t, const char *cmd, char **env, const sigset_t *mask)
 {
 	int pi[2] = {-1, -1}, po[2] = {-1, -1}, pe[2] = {-1, -1}, rc = 0;
 
@@ -326,7 +416,7 @@ run_start(Run1 *t, const char *cmd, const sigset_t *mask)
 	    pipe_cloexec(pe) < 0)
 		rc = errno;
 	if (!rc)
-		rc = tool_spawn(cmd, (int[3]){pi[0], po[1], pe[1]}, mask,
+		rc = tool_spawn(cmd, (int[3]){pi[0], po[1], pe[1]}, mask, env,
 				&t->pid);
 	close_fd(&pi[0]);
 	close_fd(&po[1]);
@@ -412,8 +502,11 @@ tool_call(const ToolCall *c, ToolResult *r)
 		r->status = TOOL_INTERRUPTED;
 		r->code = stop_signal();
 	} else {
+		char *hold = NULL, **env = c->llvm ? llvm_environ(&hold) : NULL;
 		session_begin(&ss);
-		rc = run_start(&t, c->cmd, &old);
+		rc = run_start(&t, c->cmd, env, &old);
+		mem_free(env);
+		mem_free(hold);
 		if (rc) {
 			r->status = TOOL_SPAWN;
 			r->code = rc;
@@ -440,7 +533,7 @@ int
 tool_run(const char *cmd, const char *in, size_t nin, double timeout,
 	 ToolResult *r)
 {
-	return tool_call(&(ToolCall){cmd, in, nin, timeout, 0}, r);
+	return tool_call(&(ToolCall){cmd, in, nin, timeout, 0, false}, r);
 }
 
 void
