@@ -88,38 +88,48 @@ tool_unwind_preload(void)
 	return found;
 }
 
-bool
-tool_is_mlir_opt(const char *t)
+/* The first word of command t: *w its start, *base its last part (after
+ * the last '/'), the end returned. */
+static const char *
+first_word(const char *t, const char **w, const char **base)
 {
 	const char *sp, *sl;
 
+	*w = t + strspn(t, " \t");
+	sp = *w + strcspn(*w, " \t");
+	for (sl = sp; sl > *w && sl[-1] != '/'; sl--)
+		;
+	*base = sl;
+	return sp;
+}
+
+bool
+tool_is_mlir_opt(const char *t)
+{
+	const char *w, *b, *end;
+
 	if (!t)
 		return true;
-	t += strspn(t, " \t");
-	sp = t + strcspn(t, " \t");
-	for (sl = sp; sl > t && sl[-1] != '/'; sl--)
-		;
-	return sp - sl >= 8 && !strncmp(sl, "mlir-opt", 8);
+	end = first_word(t, &w, &b);
+	return end - b >= 8 && !strncmp(b, "mlir-opt", 8);
 }
 
 bool
 tool_is_debian_mlir_opt(const char *t)
 {
-	const char *w, *sp, *sl;
+	const char *w, *b, *end;
 	size_t digits;
 
 	if (!t)
 		return true;
-	w = t + strspn(t, " \t");
-	sp = w + strcspn(w, " \t");
-	for (sl = sp; sl > w && sl[-1] != '/'; sl--)
-		;
-	if (sl > w && strncmp(w, "/usr/bin/", 9) && strncmp(w, "/usr/lib/llvm-", 14))
+	end = first_word(t, &w, &b);
+	if (b > w && strncmp(w, "/usr/bin/", 9) &&
+	    strncmp(w, "/usr/lib/llvm-", 14))
+		return false; /* a path elsewhere: built elsewhere */
+	if (end - b < 10 || strncmp(b, "mlir-opt-", 9))
 		return false;
-	if (sp - sl < 10 || strncmp(sl, "mlir-opt-", 9))
-		return false;
-	digits = strspn(sl + 9, "0123456789");
-	return digits > 0 && sl + 9 + digits == sp;
+	digits = strspn(b + 9, "0123456789");
+	return digits > 0 && b + 9 + digits == end;
 }
 
 /* The environment of an LLVM tool: ours, with the unwinder first in
