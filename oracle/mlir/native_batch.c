@@ -603,9 +603,11 @@ split_runs(const char *out, const char *err, const Item *it, int n)
  * three processes each (0.5-0.9 s apiece: 34 s of CPU for a fuzz batch
  * of 64).  A time-out is not halved (each half would wait again); the
  * compile's limit is the batch's size (5 s + 0.25 s a program, at most
- * the call's): a crashing mlir-opt can hang in its crash handler (a
- * backtrace taken in a signal handler deadlocks when the crash was in
- * malloc), and the programs then run alone under their own limits. */
+ * the call's): a crashing mlir-opt could hang in its crash handler (a
+ * backtrace taken in a signal handler deadlocked when the crash was in
+ * malloc; bufdiff_unwind.so, preloaded into Debian's, prevents it: the
+ * limit is for the others), and the programs then run alone under
+ * their own limits.  (Halves count again in the stats: sent again.) */
 static void
 run_batch(Item *it, int n)
 {
