@@ -65,9 +65,8 @@ run_tool(const ExternalOpts *o, const Strategy *s, const char *cmd,
 {
 	bool mlir = s->kind == STRAT_MLIR || s->kind == STRAT_NATIVE ||
 		    s->kind == STRAT_PIPELINE;
-	/* (Debian's mlir-opt as a process: its unwinder preloaded) */
-	ToolCall c = {cmd, in, strlen(in), timeout, 0,
-		      mlir && tool_is_debian_mlir_opt(s->arg)};
+	/* (an mlir-opt as a process: its unwinder preloaded) */
+	ToolCall c = {cmd, in, strlen(in), timeout, 0, mlir};
 	char *pipe = NULL;
 	int rc = 1;
 

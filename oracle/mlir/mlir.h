@@ -85,8 +85,8 @@ typedef struct ToolCall {
 	double timeout;         /* seconds (> 0) */
 	size_t out_cap;         /* stdout's bytes; 0: TOOL_OUT_CAP (stderr's:
 				 * the smaller of it and TOOL_ERR_CAP) */
-	bool llvm;              /* Debian's mlir-opt-N / mlir-runner-N: LLVM's
-				 * unwinder preloaded (tool_unwind_preload) */
+	bool llvm;              /* an mlir-opt / mlir-runner: LLVM's unwinder
+				 * preloaded (tool_unwind_preload) */
 } ToolCall;
 
 /*
@@ -116,10 +116,6 @@ const char *tool_unwind_preload(void);
 /* Whether tool (a strategy's TOOL, NULL: the default mlir-opt-N) is an
  * mlir-opt: its command's first word named mlir-opt*. */
 bool tool_is_mlir_opt(const char *tool);
-/* ... and Debian's: mlir-opt-N by name, or under /usr/bin/ or
- * /usr/lib/llvm-N/ (not one built elsewhere, maybe with a sanitizer whose
- * runtime must come first: no preload for it). */
-bool tool_is_debian_mlir_opt(const char *tool);
 /* A file of bufdiff's own: built when readable (mode: access's), else
  * installed (relative to the parent of bufdiff's directory: its copy in
  * path[0..n)); NULL when neither is, or built is "" (not built). */

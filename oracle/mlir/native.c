@@ -634,8 +634,7 @@ run_once(const Program *p, const char *file, const Func *entry,
 	if (!native_batch_take(nr->command, src.s, o->end_only, &nr->tool) &&
 	    ++native_batch_stats()->alone &&
 	    tool_call(&(ToolCall){nr->command, src.s, src.len,
-				  o->timeout > 0 ? o->timeout : 60, 0,
-				  tool_is_debian_mlir_opt(o->tool)},
+				  o->timeout > 0 ? o->timeout : 60, 0, true},
 			  &nr->tool)) {
 		diag_set(d, (Loc){0, 0}, "out of memory");
 		goto out;

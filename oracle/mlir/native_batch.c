@@ -613,7 +613,6 @@ run_batch(Item *it, int n)
 {
 	const NativeOpts *o = it[0].o;
 	double timeout = o->timeout > 0 ? o->timeout : 60;
-	bool llvm = tool_is_debian_mlir_opt(o->tool); /* (tool.c) */
 	Str in = {0}, compile = {0}, run = {0}, flat = {0};
 	ToolResult r = {0}, x = {0};
 	Diag d;
@@ -637,7 +636,7 @@ run_batch(Item *it, int n)
 	stats.batched += n;
 	if (tool_call(&(ToolCall){compile.s, in.s, in.len,
 				  5 + 0.25 * n < timeout ? 5 + 0.25 * n : timeout,
-				  0, llvm}, &r))
+				  0, true}, &r))
 		goto out;
 	if (r.status == TOOL_TIMEOUT)
 		stats.hung++;
@@ -651,7 +650,7 @@ run_batch(Item *it, int n)
 		goto out;
 	if (flatten(r.out, it, n, &flat))
 		goto out;
-	if (tool_call(&(ToolCall){run.s, flat.s, flat.len, timeout, 0, llvm},
+	if (tool_call(&(ToolCall){run.s, flat.s, flat.len, timeout, 0, true},
 		      &x) || !x.out)
 		goto out;
 	/* (a runner that failed at the end: the lines before it still

@@ -114,50 +114,51 @@ tool_is_mlir_opt(const char *t)
 	return end - b >= 8 && !strncmp(b, "mlir-opt", 8);
 }
 
-bool
-tool_is_debian_mlir_opt(const char *t)
-{
-	const char *w, *b, *end;
-	size_t digits;
-
-	if (!t)
-		return true;
-	end = first_word(t, &w, &b);
-	if (b > w && strncmp(w, "/usr/bin/", 9) &&
-	    strncmp(w, "/usr/lib/llvm-", 14))
-		return false; /* a path elsewhere: built elsewhere */
-	if (end - b < 10 || strncmp(b, "mlir-opt-", 9))
-		return false;
-	digits = strspn(b + 9, "0123456789");
-	return digits > 0 && b + 9 + digits == end;
-}
-
 /* The environment of an LLVM tool: ours, with the unwinder first in
- * LD_PRELOAD (a path without blanks: the loader splits there); NULL out
- * of memory or when there is nothing to preload (then ours). */
+ * LD_PRELOAD (a path without blanks: the loader splits there) and, unless
+ * the caller says otherwise, ASan's check that its runtime comes first
+ * off: a tool built with gcc's -fsanitize=address (libasan.so) would
+ * refuse to start behind a preload ("ASan runtime does not come first
+ * in initial library list").  NULL out of memory or when there is
+ * nothing to preload (then ours). */
 static char **
 llvm_environ(char **hold)
 {
-	const char *u = tool_unwind_preload(), *old = getenv("LD_PRELOAD");
-	size_t n = 0, k = 0;
+	const char *u = tool_unwind_preload(), *old = getenv("LD_PRELOAD"),
+		   *asan = getenv("ASAN_OPTIONS");
+	bool own = asan && strstr(asan, "verify_asan_link_order");
+	size_t n = 0, k = 0, len;
 	char **env;
-	Str b = {0};
 
 	if (!u || strpbrk(u, " \t:"))
 		return NULL;
 	while (environ[n])
 		n++;
-	if (!(env = mem_calloc(n + 2, sizeof *env)))
-		return NULL;
-	str_printf(&b, "LD_PRELOAD=%s%s%s", u, old && *old ? " " : "",
-		   old ? old : "");
-	if (!(*hold = str_take(&b))) {
+	/* "LD_PRELOAD=U OLD\0ASAN_OPTIONS=ASAN:verify_asan_link_order=0\0" */
+	len = strlen(u) + (old ? strlen(old) : 0) + (asan ? strlen(asan) : 0) +
+	      80;
+	env = mem_calloc(n + 3, sizeof *env);
+	*hold = mem_alloc(len);
+	if (!env || !*hold) {
 		mem_free(env);
+		mem_free(*hold);
+		*hold = NULL;
 		return NULL;
 	}
-	env[k++] = *hold;
+	env[k] = *hold;
+	snprintf(env[k], len, "LD_PRELOAD=%s%s%s", u, old && *old ? " " : "",
+		 old ? old : "");
+	k++;
+	if (!own) {
+		env[k] = env[k - 1] + strlen(env[k - 1]) + 1;
+		snprintf(env[k], len - (size_t)(env[k] - *hold),
+			 "ASAN_OPTIONS=%s%sverify_asan_link_order=0",
+			 asan ? asan : "", asan && *asan ? ":" : "");
+		k++;
+	}
 	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], "LD_PRELOAD=", 11))
+		if (strncmp(environ[i], "LD_PRELOAD=", 11) &&
+		    (own || strncmp(environ[i], "ASAN_OPTIONS=", 13)))
 			env[k++] = environ[i];
 	env[k] = NULL;
 	return env;
