@@ -184,11 +184,16 @@ START_TEST(llvm_tool_preloads_unwinder)
 	tool_result_free(&r);
 	/* a tool built with ASan starts behind the preload (gcc's runtime,
 	 * libasan.so, refused to: "ASan runtime does not come first") */
-	call(&(ToolCall){ASAN_HELLO, NULL, 0, 10, 0, true}, &r);
-	ck_assert_int_eq(r.status, TOOL_OK);
-	ck_assert_int_eq(r.code, 0);
-	ck_assert_str_eq(r.out, "asan ok\n");
-	tool_result_free(&r);
+	if (*ASAN_HELLO) {
+		call(&(ToolCall){ASAN_HELLO, NULL, 0, 10, 0, true}, &r);
+		ck_assert_int_eq(r.status, TOOL_OK);
+		ck_assert_int_eq(r.code, 0);
+		ck_assert_str_eq(r.out, "asan ok\n");
+		tool_result_free(&r);
+	} else {
+		fprintf(stderr, "test_tool: no ASan runtime: a tool built "
+			"with ASan not tried\n");
+	}
 	if (keep) {
 		setenv("ASAN_OPTIONS", keep, 1);
 		free(keep);
