@@ -146,12 +146,12 @@ llvm_environ(char **hold)
 		return NULL;
 	}
 	env[k] = *hold;
-	snprintf(env[k], len, "LD_PRELOAD=%s%s%s", u, old && *old ? " " : "",
+	fmt_snprintf(env[k], len, "LD_PRELOAD=%s%s%s", u, old && *old ? " " : "",
 		 old ? old : "");
 	k++;
 	if (!own) {
 		env[k] = env[k - 1] + strlen(env[k - 1]) + 1;
-		snprintf(env[k], len - (size_t)(env[k] - *hold),
+		fmt_snprintf(env[k], len - (size_t)(env[k] - *hold),
 			 "ASAN_OPTIONS=%s%sverify_asan_link_order=0",
 			 asan ? asan : "", asan && *asan ? ":" : "");
 		k++;
