@@ -213,6 +213,29 @@ for f in "$tmp"/repros/*.yaml; do
 	expect 1 "$B" run --allow-exec "$f"
 	has "SUMMARY: bufdiff: tool-error: exit 1"
 done
+# ... and reduced: of the bucket's tool errors, in seed order, the 1st,
+# 2nd, 4th and 8th are reduced, the others written whole (as above but
+# for `about:`, the command that makes them again)
+same() { cmp -s <(grep -v '^about: ' "$1") <(grep -v '^about: ' "$2"); }
+expect 1 "$B" fuzz --strategy "exec:sh $T/fail-on.sh matmul $tmp/fuzz.log" \
+	--count 20 --out "$tmp/sampled" --json --quiet
+[ "$nfail" -ge 5 ] || fail "$nfail tool errors: pick other seeds"
+k=0 whole=0
+for seed in $(seq 0 19); do
+	f=exec-$seed.yaml
+	[ -f "$tmp/repros/$f" ] || continue
+	k=$((k + 1))
+	if [ $((k & (k - 1))) = 0 ]; then
+		same "$tmp/repros/$f" "$tmp/sampled/$f" && fail "$f (tool error $k) not reduced"
+		[ "$(wc -l <"$tmp/sampled/$f")" -lt "$(wc -l <"$tmp/repros/$f")" ] ||
+			fail "$f (tool error $k) not smaller"
+	else
+		same "$tmp/repros/$f" "$tmp/sampled/$f" || fail "$f (tool error $k) not whole"
+		whole=$((whole + 1))
+	fi
+done
+[ "$k" = "$nfail" ] || fail "$k tool errors written, $nfail wanted"
+fields '' tool_errors=$nfail kept_whole=$whole unreduced=0
 
 # ---- reduce: still a tool-error, smaller, the tool asked once per program
 cat >"$tmp/mul.yaml" <<EOF

@@ -161,6 +161,13 @@ python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); j["unreduced"]=2; p
 jf um.json unreduced 4
 "$B" fuzz --merge u.json u.json | grep -qx "4 failures left unreduced: the time was up" ||
 	fail "merged unreduced line"
+# ... and the tool errors they kept whole
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); j["kept_whole"]=3; print(json.dumps(j))' \
+	whole.json >k.json
+"$B" fuzz --merge k.json u.json --json >km.json
+jf km.json kept_whole 3
+"$B" fuzz --merge k.json k.json | grep -qx "6 tool errors kept whole: a bucket's 1st, 2nd, 4th, 8th, ... are reduced" ||
+	fail "merged kept-whole line"
 
 # ---- rates: significant digits, never "0 programs/s"; the --time budget
 # includes reduction: the tool takes 1 s on a program with a matmul (seed

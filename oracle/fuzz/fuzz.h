@@ -300,6 +300,8 @@ typedef struct FuzzStats {
 	Buckets buckets;        /* failures by signature, in order found */
 	bool interrupted;       /* SIGINT or SIGTERM ended it */
 	long unreduced;         /* failures written whole: the time was up */
+	long kept_whole;        /* tool errors written whole: not a bucket's
+				 * 1st, 2nd, 4th, 8th, ... (fuzz.c) */
 	uint64_t next_seed;     /* the seed the campaign would run next */
 	double t0, deadline;    /* its start and end (fuzz_now; 0: no --time) */
 	struct json_t *messages; /* with --json: each failure's messages */
@@ -381,6 +383,8 @@ void buckets_print(FILE *f, const Buckets *bs);
  * 0) of the refusals by reason (docs/fuzz.md, Target profiles). */
 void refusals_json(Str *b, long refused, const Buckets *rs);
 void refusals_print(FILE *f, long refused, long programs, const Buckets *rs);
+/* "N tool errors kept whole (...)" (none when n is 0; fuzz.c's rule). */
+void fuzz_kept_whole_print(FILE *f, long n);
 /* `bufdiff fuzz --merge FILE...`: the shards' --json summaries added up
  * (human, or JSON like one shard's); 0 / 1 some failed / 2 bad input. */
 int fuzz_merge(int nfiles, const char *const *files, bool json);

@@ -575,6 +575,14 @@ refusals_print(FILE *f, long refused, long programs, const Buckets *rs)
 	fprintf(f, "\n");
 }
 
+void
+fuzz_kept_whole_print(FILE *f, long n)
+{
+	if (n)
+		fprintf(f, "%ld tool error%s kept whole: a bucket's 1st, 2nd, "
+			"4th, 8th, ... are reduced\n", n, n == 1 ? "" : "s");
+}
+
 /* -------------------------------------------------------------- merge */
 
 static const char *const merge_sums[] = {"programs", "failures", "skipped",
@@ -592,6 +600,7 @@ typedef struct Merged {
 	Buckets bs;
 	long refused;   /* refusals by design (none in older summaries) */
 	long unreduced; /* failures kept whole: the time was up (issue 25) */
+	long kept_whole; /* tool errors kept whole by the bucket's rule */
 	Buckets refusals; /* by reason */
 } Merged;
 
@@ -750,6 +759,11 @@ merge_summary(Merged *m, const char *path, const char *text, int line,
 			rc = merge_fail(path, text, (Loc){line, 1},
 					"a bad count in a fuzz summary: ",
 					"unreduced");
+		v = json_object_get(j, "kept_whole");
+		if (v && !rc && !add_count(&m->kept_whole, v))
+			rc = merge_fail(path, text, (Loc){line, 1},
+					"a bad count in a fuzz summary: ",
+					"kept_whole");
 		json_array_foreach(json_object_get(j, "refusals"), i, v)
 			if (!rc && !merge_counted(&m->refusals, v, "reason"))
 				rc = merge_fail(path, text, (Loc){line, 1},
@@ -853,12 +867,13 @@ merge_report(Merged *m, int rc, bool json, FILE *out)
 			   "\"tool_calls\": %ld, \"tool_seconds\": %.3f, "
 			   "\"seconds\": %.3f, \"reduce_seconds\": %.3f, "
 			   "\"programs_per_s\": %s, "
-			   "\"unreduced\": %ld, "
+			   "\"unreduced\": %ld, \"kept_whole\": %ld, "
 			   "\"repros\": [%s], \"interrupted\": %s, "
 			   "\"shards\": %d, ",
 			   m->sums[0], m->sums[1], m->sums[2], m->sums[3], m->sums[4],
 			   m->tool_seconds, m->seconds, m->reduce_seconds,
 			   fuzz_rate_of(m->rate, rate, sizeof rate), m->unreduced,
+			   m->kept_whole,
 			   m->repros.s ? m->repros.s : "",
 			   m->interrupted ? "true" : "false", m->shards);
 		refusals_json(&b, m->refused, &m->refusals);
@@ -878,6 +893,7 @@ merge_report(Merged *m, int rc, bool json, FILE *out)
 		if (m->unreduced)
 			fprintf(out, "%ld failure%s left unreduced: the time was "
 				"up\n", m->unreduced, m->unreduced == 1 ? "" : "s");
+		fuzz_kept_whole_print(out, m->kept_whole);
 		refusals_print(out, m->refused, m->sums[0], &m->refusals);
 		buckets_print(out, &m->bs);
 		constructs_print(out, m->constructs);
