@@ -154,20 +154,18 @@ for flag in "--strategy one-shot" "--seed 3" "--count 5" "--out x" "--no-reduce"
 done
 "$B" fuzz --merge whole.json --json >/dev/null
 [ $? = 1 ] || fail "--merge --json is refused"
-# shards left failures unreduced: --merge adds them up
-python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); j["unreduced"]=2; print(json.dumps(j))' \
-	whole.json >u.json
-"$B" fuzz --merge u.json u.json --json >um.json
-jf um.json unreduced 4
-"$B" fuzz --merge u.json u.json | grep -qx "4 failures left unreduced: the time was up" ||
-	fail "merged unreduced line"
-# ... and the tool errors they kept whole
-python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); j["kept_whole"]=3; print(json.dumps(j))' \
-	whole.json >k.json
-"$B" fuzz --merge k.json u.json --json >km.json
-jf km.json kept_whole 3
-"$B" fuzz --merge k.json k.json | grep -qx "6 tool errors kept whole: a bucket's 1st, 2nd, 4th, 8th, ... are reduced" ||
-	fail "merged kept-whole line"
+# counts that shards add up: failures they left unreduced (the time was
+# up), tool errors they kept whole.  merged KEY LINE: two shards with 2
+# each give 4 in --json and LINE in the human summary
+merged() {
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); j[sys.argv[2]]=2; print(json.dumps(j))' \
+		whole.json "$1" >m1.json
+	"$B" fuzz --merge m1.json m1.json --json >m2.json
+	jf m2.json "$1" 4
+	"$B" fuzz --merge m1.json m1.json | grep -qx "$2" || fail "merged $1 line"
+}
+merged unreduced "4 failures left unreduced: the time was up"
+merged kept_whole "4 tool errors kept whole: a bucket's 1st, 2nd, 4th, 8th, ... are reduced"
 
 # ---- rates: significant digits, never "0 programs/s"; the --time budget
 # includes reduction: the tool takes 1 s on a program with a matmul (seed
