@@ -22,7 +22,7 @@ if [ -e "$BUILD/bufdiff_mlir.so" ]; then
 	[ -f "$t/p/lib/bufdiff/bufdiff_mlir.so" ] || fail "not installed: lib/bufdiff/bufdiff_mlir.so"
 	[ -x "$t/p/lib/bufdiff/bufdiff-mlir" ] || fail "not installed: lib/bufdiff/bufdiff-mlir"
 fi
-# the unwinder preloaded into Debian's LLVM tools (docs/external.md)
+# the unwinder preloaded into the LLVM tools bufdiff runs (docs/external.md)
 [ -f "$t/p/lib/bufdiff/bufdiff_unwind.so" ] || fail "not installed: lib/bufdiff/bufdiff_unwind.so"
 # every relative link of the installed pages resolves in the install
 python3 - "$D" <<'PY' || exit 1

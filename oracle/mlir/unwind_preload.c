@@ -1,8 +1,8 @@
 /*
  * unwind_preload.c: bufdiff_unwind.so, preloaded (LD_PRELOAD) into the
- * LLVM tools bufdiff runs as processes: Debian's mlir-opt-N and
- * mlir-runner-N (ToolCall.llvm; docs/external.md "When mlir-opt
- * crashes").
+ * LLVM tools bufdiff runs as processes: the mlir strategies' mlir-opt
+ * (Debian's or the user's TOOL) and mlir-runner-N (ToolCall.llvm;
+ * docs/external.md "When mlir-opt crashes").
  *
  * LLVM's crash handler prints a stack trace with glibc's backtrace(),
  * whose first call dlopen()s libgcc_s's unwinder, which calls malloc.
