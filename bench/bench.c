@@ -97,7 +97,7 @@ bench_fuzz_reps(const Strategy *s, const GenOpts *g, long count, int batch,
 		FuzzOpts o;
 		FuzzStats st;
 		ExternalStats x0 = *external_stats();
-		double c0 = bench_cpu(RUSAGE_SELF) + bench_cpu(RUSAGE_CHILDREN);
+		double s0 = bench_cpu(RUSAGE_SELF), h0 = bench_cpu(RUSAGE_CHILDREN);
 		pid_t w0, w1;
 		double k0 = inproc_worker_cpu(&w0), k1;
 
@@ -109,8 +109,8 @@ bench_fuzz_reps(const Strategy *s, const GenOpts *g, long count, int batch,
 		/* and the in-process route's live worker (one that died is
 		 * reaped: all its CPU in RUSAGE_CHILDREN, its part before
 		 * in k0) */
-		f->cpu[r] = bench_cpu(RUSAGE_SELF) + bench_cpu(RUSAGE_CHILDREN) +
-			    k1 - c0 - k0;
+		f->tool_cpu[r] = bench_cpu(RUSAGE_CHILDREN) - h0 + k1 - k0;
+		f->cpu[r] = bench_cpu(RUSAGE_SELF) - s0 + f->tool_cpu[r];
 		f->tool[r] = external_stats()->seconds - x0.seconds;
 		f->share[r] = st.seconds > 0 ? f->tool[r] / st.seconds : 0;
 		f->programs = st.programs;

@@ -30,6 +30,9 @@ enum { BENCH_REPS = 5 };
 typedef struct BenchFuzz {
 	double wall[BENCH_REPS], cpu[BENCH_REPS], tool[BENCH_REPS],
 	       share[BENCH_REPS]; /* share: of wall time, inside the tool */
+	/* of cpu, the tool's processes' (reaped children, the live
+	 * in-process worker): cpu - tool_cpu is bufdiff's own */
+	double tool_cpu[BENCH_REPS];
 	long programs, failures, tool_errors, calls;
 } BenchFuzz;
 
