@@ -680,7 +680,15 @@ launch_tick(Exec *X)
 	Launch *ready[16];
 
 	/* launches run whole: a random point is between host instructions */
-	if (X->o->sched.kind != SCHED_RANDOM || X->cur)
+	if (X->cur)
+		return;
+	if (X->o->sched.kind == SCHED_LATE && X->o->tape) {
+		/* the draw that would run none here */
+		int n = ready_launches(X, ready);
+		tape_put(X, n ? TAPE_TICK | (uint32_t)n : 0, 0);
+		return;
+	}
+	if (X->o->sched.kind != SCHED_RANDOM)
 		return;
 	while (!X->stop) {
 		int n = ready_launches(X, ready), k;

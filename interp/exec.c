@@ -527,8 +527,15 @@ forall_pick(Exec *X, const int *pc, int n, int len, int *turn)
 			if (*turn < 0)
 				*turn = n - 1;
 			if (pc[*turn] < len)
-				return (*turn)--;
+				break;
 		}
+		if (X->o->tape) { /* the draw that would pick it: its rank */
+			k = 0;
+			for (int t = 0; t < *turn; t++)
+				k += pc[t] < len;
+			tape_put(X, live > 1 ? (uint32_t)live : 0, (uint32_t)k);
+		}
+		return (*turn)--;
 	case SCHED_RANDOM:
 		k = (int)(rng_next(&X->rng) % (uint64_t)live);
 		tape_put(X, live > 1 ? (uint32_t)live : 0, (uint32_t)k);

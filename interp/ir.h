@@ -1145,7 +1145,10 @@ const char *schedule_name(Schedule s, char *buf, size_t n);
  * run at a boundary or not, which one, which forall trip next.  The run
  * is a function of those decisions, so two seeds whose draws decide the
  * same make the same run, and the harness runs a program once per
- * different tape (sched_tape_same).  A draw: n == 0, k draws that decide
+ * different tape (sched_tape_same).  A late run keeps the tape a random
+ * run would draw to make it: no launch run at any boundary, each forall
+ * trip late's (a random run whose draws decide that is the late run).
+ * A draw: n == 0, k draws that decide
  * nothing (no launch was ready, one trip was left); n with TAPE_TICK, a
  * boundary with n & ~TAPE_TICK launches ready, k = 1 one of them ran;
  * else one of n was picked, k. */
@@ -1173,8 +1176,9 @@ typedef struct ExecOpts {
 	void (*on_step)(void *ctx, int64_t step, int64_t live,
 			const BInst *in, int stream);
 	void *step_ctx;
-	struct SchedTape *tape;   /* random:SEED: what its draws decided is
-				   * kept here (NULL: not kept) */
+	struct SchedTape *tape;   /* random:SEED, late: what its draws
+				   * decided (would have) is kept here
+				   * (NULL: not kept) */
 	struct ExecShare *share;  /* what the runs of one buffer program
 				   * share (exec_share_new; NULL: none) */
 } ExecOpts;

@@ -142,7 +142,7 @@ same_run(const ExecResult *a, const ExecResult *b, uint64_t seed, int i, int j)
 	ck_assert_msg(a->nouts == b->nouts && a->nviols == b->nviols &&
 		      a->failed == b->failed && !strcmp(a->aborted, b->aborted) &&
 		      !memcmp(&a->mem, &b->mem, sizeof a->mem),
-		      "seed %llu: random:%d and random:%d differ",
+		      "seed %llu: random:%d and random:%d differ (0: late)",
 		      (unsigned long long)seed, i, j);
 	for (int k = 0; k < a->nouts; k++) {
 		const Tensor *x = a->outs[k], *y = b->outs[k];
@@ -160,14 +160,34 @@ same_run(const ExecResult *a, const ExecResult *b, uint64_t seed, int i, int j)
 	}
 }
 
+/* The path of a run: each executed instruction and the stream it ran
+ * in, in order, hashed (ExecOpts.on_step). */
+typedef struct Path {
+	uint64_t h;
+	int64_t steps;
+} Path;
+
+static void
+path_step(void *ctx, int64_t step, int64_t live, const BInst *in, int stream)
+{
+	Path *p = ctx;
+
+	(void)live;
+	p->h = (p->h ^ (uint64_t)(uintptr_t)in ^ (uint64_t)(stream + 1) << 48) *
+	       0x100000001b3ull;
+	p->steps = step;
+}
+
 /* A random schedule whose draws decide what an earlier one's did makes
  * the same run, so run_schedules counts it without running it (issue
  * 26): on generated programs with launches and foralls, under a strategy
  * that races, each seed's tape replays its own seed, and runs whose
- * tapes match are the same run.  Some do match, some do not. */
+ * tapes match are the same run.  Some do match, some do not.  The late
+ * run (t[0], ex[0]) keeps the tape a random run would draw to make it,
+ * and a seed that draws it is the late run too. */
 START_TEST(schedule_tapes)
 {
-	int same = 0, differ = 0;
+	int same = 0, differ = 0, late = 0;
 
 	for (int k = 0; k < 200; k++) {
 		uint64_t seed = 31000 + (uint64_t)k;
@@ -179,6 +199,7 @@ START_TEST(schedule_tapes)
 		BProg *bp;
 		SchedTape t[9];
 		ExecResult ex[9];
+		Path path[9];
 		Diag d;
 		ck_assert(!case_parse("s.yaml", yaml, strlen(yaml), CASE_TRUSTED,
 				      &c, &d));
@@ -190,23 +211,34 @@ START_TEST(schedule_tapes)
 		}
 		ck_assert(!decisions_make(c->prog, st, &ds));
 		ck_assert((bp = bufferize_lower(c->prog, &ds, &d)) != NULL);
-		for (int i = 1; i <= 8; i++) {
+		for (int i = 0; i <= 8; i++) {
 			ExecOpts eo = {.lim = &c->lim,
-				       .sched = {SCHED_RANDOM, (uint64_t)i},
-				       .tape = memset(&t[i], 0, sizeof t[i])};
+				       .sched = {i ? SCHED_RANDOM : SCHED_LATE,
+						 (uint64_t)i},
+				       .tape = memset(&t[i], 0, sizeof t[i]),
+				       .on_step = path_step,
+				       .step_ctx = &path[i]};
+			path[i] = (Path){0xcbf29ce484222325ull, 0};
 			ck_assert(!exec_run(bp, c->entry, c->inputs, &eo, &ex[i],
 					    &d));
-			ck_assert(sched_tape_same(&t[i], (uint64_t)i));
-			for (int j = 1; j < i; j++) {
+			ck_assert(!i || sched_tape_same(&t[i], (uint64_t)i));
+			for (int j = 0; j < i; j++) {
 				if (!sched_tape_same(&t[j], (uint64_t)i)) {
 					differ++;
 					continue;
 				}
 				same++;
+				late += !j;
 				same_run(&ex[j], &ex[i], seed, j, i);
+				/* the same instructions in the same order */
+				ck_assert_msg(path[j].h == path[i].h &&
+					      path[j].steps == path[i].steps,
+					      "seed %llu: random:%d took another "
+					      "path than %d (0: late)",
+					      (unsigned long long)seed, i, j);
 			}
 		}
-		for (int i = 1; i <= 8; i++) {
+		for (int i = 0; i <= 8; i++) {
 			exec_result_free(&ex[i]);
 			sched_tape_free(&t[i]);
 		}
@@ -215,7 +247,71 @@ START_TEST(schedule_tapes)
 		case_free(c);
 	}
 	ck_assert_int_gt(same, 100);
+	ck_assert_msg(late > 50, "%d random runs are the late run", late);
 	ck_assert_int_gt(differ, 100);
+}
+END_TEST
+
+/* A late run's tape names late's forall trips by their rank among the
+ * live ones (late steps them from the last): a random seed that draws
+ * those ranks takes late's path, one that does not is not taken for it. */
+START_TEST(late_tape_forall)
+{
+	static const char yaml[] =
+		"case: t\n"
+		"program: |\n"
+		"  func @main(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32> {\n"
+		"    %r = forall %i = 0 to 2 shared(%o = %y) -> (tensor<4xi32>) {\n"
+		"      %s = extract_slice %x[%i] [1] [1] : tensor<1xi32>\n"
+		"      parallel_insert_slice %s into %o[%i] [1] [1]\n"
+		"    }\n"
+		"    return %r\n"
+		"  }\n"
+		"inputs:\n"
+		"  x: [1, 2, 3, 4]\n"
+		"  y: [0, 0, 0, 0]\n";
+	Case *c = NULL;
+	Decisions ds;
+	BProg *bp;
+	SchedTape late = {0};
+	ExecResult lx;
+	Path lp = {0xcbf29ce484222325ull, 0};
+	Diag d;
+	int match = 0, other = 0;
+
+	ck_assert(!case_parse("t.yaml", yaml, strlen(yaml), CASE_TRUSTED, &c,
+			      &d));
+	ck_assert(!decisions_make(c->prog, strategy_find("one-shot"), &ds));
+	ck_assert((bp = bufferize_lower(c->prog, &ds, &d)) != NULL);
+	ExecOpts lo = {.lim = &c->lim, .sched = {SCHED_LATE, 0}, .tape = &late,
+		       .on_step = path_step, .step_ctx = &lp};
+	ck_assert(!exec_run(bp, c->entry, c->inputs, &lo, &lx, &d));
+	for (uint64_t seed = 1; seed <= 200; seed++) {
+		Path rp = {0xcbf29ce484222325ull, 0};
+		ExecOpts ro = {.lim = &c->lim, .sched = {SCHED_RANDOM, seed},
+			       .on_step = path_step, .step_ctx = &rp};
+		ExecResult rx;
+		ck_assert(!exec_run(bp, c->entry, c->inputs, &ro, &rx, &d));
+		if (sched_tape_same(&late, seed)) {
+			match++;
+			same_run(&lx, &rx, seed, 0, (int)seed);
+			ck_assert_msg(rp.h == lp.h && rp.steps == lp.steps,
+				      "random:%llu is not late's path",
+				      (unsigned long long)seed);
+		} else {
+			other += rp.h != lp.h;
+		}
+		exec_result_free(&rx);
+	}
+	/* 2 trips of a few steps: late's order is one in 2^k; of 200
+	 * seeds some draw it, most do not */
+	ck_assert_msg(match > 0, "%d seeds draw late's path", match);
+	ck_assert_int_gt(other, 100);
+	exec_result_free(&lx);
+	sched_tape_free(&late);
+	bprog_free(bp);
+	decisions_free(&ds);
+	case_free(c);
 }
 END_TEST
 
@@ -1119,6 +1215,7 @@ main(void)
 	tcase_add_test(t, huge_seeds_load);
 	tcase_add_test(t, loaded_in_memory);
 	tcase_add_test(t, schedule_tapes);
+	tcase_add_test(t, late_tape_forall);
 	tcase_add_test(t, shared_register_files);
 	tcase_add_test(t, programs_are_valid_and_varied);
 	tcase_add_test(t, failure_mutants_caught);
