@@ -683,8 +683,11 @@ launch_tick(Exec *X)
 	if (X->cur)
 		return;
 	if (X->o->sched.kind == SCHED_LATE && X->o->tape) {
-		/* the draw that would run none here */
-		int n = ready_launches(X, ready);
+		/* the draw that would run none here (none when stopped) */
+		int n;
+		if (X->stop)
+			return;
+		n = ready_launches(X, ready);
 		tape_put(X, n ? TAPE_TICK | (uint32_t)n : 0, 0);
 		return;
 	}

@@ -1148,10 +1148,9 @@ const char *schedule_name(Schedule s, char *buf, size_t n);
  * different tape (sched_tape_same).  A late run keeps the tape a random
  * run would draw to make it: no launch run at any boundary, each forall
  * trip late's (a random run whose draws decide that is the late run).
- * A draw: n == 0, k draws that decide
- * nothing (no launch was ready, one trip was left); n with TAPE_TICK, a
- * boundary with n & ~TAPE_TICK launches ready, k = 1 one of them ran;
- * else one of n was picked, k. */
+ * A draw: n == 0, k draws that decide nothing (no launch was ready, one
+ * trip was left); n with TAPE_TICK, a boundary with n & ~TAPE_TICK
+ * launches ready, k = 1 one of them ran; else one of n was picked, k. */
 enum { TAPE_TICK = 1u << 31, TAPE_MAX = 1 << 16 };
 typedef struct TapeDraw {
 	uint32_t n, k;
