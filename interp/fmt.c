@@ -27,14 +27,38 @@ typedef struct Out {
 	size_t cap, len; /* len counts what would be written */
 } Out;
 
-static void
+/* (most pieces are a few bytes: a loop beats a call of memcpy; the
+ * fields in locals, as a char store may alias them) */
+static inline void
 put(Out *o, const char *p, size_t n)
 {
-	if (o->len < o->cap) {
-		size_t room = o->cap - o->len;
-		memcpy(o->s + o->len, p, n < room ? n : room);
+	size_t len = o->len;
+
+	if (len < o->cap) {
+		size_t room = o->cap - len, m = n < room ? n : room;
+		char *d = o->s + len;
+		if (m > 16)
+			memcpy(d, p, m);
+		else
+			for (size_t i = 0; i < m; i++)
+				d[i] = p[i];
 	}
-	o->len += n;
+	o->len = len + n;
+}
+
+/* A NUL-terminated string, copied as it is scanned (no strlen first:
+ * most are a name or a few words). */
+static void
+put_str(Out *o, const char *s)
+{
+	size_t i = 0, room = o->len < o->cap ? o->cap - o->len : 0;
+	char *d = o->s + o->len;
+
+	for (; s[i] && i < room; i++)
+		d[i] = s[i];
+	if (s[i])
+		i += strlen(s + i);
+	o->len += i;
 }
 
 static void
@@ -225,21 +249,19 @@ format(Out *o, const char *fmt, va_list ap0)
 
 	va_copy(ap, ap0);
 	while (*fmt) {
-		const char *pct = fmt;
 		Spec sp;
+		const char *lit = fmt;
 		/* (formats are short: a loop beats strchr and strlen here) */
-		while (*pct && *pct != '%')
-			pct++;
-		put(o, fmt, (size_t)(pct - fmt));
-		if (!*pct)
+		while (*fmt && *fmt != '%')
+			fmt++;
+		put(o, lit, (size_t)(fmt - lit));
+		if (!*fmt)
 			break;
-		fmt = pct + 1;
+		fmt++;
 		/* the plain %s, %d and %% (most of them): no spec to parse */
 		if (*fmt == 's') {
 			const char *str = va_arg(ap, const char *);
-			if (!str)
-				str = "(null)";
-			put(o, str, strlen(str));
+			put_str(o, str ? str : "(null)");
 			fmt++;
 			continue;
 		}

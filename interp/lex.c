@@ -32,50 +32,70 @@ loc_at(const Lexer *lx, const char *p)
 	return l;
 }
 
+/* Character classes, one table lookup each (the lexer looks at every
+ * byte of every case file and generated program). */
+enum { C_SPACE = 1, C_DIGIT = 2, C_ISTART = 4, C_ICHAR = 8, C_NAME = 16 };
+
+static const unsigned char cls[256] = {
+	[' '] = C_SPACE, ['\t'] = C_SPACE, ['\r'] = C_SPACE,
+	['_'] = C_ISTART | C_ICHAR | C_NAME, ['.'] = C_ICHAR | C_NAME,
+	['$'] = C_NAME, ['-'] = C_NAME,
+#define D(c) [c] = C_DIGIT | C_ICHAR | C_NAME
+	D('0'), D('1'), D('2'), D('3'), D('4'), D('5'), D('6'), D('7'),
+	D('8'), D('9'),
+#undef D
+#define L(c) [c] = C_ISTART | C_ICHAR | C_NAME, [c - 32] = C_ISTART | C_ICHAR | C_NAME
+	L('a'), L('b'), L('c'), L('d'), L('e'), L('f'), L('g'), L('h'),
+	L('i'), L('j'), L('k'), L('l'), L('m'), L('n'), L('o'), L('p'),
+	L('q'), L('r'), L('s'), L('t'), L('u'), L('v'), L('w'), L('x'),
+	L('y'), L('z'),
+#undef L
+};
+
 static bool
 is_name_char(int c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '$' ||
-	       c == '-';
+	return cls[(unsigned char)c] & C_NAME;
 }
 
 static bool
 is_ident_start(int c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+	return cls[(unsigned char)c] & C_ISTART;
 }
 
 static bool
 is_ident_char(int c)
 {
-	return is_ident_start(c) || (c >= '0' && c <= '9') || c == '.';
+	return cls[(unsigned char)c] & C_ICHAR;
 }
 
 static bool
 is_digit(int c)
 {
-	return c >= '0' && c <= '9';
+	return cls[(unsigned char)c] & C_DIGIT;
 }
 
 static void
 skip_space(Lexer *lx)
 {
-	while (lx->p < lx->end) {
-		char c = *lx->p;
-		if (c == '\n') {
-			lx->p++;
+	const char *p = lx->p, *end = lx->end;
+
+	while (p < end) {
+		char c = *p;
+		if (cls[(unsigned char)c] & C_SPACE) {
+			p++;
+		} else if (c == '\n') {
 			lx->line++;
-			lx->linestart = lx->p;
-		} else if (c == ' ' || c == '\t' || c == '\r') {
-			lx->p++;
-		} else if (c == '/' && lx->p + 1 < lx->end && lx->p[1] == '/') {
-			while (lx->p < lx->end && *lx->p != '\n')
-				lx->p++;
+			lx->linestart = ++p;
+		} else if (c == '/' && p + 1 < end && p[1] == '/') {
+			while (p < end && *p != '\n')
+				p++;
 		} else {
 			break;
 		}
 	}
+	lx->p = p;
 }
 
 /* Integer or float literal at lx->p (optional leading '-'). */
@@ -91,6 +111,20 @@ lex_number(Lexer *lx, Token *t, Diag *d)
 		q++;
 	while (q < lx->end && is_digit(*q))
 		q++;
+	/* most literals: a few digits, nothing after them that the slow
+	 * path would read (18 digits cannot overflow) */
+	if (q - s - (*s == '-') <= 18 &&
+	    (q == lx->end || !(cls[(unsigned char)*q] & C_ICHAR))) {
+		uint64_t v = 0;
+		for (const char *c = s + (*s == '-'); c < q; c++)
+			v = v * 10 + (uint64_t)(*c - '0');
+		t->kind = TK_INT;
+		t->s = s;
+		t->len = (size_t)(q - s);
+		t->i = *s == '-' ? -(int64_t)v : (int64_t)v;
+		lx->p = q;
+		return 0;
+	}
 	if (q < lx->end && *q == '.') {
 		isfloat = true;
 		q++;
@@ -165,7 +199,10 @@ lex_word(Lexer *lx, Token *t)
 	t->s = lx->p;
 	t->len = (size_t)(q - lx->p);
 	lx->p = q;
-	if (word_is(t->s, t->len, "true") || word_is(t->s, t->len, "false")) {
+	if (t->len < 3 || t->len > 5 || !strchr("tfni", t->s[0])) {
+		/* no literal word */
+	} else if (word_is(t->s, t->len, "true") ||
+		   word_is(t->s, t->len, "false")) {
 		t->kind = TK_INT;
 		t->i = t->s[0] == 't';
 	} else if (word_is(t->s, t->len, "nan")) {
@@ -221,9 +258,19 @@ lex_next(Lexer *lx, Token *t, Diag *d)
 {
 	const char *p;
 
-	skip_space(lx);
-	memset(t, 0, sizeof *t);
-	p = lx->p;
+	/* blanks inline; newlines and comments in skip_space */
+	for (p = lx->p; p < lx->end && cls[(unsigned char)*p] & C_SPACE;)
+		p++;
+	lx->p = p;
+	if (p < lx->end && (*p == '\n' || *p == '/')) {
+		skip_space(lx);
+		p = lx->p;
+	}
+	t->kind = TK_EOF;
+	t->len = 0;
+	t->i = 0;
+	t->f = 0;
+	t->punct = 0;
 	t->loc = loc_at(lx, p);
 	t->s = p;
 	if (p >= lx->end) {

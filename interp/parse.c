@@ -166,13 +166,32 @@ is_kw(Parser *P, const char *kw)
 	return P->tok.kind == TK_IDENT && word_is(P->tok.s, P->tok.len, kw);
 }
 
-/* op_lookup without a strlen of every name (an op per line). */
+/* op_lookup without a strlen of every name (an op per line), among the
+ * ops whose name starts with s[0]: the kinds sorted by first letter,
+ * built once (op k's letter's run is byfirst[at[c]] .. at[c + 1]). */
 static int
 op_kind(const char *s, size_t n)
 {
-	for (int k = 0; k < OP_COUNT; k++)
-		if (word_is(s, n, op_info[k].name))
-			return k;
+	_Static_assert(OP_COUNT < 128, "op kinds fit a signed char");
+	static unsigned char at[129];
+	static signed char byfirst[OP_COUNT];
+	unsigned c = (unsigned char)s[0];
+
+	if (!at[128]) {
+		for (int k = 0; k < OP_COUNT; k++)
+			at[(unsigned char)op_info[k].name[0] + 1]++;
+		for (int i = 1; i <= 128; i++)
+			at[i] += at[i - 1];
+		for (int k = 0, fill[128] = {0}; k < OP_COUNT; k++) {
+			unsigned f = (unsigned char)op_info[k].name[0];
+			byfirst[at[f] + fill[f]++] = (signed char)k;
+		}
+	}
+	if (!n || c >= 128)
+		return -1;
+	for (int i = at[c]; i < at[c + 1]; i++)
+		if (word_is(s, n, op_info[byfirst[i]].name))
+			return byfirst[i];
 	return -1;
 }
 
