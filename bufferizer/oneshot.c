@@ -1815,43 +1815,80 @@ dies_at(const Value *x, const Op *t)
 	return n == 1 && x->nuses == 1 && x->uses[0] == t;
 }
 
-/* Block arguments: one shares the buffer of what a branch passes when it
- * dies there, and then aliases it (its class).  The mutant shares on
- * every edge and forgets the alias. */
+/*
+ * Block arguments: one shares the buffer of what a branch passes when it
+ * dies there (the mutant: on every edge), and a select's result the
+ * buffer it picks (MLIR's arith.select on buffers): Decisions.eshare.
+ * Set before the first decision, as they depend on the program alone: a
+ * collapse_shape is a view only when its source is contiguous, which a
+ * sharing select is when both its picks are (contig.c), and collect_op
+ * decides the collapse before the classes below are united.
+ */
+static WalkAct
+mark_select(Op *op, void *ctx)
+{
+	OS *S = ctx;
+
+	if (op->kind == OP_SELECT && is_tensor(op->res[0]))
+		S->ds->eshare[op->res[0]->id] = 1;
+	return WALK_GO;
+}
+
+static void
+mark_shares(OS *S, const Program *p)
+{
+	for (int i = 0; i < p->nfuncs; i++) {
+		const Func *f = p->funcs[i];
+		for (int b = 1; b < f->nblocks; b++) {
+			const Block *blk = f->blocks[b];
+			for (int k = 0; k < blk->nargs; k++) {
+				Value *a = blk->args[k];
+				uint64_t bits = 0;
+				if (!is_tensor(a))
+					continue;
+				for (int e = 0; e < blk->npreds && e < 64; e++) {
+					const Op *t = blk->preds[e];
+					Value *x = succ_args(t, pred_edge(blk, e))[k].v;
+					if (broken(S, ONESHOT_BLOCKARGS) ||
+					    dies_at(x, t))
+						bits |= (uint64_t)1 << e;
+				}
+				S->ds->eshare[a->id] = bits;
+			}
+		}
+	}
+	walk_prog(p, mark_select, S);
+}
+
+/* A block argument that shares an edge's buffer aliases it (its class);
+ * the mutant forgets the alias. */
 static void
 decide_edges(OS *S, const Func *f)
 {
+	if (broken(S, ONESHOT_BLOCKARGS))
+		return;
 	for (int b = 1; b < f->nblocks; b++) {
 		const Block *blk = f->blocks[b];
 		for (int i = 0; i < blk->nargs; i++) {
 			Value *a = blk->args[i];
-			uint64_t bits = 0;
 			if (!is_tensor(a))
 				continue;
 			for (int p = 0; p < blk->npreds && p < 64; p++) {
 				const Op *t = blk->preds[p];
-				Value *x = succ_args(t, pred_edge(blk, p))[i].v;
-				if (broken(S, ONESHOT_BLOCKARGS)) {
-					bits |= (uint64_t)1 << p;
-				} else if (dies_at(x, t)) {
-					bits |= (uint64_t)1 << p;
-					unite(S, a, x);
-				}
+				if (S->ds->eshare[a->id] >> p & 1)
+					unite(S, a, succ_args(t, pred_edge(blk, p))[i].v);
 			}
-			S->ds->eshare[a->id] = bits;
 		}
 	}
 }
 
-/* A tensor select's result shares the buffer it picks (MLIR's
- * arith.select on buffers): one class with both. */
+/* A sharing select: one class with both picks. */
 static WalkAct
 decide_select(Op *op, void *ctx)
 {
 	OS *S = ctx;
 
 	if (op->kind == OP_SELECT && is_tensor(op->res[0])) {
-		S->ds->eshare[op->res[0]->id] = 1;
 		unite(S, op->res[0], op->args[1].v);
 		unite(S, op->res[0], op->args[2].v);
 	}
@@ -2020,6 +2057,8 @@ analyze(OS *S, const Program *p, Decisions *ds, unsigned breaks,
 	S->pw = pw;
 	S->forbid = forbid;
 	S->a->oom = oom;
+	if (ds->eshare)
+		mark_shares(S, p);
 	walk_prog(p, find_await, S);
 	walk_prog(p, collect_op, S);
 	for (int i = 0; i < p->nvalues; i++)
@@ -2038,7 +2077,9 @@ analyze(OS *S, const Program *p, Decisions *ds, unsigned breaks,
  * Two passes: the first finds which params each callee writes in place
  * (callees may come after their callers, and recurse); the second decides
  * again, identically, and at each call whether an argument must be passed
- * as a copy.
+ * as a copy.  Without a call the first pass is the answer: what it finds
+ * is read at calls only (param_written, call_op_copies), so the second
+ * would decide the same (half a fuzz campaign's programs call nothing).
  */
 int
 oneshot_decide(const Program *p, Decisions *ds, unsigned breaks)
@@ -2048,6 +2089,7 @@ oneshot_decide(const Program *p, Decisions *ds, unsigned breaks)
 	bool *volatile pw = NULL; /* these change after the setjmp */
 	Reason **volatile forbid = NULL;
 	volatile int rc = -1;
+	bool calls;
 
 	memset(&S, 0, sizeof S);
 	ds->arena->oom = &oom;
@@ -2055,19 +2097,23 @@ oneshot_decide(const Program *p, Decisions *ds, unsigned breaks)
 		goto out;
 	if (!(forbid = mem_calloc((size_t)p->nvalues + 1, sizeof *forbid)))
 		goto out;
+	calls = prog_has_op(p, OP_CALL);
 	/* each round forbids one more in-place write, or is the last */
 	for (int round = 0; round <= p->nvalues; round++) {
 		if (analyze(&S, p, ds, breaks, NULL, forbid, &oom))
 			goto out;
-		propagate_writes(&S);
-		if (!(pw = mem_calloc((size_t)p->nvalues + 1, sizeof *pw)))
-			goto out;
-		for (int i = 0; i < p->nvalues; i++)
-			pw[i] = p->values[i]->isparam &&
-				param_written(&S, p->values[i]);
-		os_free(&S);
-		if (analyze(&S, p, ds, breaks, pw, forbid, &oom))
-			goto out;
+		if (calls) {
+			propagate_writes(&S);
+			if (!(pw = mem_calloc((size_t)p->nvalues + 1,
+					      sizeof *pw)))
+				goto out;
+			for (int i = 0; i < p->nvalues; i++)
+				pw[i] = p->values[i]->isparam &&
+					param_written(&S, p->values[i]);
+			os_free(&S);
+			if (analyze(&S, p, ds, breaks, pw, forbid, &oom))
+				goto out;
+		}
 		int nf = S.allw ? recheck(&S) : 0;
 		if (!nf && !held_recheck(&S))
 			break;
