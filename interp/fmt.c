@@ -51,11 +51,14 @@ put(Out *o, const char *p, size_t n)
 static void
 put_str(Out *o, const char *s)
 {
-	size_t i = 0, room = o->len < o->cap ? o->cap - o->len : 0;
-	char *d = o->s + o->len;
+	size_t i = 0;
 
-	for (; s[i] && i < room; i++)
-		d[i] = s[i];
+	if (o->len < o->cap) {
+		size_t room = o->cap - o->len;
+		char *d = o->s + o->len;
+		for (; s[i] && i < room; i++)
+			d[i] = s[i];
+	}
 	if (s[i])
 		i += strlen(s + i);
 	o->len += i;
