@@ -16,6 +16,8 @@
  *   lex.c      TIR tokens with locations in the .yaml file
  *   parse.c    TIR text -> Program
  *   print.c    Program -> canonical TIR text (parses back to the same text)
+ *   same.c     two programs compared field by field (the round trip's
+ *              and any other maker's check)
  *   verify.c   single definition, dominance, types and shapes, slices, ...
  *   tensor.c   runtime tensors (payload + per-element definedness)
  *   kernels.c  one kernel per op form over strided views; OpenBLAS matmul
@@ -708,6 +710,15 @@ char *tir_print(const Program *p);
 void tir_put_operand(Str *b, const Operand *o);
 /* One type as text into buf, e.g. "tensor<?x8xf32>".  Returns buf. */
 char *type_str(const Type *t, char *buf, size_t n);
+
+/* -------------------------------------------------------------- same.c */
+
+/* NULL when a and b are the same program field by field (ids, names,
+ * types, definitions and uses, operands, attributes, regions, blocks,
+ * numbering; locations too when `locs`), else the first difference, in
+ * buf. */
+const char *prog_diff(const Program *a, const Program *b, bool locs,
+		      char *buf, size_t n);
 
 /* ------------------------------------------------------------ verify.c */
 

@@ -48,44 +48,27 @@ START_TEST(huge_seeds_load)
 END_TEST
 
 /* gen_load's Case is the one case_parse makes of the same text: places,
- * program, inputs and run (the fuzz loop loads built-ins' cases so). */
-typedef struct Locs {
-	Loc l[4096];
-	int n;
-} Locs;
-
-static WalkAct
-op_locs(Op *op, void *ctx)
-{
-	Locs *L = ctx;
-
-	if (L->n < 4096)
-		L->l[L->n++] = op->loc;
-	return WALK_GO;
-}
-
+ * program (field by field, prog_diff), inputs and run (the fuzz loop
+ * loads built-ins' cases so); and its program printed and parsed again
+ * is the same program. */
 static void
 same_case(const Case *a, const Case *b)
 {
-	static Locs la, lb;
-	char *pa = tir_print(a->prog), *pb = tir_print(b->prog);
+	char why[256], *text = tir_print(a->prog);
+	Program *q;
+	Diag d;
 
 	ck_assert_str_eq(a->name, b->name);
 	ck_assert_str_eq(a->about, b->about);
 	ck_assert_str_eq(a->text, b->text);
 	ck_assert_str_eq(a->prog->file, b->prog->file);
-	ck_assert_str_eq(pa, pb);
-	mem_free(pa);
-	mem_free(pb);
-	la.n = lb.n = 0;
-	walk_prog(a->prog, op_locs, &la);
-	walk_prog(b->prog, op_locs, &lb);
-	ck_assert_int_eq(la.n, lb.n);
-	ck_assert(!memcmp(la.l, lb.l, sizeof *la.l * (size_t)la.n));
-	ck_assert_int_eq(a->prog->nvalues, b->prog->nvalues);
-	for (int i = 0; i < a->prog->nvalues; i++)
-		ck_assert(!memcmp(&a->prog->values[i]->loc,
-				  &b->prog->values[i]->loc, sizeof(Loc)));
+	ck_assert_msg(!prog_diff(a->prog, b->prog, true, why, sizeof why),
+		      "%s: %s", a->name, why);
+	q = tir_parse(text, strlen(text), (SrcMap){1, 0}, &d);
+	ck_assert_msg(q && !prog_diff(a->prog, q, false, why, sizeof why),
+		      "%s printed and parsed: %s", a->name, q ? why : d.msg);
+	prog_free(q);
+	mem_free(text);
 	ck_assert_str_eq(a->entry->name, b->entry->name);
 	ck_assert_int_eq(a->ninputs, b->ninputs);
 	for (int i = 0; i < a->ninputs; i++) {

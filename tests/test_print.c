@@ -219,129 +219,13 @@ static const char *const rewrites[][2] = {
 	 "    yield %i\n  }\n  return %r\n}\n"},
 };
 
-static bool same_block(const Block *a, const Block *b);
-
-static bool
-same_type(const Type *a, const Type *b)
-{
-	return type_equal(a, b);
-}
-
-static bool
-same_operand(const Operand *a, const Operand *b)
-{
-	if (!a->v != !b->v)
-		return false;
-	if (a->v)
-		return a->v->id == b->v->id && !strcmp(a->v->name, b->v->name);
-	if (a->isfloat != b->isfloat)
-		return false;
-	if (a->isfloat)
-		return (isnan(a->f) && isnan(b->f)) ||
-		       (a->f == b->f && signbit(a->f) == signbit(b->f));
-	return a->i == b->i;
-}
-
-static bool
-same_cdata(const Op *a, const Op *b)
-{
-	const ConstData *x = &a->cdata, *y = &b->cdata;
-
-	if (x->n != y->n || x->splat != y->splat || !x->f != !y->f)
-		return false;
-	for (int64_t i = 0; i < x->n; i++) {
-		if (x->f && memcmp(&x->f[i], &y->f[i], sizeof(double)) &&
-		    !(isnan(x->f[i]) && isnan(y->f[i])))
-			return false;
-		if (x->i && x->i[i] != y->i[i])
-			return false;
-	}
-	return true;
-}
-
-static bool
-same_op(const Op *a, const Op *b)
-{
-	if (a->kind != b->kind || a->nres != b->nres || a->nargs != b->nargs ||
-	    a->hasdest != b->hasdest || a->noffs != b->noffs ||
-	    a->nperm != b->nperm || a->nrtypes != b->nrtypes ||
-	    a->stream != b->stream || !a->type != !b->type ||
-	    !a->orelse != !b->orelse || !a->fn != !b->fn)
-		return false;
-	if (a->fn && strcmp(a->fn->name, b->fn->name))
-		return false;
-	if (a->type && !same_type(a->type, b->type))
-		return false;
-	for (int i = 0; i < a->nres; i++)
-		if (a->res[i]->id != b->res[i]->id ||
-		    strcmp(a->res[i]->name, b->res[i]->name) ||
-		    !same_type(a->res[i]->type, b->res[i]->type))
-			return false;
-	for (int i = 0; i < a->nargs; i++)
-		if (!same_operand(&a->args[i], &b->args[i]))
-			return false;
-	for (int i = 0; i < a->noffs; i++)
-		if (!same_operand(&a->offs[i], &b->offs[i]) ||
-		    (a->sizes && (a->sizes[i] != b->sizes[i] ||
-				  a->strides[i] != b->strides[i])))
-			return false;
-	for (int i = 0; i < a->nperm; i++)
-		if (a->perm[i] != b->perm[i])
-			return false;
-	for (int i = 0; i < a->nrtypes; i++)
-		if (!same_type(a->rtypes[i], b->rtypes[i]))
-			return false;
-	if (a->hasdest && !same_operand(&a->dest, &b->dest))
-		return false;
-	if (a->kind == OP_CONST && !same_cdata(a, b))
-		return false;
-	if (!a->body != !b->body || (a->body && !same_block(a->body, b->body)))
-		return false;
-	return !a->orelse || same_block(a->orelse, b->orelse);
-}
-
-static bool
-same_block(const Block *a, const Block *b)
-{
-	if (a->nops != b->nops || a->nargs != b->nargs)
-		return false;
-	for (int i = 0; i < a->nargs; i++)
-		if (a->args[i]->id != b->args[i]->id ||
-		    !same_type(a->args[i]->type, b->args[i]->type))
-			return false;
-	for (int i = 0; i < a->nops; i++)
-		if (!same_op(a->ops[i], b->ops[i]))
-			return false;
-	return true;
-}
-
-static bool
-same_program(const Program *a, const Program *b)
-{
-	if (a->nfuncs != b->nfuncs || a->nvalues != b->nvalues)
-		return false;
-	for (int i = 0; i < a->nvalues; i++) {
-		const Value *x = a->values[i], *y = b->values[i];
-		if (strcmp(x->name, y->name) || x->readonly != y->readonly ||
-		    x->isparam != y->isparam || !same_type(x->type, y->type))
-			return false;
-	}
-	for (int i = 0; i < a->nfuncs; i++) {
-		const Func *f = a->funcs[i], *g = b->funcs[i];
-		if (strcmp(f->name, g->name) || f->nparams != g->nparams ||
-		    f->nrtypes != g->nrtypes || !same_block(f->body, g->body))
-			return false;
-	}
-	return true;
-}
-
 /* print(text) once, then check the round trip; returns the first print. */
 static char *
 round_trip(const char *text)
 {
 	Diag d;
 	Program *p = tu_parse(text, &d), *q;
-	char *s1, *s2;
+	char *s1, *s2, why[256];
 
 	ck_assert_msg(p != NULL, "%d:%d: %s\n%s", d.loc.line, d.loc.col,
 		      d.msg, text);
@@ -352,7 +236,8 @@ round_trip(const char *text)
 		      d.loc.col, d.msg, s1);
 	s2 = tir_print(q);
 	ck_assert_str_eq(s1, s2);
-	ck_assert_msg(same_program(p, q), "not the same program:\n%s", s1);
+	ck_assert_msg(!prog_diff(p, q, false, why, sizeof why),
+		      "not the same program: %s\n%s", why, s1);
 	mem_free(s2);
 	prog_free(p);
 	prog_free(q);
@@ -455,6 +340,68 @@ START_TEST(test_print_oom)
 }
 END_TEST
 
+/* prog_diff tells programs apart by any one field, names the first
+ * difference, and compares locations only when asked. */
+START_TEST(test_prog_diff)
+{
+	static const char *const base =
+		"func @main(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {\n"
+		"  %y = add %x, 1.5 : tensor<4xf32>\n"
+		"  %r = for %i = 0 to %n step 1 iter(%a = %y) -> (tensor<4xf32>) {\n"
+		"    %b = mul %a, %y : tensor<4xf32>\n"
+		"    yield %b\n"
+		"  }\n"
+		"  return %r\n"
+		"}\n";
+	static const struct {
+		const char *from, *to, *says;
+	} edits[] = {
+		{"1.5", "2.5", "literal differs"},
+		{"1.5", "-0.0", "literal differs"},
+		{"%x: tensor<4xf32>,", "%x: tensor<4xf32> {readonly},",
+		 "value's definition or uses differs"},
+		{"%b = mul", "%b = add", "op kind differs"},
+		{"mul %a, %y", "mul %y, %a", "value used differs"},
+		/* (%x is met first: one use more) */
+		{"mul %a, %y", "mul %a, %x", "value's definition or uses differs (x)"},
+		{"step 1", "step 2", "literal differs"},
+		{"%b = mul", "%c = mul", "value id or name differs"},
+		{"  return %r\n", "  %z = neg %r : tensor<4xf32>\n  return %z\n",
+		 "counts differ"},
+	};
+	char why[256], text[1024];
+	Diag d;
+	Program *p = tu_parse(base, &d), *q;
+
+	ck_assert_ptr_nonnull(p);
+	for (size_t k = 0; k < sizeof edits / sizeof edits[0]; k++) {
+		const char *at = strstr(base, edits[k].from);
+		ck_assert_ptr_nonnull(at);
+		fmt_snprintf(text, sizeof text, "%.*s%s%s", (int)(at - base),
+			     base, edits[k].to, at + strlen(edits[k].from));
+		/* the same names where an edit renames: %b -> %c */
+		if (strstr(edits[k].to, "%c = "))
+			for (char *c = strstr(text, "yield %b"); c; c = NULL)
+				c[7] = 'c';
+		q = tu_parse(text, &d);
+		ck_assert_msg(q != NULL, "%s: %s", text, d.msg);
+		ck_assert_msg(prog_diff(p, q, false, why, sizeof why) != NULL,
+			      "the same: %s", text);
+		ck_assert_msg(strstr(why, edits[k].says), "%s: %s", text, why);
+		prog_free(q);
+	}
+	/* a blank line more: the same program, not the same places */
+	fmt_snprintf(text, sizeof text, "\n%s", base);
+	q = tu_parse(text, &d);
+	ck_assert_ptr_nonnull(q);
+	ck_assert_ptr_null(prog_diff(p, q, false, why, sizeof why));
+	ck_assert_ptr_nonnull(prog_diff(p, q, true, why, sizeof why));
+	ck_assert_msg(strstr(why, "location differs"), "%s", why);
+	prog_free(q);
+	prog_free(p);
+}
+END_TEST
+
 static Suite *
 print_suite(void)
 {
@@ -468,6 +415,7 @@ print_suite(void)
 	tcase_add_test(tc, test_type_str);
 	tcase_add_test(tc, test_float_spelling);
 	tcase_add_test(tc, test_print_oom);
+	tcase_add_test(tc, test_prog_diff);
 	suite_add_tcase(s, tc);
 	return s;
 }
