@@ -1819,7 +1819,7 @@ dies_at(const Value *x, const Op *t)
  * Block arguments: one shares the buffer of what a branch passes when it
  * dies there (the mutant: on every edge), and a select's result the
  * buffer it picks (MLIR's arith.select on buffers): Decisions.eshare.
- * Set before the first decision, as they depend on the program alone: a
+ * Set once, before the first pass (they depend on the program alone): a
  * collapse_shape is a view only when its source is contiguous, which a
  * sharing select is when both its picks are (contig.c), and collect_op
  * decides the collapse before the classes below are united.
@@ -1827,15 +1827,15 @@ dies_at(const Value *x, const Op *t)
 static WalkAct
 mark_select(Op *op, void *ctx)
 {
-	OS *S = ctx;
+	Decisions *ds = ctx;
 
 	if (op->kind == OP_SELECT && is_tensor(op->res[0]))
-		S->ds->eshare[op->res[0]->id] = 1;
+		ds->eshare[op->res[0]->id] = 1;
 	return WALK_GO;
 }
 
 static void
-mark_shares(OS *S, const Program *p)
+mark_shares(const Program *p, Decisions *ds, unsigned breaks)
 {
 	for (int i = 0; i < p->nfuncs; i++) {
 		const Func *f = p->funcs[i];
@@ -1849,15 +1849,15 @@ mark_shares(OS *S, const Program *p)
 				for (int e = 0; e < blk->npreds && e < 64; e++) {
 					const Op *t = blk->preds[e];
 					Value *x = succ_args(t, pred_edge(blk, e))[k].v;
-					if (broken(S, ONESHOT_BLOCKARGS) ||
+					if ((breaks & ONESHOT_BLOCKARGS) ||
 					    dies_at(x, t))
 						bits |= (uint64_t)1 << e;
 				}
-				S->ds->eshare[a->id] = bits;
+				ds->eshare[a->id] = bits;
 			}
 		}
 	}
-	walk_prog(p, mark_select, S);
+	walk_prog(p, mark_select, ds);
 }
 
 /* A block argument that shares an edge's buffer aliases it (its class);
@@ -2057,8 +2057,6 @@ analyze(OS *S, const Program *p, Decisions *ds, unsigned breaks,
 	S->pw = pw;
 	S->forbid = forbid;
 	S->a->oom = oom;
-	if (ds->eshare)
-		mark_shares(S, p);
 	walk_prog(p, find_await, S);
 	walk_prog(p, collect_op, S);
 	for (int i = 0; i < p->nvalues; i++)
@@ -2097,6 +2095,8 @@ oneshot_decide(const Program *p, Decisions *ds, unsigned breaks)
 		goto out;
 	if (!(forbid = mem_calloc((size_t)p->nvalues + 1, sizeof *forbid)))
 		goto out;
+	if (ds->eshare)
+		mark_shares(p, ds, breaks);
 	calls = prog_has_op(p, OP_CALL);
 	/* each round forbids one more in-place write, or is the last */
 	for (int round = 0; round <= p->nvalues; round++) {
