@@ -50,7 +50,6 @@
 #define BUFDIFF_IR_H
 
 #include <setjmp.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -166,9 +165,6 @@ void str_put(Str *b, const char *s, size_t n);
 void str_puts(Str *b, const char *s);
 void str_printf(Str *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* The same in place; no argument may point into b. */
-void str_vprintf(Str *b, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
 /* The text ("" when empty; the caller frees it), NULL after an OOM.  The
  * Str is empty afterwards either way. */
 char *str_take(Str *b);

@@ -258,14 +258,8 @@ lex_next(Lexer *lx, Token *t, Diag *d)
 {
 	const char *p;
 
-	/* blanks inline; newlines and comments in skip_space */
-	for (p = lx->p; p < lx->end && cls[(unsigned char)*p] & C_SPACE;)
-		p++;
-	lx->p = p;
-	if (p < lx->end && (*p == '\n' || *p == '/')) {
-		skip_space(lx);
-		p = lx->p;
-	}
+	skip_space(lx);
+	p = lx->p;
 	t->kind = TK_EOF;
 	t->len = 0;
 	t->i = 0;

@@ -8,38 +8,23 @@
 
 #include "ir.h"
 
-/* reserve's slow path: a bigger block. */
-static bool
-grow(Str *b, size_t n)
-{
-	size_t cap = b->cap ? b->cap : 256;
-	char *ns;
-
-	if (b->oom)
-		return false;
-	while (cap < b->len + n + 1)
-		cap *= 2;
-	if (!(ns = mem_realloc(b->s, cap))) {
-		b->oom = true;
-		return false;
-	}
-	b->s = ns;
-	b->cap = cap;
-	return true;
-}
-
-/* Room for n more bytes and the NUL; false (and oom) when out of memory. */
-static inline bool
-reserve(Str *b, size_t n)
-{
-	return (!b->oom && b->len + n + 1 <= b->cap) || grow(b, n);
-}
-
 void
 str_put(Str *b, const char *s, size_t n)
 {
-	if (!reserve(b, n))
+	if (b->oom)
 		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		char *ns;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		if (!(ns = mem_realloc(b->s, cap))) {
+			b->oom = true;
+			return;
+		}
+		b->s = ns;
+		b->cap = cap;
+	}
 	memcpy(b->s + b->len, s, n);
 	b->len += n;
 	b->s[b->len] = 0;
@@ -49,31 +34,6 @@ void
 str_puts(Str *b, const char *s)
 {
 	str_put(b, s, strlen(s));
-}
-
-/* Formatted in place, at the end (a program's lines): once into the room
- * there is, a second time only when it was short.  No argument may point
- * into b (str_printf's may). */
-void
-str_vprintf(Str *b, const char *fmt, va_list ap)
-{
-	va_list ap2;
-	int n;
-
-	if (!reserve(b, 128))
-		return;
-	va_copy(ap2, ap);
-	n = fmt_vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap2);
-	va_end(ap2);
-	if (n >= 0 && (size_t)n >= b->cap - b->len) {
-		if (!reserve(b, (size_t)n))
-			n = -1;
-		else
-			fmt_vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-	}
-	if (n >= 0)
-		b->len += (size_t)n;
-	b->s[b->len] = 0;
 }
 
 /* Any length: a long result is formatted a second time into the heap. */

@@ -42,17 +42,20 @@ void
 gen_line(G *g, const char *fmt, ...)
 {
 	static const char spaces[] = "                                ";
+	char buf[512];
 	va_list ap;
-	int ind = 2 * (g->depth - g->cfgdepth) + 2;
+	int k, ind = 2 * (g->depth - g->cfgdepth) + 2;
 
+	va_start(ap, fmt);
+	k = fmt_vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
 	/* a function body's blocks all sit at its indentation (formatted
 	 * once: this is most of the program's text) */
 	for (; ind > 0; ind -= (int)sizeof spaces - 1)
 		str_put(g->out, spaces, (size_t)(ind < (int)sizeof spaces - 1 ?
 					 ind : (int)sizeof spaces - 1));
-	va_start(ap, fmt);
-	str_vprintf(g->out, fmt, ap);
-	va_end(ap);
+	str_put(g->out, buf, k < 0 ? 0 : k < (int)sizeof buf ? (size_t)k
+							 : sizeof buf - 1);
 	str_put(g->out, "\n", 1);
 }
 
