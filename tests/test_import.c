@@ -94,6 +94,22 @@ START_TEST(test_errors)
 		 "in.mlir:2:3: unsupported type 'f16'"},
 		{"\"builtin.module\"() ({\n  %0 = \n",
 		 "in.mlir:3:1: expected '\"' to start an op name"},
+		/* ops written without their result (found by the fuzz-mlir
+		 * target: the importer read the missing result's type) */
+		{FUNC("    %0 = \"arith.constant\"() <{value = 1.0 : f32}> : () -> f32\n"
+		      "    %1 = \"arith.constant\"() <{value = 0 : index}> : () -> index\n"
+		      "    \"tensor.insert\"(%0, %arg0, %1) : (f32, tensor<4xf32>, index) -> ()\n"
+		      "    \"func.return\"(%arg0) : (tensor<4xf32>) -> ()\n",
+		      "%arg0: tensor<4xf32>", "tensor<4xf32>"),
+		 "in.mlir:6:5: 'tensor.insert' has too few results"},
+		{FUNC("    \"tensor.extract_slice\"(%arg0) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: 2>, static_strides = array<i64: 1>}> : (tensor<4xf32>) -> ()\n"
+		      "    \"func.return\"(%arg0) : (tensor<4xf32>) -> ()\n",
+		      "%arg0: tensor<4xf32>", "tensor<4xf32>"),
+		 "in.mlir:4:5: 'tensor.extract_slice' has too few results"},
+		{FUNC("    \"tensor.empty\"() : () -> ()\n"
+		      "    \"func.return\"(%arg0) : (tensor<4xf32>) -> ()\n",
+		      "%arg0: tensor<4xf32>", "tensor<4xf32>"),
+		 "in.mlir:4:5: 'tensor.empty' has too few results"},
 	};
 	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
 		char *s = imp(t[i].mlir, NULL);

@@ -234,10 +234,18 @@ imp_put_list(Imp *I, const MOp *op, int from, int to, bool lit_ok)
 			   imp_arg(I, op, i, lit_ok));
 }
 
+const char *
+imp_restype(Imp *I, const MOp *op)
+{
+	if (op->nresults < 1)
+		imp_fail(I, op, "'%s' has too few results", op->name);
+	return op->restypes[0];
+}
+
 void
 imp_put_type_end(Imp *I, const MOp *op)
 {
-	str_printf(I->out, " : %s\n", op->restypes[0]);
+	str_printf(I->out, " : %s\n", imp_restype(I, op));
 }
 
 /* ----------------------------------------------------------- attributes */

@@ -67,6 +67,9 @@ void imp_ind(Imp *I, int depth);
 void imp_put_results(Imp *I, const MOp *op, int depth);
 void imp_put_list(Imp *I, const MOp *op, int from, int to, bool lit_ok);
 void imp_put_type_end(Imp *I, const MOp *op);
+/* The type of op's first result; an op written without one (a crafted
+ * `tensor.insert` with no result) fails as too few results. */
+const char *imp_restype(Imp *I, const MOp *op);
 int imp_segments(Imp *I, const MOp *op, int64_t *seg, int n);
 int imp_ints_attr(Imp *I, const MOp *op, const char *name, int64_t *out, int n);
 void imp_no_attr(Imp *I, const MOp *op, const char *name);

@@ -391,7 +391,7 @@ im_slice(Imp *I, const MOp *op, int depth)
 	IVal *src = imp_operand(I, op, 0);
 
 	if (imp_rank_of(I, op, src->type) != imp_rank_of(I, op, ins ?
-			imp_operand(I, op, 1)->type : op->restypes[0]))
+			imp_operand(I, op, 1)->type : imp_restype(I, op)))
 		imp_fail(I, op, "rank-reducing '%s'", op->name);
 	imp_put_results(I, op, depth);
 	if (ins)
