@@ -203,11 +203,14 @@ same_block(Cmp *c, const Block *a, const Block *b)
 	    a->exits != b->exits || !a->idom != !b->idom ||
 	    (a->idom && a->idom->bindex != b->idom->bindex))
 		return differ(c, "block", w);
-	for (int i = 0; i < a->nargs; i++)
-		if ((a->args[i]->owner == a) != (b->args[i]->owner == b) ||
-		    ((a->args[i]->owner == a) ? !same_value(c, a->args[i], b->args[i])
-		     : !same_use(c, a->args[i], b->args[i], w)))
+	for (int i = 0; i < a->nargs; i++) {
+		bool own = a->args[i]->owner == a;
+		if (own != (b->args[i]->owner == b))
+			return differ(c, "block argument's owner", w);
+		if (own ? !same_value(c, a->args[i], b->args[i])
+			: !same_use(c, a->args[i], b->args[i], w))
 			return false;
+	}
 	for (int i = 0; i < a->npreds; i++)
 		if (a->preds[i]->seq != b->preds[i]->seq)
 			return differ(c, "block's predecessors", w);

@@ -380,9 +380,10 @@ START_TEST(test_prog_diff)
 		fmt_snprintf(text, sizeof text, "%.*s%s%s", (int)(at - base),
 			     base, edits[k].to, at + strlen(edits[k].from));
 		/* the same names where an edit renames: %b -> %c */
-		if (strstr(edits[k].to, "%c = "))
-			for (char *c = strstr(text, "yield %b"); c; c = NULL)
-				c[7] = 'c';
+		char *y = strstr(edits[k].to, "%c = ") ? strstr(text, "yield %b")
+						       : NULL;
+		if (y)
+			y[7] = 'c';
 		q = tu_parse(text, &d);
 		ck_assert_msg(q != NULL, "%s: %s", text, d.msg);
 		ck_assert_msg(prog_diff(p, q, false, why, sizeof why) != NULL,
@@ -399,6 +400,36 @@ START_TEST(test_prog_diff)
 	ck_assert_msg(strstr(why, "location differs"), "%s", why);
 	prog_free(q);
 	prog_free(p);
+
+	/* a while's do region shares its condition region's arguments: one
+	 * whose owner moved is told, not passed as the same */
+	{
+		static const char *const w =
+			"func @main(%x: tensor<3xf32>) -> tensor<3xf32> {\n"
+			"  %r = while iter(%a = %x) -> (tensor<3xf32>) {\n"
+			"    %e = extract %a[0] : f32\n"
+			"    %c = gt %e, 100.0 : f32\n"
+			"    condition %c\n"
+			"  } do {\n"
+			"    %a2 = mul %a, 2.0 : tensor<3xf32>\n"
+			"    yield %a2\n"
+			"  }\n"
+			"  return %r\n"
+			"}\n";
+		Op *op;
+
+		p = tu_parse(w, &d);
+		q = tu_parse(w, &d);
+		ck_assert(p && q);
+		ck_assert_ptr_null(prog_diff(p, q, true, why, sizeof why));
+		op = q->funcs[0]->body->ops[0];
+		ck_assert_int_eq(op->kind, OP_WHILE);
+		op->body->args[0]->owner = op->orelse;
+		ck_assert_ptr_nonnull(prog_diff(p, q, false, why, sizeof why));
+		ck_assert_msg(strstr(why, "block argument's owner"), "%s", why);
+		prog_free(q);
+		prog_free(p);
+	}
 }
 END_TEST
 
