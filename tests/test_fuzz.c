@@ -117,6 +117,116 @@ START_TEST(loaded_in_memory)
 }
 END_TEST
 
+/* The program built in memory as the generator draws it (the fuzz loop
+ * runs built-ins' programs so) is the parse of the text the same draws
+ * write, field by field but for the places, on every mix alone and
+ * together; building draws nothing (the same text with or without it);
+ * without the text it is the same program, places too. */
+START_TEST(built_in_memory)
+{
+	static const unsigned mixes[] = {GEN_ALL, GEN_ALL & ~GEN_CFG, GEN_SLICES,
+		GEN_MATMUL, GEN_LOOPS, GEN_BRANCHES, GEN_ASYNC, GEN_CALLS,
+		GEN_FORALL, GEN_CFG, GEN_GENERATE, GEN_LOOPS | GEN_ASYNC,
+		GEN_CFG | GEN_ASYNC, GEN_CALLS | GEN_ASYNC | GEN_BRANCHES};
+	int n = (int)(sizeof mixes / sizeof *mixes);
+
+	for (int k = 0; k < 1400; k++) {
+		GenOpts o = opts;
+		GenCase gc, gt, gb;
+		Program *built, *alone, *parsed;
+		char why[256];
+		Diag d;
+		uint64_t seed = 20000 + (uint64_t)k;
+		o.mix = mixes[k % n];
+		o.max_ops = k % 3 ? 12 : 40;
+		ck_assert(!gen_case_build(seed, &o, "one-shot", NULL, &gc, &built,
+					  true));
+		ck_assert(!gen_case_parts(seed, &o, "one-shot", NULL, &gt));
+		ck_assert_str_eq(gc.yaml, gt.yaml);
+		parsed = tir_parse(gc.yaml + gc.prog, gc.nprog,
+				   (SrcMap){gc.prog_line, 0}, &d);
+		ck_assert_msg(parsed, "seed %llu: %s", (unsigned long long)seed,
+			      d.msg);
+		ck_assert_msg(!prog_diff(parsed, built, false, why, sizeof why),
+			      "seed %llu, mix %u: %s", (unsigned long long)seed,
+			      o.mix, why);
+		ck_assert(!gen_case_build(seed, &o, "one-shot", NULL, &gb, &alone,
+					  false));
+		ck_assert(!gb.yaml);
+		ck_assert(gb.ninputs == gc.ninputs && gb.n == gc.n &&
+			  !memcmp(gb.in, gc.in, sizeof gb.in));
+		ck_assert_msg(!prog_diff(built, alone, true, why, sizeof why),
+			      "seed %llu without text: %s",
+			      (unsigned long long)seed, why);
+		prog_free(parsed);
+		prog_free(built);
+		prog_free(alone);
+		mem_free(gc.yaml);
+		mem_free(gt.yaml);
+	}
+}
+END_TEST
+
+/* A program run in memory is judged as its text is: the same reference
+ * outputs or failure, verdict, schedule and violations (one-shot,
+ * copy-all and a mutant, so that some diverge). */
+START_TEST(in_memory_judged_alike)
+{
+	static const char *const strategies[] = {"one-shot", "copy-all",
+						 "mutant-zero-trip"};
+	int diverged = 0;
+
+	for (int k = 0; k < 450; k++) {
+		GenCase gc, gb;
+		Case *c[2] = {NULL, NULL};
+		Program *p;
+		Tensor **ref[2] = {NULL, NULL};
+		int nref[2] = {0, 0}, rr[2];
+		RunOut r[2];
+		Diag d;
+		const char *s = strategies[k % 3];
+		uint64_t seed = 30000 + (uint64_t)k;
+
+		ck_assert(!gen_case_parts(seed, &opts, s, NULL, &gc));
+		ck_assert(!gen_case_build(seed, &opts, s, NULL, &gb, &p, false));
+		ck_assert(!gen_load(&gc, "f.yaml", s, &c[0], &d));
+		ck_assert(!gen_load_built(&gb, p, "f.yaml", s, &c[1], &d));
+		for (int i = 0; i < 2; i++) {
+			rr[i] = ref_run(c[i]->prog, c[i]->entry, c[i]->inputs,
+					&c[i]->lim, &ref[i], &nref[i], &d);
+			c[i]->ref_failed = rr[i] == 1 ?
+				prog_op_at(c[i]->prog, OP_ASSERT, d.loc) : NULL;
+			ck_assert(rr[i] == 1 ? c[i]->ref_failed != NULL : rr[i] == 0);
+			diff_run(NULL, c[i], &c[i]->runs[0], NULL, ref[i], nref[i],
+				 &r[i]);
+		}
+		ck_assert_int_eq(rr[0], rr[1]);
+		ck_assert_int_eq(nref[0], nref[1]);
+		for (int i = 0; i < nref[0]; i++)
+			for (int64_t e = 0; e < ref[0][i]->n; e++)
+				ck_assert(tensor_elem_same(ref[0][i], ref[1][i], e));
+		ck_assert_int_eq(r[0].verdict, r[1].verdict);
+		ck_assert_int_eq(r[0].status, r[1].status);
+		ck_assert_str_eq(r[0].schedule, r[1].schedule);
+		ck_assert_int_eq(r[0].nfailing, r[1].nfailing);
+		ck_assert_int_eq(r[0].ex.nviols, r[1].ex.nviols);
+		for (int i = 0; i < r[0].ex.nviols; i++)
+			ck_assert(r[0].ex.viols[i].kind == r[1].ex.viols[i].kind &&
+				  r[0].ex.viols[i].count == r[1].ex.viols[i].count);
+		diverged += r[0].verdict != VERDICT_AGREE;
+		for (int i = 0; i < 2; i++) {
+			runout_clear(&r[i]);
+			for (int j = 0; j < nref[i]; j++)
+				tensor_free(ref[i][j]);
+			mem_free(ref[i]);
+			case_free(c[i]);
+		}
+		mem_free(gc.yaml);
+	}
+	ck_assert_int_gt(diverged, 20);
+}
+END_TEST
+
 /* Two runs of one buffer program, the same bit for bit: outputs,
  * violations, failure, memory. */
 static void
@@ -1197,6 +1307,8 @@ main(void)
 	tcase_add_test(t, same_seed_same_program);
 	tcase_add_test(t, huge_seeds_load);
 	tcase_add_test(t, loaded_in_memory);
+	tcase_add_test(t, built_in_memory);
+	tcase_add_test(t, in_memory_judged_alike);
 	tcase_add_test(t, schedule_tapes);
 	tcase_add_test(t, late_tape_forall);
 	tcase_add_test(t, shared_register_files);

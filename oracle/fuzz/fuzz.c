@@ -450,11 +450,72 @@ judged_signature(const RunOut *r, const Case *c, char *buf, size_t n,
 			     "racy-read" : "miscompile");
 }
 
+static int fuzz_one_text(const FuzzOpts *o, FuzzStats *st, uint64_t seed,
+			 char *yaml, Case *c);
+
+/* A built-in's program built in memory and run without its text (most
+ * programs agree, and nobody reads the text of those): 0 when it agrees,
+ * counted as fuzz_one_text counts it; 1 when anything else happened,
+ * nothing counted (fuzz_one_text makes it again from its text, which its
+ * report cites); -1 out of memory. */
+static int
+fuzz_in_memory(const FuzzOpts *o, FuzzStats *st, uint64_t seed)
+{
+	GenCase gc;
+	Program *p;
+	Case *c = NULL;
+	Tensor **ref = NULL;
+	int nref = 0, rc = 1, rr;
+	char file[64];
+	RunOut r;
+	Diag d;
+
+	if (gen_case_build(seed, &o->gen, o->strategy->name, NULL, &gc, &p,
+			   false))
+		return -1;
+	fuzz_file(seed, file, sizeof file);
+	if (gen_load_built(&gc, p, file, o->strategy->name, &c, &d))
+		goto out;
+	if ((rr = ref_run(c->prog, c->entry, c->inputs, &c->lim, &ref, &nref,
+			  &d)) < 0)
+		goto out;
+	c->ref_failed = rr == 1 ? prog_op_at(c->prog, OP_ASSERT, d.loc) : NULL;
+	diff_run(o->cfg, c, &c->runs[0], NULL, ref, nref, &r);
+	if (r.verdict == VERDICT_AGREE && r.status != STATUS_BAD &&
+	    r.native.verdict != NATIVE_MISSED && !r.limited) {
+		fuzz_count_constructs(c->prog, st->constructs);
+		st->native[r.native.verdict]++;
+		st->racy += r.race > 0;
+		st->miscompiles += r.race < 0;
+		rc = 0;
+	}
+	runout_clear(&r);
+out:
+	for (int i = 0; i < nref; i++)
+		tensor_free(ref[i]);
+	mem_free(ref);
+	case_free(c);
+	return rc;
+}
+
 /* One seed: 1 failed, 0 agreed, -1 skipped (the reference rejected it).
  * yaml and c: the seed's case when a batch made it already (taken over),
  * else NULL. */
 static int
 fuzz_one(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml, Case *c)
+{
+	int rc;
+
+	if (!yaml && o->strategy->kind == STRAT_BUILTIN &&
+	    (rc = fuzz_in_memory(o, st, seed)) <= 0)
+		return rc;
+	return fuzz_one_text(o, st, seed, yaml, c);
+}
+
+/* fuzz_one from the seed's text (made here when yaml is NULL). */
+static int
+fuzz_one_text(const FuzzOpts *o, FuzzStats *st, uint64_t seed, char *yaml,
+	      Case *c)
 {
 	Tensor **ref = NULL;
 	int nref = 0, rc = -1, lrc = 0, rr;

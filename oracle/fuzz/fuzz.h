@@ -179,6 +179,12 @@ typedef struct GenCase {
  * (gc->yaml NULL). */
 int gen_case_parts(uint64_t seed, const GenOpts *o, const char *strategy,
 		   GenStats *st, GenCase *gc);
+/* The same drawn program built in memory into *prog (the Program
+ * tir_parse makes of its text, but for the places: gen_build.c), its
+ * parts into *gc, its text too when `text` (else gc->yaml is NULL).  0,
+ * -1 out of memory. */
+int gen_case_build(uint64_t seed, const GenOpts *o, const char *strategy,
+		   GenStats *st, GenCase *gc, Program **prog, bool text);
 /* gc loaded as case_parse loads its text under the name `file`, without
  * YAML: the same Case, for a run of a built-in strategy (no pipeline, no
  * workdir).  0, -1 out of memory (d), 1 the program is rejected (d), 2
@@ -186,6 +192,11 @@ int gen_case_parts(uint64_t seed, const GenOpts *o, const char *strategy,
  * (case_free it) in every case. */
 int gen_load(const GenCase *gc, const char *file, const char *strategy,
 	     Case **c, Diag *d);
+/* The same of a program built in memory (gen_case_build without text;
+ * the Case takes prog, also on failure), for a run nothing reports from:
+ * no text, name or about, and the program's places are its own. */
+int gen_load_built(const GenCase *gc, Program *prog, const char *file,
+		   const char *strategy, Case **c, Diag *d);
 
 /* ------------------------------------------------------ fuzz_profile.c */
 

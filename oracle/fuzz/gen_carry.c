@@ -69,12 +69,14 @@ read_value(G *g, const GV *src)
 {
 	GV t = *src, *v;
 	char ty[64], lit[32];
-	const char *name = gen_draw_ew(g, F_BINARY, G_TENSOR, t.dt);
+	OpKind k = gen_draw_ew(g, F_BINARY, G_TENSOR, t.dt);
 
 	gen_literal(g, t.dt, lit, sizeof lit);
 	v = gen_new_value(g, &t, "v");
-	gen_line(g, "%%%s = %s %%%s, %s : %s", v->name, name, t.name, lit,
-		 gen_ty(&t, ty, sizeof ty));
+	gen_line(g, "%%%s = %s %%%s, %s : %s", v->name, op_info[k].name, t.name,
+		 lit, gen_ty(&t, ty, sizeof ty));
+	if (GEN_BUILD(g))
+		gb_basic(g, k, v, &t, (const char *[]){t.name, lit}, 2, NULL);
 	++g->sh->ops;
 	gen_count(g, GC_CARRY_READS);
 }
@@ -86,17 +88,19 @@ compute_into(G *g, const GV *t)
 {
 	GV tt = *t, *x, *y, *v;
 	char ty[64], lit[32], xn[16];
-	const char *name;
+	OpKind k;
 
 	if (!(y = gen_find(g, &tt, NULL)))
 		return;
 	fmt_snprintf(xn, sizeof xn, "%s", y->name);
 	x = gen_find(g, &tt, NULL);
-	name = gen_draw_ew(g, F_BINARY, G_TENSOR, tt.dt);
+	k = gen_draw_ew(g, F_BINARY, G_TENSOR, tt.dt);
 	gen_literal(g, tt.dt, lit, sizeof lit);
 	v = gen_new_value(g, &tt, "v");
-	gen_line(g, "%%%s = %s %%%s, %s into %%%s : %s", v->name, name,
+	gen_line(g, "%%%s = %s %%%s, %s into %%%s : %s", v->name, op_info[k].name,
 		 x->name, lit, xn, gen_ty(&tt, ty, sizeof ty));
+	if (GEN_BUILD(g))
+		gb_basic(g, k, v, &tt, (const char *[]){x->name, lit}, 2, xn);
 	++g->sh->ops;
 	gen_count(g, GC_CARRY_INTO);
 }
@@ -107,15 +111,19 @@ gen_carried_launch(G *g, Fut *f, const GV *reads, bool into)
 	GV r;
 	char s[160];
 	int mark, k = g->sh->names++, stream = gen_pick(g, 3);
+	GBlock was = {NULL, 0};
 
 	if (reads)
 		r = *reads;
 
+	fmt_snprintf(f->name, sizeof f->name, "f%d", k);
 	if (f->nres)
 		gen_line(g, "%%f%d = async stream %d -> %s {", k, stream,
 			 gen_types_text(f->res, f->nres, s, sizeof s));
 	else
 		gen_line(g, "%%f%d = async stream %d {", k, stream);
+	if (GEN_BUILD(g))
+		gb_async(g, f->name, stream, f->res, f->nres, &was);
 	mark = gen_enter(g);
 	g->in_async++;
 	if (reads)
@@ -125,8 +133,9 @@ gen_carried_launch(G *g, Fut *f, const GV *reads, bool into)
 	gen_ops(g, gen_pick(g, 3));
 	g->in_async--;
 	gen_close_region(g, f->res, f->nres, mark);
+	if (GEN_BUILD(g))
+		gb_back(g, was);
 	gen_line(g, "}");
-	fmt_snprintf(f->name, sizeof f->name, "f%d", k);
 	f->scope = g->depth;
 	gen_count(g, GC_ASYNC);
 	if (!f->nres)
@@ -188,6 +197,35 @@ emit_header(G *g, const Prefetch *p)
 	fmt_snprintf(tys + c, sizeof tys - c, "%s", gen_ty(&p->acc, s, sizeof s));
 	gen_line(g, "%s = for %%i%d = %d to %s step %d iter(%s) -> (%s) {", res,
 		 p->k, p->lb, p->ub, p->step, iter, tys);
+}
+
+/* The same, built: its body entered (the block before into *was). */
+static void
+build_header(G *g, const Prefetch *p, GBlock *was)
+{
+	char rs[3][16], iv[16], args[3][16], lb[12], st[12];
+	const char *r[3], *a[3], *init[3];
+	Type **rt;
+	int n = p->nf + 1;
+
+	rt = arena_alloc(g->sh->gb->B.p->arena, (size_t)n * sizeof *rt);
+	for (int j = 0; j < n; j++) {
+		bool fut = j < p->nf;
+		if (fut)
+			fmt_snprintf(rs[j], 16, "r%c%d", "fg"[j], p->r);
+		else
+			fmt_snprintf(rs[j], 16, "r%d", p->r);
+		fmt_snprintf(args[j], 16, "%s%d", fut ? carried[j] : "acc", p->k);
+		rt[j] = fut ? gb_future(g, p->init[j].res, p->init[j].nres)
+			    : gb_type(g, &p->acc);
+		init[j] = fut ? p->init[j].name : p->acc.name;
+		r[j] = rs[j];
+		a[j] = args[j];
+	}
+	fmt_snprintf(iv, sizeof iv, "i%d", p->k);
+	fmt_snprintf(lb, sizeof lb, "%d", p->lb);
+	fmt_snprintf(st, sizeof st, "%d", p->step);
+	gb_for(g, r, iv, a, init, rt, n, (const char *[]){lb, p->ub, st}, was);
 }
 
 /* The bounds, as gen_for draws them. */
@@ -262,16 +300,20 @@ static void
 host_write(G *g, const Prefetch *p, int w, char *a, size_t n)
 {
 	GV t = p->acc, *v;
-	char ty[64], second[32];
-	const char *name = gen_draw_ew(g, F_BINARY, G_TENSOR, t.dt);
+	char ty[64], second[32], acc[16];
+	OpKind k = gen_draw_ew(g, F_BINARY, G_TENSOR, t.dt);
 
 	if (w >= 0)
 		fmt_snprintf(second, sizeof second, "%%%s", g->v[w].name);
 	else
 		gen_literal(g, t.dt, second, sizeof second);
 	v = gen_new_value(g, &t, "v");
-	gen_line(g, "%%%s = %s %%acc%d, %s : %s", v->name, name, p->k, second,
-		 gen_ty(&t, ty, sizeof ty));
+	gen_line(g, "%%%s = %s %%acc%d, %s : %s", v->name, op_info[k].name, p->k,
+		 second, gen_ty(&t, ty, sizeof ty));
+	if (GEN_BUILD(g)) {
+		fmt_snprintf(acc, sizeof acc, "acc%d", p->k);
+		gb_basic(g, k, v, &t, (const char *[]){acc, second}, 2, NULL);
+	}
 	++g->sh->ops;
 	fmt_snprintf(a, n, "%s", v->name);
 }
@@ -303,6 +345,13 @@ prefetch_body(G *g, Prefetch *p)
 					  p->out[j].name);
 	fmt_snprintf(ys + k, sizeof ys - k, " %%%s", a);
 	gen_line(g, "%s", ys);
+	if (GEN_BUILD(g)) {
+		const char *yv[3];
+		for (int j = 0; j < p->nf; j++)
+			yv[j] = p->out[j].name;
+		yv[p->nf] = a;
+		gb_term(g, OP_YIELD, yv, p->nf + 1);
+	}
 	gen_leave(g, mark);
 }
 
@@ -311,6 +360,7 @@ gen_prefetch(G *g)
 {
 	GV *init;
 	Prefetch p = {0};
+	GBlock was = {NULL, 0};
 
 	if (!(g->o->mix & GEN_ASYNC) || !gen_chance(g, CARRY_FOR))
 		return false;
@@ -329,7 +379,11 @@ gen_prefetch(G *g)
 	p.k = g->sh->names++;
 	p.r = g->sh->names++;
 	emit_header(g, &p);
+	if (GEN_BUILD(g))
+		build_header(g, &p, &was);
 	prefetch_body(g, &p);
+	if (GEN_BUILD(g))
+		gb_back(g, was);
 	gen_line(g, "}");
 	fmt_snprintf(gen_new_value(g, &p.acc, "r")->name, sizeof g->v[0].name,
 		     "r%d", p.r);

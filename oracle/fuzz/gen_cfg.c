@@ -45,6 +45,13 @@ emit_label(G *g, int k, GV *const *args, int n)
 {
 	char s[64];
 
+	if (GEN_BUILD(g)) {
+		Block *b = gb_start_label(g, k);
+		for (int i = 0; i < n; i++)
+			gb_arg(g, b, args[i]->name, gb_type(g, args[i]));
+	}
+	if (g->sh->notext)
+		return;
 	str_printf(g->out, "  ^bb%d", k);
 	for (int i = 0; i < n; i++)
 		str_printf(g->out, "%s%%%s: %s", i ? ", " : "(", args[i]->name,
@@ -52,18 +59,70 @@ emit_label(G *g, int k, GV *const *args, int n)
 	str_puts(g->out, n ? "):\n" : ":\n");
 }
 
-/* "^bbK(%a, %b)" of names[0..n) into buf. */
-static const char *
-succ_text(int k, char names[][16], int n, char *buf, size_t size)
+/* A branch's successor: ^bbK and the names it passes. */
+typedef struct Succ {
+	int k;
+	char names[3][16];
+	int n;
+} Succ;
+
+static Succ
+succ(int k, char names[][16], int n)
 {
-	int w = fmt_snprintf(buf, size, "^bb%d", k);
+	Succ t = {k, {""}, n};
 
 	for (int i = 0; i < n; i++)
+		memcpy(t.names[i], names[i], 16);
+	return t;
+}
+
+/* "^bbK(%a, %b)" into buf. */
+static const char *
+succ_text(const Succ *t, char *buf, size_t size)
+{
+	int w = fmt_snprintf(buf, size, "^bb%d", t->k);
+
+	for (int i = 0; i < t->n; i++)
 		w += fmt_snprintf(buf + w, size - (size_t)w, "%s%%%s",
-				  i ? ", " : "(", names[i]);
-	if (n)
+				  i ? ", " : "(", t->names[i]);
+	if (t->n)
 		fmt_snprintf(buf + w, size - (size_t)w, ")");
 	return buf;
+}
+
+/* `br ^bbK(...)` */
+static void
+emit_br(G *g, Succ t)
+{
+	char s[96];
+
+	if (!g->sh->notext)
+		gen_line(g, "br %s", succ_text(&t, s, sizeof s));
+	if (GEN_BUILD(g)) {
+		Op *op = gb_op(g, OP_BR, 0, NULL, NULL, t.n);
+		int at = 0;
+		if (!t.n)
+			op->args = NULL;
+		gb_succ(g, op, 0, t.k, t.names, t.n, &at);
+	}
+}
+
+/* `cond_br %cond, ^bbA(...), ^bbB(...)` */
+static void
+emit_cond_br(G *g, const char *cond, Succ a, Succ b)
+{
+	char sa[96], sb[96];
+
+	if (!g->sh->notext)
+		gen_line(g, "cond_br %%%s, %s, %s", cond,
+			 succ_text(&a, sa, sizeof sa), succ_text(&b, sb, sizeof sb));
+	if (GEN_BUILD(g)) {
+		Op *op = gb_op(g, OP_COND_BR, 0, NULL, NULL, 1 + a.n + b.n);
+		int at = 1;
+		op->args[0] = gb_opnd(g, cond);
+		gb_succ(g, op, 0, a.k, a.names, a.n, &at);
+		gb_succ(g, op, 1, b.k, b.names, b.n, &at);
+	}
 }
 
 /* ---- scopes */
@@ -126,8 +185,9 @@ static void
 cfg_condition(G *g, char *cond, size_t n)
 {
 	GV *c = gen_chance(g, 20) ? gen_any_scalar(g, DT_I1) : NULL;
-	const char *on, *op;
-	int lit;
+	const char *on;
+	char lit[12];
+	OpKind op;
 
 	if (c) {
 		fmt_snprintf(cond, n, "%s", c->name);
@@ -136,9 +196,11 @@ cfg_condition(G *g, char *cond, size_t n)
 	on = g->nloops && gen_chance(g, 60)
 		     ? g->loops[gen_pick(g, g->nloops)].iv : "n";
 	op = gen_draw_ew(g, F_CMP, G_SCALAR, DT_INDEX);
-	lit = gen_pick(g, 4);
+	fmt_snprintf(lit, sizeof lit, "%d", gen_pick(g, 4));
 	fmt_snprintf(cond, n, "c%d", g->sh->names++);
-	gen_line(g, "%%%s = %s %%%s, %d : index", cond, op, on, lit);
+	gen_line(g, "%%%s = %s %%%s, %s : index", cond, op_info[op].name, on, lit);
+	if (GEN_BUILD(g))
+		gb_index_cmp(g, op, cond, on, lit);
 	++g->sh->ops;
 }
 
@@ -168,8 +230,9 @@ write_outer(G *g, const GV *o)
 {
 	GV t = *o, *w, *src;
 	char ty[64], lit[32], idx[64];
-	const char *name;
+	OpKind k;
 	int r = gen_pick(g, 100);
+	bool b = GEN_BUILD(g);
 
 	gen_ty(&t, ty, sizeof ty);
 	if (r < 40) {
@@ -178,23 +241,34 @@ write_outer(G *g, const GV *o)
 		w = gen_new_value(g, &t, "v");
 		gen_line(g, "%%%s = insert %s into %%%s[%s] : %s", w->name, lit,
 			 t.name, idx, ty);
+		if (b)
+			gb_insert(g, w, lit, t.name, idx);
 	} else if (r < 70) {
-		name = gen_draw_ew(g, F_BINARY, G_TENSOR, t.dt);
+		k = gen_draw_ew(g, F_BINARY, G_TENSOR, t.dt);
 		gen_literal(g, t.dt, lit, sizeof lit);
 		w = gen_new_value(g, &t, "v");
-		gen_line(g, "%%%s = %s %%%s, %s : %s", w->name, name, t.name,
-			 lit, ty);
+		gen_line(g, "%%%s = %s %%%s, %s : %s", w->name, op_info[k].name,
+			 t.name, lit, ty);
+		if (b)
+			gb_basic(g, k, w, &t, (const char *[]){t.name, lit}, 2,
+				 NULL);
 	} else if (r < 85) {
 		gen_literal(g, t.dt, lit, sizeof lit);
 		w = gen_new_value(g, &t, "v");
 		gen_line(g, "%%%s = fill %s into %%%s : %s", w->name, lit,
 			 t.name, ty);
+		if (b)
+			gb_basic(g, OP_FILL, w, &t, (const char *[]){lit}, 1,
+				 t.name);
 	} else {
 		src = gen_find(g, &t, NULL);
-		name = gen_draw_ew(g, F_UNARY, G_TENSOR, t.dt);
+		k = gen_draw_ew(g, F_UNARY, G_TENSOR, t.dt);
 		w = gen_new_value(g, &t, "v");
-		gen_line(g, "%%%s = %s %%%s into %%%s : %s", w->name, name,
-			 src->name, t.name, ty);
+		gen_line(g, "%%%s = %s %%%s into %%%s : %s", w->name,
+			 op_info[k].name, src->name, t.name, ty);
+		if (b)
+			gb_basic(g, k, w, &t, (const char *[]){src->name}, 1,
+				 t.name);
 	}
 	++g->sh->ops;
 }
@@ -206,7 +280,7 @@ read_outer(G *g, const GV *o, int mark)
 {
 	GV t = *o, sc = *o, *v;
 	char ty[64], idx[64];
-	const char *name;
+	OpKind k;
 
 	if (gen_chance(g, 40)) {
 		gen_element_index(g, &t, idx, sizeof idx);
@@ -214,12 +288,17 @@ read_outer(G *g, const GV *o, int mark)
 		v = gen_new_value(g, &sc, "s");
 		gen_line(g, "%%%s = extract %%%s[%s] : %s", v->name, t.name,
 			 idx, dtype_names[t.dt]);
+		if (GEN_BUILD(g))
+			gb_extract(g, v, t.name, idx);
 	} else {
 		const char *with = pass_of(g, &t, mark);
-		name = gen_draw_ew(g, F_BINARY, G_TENSOR, t.dt);
+		k = gen_draw_ew(g, F_BINARY, G_TENSOR, t.dt);
 		v = gen_new_value(g, &t, "v");
-		gen_line(g, "%%%s = %s %%%s, %%%s : %s", v->name, name, t.name,
-			 with, gen_ty(&t, ty, sizeof ty));
+		gen_line(g, "%%%s = %s %%%s, %%%s : %s", v->name, op_info[k].name,
+			 t.name, with, gen_ty(&t, ty, sizeof ty));
+		if (GEN_BUILD(g))
+			gb_basic(g, k, v, &t, (const char *[]){t.name, with}, 2,
+				 NULL);
 	}
 	++g->sh->ops;
 }
@@ -253,9 +332,10 @@ static void
 gen_diamond(G *g)
 {
 	GV *t = gen_any_tensor(g, 0), *o = NULL, ov, jt[2], *args[2];
-	char cond[16], names[2][16], sa[96], sb[96];
+	char cond[16], names[2][16];
 	int mark, nj = 0, a, b, j, form = gen_pick(g, 100);
 	bool swap;
+	Succ sa, sb;
 
 	if (!t)
 		return;
@@ -271,14 +351,14 @@ gen_diamond(G *g)
 	j = g->sh->names++;
 	swap = gen_chance(g, 50);
 	if (form < 70) { /* a diamond (12%: a join without arguments) */
-		succ_text(a, NULL, 0, sa, sizeof sa);
-		succ_text(b, NULL, 0, sb, sizeof sb);
+		sa = succ(a, NULL, 0);
+		sb = succ(b, NULL, 0);
 	} else {         /* a triangle: one arm goes straight to the join */
 		pass_all(g, jt, nj, g->nv, names);
-		succ_text(a, NULL, 0, sa, sizeof sa);
-		succ_text(j, names, nj, sb, sizeof sb);
+		sa = succ(a, NULL, 0);
+		sb = succ(j, names, nj);
 	}
-	gen_line(g, "cond_br %%%s, %s, %s", cond, swap ? sb : sa, swap ? sa : sb);
+	emit_cond_br(g, cond, swap ? sb : sa, swap ? sa : sb);
 	++g->sh->ops;
 	/* the arm that writes o */
 	emit_label(g, a, NULL, 0);
@@ -288,7 +368,7 @@ gen_diamond(G *g)
 	gen_ops(g, 1 + gen_pick(g, 3));
 	gen_await_pending(g, g->depth);
 	pass_all(g, jt, nj, mark, names);
-	gen_line(g, "br %s", succ_text(j, names, nj, sa, sizeof sa));
+	emit_br(g, succ(j, names, nj));
 	++g->sh->ops;
 	arm_leave(g, mark);
 	if (form < 70) { /* the other arm, reading o now and then */
@@ -299,7 +379,7 @@ gen_diamond(G *g)
 		gen_ops(g, gen_pick(g, 3));
 		gen_await_pending(g, g->depth);
 		pass_all(g, jt, nj, mark, names);
-		gen_line(g, "br %s", succ_text(j, names, nj, sb, sizeof sb));
+		emit_br(g, succ(j, names, nj));
 		++g->sh->ops;
 		arm_leave(g, mark);
 	}
@@ -362,12 +442,27 @@ loop_head(G *g, int *k, int *h, int *body, int *x, int *lb, int *step,
 	}
 }
 
+/* `%iKn = add %iK, STEP : index` */
+static void
+step_index(G *g, int k, int step)
+{
+	GV t = {"", DT_INDEX, 0, {0}, 0, true};
+	char iv[16], st[12];
+
+	fmt_snprintf(t.name, sizeof t.name, "i%dn", k);
+	fmt_snprintf(iv, sizeof iv, "i%d", k);
+	fmt_snprintf(st, sizeof st, "%d", step);
+	gen_line(g, "%%%s = add %%%s, %s : index", t.name, iv, st);
+	if (GEN_BUILD(g))
+		gb_basic(g, OP_ADD, &t, &t, (const char *[]){iv, st}, 2, NULL);
+}
+
 static void
 gen_block_loop(G *g)
 {
 	GV *init = gen_any_tensor(g, 0), *o = NULL, ov, ht[3], xt[2], *hargs[3],
 	   *xargs[2], idx = gen_tensor_type(DT_INDEX, 0, NULL);
-	char ub[16], cond[16], names[3][16], s[96];
+	char ub[16], cond[16], names[3][16], kn[16];
 	int mark, outer, k, h, body, x, lb, step, bound, n, nx, where = 0;
 	bool early, exit_args;
 
@@ -385,10 +480,12 @@ gen_block_loop(G *g)
 	early = gen_chance(g, 30);
 	exit_args = early || gen_chance(g, 50);
 	outer = g->nv;
-	gen_line(g, "%%z%d = const %d : index", k, lb);
 	fmt_snprintf(names[0], 16, "z%d", k);
+	gen_line(g, "%%%s = const %d : index", names[0], lb);
+	if (GEN_BUILD(g))
+		gb_const_index(g, names[0], lb);
 	pass_all(g, ht + 1, n - 1, g->nv, names + 1);
-	gen_line(g, "br %s", succ_text(h, names, n, s, sizeof s));
+	emit_br(g, succ(h, names, n));
 	g->sh->ops += 2;
 	/* the header: its arguments and ops dominate the body and the exit */
 	new_args(g, ht, n, "acc", hargs);
@@ -398,13 +495,16 @@ gen_block_loop(G *g)
 		header_ops(g, o);
 	else if (gen_chance(g, 30))
 		header_ops(g, NULL);
-	gen_line(g, "%%c%d = lt %%i%d, %s : index", k, k, ub);
+	fmt_snprintf(cond, sizeof cond, "c%d", k);
+	fmt_snprintf(kn, sizeof kn, "i%d", k);
+	gen_line(g, "%%%s = lt %%%s, %s : index", cond, kn, ub);
+	if (GEN_BUILD(g))
+		gb_index_cmp(g, OP_LT, cond, kn, ub);
 	nx = exit_args ? 1 : 0;
 	xt[0] = ht[1];
 	if (exit_args)
 		fmt_snprintf(names[0], 16, "%s", hargs[1]->name);
-	gen_line(g, "cond_br %%c%d, ^bb%d, %s", k, body,
-		 succ_text(x, names, nx, s, sizeof s));
+	emit_cond_br(g, cond, succ(body, NULL, 0), succ(x, names, nx));
 	g->sh->ops += 2;
 	/* the body */
 	emit_label(g, body, NULL, 0);
@@ -420,8 +520,7 @@ gen_block_loop(G *g)
 		gen_await_pending(g, g->depth);
 		cfg_condition(g, cond, sizeof cond);
 		pass_all(g, xt, nx, mark, names);
-		gen_line(g, "cond_br %%%s, %s, ^bb%d", cond,
-			 succ_text(x, names, nx, s, sizeof s), cont);
+		emit_cond_br(g, cond, succ(x, names, nx), succ(cont, NULL, 0));
 		++g->sh->ops;
 		emit_label(g, cont, NULL, 0);
 		gen_ops(g, gen_pick(g, 2));
@@ -429,10 +528,10 @@ gen_block_loop(G *g)
 	}
 	g->nloops--;
 	gen_await_pending(g, g->depth);
-	gen_line(g, "%%i%dn = add %%i%d, %d : index", k, k, step);
+	step_index(g, k, step);
 	fmt_snprintf(names[0], 16, "i%dn", k);
 	pass_all(g, ht + 1, n - 1, mark, names + 1);
-	gen_line(g, "br %s", succ_text(h, names, n, s, sizeof s));
+	emit_br(g, succ(h, names, n));
 	g->sh->ops += 2;
 	arm_leave(g, mark);
 	/* the exit: the header's values are in scope */
@@ -454,6 +553,14 @@ emit_future_label(G *g, int k, const char *iv, const char *a, const Fut *f)
 {
 	char s[160];
 
+	if (GEN_BUILD(g)) {
+		Block *b = gb_start_label(g, k);
+		if (iv)
+			gb_arg(g, b, iv, gb_scalar(g, DT_INDEX));
+		gb_arg(g, b, a, gb_future(g, f->res, f->nres));
+	}
+	if (g->sh->notext)
+		return;
 	str_printf(g->out, "  ^bb%d(", k);
 	if (iv)
 		str_printf(g->out, "%%%s: index, ", iv);
@@ -481,9 +588,10 @@ static void
 gen_future_diamond(G *g)
 {
 	Fut f = {0}, nf;
-	char cond[16], names[1][16], sa[96], sb[96];
+	char cond[16], names[1][16];
 	int mark, a, b, j, m;
 	bool tri = gen_chance(g, 30), swap;
+	Succ sa, sb;
 
 	gen_carried_types(g, &f, NULL);
 	gen_carried_launch(g, &f, NULL, false);
@@ -494,12 +602,9 @@ gen_future_diamond(G *g)
 	m = g->sh->names++;
 	swap = gen_chance(g, 50);
 	fmt_snprintf(names[0], 16, "%s", f.name);
-	succ_text(a, NULL, 0, sa, sizeof sa);
-	if (tri)
-		succ_text(j, names, 1, sb, sizeof sb);
-	else
-		succ_text(b, NULL, 0, sb, sizeof sb);
-	gen_line(g, "cond_br %%%s, %s, %s", cond, swap ? sb : sa, swap ? sa : sb);
+	sa = succ(a, NULL, 0);
+	sb = tri ? succ(j, names, 1) : succ(b, NULL, 0);
+	emit_cond_br(g, cond, swap ? sb : sa, swap ? sa : sb);
 	++g->sh->ops;
 	for (int arm = 0; arm < 2 - tri; arm++) {
 		emit_label(g, arm ? b : a, NULL, 0);
@@ -513,7 +618,7 @@ gen_future_diamond(G *g)
 					   gen_chance(g, 30));
 		gen_await_pending(g, g->depth);
 		fmt_snprintf(names[0], 16, "%s", nf.name);
-		gen_line(g, "br %s", succ_text(j, names, 1, sa, sizeof sa));
+		emit_br(g, succ(j, names, 1));
 		++g->sh->ops;
 		arm_leave(g, mark);
 	}
@@ -540,7 +645,7 @@ static void
 gen_future_loop(G *g)
 {
 	Fut f = {0}, nf;
-	char ub[16], iv[16], fa[16], names[2][16], s[96];
+	char ub[16], iv[16], fa[16], names[2][16], cn[16];
 	int mark, outer, k, h, body, x, lb, step, bound;
 	bool exit_arg;
 
@@ -553,15 +658,19 @@ gen_future_loop(G *g)
 	outer = g->nv;
 	fmt_snprintf(iv, sizeof iv, "i%d", k);
 	fmt_snprintf(fa, sizeof fa, "fa%d", k);
-	gen_line(g, "%%z%d = const %d : index", k, lb);
 	fmt_snprintf(names[0], 16, "z%d", k);
+	gen_line(g, "%%%s = const %d : index", names[0], lb);
+	if (GEN_BUILD(g))
+		gb_const_index(g, names[0], lb);
 	fmt_snprintf(names[1], 16, "%s", f.name);
-	gen_line(g, "br %s", succ_text(h, names, 2, s, sizeof s));
+	emit_br(g, succ(h, names, 2));
 	emit_future_label(g, h, iv, fa, &f);
-	gen_line(g, "%%c%d = lt %%i%d, %s : index", k, k, ub);
+	fmt_snprintf(cn, sizeof cn, "c%d", k);
+	gen_line(g, "%%%s = lt %%%s, %s : index", cn, iv, ub);
+	if (GEN_BUILD(g))
+		gb_index_cmp(g, OP_LT, cn, iv, ub);
 	fmt_snprintf(names[0], 16, "%s", fa);
-	gen_line(g, "cond_br %%c%d, ^bb%d, %s", k, body,
-		 succ_text(x, names, exit_arg, s, sizeof s));
+	emit_cond_br(g, cn, succ(body, NULL, 0), succ(x, names, exit_arg));
 	g->sh->ops += 4;
 	/* the body */
 	emit_label(g, body, NULL, 0);
@@ -581,10 +690,10 @@ gen_future_loop(G *g)
 		gen_count(g, GC_CARRY_SAME);
 	g->nloops--;
 	gen_await_pending(g, g->depth);
-	gen_line(g, "%%i%dn = add %%i%d, %d : index", k, k, step);
+	step_index(g, k, step);
 	fmt_snprintf(names[0], 16, "i%dn", k);
 	fmt_snprintf(names[1], 16, "%s", nf.name);
-	gen_line(g, "br %s", succ_text(h, names, 2, s, sizeof s));
+	emit_br(g, succ(h, names, 2));
 	g->sh->ops += 2;
 	arm_leave(g, mark);
 	/* the exit: the header's %fa is in scope, and the exit's own */
@@ -623,12 +732,20 @@ gen_select(G *g)
 	s = gen_new_value(g, &at, "v");
 	gen_line(g, "%%%s = select %%%s, %%%s, %%%s : %s", s->name, cond, at.name,
 		 b->name, gen_ty(&at, ty, sizeof ty));
+	if (GEN_BUILD(g))
+		gb_basic(g, OP_SELECT, s, &at,
+			 (const char *[]){cond, at.name, b->name}, 3, NULL);
 	++g->sh->ops;
 	gen_count(g, GC_SELECT);
 	if (!at.scalar && gen_chance(g, 30)) {
+		GV *w;
 		gen_literal(g, at.dt, lit, sizeof lit);
-		gen_line(g, "%%%s = fill %s into %%%s : %s",
-			 gen_new_value(g, &at, "v")->name, lit, at.name, ty);
+		w = gen_new_value(g, &at, "v");
+		gen_line(g, "%%%s = fill %s into %%%s : %s", w->name, lit, at.name,
+			 ty);
+		if (GEN_BUILD(g))
+			gb_basic(g, OP_FILL, w, &at, (const char *[]){lit}, 1,
+				 at.name);
 		++g->sh->ops;
 	}
 }

@@ -10,9 +10,12 @@
 #ifndef BUFDIFF_GEN_IMPL_H
 #define BUFDIFF_GEN_IMPL_H
 
+#include <setjmp.h>
+
 #include "fuzz.h"
 #include "cases.h"
 #include "harness.h"
+#include "strmap.h"
 
 #define MAXV 512
 #define MAXR 3          /* ranks 0..3 */
@@ -46,7 +49,17 @@ typedef struct Helper {
 	GV params[2];    /* tensor params, then `%n: index` */
 	int nparams;
 	bool asserts;    /* it (or a callee) asserts: not from a launch */
+	Func *fn;        /* built (gen_build.c), or NULL */
 } Helper;
+
+/* The program built in memory (gen_build.c). */
+typedef struct GenBuild {
+	Builder B;
+	Func *done[MAXFN];  /* the helpers, in the order they were completed
+			     * (their text's order after main) */
+	int ndone;
+	int nlocs;          /* places given out */
+} GenBuild;
 
 /* What main and its helpers share. */
 typedef struct Shared {
@@ -57,6 +70,8 @@ typedef struct Shared {
 	int nfns;        /* finished helpers (callable) */
 	int started;     /* helpers begun (their names) */
 	GenStats *st;
+	GenBuild *gb;    /* the program built as it is drawn, or NULL */
+	bool notext;     /* no text: gen_line writes nothing */
 } Shared;
 
 typedef struct G {
@@ -81,6 +96,14 @@ typedef struct G {
 			  * when depth == 1 + cfgdepth */
 	int async_mark;  /* in a launch body: values before it are outer */
 	char async_read[16]; /* ... the last outer tensor its body picked */
+	/* building (sh->gb): the function, the block ops go into (its ops'
+	 * capacity), the values by name, the blocks by label number */
+	Func *fn;
+	Block *blk;
+	int blkcap;
+	StrMap vals;
+	struct { int k; Block *b; } labels[48];
+	int nlabels;
 	GV v[MAXV];      /* last: gen_new zeroes only what is before it */
 } G;
 
@@ -94,7 +117,64 @@ void gen_free(G *g); /* NULL ok */
  * choice point it applies to leaves out what the tool refuses. */
 #define GEN_TARGET(g, flag) ((g)->o->target && (g)->o->target->flag)
 
+/* -------------------------------------------------------- gen_build.c */
+
+typedef struct GBlock {
+	Block *blk;
+	int cap;
+} GBlock;
+
+/* Is the program built as it is drawn? */
+#define GEN_BUILD(g) ((g)->sh->gb != NULL)
+
+int gb_init(GenBuild *gb, jmp_buf *oom);   /* 0, -1 out of memory */
+Program *gb_finish(GenBuild *gb);          /* the program, numbered */
+Type *gb_type(G *g, const GV *t);
+Type *gb_scalar(G *g, DType dt);
+Value *gb_val(G *g, const char *name);
+Operand gb_opnd(G *g, const char *text);   /* `%name` or a literal */
+int gb_list(G *g, const char *list, Operand **out); /* "a, b, c" */
+Op *gb_op(G *g, OpKind k, int nres, const char *const *names,
+	  Type *const *types, int nargs);
+Op *gb_basic(G *g, OpKind k, const GV *res, const GV *type,
+	     const char *const *args, int nargs, const char *dest);
+Op *gb_term(G *g, OpKind k, const char *const *args, int n);
+Op *gb_const(G *g, const GV *res, const char *lit);
+Op *gb_const_index(G *g, const char *name, int k);
+Op *gb_index_cmp(G *g, OpKind k, const char *res, const char *a,
+		 const char *b);
+void gb_implicit_yield(G *g);
+void gb_dims(G *g, Op *op, const int *dims, int n);
+void gb_slice(G *g, Op *op, char offs[][24], const int *size,
+	      const int *stride, int rank);
+Op *gb_extract(G *g, const GV *res, const char *src, const char *idx);
+Op *gb_insert(G *g, const GV *res, const char *val, const char *dest,
+	      const char *idx);
+void gb_reassoc(G *g, Op *op, const char *grp);
+Type **gb_types(G *g, const GV *t, int n);
+Type *gb_future(G *g, const GV *t, int n);
+Op *gb_await(G *g, const char *fut, GV *const *res, int n);
+Op *gb_async(G *g, const char *name, int stream, const GV *res, int n,
+	     GBlock *was);
+Op *gb_for(G *g, const char *const *rs, const char *iv,
+	  const char *const *accs, const char *const *inits, Type **rt, int n,
+	  const char *const *bounds, GBlock *was);
+Value *gb_arg(G *g, Block *b, const char *name, Type *t);
+Block *gb_region(G *g, Op *op);
+GBlock gb_enter(G *g, Block *b);
+void gb_back(G *g, GBlock was);
+Block *gb_label(G *g, int k);
+Block *gb_start_label(G *g, int k);
+void gb_succ(G *g, Op *op, int k, int label, char names[][16], int n,
+	     int *at);
+Func *gb_func(G *g, const char *name);
+Value *gb_param(G *g, const GV *t, bool readonly);
+void gb_func_done(G *g);
+
 /* -------------------------------------------------------- gen_scope.c */
+
+/* prefix and k >= 0 ("%s%d") into buf. */
+void gen_name_int(char *buf, size_t n, const char *prefix, int k);
 
 /* One line of program text at g's indentation. */
 void gen_line(G *g, const char *fmt, ...);
@@ -122,7 +202,7 @@ const Loop *gen_loop_below(G *g, int bound);
 
 /* ------------------------------------------------------- gen_tensor.c */
 
-const char *gen_draw_ew(G *g, Form form, int where, DType dt);
+OpKind gen_draw_ew(G *g, Form form, int where, DType dt);
 void gen_element_index(G *g, const GV *a, char *buf, size_t n);
 void gen_elementwise(G *g);
 void gen_scalar(G *g);

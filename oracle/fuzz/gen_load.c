@@ -73,36 +73,16 @@ oom(Diag *d)
 	return -1;
 }
 
-int
-gen_load(const GenCase *gc, const char *file, const char *strategy, Case **out,
-	 Diag *d)
+/* The program (c->prog, its arena's), checked; the entry, the inputs and
+ * the run, from gc: 0, -1 out of memory (d), 1 rejected (d), 2 not a
+ * case gen_load makes. */
+static int
+load_rest(const GenCase *gc, const char *strategy, Case *c, Diag *d)
 {
-	Arena *a = arena_new();
-	Case *c = a ? arena_alloc(a, sizeof *c) : NULL;
-	const char *y = gc->yaml;
-	const char *about;
+	Arena *a = c->arena;
 	Func *f;
 	Run *r;
 
-	*out = c;
-	if (!c) {
-		arena_free(a);
-		return oom(d);
-	}
-	c->arena = a;
-	c->lim = default_limits;
-	c->file = arena_strdup(a, file);
-	c->len = strlen(y);
-	c->text = arena_strndup(a, y, c->len);
-	c->name = line_value(a, y, "case: ");
-	about = y + strcspn(y, "\n") + 1;
-	c->about = line_value(a, about, "about: ");
-	if (!c->file || !c->text || !c->name || !c->about)
-		return oom(d);
-	c->prog = tir_parse(y + gc->prog, gc->nprog,
-			    (SrcMap){gc->prog_line, 0}, d);
-	if (!c->prog)
-		return 1; /* (or out of memory: d says which) */
 	if (!(c->prog->file = arena_strdup(c->prog->arena, c->file)))
 		return oom(d);
 	if (tir_verify(c->prog, &c->lim, d))
@@ -133,4 +113,63 @@ gen_load(const GenCase *gc, const char *file, const char *strategy, Case **out,
 		r->memory[k] = -1;
 	r->strategy = strategy_parse(strategy);
 	return r->strategy && r->strategy->kind == STRAT_BUILTIN ? 0 : 2;
+}
+
+/* A new Case of its own arena under the name file; NULL out of memory. */
+static Case *
+case_new(const char *file)
+{
+	Arena *a = arena_new();
+	Case *c = a ? arena_alloc(a, sizeof *c) : NULL;
+
+	if (!c) {
+		arena_free(a);
+		return NULL;
+	}
+	c->arena = a;
+	c->lim = default_limits;
+	if (!(c->file = arena_strdup(a, file))) {
+		arena_free(a);
+		return NULL;
+	}
+	return c;
+}
+
+int
+gen_load(const GenCase *gc, const char *file, const char *strategy, Case **out,
+	 Diag *d)
+{
+	Case *c = case_new(file);
+	const char *y = gc->yaml;
+	const char *about;
+
+	if (!(*out = c))
+		return oom(d);
+	c->len = strlen(y);
+	c->text = arena_strndup(c->arena, y, c->len);
+	c->name = line_value(c->arena, y, "case: ");
+	about = y + strcspn(y, "\n") + 1;
+	c->about = line_value(c->arena, about, "about: ");
+	if (!c->text || !c->name || !c->about)
+		return oom(d);
+	c->prog = tir_parse(y + gc->prog, gc->nprog,
+			    (SrcMap){gc->prog_line, 0}, d);
+	if (!c->prog)
+		return 1; /* (or out of memory: d says which) */
+	return load_rest(gc, strategy, c, d);
+}
+
+int
+gen_load_built(const GenCase *gc, Program *prog, const char *file,
+	       const char *strategy, Case **out, Diag *d)
+{
+	Case *c = case_new(file);
+
+	if (!(*out = c)) {
+		prog_free(prog);
+		return oom(d);
+	}
+	c->prog = prog;
+	c->name = c->about = c->text = "";
+	return load_rest(gc, strategy, c, d);
 }

@@ -14,9 +14,10 @@ gen_emit_await(G *g, const Fut *f)
 {
 	char names[48] = "";
 	size_t k = 0;
+	GV *res[2];
 
 	for (int i = 0; i < f->nres; i++) {
-		GV *v = gen_new_value(g, &f->res[i], "v");
+		GV *v = res[i] = gen_new_value(g, &f->res[i], "v");
 		k += (size_t)fmt_snprintf(names + k, sizeof names - k, "%s%%%s",
 				      i ? ", " : "", v->name);
 	}
@@ -24,6 +25,8 @@ gen_emit_await(G *g, const Fut *f)
 		gen_line(g, "%s = await %%%s", names, f->name);
 	else
 		gen_line(g, "await %%%s", f->name);
+	if (GEN_BUILD(g))
+		gb_await(g, f->name, res, f->nres);
 	++g->sh->ops;
 }
 
@@ -67,6 +70,22 @@ gen_leave(G *g, int mark)
 	g->depth--;
 }
 
+/* The block ops went into before a region was entered (building). */
+static GBlock
+enter_region(G *g, Block *b)
+{
+	GBlock was = {NULL, 0};
+
+	return GEN_BUILD(g) ? gb_enter(g, b) : was;
+}
+
+static void
+back(G *g, GBlock was)
+{
+	if (GEN_BUILD(g))
+		gb_back(g, was);
+}
+
 /* The value to yield: something of type t made in the region if any. */
 static const char *
 yield_of(G *g, const GV *t, int mark)
@@ -83,11 +102,16 @@ emit_yield(G *g, const GV *t, int n, int mark)
 {
 	char buf[80] = "yield";
 	size_t k = strlen(buf);
+	const char *ys[4];
 
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		ys[i] = yield_of(g, &t[i], mark);
 		k += (size_t)fmt_snprintf(buf + k, sizeof buf - k, "%s %%%s", i ? "," : "",
-				      yield_of(g, &t[i], mark));
+				      ys[i]);
+	}
 	gen_line(g, "%s", buf);
+	if (GEN_BUILD(g))
+		gb_term(g, OP_YIELD, ys, n);
 }
 
 /* End a region: await its launches, yield values of types t, leave. */
@@ -119,7 +143,9 @@ static void
 condition(G *g, bool on_iv, char *cond, size_t n)
 {
 	GV *c = !on_iv && gen_chance(g, 25) ? gen_any_scalar(g, DT_I1) : NULL;
-	const char *on, *op;
+	const char *on;
+	char lit[12];
+	OpKind op;
 
 	if (c) {
 		fmt_snprintf(cond, n, "%s", c->name);
@@ -129,7 +155,10 @@ condition(G *g, bool on_iv, char *cond, size_t n)
 		     ? g->loops[gen_pick(g, g->nloops)].iv : "n";
 	op = gen_draw_ew(g, F_CMP, G_SCALAR, DT_INDEX);
 	fmt_snprintf(cond, n, "c%d", g->sh->names++);
-	gen_line(g, "%%%s = %s %%%s, %d : index", cond, op, on, gen_pick(g, 4));
+	fmt_snprintf(lit, sizeof lit, "%d", gen_pick(g, 4));
+	gen_line(g, "%%%s = %s %%%s, %s : index", cond, op_info[op].name, on, lit);
+	if (GEN_BUILD(g))
+		gb_index_cmp(g, op, cond, on, lit);
 	++g->sh->ops;
 }
 
@@ -141,23 +170,41 @@ gen_if_bare(G *g, const char *cond)
 	GV *t = gen_any_tensor(g, 0);
 	char s[64], lb[32];
 	int mark;
+	Op *op = NULL;
+	GBlock was;
 
 	gen_line(g, "if %%%s {", cond);
+	if (GEN_BUILD(g)) {
+		op = gb_basic(g, OP_IF, NULL, NULL, &cond, 1, NULL);
+		op->body = gb_region(g, op);
+	}
+	was = enter_region(g, op ? op->body : NULL);
 	mark = gen_enter(g);
 	if (t && gen_chance(g, 50)) {
 		GV tt = *t, *w = gen_new_value(g, &tt, "v");
-		gen_line(g, "%%%s = fill %s into %%%s : %s", w->name,
-			 gen_literal(g, tt.dt, lb, sizeof lb), tt.name, gen_ty(&tt, s, sizeof s));
+		gen_literal(g, tt.dt, lb, sizeof lb);
+		gen_line(g, "%%%s = fill %s into %%%s : %s", w->name, lb,
+			 tt.name, gen_ty(&tt, s, sizeof s));
+		if (op)
+			gb_basic(g, OP_FILL, w, &tt, (const char *[]){lb}, 1,
+				 tt.name);
 		++g->sh->ops;
 	}
 	gen_ops(g, 1 + gen_pick(g, 3));
 	gen_leave(g, mark);
+	if (op)
+		gb_implicit_yield(g);
 	if (gen_chance(g, 50)) {
 		gen_line(g, "} else {");
+		if (op)
+			gb_enter(g, op->orelse = gb_region(g, op));
 		mark = gen_enter(g);
 		gen_ops(g, 1 + gen_pick(g, 2));
 		gen_leave(g, mark);
+		if (op)
+			gb_implicit_yield(g);
 	}
+	back(g, was);
 	gen_line(g, "}");
 	gen_count(g, GC_IF_BARE);
 	g->sh->ops += 2;
@@ -182,9 +229,12 @@ write_after_branch_await(G *g, int nfuts)
 			if (x.scalar || strcmp(x.name, f->read))
 				continue;
 			w = gen_new_value(g, &x, "v");
+			gen_literal(g, x.dt, lb, sizeof lb);
 			gen_line(g, "%%%s = fill %s into %%%s : %s", w->name,
-				 gen_literal(g, x.dt, lb, sizeof lb), x.name,
-				 gen_ty(&x, s, sizeof s));
+				 lb, x.name, gen_ty(&x, s, sizeof s));
+			if (GEN_BUILD(g))
+				gb_basic(g, OP_FILL, w, &x, (const char *[]){lb},
+					 1, x.name);
 			gen_count(g, GC_WRITE_AFTER_BRANCH_AWAIT);
 			++g->sh->ops;
 			return;
@@ -196,9 +246,11 @@ static void
 gen_if(G *g)
 {
 	GV *t = gen_any_tensor(g, 0), *v, tt;
-	char s[64], cond[16], lb[32];
+	char s[64], cond[16], lb[32], rn[16];
 	int mark, r, nfuts;
 	bool pair;
+	Op *op = NULL;
+	GBlock was;
 
 	if (!t || g->in_forall)
 		return;
@@ -218,27 +270,48 @@ gen_if(G *g)
 		return;
 	}
 	r = g->sh->names++;
-	gen_line(g, "%%r%d = if %%%s -> (%s) {", r, cond,
+	gen_name_int(rn, sizeof rn, "r", r);
+	gen_line(g, "%%%s = if %%%s -> (%s) {", rn, cond,
 		 gen_ty(&tt, s, sizeof s));
+	if (GEN_BUILD(g)) {
+		Type **rt = gb_types(g, &tt, 1);
+		const char *name = rn;
+		op = gb_op(g, OP_IF, 1, &name, rt, 1);
+		op->args[0] = gb_opnd(g, cond);
+		op->rtypes = rt;
+		op->nrtypes = 1;
+		op->body = gb_region(g, op);
+	}
+	was = enter_region(g, op ? op->body : NULL);
 	mark = gen_enter(g);
 	if (pair) {
 		GV *w = gen_new_value(g, &tt, "v");
-		gen_line(g, "%%%s = fill %s into %%%s : %s", w->name,
-			 gen_literal(g, tt.dt, lb, sizeof lb), tt.name, s);
+		gen_literal(g, tt.dt, lb, sizeof lb);
+		gen_line(g, "%%%s = fill %s into %%%s : %s", w->name, lb,
+			 tt.name, s);
+		if (op)
+			gb_basic(g, OP_FILL, w, &tt, (const char *[]){lb}, 1,
+				 tt.name);
 		++g->sh->ops;
 	}
 	gen_ops(g, 1 + gen_pick(g, 3));
 	gen_close_region(g, &tt, 1, mark);
 	gen_line(g, "} else {");
+	if (op)
+		gb_enter(g, op->orelse = gb_region(g, op));
 	mark = gen_enter(g);
 	if (pair) {
 		GV *u = gen_new_value(g, &tt, "v");
-		gen_line(g, "%%%s = add %%%s, %s : %s", u->name, tt.name,
-			 gen_literal(g, tt.dt, lb, sizeof lb), s);
+		gen_literal(g, tt.dt, lb, sizeof lb);
+		gen_line(g, "%%%s = add %%%s, %s : %s", u->name, tt.name, lb, s);
+		if (op)
+			gb_basic(g, OP_ADD, u, &tt,
+				 (const char *[]){tt.name, lb}, 2, NULL);
 		++g->sh->ops;
 	}
 	gen_ops(g, gen_pick(g, 3));
 	gen_close_region(g, &tt, 1, mark);
+	back(g, was);
 	gen_line(g, "}");
 	v = gen_new_value(g, &tt, "r");
 	fmt_snprintf(v->name, sizeof v->name, "r%d", r);
@@ -253,8 +326,9 @@ static void
 gen_for(G *g)
 {
 	GV *init = gen_any_tensor(g, 0), *x, tt[2];
-	char s[128], ub[16], hdr[400], res[32];
+	char s[128], ub[16], hdr[400], res[32], lbs[12], sts[12];
 	int mark, r, k, bound, lb = 0, step = 1, n = 1;
+	GBlock was = {NULL, 0};
 
 	if (!init || g->nloops == 8)
 		return;
@@ -278,6 +352,8 @@ gen_for(G *g)
 		bound = gen_pick(g, 5);
 		fmt_snprintf(ub, sizeof ub, "%d", bound);
 	}
+	fmt_snprintf(lbs, sizeof lbs, "%d", lb);
+	fmt_snprintf(sts, sizeof sts, "%d", step);
 	if (n == 2)
 		fmt_snprintf(res, sizeof res, "%%r%d, %%r%db", r, r);
 	else
@@ -288,6 +364,18 @@ gen_for(G *g)
 		fmt_snprintf(hdr + strlen(hdr), sizeof hdr - strlen(hdr),
 			 ", %%acc%db = %%%s", k, tt[1].name);
 	gen_line(g, "%s) -> %s {", hdr, gen_types_text(tt, n, s, sizeof s));
+	if (GEN_BUILD(g)) {
+		char iv[16], rs[2][16], accs[2][16];
+		fmt_snprintf(iv, sizeof iv, "i%d", k);
+		for (int i = 0; i < n; i++) {
+			fmt_snprintf(rs[i], 16, i ? "r%db" : "r%d", r);
+			fmt_snprintf(accs[i], 16, i ? "acc%db" : "acc%d", k);
+		}
+		gb_for(g, (const char *[]){rs[0], rs[1]}, iv,
+		       (const char *[]){accs[0], accs[1]},
+		       (const char *[]){tt[0].name, tt[1].name}, gb_types(g, tt, n),
+		       n, (const char *[]){lbs, ub, sts}, &was);
+	}
 	mark = gen_enter(g);
 	for (int i = 0; i < n; i++) {
 		GV *acc = gen_new_value(g, &tt[i], "acc");
@@ -299,6 +387,7 @@ gen_for(G *g)
 	gen_ops(g, 1 + gen_pick(g, 3));
 	g->nloops--;
 	gen_close_region(g, tt, n, mark);
+	back(g, was);
 	gen_line(g, "}");
 	for (int i = 0; i < n; i++) {
 		GV *v = gen_new_value(g, &tt[i], "r");
@@ -321,9 +410,11 @@ static void
 gen_forall(G *g)
 {
 	GV *t = gen_any_tensor(g, T_RANKED), *x, *o, row, *e, *u, tt;
-	char s[64], rs[64], lit[32], off[48], sz[64], tail[32];
-	int mark, k, r, ub, lb;
+	char s[64], rs[64], lit[32], off[48], sz[64], tail[32], offs[MAXR][24];
+	int mark, k, r, ub, lb, sizes[MAXR], strides[MAXR] = {1, 1, 1};
 	bool in_forall = g->in_forall;
+	Op *op = NULL;
+	GBlock was = {NULL, 0};
 
 	if (!t || g->nloops == 8)
 		return;
@@ -334,6 +425,26 @@ gen_forall(G *g)
 	lb = gen_chance(g, 20) ? 1 : 0;
 	gen_line(g, "%%r%d = forall %%i%d = %d to %d shared(%%o%d = %%%s) -> (%s) {",
 		 r, k, lb, ub, k, tt.name, gen_ty(&tt, s, sizeof s));
+	if (GEN_BUILD(g)) {
+		Type **rt = gb_types(g, &tt, 1);
+		char rn[16], iv[16], on[16];
+		const char *name = rn;
+		fmt_snprintf(rn, sizeof rn, "r%d", r);
+		fmt_snprintf(iv, sizeof iv, "i%d", k);
+		fmt_snprintf(on, sizeof on, "o%d", k);
+		op = gb_op(g, OP_FORALL, 1, &name, rt, 3);
+		op->args[0].i = lb;
+		op->args[0].f = lb;
+		op->args[1].i = ub;
+		op->args[1].f = ub;
+		op->args[2] = gb_opnd(g, tt.name);
+		op->rtypes = rt;
+		op->nrtypes = 1;
+		op->body = gb_region(g, op);
+		gb_arg(g, op->body, iv, gb_scalar(g, DT_INDEX));
+		gb_arg(g, op->body, on, rt[0]);
+		was = gb_enter(g, op->body);
+	}
 	mark = gen_enter(g);
 	o = gen_new_value(g, &tt, "o");
 	fmt_snprintf(o->name, sizeof o->name, "o%d", k);
@@ -348,8 +459,11 @@ gen_forall(G *g)
 		GV sc = tt;
 		sc.scalar = true;
 		gen_element_index(g, &tt, idx, sizeof idx);
-		gen_line(g, "%%%s = extract %%%s[%s] : %s",
-			 gen_new_value(g, &sc, "s")->name, o->name, idx, dtype_names[tt.dt]);
+		e = gen_new_value(g, &sc, "s");
+		gen_line(g, "%%%s = extract %%%s[%s] : %s", e->name, o->name, idx,
+			 dtype_names[tt.dt]);
+		if (op)
+			gb_extract(g, e, o->name, idx);
 		++g->sh->ops;
 	}
 	gen_ops(g, gen_pick(g, 3));
@@ -361,7 +475,6 @@ gen_forall(G *g)
 	row.dims[0] = 1;
 	row.dyn = 0; /* slice sizes are literals */
 	{
-		int sizes[MAXR], strides[MAXR] = {1, 1, 1};
 		char a[32], b[32];
 		tail[0] = 0;
 		for (int d = 0; d < tt.rank; d++)
@@ -371,16 +484,37 @@ gen_forall(G *g)
 		fmt_snprintf(off, sizeof off, "%%i%d%s", k, tail);
 		fmt_snprintf(sz, sizeof sz, "[%s] [%s]", gen_int_list(sizes, tt.rank, a, sizeof a),
 			 gen_int_list(strides, tt.rank, b, sizeof b));
+		fmt_snprintf(offs[0], sizeof offs[0], "i%d", k);
+		for (int d = 1; d < tt.rank; d++)
+			fmt_snprintf(offs[d], sizeof offs[d], "0");
 	}
 	e = gen_new_value(g, &row, "v");
 	gen_line(g, "%%%s = extract_slice %%%s[%s] %s : %s", e->name, x->name,
 		 off, sz, gen_ty(&row, rs, sizeof rs));
+	if (op)
+		gb_slice(g, gb_basic(g, OP_EXTRACT_SLICE, e, &row,
+				     (const char *[]){x->name}, 1, NULL),
+			 offs, sizes, strides, tt.rank);
 	u = gen_new_value(g, &row, "v");
-	gen_line(g, "%%%s = add %%%s, %s : %s", u->name, e->name,
-		 gen_literal(g, row.dt, lit, sizeof lit), rs);
+	gen_literal(g, row.dt, lit, sizeof lit);
+	gen_line(g, "%%%s = add %%%s, %s : %s", u->name, e->name, lit, rs);
+	if (op)
+		gb_basic(g, OP_ADD, u, &row, (const char *[]){e->name, lit}, 2,
+			 NULL);
 	gen_line(g, "parallel_insert_slice %%%s into %%o%d[%s] %s", u->name, k,
 		 off, sz);
+	if (op) {
+		char on[16];
+		fmt_snprintf(on, sizeof on, "o%d", k);
+		gb_slice(g, gb_basic(g, OP_PARALLEL_INSERT_SLICE, NULL, NULL,
+				     (const char *[]){u->name}, 1, on),
+			 offs, sizes, strides, tt.rank);
+	}
 	gen_leave(g, mark);
+	if (op) {
+		gb_implicit_yield(g);
+		gb_back(g, was);
+	}
 	gen_line(g, "}");
 	t = gen_new_value(g, &tt, "r");
 	fmt_snprintf(t->name, sizeof t->name, "r%d", r);
@@ -395,8 +529,11 @@ static void
 gen_while(G *g)
 {
 	GV *init = gen_any_tensor(g, 0), tt;
-	char s[64], ub[16];
+	char s[64], ub[16], zn[16], cn[16], tn[16];
+	const char *y;
 	int mark, r, k;
+	Op *op = NULL;
+	GBlock was = {NULL, 0};
 
 	if (!init || g->nloops == 8)
 		return;
@@ -407,10 +544,36 @@ gen_while(G *g)
 		fmt_snprintf(ub, sizeof ub, "%%n");
 	else
 		fmt_snprintf(ub, sizeof ub, "%d", gen_pick(g, 4));
-	gen_line(g, "%%z%d = const 0 : index", k);
+	fmt_snprintf(zn, sizeof zn, "z%d", k);
+	fmt_snprintf(cn, sizeof cn, "c%d", k);
+	fmt_snprintf(tn, sizeof tn, "t%d", k);
+	gen_line(g, "%%%s = const 0 : index", zn);
 	gen_line(g, "%%r%d, %%w%d = while iter(%%acc%d = %%%s, %%c%d = %%z%d) "
 		 "-> (%s, index) {", r, r, k, tt.name, k, k,
 		 gen_ty(&tt, s, sizeof s));
+	if (GEN_BUILD(g)) {
+		char rn[16], wn[16], an[16];
+		const char *names[2] = {rn, wn};
+		Type **rt = arena_alloc(g->sh->gb->B.p->arena, 2 * sizeof *rt);
+		gb_const_index(g, zn, 0);
+		fmt_snprintf(rn, sizeof rn, "r%d", r);
+		fmt_snprintf(wn, sizeof wn, "w%d", r);
+		fmt_snprintf(an, sizeof an, "acc%d", k);
+		rt[0] = gb_type(g, &tt);
+		rt[1] = gb_scalar(g, DT_INDEX);
+		op = gb_op(g, OP_WHILE, 2, names, rt, 2);
+		op->args[0] = gb_opnd(g, tt.name);
+		op->args[1] = gb_opnd(g, zn);
+		op->rtypes = rt;
+		op->nrtypes = 2;
+		op->body = gb_region(g, op);
+		op->orelse = gb_region(g, op);
+		gb_arg(g, op->body, an, rt[0]);
+		gb_arg(g, op->body, cn, rt[1]);
+		op->orelse->args = op->body->args;
+		op->orelse->nargs = op->body->nargs;
+		was = gb_enter(g, op->body);
+	}
 	g->depth++;
 	if (gen_chance(g, 50)) {
 		char idx[64] = "", an[16];
@@ -423,11 +586,24 @@ gen_while(G *g)
 		gen_line(g, "%%e%d = extract %%%s[%s] : %s", k,
 			 src == &tt ? an : src->name, idx,
 			 dtype_names[src->dt]);
+		if (op) {
+			GV sc = *src;
+			sc.scalar = true;
+			gen_name_int(sc.name, sizeof sc.name, "e", k);
+			gb_extract(g, &sc, src == &tt ? an : src->name, idx);
+		}
 	}
 	gen_line(g, "%%t%d = lt %%c%d, %s : index", k, k, ub);
 	gen_line(g, "condition %%t%d", k);
+	if (op) {
+		const char *t = tn;
+		gb_index_cmp(g, OP_LT, tn, cn, ub);
+		gb_term(g, OP_CONDITION, &t, 1);
+	}
 	g->depth--;
 	gen_line(g, "} do {");
+	if (op)
+		gb_enter(g, op->orelse);
 	mark = gen_enter(g);
 	{
 		GV *acc = gen_new_value(g, &tt, "acc");
@@ -436,8 +612,17 @@ gen_while(G *g)
 	gen_ops(g, 1 + gen_pick(g, 3));
 	gen_await_pending(g, g->depth);
 	gen_line(g, "%%c%dn = add %%c%d, 1 : index", k, k);
-	gen_line(g, "yield %%%s, %%c%dn", yield_of(g, &tt, mark), k);
+	y = yield_of(g, &tt, mark);
+	gen_line(g, "yield %%%s, %%c%dn", y, k);
+	if (op) {
+		GV ci = {"", DT_INDEX, 0, {0}, 0, true};
+		fmt_snprintf(ci.name, sizeof ci.name, "c%dn", k);
+		gb_basic(g, OP_ADD, &ci, &ci, (const char *[]){cn, "1"}, 2, NULL);
+		gb_term(g, OP_YIELD, (const char *[]){y, ci.name}, 2);
+	}
 	gen_leave(g, mark);
+	if (op)
+		gb_back(g, was);
 	gen_line(g, "}");
 	{
 		GV *v = gen_new_value(g, &tt, "r");
@@ -455,11 +640,21 @@ gen_assert(G *g)
 	const char *on = g->nloops && gen_chance(g, 50)
 				 ? g->loops[g->nloops - 1].iv : "n";
 	int k = g->sh->names++;
+	char lit[12];
 
 	if (g->in_async)
 		return;
-	gen_line(g, "%%ok%d = lt %%%s, %d : index", k, on, 1 + gen_pick(g, 4));
+	fmt_snprintf(lit, sizeof lit, "%d", 1 + gen_pick(g, 4));
+	gen_line(g, "%%ok%d = lt %%%s, %s : index", k, on, lit);
 	gen_line(g, "assert %%ok%d, \"%s stays small\"", k, on);
+	if (GEN_BUILD(g)) {
+		char ok[16], *msg = arena_alloc(g->sh->gb->B.p->arena, 32);
+		const char *okp = ok;
+		gen_name_int(ok, sizeof ok, "ok", k);
+		gb_index_cmp(g, OP_LT, ok, on, lit);
+		fmt_snprintf(msg, 32, "%s stays small", on);
+		gb_basic(g, OP_ASSERT, NULL, NULL, &okp, 1, NULL)->msg = msg;
+	}
 	*g->asserted = true;
 	gen_count(g, GC_ASSERT);
 	g->sh->ops += 2;
@@ -487,6 +682,7 @@ gen_async(G *g)
 	char s[128];
 	int mark, k, r = gen_pick(g, 100), stream, outer_mark;
 	Fut f = {0};
+	GBlock was = {NULL, 0};
 
 	if (!t || g->in_forall || g->nfuts == 32)
 		return;
@@ -500,11 +696,14 @@ gen_async(G *g)
 		scalar_results(g, &f);
 	k = g->sh->names++;
 	stream = gen_pick(g, 3);
+	fmt_snprintf(f.name, sizeof f.name, "f%d", k);
 	if (f.nres)
 		gen_line(g, "%%f%d = async stream %d -> %s {", k, stream,
 			 gen_types_text(f.res, f.nres, s, sizeof s));
 	else
 		gen_line(g, "%%f%d = async stream %d {", k, stream);
+	if (GEN_BUILD(g))
+		gb_async(g, f.name, stream, f.res, f.nres, &was);
 	mark = gen_enter(g);
 	g->in_async++;
 	outer_mark = g->async_mark;
@@ -515,8 +714,8 @@ gen_async(G *g)
 	g->async_mark = outer_mark;
 	g->in_async--;
 	gen_close_region(g, f.res, f.nres, mark);
+	back(g, was);
 	gen_line(g, "}");
-	fmt_snprintf(f.name, sizeof f.name, "f%d", k);
 	f.scope = g->depth;
 	g->futs[g->nfuts++] = f;
 	gen_count(g, GC_ASYNC);
@@ -571,11 +770,24 @@ emit_call(G *g, const Helper *fn, GV *const *args)
 	for (int d = 0; d < res.rank; d++)
 		res.dims[d] = args[0]->dims[d];
 	v = gen_new_value(g, &res, "v");
-	k = fmt_snprintf(buf, sizeof buf, "%%%s = call @%s(", v->name, fn->name);
-	for (int i = 0; i < fn->nparams; i++)
-		k += fmt_snprintf(buf + k, sizeof buf - (size_t)k, "%%%s, ", args[i]->name);
-	fmt_snprintf(buf + k, sizeof buf - (size_t)k, "%%%s)", l ? l->iv : "n");
-	gen_line(g, "%s", buf);
+	if (!g->sh->notext) {
+		k = fmt_snprintf(buf, sizeof buf, "%%%s = call @%s(", v->name, fn->name);
+		for (int i = 0; i < fn->nparams; i++)
+			k += fmt_snprintf(buf + k, sizeof buf - (size_t)k, "%%%s, ",
+					  args[i]->name);
+		fmt_snprintf(buf + k, sizeof buf - (size_t)k, "%%%s)", l ? l->iv : "n");
+		gen_line(g, "%s", buf);
+	}
+	if (GEN_BUILD(g)) {
+		const char *name = v->name;
+		Op *op = gb_op(g, OP_CALL, 1, &name, fn->fn->rtypes,
+			       fn->nparams + 1);
+		for (int i = 0; i < fn->nparams; i++)
+			op->args[i] = gb_opnd(g, args[i]->name);
+		op->args[fn->nparams] = gb_opnd(g, l ? l->iv : "n");
+		op->callee = fn->fn->name;
+		op->fn = fn->fn;
+	}
 	gen_count(g, GC_CALL);
 	if (fn->asserts)
 		*g->asserted = true;
@@ -596,6 +808,8 @@ read_after_call(G *g, const GV *a)
 
 	gen_line(g, "%%%s = clone %%%s : %s", v->name, x.name,
 		 gen_ty(&x, s, sizeof s));
+	if (GEN_BUILD(g))
+		gb_basic(g, OP_CLONE, v, &x, (const char *[]){x.name}, 1, NULL);
 	++g->sh->ops;
 }
 
@@ -628,6 +842,8 @@ gen_call(G *g)
 	Helper fn = {0};
 	char s[64];
 	bool asserted = false;
+	Value *params[2];
+	const char *y;
 
 	if (g->in_forall)
 		return;
@@ -655,24 +871,47 @@ gen_call(G *g)
 	h->helper = g->helper + 1;
 	h->asserted = &asserted;
 	h->in_async = g->in_async; /* a callee of a launch does not assert */
+	if (GEN_BUILD(g))
+		gb_func(h, fn.name);
 	for (int i = 0; i < fn.nparams; i++) {
 		h->v[h->nv] = fn.params[i];
 		fmt_snprintf(h->v[h->nv++].name, sizeof h->v[0].name, "q%d", i);
+		if (GEN_BUILD(g))
+			params[i] = gb_param(h, &h->v[h->nv - 1], false);
+	}
+	if (GEN_BUILD(g)) {
+		static const GV index_param = {"n", DT_INDEX, 0, {0}, 0, true};
+		gb_param(h, &index_param, false);
+		h->fn->rtypes = gb_types(h, &fn.params[0], 1);
+		h->fn->nrtypes = 1;
 	}
 	gen_ops(h, 1 + gen_pick(g, 3));
 	gen_await_pending(h, 1);
 	fn.asserts = asserted;
-	str_printf(&g->sh->helpers, "  func @%s(", fn.name);
-	for (int i = 0; i < fn.nparams; i++)
-		str_printf(&g->sh->helpers, "%%q%d: %s%s, ", i,
-			   gen_ty(&fn.params[i], s, sizeof s),
-			   gen_chance(g, 40) ? " {readonly}" : "");
-	str_printf(&g->sh->helpers, "%%n: index) -> %s {\n",
-		   gen_ty(&fn.params[0], s, sizeof s));
-	if (body.s)
-		str_puts(&g->sh->helpers, body.s);
-	str_printf(&g->sh->helpers, "    return %%%s\n  }\n",
-		   yield_of(h, &fn.params[0], 0));
+	if (!g->sh->notext)
+		str_printf(&g->sh->helpers, "  func @%s(", fn.name);
+	for (int i = 0; i < fn.nparams; i++) {
+		bool ro = gen_chance(g, 40);
+		if (!g->sh->notext)
+			str_printf(&g->sh->helpers, "%%q%d: %s%s, ", i,
+				   gen_ty(&fn.params[i], s, sizeof s),
+				   ro ? " {readonly}" : "");
+		if (GEN_BUILD(g))
+			params[i]->readonly = ro;
+	}
+	y = yield_of(h, &fn.params[0], 0);
+	if (!g->sh->notext) {
+		str_printf(&g->sh->helpers, "%%n: index) -> %s {\n",
+			   gen_ty(&fn.params[0], s, sizeof s));
+		if (body.s)
+			str_puts(&g->sh->helpers, body.s);
+		str_printf(&g->sh->helpers, "    return %%%s\n  }\n", y);
+	}
+	if (GEN_BUILD(g)) {
+		gb_term(h, OP_RETURN, &y, 1);
+		gb_func_done(h);
+		fn.fn = h->fn;
+	}
 	str_free(&body);
 	gen_free(h);
 	g->sh->fns[g->sh->nfns++] = fn;
@@ -720,8 +959,10 @@ generate_yield(G *g, const GV *w, const GV *tt, int k)
 	sc.scalar = true;
 	if (!a) {
 		GV *v = gen_new_value(g, &sc, "s");
-		gen_line(g, "%%%s = const %s : %s", v->name,
-			 gen_literal(g, dt, s, sizeof s), dtype_names[dt]);
+		gen_literal(g, dt, s, sizeof s);
+		gen_line(g, "%%%s = const %s : %s", v->name, s, dtype_names[dt]);
+		if (GEN_BUILD(g))
+			gb_const(g, v, s);
 		return v->name;
 	}
 	sc = *a;
@@ -731,6 +972,8 @@ generate_yield(G *g, const GV *w, const GV *tt, int k)
 		GV at = *a, *v = gen_new_value(g, &sc, "s");
 		gen_line(g, "%%%s = extract %%%s[%s] : %s", v->name, at.name,
 			 idx, dtype_names[dt]);
+		if (GEN_BUILD(g))
+			gb_extract(g, v, at.name, idx);
 		return v->name;
 	}
 }
@@ -749,6 +992,8 @@ gen_generate(G *g)
 	int k, r, mark, nloops = g->nloops;
 	bool in_forall = g->in_forall;
 	size_t at = 0;
+	Op *op = NULL;
+	GBlock was = {NULL, 0};
 
 	if (!(g->o->mix & GEN_GENERATE) || g->depth >= 3 || !gen_chance(g, 5))
 		return false;
@@ -764,6 +1009,19 @@ gen_generate(G *g)
 					   d ? ", " : "", k, d);
 	gen_line(g, "%%r%d = generate [%s] : %s {", r, ivs,
 		 gen_ty(&tt, s, sizeof s));
+	if (GEN_BUILD(g)) {
+		char rn[16], iv[16];
+		GV rt = tt;
+		gen_name_int(rn, sizeof rn, "r", r);
+		memcpy(rt.name, rn, sizeof rn);
+		op = gb_basic(g, OP_GENERATE, &rt, &tt, NULL, 0, NULL);
+		op->body = gb_region(g, op);
+		for (int d = 0; d < tt.rank; d++) {
+			fmt_snprintf(iv, sizeof iv, "i%d_%d", k, d);
+			gb_arg(g, op->body, iv, gb_scalar(g, DT_INDEX));
+		}
+		was = gb_enter(g, op->body);
+	}
 	mark = gen_enter(g);
 	for (int d = 0; d < tt.rank; d++) {
 		fmt_snprintf(g->loops[g->nloops].iv, sizeof g->loops[0].iv,
@@ -780,16 +1038,22 @@ gen_generate(G *g)
 		u = gen_new_value(g, &ct, "v");
 		gen_line(g, "%%%s = insert %s into %%%s[%s] : %s", u->name, val,
 			 ct.name, idx, gen_ty(&ct, s, sizeof s));
+		if (op)
+			gb_insert(g, u, val, ct.name, idx);
 		gen_count(g, GC_GENERATE_INSERT);
 		++g->sh->ops;
 	}
 	gen_ops(g, gen_pick(g, 3));
 	y = generate_yield(g, u, &tt, k);
 	gen_line(g, "yield %%%s", y);
+	if (op)
+		gb_term(g, OP_YIELD, &y, 1);
 	g->in_async--;
 	g->in_forall = in_forall;
 	g->nloops = nloops;
 	gen_leave(g, mark);
+	if (op)
+		gb_back(g, was);
 	gen_line(g, "}");
 	c = gen_new_value(g, &tt, "r");
 	fmt_snprintf(c->name, sizeof c->name, "r%d", r);

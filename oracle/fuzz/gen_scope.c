@@ -46,6 +46,8 @@ gen_line(G *g, const char *fmt, ...)
 	va_list ap;
 	int k, ind = 2 * (g->depth - g->cfgdepth) + 2;
 
+	if (g->sh->notext)
+		return;
 	va_start(ap, fmt);
 	k = fmt_vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
@@ -152,9 +154,9 @@ gen_count_type(G *g, const GV *v)
 		gen_count(g, GC_INDEX_TENSOR);
 }
 
-/* prefix and k (>= 0), "%s%d" by hand (a name for every value made). */
-static void
-name_put(char *buf, size_t n, const char *prefix, int k)
+/* "%s%d" by hand (a name for every value made). */
+void
+gen_name_int(char *buf, size_t n, const char *prefix, int k)
 {
 	char d[12], *p = d + sizeof d;
 	size_t lp = strlen(prefix), ld;
@@ -181,7 +183,7 @@ gen_new_value(G *g, const GV *like, const char *prefix)
 		g->nv--; /* forget the newest: still valid, never picked */
 	v = &g->v[g->nv++];
 	*v = *like;
-	name_put(v->name, sizeof v->name, prefix, g->sh->names++);
+	gen_name_int(v->name, sizeof v->name, prefix, g->sh->names++);
 	gen_count_type(g, v);
 	return v;
 }

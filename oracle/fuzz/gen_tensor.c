@@ -26,30 +26,47 @@ make_filled(G *g, const GV *t)
 {
 	char tb[64], lb[32], sizes[64] = "";
 	int e = g->sh->names++;
-	GV *v;
+	GV *v, en;
 
 	if (!t->dyn && gen_chance(g, 25)) {
 		v = gen_new_value(g, t, "v");
-		gen_line(g, "%%%s = const dense<%s> : %s", v->name,
-			 gen_literal(g, t->dt, lb, sizeof lb),
+		gen_literal(g, t->dt, lb, sizeof lb);
+		gen_line(g, "%%%s = const dense<%s> : %s", v->name, lb,
 			 gen_ty(t, tb, sizeof tb));
+		if (GEN_BUILD(g))
+			gb_const(g, v, lb);
 		++g->sh->ops;
 		return v;
 	}
 	for (int d = 0; d < t->rank; d++)
 		if (t->dyn >> d & 1) {
 			size_t k = strlen(sizes);
-			gen_line(g, "%%k%d_%d = const %d : index", e, d, t->dims[d]);
-			fmt_snprintf(sizes + k, sizeof sizes - k, "%s%%k%d_%d",
-				 k ? ", " : "(", e, d);
+			char kn[16];
+			fmt_snprintf(kn, sizeof kn, "k%d_%d", e, d);
+			gen_line(g, "%%%s = const %d : index", kn, t->dims[d]);
+			if (GEN_BUILD(g))
+				gb_const_index(g, kn, t->dims[d]);
+			fmt_snprintf(sizes + k, sizeof sizes - k, "%s%%%s",
+				 k ? ", " : "(", kn);
 			++g->sh->ops;
 		}
 	if (t->dyn)
 		strcat(sizes, ")");
-	gen_line(g, "%%e%d = empty%s : %s", e, sizes, gen_ty(t, tb, sizeof tb));
+	en = *t;
+	gen_name_int(en.name, sizeof en.name, "e", e);
+	gen_line(g, "%%%s = empty%s : %s", en.name, sizes, gen_ty(t, tb, sizeof tb));
+	if (GEN_BUILD(g)) {
+		Op *op = gb_basic(g, OP_EMPTY, &en, t, NULL, 0, NULL);
+		if (t->dyn) {
+			sizes[strlen(sizes) - 1] = 0;
+			op->nargs = gb_list(g, sizes + 1, &op->args);
+		}
+	}
 	v = gen_new_value(g, t, "v");
-	gen_line(g, "%%%s = fill %s into %%e%d : %s", v->name,
-		 gen_scalar_operand(g, t->dt, 20, lb, sizeof lb), e, tb);
+	gen_scalar_operand(g, t->dt, 20, lb, sizeof lb);
+	gen_line(g, "%%%s = fill %s into %%%s : %s", v->name, lb, en.name, tb);
+	if (GEN_BUILD(g))
+		gb_basic(g, OP_FILL, v, t, (const char *[]){lb}, 1, en.name);
 	g->sh->ops += 2;
 	return v;
 }
@@ -68,7 +85,7 @@ get_or_make(G *g, const GV *t, const GV *not)
  * or a scalar (G_SCALAR) of dtype dt: from the EW rows of ops.h with that
  * gen flag, in slot order; integers skip G_NOINT rows and those whose
  * rule wants floats. */
-const char *
+OpKind
 gen_draw_ew(G *g, Form form, int where, DType dt)
 {
 	OpKind c[OP_COUNT];
@@ -90,7 +107,7 @@ gen_draw_ew(G *g, Form form, int where, DType dt)
 	if (!n)
 		ir_bug("no %s op to draw on %s", where == G_TENSOR ? "tensor" :
 		       "scalar", dtype_names[dt]);
-	return op_info[c[gen_pick(g, n)]].name;
+	return c[gen_pick(g, n)];
 }
 
 void
@@ -99,6 +116,7 @@ gen_elementwise(G *g)
 	GV *a = gen_any_tensor(g, 0), *v, *b, *d = NULL, at;
 	char tb[64], second[32], dn[24] = "";
 	const char *name;
+	OpKind k;
 	int r;
 
 	if (!a)
@@ -109,10 +127,13 @@ gen_elementwise(G *g)
 	if (d)
 		fmt_snprintf(dn, sizeof dn, " into %%%s", d->name);
 	if (gen_chance(g, 25)) {
-		name = gen_draw_ew(g, F_UNARY, G_TENSOR, at.dt);
+		k = gen_draw_ew(g, F_UNARY, G_TENSOR, at.dt);
 		v = gen_new_value(g, &at, "v");
-		gen_line(g, "%%%s = %s %%%s%s : %s", v->name, name, at.name, dn,
-			 gen_ty(&at, tb, sizeof tb));
+		gen_line(g, "%%%s = %s %%%s%s : %s", v->name, op_info[k].name,
+			 at.name, dn, gen_ty(&at, tb, sizeof tb));
+		if (GEN_BUILD(g))
+			gb_basic(g, k, v, &at, (const char *[]){at.name}, 1,
+				 d ? d->name : NULL);
 		++g->sh->ops;
 		return;
 	}
@@ -124,14 +145,22 @@ gen_elementwise(G *g)
 		gen_scalar_operand(g, at.dt, r < 80 ? 100 : 0, second, sizeof second);
 	if (second[0] == '%' && !b)
 		gen_count(g, GC_BROADCAST);
-	name = gen_draw_ew(g, F_BINARY, G_TENSOR, at.dt);
+	k = gen_draw_ew(g, F_BINARY, G_TENSOR, at.dt);
+	name = op_info[k].name;
 	v = gen_new_value(g, &at, "v");
-	if (!b && gen_chance(g, 30)) /* the scalar or literal first */
+	if (!b && gen_chance(g, 30)) { /* the scalar or literal first */
 		gen_line(g, "%%%s = %s %s, %%%s%s : %s", v->name, name, second,
 			 at.name, dn, gen_ty(&at, tb, sizeof tb));
-	else
+		if (GEN_BUILD(g))
+			gb_basic(g, k, v, &at, (const char *[]){second, at.name},
+				 2, d ? d->name : NULL);
+	} else {
 		gen_line(g, "%%%s = %s %%%s, %s%s : %s", v->name, name, at.name,
 			 second, dn, gen_ty(&at, tb, sizeof tb));
+		if (GEN_BUILD(g))
+			gb_basic(g, k, v, &at, (const char *[]){at.name, second},
+				 2, d ? d->name : NULL);
+	}
 	++g->sh->ops;
 }
 
@@ -149,24 +178,32 @@ gen_scalar(G *g)
 	}
 	at = *a;
 	if (r < 25) {
-		const char *k = gen_draw_ew(g, F_CMP, G_SCALAR, at.dt);
+		OpKind k = gen_draw_ew(g, F_CMP, G_SCALAR, at.dt);
 		gen_scalar_operand(g, at.dt, 50, second, sizeof second);
 		i1 = at;
 		i1.dt = DT_I1;
 		v = gen_new_value(g, &i1, "s");
-		gen_line(g, "%%%s = %s %%%s, %s : %s", v->name, k, at.name,
-			 second, dtype_names[at.dt]);
+		gen_line(g, "%%%s = %s %%%s, %s : %s", v->name, op_info[k].name,
+			 at.name, second, dtype_names[at.dt]);
+		if (GEN_BUILD(g))
+			gb_basic(g, k, v, &at, (const char *[]){at.name, second},
+				 2, NULL);
 	} else if (r < 40) {
-		const char *k = gen_draw_ew(g, F_UNARY, G_SCALAR, at.dt);
+		OpKind k = gen_draw_ew(g, F_UNARY, G_SCALAR, at.dt);
 		v = gen_new_value(g, &at, "s");
-		gen_line(g, "%%%s = %s %%%s : %s", v->name, k, at.name,
-			 dtype_names[at.dt]);
+		gen_line(g, "%%%s = %s %%%s : %s", v->name, op_info[k].name,
+			 at.name, dtype_names[at.dt]);
+		if (GEN_BUILD(g))
+			gb_basic(g, k, v, &at, (const char *[]){at.name}, 1, NULL);
 	} else {
-		const char *k = gen_draw_ew(g, F_BINARY, G_SCALAR, at.dt);
+		OpKind k = gen_draw_ew(g, F_BINARY, G_SCALAR, at.dt);
 		gen_scalar_operand(g, at.dt, 50, second, sizeof second);
 		v = gen_new_value(g, &at, "s");
-		gen_line(g, "%%%s = %s %%%s, %s : %s", v->name, k, at.name,
-			 second, dtype_names[at.dt]);
+		gen_line(g, "%%%s = %s %%%s, %s : %s", v->name, op_info[k].name,
+			 at.name, second, dtype_names[at.dt]);
+		if (GEN_BUILD(g))
+			gb_basic(g, k, v, &at, (const char *[]){at.name, second},
+				 2, NULL);
 	}
 	gen_count(g, GC_SCALAR_ARITH);
 	++g->sh->ops;
@@ -187,6 +224,9 @@ gen_matmul(G *g)
 	v = gen_new_value(g, &tc, "v");
 	gen_line(g, "%%%s = matmul %%%s, %%%s into %%%s : %s", v->name, a->name,
 		 b->name, c->name, gen_ty(&tc, s, sizeof s));
+	if (GEN_BUILD(g))
+		gb_basic(g, OP_MATMUL, v, &tc, (const char *[]){a->name, b->name},
+			 2, c->name);
 	++g->sh->ops;
 }
 
@@ -212,6 +252,10 @@ gen_transpose(G *g, const GV *a)
 	gen_line(g, "%%%s = transpose %%%s [%s] into %%%s : %s", v->name,
 		 a->name, gen_int_list(p, a->rank, ps, sizeof ps), d->name,
 		 gen_ty(&t, s, sizeof s));
+	if (GEN_BUILD(g))
+		gb_dims(g, gb_basic(g, OP_TRANSPOSE, v, &t,
+				    (const char *[]){a->name}, 1, d->name),
+			p, a->rank);
 }
 
 /* reduce over a nonempty set of dims: rank 0 when all are listed. */
@@ -221,6 +265,7 @@ gen_reduce(G *g, const GV *a)
 	int mask = 1 + gen_pick(g, (1 << a->rank) - 1), ds[MAXR], nd = 0;
 	GV t = gen_tensor_type(a->dt, 0, NULL), *d, *v;
 	char s[64], dl[32];
+	bool sum;
 
 	for (int j = 0; j < a->rank; j++) {
 		if (mask >> j & 1) {
@@ -232,9 +277,14 @@ gen_reduce(G *g, const GV *a)
 	}
 	d = get_or_make(g, &t, NULL);
 	v = gen_new_value(g, &t, "v");
+	sum = gen_chance(g, 50);
 	gen_line(g, "%%%s = reduce.%s %%%s [%s] into %%%s : %s", v->name,
-		 gen_chance(g, 50) ? "sum" : "max", a->name, gen_int_list(ds, nd, dl, sizeof dl),
+		 sum ? "sum" : "max", a->name, gen_int_list(ds, nd, dl, sizeof dl),
 		 d->name, gen_ty(&t, s, sizeof s));
+	if (GEN_BUILD(g))
+		gb_dims(g, gb_basic(g, sum ? OP_REDUCE_SUM : OP_REDUCE_MAX, v,
+				    &t, (const char *[]){a->name}, 1, d->name),
+			ds, nd);
 }
 
 void
@@ -305,6 +355,10 @@ gen_extract_slice(G *g)
 	v = gen_new_value(g, &t, "v");
 	gen_line(g, "%%%s = extract_slice %%%s%s : %s", v->name, at.name, sl,
 		 gen_ty(&t, s, sizeof s));
+	if (GEN_BUILD(g))
+		gb_slice(g, gb_basic(g, OP_EXTRACT_SLICE, v, &t,
+				     (const char *[]){at.name}, 1, NULL),
+			 offs, size, stride, at.rank);
 	++g->sh->ops;
 }
 
@@ -344,6 +398,10 @@ gen_insert_slice(G *g)
 	v = gen_new_value(g, &dt, "v");
 	gen_line(g, "%%%s = insert_slice %%%s into %%%s%s : %s", v->name,
 		 src->name, dt.name, sl, gen_ty(&dt, s, sizeof s));
+	if (GEN_BUILD(g))
+		gb_slice(g, gb_basic(g, OP_INSERT_SLICE, v, &dt,
+				     (const char *[]){src->name}, 1, dt.name),
+			 offs, size, stride, dt.rank);
 	++g->sh->ops;
 }
 
@@ -390,11 +448,15 @@ gen_element(G *g)
 		v = gen_new_value(g, &sc, "s");
 		gen_line(g, "%%%s = extract %%%s[%s] : %s", v->name, at.name,
 			 idx, dtype_names[at.dt]);
+		if (GEN_BUILD(g))
+			gb_extract(g, v, at.name, idx);
 	} else {
 		gen_scalar_operand(g, at.dt, 50, val, sizeof val);
 		v = gen_new_value(g, &at, "v");
 		gen_line(g, "%%%s = insert %s into %%%s[%s] : %s", v->name, val,
 			 at.name, idx, gen_ty(&at, s, sizeof s));
+		if (GEN_BUILD(g))
+			gb_insert(g, v, val, at.name, idx);
 	}
 	++g->sh->ops;
 }
@@ -411,15 +473,25 @@ gen_copy(G *g)
 	d = gen_chance(g, 50) && !GEN_TARGET(g, no_copy_into) ? gen_find(g, a, a)
 							      : NULL;
 	v = gen_new_value(g, &at, "v");
-	if (d)
+	if (d) {
 		gen_line(g, "%%%s = copy %%%s into %%%s : %s", v->name, at.name, d->name,
 			 gen_ty(&at, s, sizeof s));
-	else if (gen_chance(g, 50))
+		if (GEN_BUILD(g))
+			gb_basic(g, OP_COPY, v, &at, (const char *[]){at.name}, 1,
+				 d->name);
+	} else if (gen_chance(g, 50)) {
 		gen_line(g, "%%%s = clone %%%s : %s", v->name, at.name, gen_ty(&at, s, sizeof s));
-	else
-		gen_line(g, "%%%s = fill %s into %%%s : %s", v->name,
-			 gen_scalar_operand(g, at.dt, 20, val, sizeof val),
+		if (GEN_BUILD(g))
+			gb_basic(g, OP_CLONE, v, &at, (const char *[]){at.name}, 1,
+				 NULL);
+	} else {
+		gen_scalar_operand(g, at.dt, 20, val, sizeof val);
+		gen_line(g, "%%%s = fill %s into %%%s : %s", v->name, val,
 			 at.name, gen_ty(&at, s, sizeof s));
+		if (GEN_BUILD(g))
+			gb_basic(g, OP_FILL, v, &at, (const char *[]){val}, 1,
+				 at.name);
+	}
 	++g->sh->ops;
 }
 
@@ -429,17 +501,34 @@ gen_from_elements(G *g, const GV *a)
 	GV t = *a, *v;
 	char s[64], val[32];
 	int n = numel(a);
+	Op *op = NULL;
+	Operand ops[8];
 
 	if (n > 8)
 		return;
 	if (gen_chance(g, 25)) /* of compares' results */
 		t.dt = DT_I1;
 	v = gen_new_value(g, &t, "v");
-	str_printf(g->out, "%*s%%%s = from_elements ", 2 * g->depth + 2, "", v->name);
-	for (int i = 0; i < n; i++)
-		str_printf(g->out, "%s%s", i ? ", " : "",
-			   gen_scalar_operand(g, t.dt, 50, val, sizeof val));
-	str_printf(g->out, " : %s\n", gen_ty(&t, s, sizeof s));
+	if (GEN_BUILD(g))
+		op = gb_basic(g, OP_FROM_ELEMENTS, v, &t, NULL, 0, NULL);
+	if (!g->sh->notext)
+		str_printf(g->out, "%*s%%%s = from_elements ", 2 * g->depth + 2, "",
+			   v->name);
+	for (int i = 0; i < n; i++) {
+		gen_scalar_operand(g, t.dt, 50, val, sizeof val);
+		if (!g->sh->notext)
+			str_printf(g->out, "%s%s", i ? ", " : "", val);
+		if (op)
+			ops[i] = gb_opnd(g, val);
+	}
+	if (!g->sh->notext)
+		str_printf(g->out, " : %s\n", gen_ty(&t, s, sizeof s));
+	if (op) {
+		op->args = arena_alloc(g->sh->gb->B.p->arena,
+				       (size_t)n * sizeof *op->args);
+		memcpy(op->args, ops, (size_t)n * sizeof *op->args);
+		op->nargs = n;
+	}
 	++g->sh->ops;
 }
 
@@ -487,6 +576,11 @@ gen_reshape(G *g, const GV *a)
 	v = gen_new_value(g, &t, "v");
 	gen_line(g, "%%%s = %s %%%s %s : %s", v->name, op, a->name, grp,
 		 gen_ty(&t, s, sizeof s));
+	if (GEN_BUILD(g))
+		gb_reassoc(g, gb_basic(g, strcmp(op, "expand_shape") ?
+				       OP_COLLAPSE_SHAPE : OP_EXPAND_SHAPE, v,
+				       &t, (const char *[]){a->name}, 1, NULL),
+			   grp);
 	++g->sh->ops;
 }
 
@@ -500,6 +594,10 @@ gen_expand3(G *g, const GV *a)
 	v = gen_new_value(g, &t, "v");
 	gen_line(g, "%%%s = expand_shape %%%s [[0, 1], [2]] : %s", v->name,
 		 a->name, gen_ty(&t, s, sizeof s));
+	if (GEN_BUILD(g))
+		gb_reassoc(g, gb_basic(g, OP_EXPAND_SHAPE, v, &t,
+				       (const char *[]){a->name}, 1, NULL),
+			   "[[0, 1], [2]]");
 	++g->sh->ops;
 }
 
