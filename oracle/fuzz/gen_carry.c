@@ -378,7 +378,8 @@ gen_prefetch(G *g)
 	}
 	p.k = g->sh->names++;
 	p.r = g->sh->names++;
-	emit_header(g, &p);
+	if (!g->sh->notext)
+		emit_header(g, &p);
 	if (GEN_BUILD(g))
 		build_header(g, &p, &was);
 	prefetch_body(g, &p);

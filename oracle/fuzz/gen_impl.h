@@ -176,8 +176,12 @@ void gb_func_done(G *g);
 /* prefix and k >= 0 ("%s%d") into buf. */
 void gen_name_int(char *buf, size_t n, const char *prefix, int k);
 
-/* One line of program text at g's indentation. */
-void gen_line(G *g, const char *fmt, ...);
+/* One line of program text at g's indentation; nothing, its arguments
+ * not even formatted, when the program has no text (sh->notext). */
+void gen_line_text(G *g, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+#define gen_line(g, ...) \
+	((g)->sh->notext ? (void)0 : gen_line_text((g), __VA_ARGS__))
 void gen_count(G *g, GenConstruct c);
 int gen_pick(G *g, int n);              /* 0..n-1 (0 when n <= 0) */
 bool gen_chance(G *g, int percent);

@@ -18,8 +18,9 @@ gen_emit_await(G *g, const Fut *f)
 
 	for (int i = 0; i < f->nres; i++) {
 		GV *v = res[i] = gen_new_value(g, &f->res[i], "v");
-		k += (size_t)fmt_snprintf(names + k, sizeof names - k, "%s%%%s",
-				      i ? ", " : "", v->name);
+		if (!g->sh->notext)
+			k += (size_t)fmt_snprintf(names + k, sizeof names - k,
+						  "%s%%%s", i ? ", " : "", v->name);
 	}
 	if (f->nres)
 		gen_line(g, "%s = await %%%s", names, f->name);
@@ -106,8 +107,9 @@ emit_yield(G *g, const GV *t, int n, int mark)
 
 	for (int i = 0; i < n; i++) {
 		ys[i] = yield_of(g, &t[i], mark);
-		k += (size_t)fmt_snprintf(buf + k, sizeof buf - k, "%s %%%s", i ? "," : "",
-				      ys[i]);
+		if (!g->sh->notext)
+			k += (size_t)fmt_snprintf(buf + k, sizeof buf - k, "%s %%%s",
+						  i ? "," : "", ys[i]);
 	}
 	gen_line(g, "%s", buf);
 	if (GEN_BUILD(g))
@@ -358,11 +360,14 @@ gen_for(G *g)
 		fmt_snprintf(res, sizeof res, "%%r%d, %%r%db", r, r);
 	else
 		fmt_snprintf(res, sizeof res, "%%r%d", r);
-	fmt_snprintf(hdr, sizeof hdr, "%s = for %%i%d = %d to %s step %d iter(%%acc%d = %%%s",
-		 res, k, lb, ub, step, k, tt[0].name);
-	if (n == 2)
-		fmt_snprintf(hdr + strlen(hdr), sizeof hdr - strlen(hdr),
-			 ", %%acc%db = %%%s", k, tt[1].name);
+	if (!g->sh->notext) {
+		fmt_snprintf(hdr, sizeof hdr, "%s = for %%i%d = %d to %s step %d "
+			     "iter(%%acc%d = %%%s", res, k, lb, ub, step, k,
+			     tt[0].name);
+		if (n == 2)
+			fmt_snprintf(hdr + strlen(hdr), sizeof hdr - strlen(hdr),
+				     ", %%acc%db = %%%s", k, tt[1].name);
+	}
 	gen_line(g, "%s) -> %s {", hdr, gen_types_text(tt, n, s, sizeof s));
 	if (GEN_BUILD(g)) {
 		char iv[16], rs[2][16], accs[2][16];
@@ -1004,7 +1009,7 @@ gen_generate(G *g)
 	k = g->sh->names++;
 	r = g->sh->names++;
 	ivs[0] = 0;
-	for (int d = 0; d < tt.rank; d++)
+	for (int d = 0; d < tt.rank && !g->sh->notext; d++)
 		at += (size_t)fmt_snprintf(ivs + at, sizeof ivs - at, "%s%%i%d_%d",
 					   d ? ", " : "", k, d);
 	gen_line(g, "%%r%d = generate [%s] : %s {", r, ivs,

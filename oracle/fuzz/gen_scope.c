@@ -39,15 +39,13 @@ gen_free(G *g)
 /* ---- text */
 
 void
-gen_line(G *g, const char *fmt, ...)
+gen_line_text(G *g, const char *fmt, ...)
 {
 	static const char spaces[] = "                                ";
 	char buf[512];
 	va_list ap;
 	int k, ind = 2 * (g->depth - g->cfgdepth) + 2;
 
-	if (g->sh->notext)
-		return;
 	va_start(ap, fmt);
 	k = fmt_vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);

@@ -351,7 +351,8 @@ gen_extract_slice(G *g)
 		slice_offset(g, at.dims[d], size[d], stride[d], offs[d], sizeof offs[d]);
 		t.dims[d] = size[d];
 	}
-	slice_text(offs, size, stride, at.rank, sl, sizeof sl);
+	if (!g->sh->notext)
+		slice_text(offs, size, stride, at.rank, sl, sizeof sl);
 	v = gen_new_value(g, &t, "v");
 	gen_line(g, "%%%s = extract_slice %%%s%s : %s", v->name, at.name, sl,
 		 gen_ty(&t, s, sizeof s));
@@ -394,7 +395,8 @@ gen_insert_slice(G *g)
 	}
 	if (strided)
 		gen_count(g, GC_STRIDED_INSERT);
-	slice_text(offs, size, stride, dt.rank, sl, sizeof sl);
+	if (!g->sh->notext)
+		slice_text(offs, size, stride, dt.rank, sl, sizeof sl);
 	v = gen_new_value(g, &dt, "v");
 	gen_line(g, "%%%s = insert_slice %%%s into %%%s%s : %s", v->name,
 		 src->name, dt.name, sl, gen_ty(&dt, s, sizeof s));
