@@ -342,6 +342,8 @@ prog_has_op(const Program *p, OpKind k)
 {
 	OpAt a = {k, {0, 0}, NULL};
 
+	if (p->ops) /* numbered */
+		return p->kinds >> k & 1;
 	walk_prog(p, op_of_kind, &a);
 	return a.found != NULL;
 }

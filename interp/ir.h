@@ -502,6 +502,11 @@ typedef struct Program {
 	int nvalues;       /* Value.id is < nvalues */
 	Value **values;    /* values[id] */
 	int nops;          /* Op.seq is < nops */
+	/* number_ops: the ops in pre-order (ops[seq]; walk_prog walks it)
+	 * and the kinds held (bit k: OpKind k; prog_has_op reads it);
+	 * NULL and 0 until then */
+	Op **ops;
+	uint64_t kinds;
 	const char *file;  /* the case file it was loaded from, as given on the
 			    * command line (in the arena), or NULL */
 	/* an imported case's places in its .mlir (`source:`, case.c):

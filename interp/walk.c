@@ -103,9 +103,28 @@ walk_func(const Func *f, WalkFn fn, void *ctx)
 	return false;
 }
 
+/* walk_prog through the regions (before number_ops lists the ops) */
+static void
+walk_prog_tree(const Program *p, WalkFn fn, void *ctx)
+{
+	for (int i = 0; i < p->nfuncs; i++)
+		walk_func(p->funcs[i], fn, ctx);
+}
+
 bool
 walk_prog(const Program *p, WalkFn fn, void *ctx)
 {
+	if (p->ops) { /* numbered: the same order, flat (WALK_SKIP: past
+		       * the op's regions, which hold seq + 1 .. last) */
+		for (int i = 0; i < p->nops;) {
+			Op *op = p->ops[i];
+			WalkAct a = fn(op, ctx);
+			if (a == WALK_STOP)
+				return true;
+			i = a == WALK_SKIP ? op->last + 1 : i + 1;
+		}
+		return false;
+	}
 	for (int i = 0; i < p->nfuncs; i++)
 		if (walk_func(p->funcs[i], fn, ctx))
 			return true;
@@ -161,27 +180,45 @@ walk_bblock(const BBlock *b, BWalkFn fn, void *ctx)
 static WalkAct
 number_op(Op *op, void *ctx)
 {
-	op->seq = (*(int *)ctx)++;
+	Program *p = ctx;
+
+	op->seq = p->nops++;
+	p->kinds |= 1ull << op->kind;
+	return WALK_GO;
+}
+
+static WalkAct
+list_op(Op *op, void *ctx)
+{
+	((Program *)ctx)->ops[op->seq] = op;
 	return WALK_GO;
 }
 
 static WalkAct
 number_last(Op *op, void *ctx)
 {
-	op->last = *(int *)ctx - 1;
+	op->last = ((Program *)ctx)->nops - 1;
 	return WALK_GO;
 }
+
+_Static_assert(OP_COUNT <= 64, "Program.kinds has a bit per op kind");
 
 void
 number_ops(Program *p)
 {
 	p->nops = 0;
+	p->kinds = 0;
+	p->ops = NULL;
 	for (int i = 0; i < p->nfuncs; i++) {
 		const Func *f = p->funcs[i];
 		for (int b = 0; b < (f->blocks ? f->nblocks : 1); b++)
 			walk_block_post(f->blocks ? f->blocks[b] : f->body,
-					number_op, number_last, &p->nops);
+					number_op, number_last, p);
 	}
+	/* (out of memory: the arena's oom, as for the program itself) */
+	p->ops = arena_alloc(p->arena, (size_t)(p->nops + 1) * sizeof *p->ops);
+	if (p->ops)
+		walk_prog_tree(p, list_op, p);
 }
 
 /* ---- use lists */
