@@ -8,8 +8,9 @@
  * print the programs and seconds it took, and the size of the failure
  * reduced (ops before -> after).  Aim: each caught within 10 s, reduced to
  * at most 10 ops.  Then one-shot's throughput: programs per CPU-second on
- * one core, the full pipeline (generate, parse, verify, reference,
- * bufferize, run under every schedule, compare).  Aim: at least 20,000/s
+ * one core, the full pipeline (generate, verify, reference, bufferize,
+ * run under every schedule, compare; a program is built in memory, its
+ * text made only for a failure).  Aim: at least 20,000/s
  * (issue 26).  Its same-run baseline: the reference interpreter alone on
  * the same programs (fuzz/reference: the loop's cost in reference runs).
  * Prints figures, never fails on them.  `bench_fuzz SEED` sets the first
@@ -36,9 +37,9 @@
 enum { THRU_COUNT = 5000 };
 
 /* The same-run baseline, and where the loop's CPU goes: CPU seconds of
- * generating the programs (their text and what gen_load reads), of
- * loading them (parse, verify, inputs), and of the reference interpreter
- * alone on them, into cpu[PART_*]. */
+ * generating the programs (built in memory, as the loop makes them), of
+ * loading them (verify, inputs), and of the reference interpreter alone
+ * on them, into cpu[PART_*]. */
 enum { PART_GEN, PART_LOAD, PART_REF, PARTS };
 
 static void
@@ -47,17 +48,19 @@ parts_only(const GenOpts *g, long count, double *cpu)
 	memset(cpu, 0, PARTS * sizeof *cpu);
 	for (long k = 0; k < count; k++) {
 		GenCase gc;
+		Program *p;
 		Case *c = NULL;
 		Tensor **ref = NULL;
 		int nref = 0, bad;
 		Diag d;
 		double t = bench_cpu(RUSAGE_SELF), t2;
-		bad = gen_case_parts(1000000 + (uint64_t)k, g, "one-shot", NULL, &gc);
+		bad = gen_case_build(1000000 + (uint64_t)k, g, "one-shot", NULL,
+				     &gc, &p, false);
 		t2 = bench_cpu(RUSAGE_SELF);
 		cpu[PART_GEN] += t2 - t;
 		if (bad)
 			continue;
-		bad = gen_load(&gc, "seed.yaml", "one-shot", &c, &d);
+		bad = gen_load_built(&gc, p, "seed.yaml", "one-shot", &c, &d);
 		t = bench_cpu(RUSAGE_SELF);
 		cpu[PART_LOAD] += t - t2;
 		if (!bad) {
@@ -69,7 +72,6 @@ parts_only(const GenOpts *g, long count, double *cpu)
 			tensor_free(ref[i]);
 		mem_free(ref);
 		case_free(c);
-		mem_free(gc.yaml);
 	}
 }
 
@@ -107,8 +109,8 @@ throughput(void)
 	       (double)THRU_COUNT / bench_median(ref, BENCH_REPS),
 	       bench_median(cpu, BENCH_REPS) / bench_median(ref, BENCH_REPS));
 	/* (each timed alone, so the shares are of the median whole) */
-	printf("    of the loop's CPU (medians): generating %.0f%%, loading "
-	       "(parse, verify, inputs) %.0f%%, the reference %.0f%%, the rest "
+	printf("    of the loop's CPU (medians): generating (in memory) %.0f%%, "
+	       "loading (verify, inputs) %.0f%%, the reference %.0f%%, the rest "
 	       "(bufferize, runs under every schedule, compare) %.0f%%\n",
 	       100 * bench_median(gen, BENCH_REPS) / bench_median(cpu, BENCH_REPS),
 	       100 * bench_median(load, BENCH_REPS) / bench_median(cpu, BENCH_REPS),
