@@ -33,22 +33,42 @@ next_loc(G *g)
 	return (Loc){++g->sh->gb->nlocs, 1};
 }
 
+/* A type of the program: one Type for each (a program has a few dozen;
+ * nothing writes into a Type once it is made). */
+static Type *
+type_of(G *g, TypeKind kind, DType dt, int rank, const int64_t *dims)
+{
+	GenBuild *gb = g->sh->gb;
+	Type *t;
+
+	for (int i = 0; i < gb->ntypes; i++) {
+		t = gb->types[i];
+		if (t->kind == kind && t->dt == dt && t->rank == rank &&
+		    (!rank || !memcmp(t->dims, dims, (size_t)rank * sizeof *dims)))
+			return t;
+	}
+	t = build_type(GB(g), kind, dt, rank, dims);
+	if (gb->ntypes < (int)(sizeof gb->types / sizeof *gb->types))
+		gb->types[gb->ntypes++] = t;
+	return t;
+}
+
 Type *
 gb_type(G *g, const GV *t)
 {
 	int64_t dims[MAXRANK];
 
 	if (t->scalar)
-		return build_type(GB(g), TY_SCALAR, t->dt, 0, NULL);
+		return type_of(g, TY_SCALAR, t->dt, 0, NULL);
 	for (int d = 0; d < t->rank; d++)
 		dims[d] = t->dyn >> d & 1 ? DIM_DYN : t->dims[d];
-	return build_type(GB(g), TY_TENSOR, t->dt, t->rank, dims);
+	return type_of(g, TY_TENSOR, t->dt, t->rank, dims);
 }
 
 Type *
 gb_scalar(G *g, DType dt)
 {
-	return build_type(GB(g), TY_SCALAR, dt, 0, NULL);
+	return type_of(g, TY_SCALAR, dt, 0, NULL);
 }
 
 /* A value of the function being made, by name. */
@@ -85,10 +105,14 @@ gb_opnd(G *g, const char *s)
 		o.isfloat = true;
 		o.f = strtod(s, NULL);
 		o.i = (int64_t)o.f;
-	} else {
-		o.i = strtoll(s, NULL, 10);
-		o.f = (double)o.i;
+		return o;
 	}
+	/* the generator's integers are small: by hand */
+	for (const char *p = s + (*s == '-'); *p; p++)
+		o.i = o.i * 10 + (*p - '0');
+	if (*s == '-')
+		o.i = -o.i;
+	o.f = (double)o.i;
 	return o;
 }
 

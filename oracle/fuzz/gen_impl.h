@@ -59,6 +59,8 @@ typedef struct GenBuild {
 			     * (their text's order after main) */
 	int ndone;
 	int nlocs;          /* places given out */
+	Type *types[32];    /* the types made, each once (gb_type) */
+	int ntypes;
 } GenBuild;
 
 /* What main and its helpers share. */

@@ -1,11 +1,15 @@
 /*
  * gen_load.c: a generated case loaded from what the generator knows of
  * it, not from its text: the program is parsed from its lines in the
- * text (with the places case_parse gives them), the inputs are filled as
+ * text (with the places case_parse gives them), or taken as the
+ * generator built it in memory (gen_load_built: the fuzz loop's first
+ * run of a built-in's program, no text at all); the inputs are filled as
  * `{random: S, min, max}` fills them (data.c), the run is made directly.
- * Reading the YAML back cost a third of a fuzz campaign's time.  The text
- * is the case's all the same (a repro, a report, --keep write it), so the
- * Case is the one case_parse makes of it; tests/test_fuzz.c compares both.
+ * Reading the YAML back cost a third of a fuzz campaign's time, parsing
+ * the program text back most of what was left of loading.  The text is
+ * the case's all the same (a repro, a report, --keep write it), so the
+ * Case is the one case_parse makes of it; tests/test_fuzz.c compares
+ * them (loaded_in_memory, built_in_memory).
  */
 #include "fuzz.h"
 #include "gen_impl.h"
