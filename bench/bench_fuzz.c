@@ -58,7 +58,7 @@ parts_only(const GenOpts *g, long count, double *cpu)
 				     &gc, &p, false);
 		t2 = bench_cpu(RUSAGE_SELF);
 		cpu[PART_GEN] += t2 - t;
-		if (bad)
+		if (bad || !p)
 			continue;
 		bad = gen_load_built(&gc, p, "seed.yaml", "one-shot", &c, &d);
 		t = bench_cpu(RUSAGE_SELF);

@@ -167,6 +167,34 @@ START_TEST(built_in_memory)
 }
 END_TEST
 
+/* Past MAXV values in scope the generator reuses a slot, and a value it
+ * still holds may then name another: such a program is not built (NULL,
+ * its text goes the way it always went; it crashed the builder), and
+ * neither is one whose text does not parse. */
+START_TEST(not_built_past_maxv)
+{
+	GenOpts o = opts;
+	int built = 0;
+
+	o.max_ops = 2000;
+	for (uint64_t seed = 900016; seed < 900022; seed++) {
+		GenCase gc;
+		Program *p, *q;
+		Diag d;
+		ck_assert(!gen_case_build(seed, &o, "one-shot", NULL, &gc, &p, true));
+		q = tir_parse(gc.yaml + gc.prog, gc.nprog,
+			      (SrcMap){gc.prog_line, 0}, &d);
+		ck_assert_msg(!p || q, "seed %llu built, its text rejected",
+			      (unsigned long long)seed);
+		built += p != NULL;
+		prog_free(p);
+		prog_free(q);
+		mem_free(gc.yaml);
+	}
+	ck_assert_int_eq(built, 0);
+}
+END_TEST
+
 /* A program run in memory is judged as its text is: the same reference
  * outputs or failure, verdict, schedule and violations (one-shot,
  * copy-all and a mutant, so that some diverge). */
@@ -1308,6 +1336,7 @@ main(void)
 	tcase_add_test(t, huge_seeds_load);
 	tcase_add_test(t, loaded_in_memory);
 	tcase_add_test(t, built_in_memory);
+	tcase_add_test(t, not_built_past_maxv);
 	tcase_add_test(t, in_memory_judged_alike);
 	tcase_add_test(t, schedule_tapes);
 	tcase_add_test(t, late_tape_forall);

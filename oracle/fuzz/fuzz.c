@@ -473,6 +473,8 @@ fuzz_in_memory(const FuzzOpts *o, FuzzStats *st, uint64_t seed)
 	if (gen_case_build(seed, &o->gen, o->strategy->name, NULL, &gc, &p,
 			   false))
 		return -1;
+	if (!p)
+		return 1; /* its text is rejected: that path reports it */
 	fuzz_file(seed, file, sizeof file);
 	if (gen_load_built(&gc, p, file, o->strategy->name, &c, &d))
 		goto out;

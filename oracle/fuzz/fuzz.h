@@ -180,9 +180,10 @@ typedef struct GenCase {
 int gen_case_parts(uint64_t seed, const GenOpts *o, const char *strategy,
 		   GenStats *st, GenCase *gc);
 /* The same drawn program built in memory into *prog (the Program
- * tir_parse makes of its text, but for the places: gen_build.c), its
- * parts into *gc, its text too when `text` (else gc->yaml is NULL).  0,
- * -1 out of memory. */
+ * tir_parse makes of its text, but for the places: gen_build.c; NULL
+ * when the text would not parse to it, a slip of the generator's the
+ * text's parse reports), its parts into *gc, its text too when `text`
+ * (else gc->yaml is NULL).  0, -1 out of memory. */
 int gen_case_build(uint64_t seed, const GenOpts *o, const char *strategy,
 		   GenStats *st, GenCase *gc, Program **prog, bool text);
 /* gc loaded as case_parse loads its text under the name `file`, without

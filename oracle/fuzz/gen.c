@@ -220,8 +220,10 @@ gen_case_build(uint64_t seed, const GenOpts *o, const char *strategy,
 			continue;
 		outs[nouts++] = i;
 	}
-	if (prog)
+	if (prog) {
 		build_return(g, outs, nouts);
+		gb_func_done(g, false);
+	}
 	if (text) {
 		for (int i = 0; i < nouts; i++)
 			str_printf(&yaml, "%s%s", i ? ", " : "", gen_ty(&g->v[outs[i]], s, sizeof s));
@@ -244,7 +246,7 @@ gen_case_build(uint64_t seed, const GenOpts *o, const char *strategy,
 	str_free(&prog_text);
 	str_free(&sh.helpers);
 	gen_free(g);
-	if (prog)
+	if (prog) /* (NULL: not what the text parses to) */
 		*prog = gb_finish(&gb);
 	if (!text)
 		return 0;

@@ -16,7 +16,7 @@
 
 /* The builder, building g's function. */
 static Builder *
-GB(G *g)
+bld(G *g)
 {
 	Builder *B = &g->sh->gb->B;
 
@@ -47,7 +47,7 @@ type_of(G *g, TypeKind kind, DType dt, int rank, const int64_t *dims)
 		    (!rank || !memcmp(t->dims, dims, (size_t)rank * sizeof *dims)))
 			return t;
 	}
-	t = build_type(GB(g), kind, dt, rank, dims);
+	t = build_type(bld(g), kind, dt, rank, dims);
 	if (gb->ntypes < (int)(sizeof gb->types / sizeof *gb->types))
 		gb->types[gb->ntypes++] = t;
 	return t;
@@ -71,22 +71,33 @@ gb_scalar(G *g, DType dt)
 	return type_of(g, TY_SCALAR, dt, 0, NULL);
 }
 
-/* A value of the function being made, by name. */
+/* What the text would not parse to (a slip of the generator's: a value's
+ * slot taken by the next one at MAXV, say): the program is not built,
+ * and the fuzz loop makes it from its text, whose parse reports it. */
+static void
+broken(G *g)
+{
+	g->sh->gb->broken = true;
+}
+
+/* A value of the function being made, by name (none: a stand-in of no
+ * type, the program broken). */
 Value *
 gb_val(G *g, const char *name)
 {
 	int id = strmap_get(&g->vals, name);
 
-	if (id < 0)
-		ir_bug("generator: no value %%%s to build with", name);
-	return g->sh->gb->B.p->values[id];
+	if (id >= 0)
+		return g->sh->gb->B.p->values[id];
+	broken(g);
+	return &g->sh->gb->none;
 }
 
 static void
 named(G *g, Value *v)
 {
 	if (strmap_add(&g->vals, v->name, v->id) != STRMAP_NONE)
-		ir_bug("generator: value %%%s made twice", v->name);
+		broken(g); /* defined twice */
 }
 
 /* `%name` or `name` (names start with a letter), or a literal as the
@@ -97,10 +108,18 @@ gb_opnd(G *g, const char *s)
 	Operand o;
 
 	memset(&o, 0, sizeof o);
+	if (!s || !*s) { /* (a name the generator could not find) */
+		broken(g);
+		return o;
+	}
 	if (*s == '%' || (*s >= 'a' && *s <= 'z')) {
 		o.v = gb_val(g, s + (*s == '%'));
 		return o;
 	}
+	/* -D or -D.D, as the generator writes them */
+	if (strspn(s + (*s == '-'), "0123456789") == 0 ||
+	    strspn(s, "-.0123456789") != strlen(s))
+		broken(g);
 	if (strchr(s, '.')) {
 		o.isfloat = true;
 		o.f = strtod(s, NULL);
@@ -127,8 +146,10 @@ gb_list(G *g, const char *list, Operand **out)
 	*out = NULL;
 	while (*list) {
 		size_t k = strcspn(list, ",");
-		if (k >= sizeof one || n == (int)(sizeof ops / sizeof *ops))
-			ir_bug("generator: operand list too long");
+		if (k >= sizeof one || n == (int)(sizeof ops / sizeof *ops)) {
+			broken(g);
+			break;
+		}
 		memcpy(one, list, k);
 		one[k] = 0;
 		ops[n++] = gb_opnd(g, one);
@@ -137,7 +158,7 @@ gb_list(G *g, const char *list, Operand **out)
 			list++;
 	}
 	if (n) {
-		*out = arena_alloc(GB(g)->p->arena, (size_t)n * sizeof **out);
+		*out = arena_alloc(bld(g)->p->arena, (size_t)n * sizeof **out);
 		memcpy(*out, ops, (size_t)n * sizeof **out);
 	}
 	return n;
@@ -149,7 +170,7 @@ Op *
 gb_op(G *g, OpKind k, int nres, const char *const *names,
       Type *const *types, int nargs)
 {
-	Builder *B = GB(g);
+	Builder *B = bld(g);
 	Arena *a = B->p->arena;
 	Op *op = arena_alloc(a, sizeof *op);
 	Block *b = g->blk;
@@ -203,7 +224,7 @@ gb_const(G *g, const GV *res, const char *lit)
 {
 	Op *op = gb_basic(g, OP_CONST, res, res, NULL, 0, NULL);
 	Operand o = gb_opnd(g, lit);
-	Arena *a = GB(g)->p->arena;
+	Arena *a = bld(g)->p->arena;
 
 	op->cdata.n = 1;
 	op->cdata.splat = !res->scalar && res->rank > 0;
@@ -243,7 +264,7 @@ gb_index_cmp(G *g, OpKind k, const char *res, const char *a, const char *b)
 void
 gb_dims(G *g, Op *op, const int *dims, int n)
 {
-	op->perm = arena_alloc(GB(g)->p->arena, MAXRANK * sizeof *op->perm);
+	op->perm = arena_alloc(bld(g)->p->arena, MAXRANK * sizeof *op->perm);
 	memcpy(op->perm, dims, (size_t)n * sizeof *dims);
 	op->nperm = (int8_t)n;
 }
@@ -253,7 +274,7 @@ void
 gb_slice(G *g, Op *op, char offs[][24], const int *size, const int *stride,
 	 int rank)
 {
-	Arena *a = GB(g)->p->arena;
+	Arena *a = bld(g)->p->arena;
 
 	op->offs = arena_alloc(a, (size_t)rank * sizeof *op->offs);
 	for (int d = 0; d < rank; d++)
@@ -294,7 +315,7 @@ gb_reassoc(G *g, Op *op, const char *grp)
 {
 	int n = 0;
 
-	op->reassoc = arena_alloc(GB(g)->p->arena, MAXRANK * sizeof *op->reassoc);
+	op->reassoc = arena_alloc(bld(g)->p->arena, MAXRANK * sizeof *op->reassoc);
 	for (const char *p = grp + 1; *p; p++) {
 		if (*p == '[')
 			n = 1;
@@ -311,7 +332,7 @@ gb_reassoc(G *g, Op *op, const char *grp)
 Type **
 gb_types(G *g, const GV *t, int n)
 {
-	Type **ts = arena_alloc(GB(g)->p->arena, (size_t)(n + 1) * sizeof *ts);
+	Type **ts = arena_alloc(bld(g)->p->arena, (size_t)(n + 1) * sizeof *ts);
 
 	for (int i = 0; i < n; i++)
 		ts[i] = gb_type(g, &t[i]);
@@ -322,7 +343,7 @@ gb_types(G *g, const GV *t, int n)
 Type *
 gb_future(G *g, const GV *t, int n)
 {
-	Type *f = build_type(GB(g), TY_FUTURE, DT_F32, 0, NULL);
+	Type *f = build_type(bld(g), TY_FUTURE, DT_F32, 0, NULL);
 
 	f->dt = 0;
 	f->elems = gb_types(g, t, n);
@@ -330,17 +351,21 @@ gb_future(G *g, const GV *t, int n)
 	return f;
 }
 
-/* `%a, %b = await %fut` (res[0..n): the results) */
+/* `%a, %b = await %fut` (res[0..n): the results' names) */
 Op *
-gb_await(G *g, const char *fut, GV *const *res, int n)
+gb_await(G *g, const char *fut, char res[][16], int n)
 {
 	Value *f = gb_val(g, fut);
 	const char *names[4];
+	Type *none[4] = {NULL};
 	Op *op;
 
 	for (int i = 0; i < n; i++)
-		names[i] = res[i]->name;
-	op = gb_op(g, OP_AWAIT, n, names, f->type->elems, 1);
+		names[i] = res[i];
+	if (!f->type || f->type->kind != TY_FUTURE || f->type->nelems != n)
+		broken(g);
+	op = gb_op(g, OP_AWAIT, n, names,
+		   g->sh->gb->broken ? none : f->type->elems, 1);
 	op->args[0].v = f;
 	return op;
 }
@@ -390,7 +415,7 @@ gb_for(G *g, const char *const *rs, const char *iv, const char *const *accs,
 Value *
 gb_arg(G *g, Block *b, const char *name, Type *t)
 {
-	Value *v = build_arg(GB(g), b, name, t);
+	Value *v = build_arg(bld(g), b, name, t);
 
 	v->loc = b->loc;
 	named(g, v);
@@ -419,7 +444,7 @@ gb_back(G *g, GBlock was)
 Block *
 gb_region(G *g, Op *op)
 {
-	Block *b = build_block(GB(g), op);
+	Block *b = build_block(bld(g), op);
 
 	b->loc = op->loc;
 	return b;
@@ -450,20 +475,19 @@ gb_term(G *g, OpKind k, const char *const *args, int n)
 Block *
 gb_label(G *g, int k)
 {
+	Arena *a = bld(g)->p->arena;
 	Block *b;
 	char *label;
 
-	for (int i = 0; i < g->nlabels; i++)
+	for (int i = g->nlabels - 1; i >= 0; i--)
 		if (g->labels[i].k == k)
 			return g->labels[i].b;
-	if (g->nlabels == (int)(sizeof g->labels / sizeof *g->labels))
-		ir_bug("generator: too many blocks");
-	b = build_block(GB(g), NULL);
-	label = arena_alloc(GB(g)->p->arena, 16);
+	b = build_block(bld(g), NULL);
+	label = arena_alloc(a, 16);
 	gen_name_int(label, 16, "bb", k);
 	b->label = label;
-	g->labels[g->nlabels].k = k;
-	g->labels[g->nlabels++].b = b;
+	VEC_PUSH(a, g->labels, g->nlabels, g->labelcap,
+		 ((GLabel){k, b}));
 	return b;
 }
 
@@ -476,7 +500,7 @@ gb_start_label(G *g, int k)
 
 	b->loc = next_loc(g);
 	b->bindex = f->nblocks;
-	nb = arena_alloc(GB(g)->p->arena, (size_t)(f->nblocks + 1) * sizeof *nb);
+	nb = arena_alloc(bld(g)->p->arena, (size_t)(f->nblocks + 1) * sizeof *nb);
 	memcpy(nb, f->blocks, (size_t)f->nblocks * sizeof *nb);
 	nb[f->nblocks++] = b;
 	f->blocks = nb;
@@ -519,7 +543,7 @@ gb_func(G *g, const char *name)
 Value *
 gb_param(G *g, const GV *t, bool readonly)
 {
-	Builder *B = GB(g);
+	Builder *B = bld(g);
 	Value *v = build_param(B, t->name, gb_type(g, t));
 
 	v->readonly = readonly;
@@ -528,16 +552,23 @@ gb_param(G *g, const GV *t, bool readonly)
 	return v;
 }
 
-/* The function g made is complete: it comes after those completed
- * before it in the text. */
+/* The function g made is complete (a helper: it comes after those
+ * completed before it in the text); a branch to a block never started
+ * breaks it. */
 void
-gb_func_done(G *g)
+gb_func_done(G *g, bool helper)
 {
 	GenBuild *gb = g->sh->gb;
 
+	for (int i = 0; i < g->nlabels; i++)
+		if (!g->labels[i].b->bindex)
+			broken(g);
+	if (!helper)
+		return;
 	if (gb->ndone == (int)(sizeof gb->done / sizeof *gb->done))
-		ir_bug("generator: too many functions");
-	gb->done[gb->ndone++] = g->fn;
+		broken(g);
+	else
+		gb->done[gb->ndone++] = g->fn;
 }
 
 /* ---- the whole program */
@@ -585,9 +616,14 @@ Program *
 gb_finish(GenBuild *gb)
 {
 	Program *p = gb->B.p;
-	Value **vals = arena_alloc(p->arena, (size_t)(p->nvalues + 1) * sizeof *vals);
+	Value **vals;
 	int n = 0;
 
+	if (gb->broken || p->nfuncs != gb->ndone + 1) {
+		prog_free(p);
+		return NULL;
+	}
+	vals = arena_alloc(p->arena, (size_t)(p->nvalues + 1) * sizeof *vals);
 	/* main first, then the helpers as their text follows it */
 	for (int i = 0; i < gb->ndone; i++)
 		p->funcs[i + 1] = gb->done[i];
@@ -599,8 +635,10 @@ gb_finish(GenBuild *gb)
 		for (int k = 0; k < f->nblocks; k++)
 			number_block(p, f->blocks[k], k > 0, &n);
 	}
-	if (n != p->nvalues)
-		ir_bug("generator: %d of %d values numbered", n, p->nvalues);
+	if (n != p->nvalues) { /* a value outside every block */
+		prog_free(p);
+		return NULL;
+	}
 	p->arena->oom = NULL;
 	return build_finish(&gb->B);
 }

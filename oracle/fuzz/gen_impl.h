@@ -61,6 +61,8 @@ typedef struct GenBuild {
 	int nlocs;          /* places given out */
 	Type *types[32];    /* the types made, each once (gb_type) */
 	int ntypes;
+	bool broken;        /* not what the text parses to: not built */
+	Value none;         /* gb_val's stand-in for a name it lacks */
 } GenBuild;
 
 /* What main and its helpers share. */
@@ -75,6 +77,11 @@ typedef struct Shared {
 	GenBuild *gb;    /* the program built as it is drawn, or NULL */
 	bool notext;     /* no text: gen_line writes nothing */
 } Shared;
+
+typedef struct GLabel {
+	int k;           /* ^bbK */
+	Block *b;
+} GLabel;
 
 typedef struct G {
 	uint64_t *rng;
@@ -104,8 +111,8 @@ typedef struct G {
 	Block *blk;
 	int blkcap;
 	StrMap vals;
-	struct { int k; Block *b; } labels[48];
-	int nlabels;
+	GLabel *labels;
+	int nlabels, labelcap;
 	GV v[MAXV];      /* last: gen_new zeroes only what is before it */
 } G;
 
@@ -155,7 +162,7 @@ Op *gb_insert(G *g, const GV *res, const char *val, const char *dest,
 void gb_reassoc(G *g, Op *op, const char *grp);
 Type **gb_types(G *g, const GV *t, int n);
 Type *gb_future(G *g, const GV *t, int n);
-Op *gb_await(G *g, const char *fut, GV *const *res, int n);
+Op *gb_await(G *g, const char *fut, char res[][16], int n);
 Op *gb_async(G *g, const char *name, int stream, const GV *res, int n,
 	     GBlock *was);
 Op *gb_for(G *g, const char *const *rs, const char *iv,
@@ -171,7 +178,7 @@ void gb_succ(G *g, Op *op, int k, int label, char names[][16], int n,
 	     int *at);
 Func *gb_func(G *g, const char *name);
 Value *gb_param(G *g, const GV *t, bool readonly);
-void gb_func_done(G *g);
+void gb_func_done(G *g, bool helper);
 
 /* -------------------------------------------------------- gen_scope.c */
 

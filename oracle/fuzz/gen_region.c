@@ -12,12 +12,13 @@
 void
 gen_emit_await(G *g, const Fut *f)
 {
-	char names[48] = "";
+	char names[48] = "", res[2][16];
 	size_t k = 0;
-	GV *res[2];
 
 	for (int i = 0; i < f->nres; i++) {
-		GV *v = res[i] = gen_new_value(g, &f->res[i], "v");
+		/* (its name kept: at MAXV the next one takes its slot) */
+		GV *v = gen_new_value(g, &f->res[i], "v");
+		memcpy(res[i], v->name, sizeof res[i]);
 		if (!g->sh->notext)
 			k += (size_t)fmt_snprintf(names + k, sizeof names - k,
 						  "%s%%%s", i ? ", " : "", v->name);
@@ -914,7 +915,7 @@ gen_call(G *g)
 	}
 	if (GEN_BUILD(g)) {
 		gb_term(h, OP_RETURN, &y, 1);
-		gb_func_done(h);
+		gb_func_done(h, true);
 		fn.fn = h->fn;
 	}
 	str_free(&body);

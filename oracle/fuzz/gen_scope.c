@@ -177,8 +177,14 @@ gen_new_value(G *g, const GV *like, const char *prefix)
 {
 	GV *v;
 
-	if (g->nv == MAXV)
+	if (g->nv == MAXV) {
 		g->nv--; /* forget the newest: still valid, never picked */
+		/* (a GV pointer held across this, to the slot it takes, now
+		 * names another value: the text is what it is, but the
+		 * program is not built; gen_build.c) */
+		if (GEN_BUILD(g))
+			g->sh->gb->broken = true;
+	}
 	v = &g->v[g->nv++];
 	*v = *like;
 	gen_name_int(v->name, sizeof v->name, prefix, g->sh->names++);
