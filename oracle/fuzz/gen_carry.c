@@ -255,8 +255,9 @@ await_carried(G *g, const Prefetch *p, bool *awaited, int *w)
 		if (!awaited[j])
 			continue;
 		fmt_snprintf(f.name, sizeof f.name, "%s%d", carried[j], p->k);
+		/* (at MAXV the result takes the last slot: not v[MAXV]) */
 		if (j == 0 && f.nres)
-			*w = g->nv;
+			*w = g->nv < MAXV ? g->nv : MAXV - 1;
 		gen_emit_await(g, &f);
 		if (gen_chance(g, CARRY_TWICE)) {
 			gen_emit_await(g, &f);

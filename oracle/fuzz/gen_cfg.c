@@ -157,7 +157,7 @@ pass_of(G *g, const GV *t, int mark)
 	for (int i = g->nv - 1; i >= mark; i--)
 		if (gen_same_type(&g->v[i], t))
 			return g->v[i].name;
-	return gen_find(g, t, NULL)->name;
+	return gen_name_of(gen_find(g, t, NULL));
 }
 
 /* The values passed for types t[0..n), into names. */

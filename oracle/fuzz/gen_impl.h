@@ -205,6 +205,8 @@ enum { T_RANKED = 1, T_STATIC = 2 };   /* gen_any_tensor's `want` */
 GV *gen_any_tensor(G *g, int want);
 GV *gen_outer_tensor(G *g);
 GV *gen_find(G *g, const GV *like, const GV *not);
+/* v's name; for none, "(null)" (a text that is rejected) */
+const char *gen_name_of(const GV *v);
 GV *gen_any_scalar(G *g, DType dt);
 const char *gen_literal(G *g, DType dt, char *buf, size_t n);
 const char *gen_scalar_operand(G *g, DType dt, int percent, char *buf,

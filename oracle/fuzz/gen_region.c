@@ -95,7 +95,7 @@ yield_of(G *g, const GV *t, int mark)
 	for (int i = g->nv - 1; i >= mark; i--)
 		if (gen_same_type(&g->v[i], t))
 			return g->v[i].name;
-	return gen_find(g, t, NULL)->name;
+	return gen_name_of(gen_find(g, t, NULL));
 }
 
 /* "yield %a, %b" of values of types t[0..n) */
@@ -1125,10 +1125,18 @@ gen_op(G *g)
 		gen_elementwise(g);
 }
 
+/* Values a step may add in scope at most, nested constructs and all: a
+ * function stops taking ops short of MAXV by this much (at MAXV a value's
+ * slot is reused while the generator may still hold it: the text named
+ * values that were gone, and every program of --max-ops 2000 was
+ * rejected). */
+enum { GEN_ROOM = 128 };
+
 void
 gen_ops(G *g, int n)
 {
-	for (int i = 0; i < n && g->sh->ops < g->o->max_ops; i++)
+	for (int i = 0; i < n && g->sh->ops < g->o->max_ops &&
+	     g->nv < MAXV - GEN_ROOM; i++)
 		if (!gen_cfg(g) && !gen_generate(g))
 			gen_op(g);
 }

@@ -251,6 +251,14 @@ gen_find(G *g, const GV *like, const GV *not)
 	return n ? &g->v[idx[n - 1 - gen_pick(g, n)]] : NULL;
 }
 
+const char *
+gen_name_of(const GV *v)
+{
+	/* none (only past MAXV, where a slot was reused): the text printf
+	 * wrote for a NULL name, rejected as before */
+	return v ? v->name : "(null)";
+}
+
 /* A scalar in scope, of dtype dt (DT_COUNT: any). */
 GV *
 gen_any_scalar(G *g, DType dt)
