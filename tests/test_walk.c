@@ -162,6 +162,42 @@ START_TEST(test_skip_and_stop)
 }
 END_TEST
 
+/* number_ops lists the ops (Program.ops) and the kinds held: walk_prog
+ * over the list and prog_has_op from the kinds answer as the walk
+ * through the regions does (Program.ops NULL: a program not numbered). */
+START_TEST(test_flat_walk_is_tree_walk)
+{
+	Program *p = load();
+	Op **ops = p->ops;
+	static const int skips[] = {0, 3, 10, 14, 22, 26};
+
+	ck_assert_ptr_nonnull(ops);
+	for (int i = 0; i < (int)(sizeof skips / sizeof *skips); i++)
+		for (int stop = 0; stop <= 33; stop += 3) {
+			Seen a = {.skip_line = skips[i], .stop_line = stop};
+			Seen b = a;
+			bool sa, sb;
+			p->ops = ops;
+			sa = walk_prog(p, see, &a);
+			p->ops = NULL;
+			sb = walk_prog(p, see, &b);
+			ck_assert(sa == sb && a.n == b.n);
+			ck_assert(!memcmp(a.line, b.line, (size_t)a.n * sizeof *a.line));
+		}
+	for (int k = 0; k < OP_COUNT; k++) {
+		bool flat, tree;
+		p->ops = ops;
+		flat = prog_has_op(p, (OpKind)k);
+		p->ops = NULL;
+		tree = prog_has_op(p, (OpKind)k);
+		ck_assert_msg(flat == tree, "%s", op_info[k].name);
+	}
+	p->ops = ops;
+	ck_assert(prog_has_op(p, OP_WHILE) && !prog_has_op(p, OP_CALL));
+	prog_free(p);
+}
+END_TEST
+
 static WalkAct
 see_post(Op *op, void *ctx)
 {
@@ -430,6 +466,7 @@ walk_suite(void)
 	tcase_add_test(tc, test_regions_of_every_form);
 	tcase_add_test(tc, test_preorder);
 	tcase_add_test(tc, test_skip_and_stop);
+	tcase_add_test(tc, test_flat_walk_is_tree_walk);
 	tcase_add_test(tc, test_post);
 	tcase_add_test(tc, test_use_lists);
 	tcase_add_test(tc, test_bir_walk);
