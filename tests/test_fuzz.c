@@ -200,6 +200,38 @@ START_TEST(big_programs_valid)
 }
 END_TEST
 
+/* Out of memory anywhere in making a program, with its text, built in
+ * memory or both: -1 and nothing held (a helper's G that could not be
+ * had aborted the process; building longjmps out of helpers). */
+START_TEST(generator_out_of_memory)
+{
+	GenOpts o = opts;
+	long live = mem_live_blocks();
+	int failed = 0;
+
+	o.max_ops = 40;
+	for (uint64_t seed = 0; seed < 24; seed++)
+		for (long n = 0; n < 40; n++) {
+			GenCase gc;
+			Program *p = NULL;
+			int rc;
+			mem_fail_after(n);
+			rc = gen_case_build(seed, &o, "one-shot", NULL, &gc,
+					    seed % 3 ? &p : NULL, seed % 3 != 1);
+			mem_fail_after(-1);
+			failed += rc != 0;
+			if (!rc) {
+				prog_free(p);
+				mem_free(gc.yaml);
+			} else {
+				ck_assert(!p && !gc.yaml);
+			}
+			ck_assert_int_eq(mem_live_blocks(), live);
+		}
+	ck_assert_int_gt(failed, 100);
+}
+END_TEST
+
 /* A program run in memory is judged as its text is: the same reference
  * outputs or failure, verdict, schedule and violations (one-shot,
  * copy-all and a mutant, so that some diverge). */
@@ -1342,6 +1374,7 @@ main(void)
 	tcase_add_test(t, loaded_in_memory);
 	tcase_add_test(t, built_in_memory);
 	tcase_add_test(t, big_programs_valid);
+	tcase_add_test(t, generator_out_of_memory);
 	tcase_add_test(t, in_memory_judged_alike);
 	tcase_add_test(t, schedule_tapes);
 	tcase_add_test(t, late_tape_forall);

@@ -155,7 +155,11 @@ gen_case_build(uint64_t seed, const GenOpts *o, const char *strategy,
 			gen_free(g);
 			return -1;
 		}
-		if (setjmp(oom)) {
+		if (setjmp(oom)) { /* (the arena's, from anywhere below) */
+			for (int i = 0; i < sh.nlive; i++) {
+				str_free(sh.live[i].body);
+				gen_free(sh.live[i].g);
+			}
 			prog_free(gb.B.p);
 			str_free(&prog_text);
 			str_free(&yaml);
@@ -246,6 +250,12 @@ gen_case_build(uint64_t seed, const GenOpts *o, const char *strategy,
 	str_free(&prog_text);
 	str_free(&sh.helpers);
 	gen_free(g);
+	if (sh.oom) {
+		if (prog)
+			prog_free(gb.B.p);
+		str_free(&yaml);
+		return -1;
+	}
 	if (prog) /* (NULL: not what the text parses to) */
 		*prog = gb_finish(&gb);
 	if (!text)

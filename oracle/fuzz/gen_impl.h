@@ -75,6 +75,12 @@ typedef struct Shared {
 	int started;     /* helpers begun (their names) */
 	GenStats *st;
 	GenBuild *gb;    /* the program built as it is drawn, or NULL */
+	struct {         /* helpers being made (nested at most MAXFN) */
+		struct G *g;
+		Str *body;
+	} live[MAXFN];
+	int nlive;
+	bool oom;        /* a helper's G could not be had */
 	bool notext;     /* no text: gen_line writes nothing */
 } Shared;
 

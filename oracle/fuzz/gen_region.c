@@ -866,8 +866,13 @@ gen_call(G *g)
 	fn.params[fn.nparams++] = param_like(g, a);
 	if (b)
 		fn.params[fn.nparams++] = param_like(g, b);
-	if (!(h = gen_new()))
-		abort();
+	if (!(h = gen_new())) { /* the case is lost: gen_case_build says so */
+		g->sh->oom = true;
+		return;
+	}
+	/* (freed by gen_case_build if building runs out of memory in it) */
+	g->sh->live[g->sh->nlive].g = h;
+	g->sh->live[g->sh->nlive++].body = &body;
 	h->rng = g->rng;
 	h->o = g->o;
 	h->sh = g->sh;
@@ -918,6 +923,7 @@ gen_call(G *g)
 		gb_func_done(h, true);
 		fn.fn = h->fn;
 	}
+	g->sh->nlive--;
 	str_free(&body);
 	gen_free(h);
 	g->sh->fns[g->sh->nfns++] = fn;
