@@ -96,8 +96,7 @@ emit_br(G *g, Succ t)
 {
 	char s[96];
 
-	if (!g->sh->notext)
-		gen_line(g, "br %s", succ_text(&t, s, sizeof s));
+	gen_line(g, "br %s", succ_text(&t, s, sizeof s));
 	if (GEN_BUILD(g)) {
 		Op *op = gb_op(g, OP_BR, 0, NULL, NULL, t.n);
 		int at = 0;
@@ -113,9 +112,8 @@ emit_cond_br(G *g, const char *cond, Succ a, Succ b)
 {
 	char sa[96], sb[96];
 
-	if (!g->sh->notext)
-		gen_line(g, "cond_br %%%s, %s, %s", cond,
-			 succ_text(&a, sa, sizeof sa), succ_text(&b, sb, sizeof sb));
+	gen_line(g, "cond_br %%%s, %s, %s", cond, succ_text(&a, sa, sizeof sa),
+		 succ_text(&b, sb, sizeof sb));
 	if (GEN_BUILD(g)) {
 		Op *op = gb_op(g, OP_COND_BR, 0, NULL, NULL, 1 + a.n + b.n);
 		int at = 1;
