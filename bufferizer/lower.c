@@ -946,13 +946,29 @@ emit_free(Lower *L, BBlock *b, const Op *op, Value *v, const char *why)
 	return in;
 }
 
+/* Is op inside a launch of blk whose future is carried (it completes
+ * at its last release: maybe after blk's end)? */
+static bool
+in_carried_launch(Lower *L, const Block *blk, const Op *op)
+{
+	for (const Op *o = op; o->parent && o->parent != blk &&
+	     o->parent->parent; o = o->parent->parent) {
+		const Op *A = o->parent->parent;
+		if (A->kind == OP_ASYNC && L->handle[A->res[0]->id])
+			return true;
+	}
+	return false;
+}
+
 /* Is future f awaited in blk on every path (an await not in a branch or
- * a loop body)? */
+ * a loop body, nor in a launch that is carried on: that one may still be
+ * pending at blk's end, and with it f)? */
 static bool
 surely_awaited(Lower *L, const Block *blk, const Value *f)
 {
 	for (AwaitRef *a = L->awaits[f->id]; a; a = a->next)
-		if (index_in(blk, a->op) >= 0 && !op_conditional(blk, a->op))
+		if (index_in(blk, a->op) >= 0 && !op_conditional(blk, a->op) &&
+		    !in_carried_launch(L, blk, a->op))
 			return true;
 	return false;
 }
