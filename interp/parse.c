@@ -1189,16 +1189,15 @@ type_results(Parser *P, Op *op)
 			op->res[i]->type = op->rtypes[i];
 		return;
 	case F_ASYNC:
-		if (op->nres > 1)
-			check_nres(P, op, 1);
-		if (op->nres) {
-			t = arena_alloc(P->a, sizeof *t);
-			t->kind = TY_FUTURE;
-			t->nelems = op->nrtypes;
-			t->elems = op->rtypes;
-			t->loc = op->loc;
-			op->res[0]->type = t;
-		}
+		/* `%f = async`: the future names the launch (one without it
+		 * crashed the reference interpreter) */
+		check_nres(P, op, 1);
+		t = arena_alloc(P->a, sizeof *t);
+		t->kind = TY_FUTURE;
+		t->nelems = op->nrtypes;
+		t->elems = op->rtypes;
+		t->loc = op->loc;
+		op->res[0]->type = t;
 		return;
 	case F_CMP:
 		check_nres(P, op, 1);
