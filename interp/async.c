@@ -485,8 +485,15 @@ launch_start(Exec *X, Frame *F, const BInst *in)
 			*fk = *r;
 			fk->futk = k;
 		}
-	if (X->o->sched.kind == SCHED_SYNC || X->o->sched.kind == SCHED_ALL)
+	if (X->o->sched.kind == SCHED_SYNC || X->o->sched.kind == SCHED_ALL) {
+		/* taped: random draws run a host launch at the boundary
+		 * right after it (launch_tick), never one launched inside a
+		 * running launch: that run is no random run's */
+		if (X->o->tape && X->cur)
+			X->o->tape->over = true;
+		X->sync_ran = X->o->tape && !X->cur;
 		complete(X, L);
+	}
 }
 
 void
@@ -689,6 +696,18 @@ launch_tick(Exec *X)
 			return;
 		n = ready_launches(X, ready);
 		tape_put(X, n ? TAPE_TICK | (uint32_t)n : 0, 0);
+		return;
+	}
+	if (X->o->sched.kind == SCHED_SYNC && X->o->tape) {
+		/* the draws that would run here the launch sync ran at its
+		 * start (the only one pending then), then none */
+		if (X->sync_ran) {
+			X->sync_ran = false;
+			tape_put(X, TAPE_TICK | 1, 1);
+			tape_put(X, 1, 0);
+		}
+		if (!X->stop) /* (the launch stopped the run: no more) */
+			tape_put(X, 0, 0);
 		return;
 	}
 	if (X->o->sched.kind != SCHED_RANDOM)

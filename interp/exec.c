@@ -544,6 +544,8 @@ forall_pick(Exec *X, const int *pc, int n, int len, int *turn)
 				return t;
 		return -1;
 	default:
+		if (X->o->tape) /* sync: the first live trip, rank 0 */
+			tape_put(X, live > 1 ? (uint32_t)live : 0, 0);
 		for (k = 0; pc[k] >= len; k++)
 			;
 		return k;

@@ -141,6 +141,8 @@ typedef struct Exec {
 			       * done ones not dropped yet: pend_done) */
 	int npend, cappend, pend_done;
 	int scans;            /* loops over pend running: do not compact */
+	bool sync_ran;        /* sync, taped: a launch ran at its start
+			       * since the last boundary */
 	Launch *cur;          /* the launch whose body runs now, or NULL */
 	const BInst *cur_in;  /* ... its instruction */
 	uint64_t rng;         /* random:SEED schedule state */

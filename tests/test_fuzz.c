@@ -295,12 +295,25 @@ END_TEST
 /* Two runs of one buffer program, the same bit for bit: outputs,
  * violations, failure, memory. */
 static void
+same_run_steps(const ExecResult *a, const ExecResult *b, uint64_t seed,
+	       int i, int j, bool steps);
+
+static void
 same_run(const ExecResult *a, const ExecResult *b, uint64_t seed, int i, int j)
+{
+	same_run_steps(a, b, seed, i, j, true);
+}
+
+/* steps false: a violation's step may differ (sync runs a launch's body
+ * before the step of its launch, a random run after it) */
+static void
+same_run_steps(const ExecResult *a, const ExecResult *b, uint64_t seed,
+	       int i, int j, bool steps)
 {
 	ck_assert_msg(a->nouts == b->nouts && a->nviols == b->nviols &&
 		      a->failed == b->failed && !strcmp(a->aborted, b->aborted) &&
 		      !memcmp(&a->mem, &b->mem, sizeof a->mem),
-		      "seed %llu: random:%d and random:%d differ (0: late)",
+		      "seed %llu: random:%d and random:%d differ (0: late or sync)",
 		      (unsigned long long)seed, i, j);
 	for (int k = 0; k < a->nouts; k++) {
 		const Tensor *x = a->outs[k], *y = b->outs[k];
@@ -313,7 +326,8 @@ same_run(const ExecResult *a, const ExecResult *b, uint64_t seed, int i, int j)
 		ck_assert(v->kind == w->kind && v->at == w->at &&
 			  v->victim == w->victim && v->writer == w->writer &&
 			  v->buffer == w->buffer && v->count == w->count &&
-			  v->step == w->step && !strcmp(v->detail, w->detail) &&
+			  (!steps || v->step == w->step) &&
+			  !strcmp(v->detail, w->detail) &&
 			  !strcmp(v->launches, w->launches));
 	}
 }
@@ -407,6 +421,107 @@ START_TEST(schedule_tapes)
 	ck_assert_int_gt(same, 100);
 	ck_assert_msg(late > 50, "%d random runs are the late run", late);
 	ck_assert_int_gt(differ, 100);
+}
+END_TEST
+
+/* A sync run keeps the tape a random run would draw to make it: each
+ * launch run at the boundary right after it, each forall trip in order
+ * (rank 0).  A seed that draws it makes the same run (outputs,
+ * violations, memory, as many steps; only the steps of a launch's body
+ * come before its own in sync), so run_schedules counts it without
+ * running it; a seed that does not is another run.  A launch made inside
+ * a running launch runs at once under sync, never under random: that
+ * tape matches no seed. */
+static int
+sync_tape_matches(const Case *c, const char *strategy, int nseeds,
+		  int *other)
+{
+	Decisions ds;
+	BProg *bp;
+	SchedTape t = {0};
+	ExecResult sx;
+	Path sp = {0xcbf29ce484222325ull, 0};
+	Diag d;
+	int match = 0;
+
+	ck_assert(!decisions_make(c->prog, strategy_find(strategy), &ds));
+	ck_assert((bp = bufferize_lower(c->prog, &ds, &d)) != NULL);
+	ExecOpts so = {.lim = &c->lim, .sched = {SCHED_SYNC, 0}, .tape = &t,
+		       .on_step = path_step, .step_ctx = &sp};
+	ck_assert(!exec_run(bp, c->entry, c->inputs, &so, &sx, &d));
+	for (int seed = 1; seed <= nseeds; seed++) {
+		Path rp = {0xcbf29ce484222325ull, 0};
+		ExecOpts ro = {.lim = &c->lim,
+			       .sched = {SCHED_RANDOM, (uint64_t)seed},
+			       .on_step = path_step, .step_ctx = &rp};
+		ExecResult rx;
+		ck_assert(!exec_run(bp, c->entry, c->inputs, &ro, &rx, &d));
+		if (sched_tape_same(&t, (uint64_t)seed)) {
+			match++;
+			same_run_steps(&sx, &rx, (uint64_t)seed, 0, seed, false);
+			ck_assert_msg(rp.steps == sp.steps, "random:%d: %lld "
+				      "steps, sync %lld", seed,
+				      (long long)rp.steps, (long long)sp.steps);
+		} else {
+			*other += 1;
+		}
+		exec_result_free(&rx);
+	}
+	exec_result_free(&sx);
+	sched_tape_free(&t);
+	bprog_free(bp);
+	decisions_free(&ds);
+	return match;
+}
+
+START_TEST(sync_tape)
+{
+	static const char nested[] =
+		"case: n\n"
+		"program: |\n"
+		"  func @main(%x: tensor<4xi64>) -> tensor<4xi64> {\n"
+		"    %f = async stream 1 -> (tensor<4xi64>) {\n"
+		"      %g = async stream 0 -> (tensor<4xi64>) {\n"
+		"        %m = mul %x, %x : tensor<4xi64>\n"
+		"        yield %m\n"
+		"      }\n"
+		"      %w = await %g\n"
+		"      yield %w\n"
+		"    }\n"
+		"    %y = add %x, %x : tensor<4xi64>\n"
+		"    %a = await %f\n"
+		"    %r = add %a, %y : tensor<4xi64>\n"
+		"    return %r\n"
+		"  }\n"
+		"inputs:\n"
+		"  x: [1, 2, 3, 4]\n";
+	int match = 0, other = 0, none = 0, programs = 0;
+	Case *c = NULL;
+	Diag d;
+
+	for (int k = 0; k < 300; k++) {
+		uint64_t seed = 47000 + (uint64_t)k;
+		const char *st = k % 2 ? "one-shot"
+				       : "mutant-async-reads-end-at-launch";
+		char *yaml = gen_case(seed, &opts, st);
+		ck_assert(!case_parse("s.yaml", yaml, strlen(yaml), CASE_TRUSTED,
+				      &c, &d));
+		mem_free(yaml);
+		if (prog_has_op(c->prog, OP_ASYNC) ||
+		    prog_has_op(c->prog, OP_FORALL)) {
+			programs++;
+			match += sync_tape_matches(c, st, 16, &other);
+		}
+		case_free(c);
+	}
+	ck_assert_msg(programs > 100 && match > 100 && other > 100,
+		      "%d programs: %d random runs were sync's, %d not",
+		      programs, match, other);
+	ck_assert(!case_parse("n.yaml", nested, strlen(nested), CASE_TRUSTED,
+			      &c, &d));
+	ck_assert_int_eq(sync_tape_matches(c, "one-shot", 200, &none), 0);
+	ck_assert_int_eq(none, 200);
+	case_free(c);
 }
 END_TEST
 
@@ -1378,6 +1493,7 @@ main(void)
 	tcase_add_test(t, in_memory_judged_alike);
 	tcase_add_test(t, schedule_tapes);
 	tcase_add_test(t, late_tape_forall);
+	tcase_add_test(t, sync_tape);
 	tcase_add_test(t, shared_register_files);
 	tcase_add_test(t, programs_are_valid_and_varied);
 	tcase_add_test(t, failure_mutants_caught);

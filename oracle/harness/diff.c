@@ -1044,8 +1044,10 @@ run_schedules(const RunConfig *cfg, const Case *c, const Func *entry,
 			o->nfailing += seen != VERDICT_AGREE;
 			continue;
 		}
-		/* a late run's tape: random seeds that would make it again */
-		taped |= list[i].kind == SCHED_LATE && !rp;
+		/* a sync or late run's tape: random seeds that would make it
+		 * again */
+		taped |= (list[i].kind == SCHED_LATE ||
+			  list[i].kind == SCHED_SYNC) && !rp;
 		ts.rec = taped && ts.n < 64 ?
 			memset(&ts.t[ts.n], 0, sizeof *ts.rec) : NULL;
 		if (cfg->trace)
