@@ -1164,6 +1164,9 @@ const char *schedule_name(Schedule s, char *buf, size_t n);
  * different tape (sched_tape_same).  A late run keeps the tape a random
  * run would draw to make it: no launch run at any boundary, each forall
  * trip late's (a random run whose draws decide that is the late run).
+ * So does a sync run: each launch run at the boundary right after it,
+ * each forall trip in order (none matches when a launch was made inside
+ * a running one: sync runs it at once, a random schedule never).
  * A draw: n == 0, k draws that decide nothing (no launch was ready, one
  * trip was left); n with TAPE_TICK, a boundary with n & ~TAPE_TICK
  * launches ready, k = 1 one of them ran; else one of n was picked, k. */
@@ -1191,7 +1194,7 @@ typedef struct ExecOpts {
 	void (*on_step)(void *ctx, int64_t step, int64_t live,
 			const BInst *in, int stream);
 	void *step_ctx;
-	struct SchedTape *tape;   /* random:SEED, late: what its draws
+	struct SchedTape *tape;   /* random:SEED, late, sync: what its draws
 				   * decided (would have) is kept here
 				   * (NULL: not kept) */
 	struct ExecShare *share;  /* what the runs of one buffer program
