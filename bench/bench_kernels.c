@@ -411,11 +411,12 @@ bench_mm(int n, bool ta, bool tb)
 static void
 bench_matmul(void)
 {
-	static const int sizes[] = {4, 16, 256, 1024};
+	/* 8: the largest the kernels sum themselves (kernels.c MM_SMALL) */
+	static const int sizes[] = {4, 8, 16, 256, 1024};
 
 	printf("matmul f32, c += a.b, against cblas_sgemm with the transpose "
 	       "flags on the same operands\n");
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 5; i++) {
 		bench_mm(sizes[i], false, false);
 		bench_mm(sizes[i], true, false);
 		bench_mm(sizes[i], false, true);

@@ -974,12 +974,93 @@ int_matmul(const View *out, const View *a, const View *b)
 	}
 }
 
+/*
+ * Small products (M*N*K <= MM_SMALL: the fuzzer's 4x4x4 to 8x8x8) cost
+ * less than OpenBLAS's call around them (about 90 ns for 4x4x4: a mutex
+ * around its buffers, the packing), so they are summed here: each element
+ * of out as acc = the sum over k ascending of a(i,k) * b(k,j), then
+ * out += acc, as gemm with alpha = beta = 1.  Which way a product goes
+ * depends on M, N and K only, never on the layouts, so every layout of
+ * the same operands gives the same bits (tests/test_kernels.c).  A row
+ * of out is computed a vector of columns at a time (each lane its own
+ * element's sum, in k order: the bits of the scalar loop, which does the
+ * rest); a column-major b is first copied row-major.  No multiply is
+ * fused into an add (ISO C mode for gcc, the pragma for clang, and no
+ * FMA in the targets built for).
+ */
+enum { MM_SMALL = 512 };
+
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+#ifdef __SSE2__
+#define SMALL_VEC(T, V, W, ZERO, ADD, MUL, SET1, LOAD, STORE)                 \
+	for (; j + W <= N; j += W) {                                         \
+		V acc_ = ZERO();                                             \
+		for (int k = 0; k < K; k++)                                  \
+			acc_ = ADD(acc_, MUL(SET1(pa[i * ia + k * ka]),      \
+					     LOAD(pb + (int64_t)k * ldb + j))); \
+		STORE(o + j, ADD(LOAD(o + j), acc_));                        \
+	}
+#define SMALL_VEC_F32                                                        \
+	SMALL_VEC(float, __m128, 4, _mm_setzero_ps, _mm_add_ps, _mm_mul_ps,  \
+		  _mm_set1_ps, _mm_loadu_ps, _mm_storeu_ps)
+#define SMALL_VEC_F64                                                        \
+	SMALL_VEC(double, __m128d, 2, _mm_setzero_pd, _mm_add_pd, _mm_mul_pd, \
+		  _mm_set1_pd, _mm_loadu_pd, _mm_storeu_pd)
+#else
+#define SMALL_VEC_F32
+#define SMALL_VEC_F64
+#endif
+
+#define SMALL_GEMM(NAME, T, VEC)                                             \
+	static void NAME(int M, int N, int K, const Gm *c, const Gm *a,      \
+			 const Gm *b)                                        \
+	{                                                                    \
+		T packed[MM_SMALL];                                          \
+		const T *pa = (const T *)(const void *)a->p;                 \
+		const T *pb = (const T *)(const void *)b->p;                 \
+		T *pc = (T *)(void *)c->p;                                   \
+		int64_t ia = a->trans ? 1 : a->ld, ka = a->trans ? a->ld : 1; \
+		int64_t ldb = b->ld;                                         \
+                                                                             \
+		if (b->trans) { /* b(k, j) at pb[j * ld + k]: row-major */   \
+			for (int k = 0; k < K; k++)                          \
+				for (int j = 0; j < N; j++)                  \
+					packed[k * N + j] = pb[(int64_t)j * ldb + k]; \
+			pb = packed;                                         \
+			ldb = N;                                             \
+		}                                                            \
+		for (int i = 0; i < M; i++) {                                \
+			T *o = pc + (int64_t)i * c->ld;                      \
+			int j = 0;                                           \
+			VEC                                                  \
+			for (; j < N; j++) {                                 \
+				T acc = 0;                                   \
+				for (int k = 0; k < K; k++)                  \
+					acc += pa[i * ia + k * ka] *         \
+					       pb[(int64_t)k * ldb + j];     \
+				o[j] += acc;                                 \
+			}                                                    \
+		}                                                            \
+	}
+SMALL_GEMM(small_sgemm, float, SMALL_VEC_F32)
+SMALL_GEMM(small_dgemm, double, SMALL_VEC_F64)
+
 static inline void
 gemm(DType dt, int M, int N, int K, const Gm *c, const Gm *a, const Gm *b)
 {
 	CBLAS_TRANSPOSE ta = a->trans ? CblasTrans : CblasNoTrans;
 	CBLAS_TRANSPOSE tb = b->trans ? CblasTrans : CblasNoTrans;
 
+	if ((int64_t)M * N * K <= MM_SMALL) {
+		if (dt == DT_F32)
+			small_sgemm(M, N, K, c, a, b);
+		else
+			small_dgemm(M, N, K, c, a, b);
+		return;
+	}
 	if (dt == DT_F32)
 		cblas_sgemm(CblasRowMajor, ta, tb, M, N, K, 1.0f,
 			    (const float *)(const void *)a->p, a->ld,

@@ -17,15 +17,20 @@ usage() {
 	[ ! -s "$out" ] || fail "stdout of $*"
 }
 
-# ---- OpenBLAS is loaded by the first matmul, not by every command
-# (interp/blas_lazy.c): not a library bufdiff links, and a command that
-# multiplies loads it (LD_DEBUG=files lists what the loader opens)
+# ---- OpenBLAS is loaded by the first matmul it computes, not by every
+# command (interp/blas_lazy.c): not a library bufdiff links, a command
+# whose products are all small (at most 512 multiplies: summed by the
+# kernels, interp/kernels.c) does not load it, and one past that does
+# (LD_DEBUG=files lists what the loader opens)
 ! ldd "$B" | grep -q openblas || fail "bufdiff links OpenBLAS"
 LD_DEBUG=files "$B" run "$seed" >/dev/null 2>"$tmp/ld" || fail "run $seed"
 ! grep -q "libopenblas" "$tmp/ld" || fail "run without a matmul loaded OpenBLAS"
 LD_DEBUG=files "$B" run "$S/cases/ops/matmul-f32.yaml" >/dev/null 2>"$tmp/ld" ||
-	fail "run of a matmul"
-grep -q "libopenblas" "$tmp/ld" || fail "a matmul did not load OpenBLAS"
+	fail "run of a small matmul"
+! grep -q "libopenblas" "$tmp/ld" || fail "a 2x2x2 matmul loaded OpenBLAS"
+LD_DEBUG=files "$B" run "$S/cases/ops/matmul-f32-16x16.yaml" >/dev/null \
+	2>"$tmp/ld" || fail "run of a 16x16x16 matmul"
+grep -q "libopenblas" "$tmp/ld" || fail "a 16x16x16 matmul did not load OpenBLAS"
 
 # ---- several cases: each header one line, whatever the file's name
 nl="$tmp/$(printf 'a\nb').yaml"

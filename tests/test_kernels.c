@@ -1411,6 +1411,69 @@ START_TEST(matmul_views)
 }
 END_TEST
 
+/* Products of at most 512 multiplies (kernels.c MM_SMALL) are summed
+ * in k order from zero, then added to out, in the element type: the
+ * bits of that loop, whatever the layouts (row- and column-major,
+ * padded, stride 2, size-1 dims through the general path). */
+#define SMALL_REF(T)                                                         \
+	for (int64_t i = 0; i < M; i++)                                      \
+		for (int64_t j = 0; j < N; j++) {                            \
+			T acc = 0;                                           \
+			for (int64_t k = 0; k < K; k++)                      \
+				acc += ((const T *)(const void *)A)[i * K + k] * \
+				       ((const T *)(const void *)B)[k * N + j]; \
+			((T *)(void *)E)[i * N + j] =                        \
+				((const T *)(const void *)C)[i * N + j] + acc; \
+		}
+
+START_TEST(matmul_small_order)
+{
+	static const int64_t sz[][3] = {{4, 4, 4}, {8, 8, 8}, {3, 5, 7},
+					{2, 16, 16}, {1, 32, 16}, {7, 1, 9},
+					{16, 2, 16}, {5, 9, 1}};
+
+	for (int dti = 0; dti < 2; dti++)
+		for (int m = 0; m < 8; m++) {
+			DType dt = dti ? DT_F64 : DT_F32;
+			int64_t M = sz[m][0], K = sz[m][1], N = sz[m][2];
+			size_t esz = dtype_size(dt), nc = (size_t)(M * N) * esz;
+			size_t big = (size_t)((M + 6) * (K + 6) + (K + 6) * (N + 6) +
+					      (M + 6) * (N + 6)) * 2 * esz;
+			char *A = malloc(big), *B = malloc(big), *C = malloc(big),
+			     *E = malloc(big), *R = malloc(big);
+			char *ba = malloc(big), *bb = malloc(big), *bc = malloc(big);
+
+			ck_assert(M * K * N <= 512);
+			fill_mm(dt, A, M * K, false);
+			fill_mm(dt, B, K * N, false);
+			fill_mm(dt, C, M * N, false);
+			if (dti)
+				SMALL_REF(double)
+			else
+				SMALL_REF(float)
+			for (int la = 0; la < 5; la++)
+				for (int lb = 0; lb < 5; lb++) {
+					View va = mm_view(ba, dt, M, K, la);
+					View vb = mm_view(bb, dt, K, N, lb);
+					View vc = mm_view(bc, dt, M, N, (la + lb) % 3);
+
+					scatter(&va, A);
+					scatter(&vb, B);
+					scatter(&vc, C);
+					ck_assert_int_eq(k_matmul(&vc, &va, &vb), 0);
+					gather(&vc, R);
+					ck_assert_msg(!memcmp(R, E, nc),
+						      "matmul %s %lldx%lldx%lld layouts "
+						      "%d %d: not the k-order sum",
+						      dtype_names[dt], (long long)M,
+						      (long long)K, (long long)N, la, lb);
+				}
+			free(A), free(B), free(C), free(E), free(R);
+			free(ba), free(bb), free(bc);
+		}
+}
+END_TEST
+
 /* out may share memory with an input: the input is read as it was. */
 START_TEST(matmul_alias_and_edges)
 {
@@ -1446,7 +1509,9 @@ END_TEST
 
 START_TEST(matmul_oom)
 {
-	float a[24] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 1, 1, 1, 1, 1}, c[4] = {0};
+	/* (b: 7, the column-major view of it at offset 1 ends at b[6]) */
+	float a[24] = {1, 2, 3, 4, 5, 6}, b[7] = {1, 1, 1, 1, 1, 1, 1};
+	float c[4] = {0};
 	int64_t sa[2] = {2, 3}, sb[2] = {3, 2}, sc[2] = {2, 2};
 	/* inner stride 2: packed (a transposed view goes to gemm as it is) */
 	View va = mk_view(a, DT_F32, 2, sa, L_PADDED);
@@ -1513,6 +1578,7 @@ fold_suite(void)
 	tcase_add_test(tc, matmul_all);
 	tcase_add_test(tc, matmul_alignment);
 	tcase_add_test(tc, matmul_views);
+	tcase_add_test(tc, matmul_small_order);
 	tcase_add_test(tc, strided_overlap_order);
 	tcase_add_loop_test(tc, stride2_overlap_order, 0, 2);
 	tcase_add_loop_test(tc, stride2_odd_sizes, 0, 2);
