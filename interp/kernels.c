@@ -1103,8 +1103,9 @@ fast_ld(const View *v, int64_t esz, bool *t, uintptr_t *lo, uintptr_t *hi)
 }
 
 /*
- * The fuzzer's matmuls are 4x4 to 16x16, where the call of gemm costs
- * about as much as the arithmetic: the common case (floats, every operand
+ * The fuzzer's matmuls are 4x4 to 16x16, where a call costs about as
+ * much as the arithmetic (the smallest are summed by gemm() itself, the
+ * rest by OpenBLAS): the common case (floats, every operand
  * in a layout gemm reads, out row-major, no input sharing a byte with
  * out) is decided here in O(1) with no call; anything else goes the
  * general way below.  Both hand gemm the same operands.
@@ -1137,7 +1138,8 @@ matmul_fast(const View *out, const View *a, const View *b)
  * (row-major with a leading dimension, or column-major through the
  * transpose flag), else packed dense row-major.  OpenBLAS copies A and B
  * into its own panels before it multiplies (and its small-matrix kernels
- * read them in the same order whatever the flags), so the bits do not
+ * read them in the same order whatever the flags), and gemm()'s own sums
+ * (small products) go in k order whatever the layout, so the bits do not
  * depend on the layout, the leading dimension or the alignment:
  * tests/test_kernels.c checks dense against padded, transposed and packed
  * operands at the fuzzer's sizes and beyond, and every element offset
