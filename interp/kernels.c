@@ -685,13 +685,47 @@ ew_stream(const Iter *it, const View *out, const View *a, const View *b)
 	return n >= k_stream_min && !overlaps(out, a) && !overlaps(out, b);
 }
 
+/*
+ * Whether v is row-major and dense with out's shape (size-1 dims at any
+ * stride): the elements of both in one run, in the same order.  *n the
+ * elements.
+ */
+static inline bool
+dense_as(const View *v, const View *out, int64_t *n)
+{
+	int64_t st = 1;
+
+	if (v->rank != out->rank)
+		return false;
+	for (int d = v->rank - 1; d >= 0; d--) {
+		int64_t s = out->sizes[d];
+		if (v->sizes[d] != s ||
+		    (s != 1 && (v->strides[d] != st || out->strides[d] != st)))
+			return false;
+		st *= s;
+	}
+	*n = st;
+	return true;
+}
+
 static void
 ew_run(RowFn *fn, const View *out, const View *a, const View *b)
 {
 	const View *v[3] = {out, a, b};
 	Iter it;
 	bool stream;
+	int64_t n;
 
+	/* the common small case (the fuzzer's): every view dense with
+	 * out's shape, too small to stream: one row, as the iterator
+	 * would merge it, without building the iterator */
+	if (dense_as(a, out, &n) && (!b || dense_as(b, out, &n)) && n > 0 &&
+	    n * (int64_t)dtype_size(out->dt) < k_stream_min) {
+		fn(&(Row){.n = n, .o = first_elem(out), .a = first_elem(a),
+			  .b = b ? first_elem(b) : NULL, .so = 1, .sa = 1,
+			  .sb = b ? 1 : 0});
+		return;
+	}
 	if (!iter_init(&it, b ? 3 : 2, v))
 		return;
 	/* the overlap check only where tiles are possible */
@@ -808,8 +842,17 @@ k_copy(const View *out, const View *in)
 {
 	RowFn *fn;
 
+	int64_t n;
+
 	if (out->dt != in->dt) {
 		copy_convert(out, in);
+		return;
+	}
+	/* two dense views of one shape in different buffers (which never
+	 * share a byte): the bytes at once */
+	if (out->base != in->base && dense_as(in, out, &n)) {
+		memcpy(first_elem(out), first_elem(in),
+		       (size_t)n * dtype_size(out->dt));
 		return;
 	}
 	switch (dtype_size(out->dt)) {
