@@ -40,7 +40,7 @@ work_mul(int64_t a, int64_t b)
 }
 
 int
-budget_charge(Budget *b, int64_t n, char *msg, size_t len)
+budget_charge_slow(Budget *b, int64_t n, char *msg, size_t len)
 {
 	if (b->over)
 		return refuse(b, msg, len);

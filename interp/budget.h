@@ -37,8 +37,18 @@ typedef struct Budget {
 
 void budget_start(Budget *b, const Limits *lim);
 /* Charge n units (n >= 0; saturating).  0, or -1 with msg set to
- * "work limit of N reached ..." or "time limit of S s reached". */
-int budget_charge(Budget *b, int64_t n, char *msg, size_t len);
+ * "work limit of N reached ..." or "time limit of S s reached".  Inline
+ * up to the next look at the clock (every op charges). */
+int budget_charge_slow(Budget *b, int64_t n, char *msg, size_t len);
+static inline int
+budget_charge(Budget *b, int64_t n, char *msg, size_t len)
+{
+	if (!b->over && n <= b->max - b->used && b->used + n < b->clock_at) {
+		b->used += n;
+		return 0;
+	}
+	return budget_charge_slow(b, n, msg, len);
+}
 /* a*b, or INT64_MAX when it overflows (a, b >= 0): m*n*k of a matmul. */
 int64_t work_mul(int64_t a, int64_t b);
 

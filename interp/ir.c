@@ -152,25 +152,6 @@ const Limits default_limits = {
 	.max_work = (int64_t)1 << 32,
 };
 
-size_t
-dtype_size(DType dt)
-{
-	switch (dt) {
-	case DT_I1:
-		return 1;
-	case DT_F32:
-	case DT_I32:
-		return 4;
-	default:
-		return 8;
-	}
-}
-
-bool
-dtype_is_float(DType dt)
-{
-	return dt == DT_F32 || dt == DT_F64;
-}
 
 bool
 type_equal(const Type *a, const Type *b)

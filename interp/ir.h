@@ -229,8 +229,18 @@ typedef enum DType {
 } DType;
 
 extern const char *const dtype_names[DT_COUNT];
-size_t dtype_size(DType dt);           /* f32 4, f64 8, i1 1, i32 4, i64/index 8 */
-bool dtype_is_float(DType dt);
+/* f32 4, f64 8, i1 1, i32 4, i64/index 8 (inline: every kernel call
+ * and element access asks) */
+static inline size_t
+dtype_size(DType dt)
+{
+	return dt == DT_I1 ? 1 : dt == DT_F32 || dt == DT_I32 ? 4 : 8;
+}
+static inline bool
+dtype_is_float(DType dt)
+{
+	return dt == DT_F32 || dt == DT_F64;
+}
 
 typedef enum TypeKind { TY_SCALAR, TY_TENSOR, TY_FUTURE } TypeKind;
 
