@@ -107,13 +107,34 @@ void mem_heap_setup(size_t mmap_threshold, bool huge_pages);
  * loader set it at their protected entry), else returns NULL.
  */
 typedef struct ArenaChunk ArenaChunk;
+struct ArenaChunk {
+	ArenaChunk *next;
+	size_t used, cap;
+	_Alignas(16) unsigned char data[];
+};
 typedef struct Arena {
 	ArenaChunk *head;
 	jmp_buf *oom;
 } Arena;
 
 Arena *arena_new(void);                  /* NULL when out of memory */
-void *arena_alloc(Arena *a, size_t n);   /* zeroed, 16-byte aligned */
+void *arena_alloc_slow(Arena *a, size_t n); /* a new chunk (mem.c) */
+/* n bytes, zeroed, 16-byte aligned.  Inline while the current chunk has
+ * room (most blocks are a struct of a known size: the zeroing is a few
+ * stores, not a call). */
+static inline void *
+arena_alloc(Arena *a, size_t n)
+{
+	ArenaChunk *c = a->head;
+
+	n = (n + 15) & ~(size_t)15;
+	if (c && c->cap - c->used >= n) {
+		void *p = c->data + c->used;
+		c->used += n;
+		return memset(p, 0, n);
+	}
+	return arena_alloc_slow(a, n);
+}
 /* p's first `old` bytes (p: from arena_alloc or arena_grow of old bytes)
  * in a block of n > old bytes, the rest zeroed.  p is given back when it
  * is big (a chunk of its own), abandoned otherwise: nobody may keep a

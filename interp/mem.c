@@ -299,11 +299,6 @@ mem_strdup(const char *s)
 /* Arenas: a list of chunks; big requests get a chunk of their own. */
 #define CHUNK_SIZE (64 * 1024)
 
-struct ArenaChunk {
-	ArenaChunk *next;
-	size_t used, cap;
-	_Alignas(16) unsigned char data[];
-};
 
 Arena *
 arena_new(void)
@@ -359,7 +354,7 @@ chunk_new(size_t cap)
 }
 
 void *
-arena_alloc(Arena *a, size_t n)
+arena_alloc_slow(Arena *a, size_t n)
 {
 	ArenaChunk *c = a->head;
 	void *p;
