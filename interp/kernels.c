@@ -841,7 +841,6 @@ void
 k_copy(const View *out, const View *in)
 {
 	RowFn *fn;
-
 	int64_t n;
 
 	if (out->dt != in->dt) {
@@ -1094,8 +1093,7 @@ SMALL_GEMM(small_dgemm, double, SMALL_VEC_F64)
 static inline void
 gemm(DType dt, int M, int N, int K, const Gm *c, const Gm *a, const Gm *b)
 {
-	CBLAS_TRANSPOSE ta = a->trans ? CblasTrans : CblasNoTrans;
-	CBLAS_TRANSPOSE tb = b->trans ? CblasTrans : CblasNoTrans;
+	CBLAS_TRANSPOSE ta, tb;
 
 	if ((int64_t)M * N * K <= MM_SMALL) {
 		if (dt == DT_F32)
@@ -1104,6 +1102,8 @@ gemm(DType dt, int M, int N, int K, const Gm *c, const Gm *a, const Gm *b)
 			small_dgemm(M, N, K, c, a, b);
 		return;
 	}
+	ta = a->trans ? CblasTrans : CblasNoTrans;
+	tb = b->trans ? CblasTrans : CblasNoTrans;
 	if (dt == DT_F32)
 		cblas_sgemm(CblasRowMajor, ta, tb, M, N, K, 1.0f,
 			    (const float *)(const void *)a->p, a->ld,

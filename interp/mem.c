@@ -299,7 +299,6 @@ mem_strdup(const char *s)
 /* Arenas: a list of chunks; big requests get a chunk of their own. */
 #define CHUNK_SIZE (64 * 1024)
 
-
 Arena *
 arena_new(void)
 {
@@ -353,6 +352,7 @@ chunk_new(size_t cap)
 	return c;
 }
 
+/* (arena_alloc, ir.h, when the current chunk has no room) */
 void *
 arena_alloc_slow(Arena *a, size_t n)
 {
