@@ -34,3 +34,50 @@ export_all() {
 		fi
 	done
 }
+
+# split_ask TOOL N TMP ARGS...: sets asked[K] (K = 0..N-1) to 1 when TOOL
+# ARGS printed something for section K+1 of TMP/all.mlir (-split-input-file,
+# output on stdout), else 0.  One call asks every section; a call that
+# dies (a crash or its timeout: everything after the section it died in
+# is lost, and stdout's buffer with some before it) leaves the sections
+# it completed (each followed by its `// -----`), the next ones are asked
+# alone until the one that kills the tool, and a new call asks the rest.
+# The tool runs with bufdiff's unwinder preloaded when it is there (LLVM's
+# crash handler can otherwise wait on malloc's lock to the timeout).
+split_ask() {
+	local tool=$1 n=$2 tmp=$3 from=0 k rc got
+	shift 3
+	local pre=()
+	[ -f "$unwind_so" ] && pre=(env "LD_PRELOAD=$unwind_so")
+	asked=()
+	while ((from < n)); do
+		awk -v f="$from" '/^\/\/ -----$/ { k++; if (k > f) print; next } k >= f' \
+			"$tmp/all.mlir" >"$tmp/rest.mlir"
+		{ timeout 600 "${pre[@]}" "$tool" --split-input-file "$tmp/rest.mlir" "$@" \
+			>"$tmp/ask.out" 2>/dev/null; } 2>/dev/null
+		rc=$?
+		# one line per section of the output: 1 when it has text
+		mapfile -t got < <(awk 'BEGIN { s = 0 }
+			/^\/\/ -----$/ { print full ? 1 : 0; full = 0; s++; next }
+			NF { full = 1 }
+			END { print full ? 1 : 0 }' "$tmp/ask.out")
+		if ((rc < 124)); then
+			for ((k = from; k < n; k++)); do
+				asked[$k]=${got[$((k - from))]:-0}
+			done
+			return
+		fi
+		# died: the sections with their separator printed are complete
+		for ((k = from; k < from + ${#got[@]} - 1; k++)); do
+			asked[$k]=${got[$((k - from))]}
+		done
+		while ((k < n)); do
+			{ timeout 60 "${pre[@]}" "$tool" "$tmp/$k.mlir" "$@" >"$tmp/ask.out" 2>/dev/null; } 2>/dev/null
+			rc=$?
+			asked[$k]=$((rc == 0))
+			k=$((k + 1))
+			((rc >= 124)) && break
+		done
+		from=$k
+	done
+}

@@ -55,34 +55,37 @@ for e in "${export_bad[@]}"; do
 	echo "EXPORT FAILED $e"
 	bad=$((bad + 1))
 done
-# Every program in one mlir-opt call per question (on stdout: -o keeps
-# nothing when a section fails), as sections of a
-# -split-input-file (each section parsed in a context of its own): a
-# section whose output is empty failed (or the call died before it), and
-# only those are asked again alone, for the verdict and the message.
-# sections OUT: "1" or "0" per section of OUT (0: empty), one per line
-sections() {
-	awk -v n="$exported" 'BEGIN { s = 1 }
-		/^\/\/ -----$/ { s++; next }
-		NF { full[s] = 1 }
-		END { for (i = 1; i <= n; i++) print full[i] ? 1 : 0 }' "$1"
-}
-timeout 600 "$tool" --split-input-file "$tmp/all.mlir" >"$tmp/parsed.out" 2>/dev/null
-mapfile -t parse_ok < <(sections "$tmp/parsed.out")
-timeout 600 "$tool" --split-input-file "$tmp/all.mlir" "$analysis" >"$tmp/analysed.out" 2>/dev/null
-mapfile -t analysis_ok < <(sections "$tmp/analysed.out")
+# Every program in one mlir-opt call per question (split_ask): a section
+# the call printed nothing for failed, and only those are asked again
+# alone, for the verdict and the message.
+unwind_so=$(dirname "$bufdiff")/bufdiff_unwind.so
+pre=()
+[ -f "$unwind_so" ] && pre=(env "LD_PRELOAD=$unwind_so")
+split_ask "$tool" "$exported" "$tmp"
+parse_ok=("${asked[@]}")
+split_ask "$tool" "$exported" "$tmp" "$analysis"
+analysis_ok=("${asked[@]}")
 for ((k = 0; k < exported; k++)); do
 	f=${files[$k]}
 	if [ "${parse_ok[$k]}" != 1 ] &&
-	   ! timeout 60 "$tool" "$tmp/$k.mlir" -o /dev/null 2>"$tmp/err"; then
+	   ! timeout 60 "${pre[@]}" "$tool" "$tmp/$k.mlir" -o /dev/null 2>"$tmp/err"; then
 		echo "PARSE FAILED $f: $(grep -m1 error "$tmp/err")"
 		bad=$((bad + 1))
 		continue
 	fi
 	parsed=$((parsed + 1))
-	if [ "${analysis_ok[$k]}" = 1 ] ||
-	   timeout 60 "$tool" "$tmp/$k.mlir" -o /dev/null "$analysis" 2>"$tmp/err"; then
+	if [ "${analysis_ok[$k]}" = 1 ]; then
 		ok=$((ok + 1))
+		continue
+	fi
+	# (bash's "Segmentation fault" line for a crash goes to /dev/null too)
+	{ timeout 60 "${pre[@]}" "$tool" "$tmp/$k.mlir" -o /dev/null "$analysis" 2>"$tmp/err"; } 2>/dev/null
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		ok=$((ok + 1))
+	elif [ $rc -ge 124 ]; then
+		failed=$((failed + 1))
+		echo "analysis crashed $f (exit $rc): $(grep -m1 -i -e error -e 'stack dump' "$tmp/err")"
 	else
 		failed=$((failed + 1))
 		echo "analysis failed $f: $(grep -m1 error "$tmp/err" | sed "s|$tmp/$k.mlir|x.mlir|")"
