@@ -407,13 +407,14 @@ results_freed_early(Exec *X, Launch *L)
 /* A launch's register file, done with: zeroed and kept for the run's
  * next launch (they all have nregs + 1), or freed. */
 static void
-file_done(Exec *X, Reg *r)
+file_done(Exec *X, const Launch *L, Reg *r)
 {
 	if (X->nlfiles == (int)(sizeof X->lfiles / sizeof *X->lfiles)) {
 		mem_free(r);
 		return;
 	}
-	memset(r, 0, ((size_t)X->bp->nregs + 1) * sizeof *r);
+	file_clear(X, r, file_runs(X, L->fn));
+	memset(&r[X->bp->nregs], 0, sizeof *r);
 	X->lfiles[X->nlfiles++] = r;
 }
 
@@ -436,7 +437,7 @@ run_launch(Exec *X, Launch *L)
 	L->state = DONE;
 	X->pend_done++;
 	unpin(X, L);
-	file_done(X, L->regs);
+	file_done(X, L, L->regs);
 	L->regs = NULL;
 }
 

@@ -279,14 +279,20 @@ run_assert(Exec *X, Frame *F, const BInst *in)
 	run_failure(X, F, in->body);
 }
 
+/* The frame at depth for fn's code: zero (the last code there cleared
+ * from it). */
 static Reg *
-frame_regs(Exec *X, int depth)
+frame_regs(Exec *X, int depth, const Func *fn)
 {
-	if (!X->frames[depth]) /* (arena_alloc zeroes it) */
-		return X->frames[depth] = arena_alloc(X->arena,
+	Reg *r = X->frames[depth];
+
+	if (!r) /* (arena_alloc zeroes it) */
+		r = X->frames[depth] = arena_alloc(X->arena,
 					(size_t)X->bp->nregs * sizeof(Reg));
-	memset(X->frames[depth], 0, (size_t)X->bp->nregs * sizeof(Reg));
-	return X->frames[depth];
+	else
+		file_clear(X, r, X->frame_runs[depth]);
+	X->frame_runs[depth] = file_runs(X, fn);
+	return r;
 }
 
 static const BInst *run_body(Exec *X, Frame *F, const BFunc *bf, Reg *out);
@@ -309,7 +315,7 @@ run_call(Exec *X, Frame *F, const BInst *in)
 		return;
 	while (X->bp->funcs[fi].f != fn)
 		fi++;
-	G.regs = frame_regs(X, X->depth + 1);
+	G.regs = frame_regs(X, X->depth + 1, fn);
 	for (int i = 0; i < fn->nparams; i++) {
 		Reg *p = &G.regs[fn->params[i]->id];
 		if (in->vals && in->vals[i])
@@ -581,13 +587,13 @@ forall_window(Exec *X, Frame *F, const BInst *in, Reg *files,
 	      const Reg *vr, int64_t lo, int n)
 {
 	const Op *op = in->op;
-	size_t sz = (size_t)X->bp->nregs * sizeof(Reg);
+	const int *runs = file_runs(X, F->fn);
 	Reg y[1];
 	int pc[FORALL_WINDOW] = {0}, turn = n - 1, t;
 
 	for (t = 0; t < n; t++) {
 		Reg *r = files + (size_t)t * X->bp->nregs, *iv;
-		memcpy(r, F->regs, sz);
+		file_copy(X, r, F->regs, runs);
 		iv = &r[op->body->args[0]->id];
 		memset(iv, 0, sizeof *iv);
 		iv->buf = -1;
@@ -737,16 +743,12 @@ output_tensor(Exec *X, const Value *v, Reg *r)
 	}
 	if (stealable(X, r)) { /* the run is over: its payload, no copy */
 		Buf *b = &X->bufs[r->buf];
-		t = tensor_alloc(r->view.dt, 0, NULL, false);
+		t = tensor_adopt(r->view.dt, r->view.rank, r->view.sizes, b->n,
+				 b->data);
 		if (!t)
 			longjmp(X->oom, 1);
-		mem_free(t->data);
-		t->data = b->data;
 		b->data = NULL;
 		b->lazy = false;
-		t->rank = r->view.rank;
-		memcpy(t->dims, r->view.sizes, sizeof t->dims);
-		t->n = b->n;
 		return t;
 	}
 	t = tensor_new(r->view.dt, r->view.rank, r->view.sizes);
@@ -838,7 +840,7 @@ static int
 share_open(Exec *X)
 {
 	ExecShare *s = X->o->share;
-	size_t n = (size_t)X->bp->ninsts + 1;
+	size_t n = (size_t)X->bp->ninsts + 1, nf = (size_t)X->bp->nfuncs + 1;
 	Arena *a;
 
 	if (s && s->bp == X->bp) {
@@ -847,7 +849,8 @@ share_open(Exec *X)
 		arena_free(s->arena);
 		memset(s, 0, sizeof *s);
 		if (!(s->captured = arena_alloc(a, n * sizeof *s->captured)) ||
-		    !(s->capflags = arena_alloc(a, n * sizeof *s->capflags))) {
+		    !(s->capflags = arena_alloc(a, n * sizeof *s->capflags)) ||
+		    !(s->fruns = arena_alloc(a, nf * sizeof *s->fruns))) {
 			arena_free(a);
 			return -1;
 		}
@@ -861,10 +864,12 @@ share_open(Exec *X)
 		X->sarena->oom = &X->oom;
 		X->captured = arena_alloc(X->arena, n * sizeof *X->captured);
 		X->capflags = arena_alloc(X->arena, n * sizeof *X->capflags);
+		X->fruns = arena_alloc(X->arena, nf * sizeof *X->fruns);
 		return 0;
 	}
 	X->captured = s->captured;
 	X->capflags = s->capflags;
+	X->fruns = s->fruns;
 	X->sarena->oom = &X->oom; /* (until the run returns) */
 	return 0;
 }
@@ -903,6 +908,7 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 	X.constver = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.constver);
 	X.scratch = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.scratch);
 	X.frames = arena_alloc(X.arena, (size_t)(o->lim->max_depth + 1) * sizeof *X.frames);
+	X.frame_runs = arena_alloc(X.arena, (size_t)(o->lim->max_depth + 1) * sizeof *X.frame_runs);
 	if (share_open(&X))
 		longjmp(X.oom, 1);
 	X.scratchn = arena_alloc(X.arena, (size_t)(bp->ninsts + 1) * sizeof *X.scratchn);
@@ -915,7 +921,7 @@ exec_run(const BProg *bp, const Func *entry, Tensor *const *inputs,
 		if (bp->funcs[i].f == entry)
 			bf = &bp->funcs[i];
 	F.fn = entry;
-	F.regs = frame_regs(&X, 0);
+	F.regs = frame_regs(&X, 0, entry);
 	version_new(&X, NULL, NULL); /* version 0: never written */
 	bind_inputs(&X, &F, entry, inputs);
 	outs = arena_alloc(X.arena, (size_t)(entry->nrtypes + 1) * sizeof *outs);

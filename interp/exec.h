@@ -126,6 +126,7 @@ typedef struct Exec {
 	uint32_t *constver;
 	Reg **scratch;        /* by instruction id: yielded registers */
 	Reg **frames;         /* register files by call depth */
+	const int **frame_runs; /* ... the runs their code writes (exec_files.c) */
 	Arena *arena;         /* frames, scratch, futures */
 	bool stop;            /* the run was aborted (res->aborted says why) */
 	const Op *at;         /* the last op an instruction ran for: where an
@@ -149,6 +150,7 @@ typedef struct Exec {
 	int **captured;       /* by launch instruction id: captured value ids */
 	uint8_t **capflags;   /* ... and per captured id, once known:
 			       * CAP_KNOWN, CAP_TOUCHED, CAP_WRITTEN */
+	int **fruns;          /* by function index: file_runs, once known */
 	Arena *sarena;        /* where those are (the share's, else arena) */
 	jmp_buf oom;
 } Exec;
@@ -160,6 +162,7 @@ struct ExecShare {
 	Arena *arena;
 	int **captured;       /* Exec's, by launch instruction id */
 	uint8_t **capflags;
+	int **fruns;
 };
 
 /* shadow.c */
@@ -343,6 +346,14 @@ void launch_retain(Exec *X, const BInst *in, Reg *f);
 void launch_settle(Exec *X, int h);
 void launch_settle_future(Exec *X, const Fut *fut);
 void launch_drain(Exec *X, const Frame *home);  /* home NULL: all */
+
+/* exec_files.c: a register file (nregs slots) is zero outside the runs
+ * of slots its function's code writes: file_runs (NULL: all of them)
+ * says which, file_clear zeroes them, file_copy copies a file of the
+ * same function. */
+const int *file_runs(Exec *X, const Func *fn);
+void file_clear(Exec *X, Reg *r, const int *runs);
+void file_copy(Exec *X, Reg *to, const Reg *from, const int *runs);
 void launch_tick(Exec *X);                      /* a legal point */
 /* A draw of the random schedule and what it decided (ExecOpts.tape) */
 void tape_put(Exec *X, uint32_t n, uint32_t k);

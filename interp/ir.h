@@ -793,6 +793,9 @@ Tensor *tensor_new(DType dt, int rank, const int64_t *dims); /* zeroed, all defi
 /* tensor_new, with the payload left unzeroed unless zero (for a writer of
  * every element). */
 Tensor *tensor_alloc(DType dt, int rank, const int64_t *dims, bool zero);
+/* A tensor over data (mem_alloc'ed, n elements), which it takes over. */
+Tensor *tensor_adopt(DType dt, int rank, const int64_t *dims, int64_t n,
+		     void *data);
 void tensor_free(Tensor *t);                                /* NULL ok */
 Tensor *tensor_clone(const Tensor *t);
 /* Element i as double / int64 (converting). */

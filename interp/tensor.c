@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ir.h"
 
@@ -12,27 +13,60 @@ tensor_new(DType dt, int rank, const int64_t *dims)
 	return tensor_alloc(dt, rank, dims, true);
 }
 
+/* Payloads up to this many bytes (every scalar, the fuzzer's tensors)
+ * live in the tensor's own block: one allocation a value, not two (the
+ * reference makes a tensor for every value, scalars too). */
+enum { TENSOR_INLINE = 256 };
+_Static_assert(sizeof(Tensor) % 16 == 0, "an inline payload is aligned");
+
 Tensor *
 tensor_alloc(DType dt, int rank, const int64_t *dims, bool zero)
 {
-	Tensor *t = mem_calloc(1, sizeof *t);
 	int64_t n = 1;
+	size_t bytes;
+	Tensor *t;
+
+	for (int i = 0; i < rank; i++)
+		n *= dims[i];
+	bytes = (size_t)(n ? n : 1) * dtype_size(dt);
+	if (bytes <= TENSOR_INLINE) {
+		if (zero)
+			t = mem_calloc(1, sizeof *t + bytes);
+		else if ((t = mem_alloc(sizeof *t + bytes)))
+			memset(t, 0, sizeof *t);
+		if (!t)
+			return NULL;
+		t->data = t + 1;
+	} else {
+		if (!(t = mem_calloc(1, sizeof *t)))
+			return NULL;
+		t->data = zero ? mem_calloc(bytes, 1) : mem_alloc(bytes);
+		if (!t->data) {
+			mem_free(t);
+			return NULL;
+		}
+	}
+	t->dt = dt;
+	t->rank = rank;
+	for (int i = 0; i < rank; i++)
+		t->dims[i] = dims[i];
+	t->n = n;
+	return t;
+}
+
+Tensor *
+tensor_adopt(DType dt, int rank, const int64_t *dims, int64_t n, void *data)
+{
+	Tensor *t = mem_calloc(1, sizeof *t);
 
 	if (!t)
 		return NULL;
 	t->dt = dt;
 	t->rank = rank;
-	for (int i = 0; i < rank; i++) {
+	for (int i = 0; i < rank; i++)
 		t->dims[i] = dims[i];
-		n *= dims[i];
-	}
 	t->n = n;
-	t->data = zero ? mem_calloc((size_t)(n ? n : 1), dtype_size(dt))
-		       : mem_alloc((size_t)(n ? n : 1) * dtype_size(dt));
-	if (!t->data) {
-		mem_free(t);
-		return NULL;
-	}
+	t->data = data;
 	return t;
 }
 
@@ -41,7 +75,8 @@ tensor_free(Tensor *t)
 {
 	if (!t)
 		return;
-	mem_free(t->data);
+	if (t->data != (void *)(t + 1))
+		mem_free(t->data);
 	mem_free(t->def);
 	mem_free(t);
 }
