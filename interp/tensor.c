@@ -19,6 +19,17 @@ tensor_new(DType dt, int rank, const int64_t *dims)
 enum { TENSOR_INLINE = 256 };
 _Static_assert(sizeof(Tensor) % 16 == 0, "an inline payload is aligned");
 
+static Tensor *
+shape(Tensor *t, DType dt, int rank, const int64_t *dims, int64_t n)
+{
+	t->dt = dt;
+	t->rank = rank;
+	for (int i = 0; i < rank; i++)
+		t->dims[i] = dims[i];
+	t->n = n;
+	return t;
+}
+
 Tensor *
 tensor_alloc(DType dt, int rank, const int64_t *dims, bool zero)
 {
@@ -46,12 +57,7 @@ tensor_alloc(DType dt, int rank, const int64_t *dims, bool zero)
 			return NULL;
 		}
 	}
-	t->dt = dt;
-	t->rank = rank;
-	for (int i = 0; i < rank; i++)
-		t->dims[i] = dims[i];
-	t->n = n;
-	return t;
+	return shape(t, dt, rank, dims, n);
 }
 
 Tensor *
@@ -61,13 +67,8 @@ tensor_adopt(DType dt, int rank, const int64_t *dims, int64_t n, void *data)
 
 	if (!t)
 		return NULL;
-	t->dt = dt;
-	t->rank = rank;
-	for (int i = 0; i < rank; i++)
-		t->dims[i] = dims[i];
-	t->n = n;
 	t->data = data;
-	return t;
+	return shape(t, dt, rank, dims, n);
 }
 
 void
