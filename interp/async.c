@@ -32,6 +32,7 @@ typedef struct Pin {
 struct Launch {
 	const BInst *in;
 	const Launch *parent; /* the launch whose body launched it, or NULL */
+	const int *runs;      /* the slots its file can hold (launch_runs) */
 	const Frame *home;    /* the frame that launched it (drained at its
 			       * return) */
 	const Func *fn;
@@ -133,6 +134,45 @@ captured(Exec *X, const BInst *in)
 	X->capflags[in->id] = arena_alloc(X->sarena, (size_t)c.n + 1);
 	X->captured[in->id] = c.ids;
 	return c.ids;
+}
+
+/* The slots a launch's register file can hold (file_runs_of): what it
+ * captures (ids), the values its region defines, and the lowering's
+ * registers of its function (which name no region); computed once per
+ * launch instruction.  A launch's file is cleared by them, not whole. */
+static WalkAct
+mark_defs(Op *op, void *ctx)
+{
+	uint8_t *mark = ctx;
+	Block *r[MAXREGIONS];
+	int n = op_regions(op, r);
+
+	for (int k = 0; k < op->nres; k++)
+		mark[op->res[k]->id] = 1;
+	for (int j = 0; j < n; j++)
+		for (int k = 0; k < r[j]->nargs; k++)
+			mark[r[j]->args[k]->id] = 1;
+	return WALK_GO;
+}
+
+static const int *
+launch_runs(Exec *X, const BInst *in, const Func *fn, const int *ids)
+{
+	const BProg *bp = X->bp;
+	uint8_t *mark;
+
+	if (bp->memref)
+		return NULL;
+	if (X->lruns[in->id])
+		return X->lruns[in->id];
+	mark = file_marks(X);
+	for (; *ids >= 0; ids++)
+		mark[*ids] = 1;
+	mark_defs((Op *)in->op, mark); /* (its future too: no harm) */
+	walk_regions(in->op, mark_defs, mark);
+	for (int i = bp->p->nvalues; i < bp->nregs; i++)
+		mark[i] |= file_mine(bp, i, fn);
+	return X->lruns[in->id] = (int *)file_runs_of(X, mark);
 }
 
 /* Does the region touch v's buffer: read it (an operand that is read, a
@@ -413,7 +453,7 @@ file_done(Exec *X, const Launch *L, Reg *r)
 		mem_free(r);
 		return;
 	}
-	file_clear(X, r, file_runs(X, L->fn));
+	file_clear(X, r, L->runs);
 	memset(&r[X->bp->nregs], 0, sizeof *r);
 	X->lfiles[X->nlfiles++] = r;
 }
@@ -457,6 +497,7 @@ launch_start(Exec *X, Frame *F, const BInst *in)
 	L->parent = X->cur;
 	L->home = F;
 	L->fn = F->fn;
+	L->runs = launch_runs(X, in, F->fn, ids);
 	L->stream = in->op->stream;
 	L->ctx = X->ctx;
 	L->fut = arena_alloc(X->arena, sizeof *L->fut);

@@ -850,7 +850,8 @@ share_open(Exec *X)
 		memset(s, 0, sizeof *s);
 		if (!(s->captured = arena_alloc(a, n * sizeof *s->captured)) ||
 		    !(s->capflags = arena_alloc(a, n * sizeof *s->capflags)) ||
-		    !(s->fruns = arena_alloc(a, nf * sizeof *s->fruns))) {
+		    !(s->fruns = arena_alloc(a, nf * sizeof *s->fruns)) ||
+		    !(s->lruns = arena_alloc(a, n * sizeof *s->lruns))) {
 			arena_free(a);
 			return -1;
 		}
@@ -865,11 +866,13 @@ share_open(Exec *X)
 		X->captured = arena_alloc(X->arena, n * sizeof *X->captured);
 		X->capflags = arena_alloc(X->arena, n * sizeof *X->capflags);
 		X->fruns = arena_alloc(X->arena, nf * sizeof *X->fruns);
+		X->lruns = arena_alloc(X->arena, n * sizeof *X->lruns);
 		return 0;
 	}
 	X->captured = s->captured;
 	X->capflags = s->capflags;
 	X->fruns = s->fruns;
+	X->lruns = s->lruns;
 	X->sarena->oom = &X->oom; /* (until the run returns) */
 	return 0;
 }

@@ -151,6 +151,8 @@ typedef struct Exec {
 	uint8_t **capflags;   /* ... and per captured id, once known:
 			       * CAP_KNOWN, CAP_TOUCHED, CAP_WRITTEN */
 	int **fruns;          /* by function index: file_runs, once known */
+	int **lruns;          /* by launch instruction id: launch_runs */
+	uint8_t *marks;       /* file_marks */
 	Arena *sarena;        /* where those are (the share's, else arena) */
 	jmp_buf oom;
 } Exec;
@@ -162,7 +164,7 @@ struct ExecShare {
 	Arena *arena;
 	int **captured;       /* Exec's, by launch instruction id */
 	uint8_t **capflags;
-	int **fruns;
+	int **fruns, **lruns;
 };
 
 /* shadow.c */
@@ -352,6 +354,9 @@ void launch_drain(Exec *X, const Frame *home);  /* home NULL: all */
  * says which, file_clear zeroes them, file_copy copies a file of the
  * same function. */
 const int *file_runs(Exec *X, const Func *fn);
+uint8_t *file_marks(Exec *X);
+bool file_mine(const BProg *bp, int i, const Func *fn);
+const int *file_runs_of(Exec *X, uint8_t *mark);
 void file_clear(Exec *X, Reg *r, const int *runs);
 void file_copy(Exec *X, Reg *to, const Reg *from, const int *runs);
 void launch_tick(Exec *X);                      /* a legal point */

@@ -19,9 +19,42 @@
 
 #include "exec.h"
 
+/* The runs of the slots marked (file_marks), -1 terminated, in the
+ * share's arena; the marks cleared. */
+const int *
+file_runs_of(Exec *X, uint8_t *mark)
+{
+	int n = X->bp->nregs, k = 0, *runs, nruns = 0;
+
+	for (int i = 0; i < n; i++)
+		nruns += mark[i] && (i == 0 || !mark[i - 1]);
+	runs = arena_alloc(X->sarena, (2 * (size_t)nruns + 1) * sizeof *runs);
+	for (int i = 0; i < n; i++) {
+		if (!mark[i])
+			continue;
+		if (i == 0 || !mark[i - 1])
+			runs[k++] = i;
+		if (i + 1 == n || !mark[i + 1])
+			runs[k++] = i + 1;
+	}
+	runs[k] = -1;
+	memset(mark, 0, (size_t)n);
+	return runs;
+}
+
+/* A mark per slot, all clear (the run's: marks left set are cleared by
+ * file_runs_of). */
+uint8_t *
+file_marks(Exec *X)
+{
+	if (!X->marks)
+		X->marks = arena_alloc(X->arena, (size_t)X->bp->nregs + 1);
+	return X->marks;
+}
+
 /* Can fn's code write slot i?  A value of no function: any code. */
-static bool
-mine(const BProg *bp, int i, const Func *fn)
+bool
+file_mine(const BProg *bp, int i, const Func *fn)
 {
 	const Value *v = bp->regs[i];
 
@@ -32,7 +65,8 @@ const int *
 file_runs(Exec *X, const Func *fn)
 {
 	const BProg *bp = X->bp;
-	int fi = 0, n = 0, k = 0, *runs;
+	int fi = 0;
+	uint8_t *mark;
 
 	if (bp->memref)
 		return NULL;
@@ -42,19 +76,10 @@ file_runs(Exec *X, const Func *fn)
 		return NULL;
 	if (X->fruns[fi])
 		return X->fruns[fi];
+	mark = file_marks(X);
 	for (int i = 0; i < bp->nregs; i++)
-		n += mine(bp, i, fn) && (i == 0 || !mine(bp, i - 1, fn));
-	runs = arena_alloc(X->sarena, (2 * (size_t)n + 1) * sizeof *runs);
-	for (int i = 0; i < bp->nregs; i++) {
-		if (!mine(bp, i, fn))
-			continue;
-		if (i == 0 || !mine(bp, i - 1, fn))
-			runs[k++] = i;
-		if (i + 1 == bp->nregs || !mine(bp, i + 1, fn))
-			runs[k++] = i + 1;
-	}
-	runs[k] = -1;
-	return X->fruns[fi] = runs;
+		mark[i] = file_mine(bp, i, fn);
+	return X->fruns[fi] = (int *)file_runs_of(X, mark);
 }
 
 #ifndef NDEBUG
