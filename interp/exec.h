@@ -76,9 +76,12 @@ typedef struct Fut {
  * scalar itself. */
 struct Reg {
 	int buf;              /* -1: none */
-	View view;
 	uint32_t ver;         /* the version its elements must hold */
+	int futk;             /* `%f.k`: stands for result k of fut (buf < 0) */
 	bool set, ro, bad;    /* bad: an out-of-bounds view, unusable */
+	bool owned;           /* made by an alloc, or took one over (a block
+			       * argument): what BI_FREE ifowned reads */
+	View view;
 	union {
 		double f;
 		float f32;
@@ -87,11 +90,10 @@ struct Reg {
 		uint8_t b;
 	} s;
 	Fut *fut;
-	bool owned;           /* made by an alloc, or took one over (a block
-			       * argument): what BI_FREE ifowned reads */
 	Launch *launch;       /* a future's launch */
-	int futk;             /* `%f.k`: stands for result k of fut (buf < 0) */
 };
+/* (the small fields first: 192 bytes, not 208; a run zeroes and copies
+ * whole register files) */
 
 typedef struct Frame {
 	Reg *regs;            /* by register id */
