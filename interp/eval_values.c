@@ -195,11 +195,23 @@ t_dup(Run *r, Loc loc, const Tensor *a)
 	return t;
 }
 
+/* Boxes freed, kept for the next ones (mem_park: they count as freed):
+ * the reference boxes every value it makes, scalars too. */
+static Box *spare[64];
+static int nspare;
+
 /* A box holding t (freed on failure). */
 Box *
 box_new(Run *r, Loc loc, Tensor *t)
 {
-	Box *b = mem_calloc(1, sizeof *b);
+	Box *b = NULL;
+
+	if (nspare && (b = mem_unpark(spare[nspare - 1], sizeof *b))) {
+		nspare--;
+		memset(b, 0, sizeof *b);
+	} else if (!nspare) {
+		b = mem_calloc(1, sizeof *b);
+	}
 
 	if (!b) {
 		t_free(r, t);
@@ -233,7 +245,10 @@ box_unref(Run *r, Box *b)
 	for (int k = 0; k < b->nelems; k++)
 		box_unref(r, b->elems[k]);
 	mem_free(b->elems);
-	mem_free(b);
+	if (nspare < (int)(sizeof spare / sizeof *spare) && mem_park(b))
+		spare[nspare++] = b;
+	else
+		mem_free(b);
 }
 
 Box **
