@@ -42,13 +42,12 @@ export_all() {
 # is lost, and stdout's buffer with some before it) leaves the sections
 # it completed (each followed by its `// -----`), the next ones are asked
 # alone until the one that kills the tool, and a new call asks the rest.
-# The tool runs with bufdiff's unwinder preloaded when it is there (LLVM's
-# crash handler can otherwise wait on malloc's lock to the timeout).
+# The tool runs as "${pre[@]}" TOOL: the caller's prefix (as bufdiff
+# runs LLVM tools: its unwinder preloaded, LLVM_DISABLE_SYMBOLIZATION=1;
+# else LLVM's crash handler can wait on malloc's lock to the timeout).
 split_ask() {
 	local tool=$1 n=$2 tmp=$3 from=0 k rc got
 	shift 3
-	local pre=()
-	[ -f "$unwind_so" ] && pre=(env "LD_PRELOAD=$unwind_so")
 	asked=()
 	while ((from < n)); do
 		awk -v f="$from" '/^\/\/ -----$/ { k++; if (k > f) print; next } k >= f' \

@@ -58,9 +58,10 @@ done
 # Every program in one mlir-opt call per question (split_ask): a section
 # the call printed nothing for failed, and only those are asked again
 # alone, for the verdict and the message.
+# mlir-opt runs as bufdiff runs it (oracle/mlir/tool.c llvm_environ)
 unwind_so=$(dirname "$bufdiff")/bufdiff_unwind.so
-pre=()
-[ -f "$unwind_so" ] && pre=(env "LD_PRELOAD=$unwind_so")
+pre=(env LLVM_DISABLE_SYMBOLIZATION=1)
+[ -f "$unwind_so" ] && pre+=("LD_PRELOAD=$unwind_so")
 split_ask "$tool" "$exported" "$tmp"
 parse_ok=("${asked[@]}")
 split_ask "$tool" "$exported" "$tmp" "$analysis"

@@ -142,9 +142,11 @@ END_TEST
 /* An LLVM tool's call (ToolCall.llvm) runs with bufdiff_unwind.so
  * preloaded, ahead of a preload of the caller's: in the tool's own
  * process its constructor has loaded libgcc_s's unwinder (an LLVM crash
- * handler's backtrace() then needs no dlopen, no malloc).  ASan's check
- * of the library order is off unless the caller set it.  Another tool's
- * environment is untouched. */
+ * handler's backtrace() then needs no dlopen, no malloc), and with
+ * LLVM_DISABLE_SYMBOLIZATION=1 unless the caller set it (the handler's
+ * search for llvm-symbolizer mallocs).  ASan's check of the library
+ * order is off unless the caller set it.  Another tool's environment is
+ * untouched. */
 START_TEST(llvm_tool_preloads_unwinder)
 {
 	const char *cmd = "grep -c -e bufdiff_unwind -e libgcc_s /proc/self/maps; "
@@ -182,6 +184,23 @@ START_TEST(llvm_tool_preloads_unwinder)
 	call(&(ToolCall){"echo \"$ASAN_OPTIONS\"", NULL, 0, 10, 0, false}, &r);
 	ck_assert_str_eq(r.out, "\n");
 	tool_result_free(&r);
+	/* no symbolization in LLVM's crash handler (it mallocs: a crash in
+	 * malloc hung there), unless the caller says */
+	unsetenv("LLVM_DISABLE_SYMBOLIZATION");
+	call(&(ToolCall){"echo \"$LLVM_DISABLE_SYMBOLIZATION\"", NULL, 0, 10, 0,
+			 true}, &r);
+	ck_assert_str_eq(r.out, "1\n");
+	tool_result_free(&r);
+	call(&(ToolCall){"echo \"$LLVM_DISABLE_SYMBOLIZATION\"", NULL, 0, 10, 0,
+			 false}, &r);
+	ck_assert_str_eq(r.out, "\n");
+	tool_result_free(&r);
+	setenv("LLVM_DISABLE_SYMBOLIZATION", "", 1);
+	call(&(ToolCall){"echo \"${LLVM_DISABLE_SYMBOLIZATION-unset}\"", NULL, 0,
+			 10, 0, true}, &r);
+	ck_assert_str_eq(r.out, "\n");
+	tool_result_free(&r);
+	unsetenv("LLVM_DISABLE_SYMBOLIZATION");
 	/* a tool built with ASan starts behind the preload (gcc's runtime,
 	 * libasan.so, refused to: "ASan runtime does not come first") */
 	if (*ASAN_HELLO) {

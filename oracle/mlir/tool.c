@@ -115,29 +115,35 @@ tool_is_mlir_opt(const char *t)
 }
 
 /* The environment of an LLVM tool: ours, with the unwinder first in
- * LD_PRELOAD (a path without blanks: the loader splits there) and, unless
- * the caller says otherwise, ASan's check that its runtime comes first
- * off: a tool built with gcc's -fsanitize=address (libasan.so) would
- * refuse to start behind a preload ("ASan runtime does not come first
- * in initial library list").  NULL out of memory or when there is
- * nothing to preload (then ours). */
+ * LD_PRELOAD (a path without blanks: the loader splits there; none
+ * found: the caller's LD_PRELOAD as it is), LLVM_DISABLE_SYMBOLIZATION=1
+ * unless the caller set it, and, unless the caller says otherwise,
+ * ASan's check that its runtime comes first off: a tool built with gcc's
+ * -fsanitize=address (libasan.so) would refuse to start behind a preload
+ * ("ASan runtime does not come first in initial library list").  The
+ * crash handler's symbolization looks for llvm-symbolizer
+ * (findProgramByName: a malloc), which hangs the handler when the crash
+ * was inside malloc, as the unwinder's loading did; without it the stack
+ * dump still names the functions (dladdr), and no llvm-symbolizer
+ * process is started (0.36 s a crash).  NULL out of memory. */
 static char **
 llvm_environ(char **hold)
 {
 	const char *u = tool_unwind_preload(), *old = getenv("LD_PRELOAD"),
 		   *asan = getenv("ASAN_OPTIONS");
 	bool own = asan && strstr(asan, "verify_asan_link_order");
-	size_t n = 0, k = 0, len;
+	bool sym = getenv("LLVM_DISABLE_SYMBOLIZATION") != NULL;
+	size_t n = 0, k = 0, len, at = 0;
 	char **env;
 
-	if (!u || strpbrk(u, " \t:"))
-		return NULL;
+	if (u && strpbrk(u, " \t:"))
+		u = NULL;
 	while (environ[n])
 		n++;
 	/* "LD_PRELOAD=U OLD\0ASAN_OPTIONS=ASAN:verify_asan_link_order=0\0" */
-	len = strlen(u) + (old ? strlen(old) : 0) + (asan ? strlen(asan) : 0) +
-	      80;
-	env = mem_calloc(n + 3, sizeof *env);
+	len = (u ? strlen(u) : 0) + (old ? strlen(old) : 0) +
+	      (asan ? strlen(asan) : 0) + 80;
+	env = mem_calloc(n + 4, sizeof *env);
 	*hold = mem_alloc(len);
 	if (!env || !*hold) {
 		mem_free(env);
@@ -145,19 +151,22 @@ llvm_environ(char **hold)
 		*hold = NULL;
 		return NULL;
 	}
-	env[k] = *hold;
-	fmt_snprintf(env[k], len, "LD_PRELOAD=%s%s%s", u, old && *old ? " " : "",
-		 old ? old : "");
-	k++;
-	if (!own) {
-		env[k] = env[k - 1] + strlen(env[k - 1]) + 1;
-		fmt_snprintf(env[k], len - (size_t)(env[k] - *hold),
-			 "ASAN_OPTIONS=%s%sverify_asan_link_order=0",
-			 asan ? asan : "", asan && *asan ? ":" : "");
-		k++;
+	if (u) {
+		env[k] = *hold + at;
+		at += (size_t)fmt_snprintf(env[k++], len - at, "LD_PRELOAD=%s%s%s",
+					   u, old && *old ? " " : "",
+					   old ? old : "") + 1;
 	}
+	if (!own) {
+		env[k] = *hold + at;
+		at += (size_t)fmt_snprintf(env[k++], len - at,
+				 "ASAN_OPTIONS=%s%sverify_asan_link_order=0",
+				 asan ? asan : "", asan && *asan ? ":" : "") + 1;
+	}
+	if (!sym)
+		env[k++] = (char *)"LLVM_DISABLE_SYMBOLIZATION=1";
 	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], "LD_PRELOAD=", 11) &&
+		if ((!u || strncmp(environ[i], "LD_PRELOAD=", 11)) &&
 		    (own || strncmp(environ[i], "ASAN_OPTIONS=", 13)))
 			env[k++] = environ[i];
 	env[k] = NULL;
