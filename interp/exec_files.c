@@ -68,7 +68,7 @@ file_runs(Exec *X, const Func *fn)
 	int fi = 0;
 	uint8_t *mark;
 
-	if (bp->memref)
+	if (bp->memref || bp->nfuncs == 1) /* (one function: every slot) */
 		return NULL;
 	while (fi < bp->nfuncs && bp->funcs[fi].f != fn)
 		fi++;
