@@ -787,6 +787,7 @@ typedef struct Tensor {
 	int64_t n;          /* number of elements */
 	void *data;
 	uint8_t *def;
+	bool inline_data;   /* data is in this block (tensor_alloc, small) */
 } Tensor;
 
 Tensor *tensor_new(DType dt, int rank, const int64_t *dims); /* zeroed, all defined; NULL on OOM */

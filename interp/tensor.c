@@ -16,8 +16,7 @@ tensor_new(DType dt, int rank, const int64_t *dims)
 /* Payloads up to this many bytes (every scalar, the fuzzer's tensors)
  * live in the tensor's own block: one allocation a value, not two (the
  * reference makes a tensor for every value, scalars too). */
-enum { TENSOR_INLINE = 256 };
-_Static_assert(sizeof(Tensor) % 16 == 0, "an inline payload is aligned");
+enum { TENSOR_INLINE = 256, HEAD = (sizeof(Tensor) + 15) & ~(size_t)15 };
 
 static Tensor *
 shape(Tensor *t, DType dt, int rank, const int64_t *dims, int64_t n)
@@ -42,12 +41,13 @@ tensor_alloc(DType dt, int rank, const int64_t *dims, bool zero)
 	bytes = (size_t)(n ? n : 1) * dtype_size(dt);
 	if (bytes <= TENSOR_INLINE) {
 		if (zero)
-			t = mem_calloc(1, sizeof *t + bytes);
-		else if ((t = mem_alloc(sizeof *t + bytes)))
+			t = mem_calloc(1, HEAD + bytes);
+		else if ((t = mem_alloc(HEAD + bytes)))
 			memset(t, 0, sizeof *t);
 		if (!t)
 			return NULL;
-		t->data = t + 1;
+		t->data = (char *)t + HEAD; /* (aligned as malloc's blocks) */
+		t->inline_data = true;
 	} else {
 		if (!(t = mem_calloc(1, sizeof *t)))
 			return NULL;
@@ -76,7 +76,7 @@ tensor_free(Tensor *t)
 {
 	if (!t)
 		return;
-	if (t->data != (void *)(t + 1))
+	if (!t->inline_data)
 		mem_free(t->data);
 	mem_free(t->def);
 	mem_free(t);
