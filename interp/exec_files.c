@@ -20,7 +20,11 @@
 #include "exec.h"
 
 /* The runs of the slots marked (file_marks), -1 terminated, in the
- * share's arena; the marks cleared. */
+ * share's arena; the marks cleared.  More than MAX_RUNS runs are the
+ * whole file, one run: a big program's launches each keep a few ints,
+ * not one a slot (a file is cleared in one call then, as before). */
+enum { MAX_RUNS = 64 };
+
 const int *
 file_runs_of(Exec *X, uint8_t *mark)
 {
@@ -28,6 +32,14 @@ file_runs_of(Exec *X, uint8_t *mark)
 
 	for (int i = 0; i < n; i++)
 		nruns += mark[i] && (i == 0 || !mark[i - 1]);
+	if (nruns > MAX_RUNS) {
+		memset(mark, 0, (size_t)n);
+		runs = arena_alloc(X->sarena, 3 * sizeof *runs);
+		runs[0] = 0;
+		runs[1] = n;
+		runs[2] = -1;
+		return runs;
+	}
 	runs = arena_alloc(X->sarena, (2 * (size_t)nruns + 1) * sizeof *runs);
 	for (int i = 0; i < n; i++) {
 		if (!mark[i])
