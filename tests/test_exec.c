@@ -601,6 +601,72 @@ START_TEST(schedules_are_deterministic)
 }
 END_TEST
 
+/* A register file's runs of slots (exec_files.c): the marked slots as
+ * [lo, hi) pairs, -1 terminated, the marks cleared; past 64 runs the
+ * whole file as one; a clear zeroes the runs' slots only. */
+START_TEST(file_runs_of_slots)
+{
+	ExecResult res;
+	ExecOpts o = {.lim = &default_limits};
+	Exec *X = exec_new(&res, &o);
+	BProg bp = {.nregs = 300};
+	Reg *file = calloc(300, sizeof *file);
+	const int *r;
+	uint8_t *m;
+
+	X->bp = &bp;
+	X->arena = X->sarena = arena_new();
+	ck_assert_ptr_nonnull(X->arena);
+	if (setjmp(X->oom))
+		ck_abort_msg("out of memory");
+	m = file_marks(X);
+	m[0] = m[1] = m[5] = m[298] = m[299] = 1;
+	r = file_runs_of(X, m);
+	ck_assert_int_eq(r[0], 0);
+	ck_assert_int_eq(r[1], 2);
+	ck_assert_int_eq(r[2], 5);
+	ck_assert_int_eq(r[3], 6);
+	ck_assert_int_eq(r[4], 298);
+	ck_assert_int_eq(r[5], 300);
+	ck_assert_int_eq(r[6], -1);
+	for (int i = 0; i < 300; i++)
+		ck_assert_int_eq(m[i], 0);
+	/* only the runs' slots are cleared (the Debug build asserts the
+	 * file is all zero after: here it is not, so only in release) */
+	file[5].buf = 7;
+	file[5].set = true;
+	file[1].ver = 3;
+#ifdef NDEBUG
+	file[3].buf = 9;
+#endif
+	file_clear(X, file, r);
+	ck_assert_int_eq(file[5].buf, 0);
+	ck_assert(!file[5].set);
+	ck_assert_int_eq(file[1].ver, 0);
+#ifdef NDEBUG
+	ck_assert_int_eq(file[3].buf, 9);
+#endif
+	/* 65 runs (every other slot): the whole file, one run */
+	m = file_marks(X);
+	for (int i = 0; i < 130; i += 2)
+		m[i] = 1;
+	r = file_runs_of(X, m);
+	ck_assert_int_eq(r[0], 0);
+	ck_assert_int_eq(r[1], 300);
+	ck_assert_int_eq(r[2], -1);
+	/* 64 runs: kept */
+	m = file_marks(X);
+	for (int i = 0; i < 128; i += 2)
+		m[i] = 1;
+	r = file_runs_of(X, m);
+	ck_assert_int_eq(r[126], 126);
+	ck_assert_int_eq(r[127], 127);
+	ck_assert_int_eq(r[128], -1);
+	free(file);
+	arena_free(X->arena);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -614,6 +680,7 @@ main(void)
 	tcase_add_test(t, shadow_undefined_version);
 	tcase_add_test(t, violations_fold_repeats);
 	tcase_add_test(t, nan_is_nan);
+	tcase_add_test(t, file_runs_of_slots);
 	tcase_add_test(h, accounting_seed);
 	tcase_add_test(h, accounting_overhead_and_trace);
 	tcase_add_test(h, bisection_finds_the_one);
