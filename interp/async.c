@@ -172,7 +172,7 @@ launch_runs(Exec *X, const BInst *in, const Func *fn, const int *ids)
 	walk_regions(in->op, mark_defs, mark);
 	for (int i = bp->p->nvalues; i < bp->nregs; i++)
 		mark[i] |= file_mine(bp, i, fn);
-	return X->lruns[in->id] = (int *)file_runs_of(X, mark);
+	return X->lruns[in->id] = file_runs_of(X, mark);
 }
 
 /* Does the region touch v's buffer: read it (an operand that is read, a

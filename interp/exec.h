@@ -152,8 +152,8 @@ typedef struct Exec {
 	int **captured;       /* by launch instruction id: captured value ids */
 	uint8_t **capflags;   /* ... and per captured id, once known:
 			       * CAP_KNOWN, CAP_TOUCHED, CAP_WRITTEN */
-	int **fruns;          /* by function index: file_runs, once known */
-	int **lruns;          /* by launch instruction id: launch_runs */
+	const int **fruns;    /* by function index: file_runs, once known */
+	const int **lruns;    /* by launch instruction id: launch_runs */
 	uint8_t *marks;       /* file_marks */
 	Arena *sarena;        /* where those are (the share's, else arena) */
 	jmp_buf oom;
@@ -166,7 +166,7 @@ struct ExecShare {
 	Arena *arena;
 	int **captured;       /* Exec's, by launch instruction id */
 	uint8_t **capflags;
-	int **fruns, **lruns;
+	const int **fruns, **lruns;
 };
 
 /* shadow.c */

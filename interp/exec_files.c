@@ -91,7 +91,7 @@ file_runs(Exec *X, const Func *fn)
 	mark = file_marks(X);
 	for (int i = 0; i < bp->nregs; i++)
 		mark[i] = file_mine(bp, i, fn);
-	return X->fruns[fi] = (int *)file_runs_of(X, mark);
+	return X->fruns[fi] = file_runs_of(X, mark);
 }
 
 #ifndef NDEBUG
