@@ -100,6 +100,9 @@ bench_fuzz_reps(const Strategy *s, const GenOpts *g, long count, int batch,
 		double s0 = bench_cpu(RUSAGE_SELF), h0 = bench_cpu(RUSAGE_CHILDREN);
 		pid_t w0, w1;
 		double k0 = inproc_worker_cpu(&w0), k1;
+		InprocPhases p0, p1;
+
+		inproc_phases(&p0);
 
 		external_forget(); /* every repetition asks the tool again */
 		bench_fuzz_opts(&o, s, &cfg, g, count);
@@ -110,6 +113,9 @@ bench_fuzz_reps(const Strategy *s, const GenOpts *g, long count, int batch,
 		 * reaped: all its CPU in RUSAGE_CHILDREN, its part before
 		 * in k0) */
 		f->tool_cpu[r] = bench_cpu(RUSAGE_CHILDREN) - h0 + k1 - k0;
+		inproc_phases(&p1);
+		for (int i = 0; i < 3; i++)
+			f->phase[i][r] = p1.s[i] - p0.s[i];
 		f->cpu[r] = bench_cpu(RUSAGE_SELF) - s0 + f->tool_cpu[r];
 		f->tool[r] = external_stats()->seconds - x0.seconds;
 		f->share[r] = st.seconds > 0 ? f->tool[r] / st.seconds : 0;

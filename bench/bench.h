@@ -33,6 +33,9 @@ typedef struct BenchFuzz {
 	/* of cpu, the tool's processes' (reaped children, the live
 	 * in-process worker): cpu - tool_cpu is bufdiff's own */
 	double tool_cpu[BENCH_REPS];
+	/* of tool_cpu, MLIR's own in the in-process answers (inproc_phases):
+	 * the parse (and verifier), the pass pipeline, the print */
+	double phase[3][BENCH_REPS];
 	long programs, failures, tool_errors, calls;
 } BenchFuzz;
 

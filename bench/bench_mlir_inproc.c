@@ -30,7 +30,7 @@
  *    route.
  * Without mlir-opt-22 or the module it says so and exits 0.
  * Usage: bench_mlir_inproc [COUNT [CASE [BUFDIFF]]]; `batch`: figure 4
- * alone; `run CASE BUFDIFF`: figure 2 alone.
+ * alone; `run CASE BUFDIFF`: figure 2 alone; `fuzz [COUNT]`: figure 1.
  */
 #define _GNU_SOURCE /* memmem */
 #include <dirent.h>
@@ -135,6 +135,41 @@ row(const char *name, const BenchFuzz *f, double *pcs)
 	       f->tool_errors);
 }
 
+/* Where the worker's CPU goes, ms a program (medians over the
+ * repetitions): MLIR's parse (with its verifier), pass and print, timed
+ * by the worker around each call; the rest of the worker's (the crashes:
+ * a runaway recursion each, the servers forked after them, serving);
+ * bufdiff's own.  And the floor: with the parse, the print and bufdiff's
+ * side all free (the IR built and read through the C API at no cost),
+ * the pass and the crashes alone allow at most programs / (worker CPU -
+ * parse - print) a CPU-second. */
+static void
+mlir_floor(const BenchFuzz *f)
+{
+	double ph[3][REPS], rest[REPS], own[REPS], floor[REPS];
+	double n = (double)f->programs, med;
+
+	for (int r = 0; r < REPS; r++) {
+		double t = f->tool_cpu[r];
+		for (int i = 0; i < 3; i++)
+			t -= ph[i][r] = f->phase[i][r];
+		rest[r] = t;
+		own[r] = f->cpu[r] - f->tool_cpu[r];
+		floor[r] = n / (f->tool_cpu[r] - ph[0][r] - ph[2][r]);
+	}
+	printf("  ms of CPU a program, median: MLIR's parse %.3f, pass %.3f, "
+	       "print %.3f; the worker's rest (crashes, forks, serving) %.3f; "
+	       "bufdiff's side %.3f\n", 1e3 * bench_median(ph[0], REPS) / n,
+	       1e3 * bench_median(ph[1], REPS) / n,
+	       1e3 * bench_median(ph[2], REPS) / n,
+	       1e3 * bench_median(rest, REPS) / n,
+	       1e3 * bench_median(own, REPS) / n);
+	med = bench_median(floor, REPS); /* sorts: [REPS - 1] the best */
+	printf("  with the parse, the print and bufdiff's side free: at most "
+	       "%.0f programs per CPU-s median (best %.0f)\n", med,
+	       floor[REPS - 1]);
+}
+
 /* The in-process campaign's CPU split: the worker's (MLIR's parse, pass
  * and print, its crashes and the servers forked after them) and
  * bufdiff's own.  The worker's alone bounds the campaign: with bufdiff
@@ -155,6 +190,7 @@ tool_side(const BenchFuzz *f)
 	printf("  the worker alone: %.0f programs per its CPU-s median (best "
 	       "%.0f): the most with bufdiff's side free\n",
 	       bench_median(bound, REPS), bound[REPS - 1]);
+	mlir_floor(f);
 }
 
 static void
@@ -506,6 +542,12 @@ main(int argc, char **argv)
 	}
 	if (argc > 1 && !strcmp(argv[1], "run")) { /* figure 2 alone */
 		run_case(path, bufdiff);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "fuzz")) { /* figure 1 alone */
+		count = argc > 2 ? strtol(argv[2], NULL, 10) : 1024;
+		fuzz_routes("mlir", count < 64 ? 64 : count);
+		fuzz_routes("mlir-pipeline", count < 64 ? 64 : count);
 		return 0;
 	}
 	if (count < 64)

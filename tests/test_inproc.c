@@ -123,6 +123,47 @@ START_TEST(same_answer)
 }
 END_TEST
 
+/* The worker times MLIR's parse, pass and print of each call it
+ * answers (bench_mlir_inproc's split): an answer counts all three, a
+ * parse error the parse alone, a crash nothing. */
+START_TEST(phases_timed)
+{
+	InprocPhases p0, p1, p2, p3;
+	ToolReport t;
+	ToolResult res;
+	char *q;
+
+	if (!have_route())
+		return;
+	inproc_end();
+	setenv("BUFDIFF_INPROC_CRASH", "crash-here", 1);
+	inproc_phases(&p0);
+	q = answer(ROUTE_INPROC, "phases.yaml");
+	mem_free(q);
+	inproc_phases(&p1);
+	ck_assert_int_eq(p1.answers, p0.answers + 1);
+	for (int i = 0; i < 3; i++)
+		ck_assert(p1.s[i] > p0.s[i]);
+	ck_assert_int_eq(inproc_call(&(ToolCall){"mlir-opt-22", "func.func @f(",
+						 13, 60, 0, false},
+				     "builtin.module(canonicalize)", NULL, &res),
+			 0);
+	ck_assert_int_eq(res.status, TOOL_EXIT);
+	tool_result_free(&res);
+	inproc_phases(&p2);
+	ck_assert_int_eq(p2.answers, p1.answers + 1);
+	ck_assert(p2.s[0] > p1.s[0]);
+	ck_assert(p2.s[1] == p1.s[1] && p2.s[2] == p1.s[2]);
+	ck_assert_int_eq(decide(ROUTE_INPROC, "crash-here.yaml", NULL, &t), 1);
+	ck_assert_str_eq(t.status, "killed by signal 11 (SIGSEGV)");
+	inproc_phases(&p3);
+	ck_assert_int_eq(p3.answers, p2.answers);
+	ck_assert(memcmp(p3.s, p2.s, sizeof p3.s) == 0);
+	unsetenv("BUFDIFF_INPROC_CRASH");
+	inproc_end();
+}
+END_TEST
+
 /* A worker killed mid-call: the tool's crash, its command mlir-opt-22's;
  * then a fresh worker answers. */
 START_TEST(crash_then_fresh_worker)
@@ -316,6 +357,7 @@ inproc_suite(void)
 	tcase_add_test(tc, prefill_keeps_crash);
 	tcase_add_test(tc, hang_then_fresh_worker);
 	tcase_add_test(tc, batch_answers_each);
+	tcase_add_test(tc, phases_timed);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -14,7 +14,8 @@
  *   request   "BDMQ", u32 pipeline bytes, u32 dir bytes, u64 program
  *             bytes, then the three texts
  *   answer    "BDMA", i32 exit status (-1: the module would not load),
- *             u64 stdout bytes, u64 stderr bytes, then the two texts;
+ *             u64 stdout bytes, u64 stderr bytes, 3 u64 ns of CPU (the
+ *             parse, the pipeline, the print), then the two texts;
  *             or "BDMX", the signal that killed the server (below), 0, 0
  *   batch     "BDMB", as "BDMQ" but its program bytes hold many programs,
  *             each a u64 length, the text and a NUL; each is answered in
@@ -457,6 +458,15 @@ send_request(const char *magic, const char *pipeline, const char *dir,
 	       write_all(w.fd, dir, q.ndir) && write_all(w.fd, in, nin);
 }
 
+/* MLIR's own CPU in the answers so far (inproc_phases) */
+static InprocPhases phases;
+
+void
+inproc_phases(InprocPhases *p)
+{
+	*p = phases;
+}
+
 /* The next answer as the worker gave it, or why none (st: the request
  * could not be sent): fills r.  True when r is the program's own, as
  * its own call would end: an answer, the server dying on it ("BDMX"),
@@ -502,6 +512,9 @@ recv_answer(int st, double deadline, ToolResult *r, Str *out, Str *err)
 		return true;
 	}
 	if (!st) {
+		phases.answers++;
+		for (int i = 0; i < 3; i++)
+			phases.s[i] += 1e-9 * (double)a.phase_ns[i];
 		r->status = a.status ? TOOL_EXIT : TOOL_OK;
 		r->code = a.status;
 		return true;

@@ -228,7 +228,8 @@ warm_died(int st, int s, int lock, DaemonWarm fn)
 	int c = warm.conn, err = warm.err;
 	warm.conn = warm.err = -1;
 	if (WIFSIGNALED(st) && warm_start(s, lock, fn)) {
-		Ans a = {{'B', 'D', 'M', 'X'}, WTERMSIG(st), (uint64_t)warm.pid, 0};
+		Ans a = {{'B', 'D', 'M', 'X'}, WTERMSIG(st), (uint64_t)warm.pid, 0,
+			 {0}};
 		if (write_all(c, &a, sizeof a) && warm_hand(c, err))
 			return;
 	}

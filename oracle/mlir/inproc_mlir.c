@@ -18,11 +18,13 @@
 #define _GNU_SOURCE /* memfd_create */
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <malloc.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <mlir-c/Diagnostics.h>
@@ -32,6 +34,7 @@
 
 /* The entries inproc.c looks up (dlsym). */
 int bufdiff_mlir_init(void);
+void bufdiff_mlir_phases(uint64_t ns[3]);
 int bufdiff_mlir_run(const char *pipeline, const char *in, size_t nin,
 		     const char *dir, char **out, size_t *nout, char **err,
 		     size_t *nerr);
@@ -437,6 +440,26 @@ bufdiff_mlir_init(void)
 	return mlirContextIsNull(ctx) ? -1 : 0;
 }
 
+/* The last call's CPU time in the parse (with the verifier after it),
+ * the pipeline and the print, this thread's clock: what MLIR itself
+ * costs a program (bench_mlir_inproc); a phase not run is 0. */
+static uint64_t phase_ns[3];
+
+static uint64_t
+thread_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+void
+bufdiff_mlir_phases(uint64_t ns[3])
+{
+	memcpy(ns, phase_ns, sizeof phase_ns);
+}
+
 /* One call: the exit status mlir-opt would give (0, or 1 when the
  * pipeline, the parse or a pass failed); *out and *err are this module's
  * buffers, valid until the next call (kept: a big answer's pages are not
@@ -452,8 +475,10 @@ bufdiff_mlir_run(const char *pipeline, const char *in, size_t nin,
 	MlirOperation op;
 	MlirDiagnosticHandlerID h;
 	int rc = 1;
+	uint64_t t0, t1;
 
 	o.len = e.len = 0;
+	memset(phase_ns, 0, sizeof phase_ns);
 	if (++ctx_calls > INPROC_RENEW) {
 		pm_drop();
 		mlirContextDestroy(ctx);
@@ -465,20 +490,27 @@ bufdiff_mlir_run(const char *pipeline, const char *in, size_t nin,
 		goto out;
 	if (!stdin_text(in, nin))
 		abort();
+	t0 = thread_ns();
 	mod = mlirModuleCreateParseFromFile(ctx,
 		mlirStringRefCreateFromCString("-"));
+	phase_ns[0] = (t1 = thread_ns()) - t0;
 	if (mlirModuleIsNull(mod))
 		goto out;
 	op = mlirModuleGetOperation(mod);
 	if (mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, op))) {
-		MlirOpPrintingFlags fl = mlirOpPrintingFlagsCreate();
+		MlirOpPrintingFlags fl;
+		phase_ns[1] = (t0 = thread_ns()) - t1;
+		fl = mlirOpPrintingFlagsCreate();
 		mlirOpPrintingFlagsEnableDebugInfo(fl, true, false);
 		mlirOpPrintingFlagsPrintGenericOpForm(fl);
 		mlirOpPrintingFlagsUseLocalScope(fl);
 		mlirOperationPrintWithFlags(op, fl, put_str, &o);
 		mlirOpPrintingFlagsDestroy(fl);
 		buf_puts(&o, "\n");
+		phase_ns[2] = thread_ns() - t0;
 		rc = 0;
+	} else {
+		phase_ns[1] = thread_ns() - t1;
 	}
 	mlirModuleDestroy(mod);
 out:

@@ -54,6 +54,10 @@ typedef struct Ans {
 	char magic[4];
 	int32_t status;
 	uint64_t nout, nerr;
+	/* the module's CPU time (its thread's clock) in the parse (and the
+	 * verifier after it), the pipeline and the print: 0 when not run,
+	 * and in "BDMX" (benches: what MLIR itself costs) */
+	uint64_t phase_ns[3];
 } Ans;
 
 /* The daemon's (inproc_daemon.c): a client's first message, its stderr
@@ -64,7 +68,7 @@ typedef struct Hello {
 	uint32_t version;       /* HELLO_VERSION */
 	uint32_t ncrash, nhang; /* BUFDIFF_INPROC_CRASH/HANG's bytes */
 } Hello;
-enum { HELLO_VERSION = 1 };
+enum { HELLO_VERSION = 2 }; /* 2: Ans.phase_ns */
 
 typedef struct HelloAns {
 	char magic[4];          /* "BDMW" */

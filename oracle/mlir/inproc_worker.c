@@ -29,6 +29,10 @@
 typedef int (*InitFn)(void);
 typedef int (*RunFn)(const char *, const char *, size_t, const char *,
 		     char **, size_t *, char **, size_t *);
+typedef void (*PhasesFn)(uint64_t ns[3]);
+
+/* The module's timing of its last call (Ans.phase_ns), when it has one */
+static PhasesFn phases;
 
 /* Test hooks (tests/test_inproc.c): a program holding the text of
  * BUFDIFF_INPROC_CRASH kills the worker with SIGSEGV, one holding
@@ -52,8 +56,10 @@ static void
 answer(int fd, int status, const char *out, size_t nout, const char *err,
        size_t nerr)
 {
-	Ans a = {{'B', 'D', 'M', 'A'}, status, nout, nerr};
+	Ans a = {{'B', 'D', 'M', 'A'}, status, nout, nerr, {0}};
 
+	if (phases && status >= 0)
+		phases(a.phase_ns);
 	if (!write_all(fd, &a, sizeof a) || !write_all(fd, out, nout) ||
 	    !write_all(fd, err, nerr))
 		_exit(0);
@@ -158,6 +164,7 @@ load(const char *module, RunFn *run)
 	h = dlopen(module, RTLD_NOW | RTLD_LOCAL);
 	init = h ? (InitFn)(uintptr_t)dlsym(h, "bufdiff_mlir_init") : NULL;
 	*run = h ? (RunFn)(uintptr_t)dlsym(h, "bufdiff_mlir_run") : NULL;
+	phases = h ? (PhasesFn)(uintptr_t)dlsym(h, "bufdiff_mlir_phases") : NULL;
 	return init && *run && !init();
 }
 
@@ -190,7 +197,7 @@ session(int fd, bool ok, RunFn run)
 			;
 		if (!WIFSIGNALED(st))
 			_exit(0);
-		Ans a = {{'B', 'D', 'M', 'X'}, WTERMSIG(st), 0, 0};
+		Ans a = {{'B', 'D', 'M', 'X'}, WTERMSIG(st), 0, 0, {0}};
 		if (!write_all(fd, &a, sizeof a))
 			_exit(0);
 	}

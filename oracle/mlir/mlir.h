@@ -196,6 +196,16 @@ void inproc_end(void);
  * reaped only when it ends, so RUSAGE_CHILDREN does not count it until
  * then (benches). */
 double inproc_worker_cpu(pid_t *pid);
+/* What MLIR itself cost the answers this process got (the worker's
+ * timing of each call, its thread's CPU clock): answers counted, and
+ * seconds in the parse (with the verifier after it), the pass pipeline
+ * and the print, s[0..2]; a call that crashed or timed out is not in
+ * them (benches). */
+typedef struct InprocPhases {
+	long answers;
+	double s[3];
+} InprocPhases;
+void inproc_phases(InprocPhases *p);
 
 /* ----------------------------------------------------------- session.c */
 
