@@ -581,6 +581,30 @@ START_TEST(out_of_memory)
 }
 END_TEST
 
+/* A crash handler that never ends (LLVM's, waiting for malloc's lock
+ * when the crash was inside malloc): with the preload, the crash it is
+ * (its signal, in the watchdog's 3 s); without, a hang to the time
+ * limit.  A handler that returns is left alone (the watchdog disarmed:
+ * the tool sleeps past it and goes on). */
+START_TEST(crash_handler_hang_is_a_crash)
+{
+	ToolResult r;
+
+	call(&(ToolCall){CRASH_HANG, NULL, 0, 60, 0, true}, &r);
+	ck_assert_int_eq(r.status, TOOL_SIGNAL);
+	ck_assert_int_eq(r.code, SIGSEGV);
+	ck_assert_str_eq(r.out, "crashing\n");
+	tool_result_free(&r);
+	call(&(ToolCall){CRASH_HANG, NULL, 0, 1, 0, false}, &r);
+	ck_assert_int_eq(r.status, TOOL_TIMEOUT);
+	tool_result_free(&r);
+	call(&(ToolCall){CRASH_HANG " returns", NULL, 0, 60, 0, true}, &r);
+	ck_assert_int_eq(r.status, TOOL_OK);
+	ck_assert_str_eq(r.out, "crashing\nwent on\n");
+	tool_result_free(&r);
+}
+END_TEST
+
 static Suite *
 tool_suite(void)
 {
@@ -592,6 +616,7 @@ tool_suite(void)
 	tcase_add_test(tc, exit_codes);
 	tcase_add_test(tc, crash);
 	tcase_add_test(tc, llvm_tool_preloads_unwinder);
+	tcase_add_test(tc, crash_handler_hang_is_a_crash);
 	tcase_add_test(tc, mlir_opt_named);
 	tcase_add_test(tc, timeout_kills_the_group);
 	tcase_add_test(tc, straggler_killed_when_tool_ends);
